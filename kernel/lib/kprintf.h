@@ -1,0 +1,18 @@
+// kernel/lib/kprintf.h - kernel console output and panic.
+//
+// kprintf supports %d %u %x %p %s %c %l (long modifier: %ld %lu %lx) and %%.
+// Output goes to the UART synchronously, serialised by a lock so lines from
+// different harts do not interleave; panic() disables that lock so it can
+// always print, then stops every hart.
+#pragma once
+
+#include "lib/types.h"
+
+namespace q {
+
+void kprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] void panic(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+void kprintf_init();
+extern volatile bool g_panicked;
+
+}  // namespace q

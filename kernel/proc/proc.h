@@ -1,0 +1,97 @@
+// kernel/proc/proc.h - processes: the table, sleep/wakeup, and per-hart state.
+//
+// A Proc's fields are guarded as marked. `lock` must be held to read or
+// change state, chan, killed, xstate and pid; `parent` is guarded by the
+// global wait lock; the rest is private to the process itself (or to its
+// creator before it first runs). Every hart has a Cpu record, reached through
+// the tp register (mycpu()).
+#pragma once
+
+#include "kernel/sync/spinlock.h"
+#include "lib/params.h"
+#include "lib/result.h"
+#include "lib/sched/policy.h"
+#include "lib/types.h"
+
+namespace q {
+
+struct File;
+struct Inode;
+struct TrapFrame;
+
+// Callee-saved registers for kernel context switches (arch/riscv/switch.S).
+struct Context {
+    u64 ra, sp;
+    u64 s[12];
+};
+static_assert(sizeof(Context) == 14 * 8);
+
+enum class ProcState : u8 { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
+
+struct Proc {
+    SpinLock lock{"proc"};
+
+    // guarded by lock
+    ProcState state = ProcState::Unused;
+    const void* chan = nullptr;  // sleeping on this channel
+    bool killed = false;
+    int xstate = 0;              // exit status for the parent's wait()
+    int pid = 0;
+
+    // guarded by the wait lock
+    Proc* parent = nullptr;
+
+    // private to the process
+    u64 kstack = 0;              // kernel stack (virtual address)
+    u64 sz = 0;                  // bytes of user memory
+    u64* pagetable = nullptr;    // user page table (root page)
+    TrapFrame* trapframe = nullptr;
+    Context context{};
+    File* ofile[param::kMaxOpenPerProc] = {};
+    Inode* cwd = nullptr;
+    char name[16] = {};
+
+    // scheduling (guarded by the run-queue lock while queued)
+    sched::Entity se;
+    int nice = 0;
+    int on_cpu = -1;             // hart running it, or -1
+    u64 stat_cpu = 0;            // timer cycles spent running
+    u64 stat_switches = 0;       // times dispatched
+    u64 stat_voluntary = 0;
+    u64 stat_involuntary = 0;
+    u64 stat_wait = 0;           // cycles runnable but not running
+    u64 stat_last_latency = 0;   // wakeup latency of the last wakeup
+    u64 stat_max_latency = 0;
+    u64 runnable_since = 0;      // time it last became runnable
+    u64 running_since = 0;       // time it was last dispatched
+    bool woken = false;          // became runnable by wakeup (for latency)
+};
+
+struct Cpu {
+    Proc* proc = nullptr;   // running process, or null
+    Context context{};      // the scheduler loop's context
+    int noff = 0;           // push_off depth
+    bool intena = false;    // interrupts enabled before the outermost push_off
+    int id = 0;
+    bool need_resched = false;
+};
+
+extern Cpu g_cpus[param::kMaxCpus];
+
+Cpu* mycpu();
+int cpuid();
+Proc* myproc();
+
+// Sleep on chan, atomically releasing lk; reacquires lk before returning.
+void sleep(const void* chan, SpinLock& lk);
+// Wake every process sleeping on chan.
+void wakeup(const void* chan);
+bool killed(Proc* p);
+void set_killed(Proc* p);
+void yield();
+
+// Copy to/from either a user address (current process) or a kernel address.
+Status either_copyout(bool user_dst, u64 dst, const void* src, u64 len);
+Status either_copyin(void* dst, bool user_src, u64 src, u64 len);
+
+}  // namespace q

@@ -1,0 +1,53 @@
+// kernel/sync/spinlock.h - mutual exclusion between harts, with interrupts off.
+//
+// acquire() disables interrupts on this hart (push_off) before spinning on an
+// atomic swap, so an interrupt handler on the same hart can never deadlock on
+// a lock its interrupted code holds. push_off/pop_off nest: each hart keeps a
+// depth counter and the interrupt-enable state saved at depth 0, so releasing
+// an inner lock never re-enables interrupts early, and locks need not be
+// released in LIFO order.
+//
+// Misuse is a kernel bug and panics with the lock's name: acquiring a lock
+// this hart already holds, or releasing one it does not hold.
+#pragma once
+
+#include "lib/types.h"
+
+namespace q {
+
+struct Cpu;
+
+class SpinLock {
+  public:
+    explicit constexpr SpinLock(const char* name) : name_(name) {}
+    SpinLock(const SpinLock&) = delete;
+    SpinLock& operator=(const SpinLock&) = delete;
+
+    void acquire();
+    void release();
+    bool holding() const;  // held by this hart? (interrupts must be off)
+    const char* name() const { return name_; }
+
+  private:
+    u32 locked_ = 0;
+    const char* name_;
+    Cpu* cpu_ = nullptr;  // holder, for holding() and debugging
+};
+
+// RAII guard: holds the lock for the guard's scope.
+class LockGuard {
+  public:
+    explicit LockGuard(SpinLock& l) : lock_(l) { lock_.acquire(); }
+    ~LockGuard() { lock_.release(); }
+    LockGuard(const LockGuard&) = delete;
+    LockGuard& operator=(const LockGuard&) = delete;
+
+  private:
+    SpinLock& lock_;
+};
+
+// Nested interrupt disabling (see the file comment).
+void push_off();
+void pop_off();
+
+}  // namespace q

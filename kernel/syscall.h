@@ -1,0 +1,46 @@
+// kernel/syscall.h - system-call dispatch and argument fetching.
+//
+// Handlers take no parameters: they fetch their arguments from the current
+// process's trapframe with the arg_* helpers, which check every user pointer.
+// A handler returns an i64 result for a0; every error becomes -1 here, at the
+// boundary (errors inside the kernel are Result<T>/Status).
+#pragma once
+
+#include "lib/result.h"
+#include "lib/types.h"
+
+namespace q {
+
+u64 arg_raw(int n);
+int arg_int(int n);
+UserAddr arg_addr(int n);
+// Fetch the n'th argument as a NUL-terminated string of at most max-1 bytes.
+Result<int> arg_str(int n, char* buf, int max);
+// Fetch a u64 / a string at a user address of the current process.
+Result<u64> fetch_addr(UserAddr addr);
+Result<int> fetch_str(UserAddr addr, char* buf, int max);
+
+void syscall_dispatch();
+
+// Convert a kernel result to the value user code sees.
+inline i64 to_user(Status s) { return s.ok() ? 0 : -1; }
+template <typename T>
+inline i64 to_user(Result<T> r) { return r.ok() ? static_cast<i64>(r.value()) : -1; }
+
+// File-system calls (kernel/fs/sysfile.cc).
+i64 sys_pipe();
+i64 sys_read();
+i64 sys_write();
+i64 sys_close();
+i64 sys_fstat();
+i64 sys_dup();
+i64 sys_open();
+i64 sys_mknod();
+i64 sys_unlink();
+i64 sys_link();
+i64 sys_mkdir();
+i64 sys_chdir();
+// exec (kernel/proc/exec.cc).
+i64 sys_exec();
+
+}  // namespace q

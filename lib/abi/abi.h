@@ -1,0 +1,90 @@
+/* lib/abi/abi.h - the user/kernel binary interface (xv6-riscv compatible).
+ *
+ * Valid C and C++: included by the kernel, by the user library (user/user.h)
+ * and by host tests. Plain enums rather than macros, so the names are typed
+ * constants in both languages. Numbers 1-21 and every layout here are fixed
+ * by xv6-riscv; quanta's own calls take numbers above 21.
+ *
+ * Calling convention: number in a7, arguments in a0-a5, result in a0
+ * (-1 on any error).
+ */
+#ifndef QUANTA_ABI_H
+#define QUANTA_ABI_H
+
+enum {
+    SYS_fork = 1,
+    SYS_exit = 2,
+    SYS_wait = 3,
+    SYS_pipe = 4,
+    SYS_read = 5,
+    SYS_kill = 6,
+    SYS_exec = 7,
+    SYS_fstat = 8,
+    SYS_chdir = 9,
+    SYS_dup = 10,
+    SYS_getpid = 11,
+    SYS_sbrk = 12,
+    SYS_sleep = 13,
+    SYS_uptime = 14,
+    SYS_open = 15,
+    SYS_write = 16,
+    SYS_mknod = 17,
+    SYS_unlink = 18,
+    SYS_link = 19,
+    SYS_mkdir = 20,
+    SYS_close = 21,
+    /* quanta extensions */
+    SYS_getpriority = 22, /* (pid) -> nice value -20..19, or -1 */
+    SYS_setpriority = 23, /* (pid, nice) -> 0 or -1 */
+    SYS_sched_get = 24,   /* (buf, len) -> copies current policy name, returns 0 */
+    SYS_sched_set = 25,   /* (name) -> 0 or -1 for an unknown policy */
+    SYS_uptime_ns = 26,   /* () -> nanoseconds since boot */
+    SYS_procinfo = 27,    /* (pid index, struct procinfo*) -> 0 or -1 */
+    SYS_freepages = 28,   /* () -> free physical pages (for leak tests) */
+    SYS_halt = 29,        /* (status) power off the machine (test runner) */
+    SYS_MAX = 29
+};
+
+/* File types (struct stat.type). */
+enum { T_DIR = 1, T_FILE = 2, T_DEVICE = 3 };
+
+/* open() flags. */
+enum { O_RDONLY = 0x000, O_WRONLY = 0x001, O_RDWR = 0x002, O_CREATE = 0x200, O_TRUNC = 0x400 };
+
+/* Device major numbers. */
+enum { CONSOLE = 1 };
+
+/* Directory name length (struct dirent.name). */
+enum { DIRSIZ = 14 };
+
+struct stat {
+    int dev;             /* file system's disk device */
+    unsigned int ino;    /* inode number */
+    short type;          /* T_DIR, T_FILE or T_DEVICE */
+    short nlink;         /* links to file */
+    unsigned long size;  /* size of file in bytes (64-bit on RV64) */
+};
+
+struct dirent {
+    unsigned short inum;
+    char name[DIRSIZ];
+};
+
+/* One row of the process list (SYS_procinfo). */
+struct procinfo {
+    int pid;
+    int ppid;
+    int state;            /* 0 unused, 1 embryo, 2 sleeping, 3 runnable, 4 running, 5 zombie */
+    int nice;
+    unsigned int weight;
+    char name[16];
+    unsigned long cpu_ticks;     /* timer cycles spent running */
+    unsigned long switches;      /* times scheduled */
+    unsigned long voluntary;     /* switches because it blocked or yielded */
+    unsigned long involuntary;   /* switches because it was preempted */
+    unsigned long wait_cycles;   /* runnable but not running */
+    unsigned long last_wakeup_latency;
+    unsigned long max_wakeup_latency;
+};
+
+#endif

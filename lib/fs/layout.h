@@ -1,0 +1,93 @@
+// lib/fs/layout.h - the on-disk layout of the file system.
+//
+// One definition used by the kernel, mkfs and fsck. The disk is an array of
+// 1024-byte blocks:
+//
+//   [ boot | super | log header + log | inodes | free bitmap | data ... ]
+//
+// Block 0 is unused, block 1 the superblock, which records where every other
+// region starts. Inodes have 12 direct block numbers and one singly indirect
+// block. Directories are files of 16-byte entries (inode number + 14-byte
+// name, not necessarily NUL-terminated). All integers are little endian, as
+// on RISC-V and x86-64 hosts; static_asserts pin every size.
+#pragma once
+
+#include "lib/params.h"
+#include "lib/types.h"
+
+namespace q::fs {
+
+constexpr u32 kBlockSize = 1024;
+constexpr u32 kMagic = 0x10203040;
+constexpr u32 kRootInode = 1;
+constexpr u32 kDirect = 12;
+constexpr u32 kIndirect = kBlockSize / sizeof(u32);
+constexpr u32 kMaxFileBlocks = kDirect + kIndirect;
+constexpr u32 kNameLen = 14;
+
+// Inode types, as struct stat reports them (xv6-riscv ABI).
+enum class InodeType : i16 { Free = 0, Dir = 1, File = 2, Device = 3 };
+
+struct SuperBlock {
+    u32 magic;        // kMagic
+    u32 size;         // total blocks in the image
+    u32 nblocks;      // data blocks
+    u32 ninodes;      // inodes
+    u32 nlog;         // log blocks (header included)
+    u32 logstart;     // first log block (the header)
+    u32 inodestart;   // first inode block
+    u32 bmapstart;    // first free-bitmap block
+};
+static_assert(sizeof(SuperBlock) == 32);
+
+struct DiskInode {
+    InodeType type;
+    i16 major;   // device files only
+    i16 minor;
+    i16 nlink;   // directory entries naming this inode
+    u32 size;    // bytes
+    u32 addrs[kDirect + 1];  // direct blocks, then the indirect block
+};
+static_assert(sizeof(DiskInode) == 64);
+static_assert(kBlockSize % sizeof(DiskInode) == 0);
+
+struct DirEntry {
+    u16 inum;              // 0 = free slot
+    char name[kNameLen];   // NUL-padded, not terminated when 14 long
+};
+static_assert(sizeof(DirEntry) == 16);
+static_assert(kBlockSize % sizeof(DirEntry) == 0);
+
+// The log's header block: how many blocks are committed, and their homes.
+struct LogHeader {
+    u32 n;
+    u32 block[param::kLogBlocks];
+};
+static_assert(sizeof(LogHeader) <= kBlockSize);
+
+constexpr u32 kInodesPerBlock = kBlockSize / sizeof(DiskInode);
+constexpr u32 kBitsPerBlock = kBlockSize * 8;
+
+constexpr u32 inode_block(u32 inum, const SuperBlock& sb) { return inum / kInodesPerBlock + sb.inodestart; }
+constexpr u32 bitmap_block(u32 b, const SuperBlock& sb) { return b / kBitsPerBlock + sb.bmapstart; }
+
+// Compute a superblock for an image of `size` blocks with `ninodes` inodes.
+constexpr SuperBlock make_superblock(u32 size, u32 ninodes) {
+    const u32 nlog = param::kLogBlocks;
+    const u32 ninodeblocks = ninodes / kInodesPerBlock + 1;
+    const u32 nbitmap = size / kBitsPerBlock + 1;
+    const u32 nmeta = 2 + nlog + ninodeblocks + nbitmap;
+    SuperBlock sb{};
+    sb.magic = kMagic;
+    sb.size = size;
+    sb.nblocks = size - nmeta;
+    sb.ninodes = ninodes;
+    sb.nlog = nlog;
+    sb.logstart = 2;
+    sb.inodestart = 2 + nlog;
+    sb.bmapstart = 2 + nlog + ninodeblocks;
+    return sb;
+}
+constexpr u32 first_data_block(const SuperBlock& sb) { return sb.size - sb.nblocks; }
+
+}  // namespace q::fs

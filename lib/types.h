@@ -1,0 +1,51 @@
+// lib/types.h - fixed-width integer names and strong address types.
+//
+// Shared by the kernel (freestanding) and host tools. Only freestanding
+// headers are used. The address types keep physical, kernel-virtual and
+// user-virtual addresses from being mixed up by accident: converting one to
+// another is always an explicit, greppable call.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace q {
+
+using u8 = uint8_t;
+using u16 = uint16_t;
+using u32 = uint32_t;
+using u64 = uint64_t;
+using i8 = int8_t;
+using i16 = int16_t;
+using i32 = int32_t;
+using i64 = int64_t;
+using usize = size_t;
+
+// A strongly typed 64-bit address. Tag distinguishes the address spaces.
+template <typename Tag>
+struct Addr {
+    u64 value = 0;
+    constexpr Addr() = default;
+    constexpr explicit Addr(u64 v) : value(v) {}
+    constexpr u64 raw() const { return value; }
+    constexpr Addr operator+(u64 off) const { return Addr(value + off); }
+    constexpr Addr operator-(u64 off) const { return Addr(value - off); }
+    constexpr u64 operator-(Addr other) const { return value - other.value; }
+    constexpr Addr& operator+=(u64 off) { value += off; return *this; }
+    constexpr auto operator<=>(const Addr&) const = default;
+    constexpr bool is_null() const { return value == 0; }
+};
+
+struct PhysTag {};
+struct VirtTag {};
+struct UserTag {};
+using PhysAddr = Addr<PhysTag>;  // physical memory address
+using VirtAddr = Addr<VirtTag>;  // virtual address in some page table
+using UserAddr = Addr<UserTag>;  // address supplied by a user program (untrusted)
+
+constexpr u64 kPageSize = 4096;
+constexpr u64 kPageShift = 12;
+constexpr u64 page_round_up(u64 a) { return (a + kPageSize - 1) & ~(kPageSize - 1); }
+constexpr u64 page_round_down(u64 a) { return a & ~(kPageSize - 1); }
+
+}  // namespace q

@@ -1,0 +1,24 @@
+# Compilers and flags.
+CROSS ?= riscv64-linux-gnu-
+HOST_CXX ?= g++
+HOST_CXXFLAGS ?= -std=c++20 -O2 -g -Wall -Wextra -Werror=return-type -I. -MMD -MP
+HOST_SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer
+
+K_CXX := $(CROSS)g++
+K_LD := $(CROSS)ld
+K_OBJDUMP := $(CROSS)objdump
+# The kernel is built without floating point (rv64imac): any float use fails to link.
+K_ARCH := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
+K_CXXFLAGS := -std=c++20 $(K_ARCH) -O2 -g -Wall -Wextra -Werror=return-type \
+  -ffreestanding -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit \
+  -fno-stack-protector -fno-pie -no-pie -fno-common -nostdlib -fno-builtin-memset \
+  -fno-omit-frame-pointer -mno-relax -I. -MMD -MP
+K_ASFLAGS := $(K_ARCH) -I. -MMD -MP
+
+# User programs: same ISA as xv6-riscv's defaults, linked at address 0.
+U_CC := $(CROSS)gcc
+U_CXX := $(CROSS)g++
+U_ARCH := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
+U_CFLAGS := $(U_ARCH) -O2 -g -Wall -ffreestanding -fno-builtin -nostdlib -fno-pie -no-pie \
+  -fno-stack-protector -fno-common -mno-relax -Iuser/include -I. -MMD -MP
+U_CXXFLAGS := -std=c++20 $(U_CFLAGS) -fno-exceptions -fno-rtti -fno-threadsafe-statics
