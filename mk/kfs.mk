@@ -1,0 +1,12 @@
+# Host unit tests for the kernel file system's pure logic (lib/fs/path.h,
+# lib/fs/pipe_ring.h, lib/fs/log_logic.h): build/tests/kfs_tests.
+KFS_TEST_SRCS := $(wildcard tests/host/kfs_*.cc)
+KFS_TEST_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(KFS_TEST_SRCS))
+
+$(BUILD)/tests/kfs_tests: $(KFS_TEST_OBJS) $(BUILD)/libquanta-host.a
+	@mkdir -p $(dir $@)
+	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $(KFS_TEST_OBJS) $(BUILD)/libquanta-host.a -lgtest -lgtest_main -pthread
+
+HOST_TESTS += $(BUILD)/tests/kfs_tests
+
+-include $(KFS_TEST_OBJS:.o=.d)
