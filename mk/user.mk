@@ -1,0 +1,71 @@
+# mk/user.mk - the user library, user programs and the disk image.
+#
+# Adding a program is one word: append its name to UPROG_NAMES (from any
+# fragment, before or after this one); the source is user/NAME.c or
+# user/NAME.cc and the binary is $(BUILD)/user/_NAME. mkfs drops the '_',
+# so the program appears as /NAME in the image.
+#
+#   ULIB      the user library (start-up, system-call stubs, ulib, printf,
+#             malloc, C++ run-time bits); crt0.o is linked first, separately
+#   UPROGS    every built program ($(BUILD)/user/_NAME)
+#   FS_IMG    the disk image: README.md, all programs, $(EXTRA_FILES)
+#
+# The system-call stubs are generated from lib/abi/abi.h by user/lib/usys.sh.
+# UPROGS and the image's file list are expanded late (second expansion), so
+# appends to UPROG_NAMES in fragments included after this one still count.
+
+UPROG_NAMES += init sh cat echo grep kill ln ls mkdir rm wc halt
+UPROGS = $(patsubst %,$(BUILD)/user/_%,$(UPROG_NAMES))
+FS_IMG := $(BUILD)/fs.img
+EXTRA_FILES ?=
+FS_FILES = $(wildcard README.md) $(UPROGS) $(EXTRA_FILES)
+
+U_EXTRA_FLAGS := -fno-tree-loop-distribute-patterns
+U_LDFLAGS := $(U_ARCH) -nostdlib -static -no-pie -Wl,--build-id=none -Wl,--no-warn-rwx-segments -T user/user.ld
+
+ULIB_SRCS := user/lib/start.c user/lib/ulib.c user/lib/printf.c user/lib/umalloc.c user/lib/cxxrt.cc
+ULIB_OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(ULIB_SRCS))) $(BUILD)/user/lib/usys.o
+ULIB := $(BUILD)/user/libulib.a
+UCRT0 := $(BUILD)/user/lib/crt0.o
+
+$(BUILD)/user/lib/usys.S: lib/abi/abi.h user/lib/usys.sh
+	@mkdir -p $(dir $@)
+	sh user/lib/usys.sh $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/user/lib/usys.o: $(BUILD)/user/lib/usys.S
+	$(U_CC) $(U_ARCH) -c $< -o $@
+
+$(BUILD)/user/%.o: user/%.S
+	@mkdir -p $(dir $@)
+	$(U_CC) $(U_ARCH) -I. -MMD -MP -c $< -o $@
+
+$(BUILD)/user/%.o: user/%.c
+	@mkdir -p $(dir $@)
+	$(U_CC) $(U_CFLAGS) $(U_EXTRA_FLAGS) -c $< -o $@
+
+$(BUILD)/user/%.o: user/%.cc
+	@mkdir -p $(dir $@)
+	$(U_CXX) $(U_CXXFLAGS) $(U_EXTRA_FLAGS) -c $< -o $@
+
+$(ULIB): $(ULIB_OBJS)
+	rm -f $@ && $(CROSS)ar rcs $@ $^
+
+$(BUILD)/user/_%: $(BUILD)/user/%.o $(UCRT0) $(ULIB) user/user.ld
+	$(U_CC) $(U_LDFLAGS) -o $@ $(UCRT0) $< $(ULIB) -lgcc
+
+# Rebuild the image when the list of files changes (e.g. EXTRA_FILES).
+$(BUILD)/fs.list: user-fs-list-force
+	@mkdir -p $(dir $@)
+	@echo '$(FS_FILES)' | cmp -s - $@ || echo '$(FS_FILES)' > $@
+
+.SECONDEXPANSION:
+$(FS_IMG): $(BUILD)/mkfs $(BUILD)/fs.list $$(FS_FILES)
+	$(BUILD)/mkfs $@ $(FS_FILES)
+
+.PHONY: user user-fs-list-force
+user: $$(UPROGS)
+
+ALL_TARGETS += $(FS_IMG)
+
+.PRECIOUS: $(BUILD)/user/%.o
+-include $(wildcard $(BUILD)/user/*.d $(BUILD)/user/lib/*.d)

@@ -1,0 +1,41 @@
+/* cat - copy each named file (or standard input) to standard output.
+ *
+ * Reads in 512-byte chunks; a short or failed write, or a read error, is
+ * reported and makes cat exit with status 1.
+ */
+#include "kernel/types.h"
+#include "kernel/fcntl.h"
+#include "user/user.h"
+
+static char buf[512];
+
+static void copy(int fd, const char* name) {
+    int n;
+    while ((n = read(fd, buf, sizeof(buf))) > 0) {
+        if (write(1, buf, n) != n) {
+            fprintf(2, "cat: write error\n");
+            exit(1);
+        }
+    }
+    if (n < 0) {
+        fprintf(2, "cat: read error on %s\n", name);
+        exit(1);
+    }
+}
+
+int main(int argc, char* argv[]) {
+    if (argc <= 1) {
+        copy(0, "standard input");
+        return 0;
+    }
+    for (int i = 1; i < argc; i++) {
+        int fd = open(argv[i], O_RDONLY);
+        if (fd < 0) {
+            fprintf(2, "cat: cannot open %s\n", argv[i]);
+            exit(1);
+        }
+        copy(fd, argv[i]);
+        close(fd);
+    }
+    return 0;
+}

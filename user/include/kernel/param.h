@@ -1,0 +1,25 @@
+/* kernel/param.h (user compatibility) - xv6's limit names with quanta's values.
+ *
+ * The values mirror lib/params.h (C++ only, so not includable from C);
+ * tests/host/fs_compat_test.cc fails if the two disagree.
+ */
+#ifndef QUANTA_COMPAT_PARAM_H
+#define QUANTA_COMPAT_PARAM_H
+
+#define NPROC 64
+#define NCPU 8
+#define NOFILE 16
+#define NFILE 100
+#define NINODE 50
+#define NDEV 10
+#define ROOTDEV 1
+#define MAXARG 32
+#define MAXOPBLOCKS 10
+#define LOGBLOCKS (MAXOPBLOCKS * 3)
+#define LOGSIZE LOGBLOCKS
+#define NBUF (MAXOPBLOCKS * 3)
+#define FSSIZE 4000
+#define MAXPATH 128
+#define USERSTACK 1
+
+#endif

@@ -1,0 +1,78 @@
+/* user/user.h - the user library's API (xv6-riscv's user.h, plus quanta's calls).
+ *
+ * Valid C and C++ (extern "C" in C++). Self-contained: it pulls struct stat,
+ * struct procinfo and the constants from lib/abi/abi.h, so programs written
+ * for xv6-riscv that include "kernel/types.h" and "kernel/stat.h" first, and
+ * programs that include only this header, both compile. Signatures follow
+ * xv6-riscv exactly (e.g. `uint` parameters are spelled `unsigned int`).
+ *
+ * System calls are assembly stubs generated from the SYS_ enum
+ * (user/lib/usys.sh); the rest lives in user/lib/ (ulib.c, printf.c,
+ * umalloc.c) and the start-up code in user/lib/crt0.S.
+ */
+#ifndef QUANTA_USER_H
+#define QUANTA_USER_H
+
+#include "lib/abi/abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* System calls (xv6-riscv numbers 1-21). */
+int fork(void);
+int exit(int) __attribute__((noreturn));
+int wait(int*);
+int pipe(int*);
+int write(int, const void*, int);
+int read(int, void*, int);
+int close(int);
+int kill(int);
+int exec(const char*, char**);
+int open(const char*, int);
+int mknod(const char*, short, short);
+int unlink(const char*);
+int fstat(int fd, struct stat*);
+int link(const char*, const char*);
+int mkdir(const char*);
+int chdir(const char*);
+int dup(int);
+int getpid(void);
+char* sbrk(int);
+int sleep(int);
+int uptime(void);
+
+/* quanta extensions (numbers above 21). */
+int getpriority(int pid);
+int setpriority(int pid, int nice);
+int sched_get(char* buf, int len);
+int sched_set(const char* name);
+unsigned long uptime_ns(void);
+int procinfo(int index, struct procinfo*);
+int freepages(void);
+int halt(int status);
+
+/* ulib.c */
+int stat(const char*, struct stat*);
+char* strcpy(char*, const char*);
+void* memmove(void*, const void*, int);
+char* strchr(const char*, char c);
+int strcmp(const char*, const char*);
+void fprintf(int, const char*, ...) __attribute__((format(printf, 2, 3)));
+void printf(const char*, ...) __attribute__((format(printf, 1, 2)));
+char* gets(char*, int max);
+unsigned int strlen(const char*);
+void* memset(void*, int, unsigned int);
+int atoi(const char*);
+int memcmp(const void*, const void*, unsigned int);
+void* memcpy(void*, const void*, unsigned int);
+
+/* umalloc.c */
+void* malloc(unsigned int);
+void free(void*);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,106 @@
+/* user/lib/ulib.c - string, memory and small I/O helpers of the user library.
+ *
+ * Straightforward byte loops: user programs are small and clarity matters
+ * more than speed. This file is compiled with
+ * -fno-tree-loop-distribute-patterns so GCC cannot turn the memset loop into
+ * a call to memset itself. atoi accepts an optional leading '-' (xv6's does
+ * not; programs like nice need negative numbers).
+ */
+#include "user/user.h"
+
+char* strcpy(char* dst, const char* src) {
+    char* d = dst;
+    while ((*d++ = *src++) != 0) {
+    }
+    return dst;
+}
+
+int strcmp(const char* p, const char* q) {
+    while (*p && *p == *q)
+        p++, q++;
+    return (unsigned char)*p - (unsigned char)*q;
+}
+
+unsigned int strlen(const char* s) {
+    unsigned int n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+char* strchr(const char* s, char c) {
+    for (; *s; s++)
+        if (*s == c)
+            return (char*)s;
+    return 0;
+}
+
+void* memset(void* dst, int c, unsigned int n) {
+    char* d = (char*)dst;
+    for (unsigned int i = 0; i < n; i++)
+        d[i] = (char)c;
+    return dst;
+}
+
+void* memmove(void* vdst, const void* vsrc, int n) {
+    char* dst = (char*)vdst;
+    const char* src = (const char*)vsrc;
+    if (n <= 0)
+        return vdst;
+    if (src > dst) {
+        while (n-- > 0)
+            *dst++ = *src++;
+    } else {
+        dst += n;
+        src += n;
+        while (n-- > 0)
+            *--dst = *--src;
+    }
+    return vdst;
+}
+
+void* memcpy(void* dst, const void* src, unsigned int n) { return memmove(dst, src, (int)n); }
+
+int memcmp(const void* s1, const void* s2, unsigned int n) {
+    const unsigned char* a = (const unsigned char*)s1;
+    const unsigned char* b = (const unsigned char*)s2;
+    for (unsigned int i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] - b[i];
+    return 0;
+}
+
+int atoi(const char* s) {
+    int neg = 0, n = 0;
+    if (*s == '-') {
+        neg = 1;
+        s++;
+    }
+    while (*s >= '0' && *s <= '9')
+        n = n * 10 + (*s++ - '0');
+    return neg ? -n : n;
+}
+
+/* Read a line (with its newline) of at most max-1 characters; "" at EOF. */
+char* gets(char* buf, int max) {
+    int i = 0;
+    while (i + 1 < max) {
+        char c;
+        if (read(0, &c, 1) < 1)
+            break;
+        buf[i++] = c;
+        if (c == '\n' || c == '\r')
+            break;
+    }
+    buf[i] = 0;
+    return buf;
+}
+
+int stat(const char* path, struct stat* st) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int r = fstat(fd, st);
+    close(fd);
+    return r;
+}

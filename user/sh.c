@@ -1,0 +1,354 @@
+/* sh - the shell.
+ *
+ * Reads a line, parses it into a tree, runs it. The language:
+ *     line     := pipeline { (';' | '&') pipeline }      '&' runs in background
+ *     pipeline := command [ '|' pipeline ]
+ *     command  := '(' line ')' { redir } | { word | redir }
+ *     redir    := '<' word | '>' word | '>>' word
+ * Nodes come from a fixed pool and words are copied, NUL-terminated, into a
+ * per-line arena, so parsing never allocates. The top-level list runs in
+ * the shell itself, one element at a time, so builtins (cd, exit) work in
+ * `cd d; ls`; everything else runs in a forked child that never returns
+ * (run()). A background command is forked twice, so the shell reaps the
+ * first child at once and init adopts the real job. `sh file` reads
+ * commands from a file without printing the "$ " prompt (to stderr).
+ */
+#include "kernel/types.h"
+#include "kernel/fcntl.h"
+#include "user/user.h"
+
+enum { EXEC = 1, REDIR, PIPE, LIST, BACK };
+enum { MAXARGS = 32, MAXNODES = 64, LINESZ = 512 };
+
+struct cmd {
+    int type;
+    int argc;                 /* EXEC */
+    char* argv[MAXARGS + 1];  /* EXEC */
+    struct cmd* left;         /* PIPE, LIST; the inner command of BACK, REDIR */
+    struct cmd* right;        /* PIPE, LIST */
+    char* file;               /* REDIR */
+    int fd, mode, append;     /* REDIR */
+};
+
+static struct cmd pool[MAXNODES];
+static int npool;
+static char arena[LINESZ * 2];
+static int narena;
+static char* ps;         /* parse cursor */
+static const char* perr; /* first parse error, or 0 */
+
+static const char kSpace[] = " \t\r\n\v";
+static const char kSymbols[] = "<|>&;()";
+
+/* ---- parsing ---------------------------------------------------------- */
+
+static struct cmd* node(int type) {
+    if (npool == MAXNODES) {
+        perr = "line too complex";
+        npool = 0; /* keep going on a scratch node; the line is rejected */
+    }
+    struct cmd* c = &pool[npool++];
+    memset(c, 0, sizeof(*c));
+    c->type = type;
+    return c;
+}
+
+static void skip_space(void) {
+    while (*ps && strchr(kSpace, *ps))
+        ps++;
+}
+
+/* Is the next token one of the characters in toks? */
+static int peek(const char* toks) {
+    skip_space();
+    return *ps && strchr(toks, *ps);
+}
+
+static int at_end(void) {
+    skip_space();
+    return *ps == 0 || *ps == ')';
+}
+
+/* Consume a symbol; returns it ('+' for ">>"). */
+static int symbol(void) {
+    skip_space();
+    int c = *ps++;
+    if (c == '>' && *ps == '>') {
+        ps++;
+        c = '+';
+    }
+    return c;
+}
+
+/* Consume a word and return a NUL-terminated copy, or 0 if none is next. */
+static char* word(void) {
+    skip_space();
+    char* start = ps;
+    while (*ps && !strchr(kSpace, *ps) && !strchr(kSymbols, *ps))
+        ps++;
+    int n = ps - start;
+    if (n == 0)
+        return 0;
+    if (narena + n + 1 > (int)sizeof(arena)) {
+        perr = "line too long";
+        return 0;
+    }
+    char* w = &arena[narena];
+    memmove(w, start, n);
+    w[n] = 0;
+    narena += n + 1;
+    return w;
+}
+
+static struct cmd* parse_line(void);
+
+static struct cmd* parse_redir(struct cmd* inner) {
+    int sym = symbol();
+    struct cmd* r = node(REDIR);
+    r->left = inner;
+    r->file = word();
+    if (r->file == 0 && !perr)
+        perr = "missing file for redirection";
+    r->fd = sym == '<' ? 0 : 1;
+    r->mode = sym == '<' ? O_RDONLY : sym == '>' ? (O_WRONLY | O_CREATE | O_TRUNC) : (O_RDWR | O_CREATE);
+    r->append = sym == '+';
+    return r;
+}
+
+/* Wrap c in the redirections that follow; later ones are applied last. */
+static struct cmd* parse_redirs(struct cmd* c, struct cmd** reds, int n) {
+    for (int i = n - 1; i >= 0; i--) {
+        reds[i]->left = c;
+        c = reds[i];
+    }
+    return c;
+}
+
+static struct cmd* parse_exec(void) {
+    struct cmd* c = node(EXEC);
+    struct cmd* reds[8];
+    int nreds = 0;
+    while (!perr && !at_end() && !peek("|&;(")) {
+        if (peek("<>")) {
+            if (nreds == 8) {
+                perr = "too many redirections";
+                break;
+            }
+            reds[nreds++] = parse_redir(0);
+        } else if (c->argc == MAXARGS) {
+            perr = "too many arguments";
+        } else {
+            c->argv[c->argc++] = word();
+        }
+    }
+    return parse_redirs(c, reds, nreds);
+}
+
+static struct cmd* parse_block(void) {
+    symbol(); /* ( */
+    struct cmd* c = parse_line();
+    if (!peek(")")) {
+        if (!perr)
+            perr = "missing )";
+        return c;
+    }
+    symbol();
+    struct cmd* reds[8];
+    int nreds = 0;
+    while (!perr && peek("<>") && nreds < 8)
+        reds[nreds++] = parse_redir(0);
+    return parse_redirs(c, reds, nreds);
+}
+
+static struct cmd* parse_pipe(void) {
+    struct cmd* c = peek("(") ? parse_block() : parse_exec();
+    if (c->type == EXEC && c->argc == 0 && peek("|") && !perr)
+        perr = "empty command in pipe";
+    if (!perr && peek("|")) {
+        symbol();
+        struct cmd* p = node(PIPE);
+        p->left = c;
+        p->right = parse_pipe();
+        if (p->right->type == EXEC && p->right->argc == 0 && !perr)
+            perr = "empty command in pipe";
+        return p;
+    }
+    return c;
+}
+
+static struct cmd* parse_line(void) {
+    struct cmd* c = parse_pipe();
+    while (!perr && peek("&;")) {
+        if (symbol() == '&') {
+            struct cmd* b = node(BACK);
+            b->left = c;
+            c = b;
+        }
+        if (at_end())
+            break;
+        struct cmd* l = node(LIST);
+        l->left = c;
+        l->right = parse_pipe();
+        c = l;
+    }
+    return c;
+}
+
+static struct cmd* parse(char* line) {
+    npool = narena = 0;
+    perr = 0;
+    ps = line;
+    struct cmd* c = parse_line();
+    skip_space();
+    if (*ps && !perr)
+        perr = "unexpected character";
+    return c;
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+static int fork1(void) {
+    int pid = fork();
+    if (pid < 0) {
+        fprintf(2, "sh: fork failed\n");
+        exit(1);
+    }
+    return pid;
+}
+
+static void run(struct cmd* c) __attribute__((noreturn));
+
+static void run_redir(struct cmd* c) {
+    close(c->fd);
+    if (open(c->file, c->mode) != c->fd) {
+        fprintf(2, "sh: cannot open %s\n", c->file);
+        exit(1);
+    }
+    if (c->append) { /* no seek call: reading to the end moves the offset */
+        char buf[512];
+        while (read(c->fd, buf, sizeof(buf)) > 0) {
+        }
+    }
+    run(c->left);
+}
+
+static void run_pipe(struct cmd* c) {
+    int p[2];
+    if (pipe(p) < 0) {
+        fprintf(2, "sh: pipe failed\n");
+        exit(1);
+    }
+    if (fork1() == 0) {
+        close(1);
+        dup(p[1]);
+        close(p[0]);
+        close(p[1]);
+        run(c->left);
+    }
+    if (fork1() == 0) {
+        close(0);
+        dup(p[0]);
+        close(p[0]);
+        close(p[1]);
+        run(c->right);
+    }
+    close(p[0]);
+    close(p[1]);
+    wait(0);
+    wait(0);
+    exit(0);
+}
+
+static void run(struct cmd* c) {
+    switch (c->type) {
+    case EXEC:
+        if (c->argc == 0)
+            exit(0);
+        exec(c->argv[0], c->argv);
+        fprintf(2, "exec %s failed\n", c->argv[0]);
+        exit(1);
+    case REDIR:
+        run_redir(c);
+    case PIPE:
+        run_pipe(c);
+    case LIST:
+        if (fork1() == 0)
+            run(c->left);
+        wait(0);
+        run(c->right);
+    case BACK:
+        if (fork1() == 0)
+            run(c->left);
+        exit(0);
+    }
+    exit(1);
+}
+
+/* A builtin runs in the shell itself; returns 1 if c was one. */
+static int builtin(struct cmd* c) {
+    if (c->type != EXEC || c->argc == 0)
+        return c->type == EXEC; /* an empty command is done */
+    if (strcmp(c->argv[0], "cd") == 0) {
+        const char* dir = c->argc > 1 ? c->argv[1] : "/";
+        if (chdir(dir) < 0)
+            fprintf(2, "cannot cd %s\n", dir);
+        return 1;
+    }
+    if (strcmp(c->argv[0], "exit") == 0)
+        exit(c->argc > 1 ? atoi(c->argv[1]) : 0);
+    return 0;
+}
+
+static void run_top(struct cmd* c) {
+    if (c->type == LIST) {
+        run_top(c->left);
+        run_top(c->right);
+        return;
+    }
+    if (builtin(c))
+        return;
+    int pid = fork1();
+    if (pid == 0)
+        run(c);
+    int w;
+    while ((w = wait(0)) >= 0 && w != pid) {
+    }
+}
+
+static int getcmd(char* buf, int n, int prompt) {
+    if (prompt)
+        write(2, "$ ", 2);
+    memset(buf, 0, n);
+    gets(buf, n);
+    return buf[0] == 0 ? -1 : 0;
+}
+
+int main(int argc, char* argv[]) {
+    static char line[LINESZ];
+    int fd;
+    /* Make sure descriptors 0, 1 and 2 are open. */
+    while ((fd = open("console", O_RDWR)) >= 0) {
+        if (fd >= 3) {
+            close(fd);
+            break;
+        }
+    }
+    int prompt = 1;
+    if (argc > 1) {
+        close(0);
+        if (open(argv[1], O_RDONLY) != 0) {
+            fprintf(2, "sh: cannot open %s\n", argv[1]);
+            exit(1);
+        }
+        prompt = 0;
+    }
+    while (getcmd(line, sizeof(line), prompt) >= 0) {
+        struct cmd* c = parse(line);
+        if (perr) {
+            fprintf(2, "sh: syntax error: %s\n", perr);
+            continue;
+        }
+        run_top(c);
+    }
+    return 0;
+}
