@@ -19,7 +19,7 @@ struct Buf {
     SleepLock lock{"buffer"};
     u32 refcnt = 0;
     ListNode lru;
-    alignas(8) u8 data[fs::kBlockSize];
+    alignas(8) u8 data[fs::kBlockSize] = {};
 };
 
 }  // namespace q

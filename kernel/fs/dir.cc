@@ -1,0 +1,122 @@
+// kernel/fs/dir.cc - directories and path lookup.
+//
+// A directory is a file of fs::DirEntry records; inum 0 marks a free slot.
+// Every directory holds "." (itself) and ".." (its parent; the root's is
+// itself), which is why a directory's nlink counts its own "." plus its
+// children's "..". Names are compared over at most 14 bytes
+// (lib/fs/path.h), and a longer path element is truncated to 14.
+//
+// Path walks lock one inode at a time: the current directory is unlocked
+// (and released) before the next is locked, so a walk through ".." cannot
+// deadlock with a walk the other way. Every returned inode is referenced and
+// unlocked. Walks may drop the last reference to a removed directory, so
+// callers run them inside a transaction.
+#include "kernel/fs/fs.h"
+#include "kernel/lib/string.h"
+#include "kernel/proc/proc.h"
+#include "lib/fs/path.h"
+
+namespace q {
+namespace {
+
+constexpr u32 kEntrySize = sizeof(fs::DirEntry);
+
+// Read the entry at byte offset off of the locked directory dp.
+Status read_entry(Inode* dp, u32 off, fs::DirEntry* de) {
+    auto r = readi(dp, false, reinterpret_cast<u64>(de), off, kEntrySize);
+    if (!r.ok()) return r.error();
+    if (r.value() != kEntrySize) return Error::BadArgument;  // torn directory
+    return {};
+}
+
+// The inode a walk starts from: the root for absolute paths, else the cwd.
+Result<Inode*> walk_start(const char* path) {
+    if (*path == '/') return iget(root_device(), fs::kRootInode);
+    Proc* p = myproc();
+    if (p == nullptr || p->cwd == nullptr) return Error::NotFound;
+    return idup(p->cwd);
+}
+
+// Resolve path; with `parent`, stop one element early and copy the last
+// element to name (fs::kNameBuf bytes).
+Result<Inode*> namex(const char* path, bool parent, char* name) {
+    Q_TRY(ip, walk_start(path));
+    char elem[fs::kNameBuf];
+    while ((path = fs::next_elem(path, elem)) != nullptr) {
+        ilock(ip);
+        if (ip->type != fs::InodeType::Dir) {
+            iunlockput(ip);
+            return Error::NotDir;
+        }
+        if (parent && *path == '\0') {
+            memmove(name, elem, fs::kNameBuf);
+            iunlock(ip);
+            return ip;
+        }
+        auto next = dirlookup(ip, elem, nullptr);
+        iunlockput(ip);
+        if (!next.ok()) return next.error();
+        ip = next.value();
+    }
+    if (parent) {  // the path had no last element ("" or "/")
+        iput(ip);
+        return Error::NotFound;
+    }
+    return ip;
+}
+
+}  // namespace
+
+Result<Inode*> dirlookup(Inode* dp, const char* name, u32* poff) {
+    if (dp->type != fs::InodeType::Dir) return Error::NotDir;
+    fs::DirEntry de;
+    for (u32 off = 0; off + kEntrySize <= dp->size; off += kEntrySize) {
+        Q_CHECK(read_entry(dp, off, &de));
+        if (de.inum == 0 || !fs::name_equal(de.name, name)) continue;
+        if (poff != nullptr) *poff = off;
+        return iget(dp->dev, de.inum);
+    }
+    return Error::NotFound;
+}
+
+Status dirlink(Inode* dp, const char* name, u32 inum) {
+    if (inum == 0 || inum > 0xffff) return Error::BadArgument;
+    auto existing = dirlookup(dp, name, nullptr);
+    if (existing.ok()) {
+        iput(existing.value());
+        return Error::Exists;
+    }
+    if (existing.error() != Error::NotFound) return existing.error();
+
+    // First free slot, or a new one at the end.
+    fs::DirEntry de;
+    u32 off = 0;
+    for (; off + kEntrySize <= dp->size; off += kEntrySize) {
+        Q_CHECK(read_entry(dp, off, &de));
+        if (de.inum == 0) break;
+    }
+    de.inum = static_cast<u16>(inum);
+    fs::name_store(de.name, name);
+    auto w = writei(dp, false, reinterpret_cast<u64>(&de), off, kEntrySize);
+    if (!w.ok()) return w.error();
+    if (w.value() != kEntrySize) return Error::NoSpace;
+    return {};
+}
+
+Result<bool> dir_is_empty(Inode* dp) {
+    fs::DirEntry de;
+    for (u32 off = 2 * kEntrySize; off + kEntrySize <= dp->size; off += kEntrySize) {
+        Q_CHECK(read_entry(dp, off, &de));
+        if (de.inum != 0) return false;
+    }
+    return true;
+}
+
+Result<Inode*> namei(const char* path) {
+    char name[fs::kNameBuf];
+    return namex(path, false, name);
+}
+
+Result<Inode*> nameiparent(const char* path, char* name) { return namex(path, true, name); }
+
+}  // namespace q

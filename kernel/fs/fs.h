@@ -1,0 +1,120 @@
+// kernel/fs/fs.h - the file system: buffer cache, log, inodes, directories.
+//
+// Layers, bottom up (each in its own file):
+//   bio.cc    buffer cache: one cached copy per disk block, sleep-locked
+//   log.cc    write-ahead log: every FS system call is one transaction
+//             between begin_op() and end_op() (or an FsOp), committed as a
+//             group when the last concurrent operation ends
+//   inode.cc  superblock, block and inode allocation, the inode table,
+//             reading and writing file contents
+//   dir.cc    directories and path lookup
+//
+// Inode locking protocol (as in xv6):
+//   - ref (guarded by the inode table's spinlock) counts in-memory pointers;
+//     an entry with ref > 0 stays in the table. iget/idup raise it, iput
+//     drops it and, when the last reference to an unlinked inode goes,
+//     frees its blocks and the disk inode (so iput must run in a transaction).
+//   - the inode's sleep lock guards everything read from disk (type, size,
+//     addrs, nlink, ...); ilock() loads them on first use.
+// Locks are taken parent before child during path walks, and only one
+// inode at a time in namei.
+//
+// Errors: allocation failures (no free block, no free disk inode, a full
+// inode table) are Error::NoSpace / Error::NoFile results, never panics.
+// Corrupt on-disk structures found at boot panic with a clear message.
+#pragma once
+
+#include "kernel/fs/buf.h"
+#include "kernel/sync/sleeplock.h"
+#include "lib/fs/layout.h"
+#include "lib/fs/path.h"
+#include "lib/result.h"
+#include "lib/types.h"
+
+struct stat;
+
+namespace q {
+
+// ---- buffer cache (bio.cc) -------------------------------------------------
+void bcache_init();
+// Return the block locked, with its contents loaded. May sleep.
+Buf* bread(u32 dev, u32 blockno);
+// Write a locked buffer to disk now (the log uses this; others log_write).
+void bwrite(Buf* b);
+// Unlock and drop a reference; the block stays cached.
+void brelse(Buf* b);
+// Keep a block cached while the log holds it (reference without the lock).
+void bpin(Buf* b);
+void bunpin(Buf* b);
+
+// ---- log (log.cc) ----------------------------------------------------------
+void log_init(u32 dev, const fs::SuperBlock& sb);
+void begin_op();
+void end_op();
+// Record a modified, locked buffer in the current transaction (instead of
+// bwrite). The block reaches its home location after the commit.
+void log_write(Buf* b);
+
+// One file-system operation: a transaction for the object's lifetime.
+class FsOp {
+  public:
+    FsOp() { begin_op(); }
+    ~FsOp() { end_op(); }
+    FsOp(const FsOp&) = delete;
+    FsOp& operator=(const FsOp&) = delete;
+};
+
+// ---- inodes (inode.cc) -----------------------------------------------------
+struct Inode {
+    u32 dev = 0;
+    u32 inum = 0;
+    int ref = 0;                 // guarded by the inode table lock
+    SleepLock lock{"inode"};     // guards the fields below
+    bool valid = false;          // fields below loaded from disk
+    fs::InodeType type = fs::InodeType::Free;
+    i16 major = 0;
+    i16 minor = 0;
+    i16 nlink = 0;
+    u32 size = 0;
+    u32 addrs[fs::kDirect + 1] = {};
+};
+
+// Read the superblock (panic on a bad magic number) and recover the log.
+// Runs in the first process (it sleeps on disk I/O).
+void fs_init(u32 dev);
+void inode_table_init();
+const fs::SuperBlock& superblock();
+u32 root_device();  // the device fs_init() mounted as "/"
+
+// Allocate a disk inode of the given type (caller in a transaction).
+Result<Inode*> ialloc(u32 dev, fs::InodeType type);
+Result<Inode*> iget(u32 dev, u32 inum);
+Inode* idup(Inode* ip);
+void ilock(Inode* ip);
+void iunlock(Inode* ip);
+void iput(Inode* ip);
+void iunlockput(Inode* ip);
+// Write the in-memory copy of a locked inode to disk (in a transaction).
+void iupdate(Inode* ip);
+// Free all of a locked inode's data blocks (in a transaction).
+void itrunc(Inode* ip);
+void stati(Inode* ip, struct stat* st);
+// Read/write file contents of a locked inode. Short counts at end of file
+// (read) or when the disk fills (write); an error only if nothing moved.
+Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n);
+Result<u32> writei(Inode* ip, bool user_src, u64 src, u32 off, u32 n);
+
+// ---- directories and paths (dir.cc) ----------------------------------------
+// Look `name` up in the locked directory dp; the result is unlocked.
+// *poff (if given) receives the entry's byte offset.
+Result<Inode*> dirlookup(Inode* dp, const char* name, u32* poff);
+// Add the entry (name, inum) to the locked directory dp.
+Status dirlink(Inode* dp, const char* name, u32 inum);
+// Is the locked directory empty apart from "." and ".."?
+Result<bool> dir_is_empty(Inode* dp);
+// Resolve a path (relative paths start at myproc()->cwd). Unlocked result.
+Result<Inode*> namei(const char* path);
+// Resolve all but the last element, copied into name (fs::kNameBuf bytes).
+Result<Inode*> nameiparent(const char* path, char* name);
+
+}  // namespace q

@@ -1,0 +1,340 @@
+// kernel/fs/inode.cc - superblock, block allocation, inodes, file contents.
+//
+// The inode table caches up to param::kMaxInodes in-memory inodes. An entry
+// with ref == 0 is free for reuse; one with ref > 0 names exactly one disk
+// inode (dev, inum), and no two entries name the same one. The table lock
+// guards dev, inum and ref of every entry; each inode's sleep lock guards
+// the copy of the disk inode (valid, type, size, addrs, ...).
+//
+// Blocks are found through bmap(): 12 direct addresses, then one indirect
+// block of 256 more. Free blocks are tracked in the bitmap; allocation scans
+// it from the first data block and zeroes the block it hands out. Every
+// change to a disk structure goes through log_write(), so callers must be in
+// a transaction. Running out of blocks or disk inodes returns NoSpace.
+#include "kernel/fs/fs.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/proc/proc.h"
+#include "kernel/sync/spinlock.h"
+#include "lib/abi/abi.h"
+#include "lib/params.h"
+
+namespace q {
+namespace {
+
+constinit fs::SuperBlock g_sb = {};
+constinit u32 g_root_dev = param::kRootDev;
+
+struct InodeTable {
+    SpinLock lock{"itable"};
+    Inode inodes[param::kMaxInodes];
+};
+constinit InodeTable g_itable;
+
+constexpr u64 kMaxFileBytes = u64(fs::kMaxFileBlocks) * fs::kBlockSize;
+constexpr u8 kZeroBlock[fs::kBlockSize] = {};
+
+void bzero(u32 dev, u32 blockno) {
+    Buf* b = bread(dev, blockno);
+    memset(b->data, 0, fs::kBlockSize);
+    log_write(b);
+    brelse(b);
+}
+
+// Allocate a zeroed data block; NoSpace when the disk is full.
+Result<u32> balloc(u32 dev) {
+    for (u32 blk = fs::first_data_block(g_sb); blk < g_sb.size;) {
+        Buf* bp = bread(dev, fs::bitmap_block(blk, g_sb));
+        // Bits of this bitmap block, from blk up to the block's or disk's end.
+        const u32 block_end = (blk / fs::kBitsPerBlock + 1) * fs::kBitsPerBlock;
+        const u32 end = block_end < g_sb.size ? block_end : g_sb.size;
+        for (; blk < end; blk++) {
+            const u32 bit = blk % fs::kBitsPerBlock;
+            const u8 mask = static_cast<u8>(1u << (bit % 8));
+            if ((bp->data[bit / 8] & mask) == 0) {
+                bp->data[bit / 8] |= mask;
+                log_write(bp);
+                brelse(bp);
+                bzero(dev, blk);
+                return blk;
+            }
+        }
+        brelse(bp);
+    }
+    return Error::NoSpace;
+}
+
+void bfree(u32 dev, u32 blockno) {
+    if (blockno < fs::first_data_block(g_sb) || blockno >= g_sb.size)
+        panic("bfree: block %u outside the data area: corrupt file system", blockno);
+    Buf* bp = bread(dev, fs::bitmap_block(blockno, g_sb));
+    const u32 bit = blockno % fs::kBitsPerBlock;
+    const u8 mask = static_cast<u8>(1u << (bit % 8));
+    if ((bp->data[bit / 8] & mask) == 0) panic("bfree: block %u already free", blockno);
+    bp->data[bit / 8] &= static_cast<u8>(~mask);
+    log_write(bp);
+    brelse(bp);
+}
+
+fs::DiskInode* disk_inode(Buf* bp, u32 inum) {
+    return reinterpret_cast<fs::DiskInode*>(bp->data) + inum % fs::kInodesPerBlock;
+}
+
+// The disk block holding the n'th block of the file. A missing block is
+// allocated when `alloc`, else reported as 0 (a hole reads as zeros: only a
+// damaged inode has one, and reads run outside transactions).
+Result<u32> bmap(Inode* ip, u32 bn, bool alloc) {
+    if (bn < fs::kDirect) {
+        if (ip->addrs[bn] == 0) {
+            if (!alloc) return 0u;
+            Q_TRY(blk, balloc(ip->dev));
+            ip->addrs[bn] = blk;
+        }
+        return ip->addrs[bn];
+    }
+    bn -= fs::kDirect;
+    if (bn >= fs::kIndirect) return Error::TooBig;
+    if (ip->addrs[fs::kDirect] == 0) {
+        if (!alloc) return 0u;
+        Q_TRY(ind, balloc(ip->dev));
+        ip->addrs[fs::kDirect] = ind;
+    }
+    Buf* bp = bread(ip->dev, ip->addrs[fs::kDirect]);
+    u32* table = reinterpret_cast<u32*>(bp->data);
+    if (table[bn] == 0 && alloc) {
+        auto blk = balloc(ip->dev);
+        if (!blk.ok()) {
+            brelse(bp);
+            return blk.error();
+        }
+        table[bn] = blk.value();
+        log_write(bp);
+    }
+    const u32 addr = table[bn];
+    brelse(bp);
+    return addr;
+}
+
+}  // namespace
+
+const fs::SuperBlock& superblock() { return g_sb; }
+u32 root_device() { return g_root_dev; }
+
+void fs_init(u32 dev) {
+    Buf* b = bread(dev, 1);
+    memmove(&g_sb, b->data, sizeof g_sb);
+    brelse(b);
+    if (g_sb.magic != fs::kMagic)
+        panic("fs_init: bad superblock magic %x on device %u (expected %x): not a quanta file system",
+              g_sb.magic, dev, fs::kMagic);
+    if (g_sb.size == 0 || g_sb.ninodes == 0 || g_sb.nblocks >= g_sb.size)
+        panic("fs_init: inconsistent superblock (size %u, inodes %u, data %u)", g_sb.size,
+              g_sb.ninodes, g_sb.nblocks);
+    g_root_dev = dev;
+    log_init(dev, g_sb);
+}
+
+void inode_table_init() {
+    LockGuard guard(g_itable.lock);
+    for (Inode& ip : g_itable.inodes) {
+        ip.ref = 0;
+        ip.valid = false;
+    }
+}
+
+Result<Inode*> iget(u32 dev, u32 inum) {
+    LockGuard guard(g_itable.lock);
+    Inode* empty = nullptr;
+    for (Inode& ip : g_itable.inodes) {
+        if (ip.ref > 0 && ip.dev == dev && ip.inum == inum) {
+            ip.ref++;
+            return &ip;
+        }
+        if (empty == nullptr && ip.ref == 0) empty = &ip;
+    }
+    if (empty == nullptr) return Error::NoFile;
+    empty->dev = dev;
+    empty->inum = inum;
+    empty->ref = 1;
+    empty->valid = false;
+    return empty;
+}
+
+Result<Inode*> ialloc(u32 dev, fs::InodeType type) {
+    for (u32 inum = 1; inum < g_sb.ninodes; inum++) {
+        Buf* bp = bread(dev, fs::inode_block(inum, g_sb));
+        fs::DiskInode* dip = disk_inode(bp, inum);
+        if (dip->type != fs::InodeType::Free) {
+            brelse(bp);
+            continue;
+        }
+        memset(dip, 0, sizeof *dip);
+        dip->type = type;
+        log_write(bp);  // claimed on disk
+        brelse(bp);
+        auto ip = iget(dev, inum);
+        if (!ip.ok()) {  // inode table full: give the disk inode back
+            bp = bread(dev, fs::inode_block(inum, g_sb));
+            disk_inode(bp, inum)->type = fs::InodeType::Free;
+            log_write(bp);
+            brelse(bp);
+        }
+        return ip;
+    }
+    return Error::NoSpace;
+}
+
+void iupdate(Inode* ip) {
+    Buf* bp = bread(ip->dev, fs::inode_block(ip->inum, g_sb));
+    fs::DiskInode* dip = disk_inode(bp, ip->inum);
+    dip->type = ip->type;
+    dip->major = ip->major;
+    dip->minor = ip->minor;
+    dip->nlink = ip->nlink;
+    dip->size = ip->size;
+    memmove(dip->addrs, ip->addrs, sizeof ip->addrs);
+    log_write(bp);
+    brelse(bp);
+}
+
+Inode* idup(Inode* ip) {
+    LockGuard guard(g_itable.lock);
+    ip->ref++;
+    return ip;
+}
+
+void ilock(Inode* ip) {
+    if (ip == nullptr || ip->ref < 1) panic("ilock: inode not referenced");
+    ip->lock.acquire();
+    if (ip->valid) return;
+    Buf* bp = bread(ip->dev, fs::inode_block(ip->inum, g_sb));
+    const fs::DiskInode* dip = disk_inode(bp, ip->inum);
+    ip->type = dip->type;
+    ip->major = dip->major;
+    ip->minor = dip->minor;
+    ip->nlink = dip->nlink;
+    ip->size = dip->size;
+    memmove(ip->addrs, dip->addrs, sizeof ip->addrs);
+    brelse(bp);
+    ip->valid = true;
+    if (ip->type == fs::InodeType::Free)
+        panic("ilock: inode %u is free on disk: corrupt directory entry", ip->inum);
+}
+
+void iunlock(Inode* ip) {
+    if (ip == nullptr || !ip->lock.holding() || ip->ref < 1) panic("iunlock: inode not locked");
+    ip->lock.release();
+}
+
+void iput(Inode* ip) {
+    g_itable.lock.acquire();
+    if (ip->ref == 1 && ip->valid && ip->nlink == 0) {
+        // Last reference to an unlinked inode: no directory names it, so no
+        // one else can find it; free it on disk without the table lock.
+        g_itable.lock.release();
+        ip->lock.acquire();
+        itrunc(ip);
+        ip->type = fs::InodeType::Free;
+        iupdate(ip);
+        ip->valid = false;
+        ip->lock.release();
+        g_itable.lock.acquire();
+    }
+    ip->ref--;
+    g_itable.lock.release();
+}
+
+void iunlockput(Inode* ip) {
+    iunlock(ip);
+    iput(ip);
+}
+
+void itrunc(Inode* ip) {
+    for (u32 i = 0; i < fs::kDirect; i++) {
+        if (ip->addrs[i] != 0) {
+            bfree(ip->dev, ip->addrs[i]);
+            ip->addrs[i] = 0;
+        }
+    }
+    if (ip->addrs[fs::kDirect] != 0) {
+        Buf* bp = bread(ip->dev, ip->addrs[fs::kDirect]);
+        const u32* table = reinterpret_cast<const u32*>(bp->data);
+        for (u32 j = 0; j < fs::kIndirect; j++)
+            if (table[j] != 0) bfree(ip->dev, table[j]);
+        brelse(bp);
+        bfree(ip->dev, ip->addrs[fs::kDirect]);
+        ip->addrs[fs::kDirect] = 0;
+    }
+    ip->size = 0;
+    iupdate(ip);
+}
+
+void stati(Inode* ip, struct stat* st) {
+    st->dev = static_cast<int>(ip->dev);
+    st->ino = ip->inum;
+    st->type = static_cast<short>(ip->type);
+    st->nlink = ip->nlink;
+    st->size = ip->size;
+}
+
+Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n) {
+    if (off > ip->size || off + n < off) return 0u;
+    if (off + n > ip->size) n = ip->size - off;
+    u32 tot = 0;
+    while (tot < n) {
+        auto blk = bmap(ip, off / fs::kBlockSize, false);
+        if (!blk.ok()) return tot > 0 ? Result<u32>(tot) : Result<u32>(blk.error());
+        const u32 in_block = off % fs::kBlockSize;
+        const u32 m = (n - tot) < (fs::kBlockSize - in_block) ? (n - tot) : (fs::kBlockSize - in_block);
+        Status st;
+        if (blk.value() == 0) {
+            st = either_copyout(user_dst, dst, kZeroBlock + in_block, m);
+        } else {
+            Buf* bp = bread(ip->dev, blk.value());
+            st = either_copyout(user_dst, dst, bp->data + in_block, m);
+            brelse(bp);
+        }
+        if (!st.ok()) return tot > 0 ? Result<u32>(tot) : Result<u32>(st.error());
+        tot += m;
+        off += m;
+        dst += m;
+    }
+    return tot;
+}
+
+Result<u32> writei(Inode* ip, bool user_src, u64 src, u32 off, u32 n) {
+    if (off > ip->size || off + n < off) return Error::BadArgument;
+    if (u64(off) + n > kMaxFileBytes) return Error::TooBig;
+    u32 tot = 0;
+    Error err = Error::Ok;
+    while (tot < n) {
+        auto blk = bmap(ip, off / fs::kBlockSize, true);
+        if (!blk.ok()) {
+            err = blk.error();
+            break;
+        }
+        Buf* bp = bread(ip->dev, blk.value());
+        const u32 in_block = off % fs::kBlockSize;
+        const u32 m = (n - tot) < (fs::kBlockSize - in_block) ? (n - tot) : (fs::kBlockSize - in_block);
+        const Status st = either_copyin(bp->data + in_block, user_src, src, m);
+        // Logged even after a failed copy: the cached block may hold part of
+        // the user's bytes, and cache and disk must not diverge.
+        log_write(bp);
+        if (!st.ok()) {
+            brelse(bp);
+            err = st.error();
+            break;
+        }
+        brelse(bp);
+        tot += m;
+        off += m;
+        src += m;
+    }
+    if (off > ip->size) ip->size = off;
+    // Written even when the size is unchanged: bmap may have added blocks.
+    iupdate(ip);
+    if (tot == 0 && err != Error::Ok) return err;
+    return tot;
+}
+
+}  // namespace q
