@@ -32,7 +32,13 @@ struct Addr {
     constexpr Addr operator-(u64 off) const { return Addr(value - off); }
     constexpr u64 operator-(Addr other) const { return value - other.value; }
     constexpr Addr& operator+=(u64 off) { value += off; return *this; }
-    constexpr auto operator<=>(const Addr&) const = default;
+    // Spelled out rather than a defaulted <=>: <compare> is unusable in the
+    // freestanding lp64 kernel build (its libstdc++ pulls in glibc headers).
+    constexpr bool operator==(const Addr&) const = default;
+    constexpr bool operator<(const Addr& o) const { return value < o.value; }
+    constexpr bool operator<=(const Addr& o) const { return value <= o.value; }
+    constexpr bool operator>(const Addr& o) const { return value > o.value; }
+    constexpr bool operator>=(const Addr& o) const { return value >= o.value; }
     constexpr bool is_null() const { return value == 0; }
 };
 
