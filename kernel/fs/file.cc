@@ -1,0 +1,174 @@
+// kernel/fs/file.cc - the system-wide file table and I/O on open files.
+//
+// param::kMaxFiles Files in one table; a slot with ref == 0 is free. The
+// table lock guards every ref; closing the last reference copies the File,
+// frees the slot, and only then releases the pipe end or the inode (which
+// may sleep and needs a transaction). Inode reads and writes hold the inode
+// lock, which also serialises updates of the shared offset. Writes to an
+// inode are split into transactions small enough for the log (kMaxWrite
+// bytes each: the inode, an indirect block, bitmap blocks and the data).
+#include "kernel/fs/file.h"
+
+#include "kernel/fs/fs.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/proc/proc.h"
+#include "kernel/sync/spinlock.h"
+#include "lib/abi/abi.h"
+
+namespace q {
+
+constinit DevSw g_devsw[param::kMaxDevices] = {};
+
+namespace {
+
+struct FileTable {
+    SpinLock lock{"ftable"};
+    File files[param::kMaxFiles];
+};
+constinit FileTable g_ftable;
+
+// Bytes of file data one transaction may write: of kMaxOpBlocks, one is the
+// inode, one the indirect block, two bitmap blocks; half the rest for data
+// when writes are unaligned (as xv6 budgets it).
+constexpr u32 kMaxWrite = ((param::kMaxOpBlocks - 1 - 1 - 2) / 2) * fs::kBlockSize;
+static_assert(kMaxWrite >= fs::kBlockSize, "log too small for a one-block write");
+
+// The device's switch entry, or null for a bad major or a missing driver.
+const DevSw* device(const File* f) {
+    if (f->major < 0 || f->major >= param::kMaxDevices) return nullptr;
+    return &g_devsw[f->major];
+}
+
+Result<i64> inode_write(File* f, UserAddr src, int n) {
+    i64 done = 0;
+    Error err = Error::Ok;
+    while (done < n) {
+        const u32 chunk = static_cast<u32>(n - done) < kMaxWrite ? static_cast<u32>(n - done) : kMaxWrite;
+        Result<u32> r = 0u;
+        {
+            FsOp op;
+            ilock(f->inode);
+            r = writei(f->inode, true, src.raw() + static_cast<u64>(done), f->off, chunk);
+            if (r.ok()) f->off += r.value();
+            iunlock(f->inode);
+        }
+        if (!r.ok()) {
+            err = r.error();
+            break;
+        }
+        done += r.value();
+        if (r.value() != chunk) break;  // disk full or bad address part way
+    }
+    if (done == 0 && err != Error::Ok) return err;
+    if (done == 0 && n > 0) return Error::NoSpace;
+    return done;
+}
+
+}  // namespace
+
+void file_table_init() {
+    LockGuard guard(g_ftable.lock);
+    for (File& f : g_ftable.files) f = File{};
+}
+
+Result<File*> filealloc() {
+    LockGuard guard(g_ftable.lock);
+    for (File& f : g_ftable.files) {
+        if (f.ref != 0) continue;
+        f = File{};
+        f.ref = 1;
+        return &f;
+    }
+    return Error::NoFile;
+}
+
+File* filedup(File* f) {
+    LockGuard guard(g_ftable.lock);
+    if (f->ref < 1) panic("filedup: file not open");
+    f->ref++;
+    return f;
+}
+
+void fileclose(File* f) {
+    File closed;
+    {
+        LockGuard guard(g_ftable.lock);
+        if (f->ref < 1) panic("fileclose: file not open");
+        if (--f->ref > 0) return;
+        closed = *f;
+        *f = File{};
+    }
+    switch (closed.type) {
+        case FileType::Pipe:
+            pipeclose(closed.pipe, closed.writable);
+            break;
+        case FileType::Inode:
+        case FileType::Device: {
+            FsOp op;
+            iput(closed.inode);
+            break;
+        }
+        case FileType::None:
+            break;
+    }
+}
+
+Status filestat(File* f, UserAddr addr) {
+    if (f->type != FileType::Inode && f->type != FileType::Device) return Error::NotSupported;
+    struct stat st;
+    ilock(f->inode);
+    stati(f->inode, &st);
+    iunlock(f->inode);
+    return copy_out(myproc()->pagetable, addr, &st, sizeof st);
+}
+
+Result<i64> fileread(File* f, UserAddr dst, int n) {
+    if (!f->readable) return Error::BadFd;
+    if (n < 0) return Error::BadArgument;
+    switch (f->type) {
+        case FileType::Pipe:
+            return piperead(f->pipe, dst, n);
+        case FileType::Device: {
+            const DevSw* dev = device(f);
+            if (dev == nullptr || dev->read == nullptr) return Error::NotSupported;
+            const i64 r = dev->read(true, dst.raw(), n);
+            if (r < 0) return Error::BadAddress;
+            return r;
+        }
+        case FileType::Inode: {
+            ilock(f->inode);
+            auto r = readi(f->inode, true, dst.raw(), f->off, static_cast<u32>(n));
+            if (r.ok()) f->off += r.value();
+            iunlock(f->inode);
+            if (!r.ok()) return r.error();
+            return static_cast<i64>(r.value());
+        }
+        case FileType::None:
+            break;
+    }
+    return Error::BadFd;
+}
+
+Result<i64> filewrite(File* f, UserAddr src, int n) {
+    if (!f->writable) return Error::BadFd;
+    if (n < 0) return Error::BadArgument;
+    switch (f->type) {
+        case FileType::Pipe:
+            return pipewrite(f->pipe, src, n);
+        case FileType::Device: {
+            const DevSw* dev = device(f);
+            if (dev == nullptr || dev->write == nullptr) return Error::NotSupported;
+            const i64 r = dev->write(true, src.raw(), n);
+            if (r < 0) return Error::BadAddress;
+            return r;
+        }
+        case FileType::Inode:
+            return inode_write(f, src, n);
+        case FileType::None:
+            break;
+    }
+    return Error::BadFd;
+}
+
+}  // namespace q

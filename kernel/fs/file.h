@@ -1,0 +1,61 @@
+// kernel/fs/file.h - open files: the system-wide file table, pipes, devices.
+//
+// A File is one open of an inode, a device or one end of a pipe; file
+// descriptors (Proc::ofile) point at Files, and fork/dup share them, so `ref`
+// counts descriptors (guarded by the file table's lock). The other fields are
+// set once by the opener and read-only afterwards, except `off`, which is
+// guarded by the inode's sleep lock.
+//
+// Devices are reached through g_devsw, indexed by major number; a driver
+// (the console is CONSOLE = 1) fills its slot at boot. An empty slot or a
+// major out of range makes read/write fail, never fault.
+#pragma once
+
+#include "lib/params.h"
+#include "lib/result.h"
+#include "lib/types.h"
+
+namespace q {
+
+struct Inode;
+struct Pipe;
+
+enum class FileType : u8 { None, Pipe, Inode, Device };
+
+struct File {
+    FileType type = FileType::None;
+    int ref = 0;  // descriptors naming this file; 0 = free table slot
+    bool readable = false;
+    bool writable = false;
+    Pipe* pipe = nullptr;    // FileType::Pipe
+    Inode* inode = nullptr;  // FileType::Inode and FileType::Device
+    u32 off = 0;             // FileType::Inode: read/write position
+    i16 major = 0;           // FileType::Device
+};
+
+struct DevSw {
+    i64 (*read)(bool user_dst, u64 dst, int n);
+    i64 (*write)(bool user_src, u64 src, int n);
+};
+extern DevSw g_devsw[param::kMaxDevices];
+
+void file_table_init();
+// A fresh File with ref 1, or NoFile when the table is full.
+Result<File*> filealloc();
+File* filedup(File* f);
+// Drop a reference; the last one releases the pipe end or the inode.
+void fileclose(File* f);
+// Copy the file's struct stat to user address st.
+Status filestat(File* f, UserAddr st);
+Result<i64> fileread(File* f, UserAddr dst, int n);
+Result<i64> filewrite(File* f, UserAddr src, int n);
+
+// Pipes (pipe.cc): a pair of Files, f0 the read end, f1 the write end.
+Status pipealloc(File** f0, File** f1);
+void pipeclose(Pipe* pi, bool writable_end);
+// Wait for data; 0 at end of file (empty, no writers). Returns bytes read.
+Result<i64> piperead(Pipe* pi, UserAddr dst, int n);
+// Write all n bytes, waiting for room; BrokenPipe with no readers.
+Result<i64> pipewrite(Pipe* pi, UserAddr src, int n);
+
+}  // namespace q

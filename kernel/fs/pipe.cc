@@ -1,0 +1,159 @@
+// kernel/fs/pipe.cc - pipes: a bounded byte ring shared by two Files.
+//
+// Pipes come from a fixed pool (param::kMaxFiles / 2: each needs two
+// Files), each with a 512-byte ring (lib/fs/pipe_ring.h). The pipe's
+// spinlock guards the ring and the two open flags. Readers sleep on
+// `readers` while the ring is empty and a writer exists; writers sleep on
+// `writers` while it is full and a reader exists; each side wakes the other
+// after moving bytes and when it closes. A slot returns to the pool (under
+// the pool lock) once both ends are closed: nothing can reach it then.
+// Both sides give up when their process is killed.
+#include "kernel/fs/file.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/proc/proc.h"
+#include "kernel/sync/spinlock.h"
+#include "lib/fs/pipe_ring.h"
+
+namespace q {
+
+constexpr u32 kPipeSize = 512;
+constexpr int kMaxPipes = param::kMaxFiles / 2;
+
+struct Pipe {
+    SpinLock lock{"pipe"};
+    fs::PipeRing<kPipeSize> ring;
+    bool readopen = false;   // the read end is open
+    bool writeopen = false;  // the write end is open
+    bool in_use = false;     // guarded by the pool lock
+    u8 readers = 0;          // sleep channel for readers (address only)
+    u8 writers = 0;          // sleep channel for writers (address only)
+};
+
+namespace {
+
+struct PipePool {
+    SpinLock lock{"pipepool"};
+    Pipe pipes[kMaxPipes];
+};
+constinit PipePool g_pipes;
+
+Pipe* pipe_get() {
+    LockGuard guard(g_pipes.lock);
+    for (Pipe& p : g_pipes.pipes) {
+        if (p.in_use) continue;
+        p.in_use = true;
+        p.readopen = p.writeopen = true;
+        p.ring.reset_counters(0);
+        return &p;
+    }
+    return nullptr;
+}
+
+void pipe_put(Pipe* p) {
+    LockGuard guard(g_pipes.lock);
+    p->in_use = false;
+}
+
+}  // namespace
+
+Status pipealloc(File** f0, File** f1) {
+    auto r0 = filealloc();
+    if (!r0.ok()) return r0.error();
+    auto r1 = filealloc();
+    if (!r1.ok()) {
+        fileclose(r0.value());
+        return r1.error();
+    }
+    Pipe* pi = pipe_get();
+    if (pi == nullptr) {
+        fileclose(r0.value());
+        fileclose(r1.value());
+        return Error::NoFile;
+    }
+    File* rd = r0.value();
+    File* wr = r1.value();
+    rd->type = FileType::Pipe;
+    rd->readable = true;
+    rd->writable = false;
+    rd->pipe = pi;
+    wr->type = FileType::Pipe;
+    wr->readable = false;
+    wr->writable = true;
+    wr->pipe = pi;
+    *f0 = rd;
+    *f1 = wr;
+    return {};
+}
+
+void pipeclose(Pipe* pi, bool writable_end) {
+    bool both_closed = false;
+    {
+        LockGuard guard(pi->lock);
+        if (writable_end) {
+            pi->writeopen = false;
+            wakeup(&pi->readers);
+        } else {
+            pi->readopen = false;
+            wakeup(&pi->writers);
+        }
+        both_closed = !pi->readopen && !pi->writeopen;
+    }
+    if (both_closed) pipe_put(pi);
+}
+
+Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
+    if (n < 0) return Error::BadArgument;
+    Proc* pr = myproc();
+    u32 done = 0;
+    Error err = Error::Ok;
+    LockGuard guard(pi->lock);
+    while (done < static_cast<u32>(n)) {
+        if (!pi->readopen) {
+            err = Error::BrokenPipe;
+            break;
+        }
+        if (killed(pr)) return Error::Killed;
+        if (pi->ring.full()) {
+            wakeup(&pi->readers);
+            sleep(&pi->writers, pi->lock);
+            continue;
+        }
+        fs::Span s = pi->ring.write_span(static_cast<u32>(n) - done);
+        if (!copy_in(pr->pagetable, s.data, src + done, s.len).ok()) {
+            err = Error::BadAddress;
+            break;
+        }
+        pi->ring.commit_write(s.len);
+        done += s.len;
+    }
+    wakeup(&pi->readers);
+    if (done == 0 && err != Error::Ok) return err;
+    return static_cast<i64>(done);
+}
+
+Result<i64> piperead(Pipe* pi, UserAddr dst, int n) {
+    if (n < 0) return Error::BadArgument;
+    if (n == 0) return i64{0};
+    Proc* pr = myproc();
+    LockGuard guard(pi->lock);
+    while (pi->ring.empty() && pi->writeopen) {
+        if (killed(pr)) return Error::Killed;
+        sleep(&pi->readers, pi->lock);
+    }
+    u32 done = 0;
+    Error err = Error::Ok;
+    while (done < static_cast<u32>(n) && !pi->ring.empty()) {
+        fs::Span s = pi->ring.read_span(static_cast<u32>(n) - done);
+        if (!copy_out(pr->pagetable, dst + done, s.data, s.len).ok()) {
+            err = Error::BadAddress;
+            break;
+        }
+        pi->ring.commit_read(s.len);
+        done += s.len;
+    }
+    wakeup(&pi->writers);
+    if (done == 0 && err != Error::Ok) return err;
+    return static_cast<i64>(done);
+}
+
+}  // namespace q
