@@ -1,0 +1,84 @@
+// tools/mkfs.cc - build a quanta file-system image from host files.
+//
+//   mkfs IMAGE FILE...
+//
+// The image has param::kFsBlocks blocks and param::kFsInodes inodes, laid
+// out by lib/fs/layout.h (the kernel's own definition). Each FILE is added
+// to the root directory under its base name with one leading '_' removed
+// (build/user/_ls becomes /ls). The image is built in memory (tools/
+// fsbuild.h) and written only when every file fitted, so a failed run never
+// leaves a half-made image behind. Exit status: 0 on success, 1 when a file
+// is missing or unreadable, a name is too long or duplicated, or the image
+// is full; 2 for a usage error or when the image cannot be written.
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "tools/fsbuild.h"
+
+namespace {
+
+using q::u32;
+using q::u8;
+
+// "dir/_name" -> "name".
+std::string image_name(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (!base.empty() && base[0] == '_')
+        base.erase(0, 1);
+    return base;
+}
+
+bool read_host_file(const std::string& path, std::vector<u8>* data, std::string* err) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        *err = "cannot open (missing or unreadable)";
+        return false;
+    }
+    data->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.bad()) {
+        *err = "read error (is it a directory?)";
+        return false;
+    }
+    return true;
+}
+
+bool add_host_file(q::tools::Builder& b, const std::string& path) {
+    std::vector<u8> data;
+    std::string err;
+    u32 inum = 0;
+    if (!read_host_file(path, &data, &err) ||
+        !b.add_file(b.root(), image_name(path), data.data(), data.size(), &inum, &err)) {
+        std::fprintf(stderr, "mkfs: %s: %s\n", path.c_str(), err.c_str());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: mkfs IMAGE [FILE...]\n");
+        return 2;
+    }
+    const std::string image_path = argv[1];
+    q::tools::Builder b;
+    for (int i = 2; i < argc; i++)
+        if (!add_host_file(b, argv[i]))
+            return 1;
+    const q::tools::Image img = b.finish();
+    std::string err;
+    if (!img.save(image_path, &err)) {
+        std::fprintf(stderr, "mkfs: %s\n", err.c_str());
+        std::remove(image_path.c_str());
+        return 2;
+    }
+    const q::fs::SuperBlock& sb = b.superblock();
+    std::printf("mkfs: %s: %d files, %u/%u data blocks, %u/%u inodes used\n", image_path.c_str(), argc - 2,
+                b.data_blocks_used(), sb.nblocks, b.inodes_used(), sb.ninodes - 1);
+    return 0;
+}
