@@ -23,6 +23,9 @@ include mk/toolchain.mk
 -include mk/tools.mk
 -include mk/sim.mk
 -include mk/tests.mk
+-include mk/qemu.mk
+-include mk/kfs.mk
+-include mk/sched.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

@@ -1,0 +1,17 @@
+# kernel/arch/riscv/entry.S - the first instructions every hart runs.
+#
+# QEMU (-bios none) jumps to 0x80000000 in machine mode on every hart with
+# a0 = hart id and a1 = the device tree's physical address. Give each hart
+# its own 16 KiB boot stack (g_boot_stacks, in start.cc) and call
+# machine_start(hartid, dtb), which never returns.
+        .section .text.entry
+        .global _entry
+_entry:
+        la      sp, g_boot_stacks
+        li      t0, 16384
+        addi    t1, a0, 1
+        mul     t0, t0, t1
+        add     sp, sp, t0
+        call    machine_start
+1:      wfi
+        j       1b

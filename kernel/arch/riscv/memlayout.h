@@ -1,0 +1,30 @@
+// kernel/arch/riscv/memlayout.h - QEMU virt's physical memory map and the
+// kernel's virtual layout.
+//
+// Physical (QEMU virt): PLIC at 0x0c000000, UART0 (16550) at 0x10000000
+// (IRQ 10), virtio-mmio slot 0 at 0x10001000 (IRQ 1), RAM from 0x80000000.
+// The kernel maps RAM and devices at their physical addresses (identity),
+// and, at the top of every address space, the trampoline page; below it,
+// each process's kernel stack with an unmapped guard page beneath. User
+// address spaces have the trapframe page just under the trampoline.
+#pragma once
+
+#include "kernel/arch/riscv/csr.h"
+#include "lib/types.h"
+
+namespace q::layout {
+
+constexpr u64 kUart0 = 0x1000'0000;
+constexpr u32 kUart0Irq = 10;
+constexpr u64 kVirtio0 = 0x1000'1000;
+constexpr u32 kVirtio0Irq = 1;
+constexpr u64 kPlic = 0x0c00'0000;
+constexpr u64 kPlicSize = 0x40'0000;
+constexpr u64 kKernBase = 0x8000'0000;
+
+constexpr u64 kTrampoline = riscv::kMaxVa - kPageSize;
+constexpr u64 kTrapFrame = kTrampoline - kPageSize;
+// Kernel stack of process slot i, with a guard page below each.
+constexpr u64 kstack(int i) { return kTrampoline - (static_cast<u64>(i) + 1) * 2 * kPageSize; }
+
+}  // namespace q::layout

@@ -1,0 +1,54 @@
+// kernel/arch/riscv/start.cc - machine-mode set-up, then a drop to supervisor.
+//
+// Every hart arrives here from entry.S in machine mode. We delegate all
+// exceptions and supervisor interrupts to supervisor mode, open physical
+// memory to it with one PMP entry, enable the Sstc timer (stimecmp) and the
+// time CSR for S and U mode, install a tiny machine-mode vector that turns
+// machine software interrupts (inter-processor interrupts sent through the
+// CLINT) into supervisor software interrupts, and mret into kmain().
+#include "kernel/arch/riscv/csr.h"
+#include "kernel/boot.h"
+#include "lib/params.h"
+
+namespace q {
+
+extern "C" {
+// Boot stacks, one 16 KiB stack per hart (entry.S).
+alignas(16) char g_boot_stacks[16384 * param::kMaxCpus];
+}
+u64 g_dtb_pa = 0;
+static u64 g_mscratch[param::kMaxCpus][4];
+
+extern "C" void machine_vector();
+extern "C" [[noreturn]] void machine_start(u64 hartid, u64 dtb);
+
+using namespace riscv;
+
+static void timer_init() {
+    w_mie(r_mie() | (1ull << 5) | (1ull << 3));  // STIE, and MSIE for IPIs
+    w_menvcfg(r_menvcfg() | kMenvcfgStce);
+    w_mcounteren(r_mcounteren() | 2);  // time CSR readable below M mode
+    w_stimecmp(r_time() + param::kDefaultSliceCycles);
+}
+
+extern "C" void machine_start(u64 hartid, u64 dtb) {
+    if (hartid == 0) g_dtb_pa = dtb;
+    u64 ms = r_mstatus();
+    ms = (ms & ~kMstatusMppMask) | kMstatusMppS;
+    w_mstatus(ms);
+    w_mepc(reinterpret_cast<u64>(&kmain));
+    w_satp(0);
+    w_medeleg(0xffff);
+    w_mideleg(0xffff);
+    w_sie(r_sie() | kSieSeie | kSieStie | kSieSsie);
+    w_pmpaddr0(0x3fffffffffffffull);
+    w_pmpcfg0(0xf);
+    asm volatile("csrw mscratch, %0" : : "r"(reinterpret_cast<u64>(&g_mscratch[hartid][0])));
+    asm volatile("csrw mtvec, %0" : : "r"(reinterpret_cast<u64>(&machine_vector)));
+    timer_init();
+    w_tp(hartid);
+    asm volatile("mret");
+    __builtin_unreachable();
+}
+
+}  // namespace q

@@ -1,0 +1,118 @@
+// kernel/dev/console.cc - console line discipline, device major CONSOLE.
+//
+// Input is gathered into a ring buffer by console_intr() (UART interrupt):
+// backspace/DEL erases a character, ^U erases the line, ^D ends input (read
+// returns what is buffered, or 0 at the start of a line), ^P prints the
+// process list. A reader sleeps until a whole line (or ^D) is available.
+// Indexes are free-running: r <= w <= e <= r + kInputSize, where [r, w) is
+// ready for readers and [w, e) is the line being edited.
+#include "kernel/dev/console.h"
+
+#include "kernel/dev/uart.h"
+#include "kernel/fs/file.h"
+#include "kernel/proc/proc.h"
+#include "kernel/proc/procdump.h"
+#include "lib/abi/abi.h"
+
+namespace q {
+
+namespace {
+
+constexpr u32 kInputSize = 128;
+constexpr char ctrl(char c) { return static_cast<char>(c - '@'); }
+constexpr char kBackspace = 0x7f;
+
+SpinLock g_cons_lock("console");
+char g_in[kInputSize];
+u32 g_r = 0;  // read index
+u32 g_w = 0;  // write index (end of committed lines)
+u32 g_e = 0;  // edit index
+
+// Echo one character; a backspace erases the previous one on the screen.
+void echo(char c) {
+    if (c == kBackspace) {
+        uart_putc_sync('\b');
+        uart_putc_sync(' ');
+        uart_putc_sync('\b');
+    } else {
+        uart_putc_sync(c);
+    }
+}
+
+i64 console_write(bool user_src, u64 src, int n) {
+    int i = 0;
+    for (; i < n; i++) {
+        char c;
+        if (!either_copyin(&c, user_src, src + i, 1).ok()) break;
+        uart_putc(c);
+    }
+    return i;
+}
+
+i64 console_read(bool user_dst, u64 dst, int n) {
+    const int want = n;
+    LockGuard g(g_cons_lock);
+    while (n > 0) {
+        while (g_r == g_w) {
+            if (killed(myproc())) return -1;
+            sleep(&g_r, g_cons_lock);
+        }
+        char c = g_in[g_r++ % kInputSize];
+        if (c == ctrl('D')) {
+            // End of file: if some bytes were already read, keep ^D for next time.
+            if (n < want) g_r--;
+            break;
+        }
+        if (!either_copyout(user_dst, dst, &c, 1).ok()) break;
+        dst++;
+        n--;
+        if (c == '\n') break;
+    }
+    return want - n;
+}
+
+}  // namespace
+
+void console_intr(char c) {
+    bool dump = false;
+    {
+        LockGuard g(g_cons_lock);
+        switch (c) {
+        case ctrl('P'):
+            dump = true;
+            break;
+        case ctrl('U'):
+            while (g_e != g_w && g_in[(g_e - 1) % kInputSize] != '\n') {
+                g_e--;
+                echo(kBackspace);
+            }
+            break;
+        case ctrl('H'):
+        case kBackspace:
+            if (g_e != g_w) {
+                g_e--;
+                echo(kBackspace);
+            }
+            break;
+        default:
+            if (c == 0 || g_e - g_r >= kInputSize) break;
+            if (c == '\r') c = '\n';
+            echo(c);
+            g_in[g_e++ % kInputSize] = c;
+            if (c == '\n' || c == ctrl('D') || g_e - g_r == kInputSize) {
+                g_w = g_e;
+                wakeup(&g_r);
+            }
+            break;
+        }
+    }
+    if (dump) procdump();
+}
+
+void console_init() {
+    uart_init();
+    g_devsw[CONSOLE].read = console_read;
+    g_devsw[CONSOLE].write = console_write;
+}
+
+}  // namespace q

@@ -1,0 +1,175 @@
+// kernel/dev/virtio_disk.cc - virtio-blk driver (modern virtio-mmio, slot 0).
+//
+// One virtqueue of kQueueSize descriptors. A request uses three chained
+// descriptors: header (device reads), data block (device reads or writes),
+// status byte (device writes). disk_rw() queues it, notifies the device and
+// sleeps on the Buf until disk_intr() sees it in the used ring.
+// Invariants (under g_lock): free_[i] says whether descriptor i is free;
+// info_[head] names the Buf of the request whose chain starts at head.
+#include "kernel/dev/disk.h"
+
+#include "kernel/arch/riscv/memlayout.h"
+#include "kernel/arch/riscv/virtio_mmio.h"
+#include "kernel/fs/buf.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/kalloc.h"
+#include "kernel/proc/proc.h"
+
+namespace q {
+
+using namespace virtio;
+
+namespace {
+
+struct Disk {
+    Desc* desc;
+    Avail* avail;
+    Used* used;
+    bool free[kQueueSize];
+    u16 used_seen;
+    struct {
+        Buf* b;
+        u8 status;
+    } info[kQueueSize];
+    BlkReq req[kQueueSize];
+};
+
+Disk g_disk;
+SpinLock g_lock("virtio_disk");
+
+volatile u32& reg(Reg r) { return *reinterpret_cast<volatile u32*>(layout::kVirtio0 + static_cast<u32>(r)); }
+
+void set_addr(Reg low, Reg high, const void* p) {
+    const u64 a = reinterpret_cast<u64>(p);
+    reg(low) = static_cast<u32>(a);
+    reg(high) = static_cast<u32>(a >> 32);
+}
+
+int alloc_desc() {
+    for (u32 i = 0; i < kQueueSize; i++) {
+        if (g_disk.free[i]) {
+            g_disk.free[i] = false;
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+void free_desc(int i) {
+    if (i < 0 || i >= static_cast<int>(kQueueSize) || g_disk.free[i]) panic("virtio: bad free of desc %d", i);
+    g_disk.desc[i] = Desc{};
+    g_disk.free[i] = true;
+    wakeup(&g_disk.free[0]);
+}
+
+void free_chain(int i) {
+    for (;;) {
+        const bool more = g_disk.desc[i].flags & kDescNext;
+        const int next = g_disk.desc[i].next;
+        free_desc(i);
+        if (!more) break;
+        i = next;
+    }
+}
+
+bool alloc3(int idx[3]) {
+    for (int i = 0; i < 3; i++) {
+        idx[i] = alloc_desc();
+        if (idx[i] < 0) {
+            for (int j = 0; j < i; j++) free_desc(idx[j]);
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+void disk_init() {
+    if (reg(Reg::Magic) != kMagic || reg(Reg::Version) != 2 || reg(Reg::DeviceId) != kDeviceBlock)
+        panic("virtio disk: no modern virtio-blk device at %p (run QEMU with -global virtio-mmio.force-legacy=false)",
+              reinterpret_cast<void*>(layout::kVirtio0));
+    u32 status = 0;
+    reg(Reg::Status) = status;
+    status |= kStatusAcknowledge;
+    reg(Reg::Status) = status;
+    status |= kStatusDriver;
+    reg(Reg::Status) = status;
+
+    reg(Reg::DeviceFeaturesSel) = 0;
+    u32 features = reg(Reg::DeviceFeatures);
+    features &= ~(kBlkReadOnly | kBlkScsi | kBlkConfigWce | kBlkMultiQueue | kAnyLayout | kRingEventIdx | kRingIndirect);
+    reg(Reg::DriverFeaturesSel) = 0;
+    reg(Reg::DriverFeatures) = features;
+    reg(Reg::DeviceFeaturesSel) = 1;
+    const u32 high = reg(Reg::DeviceFeatures) & kVersion1;
+    reg(Reg::DriverFeaturesSel) = 1;
+    reg(Reg::DriverFeatures) = high;
+    status |= kStatusFeaturesOk;
+    reg(Reg::Status) = status;
+    if (!(reg(Reg::Status) & kStatusFeaturesOk)) panic("virtio disk: features not accepted");
+
+    reg(Reg::QueueSel) = 0;
+    if (reg(Reg::QueueReady)) panic("virtio disk: queue already in use");
+    if (reg(Reg::QueueNumMax) < kQueueSize) panic("virtio disk: queue too short");
+    g_disk.desc = static_cast<Desc*>(kalloc());
+    g_disk.avail = static_cast<Avail*>(kalloc());
+    g_disk.used = static_cast<Used*>(kalloc());
+    if (!g_disk.desc || !g_disk.avail || !g_disk.used) panic("virtio disk: out of memory");
+    reg(Reg::QueueNum) = kQueueSize;
+    set_addr(Reg::QueueDescLow, Reg::QueueDescHigh, g_disk.desc);
+    set_addr(Reg::QueueDriverLow, Reg::QueueDriverHigh, g_disk.avail);
+    set_addr(Reg::QueueDeviceLow, Reg::QueueDeviceHigh, g_disk.used);
+    reg(Reg::QueueReady) = 1;
+    for (bool& f : g_disk.free) f = true;
+    status |= kStatusDriverOk;
+    reg(Reg::Status) = status;
+}
+
+void disk_rw(Buf* b, bool write) {
+    const u64 sector = static_cast<u64>(b->blockno) * (fs::kBlockSize / 512);
+    LockGuard g(g_lock);
+    int idx[3];
+    while (!alloc3(idx)) sleep(&g_disk.free[0], g_lock);
+
+    BlkReq* req = &g_disk.req[idx[0]];
+    req->type = write ? kBlkOut : kBlkIn;
+    req->reserved = 0;
+    req->sector = sector;
+    g_disk.desc[idx[0]] = Desc{reinterpret_cast<u64>(req), sizeof(BlkReq), kDescNext, static_cast<u16>(idx[1])};
+    g_disk.desc[idx[1]] = Desc{reinterpret_cast<u64>(b->data), fs::kBlockSize,
+                               static_cast<u16>(kDescNext | (write ? 0 : kDescWrite)), static_cast<u16>(idx[2])};
+    g_disk.info[idx[0]].status = 0xff;  // device writes 0 on success
+    g_disk.desc[idx[2]] = Desc{reinterpret_cast<u64>(&g_disk.info[idx[0]].status), 1, kDescWrite, 0};
+
+    b->disk = true;
+    g_disk.info[idx[0]].b = b;
+    g_disk.avail->ring[g_disk.avail->idx % kQueueSize] = static_cast<u16>(idx[0]);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    g_disk.avail->idx++;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    reg(Reg::QueueNotify) = 0;
+
+    while (b->disk) sleep(b, g_lock);
+    g_disk.info[idx[0]].b = nullptr;
+    free_chain(idx[0]);
+}
+
+void disk_intr() {
+    LockGuard g(g_lock);
+    reg(Reg::InterruptAck) = reg(Reg::InterruptStatus) & 0x3;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    while (g_disk.used_seen != g_disk.used->idx) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        const u32 id = g_disk.used->ring[g_disk.used_seen % kQueueSize].id;
+        if (id >= kQueueSize || !g_disk.info[id].b) panic("virtio disk: bogus completion %d", id);
+        if (g_disk.info[id].status != 0) panic("virtio disk: I/O error on block %d", g_disk.info[id].b->blockno);
+        Buf* b = g_disk.info[id].b;
+        b->disk = false;
+        wakeup(b);
+        g_disk.used_seen++;
+    }
+}
+
+}  // namespace q

@@ -1,0 +1,103 @@
+// kernel/main.cc - supervisor-mode start: hart 0 initialises, the rest join.
+//
+// Boot path: entry.S (machine mode, stacks) -> machine_start (start.cc:
+// delegation, PMP, timer, mret) -> kmain here, in supervisor mode with
+// paging off. Hart 0 reads the device tree, brings up the console, memory,
+// paging, processes, traps, interrupts, the disk and the first process, in
+// that order (each step needs the previous ones); then it releases the
+// other harts, which only switch on paging and their own trap/interrupt
+// state. Every hart then enters its scheduler loop and never returns.
+#include "kernel/arch/riscv/csr.h"
+#include "kernel/arch/riscv/memlayout.h"
+#include "kernel/arch/riscv/plic.h"
+#include "kernel/boot.h"
+#include "kernel/dev/console.h"
+#include "kernel/dev/disk.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/fs.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/kalloc.h"
+#include "kernel/proc/internal.h"
+#include "kernel/proc/runqueue.h"
+#include "lib/fdt.h"
+
+namespace q {
+
+void trap_init_hart();
+
+namespace {
+
+volatile bool g_started = false;
+fdt::BootInfo g_boot;
+
+// Value of `key=` in the boot arguments, copied into out (empty if absent).
+void boot_arg(const char* args, const char* key, char* out, usize n) {
+    out[0] = 0;
+    const usize klen = strlen(key);
+    for (const char* s = args; *s;) {
+        while (*s == ' ') s++;
+        if (strncmp(s, key, klen) == 0 && s[klen] == '=') {
+            s += klen + 1;
+            usize i = 0;
+            for (; s[i] && s[i] != ' ' && i + 1 < n; i++) out[i] = s[i];
+            out[i] = 0;
+            return;
+        }
+        while (*s && *s != ' ') s++;
+    }
+}
+
+void read_device_tree() {
+    const bool ok = g_dtb_pa != 0 && fdt::parse(reinterpret_cast<const void*>(g_dtb_pa), 1 << 20, &g_boot);
+    if (!ok || g_boot.mem_size == 0) {
+        g_boot = fdt::BootInfo{};
+        g_boot.mem_base = layout::kKernBase;
+        g_boot.mem_size = param::kDefaultRamBytes;
+        g_boot.ncpus = param::kDefaultCpus;
+    }
+}
+
+void boot_hart0() {
+    read_device_tree();
+    console_init();
+    kprintf("\nquanta: %d harts, %lu MiB RAM, bootargs '%s'\n", g_boot.ncpus, g_boot.mem_size >> 20, g_boot.bootargs);
+    kalloc_init(g_boot.mem_base + g_boot.mem_size);
+    kvm_init();
+    proc_map_stacks(g_kernel_pagetable);
+    kvm_init_hart();
+    proc_init();
+    trap_init_hart();
+    plic_init();
+    plic_init_hart();
+    bcache_init();
+    inode_table_init();
+    file_table_init();
+    disk_init();
+    char policy[16];
+    boot_arg(g_boot.bootargs, "sched", policy, sizeof(policy));
+    rq_init(policy);
+    kprintf("quanta: scheduler %s\n", rq_policy_name());
+    user_init();
+    __atomic_store_n(&g_started, true, __ATOMIC_RELEASE);
+}
+
+}  // namespace
+
+extern "C" void kmain() {
+    if (cpuid() >= param::kMaxCpus) {
+        for (;;) riscv::wfi();
+    }
+    if (cpuid() == 0) {
+        boot_hart0();
+    } else {
+        while (!__atomic_load_n(&g_started, __ATOMIC_ACQUIRE)) {}
+        kvm_init_hart();
+        trap_init_hart();
+        plic_init_hart();
+    }
+    riscv::w_scounteren(riscv::r_scounteren() | 2);  // user mode may read `time`
+    scheduler();
+}
+
+}  // namespace q

@@ -1,0 +1,53 @@
+// kernel/mm/kalloc.cc - physical page allocator over lib/page_pool.h.
+//
+// The pool covers [page_round_up(end), ram_end). A bad free (unaligned, in
+// the kernel image, past RAM) is a kernel bug and panics with its address.
+#include "kernel/mm/kalloc.h"
+
+#include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/sync/spinlock.h"
+#include "lib/page_pool.h"
+
+extern "C" char end[];  // first address after the kernel image (kernel.ld)
+
+namespace q {
+
+namespace {
+SpinLock g_lock("kalloc");
+PagePool g_pool;
+u64 g_ram_end = 0;
+}  // namespace
+
+void kalloc_init(u64 ram_end_addr) {
+    g_ram_end = ram_end_addr;
+    const u64 start = page_round_up(reinterpret_cast<u64>(end));
+    g_pool.init(start, ram_end_addr, kPageSize);
+    for (u64 p = start; p + kPageSize <= ram_end_addr; p += kPageSize) kfree(reinterpret_cast<void*>(p));
+}
+
+void kfree(void* page) {
+    const u64 pa = reinterpret_cast<u64>(page);
+    if (const char* why = g_pool.validate(pa)) panic("kfree %p: %s", page, why);
+    LockGuard g(g_lock);
+    g_pool.push(page);
+}
+
+void* kalloc() {
+    void* p;
+    {
+        LockGuard g(g_lock);
+        p = g_pool.pop();
+    }
+    if (p) memset(p, 0, kPageSize);
+    return p;
+}
+
+u64 kalloc_free_pages() {
+    LockGuard g(g_lock);
+    return g_pool.count();
+}
+
+u64 ram_end() { return g_ram_end; }
+
+}  // namespace q

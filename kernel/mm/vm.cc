@@ -1,0 +1,227 @@
+// kernel/mm/vm.cc - page-table construction and user address spaces.
+//
+// Sv39: three levels of 512 entries; a leaf has any of R/W/X set. Interior
+// pages are allocated on demand by walk(alloc=true) and freed by
+// free_table() once every leaf is gone. The kernel page table maps devices
+// and RAM at their physical addresses, kernel text read+execute, everything
+// else read+write, and the trampoline at the top.
+#include "kernel/mm/vm.h"
+
+#include "kernel/arch/riscv/memlayout.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/kalloc.h"
+#include "kernel/mm/uaccess.h"
+
+extern "C" char etext[];
+extern "C" char trampoline[];
+
+namespace q {
+
+using namespace riscv;
+
+PageTable g_kernel_pagetable = nullptr;
+
+namespace {
+
+constexpr u64 kClint = 0x200'0000;
+constexpr u64 kClintSize = 0x1'0000;
+constexpr u64 kVirtTest = 0x10'0000;  // sifive_test: power off
+
+void kmap(u64 va, u64 pa, u64 size, u64 perm) {
+    if (!map_pages(g_kernel_pagetable, va, size, pa, perm).ok()) panic("kmap: out of memory");
+}
+
+void free_table(PageTable pt) {
+    for (int i = 0; i < 512; i++) {
+        const Pte pte = pt[i];
+        if ((pte & kPteV) && (pte & (kPteR | kPteW | kPteX)) == 0) {
+            free_table(reinterpret_cast<PageTable>(pte_to_pa(pte)));
+            pt[i] = 0;
+        } else if (pte & kPteV) {
+            panic("free_table: leaf still mapped");
+        }
+    }
+    kfree(pt);
+}
+
+}  // namespace
+
+void kvm_init() {
+    g_kernel_pagetable = static_cast<PageTable>(kalloc());
+    if (!g_kernel_pagetable) panic("kvm_init: out of memory");
+    kmap(layout::kUart0, layout::kUart0, kPageSize, kPteR | kPteW);
+    kmap(layout::kVirtio0, layout::kVirtio0, kPageSize, kPteR | kPteW);
+    kmap(kClint, kClint, kClintSize, kPteR | kPteW);
+    kmap(kVirtTest, kVirtTest, kPageSize, kPteR | kPteW);
+    kmap(layout::kPlic, layout::kPlic, layout::kPlicSize, kPteR | kPteW);
+    const u64 text_end = reinterpret_cast<u64>(etext);
+    kmap(layout::kKernBase, layout::kKernBase, text_end - layout::kKernBase, kPteR | kPteX);
+    kmap(text_end, text_end, ram_end() - text_end, kPteR | kPteW);
+    kmap(layout::kTrampoline, reinterpret_cast<u64>(trampoline), kPageSize, kPteR | kPteX);
+}
+
+void kvm_init_hart() {
+    sfence_vma();
+    w_satp(make_satp(reinterpret_cast<u64>(g_kernel_pagetable)));
+    sfence_vma();
+}
+
+Pte* walk(PageTable pt, u64 va, bool alloc) {
+    if (va >= kMaxVa) return nullptr;
+    for (int level = 2; level > 0; level--) {
+        Pte* pte = &pt[vpn(va, level)];
+        if (*pte & kPteV) {
+            pt = reinterpret_cast<PageTable>(pte_to_pa(*pte));
+        } else {
+            if (!alloc) return nullptr;
+            pt = static_cast<PageTable>(kalloc());
+            if (!pt) return nullptr;
+            *pte = pa_to_pte(reinterpret_cast<u64>(pt)) | kPteV;
+        }
+    }
+    return &pt[vpn(va, 0)];
+}
+
+Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm) {
+    if (size == 0) panic("map_pages: size 0");
+    u64 a = page_round_down(va);
+    const u64 last = page_round_down(va + size - 1);
+    for (;; a += kPageSize, pa += kPageSize) {
+        Pte* pte = walk(pt, a, true);
+        if (!pte) return Error::NoMemory;
+        if (*pte & kPteV) panic("map_pages: remap of %p", reinterpret_cast<void*>(a));
+        *pte = pa_to_pte(pa) | perm | kPteV;
+        if (a == last) break;
+    }
+    return {};
+}
+
+u64 walk_user(PageTable pt, u64 va) {
+    if (va >= kMaxVa) return 0;
+    Pte* pte = walk(pt, va, false);
+    if (!pte || !(*pte & kPteV) || !(*pte & kPteU)) return 0;
+    return pte_to_pa(*pte);
+}
+
+PageTable uvm_create() { return static_cast<PageTable>(kalloc()); }
+
+void uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
+    if (va % kPageSize) panic("uvm_unmap: not aligned");
+    for (u64 a = va; a < va + npages * kPageSize; a += kPageSize) {
+        Pte* pte = walk(pt, a, false);
+        if (!pte || !(*pte & kPteV)) continue;  // never allocated (failed grow)
+        if (pte_flags(*pte) == kPteV) panic("uvm_unmap: not a leaf");
+        if (free_pages) kfree(reinterpret_cast<void*>(pte_to_pa(*pte)));
+        *pte = 0;
+    }
+}
+
+Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm) {
+    if (newsz < oldsz) return oldsz;
+    if (newsz > layout::kTrapFrame) return Error::NoMemory;
+    for (u64 a = page_round_up(oldsz); a < newsz; a += kPageSize) {
+        void* mem = kalloc();
+        if (!mem) {
+            uvm_dealloc(pt, a, oldsz);
+            return Error::NoMemory;
+        }
+        if (!map_pages(pt, a, kPageSize, reinterpret_cast<u64>(mem), perm | kPteU).ok()) {
+            kfree(mem);
+            uvm_dealloc(pt, a, oldsz);
+            return Error::NoMemory;
+        }
+    }
+    return newsz;
+}
+
+u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz) {
+    if (newsz >= oldsz) return oldsz;
+    const u64 from = page_round_up(newsz);
+    const u64 to = page_round_up(oldsz);
+    if (from < to) uvm_unmap(pt, from, (to - from) / kPageSize, true);
+    return newsz;
+}
+
+void uvm_free(PageTable pt, u64 sz) {
+    if (sz > 0) uvm_unmap(pt, 0, page_round_up(sz) / kPageSize, true);
+    free_table(pt);
+}
+
+Status uvm_copy(PageTable from, PageTable to, u64 sz) {
+    for (u64 a = 0; a < sz; a += kPageSize) {
+        Pte* pte = walk(from, a, false);
+        if (!pte || !(*pte & kPteV)) continue;
+        void* mem = kalloc();
+        if (!mem) {
+            uvm_unmap(to, 0, a / kPageSize, true);
+            return Error::NoMemory;
+        }
+        memmove(mem, reinterpret_cast<void*>(pte_to_pa(*pte)), kPageSize);
+        if (!map_pages(to, a, kPageSize, reinterpret_cast<u64>(mem), pte_flags(*pte) & ~kPteV).ok()) {
+            kfree(mem);
+            uvm_unmap(to, 0, a / kPageSize, true);
+            return Error::NoMemory;
+        }
+    }
+    return {};
+}
+
+void uvm_clear_user(PageTable pt, u64 va) {
+    Pte* pte = walk(pt, va, false);
+    if (!pte) panic("uvm_clear_user");
+    *pte &= ~kPteU;
+}
+
+// ---- checked user copies (uaccess.h) ----
+
+Status copy_out(PageTable pt, UserAddr dst, const void* src, u64 len) {
+    u64 va = dst.raw();
+    const auto* s = static_cast<const u8*>(src);
+    while (len > 0) {
+        const u64 base = page_round_down(va);
+        if (base >= kMaxVa) return Error::BadAddress;
+        Pte* pte = walk(pt, base, false);
+        if (!pte || (*pte & (kPteV | kPteU | kPteW)) != (kPteV | kPteU | kPteW)) return Error::BadAddress;
+        const u64 n = (kPageSize - (va - base)) < len ? kPageSize - (va - base) : len;
+        memmove(reinterpret_cast<void*>(pte_to_pa(*pte) + (va - base)), s, n);
+        len -= n;
+        s += n;
+        va = base + kPageSize;
+    }
+    return {};
+}
+
+Status copy_in(PageTable pt, void* dst, UserAddr src, u64 len) {
+    u64 va = src.raw();
+    auto* d = static_cast<u8*>(dst);
+    while (len > 0) {
+        const u64 base = page_round_down(va);
+        const u64 pa = walk_user(pt, base);
+        if (pa == 0) return Error::BadAddress;
+        const u64 n = (kPageSize - (va - base)) < len ? kPageSize - (va - base) : len;
+        memmove(d, reinterpret_cast<void*>(pa + (va - base)), n);
+        len -= n;
+        d += n;
+        va = base + kPageSize;
+    }
+    return {};
+}
+
+Status copy_in_str(PageTable pt, char* dst, UserAddr src, u64 max) {
+    u64 va = src.raw();
+    while (max > 0) {
+        const u64 base = page_round_down(va);
+        const u64 pa = walk_user(pt, base);
+        if (pa == 0) return Error::BadAddress;
+        const char* p = reinterpret_cast<const char*>(pa + (va - base));
+        for (u64 n = kPageSize - (va - base); n > 0 && max > 0; n--, max--) {
+            *dst = *p++;
+            if (*dst++ == 0) return {};
+        }
+        va = base + kPageSize;
+    }
+    return Error::TooBig;
+}
+
+}  // namespace q

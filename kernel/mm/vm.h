@@ -1,0 +1,38 @@
+// kernel/mm/vm.h - Sv39 page tables for the kernel and for processes.
+//
+// A PageTable is the physical (= kernel virtual, identity-mapped) address of
+// a root page. User address spaces cover [0, sz) with U-bit pages, plus the
+// trampoline and the trapframe at the top (no U bit). Every function that
+// changes a user table keeps it consistent on failure: an allocation that
+// runs out of memory undoes its partial work and reports Error::NoMemory.
+#pragma once
+
+#include "kernel/arch/riscv/csr.h"
+#include "lib/result.h"
+#include "lib/types.h"
+
+namespace q {
+
+using PageTable = u64*;
+using riscv::Pte;
+
+void kvm_init();       // build the kernel page table (hart 0)
+void kvm_init_hart();  // switch this hart to it
+extern PageTable g_kernel_pagetable;
+
+Pte* walk(PageTable pt, u64 va, bool alloc);
+Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm);
+// Physical address of a user-accessible page, or 0.
+u64 walk_user(PageTable pt, u64 va);
+
+PageTable uvm_create();
+void uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages);
+// Grow from oldsz to newsz; new pages get perm (R/W/X bits) plus U.
+Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm);
+u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz);
+void uvm_free(PageTable pt, u64 sz);
+Status uvm_copy(PageTable from, PageTable to, u64 sz);
+// Make a page inaccessible to user mode (the stack guard).
+void uvm_clear_user(PageTable pt, u64 va);
+
+}  // namespace q

@@ -1,0 +1,31 @@
+// kernel/proc/runqueue.h - the kernel's ready queue over the policy library.
+//
+// One global run queue shared by all harts, ordered by the current policy
+// from lib/sched (round robin, DWRR, interleaved DWRR or EEVDF), guarded by
+// one spinlock. Lock order: a process's lock before the run-queue lock.
+// A running process is never in the queue.
+#pragma once
+
+#include "lib/types.h"
+
+namespace q {
+
+struct Proc;
+
+void rq_init(const char* policy_name);
+// p becomes runnable (caller holds p->lock and has set state = Runnable).
+void rq_enqueue(Proc* p);
+// Next process for this hart, removed from the queue, or null.
+Proc* rq_pick(int cpu);
+// Account `ran` timer cycles of CPU to p (a running process).
+void rq_charge(Proc* p, u64 ran);
+// Should `woken` preempt `running`?
+bool rq_preempts(Proc* woken, Proc* running);
+// Switch policy; every queued process moves to the new one. False if unknown.
+bool rq_set_policy(const char* name);
+const char* rq_policy_name();
+// Set nice (-20..19): weight from the Linux table, kept across policies.
+void rq_set_nice(Proc* p, int nice);
+u32 nice_to_weight(int nice);
+
+}  // namespace q

@@ -1,0 +1,137 @@
+// kernel/proc/sched.cc - the per-hart scheduler loop, sleep and wakeup.
+//
+// Each hart runs scheduler(): ask the run queue (kernel/proc/runqueue.cc) for
+// the next process, switch to it, and when it switches back, charge the CPU
+// time it used. A process gives up the hart only through sched_switch(),
+// holding its own lock, which the scheduler releases after the switch; the
+// lock is what stops another hart from running a process whose registers
+// are still being saved (it may already be back in the run queue).
+//
+// sleep() takes p->lock before releasing the caller's condition lock, and
+// wakeup() takes p->lock to test the channel, so a wakeup between the
+// caller's check and the sleep cannot be lost.
+#include "kernel/arch/riscv/csr.h"
+#include "kernel/fs/fs.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/proc/internal.h"
+#include "kernel/proc/runqueue.h"
+
+extern "C" void context_switch(q::Context* save, q::Context* load);
+
+namespace q {
+
+namespace {
+
+// Run p on this hart until it switches back. Caller holds p->lock.
+void run(Cpu* c, Proc* p) {
+    const u64 now = now_cycles();
+    p->state = ProcState::Running;
+    p->on_cpu = c->id;
+    p->stat_switches++;
+    if (p->runnable_since) {
+        const u64 waited = now - p->runnable_since;
+        p->stat_wait += waited;
+        if (p->woken) {
+            p->stat_last_latency = waited;
+            if (waited > p->stat_max_latency) p->stat_max_latency = waited;
+        }
+    }
+    p->woken = false;
+    p->running_since = now;
+    c->proc = p;
+    c->need_resched = false;
+    context_switch(&c->context, &p->context);
+    // Back from p: charge what it used.
+    c->proc = nullptr;
+    p->on_cpu = -1;
+    const u64 end = now_cycles();
+    rq_charge(p, end - p->running_since);
+    p->stat_cpu += end - p->running_since;
+}
+
+}  // namespace
+
+void scheduler() {
+    Cpu* c = mycpu();
+    c->proc = nullptr;
+    for (;;) {
+        // Let devices interrupt, so a sleeping process can be woken.
+        riscv::intr_on();
+        Proc* p = rq_pick(c->id);
+        if (!p) {
+            riscv::wfi();
+            continue;
+        }
+        LockGuard g(p->lock);
+        if (p->state != ProcState::Runnable) panic("scheduler: picked pid %d not runnable", p->pid);
+        run(c, p);
+    }
+}
+
+void sched_switch() {
+    Proc* p = myproc();
+    if (!p->lock.holding()) panic("sched_switch: p->lock not held");
+    if (mycpu()->noff != 1) panic("sched_switch: locks held (depth %d)", mycpu()->noff);
+    if (p->state == ProcState::Running) panic("sched_switch: still running");
+    if (riscv::intr_get()) panic("sched_switch: interrupts on");
+    // intena belongs to this kernel thread, not to the hart.
+    const bool intena = mycpu()->intena;
+    context_switch(&p->context, &mycpu()->context);
+    mycpu()->intena = intena;
+}
+
+void yield() {
+    Proc* p = myproc();
+    LockGuard g(p->lock);
+    p->state = ProcState::Runnable;
+    p->stat_involuntary++;
+    p->runnable_since = now_cycles();
+    rq_enqueue(p);
+    sched_switch();
+}
+
+extern "C" void usertrap_return();
+
+extern "C" void forkret() {
+    static bool first = true;
+    myproc()->lock.release();
+    if (first) {
+        // File-system initialisation sleeps, so it runs in process context.
+        first = false;
+        fs_init(param::kRootDev);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        auto ip = namei("/");
+        if (!ip.ok()) panic("forkret: no root directory");
+        myproc()->cwd = ip.value();
+    }
+    usertrap_return();
+}
+
+void sleep(const void* chan, SpinLock& lk) {
+    Proc* p = myproc();
+    p->lock.acquire();
+    lk.release();
+    p->chan = chan;
+    p->state = ProcState::Sleeping;
+    p->stat_voluntary++;
+    sched_switch();
+    p->chan = nullptr;
+    p->lock.release();
+    lk.acquire();
+}
+
+void wakeup(const void* chan) {
+    Proc* self = myproc();
+    for (Proc& p : g_procs) {
+        if (&p == self) continue;
+        LockGuard g(p.lock);
+        if (p.state == ProcState::Sleeping && p.chan == chan) {
+            p.state = ProcState::Runnable;
+            p.woken = true;
+            p.runnable_since = now_cycles();
+            rq_enqueue(&p);
+        }
+    }
+}
+
+}  // namespace q

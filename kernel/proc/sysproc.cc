@@ -1,0 +1,142 @@
+// kernel/proc/sysproc.cc - process, time and scheduling system calls.
+//
+// Each handler documents its user-visible contract; errors return -1.
+#include "kernel/proc/sysproc.h"
+
+#include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/kalloc.h"
+#include "kernel/proc/internal.h"
+#include "kernel/proc/runqueue.h"
+#include "kernel/syscall.h"
+#include "lib/abi/abi.h"
+
+namespace q {
+
+// fork() -> child's pid in the parent, 0 in the child.
+i64 sys_fork() { return to_user(fork()); }
+
+// exit(status): never returns.
+i64 sys_exit() { exit(arg_int(0)); }
+
+// wait(int* status) -> pid of a child that exited; status may be 0.
+i64 sys_wait() { return to_user(wait(arg_addr(0))); }
+
+// kill(pid) -> 0, or -1 if no such process.
+i64 sys_kill() { return to_user(kill(arg_int(0))); }
+
+i64 sys_getpid() { return myproc()->pid; }
+
+// sbrk(n) -> the old break, or -1 (out of memory, or shrinking below 0).
+i64 sys_sbrk() {
+    const u64 old = myproc()->sz;
+    auto r = grow_proc(static_cast<i64>(arg_int(0)));
+    return r.ok() ? static_cast<i64>(old) : -1;
+}
+
+// sleep(ticks) -> 0, or -1 if killed while sleeping.
+i64 sys_sleep() {
+    const int n = arg_int(0);
+    LockGuard g(g_ticks_lock);
+    const u64 start = g_ticks;
+    while (n > 0 && g_ticks - start < static_cast<u64>(n)) {
+        if (killed(myproc())) return -1;
+        sleep(&g_ticks, g_ticks_lock);
+    }
+    return 0;
+}
+
+// uptime() -> timer ticks since boot.
+i64 sys_uptime() {
+    LockGuard g(g_ticks_lock);
+    return static_cast<i64>(g_ticks);
+}
+
+// uptime_ns() -> nanoseconds since boot (from the 10 MHz time CSR).
+i64 sys_uptime_ns() { return static_cast<i64>(now_cycles() * (1'000'000'000 / param::kTimerHz)); }
+
+namespace {
+// pid 0 means the caller.
+Proc* target(int pid) { return pid == 0 ? myproc() : proc_by_pid(pid); }
+}  // namespace
+
+// getpriority(pid) -> nice value, or -1 with no such process (ambiguous with
+// nice -1, as in POSIX; user programs check the pid exists via procinfo).
+i64 sys_getpriority() {
+    Proc* p = target(arg_int(0));
+    if (!p) return -1;
+    return p->nice;
+}
+
+// setpriority(pid, nice) -> 0, or -1 for no such process or nice out of -20..19.
+i64 sys_setpriority() {
+    const int nice = arg_int(1);
+    if (nice < -20 || nice > 19) return -1;
+    Proc* p = target(arg_int(0));
+    if (!p) return -1;
+    LockGuard g(p->lock);
+    if (p->state == ProcState::Unused || p->state == ProcState::Zombie) return -1;
+    rq_set_nice(p, nice);
+    return 0;
+}
+
+// sched_get(buf, len) -> 0; copies the policy name (NUL-terminated).
+i64 sys_sched_get() {
+    const char* name = rq_policy_name();
+    const u64 len = static_cast<u64>(arg_int(1));
+    const u64 need = strlen(name) + 1;
+    if (len < need) return -1;
+    return to_user(copy_out(myproc()->pagetable, arg_addr(0), name, need));
+}
+
+// sched_set(name) -> 0, or -1 for an unknown policy.
+i64 sys_sched_set() {
+    char name[16];
+    if (!arg_str(0, name, sizeof(name)).ok()) return -1;
+    return rq_set_policy(name) ? 0 : -1;
+}
+
+// procinfo(index, struct procinfo*) -> 0 for a used slot, 1 for an unused
+// one, -1 when index is past the table or the pointer is bad.
+i64 sys_procinfo() {
+    const int index = arg_int(0);
+    if (index < 0 || index >= param::kMaxProcs) return -1;
+    Proc& p = g_procs[index];
+    procinfo info{};
+    {
+        LockGuard g(p.lock);
+        if (p.state == ProcState::Unused) return 1;
+        info.pid = p.pid;
+        info.state = static_cast<int>(p.state);
+        info.nice = p.nice;
+        info.weight = p.se.weight;
+        safe_strcpy(info.name, p.name, sizeof(info.name));
+        info.cpu_ticks = p.stat_cpu;
+        info.switches = p.stat_switches;
+        info.voluntary = p.stat_voluntary;
+        info.involuntary = p.stat_involuntary;
+        info.wait_cycles = p.stat_wait;
+        info.last_wakeup_latency = p.stat_last_latency;
+        info.max_wakeup_latency = p.stat_max_latency;
+    }
+    {
+        LockGuard g(g_wait_lock);
+        info.ppid = p.parent ? p.parent->pid : 0;
+    }
+    return to_user(copy_out(myproc()->pagetable, arg_addr(1), &info, sizeof(info)));
+}
+
+// freepages() -> free physical pages.
+i64 sys_freepages() { return static_cast<i64>(kalloc_free_pages()); }
+
+// halt(status): power off QEMU through the virt machine's test device.
+i64 sys_halt() {
+    const u32 status = static_cast<u32>(arg_int(0));
+    constexpr u64 kVirtTest = 0x10'0000;
+    const u32 code = status == 0 ? 0x5555 : ((status << 16) | 0x3333);
+    kprintf("halt: status %d\n", static_cast<int>(status));
+    *reinterpret_cast<volatile u32*>(kVirtTest) = code;
+    for (;;) {}
+}
+
+}  // namespace q

@@ -1,0 +1,25 @@
+// kernel/proc/sysproc.h - process-related system-call handlers.
+#pragma once
+
+#include "lib/types.h"
+
+namespace q {
+
+i64 sys_fork();
+i64 sys_exit();
+i64 sys_wait();
+i64 sys_kill();
+i64 sys_getpid();
+i64 sys_sbrk();
+i64 sys_sleep();
+i64 sys_uptime();
+i64 sys_getpriority();
+i64 sys_setpriority();
+i64 sys_sched_get();
+i64 sys_sched_set();
+i64 sys_uptime_ns();
+i64 sys_procinfo();
+i64 sys_freepages();
+i64 sys_halt();
+
+}  // namespace q

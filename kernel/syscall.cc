@@ -1,0 +1,95 @@
+// kernel/syscall.cc - the system-call table and argument fetching.
+//
+// The number in a7 indexes a constexpr table of handlers; an unknown number
+// prints a message and returns -1. Arguments come from the trapframe; every
+// pointer argument is checked by the copy routines before use.
+#include "kernel/syscall.h"
+
+#include "kernel/arch/riscv/trapframe.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/proc/internal.h"
+#include "kernel/proc/sysproc.h"
+#include "lib/abi/abi.h"
+
+namespace q {
+
+u64 arg_raw(int n) {
+    TrapFrame* tf = myproc()->trapframe;
+    return tf->x(TrapFrame::a0 + n);
+}
+
+int arg_int(int n) { return static_cast<int>(arg_raw(n)); }
+UserAddr arg_addr(int n) { return UserAddr(arg_raw(n)); }
+
+Result<u64> fetch_addr(UserAddr addr) {
+    u64 v = 0;
+    Status s = copy_in(myproc()->pagetable, &v, addr, sizeof(v));
+    if (!s.ok()) return s.error();
+    return v;
+}
+
+Result<int> fetch_str(UserAddr addr, char* buf, int max) {
+    Status s = copy_in_str(myproc()->pagetable, buf, addr, static_cast<u64>(max));
+    if (!s.ok()) return s.error();
+    int n = 0;
+    while (buf[n]) n++;
+    return n;
+}
+
+Result<int> arg_str(int n, char* buf, int max) { return fetch_str(arg_addr(n), buf, max); }
+
+namespace {
+
+using Handler = i64 (*)();
+
+constexpr auto make_table() {
+    struct Table { Handler h[SYS_MAX + 1] = {}; } t;
+    t.h[SYS_fork] = sys_fork;
+    t.h[SYS_exit] = sys_exit;
+    t.h[SYS_wait] = sys_wait;
+    t.h[SYS_pipe] = sys_pipe;
+    t.h[SYS_read] = sys_read;
+    t.h[SYS_kill] = sys_kill;
+    t.h[SYS_exec] = sys_exec;
+    t.h[SYS_fstat] = sys_fstat;
+    t.h[SYS_chdir] = sys_chdir;
+    t.h[SYS_dup] = sys_dup;
+    t.h[SYS_getpid] = sys_getpid;
+    t.h[SYS_sbrk] = sys_sbrk;
+    t.h[SYS_sleep] = sys_sleep;
+    t.h[SYS_uptime] = sys_uptime;
+    t.h[SYS_open] = sys_open;
+    t.h[SYS_write] = sys_write;
+    t.h[SYS_mknod] = sys_mknod;
+    t.h[SYS_unlink] = sys_unlink;
+    t.h[SYS_link] = sys_link;
+    t.h[SYS_mkdir] = sys_mkdir;
+    t.h[SYS_close] = sys_close;
+    t.h[SYS_getpriority] = sys_getpriority;
+    t.h[SYS_setpriority] = sys_setpriority;
+    t.h[SYS_sched_get] = sys_sched_get;
+    t.h[SYS_sched_set] = sys_sched_set;
+    t.h[SYS_uptime_ns] = sys_uptime_ns;
+    t.h[SYS_procinfo] = sys_procinfo;
+    t.h[SYS_freepages] = sys_freepages;
+    t.h[SYS_halt] = sys_halt;
+    return t;
+}
+
+constexpr auto kTable = make_table();
+
+}  // namespace
+
+void syscall_dispatch() {
+    Proc* p = myproc();
+    const u64 num = p->trapframe->x(TrapFrame::a7);
+    i64 ret = -1;
+    if (num > 0 && num <= SYS_MAX && kTable.h[num]) {
+        ret = kTable.h[num]();
+    } else {
+        kprintf("pid %d (%s): unknown system call %ld\n", p->pid, p->name, static_cast<i64>(num));
+    }
+    p->trapframe->x(TrapFrame::a0) = static_cast<u64>(ret);
+}
+
+}  // namespace q

@@ -1,0 +1,138 @@
+// kernel/trap.cc - traps: system calls, exceptions and device interrupts.
+//
+// From user mode, trampoline.S saves the registers and calls usertrap(); a
+// system call advances the saved pc past ecall and dispatches; any other
+// exception kills the offending process (status -1) and never the kernel.
+// From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
+// expected there, so an exception in the kernel is a kernel bug and panics.
+// Timer: every hart re-arms its own stimecmp each slice; hart 0 counts ticks.
+// A software interrupt (IPI) asks this hart to reschedule.
+#include "kernel/arch/riscv/csr.h"
+#include "kernel/arch/riscv/memlayout.h"
+#include "kernel/arch/riscv/plic.h"
+#include "kernel/arch/riscv/trapframe.h"
+#include "kernel/dev/disk.h"
+#include "kernel/dev/uart.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/proc/internal.h"
+#include "kernel/syscall.h"
+
+extern "C" char trampoline[];
+extern "C" char uservec[];
+extern "C" char userret[];
+extern "C" void kernelvec();
+
+namespace q {
+
+using namespace riscv;
+
+u64 g_ticks = 0;
+SpinLock g_ticks_lock("ticks");
+u64 g_slice_cycles = param::kDefaultSliceCycles;
+
+u64 now_cycles() { return r_time(); }
+
+void trap_init_hart() { w_stvec(reinterpret_cast<u64>(&kernelvec)); }
+
+extern "C" void usertrap();
+extern "C" void usertrap_return();
+
+namespace {
+
+enum class Intr { None, Device, Timer, Resched };
+
+Intr clock_intr() {
+    if (cpuid() == 0) {
+        LockGuard g(g_ticks_lock);
+        g_ticks++;
+        wakeup(&g_ticks);
+    }
+    w_stimecmp(r_time() + g_slice_cycles);
+    return Intr::Timer;
+}
+
+Intr dev_intr() {
+    const u64 scause = r_scause();
+    if (!(scause & kCauseInterrupt)) return Intr::None;
+    const u64 code = scause & ~kCauseInterrupt;
+    if (code == kIrqExternal) {
+        const u32 irq = plic_claim();
+        if (irq == layout::kUart0Irq) {
+            uart_intr();
+        } else if (irq == layout::kVirtio0Irq) {
+            disk_intr();
+        } else if (irq) {
+            kprintf("unexpected interrupt irq=%d\n", irq);
+        }
+        if (irq) plic_complete(irq);
+        return Intr::Device;
+    }
+    if (code == kIrqTimer) return clock_intr();
+    if (code == kIrqSoftware) {
+        w_sip(r_sip() & ~2ull);
+        return Intr::Resched;
+    }
+    return Intr::None;
+}
+
+}  // namespace
+
+extern "C" void usertrap() {
+    if (r_sstatus() & kSstatusSpp) panic("usertrap: not from user mode");
+    w_stvec(reinterpret_cast<u64>(&kernelvec));
+    Proc* p = myproc();
+    p->trapframe->epc = r_sepc();
+    Intr which = Intr::None;
+    const u64 scause = r_scause();
+    if (scause == kExcEcallUser) {
+        if (killed(p)) exit(-1);
+        p->trapframe->epc += 4;
+        intr_on();
+        syscall_dispatch();
+    } else if ((which = dev_intr()) == Intr::None) {
+        kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause,
+                r_sepc(), r_stval());
+        set_killed(p);
+    }
+    if (killed(p)) exit(-1);
+    if (which == Intr::Timer || which == Intr::Resched || mycpu()->need_resched) yield();
+    usertrap_return();
+}
+
+extern "C" void usertrap_return() {
+    Proc* p = myproc();
+    intr_off();
+    const u64 uservec_va = layout::kTrampoline + (reinterpret_cast<u64>(uservec) - reinterpret_cast<u64>(trampoline));
+    w_stvec(uservec_va);
+    p->trapframe->kernel_satp = r_satp();
+    p->trapframe->kernel_sp = p->kstack + kPageSize;
+    p->trapframe->kernel_trap = reinterpret_cast<u64>(&usertrap);
+    p->trapframe->kernel_hartid = r_tp();
+    u64 x = r_sstatus();
+    x &= ~kSstatusSpp;
+    x |= kSstatusSpie;
+    w_sstatus(x);
+    w_sepc(p->trapframe->epc);
+    const u64 satp = make_satp(reinterpret_cast<u64>(p->pagetable));
+    const u64 userret_va = layout::kTrampoline + (reinterpret_cast<u64>(userret) - reinterpret_cast<u64>(trampoline));
+    reinterpret_cast<void (*)(u64)>(userret_va)(satp);
+}
+
+extern "C" void kernel_trap() {
+    const u64 sepc = r_sepc();
+    const u64 sstatus = r_sstatus();
+    const u64 scause = r_scause();
+    if (!(sstatus & kSstatusSpp)) panic("kernel_trap: not from supervisor mode");
+    if (intr_get()) panic("kernel_trap: interrupts enabled");
+    const Intr which = dev_intr();
+    if (which == Intr::None) {
+        panic("kernel trap: scause=%lx sepc=%lx stval=%lx hart %d", scause, sepc, r_stval(), cpuid());
+    }
+    Proc* p = myproc();
+    if ((which == Intr::Timer || which == Intr::Resched) && p && p->state == ProcState::Running) yield();
+    // yield() may have run other code that took traps: restore ours.
+    w_sepc(sepc);
+    w_sstatus(sstatus);
+}
+
+}  // namespace q

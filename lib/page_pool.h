@@ -1,0 +1,69 @@
+// lib/page_pool.h - bookkeeping for a free list of fixed-size pages.
+//
+// Pure logic shared by the kernel's physical allocator and host tests: the
+// free list threads through the free pages themselves, and every page handed
+// to free() is validated against the managed range first. validate() returns
+// a message for a bad page (unaligned, below the range, at or past its end)
+// or null for a good one; the caller decides how to fail (the kernel panics).
+// Pages are junk-filled when freed and when allocated (the kernel then
+// zeroes them), so use-after-free and uninitialised reads show up as garbage.
+#pragma once
+
+#include "lib/types.h"
+
+namespace q {
+
+class PagePool {
+  public:
+    static constexpr u8 kJunkFree = 0x01;
+    static constexpr u8 kJunkAlloc = 0x05;
+
+    constexpr PagePool() = default;
+    void init(u64 start, u64 end, u64 page_size) {
+        start_ = start;
+        end_ = end;
+        page_size_ = page_size;
+        free_ = nullptr;
+        count_ = 0;
+    }
+    const char* validate(u64 page) const {
+        if (page % page_size_ != 0) return "page not aligned";
+        if (page < start_) return "page below the managed range (kernel image?)";
+        if (page >= end_) return "page past the end of RAM";
+        return nullptr;
+    }
+    // Caller has validated `page`.
+    void push(void* page) {
+        fill(page, kJunkFree);
+        auto* n = static_cast<Node*>(page);
+        n->next = free_;
+        free_ = n;
+        count_++;
+    }
+    void* pop() {
+        Node* n = free_;
+        if (!n) return nullptr;
+        free_ = n->next;
+        count_--;
+        fill(n, kJunkAlloc);
+        return n;
+    }
+    u64 count() const { return count_; }
+    u64 start() const { return start_; }
+    u64 end() const { return end_; }
+
+  private:
+    struct Node { Node* next; };
+    void fill(void* page, u8 v) const {
+        auto* p = static_cast<volatile u64*>(page);
+        const u64 word = v * 0x0101010101010101ull;
+        for (u64 i = 0; i < page_size_ / sizeof(u64); i++) p[i] = word;
+    }
+    u64 start_ = 0;
+    u64 end_ = 0;
+    u64 page_size_ = 4096;
+    Node* free_ = nullptr;
+    u64 count_ = 0;
+};
+
+}  // namespace q

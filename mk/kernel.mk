@@ -1,0 +1,21 @@
+# The kernel: every .cc/.S under kernel/ plus the freestanding lib/ code.
+K_SRCS := $(shell find kernel -name '*.cc' -o -name '*.S' | sort) \
+          $(filter-out lib/host/%,$(shell find lib -name '*.cc' | sort))
+K_OBJS := $(patsubst %,$(BUILD)/kernel-obj/%.o,$(K_SRCS))
+KERNEL := $(BUILD)/kernel.elf
+
+$(BUILD)/kernel-obj/%.cc.o: %.cc
+	@mkdir -p $(dir $@)
+	@echo "  CXX  $<"; $(K_CXX) $(K_CXXFLAGS) -c $< -o $@
+
+$(BUILD)/kernel-obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS   $<"; $(K_CXX) $(K_ASFLAGS) -c $< -o $@
+
+$(KERNEL): $(K_OBJS) kernel/arch/riscv/kernel.ld
+	$(K_LD) -z max-page-size=4096 --no-warn-rwx-segments -T kernel/arch/riscv/kernel.ld -o $@ $(K_OBJS)
+	$(K_OBJDUMP) -S $@ > $(BUILD)/kernel.asm
+
+ALL_TARGETS += $(KERNEL)
+
+-include $(K_OBJS:.o=.d)

@@ -1,0 +1,25 @@
+#!/bin/sh
+# tools/install-deps.sh - install what `make qemu` and `make test` need on
+# Debian 12 when it is missing: the RISC-V cross compiler, QEMU, GoogleTest,
+# Google Benchmark, pexpect and gnuplot. As root it runs apt-get; otherwise
+# it prints the one command to run. Never installs gcc-multilib (it would
+# remove the cross compilers).
+set -e
+need=""
+command -v riscv64-linux-gnu-g++ >/dev/null 2>&1 || need="$need g++-riscv64-linux-gnu"
+command -v qemu-system-riscv64 >/dev/null 2>&1 || need="$need qemu-system-misc"
+command -v g++ >/dev/null 2>&1 || need="$need g++"
+[ -f /usr/include/gtest/gtest.h ] || need="$need libgtest-dev"
+[ -f /usr/include/benchmark/benchmark.h ] || need="$need libbenchmark-dev"
+python3 -c "import pexpect" >/dev/null 2>&1 || need="$need python3-pexpect"
+command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+[ -z "$need" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+    echo "installing:$need"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
+else
+    echo "missing packages. Run:  sudo apt-get install -y$need" >&2
+    exit 1
+fi
