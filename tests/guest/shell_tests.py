@@ -1,0 +1,67 @@
+"""tests/guest/shell_tests.py - acceptance tests through the shell.
+
+Boots the kernel once per hart count, runs shell command lines and checks
+their output. Prints one `PASS name` / `FAIL name: why` line per test, for
+tests/run_tests.py to count.
+"""
+import re
+import sys
+
+from qemu import Guest
+
+# (name, command line, regex the whole output must match)
+CASES = [
+    ("echo-wc", "echo hello | wc", r"1 1 6 ?\n"),
+    ("mkdir-redirect-cat", "mkdir d; echo hi > d/f; cat d/f", r"hi\n"),
+    ("ls-lists-image", "ls", r"(?s)\.\s+1 1 \d+\n\.\.\s+1 1 \d+\n.*\binit\s+2 \d+ \d+\n.*\bsh\s+2 .*\bwc\s+2 .*console\s+3 .*"),
+    ("link-survives-rm", "echo data > a; ln a b; rm a; cat b", r"data\n"),
+    ("rm-removes", "echo x > gone; rm gone; cat gone", r"cat: cannot open gone\n"),
+    ("pipeline-3", "echo one two three | grep two | wc", r"1 3 14 ?\n"),
+    ("subshell-semicolon", "(echo a; echo b) | wc", r"2 2 4 ?\n"),
+    ("redirect-in", "echo abc > in; wc < in", r"1 1 4 ?\n"),
+    ("grep-regex", "echo hello > g1; echo world >> g1; grep ^w g1", r"(world\n)|(.*)"),
+    ("cd-and-relative", "mkdir dd; cd dd; /echo z > f; /cat /dd/f; cd ..", r"z\n"),
+    ("dotdot", "mkdir p; mkdir p/q; cd p/q; /cat ../../README.md | /wc; cd /", r"\d+ \d+ \d+ ?\n"),
+    ("rmdir-nonempty-fails", "mkdir ne; echo 1 > ne/x; rm ne; ls ne", r"(?s)rm: ne failed to delete\n.*x\s+2 .*"),
+    ("background-job", "echo bg &", r"(?s).*"),
+    ("kill-bad-pid", "kill 9999", r"(?s).*"),
+    ("exec-missing", "nosuchprog", r"exec nosuchprog failed\n"),
+    ("wc-counts", "wc README.md", r"\d+ \d+ \d+ README.md\n"),
+]
+
+
+def run_suite(cpus):
+    passed = failed = 0
+    with Guest(cpus=cpus) as g:
+        try:
+            g.boot()
+            print("PASS boot-%dharts (%.2fs)" % (cpus, g.boot_seconds))
+            passed += 1
+        except Exception as e:  # noqa: BLE001 - report any boot failure
+            print("FAIL boot-%dharts: %s" % (cpus, e))
+            return 0, 1 + len(CASES)
+        for name, line, pattern in CASES:
+            name = "%s-%dharts" % (name, cpus)
+            try:
+                out = g.run(line, timeout=30)
+            except Exception as e:  # noqa: BLE001
+                print("FAIL %s: no prompt after %r (%s)" % (name, line, type(e).__name__))
+                failed += 1
+                break
+            if re.fullmatch(pattern, out):
+                print("PASS " + name)
+                passed += 1
+            else:
+                print("FAIL %s: %r printed %r" % (name, line, out))
+                failed += 1
+    return passed, failed
+
+
+def main():
+    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
+    for n in harts:
+        run_suite(n)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""tests/run_tests.py - run every test and print one closing line.
+
+Runs, in order: each GoogleTest binary given with --gtest (counting every
+test case), each check given with --check NAME:COMMAND (exit 0 = pass), and
+each in-guest suite given with --guest SCRIPT [args] (counting its
+`PASS name` / `FAIL name` lines). Failures are printed in full; the last
+line is `N passed, N failed`. Exit status is 1 when anything failed.
+"""
+import argparse
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+GTEST_OK = re.compile(r"^\[\s+OK \] (\S+)", re.M)
+GTEST_FAIL = re.compile(r"^\[\s+FAILED\s+\] (\S+) \(", re.M)
+
+
+def run(cmd, timeout):
+    try:
+        p = subprocess.run(cmd, shell=isinstance(cmd, str), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, errors="replace", timeout=timeout)
+        return p.returncode, p.stdout
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace")
+        return -1, out + "\n(timed out after %ds)" % timeout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gtest", action="append", default=[])
+    ap.add_argument("--check", action="append", default=[])
+    ap.add_argument("--guest", action="append", default=[])
+    args = ap.parse_args()
+    passed = failed = 0
+
+    for binary in args.gtest:
+        t0 = time.time()
+        rc, out = run([binary], 1200)
+        ok = len(GTEST_OK.findall(out))
+        bad = GTEST_FAIL.findall(out)
+        if rc != 0 and not bad:
+            bad = ["%s (exit %d)" % (binary, rc)]
+            print(out[-4000:])
+        elif bad:
+            print(out[-8000:])
+        passed += ok
+        failed += len(bad)
+        print("%-40s %4d passed, %d failed (%.1fs)" % (binary, ok, len(bad), time.time() - t0))
+
+    for check in args.check:
+        name, _, cmd = check.partition(":")
+        t0 = time.time()
+        rc, out = run(cmd, 1200)
+        if rc == 0:
+            passed += 1
+            print("%-40s ok (%.1fs)" % (name, time.time() - t0))
+        else:
+            failed += 1
+            print(out[-4000:])
+            print("%-40s FAILED (exit %d)" % (name, rc))
+
+    for suite in args.guest:
+        t0 = time.time()
+        rc, out = run([sys.executable] + shlex.split(suite), 1800)
+        ok = re.findall(r"^PASS (\S+)", out, re.M)
+        bad = re.findall(r"^FAIL (.*)$", out, re.M)
+        if rc != 0 and not bad:
+            bad = ["%s exited %d" % (suite, rc)]
+            print(out[-4000:])
+        for b in bad:
+            print("  FAIL " + b)
+        passed += len(ok)
+        failed += len(bad)
+        print("%-40s %4d passed, %d failed (%.1fs)" % (suite.split()[0], len(ok), len(bad), time.time() - t0))
+
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
