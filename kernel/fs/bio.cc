@@ -79,6 +79,7 @@ void bcache_init() {
         b.blockno = ~0u;
         b.refcnt = 0;
         b.valid = false;
+        if (b.lru.linked()) List<Buf, &Buf::lru>::remove(b);  // re-init (host tests)
         g_bcache.free.push_back(b);
     }
 }

@@ -1,0 +1,185 @@
+// tests/host/kfs_env.cc - the host stand-in kernel for kernel/fs (see kfs_env.h).
+#include "tests/host/kfs_env.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "kernel/dev/disk.h"
+#include "kernel/fs/buf.h"
+#include "kernel/fs/file.h"
+#include "kernel/fs/fs.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/proc/proc.h"
+#include "kernel/sync/sleeplock.h"
+#include "kernel/sync/spinlock.h"
+#include "kernel/syscall.h"
+#include "lib/fs/layout.h"
+
+KfsEnv g_env;
+
+namespace q {
+
+Cpu g_cpus[param::kMaxCpus];
+volatile bool g_panicked = false;
+static Proc g_proc;
+
+void panic(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::fprintf(stderr, "kernel panic: ");
+    std::vfprintf(stderr, fmt, ap);
+    std::fprintf(stderr, "\n");
+    va_end(ap);
+    std::abort();
+}
+void kprintf(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+const char* error_name(Error) { return "error"; }
+
+int strncmp(const char* a, const char* b, usize n) { return std::strncmp(a, b, n); }
+usize strlen(const char* s) { return std::strlen(s); }
+void safe_strcpy(char* dst, const char* src, usize n) {
+    if (n == 0) return;
+    std::strncpy(dst, src, n - 1);
+    dst[n - 1] = '\0';
+}
+
+// Single hart: a lock is a flag; misuse panics as in the kernel.
+void SpinLock::acquire() {
+    if (locked_) panic("acquire: %s already held", name_);
+    locked_ = 1;
+}
+void SpinLock::release() {
+    if (!locked_) panic("release: %s not held", name_);
+    locked_ = 0;
+}
+bool SpinLock::holding() const { return locked_ != 0; }
+void push_off() {}
+void pop_off() {}
+void SleepLock::acquire() {
+    if (locked_) panic("sleeplock %s: would sleep forever (single-threaded host)", name_);
+    locked_ = true;
+}
+void SleepLock::release() {
+    if (!locked_) panic("sleeplock %s: release of unheld lock", name_);
+    locked_ = false;
+}
+bool SleepLock::holding() { return locked_; }
+
+Proc* myproc() { return &g_proc; }
+Cpu* mycpu() { return &g_cpus[0]; }
+int cpuid() { return 0; }
+void sleep(const void*, SpinLock& lk) {
+    panic("sleep with %s held: would block forever in the single-threaded host", lk.name());
+}
+void wakeup(const void*) {}
+bool killed(Proc* p) { return p->killed; }
+void set_killed(Proc* p) { p->killed = true; }
+void yield() {}
+
+static bool bad_user(u64 addr, u64 len) { return addr < 4096 || addr + len < addr; }
+
+Status copy_out(u64*, UserAddr dst, const void* src, u64 len) {
+    if (bad_user(dst.raw(), len)) return Error::BadAddress;
+    std::memmove(reinterpret_cast<void*>(dst.raw()), src, len);
+    return {};
+}
+Status copy_in(u64*, void* dst, UserAddr src, u64 len) {
+    if (bad_user(src.raw(), len)) return Error::BadAddress;
+    std::memmove(dst, reinterpret_cast<const void*>(src.raw()), len);
+    return {};
+}
+Status either_copyout(bool user_dst, u64 dst, const void* src, u64 len) {
+    if (user_dst) return copy_out(nullptr, UserAddr(dst), src, len);
+    std::memmove(reinterpret_cast<void*>(dst), src, len);
+    return {};
+}
+Status either_copyin(void* dst, bool user_src, u64 src, u64 len) {
+    if (user_src) return copy_in(nullptr, dst, UserAddr(src), len);
+    std::memmove(dst, reinterpret_cast<const void*>(src), len);
+    return {};
+}
+
+u64 arg_raw(int n) { return g_env.args[n]; }
+int arg_int(int n) { return static_cast<int>(g_env.args[n]); }
+UserAddr arg_addr(int n) { return UserAddr(g_env.args[n]); }
+Result<int> arg_str(int n, char* buf, int max) {
+    const u64 a = g_env.args[n];
+    if (bad_user(a, 1)) return Error::BadAddress;
+    const char* s = reinterpret_cast<const char*>(a);
+    for (int i = 0; i < max; i++) {
+        buf[i] = s[i];
+        if (s[i] == '\0') return i;
+    }
+    return Error::TooBig;
+}
+
+void disk_rw(Buf* b, bool write) {
+    const usize at = usize(b->blockno) * fs::kBlockSize;
+    if (at + fs::kBlockSize > g_env.disk.size()) panic("disk_rw: block %u beyond the disk", b->blockno);
+    if (!write) {
+        std::memcpy(b->data, &g_env.disk[at], fs::kBlockSize);
+        return;
+    }
+    std::memcpy(&g_env.disk[at], b->data, fs::kBlockSize);
+    g_env.writes++;
+    if (g_env.writes == g_env.crash_after) g_env.crash_image = g_env.disk;
+}
+
+}  // namespace q
+
+using namespace q;
+
+std::vector<u8> kfs_mkfs(u32 blocks, u32 inodes) {
+    std::vector<u8> img(usize(blocks) * fs::kBlockSize, 0);
+    const fs::SuperBlock sb = fs::make_superblock(blocks, inodes);
+    std::memcpy(&img[fs::kBlockSize], &sb, sizeof sb);
+    const u32 root_data = fs::first_data_block(sb);
+    fs::DiskInode root{};
+    root.type = fs::InodeType::Dir;
+    root.nlink = 1;
+    root.size = 2 * sizeof(fs::DirEntry);
+    root.addrs[0] = root_data;
+    std::memcpy(&img[usize(fs::inode_block(fs::kRootInode, sb)) * fs::kBlockSize +
+                     (fs::kRootInode % fs::kInodesPerBlock) * sizeof root],
+                &root, sizeof root);
+    fs::DirEntry de[2] = {{static_cast<u16>(fs::kRootInode), "."}, {static_cast<u16>(fs::kRootInode), ".."}};
+    std::memcpy(&img[usize(root_data) * fs::kBlockSize], de, sizeof de);
+    for (u32 b = 0; b <= root_data; b++)
+        img[usize(fs::bitmap_block(b, sb)) * fs::kBlockSize + (b % fs::kBitsPerBlock) / 8] |=
+            static_cast<u8>(1u << (b % 8));
+    return img;
+}
+
+void kfs_boot(const std::vector<u8>& image) {
+    g_env.disk = image;
+    g_env.writes = 0;
+    g_env.crash_after = -1;
+    Proc* p = myproc();
+    for (auto& f : p->ofile) f = nullptr;
+    p->cwd = nullptr;
+    p->killed = false;
+    bcache_init();
+    inode_table_init();
+    file_table_init();
+    fs_init(param::kRootDev);
+    auto root = namei("/");
+    if (!root.ok()) panic("kfs_boot: no root");
+    p->cwd = root.value();
+}
+
+void kfs_args(u64 a0, u64 a1, u64 a2) {
+    g_env.args[0] = a0;
+    g_env.args[1] = a1;
+    g_env.args[2] = a2;
+}
+
+u64 kfs_ptr(const void* p) { return reinterpret_cast<u64>(p); }

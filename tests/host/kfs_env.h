@@ -1,0 +1,32 @@
+// tests/host/kfs_env.h - a host stand-in for the kernel around kernel/fs.
+//
+// kfs_env.cc implements, single-threaded, what kernel/fs needs from the rest
+// of the kernel: locks (which check misuse), a current process, checked user
+// copies (user addresses are host pointers; anything below 4096 is "bad"),
+// system-call arguments, and a RAM disk that can be frozen after N writes to
+// model a crash. kfs_mkfs() builds an empty file system image.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lib/types.h"
+
+struct KfsEnv {
+    std::vector<q::u8> disk;          // the live image
+    std::vector<q::u8> crash_image;   // the image as of the crash point
+    long writes = 0;                  // block writes since reset_counts()
+    long crash_after = -1;            // freeze crash_image after this many writes
+    q::u64 args[6] = {};              // system-call arguments
+};
+
+extern KfsEnv g_env;
+
+// A fresh image of `blocks` blocks and `inodes` inodes holding only "/".
+std::vector<q::u8> kfs_mkfs(q::u32 blocks, q::u32 inodes);
+// Mount an image: (re)initialise the cache, inode and file tables, run
+// fs_init (log recovery) and give the test process "/" as its cwd.
+void kfs_boot(const std::vector<q::u8>& image);
+// Set syscall arguments (pointers or integers).
+void kfs_args(q::u64 a0 = 0, q::u64 a1 = 0, q::u64 a2 = 0);
+q::u64 kfs_ptr(const void* p);
