@@ -38,6 +38,7 @@ struct Log {
 };
 
 constinit Log g_log;
+static_assert(sizeof(fs::LogHeader) <= fs::kBlockSize, "the log header must fit its block");
 
 void read_head() {
     Buf* b = bread(g_log.dev, g_log.start);
@@ -102,7 +103,6 @@ void recover() {
 }  // namespace
 
 void log_init(u32 dev, const fs::SuperBlock& sb) {
-    if (sizeof(fs::LogHeader) > fs::kBlockSize) panic("log: header larger than a block");
     g_log.start = sb.logstart;
     g_log.capacity = fs::log_capacity(sb.nlog);
     g_log.dev = dev;
