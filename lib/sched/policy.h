@@ -11,10 +11,23 @@
 //   charge(e, ran)   e (running, not queued) used `ran` time units since it
 //                    was picked or last charged
 // A running task is not in the queue; after it runs, the caller charges it
-// and, if still runnable, enqueues it again.
+// and, if still runnable, enqueues it again. All calls are made under one
+// lock (the kernel's run-queue lock); policies are not thread-safe.
 //
 // Time units are the caller's (simulator ticks, kernel timer cycles); only
 // ratios matter to the policies. Weights, not priorities, reach a policy.
+//
+// Entity.level convention: it is a queue index 0..kLevels-1 for the
+// queue-based policies (dwrr, idwrr). The policy gives queue i the weight
+// queue_weights[i] of the table it was configured with (see weights.h), so
+// the direction (is level 0 light or heavy?) is the table's: with the seed
+// table level 0 is the lightest, with the Linux table (index = nice + 20)
+// level 0 is the heaviest. Entity.weight is what EEVDF uses; set both with
+// set_priority() in weights.h so they always agree.
+//
+// Destructors: Policy's destructor is protected and non-virtual so that
+// policies can be constinit globals in the kernel (no atexit registration);
+// a policy is never deleted through a Policy*.
 #pragma once
 
 #include "lib/list.h"
@@ -23,6 +36,9 @@
 namespace q::sched {
 
 using Time = u64;
+
+constexpr unsigned kLevels = 40;   // queues of the queue-based policies
+constexpr unsigned kMaxCpus = 64;  // per-cpu state is kept in fixed arrays
 
 struct Entity {
     // Set by the caller.
@@ -33,11 +49,17 @@ struct Entity {
     // Policy-private state.
     ListNode link;
     bool queued = false;
-    // EEVDF state and tree hooks.
+    u16 cpu = 0;         // cpu of the last pick (dwrr charges that cpu's queue)
+    u64 seq = 0;         // enqueue order: FIFO tie-break in the EEVDF tree
+    // EEVDF state and tree hooks (tree ordered by deadline, augmented with
+    // the minimum vruntime of each subtree).
     i64 vruntime = 0;
     i64 deadline = 0;
     i64 vlag = 0;
-    i64 min_deadline = 0;  // subtree augment
+    u32 vrem = 0;          // remainder of the vruntime division (exact shares)
+    bool on_cpu = false;   // picked and not enqueued since
+    Time run_until = 0;    // pick time + time charged since the pick
+    i64 min_vruntime = 0;  // subtree augment
     Entity* left = nullptr;
     Entity* right = nullptr;
     Entity* parent = nullptr;
@@ -46,7 +68,6 @@ struct Entity {
 
 class Policy {
   public:
-    virtual ~Policy() = default;
     virtual const char* name() const = 0;
     virtual void enqueue(Entity& e, Time now) = 0;
     virtual void dequeue(Entity& e) = 0;
@@ -57,6 +78,12 @@ class Policy {
     // Change weight/level of e (queued or running) keeping its lag/credit.
     virtual void reweight(Entity& e, u32 weight, u8 level) = 0;
     virtual usize size() const = 0;
+
+  protected:
+    constexpr Policy() = default;
+    ~Policy() = default;
+    Policy(const Policy&) = delete;
+    Policy& operator=(const Policy&) = delete;
 };
 
 }  // namespace q::sched

@@ -1,0 +1,74 @@
+// lib/sched/dwrr.cc - classic DWRR (see dwrr.h for the design).
+#include "lib/sched/dwrr.h"
+
+#include "lib/seam.h"
+
+namespace q::sched {
+
+void Dwrr::enqueue(Entity& e, Time) {
+    Q_ASSERT(!e.queued && e.level < kLevels);
+    queues_.push(e);
+}
+
+void Dwrr::dequeue(Entity& e) {
+    Q_ASSERT(e.queued);
+    queues_.remove(e);
+}
+
+Entity* Dwrr::take(Cpu& c, unsigned level, unsigned cpu) {
+    c.cursor = level;
+    Entity* e = queues_.pop(level);
+    e->cpu = static_cast<u16>(cpu);
+    return e;
+}
+
+// Every backlogged queue is short of the price: add the credit of all the
+// rounds in which none of them could reach it, so the next round picks.
+void Dwrr::catch_up(Cpu& c) const {
+    u64 rounds = ~u64{0};
+    for (u64 m = queues_.mask(); m; m &= m - 1) {
+        unsigned i = ctz64(m);
+        u64 gap = static_cast<u64>(need() - c.balance[i]);
+        u64 k = (gap + credit(i) - 1) / credit(i);  // refills still needed (>= 1)
+        if (k < rounds) rounds = k;
+    }
+    for (u64 m = queues_.mask(); m; m &= m - 1) {
+        unsigned i = ctz64(m);
+        c.balance[i] += static_cast<i64>(rounds - 1) * credit(i);
+    }
+}
+
+Entity* Dwrr::pick(unsigned cpu, Time) {
+    Q_ASSERT(cpu < kMaxCpus);
+    if (queues_.size() == 0) return nullptr;
+    Cpu& c = cpus_[cpu];
+    unsigned i = c.cursor;
+    if (!queues_.empty(i) && c.balance[i] >= need()) return take(c, i, cpu);
+    const unsigned backlogged = popcount64(queues_.mask());
+    for (unsigned visits = 0;; visits++) {
+        if (visits == backlogged) catch_up(c);
+        i = queues_.next_after(i);
+        c.balance[i] += credit(i);
+        if (c.balance[i] >= need()) return take(c, i, cpu);
+    }
+}
+
+void Dwrr::charge(Entity& e, Time ran) {
+    Q_ASSERT(e.cpu < kMaxCpus && e.level < kLevels);
+    cpus_[e.cpu].balance[e.level] -= static_cast<i64>(price_) * static_cast<i64>(ran);
+}
+
+bool Dwrr::preempts(const Entity& woken, const Entity& running) const {
+    return weights_[woken.level] > weights_[running.level];
+}
+
+void Dwrr::reweight(Entity& e, u32 weight, u8 level) {
+    Q_ASSERT(level < kLevels);
+    const bool was_queued = e.queued;
+    if (was_queued) queues_.remove(e);
+    e.weight = weight;
+    e.level = level;
+    if (was_queued) queues_.push(e);
+}
+
+}  // namespace q::sched

@@ -1,0 +1,70 @@
+// lib/sched/dwrr.h - deficit weighted round robin over 40 priority queues,
+// as the seed's harness ran it ("classic", non-interleaved DWRR).
+//
+// Design. Queue i earns queue_weights[i] * slice of credit each time the
+// rotation arrives at it, then keeps the cpu's turn while its balance covers
+// the price of a slice (price * slice); when it no longer does, the rotation
+// moves on to the next non-empty queue (level + 1, wrapping), which is
+// credited on arrival. Balances and the rotation cursor are per cpu (as in
+// the seed: each core has balance[40] and its own position), so cores do not
+// disturb each other's rounds. The cursor starts at the last queue, so the
+// first round starts at queue 0.
+//
+// Charging is by time actually used: charge(e, ran) debits price * ran from
+// the balance of e.level on the cpu that picked e. A task that uses a full
+// slice costs exactly one price; a task that yields early costs less. Long
+// run share of a backlogged queue is therefore proportional to its weight.
+//
+// Invariants: between picks, balance < price*slice + weight*slice for every
+// queue of every cpu (credit is added only on arrival, and arrival happens
+// only after the balance fell below the price); balance may go negative by
+// at most one run's overdraft. pick() is O(1): at most two sweeps over the
+// 40-bit non-empty mask plus one arithmetic catch-up when every backlogged
+// queue is still short of the price (light queues), never a scan of tasks.
+#pragma once
+
+#include "lib/sched/levels.h"
+
+namespace q::sched {
+
+constexpr unsigned popcount64(u64 x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
+}
+
+class Dwrr final : public Policy {
+  public:
+    constexpr Dwrr(const u32* queue_weights, u32 price, Time slice)
+        : weights_(queue_weights), price_(price), slice_(slice ? slice : 1) {}
+
+    const char* name() const override { return "dwrr"; }
+    void enqueue(Entity& e, Time now) override;
+    void dequeue(Entity& e) override;
+    Entity* pick(unsigned cpu, Time now) override;
+    void charge(Entity& e, Time ran) override;
+    bool preempts(const Entity& woken, const Entity& running) const override;
+    void reweight(Entity& e, u32 weight, u8 level) override;
+    usize size() const override { return queues_.size(); }
+
+    i64 balance(unsigned cpu, unsigned level) const { return cpus_[cpu].balance[level]; }
+
+  private:
+    struct Cpu {
+        i64 balance[kLevels] = {};
+        unsigned cursor = kLevels - 1;
+    };
+    i64 need() const { return static_cast<i64>(price_) * static_cast<i64>(slice_); }
+    i64 credit(unsigned level) const { return static_cast<i64>(weights_[level]) * static_cast<i64>(slice_); }
+    void catch_up(Cpu& c) const;
+    Entity* take(Cpu& c, unsigned level, unsigned cpu);
+
+    const u32* weights_;
+    u32 price_;
+    Time slice_;
+    LevelQueues queues_;
+    Cpu cpus_[kMaxCpus];
+};
+
+}  // namespace q::sched

@@ -1,0 +1,74 @@
+// lib/sched/eevdf.h - Earliest Eligible Virtual Deadline First.
+//
+// Model (Stoica & Abdel-Wahab; Linux 6.6+ style, integer only):
+//   vruntime v_i advances by ran * 2^shift / w_i (exact: the division
+//   remainder is carried in Entity.vrem, so no share drifts by rounding).
+//   V, the virtual time, is the weighted average of the queued vruntimes,
+//   kept as v0 + sum_wv / W with sum_wv = sum w_i (v_i - v0), W = sum w_i;
+//   v0 is re-based to the tree's minimum vruntime at every pick so the sums
+//   stay small. Tasks running on a cpu are outside the average (the caller
+//   charges and re-enqueues them before the next pick on that cpu).
+//   eligible: v_i <= V, tested without division: (v_i - v0) * W <= sum_wv
+//   (128-bit product, inline on rv64 and x86-64).
+//   deadline: d_i = v_i + slice * 2^shift / w_i, renewed when v_i reaches it.
+//   pick: the eligible task with the earliest deadline (O(log n): tree keyed
+//   by deadline, augmented with the subtree minimum vruntime).
+//   lag: vlag = V - v_i is recorded at every charge (V counting the charged
+//   task as if queued) and at dequeue. enqueue places a task that slept at
+//   v = V - vlag * (W + w) / W (Linux's inflation, so its lag after joining
+//   equals the saved one), the lag clamped to +-2 slices. A task that never
+//   ran has vlag 0, so it starts at the current virtual time. A task put
+//   back right after its charge (enqueue time <= pick time + time charged)
+//   keeps its vruntime exactly, so rounding never biases shares.
+//   reweight keeps the lag in time units: vlag_new = vlag_old * w_old / w_new.
+//
+// Bounds: sum_wv must fit in 63 bits: sum over tasks of
+// |lag_i in time units| * 2^shift * (w_max / w_min) < 2^63. With shift 20
+// and time in ticks or microseconds that holds by orders of magnitude.
+#pragma once
+
+#include "lib/sched/eevdf_tree.h"
+
+namespace q::sched {
+
+class Eevdf final : public Policy {
+  public:
+    constexpr Eevdf(Time slice, unsigned shift) : slice_(slice ? slice : 1), shift_(shift) {}
+
+    const char* name() const override { return "eevdf"; }
+    void enqueue(Entity& e, Time now) override;
+    void dequeue(Entity& e) override;
+    Entity* pick(unsigned cpu, Time now) override;
+    void charge(Entity& e, Time ran) override;
+    bool preempts(const Entity& woken, const Entity& running) const override;
+    void reweight(Entity& e, u32 weight, u8 level) override;
+    usize size() const override { return count_; }
+
+    // The current virtual time V (floor of the weighted average).
+    i64 virtual_time() const;
+    bool eligible(const Entity& e) const;
+    i64 vslice(u32 weight) const { return static_cast<i64>((slice_ << shift_) / weight); }
+    const EevdfTree& tree() const { return tree_; }
+
+  private:
+    i64 lag_limit(u32 weight) const { return 2 * vslice(weight); }
+    i64 place(const Entity& e) const;
+    i64 virtual_time_with(const Entity& e) const;
+    void add_sums(const Entity& e);
+    void sub_sums(const Entity& e);
+    void rebase();
+    void insert(Entity& e);
+    void remove(Entity& e);
+
+    EevdfTree tree_;
+    Time slice_;
+    unsigned shift_;
+    u64 total_weight_ = 0;  // W
+    i64 sum_wv_ = 0;        // sum w_i (v_i - v0)
+    i64 v0_ = 0;
+    i64 idle_v_ = 0;        // V while the tree is empty
+    u64 seq_ = 0;
+    usize count_ = 0;
+};
+
+}  // namespace q::sched

@@ -1,0 +1,70 @@
+// lib/sched/idwrr.cc - the seed's interleaved DWRR (see idwrr.h).
+#include "lib/sched/idwrr.h"
+
+#include "lib/sched/dwrr.h"  // popcount64
+#include "lib/seam.h"
+
+namespace q::sched {
+
+void InterleavedDwrr::enqueue(Entity& e, Time) {
+    Q_ASSERT(!e.queued && e.level < kLevels);
+    queues_.push(e);
+}
+
+void InterleavedDwrr::dequeue(Entity& e) {
+    Q_ASSERT(e.queued);
+    queues_.remove(e);
+}
+
+// Every backlogged queue has just refilled once and all are still short of
+// the price: if none has reached it now, replay whole sweeps of refills up
+// to the one in which the first of them reaches it (which the loop then does).
+void InterleavedDwrr::catch_up(Cpu& c) const {
+    u64 sweeps = ~u64{0};
+    for (u64 m = queues_.mask(); m; m &= m - 1) {
+        unsigned i = ctz64(m);
+        if (c.balance[i] >= price_) return;  // the next sweep picks it
+        u64 k = (price_ - c.balance[i] + weights_[i] - 1) / weights_[i];
+        if (k < sweeps) sweeps = k;
+    }
+    for (u64 m = queues_.mask(); m; m &= m - 1) {
+        unsigned i = ctz64(m);
+        c.balance[i] += (sweeps - 1) * weights_[i];
+    }
+}
+
+Entity* InterleavedDwrr::pick(unsigned cpu, Time) {
+    Q_ASSERT(cpu < kMaxCpus);
+    if (queues_.size() == 0) return nullptr;
+    Cpu& c = cpus_[cpu];
+    const unsigned backlogged = popcount64(queues_.mask());
+    unsigned i = c.last_queue;
+    for (unsigned refills = 0;;) {
+        i = queues_.next_after(i);
+        if (c.balance[i] >= price_) {
+            c.balance[i] -= price_;
+            c.last_queue = i;
+            Entity* e = queues_.pop(i);
+            e->cpu = static_cast<u16>(cpu);
+            return e;
+        }
+        c.balance[i] += weights_[i];
+        if (++refills == backlogged) catch_up(c);
+    }
+}
+
+bool InterleavedDwrr::preempts(const Entity& woken, const Entity& running) const {
+    if (weights_[woken.level] <= weights_[running.level]) return false;
+    return cpus_[running.cpu].balance[woken.level] >= price_;
+}
+
+void InterleavedDwrr::reweight(Entity& e, u32 weight, u8 level) {
+    Q_ASSERT(level < kLevels);
+    const bool was_queued = e.queued;
+    if (was_queued) queues_.remove(e);
+    e.weight = weight;
+    e.level = level;
+    if (was_queued) queues_.push(e);
+}
+
+}  // namespace q::sched

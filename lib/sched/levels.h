@@ -1,0 +1,70 @@
+// lib/sched/levels.h - 40 FIFO queues with a non-empty bitmap.
+//
+// Shared by the queue-based policies (dwrr, idwrr). Invariants: bit i of
+// mask_ is set iff queue i is non-empty; count_ is the number of queued
+// entities; an entity is in queue e.level iff e.queued. Finding the next
+// non-empty queue after i (with wrap-around) is two mask operations and a
+// count-trailing-zeros, so no operation here scans tasks or queues.
+#pragma once
+
+#include "lib/sched/policy.h"
+
+namespace q::sched {
+
+// Count trailing zeros of a non-zero word, without libgcc (rv64imac has no
+// ctz instruction): isolate the lowest bit and look it up by de Bruijn hash.
+constexpr unsigned ctz64(u64 x) {
+    constexpr u64 kDeBruijn = 0x03f79d71b4ca8b09ull;
+    constexpr u8 kIndex[64] = {
+        0,  1,  56, 2,  57, 49, 28, 3,  61, 58, 42, 50, 38, 29, 17, 4,
+        62, 47, 59, 36, 45, 43, 51, 22, 53, 39, 33, 30, 24, 18, 12, 5,
+        63, 55, 48, 27, 60, 41, 37, 16, 46, 35, 44, 21, 52, 32, 23, 11,
+        54, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6,
+    };
+    return kIndex[((x & (~x + 1)) * kDeBruijn) >> 58];
+}
+
+constexpr unsigned kNoLevel = ~0u;
+
+class LevelQueues {
+  public:
+    using Queue = List<Entity, &Entity::link>;
+
+    void push(Entity& e) {
+        queues_[e.level].push_back(e);
+        mask_ |= bit(e.level);
+        e.queued = true;
+        count_++;
+    }
+    void remove(Entity& e) {
+        Queue::remove(e);
+        e.queued = false;
+        count_--;
+        if (queues_[e.level].empty()) mask_ &= ~bit(e.level);
+    }
+    Entity* pop(unsigned level) {
+        Entity* e = queues_[level].front();
+        if (e) remove(*e);
+        return e;
+    }
+    bool empty(unsigned level) const { return (mask_ & bit(level)) == 0; }
+    u64 mask() const { return mask_; }
+    usize size() const { return count_; }
+
+    // First non-empty queue strictly after `level` in rotation order
+    // (level + 1, ..., 39, 0, ...), or kNoLevel if all are empty.
+    unsigned next_after(unsigned level) const {
+        if (mask_ == 0) return kNoLevel;
+        u64 later = level + 1 >= 64 ? 0 : mask_ & ~((bit(level) << 1) - 1);
+        return ctz64(later ? later : mask_);
+    }
+
+  private:
+    static constexpr u64 bit(unsigned i) { return u64{1} << i; }
+
+    Queue queues_[kLevels];
+    u64 mask_ = 0;
+    usize count_ = 0;
+};
+
+}  // namespace q::sched
