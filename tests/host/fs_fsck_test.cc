@@ -1,0 +1,331 @@
+// tests/host/fs_fsck_test.cc - fsck finds every kind of damage.
+//
+// A fixture builds a small but varied image (files using direct and
+// indirect blocks, nested directories, a hard link, a device). The clean
+// image must pass without warnings; then each test breaks one thing with
+// the image editors of fs_util.h and checks that check_image() reports the
+// matching Problem. The log tests cover a bad header, a bad home block and
+// a committed log that fsck replays before checking. The last tests run
+// the fsck binary for its exit statuses.
+#include <gtest/gtest.h>
+
+#include "tests/host/fs_util.h"
+
+namespace q::tools::test {
+namespace {
+
+class FsFsck : public ::testing::Test {
+protected:
+    void SetUp() override {
+        Builder b;
+        std::string err;
+        auto ok = [&](bool r) { ASSERT_TRUE(r) << err; };
+        const auto small = pattern(700, 1), big = pattern(40 * 1024, 2);
+        ok(b.add_file(b.root(), "small", small.data(), small.size(), &small_, &err));
+        ok(b.add_file(b.root(), "big", big.data(), big.size(), &big_, &err));
+        ok(b.add_dir(b.root(), "d", &d_, &err));
+        ok(b.add_dir(d_, "e", &e_, &err));
+        ok(b.add_file(e_, "f", "hello", 5, &f_, &err));
+        ok(b.link(d_, "f-link", f_, &err));
+        edit_inode(b.image(), f_, [](fs::DiskInode& di) { di.nlink = 2; });
+        ok(b.add_device(b.root(), "console", 1, 0, &dev_, &err));
+        img_ = b.finish();
+        sb_ = img_.superblock();
+    }
+
+    Report check() const { return check_image(img_); }
+
+    // Expect the damage to be reported as kind p, and as an error.
+    void expect_error(Problem p) const {
+        const Report r = check();
+        EXPECT_TRUE(r.has(p)) << "missing " << problem_name(p) << "\n" << dump(r);
+        EXPECT_FALSE(r.clean());
+    }
+
+    static std::string dump(const Report& r) {
+        std::string s;
+        for (const Finding& f : r.findings)
+            s += std::string(problem_name(f.kind)) + ": " + f.message + "\n";
+        return s;
+    }
+
+    u32 first_free_block() const {
+        for (u32 b = fs::first_data_block(sb_); b < sb_.size; b++)
+            if (!img_.bitmap_bit(sb_, b))
+                return b;
+        return 0;
+    }
+
+    Image img_;
+    fs::SuperBlock sb_{};
+    u32 small_ = 0, big_ = 0, d_ = 0, e_ = 0, f_ = 0, dev_ = 0;
+};
+
+TEST_F(FsFsck, CleanImage) {
+    const Report r = check();
+    EXPECT_TRUE(r.clean()) << dump(r);
+    EXPECT_EQ(r.warnings, 0) << dump(r);
+    EXPECT_EQ(r.inodes_used, 7u);
+}
+
+TEST_F(FsFsck, BadMagic) {
+    sb_.magic = 0xdeadbeef;
+    img_.set_superblock(sb_);
+    expect_error(Problem::BadSuperblock);
+}
+
+TEST_F(FsFsck, SuperblockSizeBeyondImage) {
+    sb_.size += 100;
+    img_.set_superblock(sb_);
+    expect_error(Problem::BadSuperblock);
+}
+
+TEST_F(FsFsck, SuperblockRegionsOverlap) {
+    sb_.bmapstart = sb_.inodestart + 1;  // inside the inode blocks
+    img_.set_superblock(sb_);
+    expect_error(Problem::BadSuperblock);
+}
+
+TEST_F(FsFsck, UsedBlockMarkedFree) {
+    img_.set_bitmap_bit(sb_, img_.inode(sb_, small_).addrs[0], false);
+    expect_error(Problem::BitmapUsedButFree);
+}
+
+TEST_F(FsFsck, MetadataBlockMarkedFree) {
+    img_.set_bitmap_bit(sb_, sb_.inodestart, false);
+    expect_error(Problem::BitmapUsedButFree);
+}
+
+TEST_F(FsFsck, FreeBlockMarkedUsed) {
+    img_.set_bitmap_bit(sb_, first_free_block(), true);
+    expect_error(Problem::BitmapFreeButUsed);
+}
+
+TEST_F(FsFsck, BlockUsedTwice) {
+    const u32 shared = img_.inode(sb_, small_).addrs[0];
+    edit_inode(img_, f_, [&](fs::DiskInode& di) { di.addrs[0] = shared; });
+    expect_error(Problem::BlockDuplicate);
+}
+
+TEST_F(FsFsck, BlockOutsideDataRegion) {
+    edit_inode(img_, small_, [&](fs::DiskInode& di) { di.addrs[0] = sb_.inodestart; });
+    expect_error(Problem::BlockOutOfRange);
+    edit_inode(img_, small_, [&](fs::DiskInode& di) { di.addrs[0] = sb_.size + 5; });
+    expect_error(Problem::BlockOutOfRange);
+}
+
+TEST_F(FsFsck, BadIndirectEntry) {
+    const u32 ind = img_.inode(sb_, big_).addrs[fs::kDirect];
+    img_.put<u32>(ind, 4, 1);  // the superblock
+    expect_error(Problem::BlockOutOfRange);
+}
+
+TEST_F(FsFsck, WrongLinkCount) {
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.nlink = 2; });
+    expect_error(Problem::BadLinkCount);
+}
+
+TEST_F(FsFsck, DirectoryLinkCountCountsDotDot) {
+    edit_inode(img_, d_, [](fs::DiskInode& di) { di.nlink = 1; });  // should be 2
+    expect_error(Problem::BadLinkCount);
+}
+
+TEST_F(FsFsck, EntryNamesFreeInode) {
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di = fs::DiskInode{}; });
+    img_.set_bitmap_bit(sb_, img_.inode(sb_, small_).addrs[0], false);
+    expect_error(Problem::EntryToFreeInode);
+}
+
+TEST_F(FsFsck, EntryBeyondLastInode) {
+    edit_entry(img_, fs::kRootInode, "small", [&](fs::DirEntry& de) { de.inum = static_cast<u16>(sb_.ninodes + 3); });
+    expect_error(Problem::EntryOutOfRange);
+}
+
+TEST_F(FsFsck, SizeLargerThanBlocks) {
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.size = 5000; });
+    expect_error(Problem::SizeMismatch);
+}
+
+TEST_F(FsFsck, SizeBeyondLargestFile) {
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.size = (fs::kMaxFileBlocks + 1) * fs::kBlockSize; });
+    expect_error(Problem::SizeMismatch);
+}
+
+TEST_F(FsFsck, BlocksPastSizeAreAWarning) {
+    edit_inode(img_, big_, [](fs::DiskInode& di) { di.size = 1000; });
+    const Report r = check();
+    EXPECT_TRUE(r.has(Problem::BlockPastSize)) << dump(r);
+    EXPECT_TRUE(r.clean()) << dump(r);
+}
+
+TEST_F(FsFsck, BadInodeType) {
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.type = static_cast<fs::InodeType>(7); });
+    expect_error(Problem::BadInodeType);
+}
+
+TEST_F(FsFsck, RootNotDirectory) {
+    edit_inode(img_, fs::kRootInode, [](fs::DiskInode& di) { di.type = fs::InodeType::File; });
+    expect_error(Problem::RootNotDir);
+}
+
+TEST_F(FsFsck, DirectoryBadSize) {
+    edit_inode(img_, d_, [](fs::DiskInode& di) { di.size += 3; });
+    expect_error(Problem::DirBadSize);
+}
+
+TEST_F(FsFsck, MissingDot) {
+    edit_entry(img_, d_, ".", [](fs::DirEntry& de) { de.name[0] = 'x'; });
+    expect_error(Problem::DirMissingDot);
+}
+
+TEST_F(FsFsck, DotNamesAnotherInode) {
+    edit_entry(img_, d_, ".", [&](fs::DirEntry& de) { de.inum = static_cast<u16>(e_); });
+    expect_error(Problem::DirMissingDot);
+}
+
+TEST_F(FsFsck, MissingDotDot) {
+    edit_entry(img_, e_, "..", [](fs::DirEntry& de) { de.inum = 0; });
+    expect_error(Problem::DirMissingDotDot);
+}
+
+TEST_F(FsFsck, DotDotNamesWrongParent) {
+    // e's ".." names the root instead of d; keep the link counts right.
+    edit_entry(img_, e_, "..", [](fs::DirEntry& de) { de.inum = fs::kRootInode; });
+    edit_inode(img_, d_, [](fs::DiskInode& di) { di.nlink--; });
+    edit_inode(img_, fs::kRootInode, [](fs::DiskInode& di) { di.nlink++; });
+    const Report r = check();
+    EXPECT_TRUE(r.has(Problem::DirBadParent)) << dump(r);
+    EXPECT_FALSE(r.has(Problem::BadLinkCount)) << dump(r);
+}
+
+TEST_F(FsFsck, DuplicateName) {
+    edit_entry(img_, fs::kRootInode, "big", [](fs::DirEntry& de) { std::memcpy(de.name, "small\0", 6); });
+    expect_error(Problem::DirDuplicateName);
+}
+
+TEST_F(FsFsck, UnreachableDirectory) {
+    edit_entry(img_, fs::kRootInode, "d", [](fs::DirEntry& de) { de.inum = 0; });
+    edit_inode(img_, d_, [](fs::DiskInode& di) { di.nlink = 0; });
+    expect_error(Problem::DirUnreachable);
+}
+
+TEST_F(FsFsck, DirectoryWithTwoNames) {
+    std::string err;
+    fs::DirEntry de{};
+    de.inum = static_cast<u16>(e_);
+    std::memcpy(de.name, "e2", 2);
+    // Overwrite f-link's slot in d with a second name for e.
+    const EntryLoc loc = find_entry(img_, d_, "f-link");
+    ASSERT_TRUE(loc.found);
+    img_.put(loc.block, loc.offset, de);
+    edit_inode(img_, f_, [](fs::DiskInode& di) { di.nlink = 1; });
+    edit_inode(img_, e_, [](fs::DiskInode& di) { di.nlink = 2; });
+    const Report r = check();
+    EXPECT_TRUE(r.has(Problem::DirMultipleNames)) << dump(r);
+    EXPECT_FALSE(r.has(Problem::BadLinkCount)) << dump(r);
+}
+
+TEST_F(FsFsck, OrphanInodeIsAWarning) {
+    edit_entry(img_, fs::kRootInode, "small", [](fs::DirEntry& de) { de.inum = 0; });
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.nlink = 0; });
+    const Report r = check();
+    EXPECT_TRUE(r.has(Problem::OrphanInode)) << dump(r);
+    EXPECT_TRUE(r.clean()) << dump(r);
+}
+
+TEST_F(FsFsck, ManyFindingsAreCapped) {
+    for (u32 b = fs::first_data_block(sb_); b < sb_.size; b++)
+        img_.set_bitmap_bit(sb_, b, true);
+    const Report r = check();
+    EXPECT_GT(r.count(Problem::BitmapFreeButUsed), Report::kMaxPerKind);
+    EXPECT_EQ(r.findings.size(), static_cast<size_t>(Report::kMaxPerKind));
+}
+
+// ---- the log ------------------------------------------------------------
+
+TEST_F(FsFsck, LogCountOutOfBounds) {
+    img_.put<u32>(sb_.logstart, 0, sb_.nlog);  // at most nlog - 1 fit
+    expect_error(Problem::LogBadCount);
+}
+
+TEST_F(FsFsck, LogHomeBlockOutOfRange) {
+    img_.put<u32>(sb_.logstart, 0, 1);
+    img_.put<u32>(sb_.logstart, 4, 1);  // would overwrite the superblock
+    expect_error(Problem::LogBadBlock);
+}
+
+TEST_F(FsFsck, CommittedLogIsReplayedBeforeChecking) {
+    // The home copy of small's inode block has a wrong link count, but the
+    // committed log holds the right block: after replay the image is clean.
+    const u32 iblock = fs::inode_block(small_, sb_);
+    std::memcpy(img_.block(sb_.logstart + 1), img_.block(iblock), fs::kBlockSize);
+    img_.put<u32>(sb_.logstart, 0, 1);
+    img_.put<u32>(sb_.logstart, 4, iblock);
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.nlink = 5; });
+    const Report r = check();
+    EXPECT_TRUE(r.has(Problem::LogReplayed)) << dump(r);
+    EXPECT_TRUE(r.clean()) << dump(r);
+}
+
+TEST_F(FsFsck, ReplayedLogIsChecked) {
+    // A committed block that breaks the image is found after replay.
+    const u32 iblock = fs::inode_block(small_, sb_);
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.nlink = 5; });
+    std::memcpy(img_.block(sb_.logstart + 1), img_.block(iblock), fs::kBlockSize);
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.nlink = 1; });
+    img_.put<u32>(sb_.logstart, 0, 1);
+    img_.put<u32>(sb_.logstart, 4, iblock);
+    expect_error(Problem::BadLinkCount);
+}
+
+// ---- the binary --------------------------------------------------------
+
+class FsFsckBinary : public FsFsck {
+protected:
+    void SetUp() override {
+        if (!exists(Q_FSCK_PATH))
+            GTEST_SKIP() << Q_FSCK_PATH << " not built";
+        FsFsck::SetUp();
+    }
+    std::string save(const Image& img) {
+        const std::string p = tmp_.path() + "/fs.img";
+        std::string err;
+        EXPECT_TRUE(img.save(p, &err)) << err;
+        return p;
+    }
+    TempDir tmp_;
+};
+
+TEST_F(FsFsckBinary, CleanImageExitsZero) {
+    const RunResult r = run(std::string(Q_FSCK_PATH) + " " + save(img_));
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("clean"), std::string::npos) << r.output;
+}
+
+TEST_F(FsFsckBinary, DamagedImageExitsOne) {
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.nlink = 3; });
+    const RunResult r = run(std::string(Q_FSCK_PATH) + " " + save(img_));
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("bad-link-count"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("1 errors"), std::string::npos) << r.output;
+}
+
+TEST_F(FsFsckBinary, BadUsageAndUnreadableImages) {
+    const std::string fsck = Q_FSCK_PATH;
+    EXPECT_EQ(run(fsck).status, 2);
+    EXPECT_EQ(run(fsck + " a b").status, 2);
+    EXPECT_EQ(run(fsck + " " + tmp_.path() + "/missing.img").status, 2);
+    EXPECT_EQ(run(fsck + " " + tmp_.file("short.img", pattern(1500, 1))).status, 2);
+}
+
+TEST_F(FsFsckBinary, ChecksAMkfsImage) {
+    if (!exists(Q_MKFS_PATH))
+        GTEST_SKIP();
+    const std::string p = tmp_.path() + "/m.img";
+    ASSERT_EQ(run(std::string(Q_MKFS_PATH) + " " + p + " " + tmp_.file("_x", pattern(30000, 4))).status, 0);
+    const RunResult r = run(std::string(Q_FSCK_PATH) + " " + p);
+    EXPECT_EQ(r.status, 0) << r.output;
+}
+
+}  // namespace
+}  // namespace q::tools::test
