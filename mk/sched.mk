@@ -20,7 +20,7 @@ $(BUILD)/tests/sched_tests_san: $(SCHED_TEST_SAN_OBJS) $(BUILD)/libquanta-host-s
 
 HOST_TESTS += $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests_san
 ALL_TARGETS += $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests_san
-HOST_CHECKS += sched-freestanding:$(MAKE) -s sched-freestanding-check
+HOST_CHECKS += sched-freestanding-check
 
 .PHONY: sched-tests sched-freestanding-check bench-sched
 sched-tests: $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests_san
