@@ -9,7 +9,8 @@
  * per-line arena, so parsing never allocates. The top-level list runs in
  * the shell itself, one element at a time, so builtins (cd, exit) work in
  * `cd d; ls`; everything else runs in a forked child that never returns
- * (run()). A background command is forked twice, so the shell reaps the
+ * (run()); a command not found in the current directory is tried in the
+ * root. A background command is forked twice, so the shell reaps the
  * first child at once and init adopts the real job. `sh file` reads
  * commands from a file without printing the "$ " prompt (to stderr).
  */
@@ -218,6 +219,17 @@ static int fork1(void) {
 
 static void run(struct cmd* c) __attribute__((noreturn));
 
+/* After `cd d`, "ls" is not in the current directory: try "/ls" too (the
+ * only search path). Names containing '/' are taken as given. */
+static void exec_from_root(char** argv) {
+    char path[LINESZ + 2];
+    if (strchr(argv[0], '/') || strlen(argv[0]) > LINESZ)
+        return;
+    path[0] = '/';
+    strcpy(path + 1, argv[0]);
+    exec(path, argv);
+}
+
 static void run_redir(struct cmd* c) {
     close(c->fd);
     if (open(c->file, c->mode) != c->fd) {
@@ -265,6 +277,7 @@ static void run(struct cmd* c) {
         if (c->argc == 0)
             exit(0);
         exec(c->argv[0], c->argv);
+        exec_from_root(c->argv);
         fprintf(2, "exec %s failed\n", c->argv[0]);
         exit(1);
     case REDIR:
