@@ -1,0 +1,30 @@
+# schedsim: the scheduler simulator on the shared policy library.
+#   make sim        build build/schedsim
+#   make bench-sim  instructions per simulated core-tick (callgrind)
+SIM_SRCS := sim/sim.cc sim/workload.cc sim/report.cc
+SIM_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(SIM_SRCS))
+SIM_SAN_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(SIM_SRCS))
+
+$(BUILD)/schedsim: $(BUILD)/host/sim/main.o $(SIM_OBJS) $(BUILD)/libquanta-host.a
+	@mkdir -p $(dir $@)
+	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
+
+SIM_TEST_SRCS := $(wildcard tests/host/schedsim_*.cc)
+SIM_TEST_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(SIM_TEST_SRCS))
+$(BUILD)/tests/schedsim_tests: $(SIM_TEST_OBJS) $(SIM_OBJS) $(BUILD)/libquanta-host.a
+	@mkdir -p $(dir $@)
+	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^ -lgtest -lgtest_main -pthread
+
+ALL_TARGETS += $(BUILD)/schedsim
+ifneq ($(SIM_TEST_SRCS),)
+HOST_TESTS += $(BUILD)/tests/schedsim_tests
+ALL_TARGETS += $(BUILD)/tests/schedsim_tests
+endif
+
+.PHONY: sim bench-sim
+sim: $(BUILD)/schedsim
+
+bench-sim: $(BUILD)/schedsim
+	@sim/bench-sim.sh $(BUILD)/schedsim
+
+-include $(BUILD)/host/sim/main.d $(SIM_OBJS:.o=.d) $(SIM_TEST_OBJS:.o=.d)

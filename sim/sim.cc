@@ -1,0 +1,264 @@
+// sim/sim.cc - the simulation loop (model described in sim.h).
+//
+// Invariants: a task is in exactly one state - not yet arrived, queued in
+// the policy, running on one core (held in running[c] between ticks),
+// blocked (in the wake FIFO), or finished. runnable_ counts queued+running
+// tasks and runnable_weight_ their weights (for the GPS reference).
+#include "sim/sim.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <memory>
+
+#include "sim/rng.h"
+
+namespace schedsim {
+
+namespace qs = q::sched;
+
+namespace {
+
+constexpr uint64_t kNever = ~uint64_t{0};
+
+struct Task {
+    qs::Entity e;
+    uint64_t arrival = 0, remaining = 0;
+    uint64_t first_run = kNever, completion = kNever;
+    uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
+    double block_chance = 0;
+    double gps_start = 0, gps_ideal = 0;  // fluid reference (ticks of service)
+    bool blocked = false;
+};
+
+class Progress {
+  public:
+    explicit Progress(bool enabled) : enabled_(enabled && isatty(2)), start_(Clock::now()) {}
+    void update(uint64_t done, uint64_t total) {
+        if (!enabled_ || (done & 1023) != 0) return;
+        const double secs = std::chrono::duration<double>(Clock::now() - start_).count();
+        if (secs < 1.0) return;
+        const int pct = static_cast<int>(100.0 * static_cast<double>(done) / static_cast<double>(total));
+        if (pct == last_) return;
+        last_ = pct;
+        std::fprintf(stderr, "\r[%-40.*s] %3d%%", pct * 40 / 100, "########################################", pct);
+        shown_ = true;
+    }
+    ~Progress() {
+        if (shown_) std::fprintf(stderr, "\r%60s\r", "");
+    }
+
+  private:
+    using Clock = std::chrono::steady_clock;
+    bool enabled_;
+    Clock::time_point start_;
+    int last_ = -1;
+    bool shown_ = false;
+};
+
+class Simulator {
+  public:
+    Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
+        : cfg_(cfg), fixed_(fixed), rng_(cfg.seed), running_(cfg.cores, nullptr), last_(cfg.cores, nullptr) {
+        qs::PolicyConfig pc;
+        pc.table = cfg.weights;
+        pc.slice = cfg.slice;
+        policy_ = qs::construct_policy(cfg.policy, storage_, pc);
+    }
+
+    Result run();
+
+  private:
+    void spawn(const TaskSpec& s, uint64_t now);
+    void make_runnable(Task& t);
+    void leave_runnable(Task& t);
+    void arrivals(uint64_t now);
+    void wakeups(uint64_t now);
+    void core_tick(unsigned c, uint64_t now);
+    void execute(unsigned c, Task& t, uint64_t now);
+    Result collect() const;
+
+    const Config& cfg_;
+    const std::vector<TaskSpec>& fixed_;
+    Rng rng_;
+    qs::PolicyStorage storage_;
+    qs::Policy* policy_ = nullptr;
+    std::deque<Task> tasks_;
+    size_t next_fixed_ = 0;
+    std::deque<std::pair<uint64_t, Task*>> sleepers_;  // ordered by wake tick
+    std::vector<Task*> running_, last_;
+    uint64_t runnable_ = 0, runnable_weight_ = 0;
+    double gps_v_ = 0;
+    Result r_;
+};
+
+void Simulator::make_runnable(Task& t) {
+    runnable_++;
+    runnable_weight_ += t.e.weight;
+    t.gps_start = gps_v_;
+}
+
+void Simulator::leave_runnable(Task& t) {
+    runnable_--;
+    runnable_weight_ -= t.e.weight;
+    t.gps_ideal += t.e.weight * (gps_v_ - t.gps_start);
+}
+
+void Simulator::spawn(const TaskSpec& s, uint64_t now) {
+    Task& t = tasks_.emplace_back();
+    t.arrival = now;
+    t.remaining = s.runtime;
+    t.block_chance = s.block_chance;
+    qs::set_priority(t.e, cfg_.weights, s.level);
+    t.e.owner = &t;
+    r_.spawned++;
+    make_runnable(t);
+    policy_->enqueue(t.e, now);
+}
+
+void Simulator::arrivals(uint64_t now) {
+    while (next_fixed_ < fixed_.size() && fixed_[next_fixed_].arrival <= now) spawn(fixed_[next_fixed_++], now);
+    if (cfg_.workload != WorkloadKind::Random) return;
+    for (unsigned c = 0; c < cfg_.cores; c++) {
+        if (!rng_.chance(cfg_.spawn_chance)) continue;
+        TaskSpec s;
+        s.runtime = rng_.range(cfg_.runtime_min, cfg_.runtime_max);
+        s.block_chance = rng_.unit() * cfg_.block_max;
+        s.level = static_cast<uint8_t>(tasks_.size() % qs::kLevels);
+        spawn(s, now);
+    }
+}
+
+void Simulator::wakeups(uint64_t now) {
+    while (!sleepers_.empty() && sleepers_.front().first <= now) {
+        Task& t = *sleepers_.front().second;
+        sleepers_.pop_front();
+        t.blocked = false;
+        t.blocked_ticks += now - t.block_start;
+        make_runnable(t);
+        policy_->enqueue(t.e, now);
+    }
+}
+
+void Simulator::execute(unsigned c, Task& t, uint64_t now) {
+    r_.executed++;
+    t.execs++;
+    if (t.first_run == kNever) t.first_run = now;
+    if (last_[c] && last_[c] != &t) r_.ctx_switches++;
+    last_[c] = &t;
+    if (t.remaining != kForever) t.remaining--;
+    if (t.remaining == 0) {
+        t.completion = now + 1;
+        r_.finished++;
+        leave_runnable(t);
+        return;
+    }
+    if (t.block_chance > 0 && rng_.chance(t.block_chance)) {
+        r_.blocks++;
+        t.blocked = true;
+        t.block_start = now + 1;
+        leave_runnable(t);
+        sleepers_.emplace_back(now + 1 + cfg_.wake_delay, &t);
+        return;
+    }
+    running_[c] = &t;
+}
+
+void Simulator::core_tick(unsigned c, uint64_t now) {
+    if (Task* prev = running_[c]) {
+        running_[c] = nullptr;
+        policy_->charge(prev->e, 1);
+        policy_->enqueue(prev->e, now);
+    }
+    qs::Entity* e = policy_->pick(c, now);
+    if (!e) {
+        r_.idle++;
+        (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
+        return;
+    }
+    execute(c, *static_cast<Task*>(e->owner), now);
+}
+
+Result Simulator::run() {
+    Progress progress(cfg_.progress);
+    for (uint64_t now = 0; now < cfg_.ticks; now++) {
+        arrivals(now);
+        wakeups(now);
+        if (runnable_weight_ > 0) {
+            const double busy = runnable_ < cfg_.cores ? static_cast<double>(runnable_) : cfg_.cores;
+            gps_v_ += busy / static_cast<double>(runnable_weight_);
+        }
+        for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);
+        progress.update(now, cfg_.ticks);
+    }
+    return collect();
+}
+
+Result Simulator::collect() const {
+    Result r = r_;
+    const uint64_t end = cfg_.ticks;
+    r.policy = policy_->name();
+    r.ticks = end;
+    r.cores = cfg_.cores;
+    r.alive = r.spawned - r.finished;
+    const double slots = static_cast<double>(cfg_.cores) * static_cast<double>(end);
+    r.util = slots > 0 ? static_cast<double>(r.executed) / slots : 0;
+    const double usable = slots - static_cast<double>(r.forced_idle);
+    r.efficiency = usable > 0 ? static_cast<double>(r.executed) / usable : 0;
+    r.ctx_rate = r.executed ? static_cast<double>(r.ctx_switches) / static_cast<double>(r.executed) : 0;
+    double turn = 0, wait = 0, resp = 0, sx = 0, sxx = 0;
+    uint64_t nx = 0;
+    double lvl_execs[qs::kLevels] = {}, lvl_wait[qs::kLevels] = {}, lvl_resp[qs::kLevels] = {};
+    for (const Task& t : tasks_) {
+        const uint64_t stop = t.completion != kNever ? t.completion : end;
+        const uint64_t blocked = t.blocked_ticks + (t.blocked ? end - t.block_start : 0);
+        const uint64_t w = stop - t.arrival - t.execs - blocked;
+        const uint64_t rsp = (t.first_run != kNever ? t.first_run : end) - t.arrival;
+        if (t.completion != kNever) turn += static_cast<double>(t.completion - t.arrival);
+        wait += static_cast<double>(w);
+        resp += static_cast<double>(rsp);
+        if (w > r.max_wait) r.max_wait = w;
+        const unsigned l = t.e.level;
+        r.levels[l].samples++;
+        lvl_execs[l] += static_cast<double>(t.execs);
+        lvl_wait[l] += static_cast<double>(w);
+        lvl_resp[l] += static_cast<double>(rsp);
+        const double runnable_ticks = static_cast<double>(stop - t.arrival - blocked);
+        if (runnable_ticks > 0) {
+            const double x = static_cast<double>(t.execs) / (t.e.weight * runnable_ticks);
+            sx += x;
+            sxx += x * x;
+            nx++;
+        }
+        double ideal = t.gps_ideal;
+        if (t.completion == kNever && !t.blocked) ideal += t.e.weight * (gps_v_ - t.gps_start);
+        r.worst_lag = std::fmax(r.worst_lag, std::fabs(ideal - static_cast<double>(t.execs)));
+    }
+    const double n = static_cast<double>(tasks_.size());
+    r.any_finished = r.finished > 0;
+    r.avg_turnaround = r.finished ? turn / static_cast<double>(r.finished) : 0;
+    r.avg_wait = n > 0 ? wait / n : 0;
+    r.avg_response = n > 0 ? resp / n : 0;
+    r.jain = (nx && sxx > 0) ? sx * sx / (static_cast<double>(nx) * sxx) : 1.0;
+    for (unsigned l = 0; l < qs::kLevels; l++) {
+        LevelStats& s = r.levels[l];
+        s.weight = qs::weight_table(cfg_.weights)[l];
+        const double k = s.samples ? static_cast<double>(s.samples) : 1.0;
+        s.avg_execs = lvl_execs[l] / k;
+        s.avg_wait = lvl_wait[l] / k;
+        s.avg_resp = lvl_resp[l] / k;
+    }
+    return r;
+}
+
+}  // namespace
+
+Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
+    auto sim = std::make_unique<Simulator>(cfg, fixed_tasks);
+    return sim->run();
+}
+
+}  // namespace schedsim

@@ -1,0 +1,85 @@
+// sim/sim.h - schedsim's model of the seed's harness.
+//
+// Model (worked out by reproducing the seed's published numbers; see
+// docs/scheduling-sim.md): discrete ticks; C cores share ONE policy
+// instance (one global run queue). Each tick:
+//   1. arrivals: workload tasks whose arrival tick is now, then (random
+//      workload) for each core a new task with probability spawn_chance;
+//      each is enqueued;
+//   2. wake-ups: blocked tasks whose wake tick is now are enqueued;
+//   3. cores 0..C-1 in order: the task the core ran in the previous tick
+//      (if still runnable) is charged one tick and re-enqueued, then the
+//      core picks. The picked task executes this tick: its runtime drops by
+//      one; at zero it finishes; otherwise it blocks with its blocking
+//      chance (waking wake_delay ticks later) or stays on the core.
+// Per-task stats are kept incrementally (never a pass over all tasks per
+// tick): wait = alive ticks - executed ticks - blocked ticks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lib/sched/registry.h"
+
+namespace schedsim {
+
+struct TaskSpec {
+    uint64_t arrival = 0;
+    uint64_t runtime = 0;  // ticks of CPU needed; kForever never finishes
+    uint8_t level = 0;
+    double block_chance = 0;
+};
+
+constexpr uint64_t kForever = ~uint64_t{0};
+
+enum class WorkloadKind { Idealised, Random, File };
+
+struct Config {
+    q::sched::PolicyKind policy = q::sched::PolicyKind::RR;
+    WorkloadKind workload = WorkloadKind::Idealised;
+    std::string workload_file;
+    unsigned cores = 16;
+    uint64_t ticks = 100000;
+    uint64_t tasks = 40000;         // idealised: tasks at tick 0
+    double spawn_chance = 0.001;    // random: per core per tick
+    uint64_t runtime_min = 2, runtime_max = 100000;  // random: [min, max)
+    double block_max = 0.001;       // random: blocking chance in [0, max)
+    uint64_t wake_delay = 100;      // ticks a blocked task sleeps
+    uint64_t seed = 1;
+    q::sched::WeightTable weights = q::sched::WeightTable::Seed;
+    q::sched::Time slice = 1;       // policy slice (ticks)
+    bool progress = true;
+};
+
+struct LevelStats {
+    uint32_t weight = 0;
+    uint64_t samples = 0;
+    double avg_execs = 0, avg_wait = 0, avg_resp = 0;
+};
+
+struct Result {
+    std::string policy;
+    uint64_t ticks = 0;
+    unsigned cores = 0;
+    uint64_t spawned = 0, finished = 0, executed = 0, blocks = 0, idle = 0, alive = 0;
+    uint64_t forced_idle = 0, wasted_idle = 0;
+    double util = 0, efficiency = 0;
+    bool any_finished = false;
+    double avg_turnaround = 0, avg_wait = 0, avg_response = 0;
+    uint64_t max_wait = 0;
+    uint64_t ctx_switches = 0;
+    double ctx_rate = 0;
+    double jain = 0;       // over service / (weight * runnable ticks)
+    double worst_lag = 0;  // |GPS ideal - received| at the end, ticks
+    LevelStats levels[q::sched::kLevels];
+};
+
+// Runs one simulation. Throws std::runtime_error on a bad workload file.
+Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks);
+
+// The fixed task list of a workload (idealised or file; random is generated
+// during the run and returns an empty list).
+std::vector<TaskSpec> load_workload(const Config& cfg);
+
+}  // namespace schedsim

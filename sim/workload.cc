@@ -1,0 +1,84 @@
+// sim/workload.cc - fixed task lists: the idealised workload and workload
+// files. A file has one task a line: "arrival runtime level block_chance"
+// (runtime 0 or "inf" = never finishes), '#' starts a comment. Lines are
+// sorted by arrival (stable), so the file need not be.
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/sim.h"
+
+namespace schedsim {
+
+namespace {
+
+std::vector<TaskSpec> idealised(const Config& cfg) {
+    std::vector<TaskSpec> v(cfg.tasks);
+    for (uint64_t pid = 0; pid < cfg.tasks; pid++) {
+        v[pid].runtime = kForever;
+        v[pid].level = static_cast<uint8_t>(pid % q::sched::kLevels);
+    }
+    return v;
+}
+
+TaskSpec parse_line(const std::string& line, const std::string& where) {
+    std::istringstream in(line);
+    std::string runtime;
+    long long arrival = -1, level = -1;
+    double chance = -1;
+    TaskSpec s;
+    if (!(in >> arrival >> runtime >> level >> chance))
+        throw std::runtime_error(where + ": expected 'arrival runtime level block_chance'");
+    std::string extra;
+    if (in >> extra) throw std::runtime_error(where + ": unexpected text '" + extra + "'");
+    if (arrival < 0) throw std::runtime_error(where + ": arrival must be >= 0");
+    if (level < 0 || level >= static_cast<long long>(q::sched::kLevels))
+        throw std::runtime_error(where + ": level must be 0..39");
+    if (chance < 0 || chance > 1) throw std::runtime_error(where + ": block_chance must be in [0, 1]");
+    if (runtime == "inf") {
+        s.runtime = kForever;
+    } else {
+        size_t used = 0;
+        long long rt = -1;
+        try {
+            rt = std::stoll(runtime, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != runtime.size() || rt < 0) throw std::runtime_error(where + ": runtime must be >= 0 or 'inf'");
+        s.runtime = rt == 0 ? kForever : static_cast<uint64_t>(rt);
+    }
+    s.arrival = static_cast<uint64_t>(arrival);
+    s.level = static_cast<uint8_t>(level);
+    s.block_chance = chance;
+    return s;
+}
+
+std::vector<TaskSpec> from_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot open workload file '" + path + "'");
+    std::vector<TaskSpec> v;
+    std::string line;
+    for (int n = 1; std::getline(in, line); n++) {
+        const auto hash = line.find('#');
+        if (hash != std::string::npos) line.erase(hash);
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        v.push_back(parse_line(line, path + ":" + std::to_string(n)));
+    }
+    std::stable_sort(v.begin(), v.end(), [](const TaskSpec& a, const TaskSpec& b) { return a.arrival < b.arrival; });
+    return v;
+}
+
+}  // namespace
+
+std::vector<TaskSpec> load_workload(const Config& cfg) {
+    switch (cfg.workload) {
+        case WorkloadKind::Idealised: return idealised(cfg);
+        case WorkloadKind::File: return from_file(cfg.workload_file);
+        case WorkloadKind::Random: return {};
+    }
+    return {};
+}
+
+}  // namespace schedsim
