@@ -25,6 +25,7 @@
 namespace q {
 
 void trap_init_hart();
+extern u64 g_slice_cycles;
 
 namespace {
 
@@ -46,6 +47,12 @@ void boot_arg(const char* args, const char* key, char* out, usize n) {
         }
         while (*s && *s != ' ') s++;
     }
+}
+
+u64 parse_u64(const char* s) {
+    u64 v = 0;
+    for (; *s >= '0' && *s <= '9'; s++) v = v * 10 + static_cast<u64>(*s - '0');
+    return *s ? 0 : v;
 }
 
 void read_device_tree() {
@@ -76,8 +83,15 @@ void boot_hart0() {
     disk_init();
     char policy[16];
     boot_arg(g_boot.bootargs, "sched", policy, sizeof(policy));
-    rq_init(policy);
-    kprintf("quanta: scheduler %s\n", rq_policy_name());
+    char slice[16];
+    boot_arg(g_boot.bootargs, "slice", slice, sizeof(slice));
+    if (slice[0]) {
+        const u64 us = parse_u64(slice);
+        if (us >= 100 && us <= 1'000'000) g_slice_cycles = us * (param::kTimerHz / 1'000'000);
+        else kprintf("quanta: ignoring slice=%s (100..1000000 us)\n", slice);
+    }
+    rq_init(policy, g_slice_cycles, g_boot.ncpus);
+    kprintf("quanta: scheduler %s, slice %lu us\n", rq_policy_name(), g_slice_cycles / (param::kTimerHz / 1'000'000));
     user_init();
     __atomic_store_n(&g_started, true, __ATOMIC_RELEASE);
 }

@@ -29,6 +29,7 @@ using namespace riscv;
 u64 g_ticks = 0;
 SpinLock g_ticks_lock("ticks");
 u64 g_slice_cycles = param::kDefaultSliceCycles;
+static u64 g_next_tick = param::kTickCycles;
 
 u64 now_cycles() { return r_time(); }
 
@@ -41,13 +42,19 @@ namespace {
 
 enum class Intr { None, Device, Timer, Resched };
 
+// The timer fires every slice on every hart (preemption); the tick that
+// sleep() and uptime() count is a fixed param::kTickCycles, kept by hart 0.
 Intr clock_intr() {
-    if (cpuid() == 0) {
+    const u64 now = r_time();
+    if (cpuid() == 0 && now >= g_next_tick) {
         LockGuard g(g_ticks_lock);
-        g_ticks++;
+        while (now >= g_next_tick) {
+            g_ticks++;
+            g_next_tick += param::kTickCycles;
+        }
         wakeup(&g_ticks);
     }
-    w_stimecmp(r_time() + g_slice_cycles);
+    w_stimecmp(now + g_slice_cycles);
     return Intr::Timer;
 }
 

@@ -28,6 +28,7 @@ constexpr u64 kDefaultRamBytes = 128ull << 20;  // when the device tree is absen
 
 // Timer: QEMU virt's time CSR runs at 10 MHz.
 constexpr u64 kTimerHz = 10'000'000;
-constexpr u64 kDefaultSliceCycles = 1'000'000;  // one tick = 0.1 s
+constexpr u64 kTickCycles = 1'000'000;          // sleep()/uptime() tick: 0.1 s
+constexpr u64 kDefaultSliceCycles = 1'000'000;  // preemption slice (boot arg slice=us)
 
 }  // namespace q::param

@@ -23,6 +23,8 @@ void proc_free_pagetable(PageTable pt, u64 sz);
 // exactly p->lock and has already changed p->state.
 void sched_switch();
 extern "C" void forkret();
+// Mark p runnable now and queue it (caller holds p->lock).
+void make_runnable(Proc* p);
 Result<u64> grow_proc(i64 n);
 Result<int> fork();
 [[noreturn]] void exit(int status);

@@ -151,8 +151,7 @@ void user_init() {
     p->trapframe->x(TrapFrame::sp) = kPageSize;
     safe_strcpy(p->name, "initcode", sizeof(p->name));
     rq_set_nice(p, 0);
-    p->state = ProcState::Runnable;
-    rq_enqueue(p);
+    make_runnable(p);
     p->lock.release();
 }
 
@@ -197,8 +196,7 @@ Result<int> fork() {
     }
     LockGuard g(child->lock);
     rq_set_nice(child, parent->nice);
-    child->state = ProcState::Runnable;
-    rq_enqueue(child);
+    make_runnable(child);
     return pid;
 }
 
@@ -266,10 +264,7 @@ Status kill(int pid) {
         LockGuard g(p.lock);
         if (p.pid != pid || p.state == ProcState::Unused) continue;
         p.killed = true;
-        if (p.state == ProcState::Sleeping) {
-            p.state = ProcState::Runnable;
-            rq_enqueue(&p);
-        }
+        if (p.state == ProcState::Sleeping) make_runnable(&p);
         return {};
     }
     return Error::NoProcess;

@@ -74,6 +74,7 @@ struct Cpu {
     bool intena = false;    // interrupts enabled before the outermost push_off
     int id = 0;
     bool need_resched = false;
+    bool idle = false;      // waiting for work in the scheduler loop
 };
 
 extern Cpu g_cpus[param::kMaxCpus];

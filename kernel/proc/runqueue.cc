@@ -1,51 +1,56 @@
 // kernel/proc/runqueue.cc - the run queue: the policy library inside the kernel.
 //
-// Every policy object lives in static storage (constinit: no constructors
-// run at boot) and exactly one is current. All calls into it happen under
-// g_rq_lock. Switching policy drains every queued process from the old one
-// into the new one in pick order, so nobody is lost and everyone stays
-// runnable. Weights come from the Linux nice table (lib/sched/weights.h);
-// the queue index of queue-based policies is nice + 20.
+// One instance of every policy is constructed at boot into static storage
+// (no heap, no global constructors) with the kernel's configuration: Linux
+// nice weights, price 1024, time in timer cycles, the current slice. Exactly
+// one is current; every call into it happens under g_rq_lock.
+//
+// Protocol with kernel/proc/sched.cc: rq_pick() removes a process and
+// records the pick time in running_since; when the process stops running,
+// sched_switch() charges it (rq_charge) and, if it is still runnable,
+// enqueues it at pick time + time charged, so a policy can tell "put back
+// right after running" from "woke up".
+//
+// Switching policy drains every queued process from the old policy into
+// the new one, so nobody is lost and everyone stays runnable; per-policy
+// bookkeeping (lag) is reset for them. Weights come from the Linux nice
+// table; the queue index of queue-based policies is nice + 20.
 #include "kernel/proc/runqueue.h"
 
+#include "kernel/arch/riscv/plic.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/internal.h"
-#include "lib/sched/dwrr.h"
-#include "lib/sched/idwrr.h"
-#include "lib/sched/rr.h"
-#include "lib/sched/weights.h"
+#include "lib/sched/registry.h"
 
 namespace q {
 
 namespace {
 
 SpinLock g_rq_lock("runqueue");
-constinit sched::RoundRobin g_rr;
-constinit sched::Dwrr g_dwrr(sched::kLinuxNiceWeight, 1024, param::kDefaultSliceCycles);
-constinit sched::InterleavedDwrr g_idwrr(sched::kLinuxNiceWeight, 1024);
-
-struct Named {
-    const char* name;
-    sched::Policy* policy;
-};
-constinit Named g_policies[] = {
-    {"rr", &g_rr},
-    {"dwrr", &g_dwrr},
-    {"idwrr", &g_idwrr},
-};
-sched::Policy* g_current = &g_rr;
+sched::PolicyStorage g_storage[sched::kPolicyKinds];
+sched::Policy* g_policies[sched::kPolicyKinds];
+sched::Policy* g_current = nullptr;
+int g_ncpus = 1;
 
 sched::Policy* find(const char* name) {
-    for (const Named& n : g_policies) {
-        if (strncmp(n.name, name, 16) == 0) return n.policy;
-    }
-    return nullptr;
+    sched::PolicyKind kind;
+    if (!sched::parse_policy(name, kind)) return nullptr;
+    return g_policies[static_cast<unsigned>(kind)];
 }
 
 }  // namespace
 
-void rq_init(const char* policy_name) {
+void rq_init(const char* policy_name, u64 slice_cycles, int ncpus) {
+    sched::PolicyConfig config;
+    config.table = sched::WeightTable::Linux;
+    config.price = 1024;
+    config.slice = slice_cycles;
+    config.vshift = 16;
+    for (unsigned k = 0; k < sched::kPolicyKinds; k++)
+        g_policies[k] = sched::construct_policy(static_cast<sched::PolicyKind>(k), g_storage[k], config);
+    g_current = find(kDefaultPolicy);
+    g_ncpus = ncpus;
     if (policy_name && *policy_name) {
         if (sched::Policy* p = find(policy_name)) {
             g_current = p;
@@ -57,15 +62,19 @@ void rq_init(const char* policy_name) {
 
 u32 nice_to_weight(int nice) { return sched::kLinuxNiceWeight[sched::nice_to_index(nice)]; }
 
-void rq_enqueue(Proc* p) {
+void rq_enqueue(Proc* p, u64 now) {
     LockGuard g(g_rq_lock);
-    g_current->enqueue(p->se, now_cycles());
+    g_current->enqueue(p->se, now);
 }
 
 Proc* rq_pick(int cpu) {
     LockGuard g(g_rq_lock);
-    sched::Entity* e = g_current->pick(static_cast<unsigned>(cpu), now_cycles());
-    return e ? static_cast<Proc*>(e->owner) : nullptr;
+    const u64 now = now_cycles();
+    sched::Entity* e = g_current->pick(static_cast<unsigned>(cpu), now);
+    if (!e) return nullptr;
+    Proc* p = static_cast<Proc*>(e->owner);
+    p->running_since = now;
+    return p;
 }
 
 void rq_charge(Proc* p, u64 ran) {
@@ -73,9 +82,25 @@ void rq_charge(Proc* p, u64 ran) {
     g_current->charge(p->se, ran);
 }
 
-bool rq_preempts(Proc* woken, Proc* running) {
+void rq_kick(Proc* woken) {
+    // An idle hart takes it at once; otherwise preempt a hart whose running
+    // process the woken one should preempt. Reads of other harts' state are
+    // hints: a stale one costs at most one spurious reschedule.
+    for (int i = 0; i < g_ncpus; i++) {
+        if (g_cpus[i].proc == nullptr && g_cpus[i].idle) {
+            send_ipi(i);
+            return;
+        }
+    }
     LockGuard g(g_rq_lock);
-    return g_current->preempts(woken->se, running->se);
+    for (int i = 0; i < g_ncpus; i++) {
+        Proc* running = g_cpus[i].proc;
+        if (running && running != woken && g_current->preempts(woken->se, running->se)) {
+            g_cpus[i].need_resched = true;
+            send_ipi(i);
+            return;
+        }
+    }
 }
 
 bool rq_set_policy(const char* name) {
@@ -84,7 +109,11 @@ bool rq_set_policy(const char* name) {
     LockGuard g(g_rq_lock);
     if (next == g_current) return true;
     const u64 now = now_cycles();
-    while (sched::Entity* e = g_current->pick(0, now)) next->enqueue(*e, now);
+    while (sched::Entity* e = g_current->pick(0, now)) {
+        e->vlag = 0;
+        e->on_cpu = false;
+        next->enqueue(*e, now);
+    }
     g_current = next;
     return true;
 }

@@ -12,15 +12,19 @@ namespace q {
 
 struct Proc;
 
-void rq_init(const char* policy_name);
-// p becomes runnable (caller holds p->lock and has set state = Runnable).
-void rq_enqueue(Proc* p);
-// Next process for this hart, removed from the queue, or null.
+// The policy used when the boot arguments name none (see README).
+constexpr const char* kDefaultPolicy = "eevdf";
+
+void rq_init(const char* policy_name, u64 slice_cycles, int ncpus);
+// p becomes runnable at time now (caller holds p->lock, state = Runnable).
+void rq_enqueue(Proc* p, u64 now);
+// After waking p: wake an idle hart, or preempt one p should preempt.
+void rq_kick(Proc* woken);
+// Next process for this hart, removed from the queue, or null; sets its
+// running_since to the pick time.
 Proc* rq_pick(int cpu);
 // Account `ran` timer cycles of CPU to p (a running process).
 void rq_charge(Proc* p, u64 ran);
-// Should `woken` preempt `running`?
-bool rq_preempts(Proc* woken, Proc* running);
 // Switch policy; every queued process moves to the new one. False if unknown.
 bool rq_set_policy(const char* name);
 const char* rq_policy_name();

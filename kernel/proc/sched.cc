@@ -22,13 +22,14 @@ namespace q {
 
 namespace {
 
-// Run p on this hart until it switches back. Caller holds p->lock.
+// Run p on this hart until it switches back. Caller holds p->lock; rq_pick
+// set p->running_since to the pick time.
 void run(Cpu* c, Proc* p) {
-    const u64 now = now_cycles();
+    const u64 now = p->running_since;
     p->state = ProcState::Running;
     p->on_cpu = c->id;
     p->stat_switches++;
-    if (p->runnable_since) {
+    if (p->runnable_since && now > p->runnable_since) {
         const u64 waited = now - p->runnable_since;
         p->stat_wait += waited;
         if (p->woken) {
@@ -37,16 +38,11 @@ void run(Cpu* c, Proc* p) {
         }
     }
     p->woken = false;
-    p->running_since = now;
     c->proc = p;
     c->need_resched = false;
     context_switch(&c->context, &p->context);
-    // Back from p: charge what it used.
     c->proc = nullptr;
     p->on_cpu = -1;
-    const u64 end = now_cycles();
-    rq_charge(p, end - p->running_since);
-    p->stat_cpu += end - p->running_since;
 }
 
 }  // namespace
@@ -59,8 +55,17 @@ void scheduler() {
         riscv::intr_on();
         Proc* p = rq_pick(c->id);
         if (!p) {
-            riscv::wfi();
-            continue;
+            // Sleep until an interrupt: a device, the timer, or an IPI from
+            // rq_kick() when a process becomes runnable.
+            c->idle = true;
+            riscv::intr_off();
+            p = rq_pick(c->id);
+            if (!p) {
+                riscv::wfi();  // wakes on a pending interrupt even with SIE off
+                c->idle = false;
+                continue;
+            }
+            c->idle = false;
         }
         LockGuard g(p->lock);
         if (p->state != ProcState::Runnable) panic("scheduler: picked pid %d not runnable", p->pid);
@@ -74,6 +79,17 @@ void sched_switch() {
     if (mycpu()->noff != 1) panic("sched_switch: locks held (depth %d)", mycpu()->noff);
     if (p->state == ProcState::Running) panic("sched_switch: still running");
     if (riscv::intr_get()) panic("sched_switch: interrupts on");
+    // Charge the time used, and put the process back if still runnable, in
+    // its own context: once it is queued another hart may pick it (and will
+    // wait for p->lock, which the scheduler releases after the switch).
+    const u64 end = now_cycles();
+    const u64 ran = end - p->running_since;
+    rq_charge(p, ran);
+    p->stat_cpu += ran;
+    if (p->state == ProcState::Runnable) {
+        p->runnable_since = end;
+        rq_enqueue(p, p->running_since + ran);
+    }
     // intena belongs to this kernel thread, not to the hart.
     const bool intena = mycpu()->intena;
     context_switch(&p->context, &mycpu()->context);
@@ -85,8 +101,6 @@ void yield() {
     LockGuard g(p->lock);
     p->state = ProcState::Runnable;
     p->stat_involuntary++;
-    p->runnable_since = now_cycles();
-    rq_enqueue(p);
     sched_switch();
 }
 
@@ -105,6 +119,14 @@ extern "C" void forkret() {
         myproc()->cwd = ip.value();
     }
     usertrap_return();
+}
+
+void make_runnable(Proc* p) {
+    const u64 now = now_cycles();
+    p->state = ProcState::Runnable;
+    p->runnable_since = now;
+    rq_enqueue(p, now);
+    rq_kick(p);
 }
 
 void sleep(const void* chan, SpinLock& lk) {
@@ -126,10 +148,8 @@ void wakeup(const void* chan) {
         if (&p == self) continue;
         LockGuard g(p.lock);
         if (p.state == ProcState::Sleeping && p.chan == chan) {
-            p.state = ProcState::Runnable;
             p.woken = true;
-            p.runnable_since = now_cycles();
-            rq_enqueue(&p);
+            make_runnable(&p);
         }
     }
 }
