@@ -1,0 +1,33 @@
+#!/bin/sh
+# sim/bench-sim.sh - instructions per simulated core-tick, counted with
+# callgrind (machine-independent). For each policy and task count the
+# idealised workload runs twice, T1 and T2 ticks; the difference of the two
+# instruction totals divided by cores * (T2 - T1) is the marginal cost of one
+# core-tick (set-up and report excluded). Targets (issue 4): < 150 for rr,
+# dwrr, idwrr; < 400 for eevdf; O(1) policies grow < 25% from 4k to 400k tasks.
+set -e
+SIM=${1:-build/schedsim}
+CORES=16
+T1=${T1:-1000}
+T2=${T2:-3000}
+instr() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$SIM" --no-progress \
+        --cores $CORES --policy "$1" --tasks "$2" --ticks "$3" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+printf '%-6s %10s %16s   %s\n' policy tasks instr/core-tick target
+for p in rr dwrr idwrr eevdf; do
+    target=150
+    [ "$p" = eevdf ] && target=400
+    first=""
+    for n in 4000 400000; do
+        a=$(instr "$p" "$n" "$T1")
+        b=$(instr "$p" "$n" "$T2")
+        per=$(echo "$a $b" | awk -v c=$CORES -v d=$((T2 - T1)) '{printf "%.1f", ($2 - $1) / (c * d)}')
+        growth=""
+        if [ -z "$first" ]; then first=$per; else
+            growth=$(echo "$first $per" | awk '{printf "(%+.1f%% vs 4000 tasks)", ($2 / $1 - 1) * 100}')
+        fi
+        printf '%-6s %10s %16s   < %s %s\n' "$p" "$n" "$per" "$target" "$growth"
+    done
+done
