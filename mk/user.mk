@@ -14,8 +14,8 @@
 # UPROGS and the image's file list are expanded late (second expansion), so
 # appends to UPROG_NAMES in fragments included after this one still count.
 
-UPROG_NAMES += init sh cat echo grep kill ln ls mkdir rm wc halt
-UPROGS = $(patsubst %,$(BUILD)/user/_%,$(UPROG_NAMES))
+UPROG_NAMES += init sh cat echo grep kill ln ls mkdir rm wc halt usertests
+UPROGS = $(patsubst %,$(BUILD)/user/_%,$(sort $(UPROG_NAMES)))
 FS_IMG := $(BUILD)/fs.img
 EXTRA_FILES ?=
 FS_FILES = $(wildcard README.md) $(UPROGS) $(EXTRA_FILES)

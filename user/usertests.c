@@ -1,0 +1,797 @@
+/* usertests - the in-guest test suite: every system call, good and bad.
+ *
+ *   usertests [-q] [-h] [name...]
+ *
+ * Each test runs in its own child process: it either returns (PASS) or
+ * calls FAIL, which prints "FAIL name: reason" and exits 99; any other exit
+ * status (e.g. -1 when the kernel killed it) is reported by the parent.
+ * Tests that must be killed (isolation) run the dangerous access in a
+ * grandchild and check its status is -1. The run ends with
+ * "usertests: N passed, N failed". -q skips the slow tests (those marked
+ * SLOW: disk and inode exhaustion, huge transfers); -h powers the machine
+ * off afterwards with halt(failed ? 1 : 0); names select tests by prefix.
+ * All files are created in the current directory with a "ut" prefix and
+ * removed again.
+ */
+#include "kernel/types.h"
+#include "kernel/stat.h"
+#include "kernel/fcntl.h"
+#include "kernel/fs.h"
+#include "kernel/param.h"
+#include "kernel/memlayout.h"
+#include "user/user.h"
+
+static const char* cur = "";
+enum { kFailStatus = 99 }; /* a test that printed its own FAIL line */
+
+#define FAIL(...)                            \
+    do {                                     \
+        printf("FAIL %s: ", cur);            \
+        printf(__VA_ARGS__);                 \
+        printf(" (line %d)\n", __LINE__);    \
+        exit(kFailStatus);                   \
+    } while (0)
+#define CHECK(cond, ...)        \
+    do {                        \
+        if (!(cond))            \
+            FAIL(__VA_ARGS__);  \
+    } while (0)
+
+static char buf[8192];
+static volatile unsigned long g_addr;
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* Run fn in a child; return its exit status. */
+static int child_status(void (*fn)(void)) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        fn();
+        exit(0);
+    }
+    int st = -12345;
+    CHECK(wait(&st) == pid, "wait did not return the child");
+    return st;
+}
+
+static int make_file(const char* name, int n) {
+    int fd = open(name, O_CREATE | O_RDWR | O_TRUNC);
+    CHECK(fd >= 0, "cannot create %s", name);
+    for (int i = 0; i < n; i++)
+        buf[i] = (char)(i * 7 + 3);
+    if (n > 0)
+        CHECK(write(fd, buf, n) == n, "short write to %s", name);
+    return fd;
+}
+
+static int file_size(const char* name) {
+    struct stat st;
+    if (stat(name, &st) < 0)
+        return -1;
+    return (int)st.size;
+}
+
+static void read_addr(void) { g_addr = *(volatile char*)g_addr; }
+static void write_addr(void) { *(volatile char*)g_addr = 1; }
+
+static void expect_killed(void (*fn)(void), unsigned long addr, const char* what) {
+    g_addr = addr;
+    int st = child_status(fn);
+    CHECK(st == -1, "%s %p: child exit status %d, expected -1", what, (void*)addr, st);
+}
+
+/* The bad addresses every pointer argument is tried with. */
+static const unsigned long bad_ptrs[] = {KERNBASE, KERNBASE + 0x12345, MAXVA, MAXVA + PGSIZE, TRAMPOLINE,
+                                         0xffffffffffff0000UL, 0xfffffffffffff000UL};
+#define NBAD (int)(sizeof(bad_ptrs) / sizeof(bad_ptrs[0]))
+
+/* ---- memory ------------------------------------------------------------ */
+
+static void t_sbrk_basic(void) {
+    char* a = sbrk(0);
+    char* b = sbrk(3 * PGSIZE);
+    CHECK(a == b, "sbrk returned %p, break was %p", b, a);
+    for (int i = 0; i < 3 * PGSIZE; i += 512)
+        b[i] = (char)i;
+    CHECK(sbrk(0) == a + 3 * PGSIZE, "break did not move");
+    unsigned long page = PGROUNDUP((unsigned long)a) + PGSIZE;
+    CHECK(sbrk(-3 * PGSIZE) == a + 3 * PGSIZE, "shrink returned the wrong old break");
+    CHECK(sbrk(0) == a, "break not restored");
+    expect_killed(read_addr, page, "read of memory freed by sbrk at");
+}
+
+static void t_sbrk_bad(void) {
+    char* a = sbrk(0);
+    CHECK(sbrk(0x7fffffff) == (char*)-1, "sbrk of 2 GiB succeeded");
+    CHECK(sbrk(-(int)(unsigned long)a - PGSIZE) == (char*)-1, "sbrk below zero succeeded");
+    CHECK(sbrk(-0x7fffffff - 1) == (char*)-1, "sbrk(INT_MIN) succeeded");
+    CHECK(sbrk(0) == a, "failed sbrk moved the break");
+}
+
+static void t_sbrk_100mib(void) {
+    const int n = 100 << 20;
+    char* p = sbrk(n);
+    CHECK(p != (char*)-1, "sbrk(100 MiB) failed");
+    for (int i = 0; i < n; i += PGSIZE)
+        p[i] = (char)(i >> 12);
+    for (int i = 0; i < n; i += PGSIZE)
+        CHECK(p[i] == (char)(i >> 12), "page %d lost its contents", i / PGSIZE);
+    CHECK(sbrk(-n) == p + n, "shrink failed");
+}
+
+/* Fill memory until sbrk fails; returns the bytes taken. */
+static long exhaust_memory(void) {
+    long total = 0;
+    for (int chunk = 1 << 20; chunk >= PGSIZE; chunk /= 2)
+        while (sbrk(chunk) != (char*)-1)
+            total += chunk;
+    return total;
+}
+
+static void t_oom_fork_exec(void) {
+    long total = exhaust_memory();
+    CHECK(total > 0, "could not allocate anything");
+    int pid = fork();
+    if (pid == 0)
+        exit(0);
+    if (pid > 0)
+        wait(0);
+    CHECK(pid < 0, "fork succeeded with memory exhausted");
+    char* argv[] = {"kill", 0}; /* exits 1 if the exec wrongly succeeds */
+    CHECK(exec("kill", argv) < 0, "exec returned although memory is exhausted");
+    sbrk(-(int)(total > 0x7fffffff ? 0x7fffffff : total));
+    pid = fork();
+    CHECK(pid >= 0, "fork fails after memory was freed");
+    if (pid == 0)
+        exit(0);
+    wait(0);
+}
+
+static void churn(void) {
+    int p[2];
+    if (pipe(p) == 0) {
+        close(p[0]);
+        close(p[1]);
+    }
+    sbrk(1 << 20);
+    sbrk(-(1 << 16));
+}
+
+static void t_free_on_exit(void) {
+    child_status(churn); /* warm-up: first-use allocations */
+    int before = freepages();
+    for (int i = 0; i < 5; i++)
+        CHECK(child_status(churn) == 0, "churn child failed");
+    int after = freepages();
+    CHECK(after == before, "free pages %d before, %d after: %d leaked", before, after, before - after);
+}
+
+/* ---- isolation --------------------------------------------------------- */
+
+static void t_kernel_memory(void) {
+    expect_killed(read_addr, KERNBASE, "read of kernel memory at");
+    expect_killed(write_addr, KERNBASE + 0x10000, "write of kernel memory at");
+    expect_killed(read_addr, TRAMPOLINE, "read of the trampoline at");
+    expect_killed(write_addr, TRAPFRAME, "write of the trapframe at");
+}
+
+static void t_high_addresses(void) {
+    expect_killed(read_addr, MAXVA, "read at");
+    expect_killed(write_addr, 1UL << 38, "write at");
+    expect_killed(read_addr, (1UL << 38) + 12345, "read at");
+    expect_killed(read_addr, 1UL << 40, "read at");
+    expect_killed(write_addr, 0xffffffffffff0000UL, "write at");
+}
+
+static void t_guard_page(void) {
+    char local;
+    unsigned long below = PGROUNDDOWN((unsigned long)&local) - (USERSTACK - 1) * PGSIZE - 16;
+    expect_killed(read_addr, below, "read of the stack guard page at");
+    expect_killed(write_addr, below, "write of the stack guard page at");
+}
+
+static void t_text_readonly(void) {
+    expect_killed(write_addr, (unsigned long)t_text_readonly, "write to program text at");
+    expect_killed(write_addr, 0, "write to address");
+}
+
+static unsigned short code_buf[4];
+static void call_data(void) {
+    code_buf[0] = 0x8082; /* c.ret */
+    ((void (*)(void))code_buf)();
+}
+
+static void t_data_noexec(void) {
+    int st = child_status(call_data);
+    CHECK(st == -1, "jumping into data returned status %d", st);
+}
+
+static void t_bad_pointers(void) {
+    int fd = make_file("utbad", 100);
+    close(fd);
+    fd = open("utbad", O_RDWR);
+    for (int i = 0; i < NBAD; i++) {
+        void* p = (void*)bad_ptrs[i];
+        CHECK(open(p, O_RDONLY) < 0, "open(%p)", p);
+        CHECK(write(fd, p, 10) < 0, "write from %p", p);
+        CHECK(read(fd, p, 10) < 0, "read into %p", p);
+        CHECK(fstat(fd, p) < 0, "fstat into %p", p);
+        CHECK(pipe(p) < 0, "pipe into %p", p);
+        CHECK(exec(p, 0) < 0, "exec(%p)", p);
+        CHECK(mknod(p, 1, 0) < 0, "mknod(%p)", p);
+        CHECK(unlink(p) < 0 && link(p, "x") < 0 && link("utbad", p) < 0, "link/unlink %p", p);
+        CHECK(mkdir(p) < 0 && chdir(p) < 0, "mkdir/chdir %p", p);
+        CHECK(sched_get(p, 16) < 0 && sched_set(p) < 0, "sched_get/set %p", p);
+        CHECK(procinfo(0, p) < 0, "procinfo into %p", p);
+        char* argv[] = {"echo", p, 0};
+        CHECK(exec("echo", argv) < 0, "exec with argv[1] = %p", p);
+    }
+    CHECK(read(fd, (void*)0x10, 10) < 0, "read into program text succeeded");
+    close(fd);
+    unlink("utbad");
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+static void t_file_rw(void) {
+    int fd = make_file("utf", 1000);
+    struct stat st;
+    CHECK(fstat(fd, &st) == 0 && st.type == T_FILE && st.size == 1000 && st.nlink == 1, "fstat after write");
+    close(fd);
+    fd = open("utf", O_RDONLY);
+    CHECK(fd >= 0, "reopen failed");
+    static char in[1000];
+    CHECK(read(fd, in, 1000) == 1000, "read back failed");
+    CHECK(memcmp(in, buf, 1000) == 0, "contents differ");
+    CHECK(read(fd, in, 10) == 0, "read at end of file did not return 0");
+    CHECK(write(fd, "x", 1) < 0, "write to an O_RDONLY descriptor succeeded");
+    close(fd);
+    fd = open("utf", O_WRONLY);
+    CHECK(read(fd, in, 1) < 0, "read from an O_WRONLY descriptor succeeded");
+    close(fd);
+    CHECK(unlink("utf") == 0 && open("utf", O_RDONLY) < 0, "unlink did not remove the file");
+}
+
+static void t_bad_fds(void) {
+    int fds[] = {-1, 3, 15, NOFILE, NOFILE + 1, 1000, -1000};
+    for (int i = 0; i < (int)(sizeof(fds) / sizeof(fds[0])); i++) {
+        struct stat st;
+        int fd = fds[i];
+        CHECK(read(fd, buf, 1) < 0 && write(fd, buf, 1) < 0, "read/write on fd %d", fd);
+        CHECK(close(fd) < 0 && dup(fd) < 0 && fstat(fd, &st) < 0, "close/dup/fstat on fd %d", fd);
+    }
+    int fd = dup(1);
+    CHECK(fd >= 0 && close(fd) == 0 && close(fd) < 0, "double close succeeded");
+    CHECK(open("utnope", O_RDONLY) < 0, "open of a missing file succeeded");
+    char path[MAXPATH + 20];
+    memset(path, 'a', sizeof(path) - 1);
+    path[sizeof(path) - 1] = 0;
+    CHECK(open(path, O_CREATE | O_RDWR) < 0, "open of an overlong path succeeded");
+}
+
+static void t_truncate(void) {
+    close(make_file("utt", 3000));
+    int fd = open("utt", O_CREATE | O_RDWR);
+    CHECK(fd >= 0 && file_size("utt") == 3000, "O_CREATE on an existing file changed it");
+    close(fd);
+    fd = open("utt", O_WRONLY | O_TRUNC);
+    CHECK(fd >= 0 && file_size("utt") == 0, "O_TRUNC left size %d", file_size("utt"));
+    CHECK(write(fd, "abc", 3) == 3 && file_size("utt") == 3, "write after truncate");
+    close(fd);
+    unlink("utt");
+}
+
+static void t_offsets(void) {
+    close(make_file("uto", 10));
+    int a = open("uto", O_RDONLY), b = open("uto", O_RDONLY);
+    char c1, c2;
+    CHECK(read(a, &c1, 1) == 1 && read(a, &c1, 1) == 1 && read(b, &c2, 1) == 1, "reads");
+    CHECK(c1 == buf[1] && c2 == buf[0], "separate opens share an offset");
+    int d = dup(a);
+    CHECK(read(d, &c1, 1) == 1 && c1 == buf[2], "dup does not share the offset");
+    close(a), close(b), close(d);
+    unlink("uto");
+}
+
+static void t_max_file(void) {
+    int fd = open("utmax", O_CREATE | O_RDWR | O_TRUNC);
+    CHECK(fd >= 0, "create");
+    for (int i = 0; i < MAXFILE; i++) {
+        memset(buf, i, BSIZE);
+        CHECK(write(fd, buf, BSIZE) == BSIZE, "write of block %d failed", i);
+    }
+    CHECK(write(fd, "x", 1) <= 0, "wrote past the largest file size");
+    CHECK(file_size("utmax") == MAXFILE * BSIZE, "size %d", file_size("utmax"));
+    close(fd);
+    fd = open("utmax", O_RDONLY);
+    for (int i = 0; i < MAXFILE; i++) {
+        CHECK(read(fd, buf, BSIZE) == BSIZE, "read of block %d", i);
+        CHECK(buf[0] == (char)i && buf[BSIZE - 1] == (char)i, "block %d has wrong contents", i);
+    }
+    close(fd);
+    CHECK(unlink("utmax") == 0, "unlink");
+}
+
+static void t_unlink_open(void) {
+    static char in[600];
+    close(make_file("utu", 600));
+    int rfd = open("utu", O_RDONLY);
+    CHECK(rfd >= 0 && unlink("utu") == 0, "open and unlink");
+    CHECK(open("utu", O_RDONLY) < 0, "name still there");
+    int fd = open("utu", O_CREATE | O_RDWR); /* a new, different file */
+    CHECK(fd >= 0 && file_size("utu") == 0, "recreate");
+    CHECK(read(rfd, in, 600) == 600 && memcmp(in, buf, 600) == 0, "unlinked file unreadable while open");
+    close(fd);
+    close(rfd);
+    unlink("utu");
+}
+
+static void t_names(void) {
+    const char* n14 = "ut345678901234";
+    close(make_file(n14, 5));
+    CHECK(file_size(n14) == 5, "14-character name not found");
+    int fd = open(".", O_RDONLY);
+    struct dirent de;
+    int found = 0;
+    while (read(fd, &de, sizeof(de)) == sizeof(de))
+        if (de.inum != 0 && memcmp(de.name, n14, DIRSIZ) == 0)
+            found = 1;
+    close(fd);
+    CHECK(found, "14-character name not in the directory");
+    CHECK(unlink(n14) == 0, "unlink of a 14-character name");
+}
+
+static void t_dirs(void) {
+    struct stat st, root;
+    CHECK(mkdir("utd") == 0 && mkdir("utd") < 0, "mkdir twice");
+    CHECK(stat("/", &root) == 0 && root.type == T_DIR, "stat /");
+    CHECK(open("utd", O_WRONLY) < 0 && open("utd", O_RDWR) < 0, "directory opened for writing");
+    CHECK(open("utd", O_CREATE | O_RDWR) < 0, "O_CREATE on a directory succeeded");
+    close(make_file("utd/f", 10));
+    CHECK(unlink("utd") < 0, "removed a non-empty directory");
+    CHECK(unlink("utd/.") < 0 && unlink("utd/..") < 0, "unlinked . or ..");
+    CHECK(mkdir("utd/f/x") < 0 && open("utd/f/x", O_CREATE | O_RDWR) < 0, "created under a file");
+    CHECK(chdir("utd/f") < 0 && chdir("utnope") < 0, "chdir to a file or a missing directory");
+    CHECK(chdir("utd") == 0, "chdir");
+    CHECK(stat("f", &st) == 0 && st.size == 10, "relative path after chdir");
+    CHECK(stat("..", &st) == 0 && stat("../utd/./f", &st) == 0, "dot-dot path");
+    CHECK(stat(".", &st) == 0 && st.type == T_DIR, "stat .");
+    CHECK(chdir("..") == 0, "chdir ..");
+    CHECK(unlink("utd/f") == 0 && unlink("utd") == 0, "remove the emptied directory");
+    CHECK(stat("/..", &st) == 0 && st.ino == root.ino, "/.. is not /");
+}
+
+static void t_links(void) {
+    close(make_file("utl1", 20));
+    CHECK(link("utl1", "utl2") == 0, "link");
+    struct stat a, b;
+    CHECK(stat("utl1", &a) == 0 && stat("utl2", &b) == 0 && a.ino == b.ino && a.nlink == 2, "link count");
+    CHECK(link("utl1", "utl2") < 0, "link onto an existing name");
+    CHECK(link("utnope", "utl3") < 0, "link of a missing file");
+    CHECK(mkdir("utld") == 0 && link("utld", "utld2") < 0, "hard link to a directory");
+    CHECK(unlink("utl1") == 0 && stat("utl2", &b) == 0 && b.nlink == 1 && b.size == 20, "unlink one name");
+    unlink("utl2");
+    unlink("utld");
+}
+
+static void t_mknod(void) {
+    CHECK(mknod("utdev", CONSOLE, 0) == 0, "mknod");
+    struct stat st;
+    CHECK(stat("utdev", &st) == 0 && st.type == T_DEVICE, "device type %d", st.type);
+    CHECK(mknod("utdev", CONSOLE, 0) < 0, "mknod over an existing name");
+    CHECK(unlink("utdev") == 0, "unlink device");
+}
+
+static void concurrent_worker(void) {
+    char name[] = "utc/f0";
+    for (int i = 0; i < 60; i++) {
+        name[5] = '0' + (i * 7 + getpid()) % 10;
+        if (i % 3 == 0) {
+            int fd = open(name, O_CREATE | O_RDWR);
+            if (fd >= 0) {
+                write(fd, "data", 4);
+                close(fd);
+            }
+        } else if (i % 3 == 1) {
+            unlink(name);
+        } else {
+            char other[] = "utc/f0";
+            other[5] = '0' + (i + 3) % 10;
+            link(name, other);
+        }
+    }
+}
+
+static void t_concurrent_dir(void) {
+    CHECK(mkdir("utc") == 0, "mkdir");
+    int pids[4];
+    for (int i = 0; i < 4; i++) {
+        pids[i] = fork();
+        CHECK(pids[i] >= 0, "fork");
+        if (pids[i] == 0) {
+            concurrent_worker();
+            exit(0);
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        int st;
+        CHECK(wait(&st) > 0 && st == 0, "worker exit status %d", st);
+    }
+    char name[] = "utc/f0";
+    for (int i = 0; i < 10; i++) {
+        name[5] = '0' + i;
+        unlink(name);
+    }
+    CHECK(unlink("utc") == 0, "directory not empty after removing every name");
+}
+
+static void t_fd_limit(void) {
+    int n = 0, fds[NOFILE + 5];
+    int fd;
+    while (n < NOFILE + 5 && (fd = dup(1)) >= 0)
+        fds[n++] = fd;
+    CHECK(n >= NOFILE - 3 && n <= NOFILE, "%d descriptors before running out", n);
+    CHECK(open("README.md", O_RDONLY) < 0 && pipe(fds + n) < 0, "open/pipe with a full table");
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
+    CHECK((fd = dup(1)) >= 0, "dup after closing");
+    close(fd);
+}
+
+static void fill_files(char prefix, int bytes, int* made) {
+    char name[] = "ut_00";
+    *made = 0;
+    for (int i = 0; i < 100; i++) {
+        name[2] = prefix, name[3] = '0' + i / 10, name[4] = '0' + i % 10;
+        int fd = open(name, O_CREATE | O_RDWR);
+        if (fd < 0)
+            break;
+        (*made)++;
+        int w = 0;
+        while (w < bytes && write(fd, buf, BSIZE) == BSIZE)
+            w += BSIZE;
+        close(fd);
+        if (w < bytes)
+            break;
+    }
+}
+
+static void remove_files(char prefix, int n) {
+    char name[] = "ut_00";
+    for (int i = 0; i < n; i++) {
+        name[2] = prefix, name[3] = '0' + i / 10, name[4] = '0' + i % 10;
+        unlink(name);
+    }
+}
+
+static void t_disk_full(void) {
+    int made;
+    fill_files('D', MAXFILE * BSIZE, &made);
+    CHECK(made > 1 && made < 100, "disk never filled (%d files)", made);
+    remove_files('D', made);
+    close(make_file("utafter", 8192));
+    CHECK(file_size("utafter") == 8192, "space not freed after deleting");
+    unlink("utafter");
+}
+
+static void t_inodes_full(void) {
+    char name[] = "utI000";
+    int n = 0;
+    for (; n < 1000; n++) {
+        name[3] = '0' + n / 100, name[4] = '0' + n / 10 % 10, name[5] = '0' + n % 10;
+        int fd = open(name, O_CREATE | O_RDWR);
+        if (fd < 0)
+            break;
+        close(fd);
+    }
+    CHECK(n > 10 && n < 1000, "inodes never ran out (%d files)", n);
+    for (int i = 0; i < n; i++) {
+        name[3] = '0' + i / 100, name[4] = '0' + i / 10 % 10, name[5] = '0' + i % 10;
+        CHECK(unlink(name) == 0, "unlink %s", name);
+    }
+    int fd = open("utafter", O_CREATE | O_RDWR);
+    CHECK(fd >= 0, "cannot create after freeing inodes");
+    close(fd);
+    unlink("utafter");
+}
+
+/* ---- pipes ------------------------------------------------------------- */
+
+static void t_pipe_basic(void) {
+    int p[2];
+    CHECK(pipe(p) == 0, "pipe");
+    CHECK(write(p[1], "hello", 5) == 5 && read(p[0], buf, 10) == 5 && memcmp(buf, "hello", 5) == 0, "round trip");
+    CHECK(write(p[0], "x", 1) < 0 && read(p[1], buf, 1) < 0, "wrong-direction use succeeded");
+    close(p[1]);
+    CHECK(read(p[0], buf, 1) == 0, "no EOF after the write end closed");
+    close(p[0]);
+    CHECK(pipe(p) == 0, "pipe");
+    close(p[0]);
+    CHECK(write(p[1], "x", 1) < 0, "write with no reader succeeded");
+    close(p[1]);
+}
+
+/* Move total bytes from nw writers to nr readers through one pipe. */
+static void pipe_transfer(int nw, int nr, int total) {
+    int p[2], res[2];
+    CHECK(pipe(p) == 0 && pipe(res) == 0, "pipe");
+    for (int w = 0; w < nw; w++) {
+        if (fork() == 0) {
+            for (int i = 0; i < 1000; i++)
+                buf[i] = (char)(i % 251);
+            for (int left = total / nw; left > 0;) {
+                int n = write(p[1], buf, left < 1000 ? left : 1000);
+                if (n <= 0)
+                    exit(1);
+                left -= n;
+            }
+            exit(0);
+        }
+    }
+    for (int r = 0; r < nr; r++) {
+        if (fork() == 0) {
+            close(p[1]);
+            long got = 0, n;
+            while ((n = read(p[0], buf, 777)) > 0)
+                got += n;
+            write(res[1], &got, sizeof(got));
+            exit(0);
+        }
+    }
+    close(p[0]), close(p[1]), close(res[1]);
+    long sum = 0, got;
+    while (read(res[0], &got, sizeof(got)) == sizeof(got))
+        sum += got;
+    close(res[0]);
+    for (int i = 0; i < nw + nr; i++) {
+        int st;
+        CHECK(wait(&st) > 0 && st == 0, "a pipe worker failed (%d)", st);
+    }
+    CHECK(sum == (total / nw) * nw, "moved %d of %d bytes", (int)sum, total);
+}
+
+static void t_pipe_large(void) { pipe_transfer(1, 1, 1 << 20); }
+static void t_pipe_many(void) { pipe_transfer(4, 3, 400000); }
+static void t_pipe_huge(void) { pipe_transfer(2, 2, 20 << 20); }
+
+/* ---- processes --------------------------------------------------------- */
+
+static void t_fork_wait(void) {
+    int codes[] = {0, 1, 42, -7};
+    for (int i = 0; i < 4; i++) {
+        int pid = fork();
+        CHECK(pid >= 0, "fork");
+        if (pid == 0)
+            exit(codes[i]);
+        int st = 12345;
+        CHECK(wait(&st) == pid && st == codes[i], "exit(%d) reported as %d", codes[i], st);
+    }
+    CHECK(wait(0) < 0, "wait with no children succeeded");
+    int me = getpid(), pid = fork();
+    if (pid == 0)
+        exit(getpid() != me && getpid() > 0 ? 0 : 1);
+    int st;
+    CHECK(wait(&st) == pid && st == 0 && me > 0, "getpid");
+    pid = fork();
+    if (pid == 0)
+        exit(3);
+    CHECK(wait((int*)KERNBASE) < 0, "wait wrote status to a kernel address");
+    while (wait(0) > 0) {
+    }
+}
+
+static void spin(void) {
+    for (;;)
+        g_addr++;
+}
+static void nap(void) { sleep(1000); }
+static void block_read(void) {
+    int p[2];
+    pipe(p);
+    read(p[0], buf, 1);
+}
+
+static void t_kill(void) {
+    void (*victims[])(void) = {spin, nap, block_read};
+    for (int i = 0; i < 3; i++) {
+        int pid = fork();
+        CHECK(pid >= 0, "fork");
+        if (pid == 0) {
+            victims[i]();
+            exit(0);
+        }
+        sleep(1);
+        int t0 = uptime();
+        CHECK(kill(pid) == 0, "kill");
+        int st;
+        CHECK(wait(&st) == pid && st == -1, "victim %d exit status %d", i, st);
+        CHECK(uptime() - t0 < 50, "kill took %d ticks", uptime() - t0);
+    }
+    CHECK(kill(0) < 0 && kill(-5) < 0 && kill(99999) < 0, "kill of a missing process");
+}
+
+static void t_fork_full(void) {
+    int p[2], n = 0, pid;
+    CHECK(pipe(p) == 0, "pipe");
+    while ((pid = fork()) > 0)
+        n++;
+    if (pid == 0) {
+        close(p[1]);
+        read(p[0], buf, 1);
+        exit(0);
+    }
+    CHECK(n > 5 && n < NPROC, "forked %d children before failing", n);
+    close(p[1]);
+    for (int i = 0; i < n; i++)
+        CHECK(wait(0) > 0, "wait");
+    CHECK((pid = fork()) >= 0, "fork fails after recovery");
+    if (pid == 0)
+        exit(0);
+    wait(0);
+}
+
+static int pid_exists(int pid) {
+    struct procinfo pi;
+    for (int i = 0; i < NPROC; i++)
+        if (procinfo(i, &pi) == 0 && pi.pid == pid)
+            return 1;
+    return 0;
+}
+
+static void t_orphans(void) {
+    int p[2];
+    CHECK(pipe(p) == 0, "pipe");
+    int pid = fork();
+    if (pid == 0) {
+        int g = fork();
+        if (g == 0) {
+            sleep(3);
+            exit(0);
+        }
+        write(p[1], &g, sizeof(g));
+        exit(0);
+    }
+    int g = 0;
+    CHECK(read(p[0], &g, sizeof(g)) == sizeof(g) && g > 0, "grandchild pid");
+    wait(0);
+    int i = 0;
+    while (pid_exists(g) && i++ < 100)
+        sleep(1);
+    CHECK(!pid_exists(g), "orphan %d never reaped", g);
+}
+
+static void t_exec(void) {
+    char* ok[] = {"echo", "a", "b", 0};
+    int p[2];
+    CHECK(pipe(p) == 0, "pipe");
+    int pid = fork();
+    if (pid == 0) {
+        close(1);
+        dup(p[1]);
+        exec("echo", ok);
+        exec("/echo", ok);
+        exit(5);
+    }
+    close(p[1]);
+    int n = read(p[0], buf, 100), st;
+    CHECK(n == 4 && memcmp(buf, "a b\n", 4) == 0, "echo printed %d bytes", n);
+    CHECK(wait(&st) == pid && st == 0, "echo exit status %d", st);
+    close(p[0]);
+    CHECK(exec("utnope", ok) < 0 && exec("README.md", ok) < 0, "exec of a non-program");
+    static char* many[MAXARG + 3];
+    for (int i = 0; i < MAXARG + 2; i++)
+        many[i] = "x";
+    CHECK(exec("echo", many) < 0, "exec with %d arguments", MAXARG + 2);
+}
+
+static void t_time(void) {
+    int t0 = uptime();
+    unsigned long n0 = uptime_ns();
+    CHECK(sleep(0) == 0 && sleep(3) == 0, "sleep");
+    int t1 = uptime();
+    unsigned long n1 = uptime_ns();
+    CHECK(t1 - t0 >= 3 && t1 - t0 < 100, "slept %d ticks for 3", t1 - t0);
+    CHECK(n1 > n0 && n1 - n0 >= 200000000UL, "uptime_ns moved %d ms", (int)((n1 - n0) / 1000000));
+}
+
+static void t_sched_calls(void) {
+    int me = getpid();
+    CHECK(setpriority(me, 5) == 0 && getpriority(me) == 5, "set/get own priority");
+    CHECK(setpriority(me, 0) == 0 && getpriority(0) == 0, "restore priority");
+    CHECK(setpriority(99999, 1) < 0 && setpriority(me, 100) < 0, "bad setpriority");
+    char name[32];
+    CHECK(sched_get(name, sizeof(name)) == 0 && strlen(name) > 0, "sched_get");
+    CHECK(sched_set("utnope") < 0, "unknown policy accepted");
+    CHECK(sched_set(name) == 0, "re-selecting the current policy failed");
+    struct procinfo pi;
+    CHECK(procinfo(-1, &pi) < 0 && procinfo(100000, &pi) < 0, "procinfo index out of range");
+    CHECK(freepages() > 0, "freepages");
+}
+
+/* ---- driver ------------------------------------------------------------ */
+
+enum { QUICK = 0, SLOW = 1 };
+static const struct test {
+    const char* name;
+    void (*fn)(void);
+    int slow;
+} tests[] = {
+    {"sbrk_basic", t_sbrk_basic, QUICK},     {"sbrk_bad", t_sbrk_bad, QUICK},
+    {"sbrk_100mib", t_sbrk_100mib, QUICK},   {"oom_fork_exec", t_oom_fork_exec, QUICK},
+    {"free_on_exit", t_free_on_exit, QUICK}, {"kernel_memory", t_kernel_memory, QUICK},
+    {"high_addresses", t_high_addresses, QUICK}, {"guard_page", t_guard_page, QUICK},
+    {"text_readonly", t_text_readonly, QUICK}, {"data_noexec", t_data_noexec, QUICK},
+    {"bad_pointers", t_bad_pointers, QUICK}, {"file_rw", t_file_rw, QUICK},
+    {"bad_fds", t_bad_fds, QUICK},           {"truncate", t_truncate, QUICK},
+    {"offsets", t_offsets, QUICK},           {"max_file", t_max_file, QUICK},
+    {"unlink_open", t_unlink_open, QUICK},   {"names14", t_names, QUICK},
+    {"dirs", t_dirs, QUICK},                 {"links", t_links, QUICK},
+    {"mknod", t_mknod, QUICK},               {"concurrent_dir", t_concurrent_dir, QUICK},
+    {"fd_limit", t_fd_limit, QUICK},         {"pipe_basic", t_pipe_basic, QUICK},
+    {"pipe_large", t_pipe_large, QUICK},     {"pipe_many", t_pipe_many, QUICK},
+    {"fork_wait", t_fork_wait, QUICK},       {"kill", t_kill, QUICK},
+    {"fork_full", t_fork_full, QUICK},       {"orphans", t_orphans, QUICK},
+    {"exec", t_exec, QUICK},                 {"time", t_time, QUICK},
+    {"sched_calls", t_sched_calls, QUICK},   {"pipe_huge", t_pipe_huge, SLOW},
+    {"disk_full", t_disk_full, SLOW},        {"inodes_full", t_inodes_full, SLOW},
+};
+
+static int selected(const char* name, int argc, char** argv, int first) {
+    if (first >= argc)
+        return 1;
+    for (int i = first; i < argc; i++)
+        if (strlen(argv[i]) <= strlen(name) && memcmp(argv[i], name, strlen(argv[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Run one test in a child; returns 1 if it passed. */
+static int run_test(const struct test* t) {
+    cur = t->name;
+    int pid = fork();
+    if (pid < 0) {
+        printf("FAIL %s: fork failed\n", t->name);
+        return 0;
+    }
+    if (pid == 0) {
+        t->fn();
+        exit(0);
+    }
+    int st = -12345, w;
+    while ((w = wait(&st)) >= 0 && w != pid) {
+    }
+    if (st == 0)
+        printf("PASS %s\n", t->name);
+    else if (st != kFailStatus)
+        printf("FAIL %s: test process exited with status %d\n", t->name, st);
+    return st == 0;
+}
+
+int main(int argc, char* argv[]) {
+    int quick = 0, do_halt = 0, first = 1;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (strcmp(argv[first], "-q") == 0)
+            quick = 1;
+        else if (strcmp(argv[first], "-h") == 0)
+            do_halt = 1;
+        else {
+            fprintf(2, "usage: usertests [-q] [-h] [test-name-prefix...]\n");
+            exit(2);
+        }
+    }
+    printf("usertests: starting (%s mode)\n", quick ? "quick" : "full");
+    int passed = 0, failed = 0;
+    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+        if ((quick && tests[i].slow) || !selected(tests[i].name, argc, argv, first))
+            continue;
+        if (run_test(&tests[i]))
+            passed++;
+        else
+            failed++;
+    }
+    printf("usertests: %d passed, %d failed\n", passed, failed);
+    if (do_halt)
+        halt(failed ? 1 : 0);
+    return failed ? 1 : 0;
+}
