@@ -44,9 +44,8 @@ Entity* Dwrr::pick(unsigned cpu, Time) {
     Cpu& c = cpus_[cpu];
     unsigned i = c.cursor;
     if (!queues_.empty(i) && c.balance[i] >= need()) return take(c, i, cpu);
-    const unsigned backlogged = popcount64(queues_.mask());
     for (unsigned visits = 0;; visits++) {
-        if (visits == backlogged) catch_up(c);
+        if (visits == kLevels) catch_up(c);  // a full sweep found no credit
         i = queues_.next_after(i);
         c.balance[i] += credit(i);
         if (c.balance[i] >= need()) return take(c, i, cpu);

@@ -7,8 +7,6 @@ namespace q::sched {
 
 namespace {
 
-using i128 = __int128;
-
 i64 clamp(i64 v, i64 lo, i64 hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 }  // namespace
@@ -39,9 +37,7 @@ i64 Eevdf::virtual_time() const {
 }
 
 bool Eevdf::eligible(const Entity& e) const {
-    if (total_weight_ == 0) return true;
-    return static_cast<i128>(e.vruntime - v0_) * static_cast<i128>(total_weight_) <=
-           static_cast<i128>(sum_wv_);
+    return e.vruntime <= virtual_time();  // exact: V is the floor of the average
 }
 
 void Eevdf::insert(Entity& e) {
@@ -99,10 +95,10 @@ void Eevdf::dequeue(Entity& e) {
 Entity* Eevdf::pick(unsigned cpu, Time now) {
     if (tree_.empty()) return nullptr;
     rebase();
-    const i128 w = static_cast<i128>(total_weight_);
-    const i128 s = static_cast<i128>(sum_wv_);
-    const i64 v0 = v0_;
-    Entity* e = tree_.first_passing([=](i64 v) { return static_cast<i128>(v - v0) * w <= s; });
+    // (v - v0) * W <= sum_wv  <=>  v <= v0 + floor(sum_wv / W): one division
+    // per pick, then plain comparisons down the tree.
+    const i64 limit = virtual_time();
+    Entity* e = tree_.first_passing([=](i64 v) { return v <= limit; });
     Q_ASSERT(e != nullptr);  // the minimum vruntime is always eligible
     remove(*e);
     e->cpu = static_cast<u16>(cpu);

@@ -8,8 +8,8 @@
 //   v0 is re-based to the tree's minimum vruntime at every pick so the sums
 //   stay small. Tasks running on a cpu are outside the average (the caller
 //   charges and re-enqueues them before the next pick on that cpu).
-//   eligible: v_i <= V, tested without division: (v_i - v0) * W <= sum_wv
-//   (128-bit product, inline on rv64 and x86-64).
+//   eligible: v_i <= V, i.e. (v_i - v0) * W <= sum_wv, which for integers is
+//   exactly v_i <= v0 + floor(sum_wv / W): one division per pick.
 //   deadline: d_i = v_i + slice * 2^shift / w_i, renewed when v_i reaches it.
 //   pick: the eligible task with the earliest deadline (O(log n): tree keyed
 //   by deadline, augmented with the subtree minimum vruntime).

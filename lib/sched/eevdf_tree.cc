@@ -69,7 +69,8 @@ void EevdfTree::insert(Entity& z) {
     } else {
         parent->right = &z;
     }
-    propagate(parent);
+    // A new leaf only lowers minima: stop at the first ancestor it does not.
+    for (Entity* a = parent; a && z.vruntime < a->min_vruntime; a = a->parent) a->min_vruntime = z.vruntime;
     insert_fixup(&z);
 }
 

@@ -1,7 +1,6 @@
 // lib/sched/idwrr.cc - the seed's interleaved DWRR (see idwrr.h).
 #include "lib/sched/idwrr.h"
 
-#include "lib/sched/dwrr.h"  // popcount64
 #include "lib/seam.h"
 
 namespace q::sched {
@@ -16,9 +15,11 @@ void InterleavedDwrr::dequeue(Entity& e) {
     queues_.remove(e);
 }
 
-// Every backlogged queue has just refilled once and all are still short of
-// the price: if none has reached it now, replay whole sweeps of refills up
-// to the one in which the first of them reaches it (which the loop then does).
+// After at least one full sweep of refills without a pick: if every
+// backlogged queue is still short of the price, replay whole sweeps of
+// refills (from the current position) up to the one in which the first of
+// them reaches it, which the loop then picks. Valid at any position: in the
+// replayed sweeps no queue can reach the price.
 void InterleavedDwrr::catch_up(Cpu& c) const {
     u64 sweeps = ~u64{0};
     for (u64 m = queues_.mask(); m; m &= m - 1) {
@@ -37,7 +38,6 @@ Entity* InterleavedDwrr::pick(unsigned cpu, Time) {
     Q_ASSERT(cpu < kMaxCpus);
     if (queues_.size() == 0) return nullptr;
     Cpu& c = cpus_[cpu];
-    const unsigned backlogged = popcount64(queues_.mask());
     unsigned i = c.last_queue;
     for (unsigned refills = 0;;) {
         i = queues_.next_after(i);
@@ -49,7 +49,8 @@ Entity* InterleavedDwrr::pick(unsigned cpu, Time) {
             return e;
         }
         c.balance[i] += weights_[i];
-        if (++refills == backlogged) catch_up(c);
+        // kLevels consecutive refills cover at least one full sweep.
+        if (++refills == kLevels) catch_up(c);
     }
 }
 

@@ -55,8 +55,8 @@ class LevelQueues {
     // (level + 1, ..., 39, 0, ...), or kNoLevel if all are empty.
     unsigned next_after(unsigned level) const {
         if (mask_ == 0) return kNoLevel;
-        u64 later = level + 1 >= 64 ? 0 : mask_ & ~((bit(level) << 1) - 1);
-        return ctz64(later ? later : mask_);
+        const u64 later = (mask_ >> level) >> 1;  // queues after `level`, shifted down
+        return later ? level + 1 + ctz64(later) : ctz64(mask_);
     }
 
   private:
