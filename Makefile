@@ -26,6 +26,8 @@ include mk/toolchain.mk
 -include mk/qemu.mk
 -include mk/kfs.mk
 -include mk/sched.mk
+-include mk/reliability.mk
+-include mk/sched-user.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

@@ -1,0 +1,31 @@
+# mk/reliability.mk - reliability tests: the system-call fuzzer, crash
+# consistency (kill QEMU mid-workload, replay, fsck) and exhaustion.
+#
+#   make fuzz FUZZ_SECONDS=N [FUZZ_SEED=S] [FUZZ_CPUS=4]
+#   make crashtest CRASHES=N [CRASH_SEED=S] [CPUS=3]
+#   make exhaust
+# `make test` runs a short fuzz, a few crash points and the exhaustion
+# suite through EXTRA_GUEST_SUITES (see mk/tests.mk, tests/run_tests.py).
+
+UPROG_NAMES += fuzz
+
+FUZZ_SECONDS ?= 60
+FUZZ_SEED ?=
+FUZZ_CPUS ?= 4
+CRASHES ?= 10
+CRASH_SEED ?=
+
+EXTRA_GUEST_SUITES += tests/guest/fuzz.py --seconds 20 --cpus 4
+
+.PHONY: fuzz crashtest exhaust
+fuzz:
+	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
+	python3 tests/guest/fuzz.py --seconds $(FUZZ_SECONDS) --cpus $(FUZZ_CPUS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
+
+crashtest:
+	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck
+	python3 tests/guest/crashtest.py --crashes $(CRASHES) --cpus $(CPUS) $(if $(CRASH_SEED),--seed $(CRASH_SEED))
+
+exhaust:
+	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
+	python3 tests/guest/exhaust.py --cpus $(CPUS)

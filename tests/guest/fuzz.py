@@ -1,0 +1,132 @@
+"""tests/guest/fuzz.py - run the in-guest system-call fuzzer and judge it.
+
+    fuzz.py [--seconds N] [--cpus C] [--seed S] [--workers W]
+
+Design: boots the kernel (Guest from qemu.py, private image copy), types
+`fuzz SEED SECONDS WORKERS` at the shell and then watches the console. The
+guest program prints a progress line every second of guest time and a
+`fuzz: done ...` line at the end. The runner counts
+  - a panic: the console printed "panic:" (the next seconds of output,
+    the backtrace, are collected and printed);
+  - a hang: no progress line for HANG_SECONDS (the console tail is printed;
+    with FUZZ_CTRLP=1 it also presses Ctrl-P for the kernel's process list,
+    off by default because procdump currently panics: kprintf has no field
+    widths), or the shell not answering `echo alive` after the run;
+  - "fuzz: BUG" lines from the supervisor (a process surviving kill) count
+    as hangs too.
+It prints `fuzz: N calls, N panics, N hangs`, the seed and hart count and
+the replay command, then `PASS fuzz-...` or `FAIL fuzz-...: why` for
+tests/run_tests.py. A seed fixes every worker's call sequence; with several
+harts the interleaving still varies from run to run.
+"""
+import argparse
+import os
+import random
+import re
+import sys
+import time
+
+import pexpect
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qemu import Guest  # noqa: E402
+
+HANG_SECONDS = 30
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=int, default=60)
+    ap.add_argument("--cpus", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--workers", type=int, default=4)
+    a = ap.parse_args()
+    seed = a.seed if a.seed is not None else random.randrange(1, 1 << 30)
+    name = "fuzz-%ds-%dharts-seed%d" % (a.seconds, a.cpus, seed)
+    replay = "make fuzz FUZZ_SECONDS=%d FUZZ_CPUS=%d FUZZ_SEED=%d" % (a.seconds, a.cpus, seed)
+    print("fuzz: seed %d, %d harts, %d seconds, %d workers (replay: %s)" % (seed, a.cpus, a.seconds, a.workers, replay))
+    sys.stdout.flush()
+
+    calls = panics = hangs = 0
+    problems = []
+    console = []
+    with Guest(cpus=a.cpus, timeout=HANG_SECONDS) as g:
+        try:
+            g.boot()
+        except Exception as e:  # noqa: BLE001
+            print("FAIL %s: boot failed (%s)" % (name, type(e).__name__))
+            return 1
+        g.child.sendline("fuzz %d %d %d" % (seed, a.seconds, a.workers))
+        t0 = time.time()
+        done = False
+        pats = [r"fuzz: progress t=(\d+)s calls=(\d+)[^\n]*\n",
+                r"fuzz: done calls=(\d+)[^\n]*\n",
+                r"panic:",
+                r"fuzz: BUG[^\n]*\n",
+                pexpect.TIMEOUT, pexpect.EOF]
+        last_line = ""
+        while not done:
+            i = g.child.expect(pats, timeout=HANG_SECONDS)
+            console.append(g.child.before + (g.child.after if isinstance(g.child.after, str) else ""))
+            if i == 0:
+                calls = int(g.child.match.group(2))
+                last_line = g.child.after.strip()
+                if os.environ.get("FUZZ_VERBOSE"):
+                    print(last_line)
+            elif i == 1:
+                calls = int(g.child.match.group(1))
+                last_line = g.child.after.strip()
+                print(last_line)
+                done = True
+            elif i == 2:
+                panics += 1
+                try:
+                    g.child.expect(pexpect.TIMEOUT, timeout=3)
+                except pexpect.EOF:
+                    pass
+                tail = g.child.before or ""
+                problems.append("kernel panic:\n" + "".join(console)[-3000:] + "panic:" + tail[:3000])
+                break
+            elif i == 3:
+                hangs += 1
+                problems.append(g.child.after.strip())
+            elif i == 4:
+                hangs += 1
+                if os.environ.get("FUZZ_CTRLP"):
+                    g.child.send("\x10")  # Ctrl-P: process list
+                try:
+                    g.child.expect(pexpect.TIMEOUT, timeout=3)
+                except pexpect.EOF:
+                    pass
+                problems.append("hang: no progress for %ds after %r; then printed:\n%s\nconsole tail:\n%s" % (
+                    HANG_SECONDS, last_line, g.child.before, "".join(console)[-2000:]))
+                break
+            else:
+                problems.append("QEMU exited; console tail:\n" + "".join(console)[-3000:])
+                panics += 1
+                break
+        wall = time.time() - t0
+        if done:
+            # The shell must answer afterwards.
+            try:
+                g.wait_prompt(timeout=HANG_SECONDS)
+                out = g.run("echo alive", timeout=HANG_SECONDS)
+                if "alive" not in out:
+                    hangs += 1
+                    problems.append("shell answered %r after the run" % out)
+            except Exception as e:  # noqa: BLE001
+                hangs += 1
+                problems.append("shell did not answer after the run (%s)" % type(e).__name__)
+    print("fuzz: %d calls, %d panics, %d hangs" % (calls, panics, hangs))
+    print("fuzz: seed %d, %d harts, %.1f s wall, %.0f calls/s" % (seed, a.cpus, wall, calls / max(wall, 0.001)))
+    for p in problems:
+        print(p)
+    if panics or hangs or not done:
+        print("FAIL %s: %d panics, %d hangs (replay: %s)" % (name, panics, hangs, replay))
+        return 1
+    print("PASS %s (%d calls)" % (name, calls))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
