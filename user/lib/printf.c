@@ -1,7 +1,8 @@
 /* user/lib/printf.c - printf and fprintf for user programs.
  *
  * Conversions: %d %u %x %p %s %c %% with the length modifiers l and ll
- * (so %ld %lu %lx %lld %llu %llx, as xv6-riscv accepts). Output is gathered
+ * (so %ld %lu %lx %lld %llu %llx, as xv6-riscv accepts; a bare %l, as old
+ * xv6 programs write it, prints a 64-bit decimal). Output is gathered
  * in a small buffer and written with as few write() calls as possible, so a
  * short line from one process is not interleaved character by character
  * with another's. Unknown conversions are printed literally.
@@ -91,6 +92,10 @@ static int convert(struct out* o, const char* fmt, va_list* ap) {
         put(o, '%');
         return len;
     default:
+        if (is_long) { /* old xv6 "%l": a 64-bit decimal; c is plain text */
+            put_signed(o, va_arg(*ap, long));
+            return len;
+        }
         put(o, '%');
         for (int i = 0; i <= len; i++)
             put(o, fmt[i]);
