@@ -3,6 +3,7 @@
 #   HOST_CHECKS  make targets run as single checks (pass = exit 0)
 #   GUEST_SUITES python scripts under tests/guest printing PASS/FAIL lines
 GUEST_SUITES += tests/guest/shell_tests.py 1 3 8
+EXTRA_GUEST_SUITES += tests/guest/sched_tests.py
 
 .PHONY: test test-host test-guest
 test:

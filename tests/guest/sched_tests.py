@@ -1,0 +1,126 @@
+"""tests/guest/sched_tests.py - the kernel's schedulers, tested in the guest.
+
+Share tests run QEMU with -icount (shift=3, sleep=off), so guest time is
+virtual and the figures repeat from run to run; they boot with a 1 ms slice
+(slice=1000) and use `sharetest`, which reads each hog's CPU time from the
+kernel's own statistics. Other tests drive nice/renice/sched/ps and a
+sleep/wakeup storm across harts. One `PASS name` / `FAIL name: why` line
+per test.
+"""
+import re
+import sys
+
+from qemu import Guest
+
+LINUX_WEIGHT = {-20: 88761, 0: 1024, 5: 335}
+ICOUNT = 3
+
+
+def report(ok, name, detail=""):
+    print(("PASS %s %s" if ok else "FAIL %s: %s") % (name, detail))
+    sys.stdout.flush()
+
+
+def shares(policy, cpus, ms, nices):
+    with Guest(cpus=cpus, sched=policy, icount=ICOUNT, bootargs="slice=1000") as g:
+        g.boot()
+        out = g.run("sharetest %d %s" % (ms, " ".join(map(str, nices))), timeout=600)
+    got = [int(m.group(2)) for m in re.finditer(r"share (-?\d+) (\d+)", out)]
+    if len(got) != len(nices):
+        raise RuntimeError("sharetest printed %r" % out)
+    return got
+
+
+def ratio_test(policy, a, b, tolerance):
+    name = "share-nice%d-vs-nice%d-%s" % (a, b, policy)
+    try:
+        ca, cb = shares(policy, 1, 4000, [a, b])
+        want = LINUX_WEIGHT[a] / LINUX_WEIGHT[b]
+        got = ca / cb if cb else float("inf")
+        err = abs(got / want - 1)
+        report(err <= tolerance, name, "ratio %.3f, weights say %.3f (%.1f%% off, limit %.0f%%)"
+               % (got, want, 100 * err, 100 * tolerance))
+    except Exception as e:  # noqa: BLE001
+        report(False, name, str(e))
+
+
+def equal_test(policy, hogs, cpus, tolerance):
+    name = "share-%dhogs-%dharts-%s" % (hogs, cpus, policy)
+    try:
+        got = shares(policy, cpus, 4000, [0] * hogs)
+        spread = max(got) / min(got) - 1
+        report(spread <= tolerance, name, "max/min %.4f (limit %.2f): %s" % (1 + spread, 1 + tolerance, got))
+    except Exception as e:  # noqa: BLE001
+        report(False, name, str(e))
+
+
+# (name, command, regex the output must match)
+TOOL_CASES = [
+    ("sched-prints-default", "sched", r"eevdf\n"),
+    ("sched-switch-dwrr", "sched dwrr", r"dwrr\n"),
+    ("sched-switch-back", "sched eevdf", r"eevdf\n"),
+    ("sched-unknown", "sched fifo", r"sched: unknown policy 'fifo'.*\n"),
+    ("nice-runs-command", "nice -n 5 echo hi", r"hi\n"),
+    ("nice-bad-value", "nice -n x echo hi", r"nice: bad value 'x'.*\n"),
+    ("nice-usage", "nice echo", r"usage: nice -n N command \[args...\]\n"),
+    ("renice-unknown-pid", "renice -n 5 -p 9999", r"renice: no process 9999\n"),
+    ("renice-out-of-range", "renice -n 20 -p 1", r"renice: bad nice value '20'.*\n"),
+    ("renice-usage", "renice 5 1", r"usage: renice -n N -p PID\n"),
+    ("renice-init", "renice -n 3 -p 1; ps", r"(?s)1: nice 3\n.*\n1 0 sleep 3 526 .*init\n.*"),
+    ("ps-columns", "ps", r"(?s)policy eevdf\nPID PPID STATE  NICE WEIGHT CPU_MS.*\n1 0 sleep .* init\n.*sh\n.*ps\n"),
+    ("nice-inherited", "nice -n 7 ps", r"(?s).*\d+ \d+ run 7 215 .*ps\n"),
+    ("switch-keeps-hogs", "hog 3 & ; hog 3 & ; sched rr; sched idwrr; sched dwrr; sched eevdf; ps",
+     r"(?s)rr\nidwrr\ndwrr\neevdf\n.*(run|runble) 0 1024 .*hog\n.*(run|runble) 0 1024 .*hog\n.*"),
+]
+
+
+def tool_tests():
+    with Guest(cpus=3) as g:
+        g.boot()
+        for name, line, pattern in TOOL_CASES:
+            try:
+                out = g.run(line, timeout=60)
+            except Exception as e:  # noqa: BLE001
+                report(False, name, "no prompt after %r (%s)" % (line, type(e).__name__))
+                return
+            report(re.fullmatch(pattern, out) is not None, name, "%r printed %r" % (line, out))
+
+
+def storm_tests():
+    for policy in ("rr", "dwrr", "idwrr", "eevdf"):
+        name = "storm-4harts-%s" % policy
+        try:
+            with Guest(cpus=4, sched=policy) as g:
+                g.boot()
+                out = g.run("storm 8 200", timeout=120)
+            report("storm: ok 8 pairs 200 rounds" in out, name, out.strip())
+        except Exception as e:  # noqa: BLE001
+            report(False, name, "hung or failed (%s)" % type(e).__name__)
+
+
+def boot_tests():
+    for policy in ("rr", "dwrr", "idwrr", "eevdf"):
+        for cpus in (1, 8):
+            name = "boot-%s-%dharts" % (policy, cpus)
+            try:
+                with Guest(cpus=cpus, sched=policy) as g:
+                    g.boot()
+                    out = g.run("sched; echo hello | wc", timeout=60)
+                report(out == "%s\n1 1 6 \n" % policy, name, repr(out))
+            except Exception as e:  # noqa: BLE001
+                report(False, name, "%s" % type(e).__name__)
+
+
+def main():
+    tool_tests()
+    for policy in ("dwrr", "eevdf"):
+        ratio_test(policy, 0, 5, 0.10)
+    ratio_test("eevdf", -20, 0, 0.05)
+    for policy in ("dwrr", "eevdf"):
+        equal_test(policy, 8, 3, 0.02)
+    storm_tests()
+    boot_tests()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+/* user/hog.c - a CPU hog for scheduler experiments.
+ *
+ *   hog [-p] [seconds]
+ *
+ * Spins forever (or for the given seconds of wall time, read from the fine
+ * clock). With -p it also prints a dot every few million iterations, like
+ * the seed's second hog, which mixes a little I/O into its loop. */
+#include "kernel/types.h"
+#include "user/args.h"
+#include "user/user.h"
+
+int main(int argc, char* argv[]) {
+    int print = 0, seconds = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-p") == 0) {
+            print = 1;
+        } else if (!parse_int(argv[i], &seconds) || seconds < 0) {
+            fprintf(2, "usage: hog [-p] [seconds]\n");
+            exit(1);
+        }
+    }
+    unsigned long end = seconds ? uptime_ns() + (unsigned long)seconds * 1000000000UL : 0;
+    volatile unsigned long x = 0;
+    for (unsigned long n = 1;; n++) {
+        x += n;
+        if ((n & 0xfffff) == 0) {
+            if (print) write(1, ".", 1);
+            if (end && uptime_ns() >= end) break;
+        }
+    }
+    exit(0);
+}

@@ -1,0 +1,35 @@
+/* user/nice.c - run a command with a changed nice value.
+ *
+ *   nice -n N command [args...]
+ *
+ * As in Unix, N is added to the caller's nice value and the result is
+ * clamped to -20..19; N itself must be within -40..39. The command inherits
+ * the new value (and so do its children). Errors: usage or a bad number
+ * print one line and exit 1; a command that cannot be run exits 1. */
+#include "kernel/types.h"
+#include "user/args.h"
+#include "user/user.h"
+
+static void usage(void) {
+    fprintf(2, "usage: nice -n N command [args...]\n");
+    exit(1);
+}
+
+int main(int argc, char* argv[]) {
+    int n;
+    if (argc < 4 || strcmp(argv[1], "-n") != 0) usage();
+    if (!parse_int(argv[2], &n) || n < -40 || n > 39) {
+        fprintf(2, "nice: bad value '%s' (want an integer -40..39)\n", argv[2]);
+        exit(1);
+    }
+    int v = getpriority(0) + n;
+    if (v < -20) v = -20;
+    if (v > 19) v = 19;
+    if (setpriority(0, v) < 0) {
+        fprintf(2, "nice: cannot set nice %d\n", v);
+        exit(1);
+    }
+    exec(argv[3], argv + 3);
+    fprintf(2, "nice: cannot run %s\n", argv[3]);
+    exit(1);
+}

@@ -1,0 +1,27 @@
+/* user/sched.c - show or switch the kernel's scheduling policy.
+ *
+ *   sched            print the current policy
+ *   sched NAME       switch to rr, dwrr, idwrr or eevdf
+ *
+ * Every process keeps its nice value and stays runnable across a switch.
+ * An unknown policy prints an error and exits 1. */
+#include "kernel/types.h"
+#include "user/user.h"
+
+int main(int argc, char* argv[]) {
+    char name[16];
+    if (argc > 2) {
+        fprintf(2, "usage: sched [rr|dwrr|idwrr|eevdf]\n");
+        exit(1);
+    }
+    if (argc == 2 && sched_set(argv[1]) < 0) {
+        fprintf(2, "sched: unknown policy '%s' (rr, dwrr, idwrr, eevdf)\n", argv[1]);
+        exit(1);
+    }
+    if (sched_get(name, sizeof(name)) < 0) {
+        fprintf(2, "sched: cannot read the policy\n");
+        exit(1);
+    }
+    printf("%s\n", name);
+    exit(0);
+}
