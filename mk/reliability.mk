@@ -7,7 +7,7 @@
 # `make test` runs a short fuzz, a few crash points and the exhaustion
 # suite through EXTRA_GUEST_SUITES (see mk/tests.mk, tests/run_tests.py).
 
-UPROG_NAMES += fuzz
+UPROG_NAMES += fuzz fsworkload
 
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=
@@ -16,6 +16,7 @@ CRASHES ?= 10
 CRASH_SEED ?=
 
 EXTRA_GUEST_SUITES += tests/guest/fuzz.py --seconds 20 --cpus 4
+EXTRA_GUEST_SUITES += tests/guest/crashtest.py --crashes 3 --cpus 3
 
 .PHONY: fuzz crashtest exhaust
 fuzz:
