@@ -129,28 +129,35 @@ void disk_init() {
 
 void disk_rw(Buf* b, bool write) {
     const u64 sector = static_cast<u64>(b->blockno) * (fs::kBlockSize / 512);
-    LockGuard g(g_lock);
     int idx[3];
-    while (!alloc3(idx)) sleep(&g_disk.free[0], g_lock);
+    {
+        LockGuard g(g_lock);
+        while (!alloc3(idx)) sleep(&g_disk.free[0], g_lock);
 
-    BlkReq* req = &g_disk.req[idx[0]];
-    req->type = write ? kBlkOut : kBlkIn;
-    req->reserved = 0;
-    req->sector = sector;
-    g_disk.desc[idx[0]] = Desc{reinterpret_cast<u64>(req), sizeof(BlkReq), kDescNext, static_cast<u16>(idx[1])};
-    g_disk.desc[idx[1]] = Desc{reinterpret_cast<u64>(b->data), fs::kBlockSize,
-                               static_cast<u16>(kDescNext | (write ? 0 : kDescWrite)), static_cast<u16>(idx[2])};
-    g_disk.info[idx[0]].status = 0xff;  // device writes 0 on success
-    g_disk.desc[idx[2]] = Desc{reinterpret_cast<u64>(&g_disk.info[idx[0]].status), 1, kDescWrite, 0};
+        BlkReq* req = &g_disk.req[idx[0]];
+        req->type = write ? kBlkOut : kBlkIn;
+        req->reserved = 0;
+        req->sector = sector;
+        g_disk.desc[idx[0]] = Desc{reinterpret_cast<u64>(req), sizeof(BlkReq), kDescNext, static_cast<u16>(idx[1])};
+        g_disk.desc[idx[1]] = Desc{reinterpret_cast<u64>(b->data), fs::kBlockSize,
+                                   static_cast<u16>(kDescNext | (write ? 0 : kDescWrite)), static_cast<u16>(idx[2])};
+        g_disk.info[idx[0]].status = 0xff;  // device writes 0 on success
+        g_disk.desc[idx[2]] = Desc{reinterpret_cast<u64>(&g_disk.info[idx[0]].status), 1, kDescWrite, 0};
 
-    b->disk = true;
-    g_disk.info[idx[0]].b = b;
-    g_disk.avail->ring[g_disk.avail->idx % kQueueSize] = static_cast<u16>(idx[0]);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    g_disk.avail->idx++;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        b->disk = true;
+        g_disk.info[idx[0]].b = b;
+        g_disk.avail->ring[g_disk.avail->idx % kQueueSize] = static_cast<u16>(idx[0]);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        g_disk.avail->idx++;
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+    // Notify outside the lock: the completion may be handled on another hart
+    // at once, and (under single-threaded QEMU) this hart may not run again
+    // for a while after the MMIO write; it must not hold the lock meanwhile.
+    // No wakeup is lost: b->disk is tested under the lock before sleeping.
     reg(Reg::QueueNotify) = 0;
 
+    LockGuard g(g_lock);
     while (b->disk) sleep(b, g_lock);
     g_disk.info[idx[0]].b = nullptr;
     free_chain(idx[0]);

@@ -11,10 +11,21 @@
 
 namespace q {
 
+// One iteration of waiting for a lock. Under QEMU with -icount all harts
+// share one host thread, and a hart runs until the next virtual-clock timer
+// deadline. A hart spinning with interrupts off has already taken (masked)
+// its own timer, so there may be no deadline left and the lock holder would
+// not run for seconds of virtual time. Re-arming this hart's timer a little
+// ahead keeps a deadline in place; the interrupt it stands for is only
+// delayed, never lost, since the hart takes it when it re-enables interrupts.
+static void spin_wait() {
+    if (riscv::r_sip() & riscv::kSieStie) riscv::w_stimecmp(riscv::r_time() + 1000);
+}
+
 void SpinLock::acquire() {
     push_off();
     if (holding()) panic("acquire: lock '%s' already held by this hart", name_);
-    while (__atomic_exchange_n(&locked_, 1u, __ATOMIC_ACQUIRE) != 0) {}
+    while (__atomic_exchange_n(&locked_, 1u, __ATOMIC_ACQUIRE) != 0) spin_wait();
     cpu_ = mycpu();
 }
 
