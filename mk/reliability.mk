@@ -3,11 +3,11 @@
 #
 #   make fuzz FUZZ_SECONDS=N [FUZZ_SEED=S] [FUZZ_CPUS=4]
 #   make crashtest CRASHES=N [CRASH_SEED=S] [CPUS=3]
-#   make exhaust
+#   make exhaust [CPUS=3]       (all resources; make test leaves out the slow "blocks")
 # `make test` runs a short fuzz, a few crash points and the exhaustion
 # suite through EXTRA_GUEST_SUITES (see mk/tests.mk, tests/run_tests.py).
 
-UPROG_NAMES += fuzz fsworkload
+UPROG_NAMES += fuzz fsworkload exhaust
 
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=
@@ -17,6 +17,7 @@ CRASH_SEED ?=
 
 EXTRA_GUEST_SUITES += tests/guest/fuzz.py --seconds 20 --cpus 4
 EXTRA_GUEST_SUITES += tests/guest/crashtest.py --crashes 3 --cpus 3
+EXTRA_GUEST_SUITES += tests/guest/exhaust.py --cpus 3 procs fds files memory inodes
 
 .PHONY: fuzz crashtest exhaust
 fuzz:

@@ -54,15 +54,20 @@ def iteration(idx, seed, cpus, steps, keep):
     wl_seed = rnd.randrange(1, 1 << 30)
     delay = rnd.uniform(0.0, KILL_WINDOW)
     info = []
+    stage = "setup"
+    g = None
     work = tempfile.mkdtemp(prefix="quanta-crash-")
     crashed = os.path.join(work, "crashed.img")
     try:
         # 1-2: run the workload, kill QEMU.
         g = Guest(cpus=cpus)
         try:
+            stage = "first boot"
             g.boot()
+            stage = "workload start"
             g.child.sendline("fsworkload %d %d" % (wl_seed, steps))
             g.child.expect(r"s 0\r?\n", timeout=30)
+            stage = "workload"
             t_kill = time.time() + delay
             out = []
             finished = False
@@ -104,9 +109,12 @@ def iteration(idx, seed, cpus, steps, keep):
         # 4: boot (replay), verify, halt.
         g = Guest(cpus=cpus, image=crashed)
         try:
+            stage = "boot after the crash (log replay)"
             g.boot()
+            stage = "verifier"
             vout = g.run("fsworkload -v %d %d %d" % (wl_seed, steps, seen), timeout=60)
             info.append(vout.strip().splitlines()[0] if vout.strip() else "verifier printed nothing")
+            stage = "halt"
             g.child.sendline("halt 0")
             try:
                 g.child.expect(pexpect.EOF, timeout=20)
@@ -126,7 +134,13 @@ def iteration(idx, seed, cpus, steps, keep):
             return False, name, "; ".join(info) + "\n" + rep
         return True, name, "; ".join(info)
     except Exception as e:  # noqa: BLE001
-        return False, name, "; ".join(info) + "; %s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+        tail = ""
+        try:
+            tail = (g.child.before or "")[-1500:] if isinstance(g.child.before, str) else ""
+        except Exception:  # noqa: BLE001
+            pass
+        return False, name, "; ".join(info + ["%s during %s" % (type(e).__name__, stage)]) + \
+            "\n  console tail:\n" + tail
     finally:
         if keep:
             print("  images kept in " + work)
