@@ -1,0 +1,73 @@
+# Developer tools: documentation check, editor support, formatting, linting.
+#   make docs-check        every `path:function` / `path:line` in README.md and
+#                          docs/**/*.md resolves (tools/docs_check.py); in make test
+#   make compile-commands  compile_commands.json for clangd (kernel with the
+#                          cross flags, host code with the host flags)
+#   make format            clang-format -i over our C/C++ sources (.clang-format)
+#   make format-check      the same, but only reports files that would change
+#   make lint              clang-tidy (.clang-tidy) and cppcheck over kernel/,
+#                          lib/, tools/, sim/; fails on any finding
+# Debugging: make qemu-gdb (mk/qemu.mk), then gdb-multiarch -x tools/gdbinit.
+
+CLANG_FORMAT ?= clang-format
+CLANG_TIDY ?= clang-tidy
+CPPCHECK ?= cppcheck
+BEAR ?= bear
+
+HOST_CHECKS += docs-check
+
+# Our sources (generated files live under build/ and are never formatted).
+FORMAT_SRCS = $(shell find kernel lib user tools sim tests bench \
+  -name '*.cc' -o -name '*.h' -o -name '*.c' 2>/dev/null | sort)
+LINT_KERNEL_SRCS = $(shell find kernel -name '*.cc' | sort)
+LINT_LIB_SRCS = $(shell find lib -name '*.cc' | sort)
+LINT_HOST_SRCS = $(shell find tools sim -name '*.cc' | sort)
+
+# clang cannot take gcc's RISC-V flags verbatim; this is the same language
+# and target (rv64imac, freestanding, no exceptions/RTTI) in clang's spelling.
+LINT_K_FLAGS := --target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -mcmodel=medany \
+  -std=c++20 -ffreestanding -fno-exceptions -fno-rtti -nostdinc++ -I.
+LINT_HOST_FLAGS := -std=c++20 -I.
+
+.PHONY: docs-check compile-commands format format-check lint lint-tidy lint-cppcheck
+
+docs-check:
+	@python3 tools/docs_check.py
+
+# bear records every compiler call of a full build. The build goes to a
+# scratch directory so build/ (and anyone's running make) is left alone; the
+# database points at the real sources, which is all clangd needs.
+CC_BUILD := $(BUILD)/compile-commands
+compile-commands:
+	@command -v $(BEAR) >/dev/null || { echo "bear missing: apt-get install -y bear"; exit 1; }
+	@rm -rf $(CC_BUILD)
+	$(BEAR) --output compile_commands.json -- \
+	  $(MAKE) --no-print-directory -k -j2 BUILD=$(CC_BUILD) $(CC_BUILD)/kernel.elf $(CC_BUILD)/schedsim \
+	  $(CC_BUILD)/mkfs $(CC_BUILD)/fsck $(CC_BUILD)/fs.img $(subst $(BUILD)/,$(CC_BUILD)/,$(HOST_TESTS)) >/dev/null
+	@rm -rf $(CC_BUILD)
+	@echo "compile_commands.json: $$(grep -c '"file"' compile_commands.json) entries"
+
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
+
+format-check:
+	@$(CLANG_FORMAT) --dry-run $(FORMAT_SRCS) 2>&1 | grep -o '^[^:]*:' | sort -u | sed 's/:$$//' ; true
+
+lint: lint-tidy lint-cppcheck
+
+lint-tidy:
+	@fail=0; \
+	for f in $(LINT_KERNEL_SRCS); do \
+	  $(CLANG_TIDY) --quiet --warnings-as-errors='*' $$f -- $(LINT_K_FLAGS) 2>/dev/null || fail=1; done; \
+	for f in $(LINT_LIB_SRCS) $(LINT_HOST_SRCS); do \
+	  $(CLANG_TIDY) --quiet --warnings-as-errors='*' $$f -- $(LINT_HOST_FLAGS) 2>/dev/null || fail=1; done; \
+	if [ $$fail = 0 ]; then echo "clang-tidy: clean"; else echo "clang-tidy: findings above"; exit 1; fi
+
+# cppcheck: bug classes only (warning, portability, performance); style is
+# clang-tidy's job. System headers are not cppcheck's business (missingInclude*).
+# A justified one-off is suppressed inline: // cppcheck-suppress <id> with a reason.
+CPPCHECK_FLAGS := --quiet --error-exitcode=1 --inline-suppr --std=c++20 --language=c++ \
+  --enable=warning,portability,performance -I. \
+  --suppress=missingIncludeSystem --suppress=missingInclude
+lint-cppcheck:
+	@$(CPPCHECK) $(CPPCHECK_FLAGS) kernel lib tools sim && echo "cppcheck: clean"
