@@ -3,7 +3,7 @@
 #
 #   make fuzz FUZZ_SECONDS=N [FUZZ_SEED=S] [FUZZ_CPUS=4]
 #   make crashtest CRASHES=N [CRASH_SEED=S] [CPUS=3]
-#   make exhaust [CPUS=3]       (all resources; make test leaves out the slow "blocks")
+#   make exhaust [CPUS=3]
 # `make test` runs a short fuzz, a few crash points and the exhaustion
 # suite through EXTRA_GUEST_SUITES (see mk/tests.mk, tests/run_tests.py).
 
@@ -17,7 +17,7 @@ CRASH_SEED ?=
 
 EXTRA_GUEST_SUITES += tests/guest/fuzz.py --seconds 20 --cpus 4
 EXTRA_GUEST_SUITES += tests/guest/crashtest.py --crashes 3 --cpus 3
-EXTRA_GUEST_SUITES += tests/guest/exhaust.py --cpus 3 procs fds files memory inodes
+EXTRA_GUEST_SUITES += tests/guest/exhaust.py --cpus 3
 
 .PHONY: fuzz crashtest exhaust
 fuzz:

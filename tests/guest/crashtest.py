@@ -158,6 +158,8 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the crashed and replayed images")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1, 1 << 30)
+    if not os.path.exists(FSCK):
+        subprocess.run(["make", "--no-print-directory", "-s", "build/fsck"], cwd=ROOT, check=False)
     print("crashtest: seed %d, %d crashes, %d harts, %d steps" % (seed, a.crashes, a.cpus, a.steps))
     sys.stdout.flush()
     passed = failed = 0
