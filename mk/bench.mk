@@ -1,0 +1,23 @@
+# mk/bench.mk - in-guest benchmarks: schbench (wakeup latency, requests/s)
+# and frames (software-rendered 3D scene, frames/s), compared across the
+# scheduling policies under CPU hogs. See docs/benchmarks.md.
+#
+#   make bench                 every policy x scenario, table + CSV + PNG
+#                              (build/bench/results.csv, results.png)
+#   make bench BENCH_CPUS=2    the same on 2 harts (default 1)
+#   make bench BENCH_SLICE=US  preemption slice in microseconds (default 4000)
+# `make test` runs a short smoke test of both programs (tests/guest/bench_smoke.py).
+
+UPROG_NAMES += schbench frames
+
+BENCH_CPUS ?= 1
+BENCH_SLICE ?= 4000
+BENCH_ARGS ?=
+
+EXTRA_GUEST_SUITES += tests/guest/bench_smoke.py
+
+.PHONY: bench
+bench:
+	@tools/install-deps.sh
+	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
+	python3 bench/guest_bench.py --cpus $(BENCH_CPUS) --slice $(BENCH_SLICE) --out $(BUILD)/bench $(BENCH_ARGS)
