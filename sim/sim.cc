@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <deque>
 #include <memory>
+#include <stdexcept>
 
 #include "sim/rng.h"
 
@@ -59,14 +60,23 @@ class Progress {
     bool shown_ = false;
 };
 
+// One core's state between ticks.
+struct Core {
+    Task* running = nullptr;  // ran last tick and is still runnable
+    Task* last = nullptr;     // the last task it executed (context switches)
+};
+
+// The loop is instantiated for each concrete policy class (all are final),
+// so the per-core-tick policy calls are direct and inlined, not virtual.
+template <typename P>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
-        : cfg_(cfg), fixed_(fixed), rng_(cfg.seed), running_(cfg.cores, nullptr), last_(cfg.cores, nullptr) {
+        : cfg_(cfg), fixed_(fixed), rng_(cfg.seed), cores_(cfg.cores) {
         qs::PolicyConfig pc;
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
-        policy_ = qs::construct_policy(cfg.policy, storage_, pc);
+        policy_ = static_cast<P*>(qs::construct_policy(cfg.policy, storage_, pc));
     }
 
     Result run();
@@ -78,36 +88,39 @@ class Simulator {
     void arrivals(uint64_t now);
     void wakeups(uint64_t now);
     void core_tick(unsigned c, uint64_t now);
-    void execute(unsigned c, Task& t, uint64_t now);
+    void execute(Core& core, Task& t, uint64_t now);
     Result collect() const;
 
     const Config& cfg_;
     const std::vector<TaskSpec>& fixed_;
     Rng rng_;
     qs::PolicyStorage storage_;
-    qs::Policy* policy_ = nullptr;
+    P* policy_ = nullptr;
     std::deque<Task> tasks_;
     size_t next_fixed_ = 0;
     std::deque<std::pair<uint64_t, Task*>> sleepers_;  // ordered by wake tick
-    std::vector<Task*> running_, last_;
+    std::vector<Core> cores_;
     uint64_t runnable_ = 0, runnable_weight_ = 0;
     double gps_v_ = 0;
     Result r_;
 };
 
-void Simulator::make_runnable(Task& t) {
+template <typename P>
+void Simulator<P>::make_runnable(Task& t) {
     runnable_++;
     runnable_weight_ += t.e.weight;
     t.gps_start = gps_v_;
 }
 
-void Simulator::leave_runnable(Task& t) {
+template <typename P>
+void Simulator<P>::leave_runnable(Task& t) {
     runnable_--;
     runnable_weight_ -= t.e.weight;
     t.gps_ideal += t.e.weight * (gps_v_ - t.gps_start);
 }
 
-void Simulator::spawn(const TaskSpec& s, uint64_t now) {
+template <typename P>
+void Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
     Task& t = tasks_.emplace_back();
     t.arrival = now;
     t.remaining = s.runtime;
@@ -119,7 +132,8 @@ void Simulator::spawn(const TaskSpec& s, uint64_t now) {
     policy_->enqueue(t.e, now);
 }
 
-void Simulator::arrivals(uint64_t now) {
+template <typename P>
+void Simulator<P>::arrivals(uint64_t now) {
     while (next_fixed_ < fixed_.size() && fixed_[next_fixed_].arrival <= now) spawn(fixed_[next_fixed_++], now);
     if (cfg_.workload != WorkloadKind::Random) return;
     for (unsigned c = 0; c < cfg_.cores; c++) {
@@ -132,7 +146,8 @@ void Simulator::arrivals(uint64_t now) {
     }
 }
 
-void Simulator::wakeups(uint64_t now) {
+template <typename P>
+void Simulator<P>::wakeups(uint64_t now) {
     while (!sleepers_.empty() && sleepers_.front().first <= now) {
         Task& t = *sleepers_.front().second;
         sleepers_.pop_front();
@@ -143,14 +158,17 @@ void Simulator::wakeups(uint64_t now) {
     }
 }
 
-void Simulator::execute(unsigned c, Task& t, uint64_t now) {
-    r_.executed++;
+// Executed slots are not counted here: executed = slots - idle (collect).
+// Context switches count every change of task on a core, including its
+// first dispatch, which collect() then subtracts once per core that ran.
+template <typename P>
+[[gnu::always_inline]] inline void Simulator<P>::execute(Core& core, Task& t, uint64_t now) {
     t.execs++;
     if (t.first_run == kNever) t.first_run = now;
-    if (last_[c] && last_[c] != &t) r_.ctx_switches++;
-    last_[c] = &t;
-    if (t.remaining != kForever) t.remaining--;
-    if (t.remaining == 0) {
+    r_.ctx_switches += core.last != &t;
+    core.last = &t;
+    // kForever (2^64 - 1) never reaches 0: a run has fewer ticks than that.
+    if (--t.remaining == 0) {
         t.completion = now + 1;
         r_.finished++;
         leave_runnable(t);
@@ -164,12 +182,14 @@ void Simulator::execute(unsigned c, Task& t, uint64_t now) {
         sleepers_.emplace_back(now + 1 + cfg_.wake_delay, &t);
         return;
     }
-    running_[c] = &t;
+    core.running = &t;
 }
 
-void Simulator::core_tick(unsigned c, uint64_t now) {
-    if (Task* prev = running_[c]) {
-        running_[c] = nullptr;
+template <typename P>
+[[gnu::always_inline]] inline void Simulator<P>::core_tick(unsigned c, uint64_t now) {
+    Core& core = cores_[c];
+    if (Task* prev = core.running) {
+        core.running = nullptr;
         policy_->charge(prev->e, 1);
         policy_->enqueue(prev->e, now);
     }
@@ -179,10 +199,11 @@ void Simulator::core_tick(unsigned c, uint64_t now) {
         (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
         return;
     }
-    execute(c, *static_cast<Task*>(e->owner), now);
+    execute(core, *static_cast<Task*>(e->owner), now);
 }
 
-Result Simulator::run() {
+template <typename P>
+Result Simulator<P>::run() {
     Progress progress(cfg_.progress);
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
         arrivals(now);
@@ -197,9 +218,12 @@ Result Simulator::run() {
     return collect();
 }
 
-Result Simulator::collect() const {
+template <typename P>
+Result Simulator<P>::collect() const {
     Result r = r_;
     const uint64_t end = cfg_.ticks;
+    r.executed = static_cast<uint64_t>(cfg_.cores) * end - r.idle;
+    for (const Core& core : cores_) r.ctx_switches -= core.last != nullptr;
     r.policy = policy_->name();
     r.ticks = end;
     r.cores = cfg_.cores;
@@ -256,9 +280,24 @@ Result Simulator::collect() const {
 
 }  // namespace
 
-Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
-    auto sim = std::make_unique<Simulator>(cfg, fixed_tasks);
+namespace {
+
+template <typename P>
+Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
+    auto sim = std::make_unique<Simulator<P>>(cfg, fixed_tasks);
     return sim->run();
+}
+
+}  // namespace
+
+Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
+    switch (cfg.policy) {
+        case qs::PolicyKind::RR: return simulate_with<qs::RoundRobin>(cfg, fixed_tasks);
+        case qs::PolicyKind::DWRR: return simulate_with<qs::Dwrr>(cfg, fixed_tasks);
+        case qs::PolicyKind::IDWRR: return simulate_with<qs::InterleavedDwrr>(cfg, fixed_tasks);
+        case qs::PolicyKind::EEVDF: return simulate_with<qs::Eevdf>(cfg, fixed_tasks);
+    }
+    throw std::logic_error("unknown policy");
 }
 
 }  // namespace schedsim

@@ -5,21 +5,9 @@
 
 namespace q::sched {
 
-void Dwrr::enqueue(Entity& e, Time) {
-    Q_ASSERT(!e.queued && e.level < kLevels);
-    queues_.push(e);
-}
-
 void Dwrr::dequeue(Entity& e) {
     Q_ASSERT(e.queued);
     queues_.remove(e);
-}
-
-Entity* Dwrr::take(Cpu& c, unsigned level, unsigned cpu) {
-    c.cursor = level;
-    Entity* e = queues_.pop(level);
-    e->cpu = static_cast<u16>(cpu);
-    return e;
 }
 
 // Every backlogged queue is short of the price: add the credit of all the
@@ -38,23 +26,14 @@ void Dwrr::catch_up(Cpu& c) const {
     }
 }
 
-Entity* Dwrr::pick(unsigned cpu, Time) {
-    Q_ASSERT(cpu < kMaxCpus);
-    if (queues_.size() == 0) return nullptr;
-    Cpu& c = cpus_[cpu];
-    unsigned i = c.cursor;
-    if (!queues_.empty(i) && c.balance[i] >= need()) return take(c, i, cpu);
+// pick()'s slow path: the cursor's queue is empty or out of credit.
+Entity* Dwrr::rotate(Cpu& c, unsigned i, unsigned cpu) {
     for (unsigned visits = 0;; visits++) {
         if (visits == kLevels) catch_up(c);  // a full sweep found no credit
         i = queues_.next_after(i);
         c.balance[i] += credit(i);
         if (c.balance[i] >= need()) return take(c, i, cpu);
     }
-}
-
-void Dwrr::charge(Entity& e, Time ran) {
-    Q_ASSERT(e.cpu < kMaxCpus && e.level < kLevels);
-    cpus_[e.cpu].balance[e.level] -= static_cast<i64>(price_) * static_cast<i64>(ran);
 }
 
 bool Dwrr::preempts(const Entity& woken, const Entity& running) const {

@@ -24,6 +24,7 @@
 #pragma once
 
 #include "lib/sched/levels.h"
+#include "lib/seam.h"
 
 namespace q::sched {
 
@@ -40,10 +41,26 @@ class Dwrr final : public Policy {
         : weights_(queue_weights), price_(price), slice_(slice ? slice : 1) {}
 
     const char* name() const override { return "dwrr"; }
-    void enqueue(Entity& e, Time now) override;
+    // The hot calls are inline so a caller that knows the concrete type
+    // (schedsim's loop is templated on it) pays no call; the kernel calls
+    // them through the vtable as before.
+    void enqueue(Entity& e, Time) override {
+        Q_ASSERT(!e.queued && e.level < kLevels);
+        queues_.push(e);
+    }
     void dequeue(Entity& e) override;
-    Entity* pick(unsigned cpu, Time now) override;
-    void charge(Entity& e, Time ran) override;
+    Entity* pick(unsigned cpu, Time) override {
+        Q_ASSERT(cpu < kMaxCpus);
+        if (queues_.size() == 0) return nullptr;
+        Cpu& c = cpus_[cpu];
+        const unsigned i = c.cursor;
+        if (!queues_.empty(i) && c.balance[i] >= need()) return take(c, i, cpu);
+        return rotate(c, i, cpu);
+    }
+    void charge(Entity& e, Time ran) override {
+        Q_ASSERT(e.cpu < kMaxCpus && e.level < kLevels);
+        cpus_[e.cpu].balance[e.level] -= static_cast<i64>(price_) * static_cast<i64>(ran);
+    }
     bool preempts(const Entity& woken, const Entity& running) const override;
     void reweight(Entity& e, u32 weight, u8 level) override;
     usize size() const override { return queues_.size(); }
@@ -58,7 +75,13 @@ class Dwrr final : public Policy {
     i64 need() const { return static_cast<i64>(price_) * static_cast<i64>(slice_); }
     i64 credit(unsigned level) const { return static_cast<i64>(weights_[level]) * static_cast<i64>(slice_); }
     void catch_up(Cpu& c) const;
-    Entity* take(Cpu& c, unsigned level, unsigned cpu);
+    Entity* rotate(Cpu& c, unsigned i, unsigned cpu);  // the cursor's turn is over
+    Entity* take(Cpu& c, unsigned level, unsigned cpu) {
+        c.cursor = level;
+        Entity* e = queues_.pop_nonempty(level);
+        e->cpu = static_cast<u16>(cpu);
+        return e;
+    }
 
     const u32* weights_;
     u32 price_;

@@ -5,11 +5,6 @@
 
 namespace q::sched {
 
-void InterleavedDwrr::enqueue(Entity& e, Time) {
-    Q_ASSERT(!e.queued && e.level < kLevels);
-    queues_.push(e);
-}
-
 void InterleavedDwrr::dequeue(Entity& e) {
     Q_ASSERT(e.queued);
     queues_.remove(e);
@@ -34,23 +29,15 @@ void InterleavedDwrr::catch_up(Cpu& c) const {
     }
 }
 
-Entity* InterleavedDwrr::pick(unsigned cpu, Time) {
-    Q_ASSERT(cpu < kMaxCpus);
-    if (queues_.size() == 0) return nullptr;
-    Cpu& c = cpus_[cpu];
-    unsigned i = c.last_queue;
-    for (unsigned refills = 0;;) {
-        i = queues_.next_after(i);
-        if (c.balance[i] >= price_) {
-            c.balance[i] -= price_;
-            c.last_queue = i;
-            Entity* e = queues_.pop(i);
-            e->cpu = static_cast<u16>(cpu);
-            return e;
-        }
-        c.balance[i] += weights_[i];
+// pick() after its first visit refilled queue i: keep visiting.
+Entity* InterleavedDwrr::visit(Cpu& c, unsigned i, unsigned cpu) {
+    for (unsigned refills = 1;;) {
         // kLevels consecutive refills cover at least one full sweep.
-        if (++refills == kLevels) catch_up(c);
+        if (refills == kLevels) catch_up(c);
+        i = queues_.next_after(i);
+        if (c.balance[i] >= price_) return take(c, i, cpu);
+        c.balance[i] += weights_[i];
+        ++refills;
     }
 }
 

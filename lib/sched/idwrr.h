@@ -20,6 +20,7 @@
 #pragma once
 
 #include "lib/sched/levels.h"
+#include "lib/seam.h"
 
 namespace q::sched {
 
@@ -29,9 +30,21 @@ class InterleavedDwrr final : public Policy {
         : weights_(queue_weights), price_(price) {}
 
     const char* name() const override { return "idwrr"; }
-    void enqueue(Entity& e, Time now) override;
+    // enqueue and pick's first visit are inline (see dwrr.h).
+    void enqueue(Entity& e, Time) override {
+        Q_ASSERT(!e.queued && e.level < kLevels);
+        queues_.push(e);
+    }
     void dequeue(Entity& e) override;
-    Entity* pick(unsigned cpu, Time now) override;
+    Entity* pick(unsigned cpu, Time) override {
+        Q_ASSERT(cpu < kMaxCpus);
+        if (queues_.size() == 0) return nullptr;
+        Cpu& c = cpus_[cpu];
+        const unsigned i = queues_.next_after(c.last_queue);
+        if (c.balance[i] >= price_) return take(c, i, cpu);
+        c.balance[i] += weights_[i];
+        return visit(c, i, cpu);
+    }
     void charge(Entity&, Time) override {}
     bool preempts(const Entity& woken, const Entity& running) const override;
     void reweight(Entity& e, u32 weight, u8 level) override;
@@ -45,6 +58,14 @@ class InterleavedDwrr final : public Policy {
         unsigned last_queue = kLevels - 1;
     };
     void catch_up(Cpu& c) const;
+    Entity* visit(Cpu& c, unsigned i, unsigned cpu);  // pick() after one refill
+    Entity* take(Cpu& c, unsigned i, unsigned cpu) {
+        c.balance[i] -= price_;
+        c.last_queue = i;
+        Entity* e = queues_.pop_nonempty(i);
+        e->cpu = static_cast<u16>(cpu);
+        return e;
+    }
 
     const u32* weights_;
     u32 price_;

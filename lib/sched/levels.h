@@ -47,6 +47,12 @@ class LevelQueues {
         if (e) remove(*e);
         return e;
     }
+    // pop() of a queue known to be non-empty (its mask bit is set).
+    Entity* pop_nonempty(unsigned level) {
+        Entity* e = queues_[level].front();
+        remove(*e);
+        return e;
+    }
     bool empty(unsigned level) const { return (mask_ & bit(level)) == 0; }
     u64 mask() const { return mask_; }
     usize size() const { return count_; }

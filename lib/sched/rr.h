@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lib/sched/policy.h"
+#include "lib/seam.h"
 
 namespace q::sched {
 
@@ -14,9 +15,22 @@ class RoundRobin final : public Policy {
     constexpr RoundRobin() = default;
 
     const char* name() const override { return "rr"; }
-    void enqueue(Entity& e, Time now) override;
+    // enqueue and pick are inline (see dwrr.h).
+    void enqueue(Entity& e, Time) override {
+        Q_ASSERT(!e.queued);
+        fifo_.push_back(e);
+        e.queued = true;
+        count_++;
+    }
     void dequeue(Entity& e) override;
-    Entity* pick(unsigned cpu, Time now) override;
+    Entity* pick(unsigned cpu, Time) override {
+        Entity* e = fifo_.pop_front();
+        if (!e) return nullptr;
+        e->queued = false;
+        e->cpu = static_cast<u16>(cpu);
+        count_--;
+        return e;
+    }
     void charge(Entity&, Time) override {}
     bool preempts(const Entity&, const Entity&) const override { return false; }
     void reweight(Entity& e, u32 weight, u8 level) override;
