@@ -5,7 +5,7 @@
 // exception kills the offending process (status -1) and never the kernel.
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
-// Timer: every hart re-arms its own stimecmp each slice; hart 0 counts ticks.
+// Timer: each dispatch arms a full slice (timer_new_slice); any hart advances the 0.1 s tick.
 // A software interrupt (IPI) asks this hart to reschedule.
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
@@ -29,7 +29,7 @@ using namespace riscv;
 u64 g_ticks = 0;
 SpinLock g_ticks_lock("ticks");
 u64 g_slice_cycles = param::kDefaultSliceCycles;
-static u64 g_next_tick = param::kTickCycles;
+u64 g_next_tick = param::kTickCycles;
 
 u64 now_cycles() { return r_time(); }
 
@@ -42,21 +42,40 @@ namespace {
 
 enum class Intr { None, Device, Timer, Resched };
 
-// The timer fires every slice on every hart (preemption); the tick that
-// sleep() and uptime() count is a fixed param::kTickCycles, kept by hart 0.
+// Arm this hart's timer for one slice from now, or for the next tick of
+// the sleep()/uptime() clock if that comes first, so ticks keep coming even
+// on a hart that dispatches more often than once a slice.
+void arm_timer(u64 now) {
+    const u64 next_tick = __atomic_load_n(&g_next_tick, __ATOMIC_RELAXED);
+    const u64 slice_end = now + g_slice_cycles;
+    w_stimecmp(slice_end < next_tick ? slice_end : next_tick);
+}
+
+// Advance the tick counter if a tick boundary has passed (any hart may).
+void update_ticks(u64 now) {
+    if (now < __atomic_load_n(&g_next_tick, __ATOMIC_RELAXED)) return;
+    LockGuard g(g_ticks_lock);
+    if (now < g_next_tick) return;
+    while (now >= g_next_tick) {
+        g_ticks++;
+        g_next_tick += param::kTickCycles;
+    }
+    wakeup(&g_ticks);
+}
+
+// A timer interrupt: the slice of whatever runs here has ended.
 Intr clock_intr() {
     const u64 now = r_time();
-    if (cpuid() == 0 && now >= g_next_tick) {
-        LockGuard g(g_ticks_lock);
-        while (now >= g_next_tick) {
-            g_ticks++;
-            g_next_tick += param::kTickCycles;
-        }
-        wakeup(&g_ticks);
-    }
-    w_stimecmp(now + g_slice_cycles);
+    update_ticks(now);
+    arm_timer(now);
     return Intr::Timer;
 }
+
+}  // namespace
+
+void timer_new_slice() { arm_timer(r_time()); }
+
+namespace {
 
 Intr dev_intr() {
     const u64 scause = r_scause();

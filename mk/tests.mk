@@ -4,6 +4,7 @@
 #   GUEST_SUITES python scripts under tests/guest printing PASS/FAIL lines
 GUEST_SUITES += tests/guest/shell_tests.py 1 3 8
 EXTRA_GUEST_SUITES += tests/guest/sched_tests.py
+EXTRA_GUEST_SUITES += tests/guest/usertests.py 1 3
 
 .PHONY: test test-host test-guest
 test:

@@ -37,5 +37,7 @@ Result<int> exec(const char* path, char* const argv[]);
 extern u64 g_ticks;
 extern SpinLock g_ticks_lock;
 u64 now_cycles();
+// Give the process being dispatched a full slice (re-arms this hart's timer).
+void timer_new_slice();
 
 }  // namespace q

@@ -40,6 +40,7 @@ void run(Cpu* c, Proc* p) {
     p->woken = false;
     c->proc = p;
     c->need_resched = false;
+    timer_new_slice();  // every dispatch gets a whole slice, however it began
     context_switch(&c->context, &p->context);
     c->proc = nullptr;
     p->on_cpu = -1;
