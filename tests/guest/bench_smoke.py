@@ -1,0 +1,60 @@
+"""tests/guest/bench_smoke.py - quick in-guest check of schbench and frames.
+
+Boots one guest (2 harts, -icount shift=3 so the run is short and
+repeatable), runs each benchmark for about a virtual second, parses the
+output and checks the numbers are sane: samples counted, percentiles
+ordered, positive rates, a deterministic frame checksum, usage errors.
+One `PASS name` / `FAIL name: why` line per check. Takes about 15 s.
+"""
+import re
+import sys
+
+from qemu import Guest
+
+SCHBENCH_RE = re.compile(r"schbench: rps=([\d.]+) p50=([\d.]+) p90=([\d.]+) p99=([\d.]+) p999=([\d.]+) "
+                         r"max=([\d.]+) samples=(\d+)")
+FRAMES_RE = re.compile(r"frames: fps=([\d.]+) frames=(\d+) ms=(\d+) checksum=([0-9a-f]+)")
+
+
+def report(ok, name, detail=""):
+    print(("PASS %s %s" if ok else "FAIL %s: %s") % (name, detail))
+    sys.stdout.flush()
+
+
+def main():
+    with Guest(cpus=2, icount=3, bootargs="slice=4000") as g:
+        g.boot()
+        out = g.run("schbench -t 2 -r 1 -n 1", timeout=60)
+        m = SCHBENCH_RE.search(out)
+        if not m:
+            report(False, "schbench-runs", repr(out))
+        else:
+            rps, p50, p90, p99, p999, mx = (float(m.group(i)) for i in range(1, 7))
+            n = int(m.group(7))
+            report(True, "schbench-runs", m.group(0))
+            report("Wakeup Latencies percentiles (usec) runtime 1 (s)" in out and "average rps:" in out
+                   and "RPS percentiles (requests)" in out, "schbench-layout", repr(out[:200]))
+            report(n > 50 and abs(rps - n) <= 1, "schbench-samples", "samples %d rps %.2f" % (n, rps))
+            report(0 < p50 <= p90 <= p99 <= p999 <= mx, "schbench-percentiles-ordered",
+                   "p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f" % (p50, p90, p99, p999, mx))
+            report(p50 < 20000, "schbench-latency-sane", "p50 %.1f us on an idle guest" % p50)
+        out = g.run("schbench -t 0", timeout=30)
+        report("usage: schbench" in out, "schbench-usage", repr(out))
+        out = g.run("frames -t 1", timeout=60)
+        m = FRAMES_RE.search(out)
+        if not m:
+            report(False, "frames-runs", repr(out))
+        else:
+            fps, frames, ms = float(m.group(1)), int(m.group(2)), int(m.group(3))
+            report(fps > 10 and frames > 10 and 1000 <= ms < 1500 and abs(fps - frames * 1000.0 / ms) < 1,
+                   "frames-fps", m.group(0))
+        a = FRAMES_RE.search(g.run("frames -f 7", timeout=30))
+        b = FRAMES_RE.search(g.run("frames -f 7", timeout=30))
+        report(a is not None and b is not None and a.group(4) == b.group(4) and a.group(2) == "7",
+               "frames-deterministic", "%s / %s" % (a and a.group(0), b and b.group(0)))
+        out = g.run("frames -x", timeout=30)
+        report("usage: frames" in out, "frames-usage", repr(out))
+
+
+if __name__ == "__main__":
+    main()
