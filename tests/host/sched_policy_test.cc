@@ -52,6 +52,16 @@ TEST(SchedLevels, Ctz64MatchesBuiltin) {
     EXPECT_EQ(popcount64(0xff00ff), 16u);
 }
 
+// The kernel (rv64imac, no ctz instruction) uses the de Bruijn lookup; hosts
+// use the builtin through ctz64, so check the lookup against it directly.
+TEST(SchedLevels, Ctz64DeBruijnMatchesBuiltin) {
+    for (unsigned b = 0; b < 64; b++) {
+        EXPECT_EQ(ctz64_debruijn(u64{1} << b), b);
+        EXPECT_EQ(ctz64_debruijn(~u64{0} << b), b);
+        EXPECT_EQ(ctz64_debruijn((u64{1} << b) | (u64{1} << 63)), b);
+    }
+}
+
 TEST(SchedRegistry, NamesAndStorage) {
     for (const char* n : {"rr", "dwrr", "idwrr", "eevdf"}) {
         Policy* p = policy_by_name(n);
