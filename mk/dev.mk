@@ -51,7 +51,7 @@ format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
 
 format-check:
-	@$(CLANG_FORMAT) --dry-run $(FORMAT_SRCS) 2>&1 | grep -o '^[^:]*:' | sort -u | sed 's/:$$//' ; true
+	@$(CLANG_FORMAT) --dry-run $(FORMAT_SRCS) 2>&1 | grep 'code should be clang-formatted' | cut -d: -f1 | sort -u; true
 
 lint: lint-tidy lint-cppcheck
 
