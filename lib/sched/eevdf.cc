@@ -54,7 +54,8 @@ void Eevdf::insert(Entity& e) {
 }
 
 void Eevdf::remove(Entity& e) {
-    idle_v_ = virtual_time();
+    // idle_v_ is read only while the tree is empty: record V when it empties.
+    if (count_ == 1) idle_v_ = virtual_time();
     tree_.erase(e);
     sub_sums(e);
     e.queued = false;

@@ -15,8 +15,16 @@ void EevdfTree::recompute(Entity* n) {
     n->min_vruntime = m;
 }
 
-void EevdfTree::propagate(Entity* n) {
-    for (; n; n = n->parent) recompute(n);
+// Recompute from n towards the root, stopping at `stop` or at the first node
+// whose minimum did not change: its ancestors' subtrees changed only below
+// it, so their minima did not change either. Returns where it stopped.
+Entity* EevdfTree::propagate(Entity* n, Entity* stop) {
+    for (; n != stop; n = n->parent) {
+        const i64 old = n->min_vruntime;
+        recompute(n);
+        if (n->min_vruntime == old) break;
+    }
+    return n;
 }
 
 void EevdfTree::replace_child(Entity* parent, Entity* old, Entity* now) {
@@ -37,8 +45,8 @@ void EevdfTree::rotate_left(Entity* x) {
     replace_child(x->parent, x, y);
     y->left = x;
     x->parent = y;
+    y->min_vruntime = x->min_vruntime;  // y's subtree is x's old one
     recompute(x);
-    recompute(y);
 }
 
 void EevdfTree::rotate_right(Entity* x) {
@@ -48,27 +56,39 @@ void EevdfTree::rotate_right(Entity* x) {
     replace_child(x->parent, x, y);
     y->right = x;
     x->parent = y;
+    y->min_vruntime = x->min_vruntime;  // y's subtree is x's old one
     recompute(x);
-    recompute(y);
 }
 
 void EevdfTree::insert(Entity& z) {
+    // z.seq is above every queued seq (precondition), so (deadline, seq)
+    // order puts z after every node with its deadline: compare deadlines only.
+    // A deadline at or after the last one lands as the last node's right
+    // child, where the descent would end anyway: skip the descent.
     Entity* parent = nullptr;
-    for (Entity* x = root_; x;) {
-        parent = x;
-        x = less(z, *x) ? x->left : x->right;
+    Entity** link = &root_;
+    const i64 d = z.deadline;
+    if (last_ && d >= last_->deadline) {
+        parent = last_;
+        link = &last_->right;
+    } else {
+        while (Entity* x = *link) {
+            parent = x;
+            link = d < x->deadline ? &x->left : &x->right;
+        }
+    }
+    if (!parent) {
+        first_ = last_ = &z;
+    } else if (parent == last_ && link == &parent->right) {
+        last_ = &z;
+    } else if (parent == first_ && link == &parent->left) {
+        first_ = &z;
     }
     z.parent = parent;
     z.left = z.right = nullptr;
     z.red = true;
     z.min_vruntime = z.vruntime;
-    if (!parent) {
-        root_ = &z;
-    } else if (less(z, *parent)) {
-        parent->left = &z;
-    } else {
-        parent->right = &z;
-    }
+    *link = &z;
     // A new leaf only lowers minima: stop at the first ancestor it does not.
     for (Entity* a = parent; a && z.vruntime < a->min_vruntime; a = a->parent) a->min_vruntime = z.vruntime;
     insert_fixup(&z);
@@ -78,7 +98,8 @@ void EevdfTree::insert_fixup(Entity* z) {
     while (is_red(z->parent)) {
         Entity* p = z->parent;
         Entity* g = p->parent;  // exists: a red node is never the root
-        const bool left_side = (p == g->left);
+        // The analyzer cannot see that invariant (the root is black).
+        const bool left_side = (p == g->left);  // NOLINT(clang-analyzer-core.NullDereference)
         Entity* uncle = left_side ? g->right : g->left;
         if (is_red(uncle)) {
             p->red = false;
@@ -112,6 +133,24 @@ void EevdfTree::insert_fixup(Entity* z) {
 
 void EevdfTree::erase(Entity& zr) {
     Entity* z = &zr;
+    if (z == last_) {  // the new last is its predecessor (z has no right child)
+        Entity* p = z->left;
+        if (p) {
+            while (p->right) p = p->right;
+        } else {
+            p = z->parent;
+        }
+        last_ = p;
+    }
+    if (z == first_) {  // the new first is its successor (z has no left child)
+        Entity* p = z->right;
+        if (p) {
+            while (p->left) p = p->left;
+        } else {
+            p = z->parent;
+        }
+        first_ = p;
+    }
     Entity* x = nullptr;
     Entity* xparent = nullptr;
     bool removed_red = z->red;
@@ -119,6 +158,8 @@ void EevdfTree::erase(Entity& zr) {
         x = z->left ? z->left : z->right;
         xparent = z->parent;
         replace_child(z->parent, z, x);
+        // Every ancestor lost exactly z: early stop is exact.
+        propagate(xparent, nullptr);
     } else {
         Entity* y = z->right;
         while (y->left) y = y->left;  // successor
@@ -136,8 +177,13 @@ void EevdfTree::erase(Entity& zr) {
         y->left = z->left;
         y->left->parent = y;
         y->red = z->red;
+        // Between y's old place and its new one, subtrees lost y (early stop
+        // exact below y); y's new subtree lost z, so y starts from z's old
+        // minimum and is always recomputed; above y, ancestors lost z.
+        y->min_vruntime = z->min_vruntime;
+        if (xparent != y) propagate(xparent, y);
+        propagate(y, nullptr);
     }
-    propagate(xparent);
     if (!removed_red) erase_fixup(x, xparent);
     z->left = z->right = z->parent = nullptr;
     z->red = false;
@@ -218,6 +264,12 @@ int EevdfTree::check_node(const Entity* n, const Entity* parent) {
 
 int EevdfTree::check() const {
     if (is_red(root_)) return -1;
+    const Entity* last = root_;
+    while (last && last->right) last = last->right;
+    if (last != last_) return -1;
+    const Entity* first = root_;
+    while (first && first->left) first = first->left;
+    if (first != first_) return -1;
     return check_node(root_, nullptr);
 }
 

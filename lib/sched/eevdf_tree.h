@@ -8,8 +8,9 @@
 //
 // Invariants: red-black (root black, no red node with a red child, equal
 // black height on every path); every node's min_vruntime equals
-// min(vruntime, left->min_vruntime, right->min_vruntime); a node not in the
-// tree has null left/right/parent. check() verifies all of them (tests).
+// min(vruntime, left->min_vruntime, right->min_vruntime); first_ and last_
+// are the in-order first and last nodes (null iff empty); a node not in the tree has null
+// left/right/parent. check() verifies all of them (tests).
 #pragma once
 
 #include "lib/sched/policy.h"
@@ -22,6 +23,8 @@ class EevdfTree {
 
     bool empty() const { return root_ == nullptr; }
     const Entity* root() const { return root_; }
+    // Precondition: z.seq is greater than the seq of every node in the tree
+    // (Eevdf numbers enqueues in order), so z goes after equal deadlines.
     void insert(Entity& z);
     void erase(Entity& z);
 
@@ -29,6 +32,7 @@ class EevdfTree {
     // monotone (true for all v up to some bound); null if none.
     template <typename Pass>
     Entity* first_passing(Pass pass) const {
+        if (first_ && pass(first_->vruntime)) return first_;  // the common case
         Entity* n = root_;
         while (n) {
             if (n->left && pass(n->left->min_vruntime)) {
@@ -53,7 +57,7 @@ class EevdfTree {
     }
     static bool is_red(const Entity* n) { return n && n->red; }
     static void recompute(Entity* n);
-    static void propagate(Entity* n);
+    static Entity* propagate(Entity* n, Entity* stop);
     void rotate_left(Entity* x);
     void rotate_right(Entity* x);
     void replace_child(Entity* parent, Entity* old, Entity* now);
@@ -62,6 +66,8 @@ class EevdfTree {
     static int check_node(const Entity* n, const Entity* parent);
 
     Entity* root_ = nullptr;
+    Entity* first_ = nullptr;  // in-order first node (earliest deadline)
+    Entity* last_ = nullptr;   // in-order last node (latest deadline)
 };
 
 }  // namespace q::sched
