@@ -1,7 +1,8 @@
 # make test: every host unit test, every check, every in-guest suite.
 #   HOST_TESTS   GoogleTest binaries (each fragment appends its own)
 #   HOST_CHECKS  make targets run as single checks (pass = exit 0)
-#   GUEST_SUITES python scripts under tests/guest printing PASS/FAIL lines
+#   GUEST_SUITES, EXTRA_GUEST_SUITES  python scripts under tests/guest printing
+#                PASS/FAIL lines, each followed by its arguments
 GUEST_SUITES += tests/guest/shell_tests.py 1 3 8
 EXTRA_GUEST_SUITES += tests/guest/sched_tests.py
 EXTRA_GUEST_SUITES += tests/guest/usertests.py 1 3
@@ -12,7 +13,7 @@ test:
 	@$(MAKE) --no-print-directory -j2 $(HOST_TESTS) $(KERNEL) $(FS_IMG)
 	@python3 tests/run_tests.py $(foreach t,$(HOST_TESTS),--gtest $(t)) \
 	  $(foreach c,$(HOST_CHECKS),--check '$(c):$(MAKE) --no-print-directory -s $(c)') \
-	  --guest '$(GUEST_SUITES)' $(foreach s,$(EXTRA_GUEST_SUITES),--guest '$(s)')
+	  --guest-list='$(GUEST_SUITES) $(EXTRA_GUEST_SUITES)'
 
 test-host:
 	@$(MAKE) --no-print-directory -j2 $(HOST_TESTS)
@@ -20,4 +21,4 @@ test-host:
 
 test-guest:
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
-	@python3 tests/run_tests.py --guest '$(GUEST_SUITES)' $(foreach s,$(EXTRA_GUEST_SUITES),--guest '$(s)')
+	@python3 tests/run_tests.py --guest-list='$(GUEST_SUITES) $(EXTRA_GUEST_SUITES)'

@@ -3,7 +3,7 @@
 
 Runs, in order: each GoogleTest binary given with --gtest (counting every
 test case), each check given with --check NAME:COMMAND (exit 0 = pass), and
-each in-guest suite given with --guest SCRIPT [args] (counting its
+each in-guest suite given with --guest 'SCRIPT [args]' or in --guest-list (counting its
 `PASS name` / `FAIL name` lines). Failures are printed in full; the last
 line is `N passed, N failed`. Exit status is 1 when anything failed.
 """
@@ -33,7 +33,14 @@ def main():
     ap.add_argument("--gtest", action="append", default=[])
     ap.add_argument("--check", action="append", default=[])
     ap.add_argument("--guest", action="append", default=[])
+    ap.add_argument("--guest-list", default="",
+                    help="suites as one string: each word ending in .py starts a suite, the words after it are its args")
     args = ap.parse_args()
+    for word in args.guest_list.split():
+        if word.endswith(".py") or not args.guest:
+            args.guest.append(word)
+        else:
+            args.guest[-1] += " " + word
     passed = failed = 0
 
     for binary in args.gtest:

@@ -260,6 +260,8 @@ Result<int> wait(UserAddr status_addr) {
 }
 
 Status kill(int pid) {
+    // init must never exit (the kernel would have nobody to reap orphans).
+    if (g_init_proc && pid == g_init_proc->pid) return Error::BadArgument;
     for (Proc& p : g_procs) {
         LockGuard g(p.lock);
         if (p.pid != pid || p.state == ProcState::Unused) continue;

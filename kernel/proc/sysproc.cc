@@ -22,7 +22,7 @@ i64 sys_exit() { exit(arg_int(0)); }
 // wait(int* status) -> pid of a child that exited; status may be 0.
 i64 sys_wait() { return to_user(wait(arg_addr(0))); }
 
-// kill(pid) -> 0, or -1 if no such process.
+// kill(pid) -> 0, or -1 if no such process (or pid is init, which may not die).
 i64 sys_kill() { return to_user(kill(arg_int(0))); }
 
 i64 sys_getpid() { return myproc()->pid; }

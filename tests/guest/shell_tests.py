@@ -54,6 +54,15 @@ def run_suite(cpus):
             else:
                 print("FAIL %s: %r printed %r" % (name, line, out))
                 failed += 1
+        # ^P prints the process list (kernel procdump) and the shell goes on.
+        name = "ctrl-p-procdump-%dharts" % cpus
+        try:
+            g.child.sendcontrol("p")
+            g.child.expect(r"PID STATE\s+NICE WEIGHT.*\n.*1 sleep .*init", timeout=10)
+            ok = g.run("echo alive", timeout=10) .endswith("alive\n")
+        except Exception as e:  # noqa: BLE001
+            ok = False
+        print(("PASS %s" if ok else "FAIL %s: no process list or no shell after ^P") % name)
     return passed, failed
 
 
