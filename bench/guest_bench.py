@@ -150,7 +150,7 @@ def plot(out_dir, results, policies, scenarios):
           "set multiplot layout 1,3",
           "set style data histograms", "set style histogram clustered gap 1",
           "set style fill solid 0.85 border -1", "set boxwidth 0.9",
-          "set xtics rotate by -30 scale 0", "set key top left", "set grid ytics"]
+          "set xtics rotate by -30 scale 0", "set key outside bottom center horizontal", "set grid ytics"]
     for i, (key, title, log) in enumerate(panels):
         data = os.path.join(out_dir, "plot_%d.dat" % i)
         with open(data, "w") as f:
@@ -160,7 +160,7 @@ def plot(out_dir, results, policies, scenarios):
                 f.write(s + " " + " ".join("%g" % max(v, 0.1 if log else 0) for v in row) + "\n")
         gp.append("set title '%s'" % title)
         gp.append("set logscale y" if log else "unset logscale y")
-        gp.append("set yrange [%s:*]" % ("0.1" if log else "0"))
+        gp.append("set yrange [%s:*]" % ("10" if log else "0"))
         gp.append("plot " + ", ".join("'%s' using %d:xtic(1) title columnhead(%d)" % (data, j + 2, j + 2)
                                       for j in range(len(policies))))
     gp.append("unset multiplot")
