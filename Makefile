@@ -28,6 +28,7 @@ include mk/toolchain.mk
 -include mk/sched.mk
 -include mk/reliability.mk
 -include mk/sched-user.mk
+-include mk/klib-tests.mk
 -include mk/bench.mk
 -include mk/dev.mk
 
