@@ -42,12 +42,12 @@ namespace {
 
 enum class Intr { None, Device, Timer, Resched };
 
-// Arm this hart's timer for one slice from now, or for the next tick of
-// the sleep()/uptime() clock if that comes first, so ticks keep coming even
-// on a hart that dispatches more often than once a slice.
-void arm_timer(u64 now) {
+// Arm this hart's timer for the end of its current slice, or for the next
+// tick of the sleep()/uptime() clock if that comes first, so ticks keep
+// coming even on a hart that dispatches more often than once a slice.
+void arm_timer() {
     const u64 next_tick = __atomic_load_n(&g_next_tick, __ATOMIC_RELAXED);
-    const u64 slice_end = now + g_slice_cycles;
+    const u64 slice_end = mycpu()->slice_end;
     w_stimecmp(slice_end < next_tick ? slice_end : next_tick);
 }
 
@@ -63,17 +63,25 @@ void update_ticks(u64 now) {
     wakeup(&g_ticks);
 }
 
-// A timer interrupt: the slice of whatever runs here has ended.
+// A timer interrupt. Only the end of the running process's slice is a
+// reason to reschedule; a tick boundary inside a slice just counts the
+// tick, so every process gets whole slices whatever the tick's phase.
 Intr clock_intr() {
     const u64 now = r_time();
     update_ticks(now);
-    arm_timer(now);
-    return Intr::Timer;
+    Cpu* c = mycpu();
+    const bool slice_over = now >= c->slice_end;
+    if (slice_over) c->slice_end = now + g_slice_cycles;
+    arm_timer();
+    return slice_over ? Intr::Timer : Intr::Device;
 }
 
 }  // namespace
 
-void timer_new_slice() { arm_timer(r_time()); }
+void timer_new_slice() {
+    mycpu()->slice_end = r_time() + g_slice_cycles;
+    arm_timer();
+}
 
 namespace {
 

@@ -75,6 +75,7 @@ struct Cpu {
     int id = 0;
     bool need_resched = false;
     bool idle = false;      // waiting for work in the scheduler loop
+    u64 slice_end = 0;      // when the running process's slice ends (timer cycles)
 };
 
 extern Cpu g_cpus[param::kMaxCpus];
