@@ -13,3 +13,12 @@ $(BUILD)/tests/kfs_tests: $(KFS_TEST_OBJS) $(BUILD)/libquanta-host.a
 HOST_TESTS += $(BUILD)/tests/kfs_tests
 
 -include $(KFS_TEST_OBJS:.o=.d)
+
+# The same tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+KFS_TEST_SAN_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(KFS_TEST_SRCS) $(KFS_KERNEL_SRCS))
+$(BUILD)/tests/kfs_tests-san: $(KFS_TEST_SAN_OBJS) $(BUILD)/libquanta-host-san.a
+	@mkdir -p $(dir $@)
+	$(HOST_CXX) $(HOST_CXXFLAGS) $(HOST_SANFLAGS) -o $@ $(KFS_TEST_SAN_OBJS) $(BUILD)/libquanta-host-san.a -lgtest -lgtest_main -pthread
+
+HOST_TESTS += $(BUILD)/tests/kfs_tests-san
+-include $(KFS_TEST_SAN_OBJS:.o=.d)
