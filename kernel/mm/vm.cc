@@ -175,37 +175,43 @@ void uvm_clear_user(PageTable pt, u64 va) {
 
 // ---- checked user copies (uaccess.h) ----
 
-Status copy_out(PageTable pt, UserAddr dst, const void* src, u64 len) {
-    u64 va = dst.raw();
-    const auto* s = static_cast<const u8*>(src);
+namespace {
+
+// Visit [va, va+len) one page piece at a time: fn(kernel pointer, length).
+// Every page must be mapped valid and user-accessible, and writable too when
+// `write`; otherwise nothing more is visited and the result is BadAddress.
+template <typename Fn>
+Status for_each_user_piece(PageTable pt, u64 va, u64 len, bool write, Fn fn) {
+    const u64 need = kPteV | kPteU | (write ? kPteW : 0);
     while (len > 0) {
         const u64 base = page_round_down(va);
-        if (base >= kMaxVa) return Error::BadAddress;
-        Pte* pte = walk(pt, base, false);
-        if (!pte || (*pte & (kPteV | kPteU | kPteW)) != (kPteV | kPteU | kPteW)) return Error::BadAddress;
-        const u64 n = (kPageSize - (va - base)) < len ? kPageSize - (va - base) : len;
-        memmove(reinterpret_cast<void*>(pte_to_pa(*pte) + (va - base)), s, n);
+        Pte* pte = base < kMaxVa ? walk(pt, base, false) : nullptr;
+        if (!pte || (*pte & need) != need) return Error::BadAddress;
+        const u64 off = va - base;
+        const u64 n = kPageSize - off < len ? kPageSize - off : len;
+        fn(reinterpret_cast<u8*>(pte_to_pa(*pte) + off), n);
         len -= n;
-        s += n;
         va = base + kPageSize;
     }
     return {};
 }
 
+}  // namespace
+
+Status copy_out(PageTable pt, UserAddr dst, const void* src, u64 len) {
+    const auto* s = static_cast<const u8*>(src);
+    return for_each_user_piece(pt, dst.raw(), len, true, [&](u8* user, u64 n) {
+        memmove(user, s, n);
+        s += n;
+    });
+}
+
 Status copy_in(PageTable pt, void* dst, UserAddr src, u64 len) {
-    u64 va = src.raw();
     auto* d = static_cast<u8*>(dst);
-    while (len > 0) {
-        const u64 base = page_round_down(va);
-        const u64 pa = walk_user(pt, base);
-        if (pa == 0) return Error::BadAddress;
-        const u64 n = (kPageSize - (va - base)) < len ? kPageSize - (va - base) : len;
-        memmove(d, reinterpret_cast<void*>(pa + (va - base)), n);
-        len -= n;
+    return for_each_user_piece(pt, src.raw(), len, false, [&](u8* user, u64 n) {
+        memmove(d, user, n);
         d += n;
-        va = base + kPageSize;
-    }
-    return {};
+    });
 }
 
 Status copy_in_str(PageTable pt, char* dst, UserAddr src, u64 max) {
