@@ -36,8 +36,9 @@ exhaust:
 # suite and the fuzzer, all on 8 harts; the fuzzer runs SOAK_SECONDS
 # (default 600). Not part of make test or CI.
 SOAK_SECONDS ?= 600
+SOAK_SUITES = tests/guest/usertests.py --full 8 tests/guest/exhaust.py --cpus 8 \
+  tests/guest/fuzz.py --seconds $(SOAK_SECONDS) --cpus 8 $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 .PHONY: soak
 soak:
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
-	@python3 tests/run_tests.py --guest-list='tests/guest/usertests.py --full 8 \
-	  tests/guest/exhaust.py --cpus 8 tests/guest/fuzz.py --seconds $(SOAK_SECONDS) --cpus 8 $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))'
+	@python3 tests/run_tests.py --guest-list='$(SOAK_SUITES)'
