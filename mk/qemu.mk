@@ -18,7 +18,7 @@ qemu:
 	$(QEMU) $(QEMUOPTS)
 
 qemu-gdb:
-	@tools/install-deps.sh
+	@tools/install-deps.sh dev
 	@$(MAKE) --no-print-directory $(KERNEL) $(FS_IMG)
-	@echo "QEMU waits for gdb on port 26000: run 'gdb-multiarch -x tools/gdbinit' in another terminal"
+	@echo "QEMU waits for gdb on port 26000: run 'gdb-multiarch -x tools/gdbinit' in another terminal (see docs/debugging.md)"
 	$(QEMU) $(QEMUOPTS) -S -gdb tcp::26000
