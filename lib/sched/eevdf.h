@@ -11,8 +11,10 @@
 //   eligible: v_i <= V, i.e. (v_i - v0) * W <= sum_wv, which for integers is
 //   exactly v_i <= v0 + floor(sum_wv / W): one division per pick.
 //   deadline: d_i = v_i + slice * 2^shift / w_i, renewed when v_i reaches it.
-//   pick: the eligible task with the earliest deadline (O(log n): tree keyed
-//   by deadline, augmented with the subtree minimum vruntime).
+//   pick: the eligible task with the earliest deadline, FIFO (enqueue order)
+//   among equal deadlines (O(log n): tree keyed by deadline, augmented with
+//   the subtree minimum vruntime; tasks with equal deadline and vruntime
+//   share a node, see eevdf_tree.h).
 //   lag: vlag = V - v_i is recorded at every charge (V counting the charged
 //   task as if queued) and at dequeue. enqueue places a task that slept at
 //   v = V - vlag * (W + w) / W (Linux's inflation, so its lag after joining

@@ -62,36 +62,60 @@ void EevdfTree::rotate_right(Entity* x) {
 
 void EevdfTree::insert(Entity& z) {
     // z.seq is above every queued seq (precondition), so (deadline, seq)
-    // order puts z after every node with its deadline: compare deadlines only.
-    // A deadline at or after the last one lands as the last node's right
-    // child, where the descent would end anyway: skip the descent.
+    // order puts z after every entity with its deadline: compare deadlines
+    // only. A deadline at or after the last one lands as the last node's
+    // right child, where the descent would end anyway: skip the descent.
+    // pred, the last node the descent went right at, is z's predecessor.
     Entity* parent = nullptr;
+    Entity* pred = nullptr;
     Entity** link = &root_;
     const i64 d = z.deadline;
     if (last_ && d >= last_->deadline) {
-        parent = last_;
+        parent = pred = last_;
         link = &last_->right;
     } else {
         while (Entity* x = *link) {
             parent = x;
-            link = d < x->deadline ? &x->left : &x->right;
+            if (d < x->deadline) {
+                link = &x->left;
+            } else {
+                pred = x;
+                link = &x->right;
+            }
         }
     }
-    if (!parent) {
-        first_ = last_ = &z;
-    } else if (parent == last_ && link == &parent->right) {
-        last_ = &z;
-    } else if (parent == first_ && link == &parent->left) {
-        first_ = &z;
+    if (pred && pred->deadline == d && pred->vruntime == z.vruntime) {
+        // Join pred's group at the end of its ring: the key does not change.
+        Entity* tail = pred->gprev;
+        z.gprev = tail;
+        z.gnext = pred;
+        tail->gnext = &z;
+        pred->gprev = &z;
+        z.left = z.right = z.parent = nullptr;
+        z.red = false;
+        return;
     }
-    z.parent = parent;
-    z.left = z.right = nullptr;
-    z.red = true;
-    z.min_vruntime = z.vruntime;
-    *link = &z;
+    z.gnext = z.gprev = &z;
+    link_node(&z, parent, link);
+}
+
+// Link z (with its ring) as a new leaf at *link under parent, and rebalance.
+void EevdfTree::link_node(Entity* z, Entity* parent, Entity** link) {
+    if (!parent) {
+        first_ = last_ = z;
+    } else if (parent == last_ && link == &parent->right) {
+        last_ = z;
+    } else if (parent == first_ && link == &parent->left) {
+        first_ = z;
+    }
+    z->parent = parent;
+    z->left = z->right = nullptr;
+    z->red = true;
+    z->min_vruntime = z->vruntime;
+    *link = z;
     // A new leaf only lowers minima: stop at the first ancestor it does not.
-    for (Entity* a = parent; a && z.vruntime < a->min_vruntime; a = a->parent) a->min_vruntime = z.vruntime;
-    insert_fixup(&z);
+    for (Entity* a = parent; a && z->vruntime < a->min_vruntime; a = a->parent) a->min_vruntime = z->vruntime;
+    insert_fixup(z);
 }
 
 void EevdfTree::insert_fixup(Entity* z) {
@@ -131,8 +155,42 @@ void EevdfTree::insert_fixup(Entity* z) {
     root_->red = false;
 }
 
-void EevdfTree::erase(Entity& zr) {
-    Entity* z = &zr;
+void EevdfTree::erase(Entity& z) {
+    Entity* n = z.gnext;
+    if (n == &z) {  // alone: its node leaves the tree
+        erase_node(&z);
+        z.gnext = z.gprev = nullptr;
+        return;
+    }
+    Entity* p = z.gprev;
+    p->gnext = n;
+    n->gprev = p;
+    z.gnext = z.gprev = nullptr;
+    if (!is_node(&z)) return;  // a member: its group's node is unchanged
+    // z was the head: n, next by seq, takes over the node. The key stays in
+    // order: a group gains members only while it is the last node with its
+    // deadline, so every member's seq is below the head seq of any later
+    // node with that deadline (groups are runs of the (deadline, seq) order).
+    take_over(&z, n);
+}
+
+// n takes z's place in the tree: same links, colour and subtree minimum (the
+// subtree's set of vruntimes is unchanged: n has z's vruntime).
+void EevdfTree::take_over(Entity* z, Entity* n) {
+    n->left = z->left;
+    n->right = z->right;
+    n->red = z->red;
+    n->min_vruntime = z->min_vruntime;
+    if (n->left) n->left->parent = n;
+    if (n->right) n->right->parent = n;
+    replace_child(z->parent, z, n);
+    if (first_ == z) first_ = n;
+    if (last_ == z) last_ = n;
+    z->left = z->right = z->parent = nullptr;
+    z->red = false;
+}
+
+void EevdfTree::erase_node(Entity* z) {
     if (z == last_) {  // the new last is its predecessor (z has no right child)
         Entity* p = z->left;
         if (p) {
@@ -256,10 +314,28 @@ int EevdfTree::check_node(const Entity* n, const Entity* parent) {
     if (n->left && n->left->min_vruntime < m) m = n->left->min_vruntime;
     if (n->right && n->right->min_vruntime < m) m = n->right->min_vruntime;
     if (m != n->min_vruntime) return -1;
+    if (!n->gnext || !n->gprev) return -1;
+    const Entity* prev = n;
+    for (const Entity* g = n->gnext; g != n; prev = g, g = g->gnext) {
+        if (!g || g->gprev != prev || g->seq <= prev->seq) return -1;
+        if (g->deadline != n->deadline || g->vruntime != n->vruntime) return -1;
+        if (g->left || g->right || g->parent) return -1;
+    }
+    if (n->gprev != prev) return -1;
     int hl = check_node(n->left, n);
     int hr = check_node(n->right, n);
     if (hl < 0 || hr < 0 || hl != hr) return -1;
     return hl + (n->red ? 0 : 1);
+}
+
+// In-order walk: consecutive nodes with equal deadlines hold consecutive runs
+// of seqs (the earlier group's last member comes before the later head).
+bool EevdfTree::check_runs(const Entity* n, const Entity*& prev) {
+    if (!n) return true;
+    if (!check_runs(n->left, prev)) return false;
+    if (prev && prev->deadline == n->deadline && prev->gprev->seq >= n->seq) return false;
+    prev = n;
+    return check_runs(n->right, prev);
 }
 
 int EevdfTree::check() const {
@@ -270,7 +346,10 @@ int EevdfTree::check() const {
     const Entity* first = root_;
     while (first && first->left) first = first->left;
     if (first != first_) return -1;
-    return check_node(root_, nullptr);
+    const int h = check_node(root_, nullptr);
+    const Entity* prev = nullptr;
+    if (h < 0 || !check_runs(root_, prev)) return -1;
+    return h;
 }
 
 }  // namespace q::sched

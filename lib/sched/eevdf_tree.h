@@ -1,16 +1,37 @@
-// lib/sched/eevdf_tree.h - red-black tree of Entities for EEVDF.
+// lib/sched/eevdf_tree.h - red-black tree of Entity groups for EEVDF.
 //
-// Ordered by (deadline, seq): the in-order first node is the earliest
-// deadline, ties broken FIFO by enqueue sequence. Each node is augmented with
-// min_vruntime, the smallest vruntime in its subtree, so the first node (in
-// deadline order) whose vruntime passes a monotone test (v <= V) is found in
-// O(log n) by descending only into subtrees whose minimum passes.
+// Queued entities with equal deadline and equal vruntime may form a group: a
+// ring (gnext/gprev) in enqueue (seq) order whose first member, the head, is
+// the tree node; the other members have null tree links. Nodes are ordered by
+// (deadline, head seq). A group's members share their vruntime, so they are
+// all eligible or none, and its head has the group's smallest seq: the head
+// of the first group (in node order) whose vruntime passes is exactly the
+// first entity in (deadline, seq) order that passes, so the pick order is the
+// one of a tree of single entities. When tasks run in lockstep (same weight,
+// same history: the usual case for CPU-bound tasks of one priority) the tree
+// holds a few nodes per priority instead of one per task.
+//
+// Each node is augmented with min_vruntime, the smallest vruntime in its
+// subtree, so the first node whose vruntime passes a monotone test (v <= V)
+// is found in O(log n) by descending only into subtrees whose minimum passes.
+//
+// insert: O(log n); a new entity joins the group just before its place in
+// order when that group has its deadline and vruntime (the new entity has the
+// largest seq, so it goes at the end of the ring and the key is unchanged).
+// A group gains members only while it is the last node with its deadline, so
+// groups are runs of the (deadline, seq) order: every member of a group comes
+// before the head of any later node with the same deadline.
+// erase: a member leaves its ring in O(1); a head's next member takes over the
+// node in O(1) (by the runs property the key stays in order); a head alone is
+// erased from the tree (O(log n)).
 //
 // Invariants: red-black (root black, no red node with a red child, equal
-// black height on every path); every node's min_vruntime equals
-// min(vruntime, left->min_vruntime, right->min_vruntime); first_ and last_
-// are the in-order first and last nodes (null iff empty); a node not in the tree has null
-// left/right/parent. check() verifies all of them (tests).
+// black height on every path); (deadline, head seq) order; every node's
+// min_vruntime equals min(vruntime, left->min_vruntime, right->min_vruntime);
+// first_ and last_ are the in-order first and last nodes (null iff empty);
+// every ring member shares its head's deadline and vruntime, seqs increase
+// along the ring from the head, groups are runs of (deadline, seq), members other than the head and entities not
+// in the tree have null left/right/parent. check() verifies all of them.
 #pragma once
 
 #include "lib/sched/policy.h"
@@ -23,13 +44,13 @@ class EevdfTree {
 
     bool empty() const { return root_ == nullptr; }
     const Entity* root() const { return root_; }
-    // Precondition: z.seq is greater than the seq of every node in the tree
+    // Precondition: z.seq is greater than the seq of every queued entity
     // (Eevdf numbers enqueues in order), so z goes after equal deadlines.
     void insert(Entity& z);
     void erase(Entity& z);
 
-    // First node in deadline order with pass(vruntime) true, where pass is
-    // monotone (true for all v up to some bound); null if none.
+    // First entity in (deadline, seq) order with pass(vruntime) true, where
+    // pass is monotone (true for all v up to some bound); null if none.
     template <typename Pass>
     Entity* first_passing(Pass pass) const {
         if (first_ && pass(first_->vruntime)) return first_;  // the common case
@@ -58,12 +79,17 @@ class EevdfTree {
     static bool is_red(const Entity* n) { return n && n->red; }
     static void recompute(Entity* n);
     static Entity* propagate(Entity* n, Entity* stop);
+    bool is_node(const Entity* z) const { return z->parent || root_ == z; }
+    void link_node(Entity* z, Entity* parent, Entity** link);
+    void erase_node(Entity* z);
+    void take_over(Entity* z, Entity* n);
     void rotate_left(Entity* x);
     void rotate_right(Entity* x);
     void replace_child(Entity* parent, Entity* old, Entity* now);
     void insert_fixup(Entity* z);
     void erase_fixup(Entity* x, Entity* parent);
     static int check_node(const Entity* n, const Entity* parent);
+    static bool check_runs(const Entity* n, const Entity*& prev);
 
     Entity* root_ = nullptr;
     Entity* first_ = nullptr;  // in-order first node (earliest deadline)

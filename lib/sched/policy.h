@@ -52,7 +52,7 @@ struct Entity {
     u16 cpu = 0;         // cpu of the last pick (dwrr charges that cpu's queue)
     u64 seq = 0;         // enqueue order: FIFO tie-break in the EEVDF tree
     // EEVDF state and tree hooks (tree ordered by deadline, augmented with
-    // the minimum vruntime of each subtree).
+    // the minimum vruntime of each subtree; see eevdf_tree.h).
     i64 vruntime = 0;
     i64 deadline = 0;
     i64 vlag = 0;
@@ -64,6 +64,10 @@ struct Entity {
     Entity* right = nullptr;
     Entity* parent = nullptr;
     bool red = false;
+    // EEVDF groups: queued entities with equal (deadline, vruntime) may share
+    // one tree node (the group's first by seq); members form a ring.
+    Entity* gnext = nullptr;
+    Entity* gprev = nullptr;
 };
 
 class Policy {
