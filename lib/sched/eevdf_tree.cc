@@ -27,17 +27,6 @@ Entity* EevdfTree::propagate(Entity* n, Entity* stop) {
     return n;
 }
 
-void EevdfTree::replace_child(Entity* parent, Entity* old, Entity* now) {
-    if (!parent) {
-        root_ = now;
-    } else if (parent->left == old) {
-        parent->left = now;
-    } else {
-        parent->right = now;
-    }
-    if (now) now->parent = parent;
-}
-
 void EevdfTree::rotate_left(Entity* x) {
     Entity* y = x->right;
     x->right = y->left;
@@ -60,7 +49,7 @@ void EevdfTree::rotate_right(Entity* x) {
     recompute(x);
 }
 
-void EevdfTree::insert(Entity& z) {
+void EevdfTree::insert_slow(Entity& z) {
     // z.seq is above every queued seq (precondition), so (deadline, seq)
     // order puts z after every entity with its deadline: compare deadlines
     // only. A deadline at or after the last one lands as the last node's
@@ -86,17 +75,13 @@ void EevdfTree::insert(Entity& z) {
     }
     if (pred && pred->deadline == d && pred->vruntime == z.vruntime) {
         // Join pred's group at the end of its ring: the key does not change.
-        Entity* tail = pred->gprev;
-        z.gprev = tail;
-        z.gnext = pred;
-        tail->gnext = &z;
-        pred->gprev = &z;
-        z.left = z.right = z.parent = nullptr;
-        z.red = false;
+        join(pred, z);
+        hint_ = pred;
         return;
     }
     z.gnext = z.gprev = &z;
     link_node(&z, parent, link);
+    hint_ = &z;
 }
 
 // Link z (with its ring) as a new leaf at *link under parent, and rebalance.
@@ -155,42 +140,8 @@ void EevdfTree::insert_fixup(Entity* z) {
     root_->red = false;
 }
 
-void EevdfTree::erase(Entity& z) {
-    Entity* n = z.gnext;
-    if (n == &z) {  // alone: its node leaves the tree
-        erase_node(&z);
-        z.gnext = z.gprev = nullptr;
-        return;
-    }
-    Entity* p = z.gprev;
-    p->gnext = n;
-    n->gprev = p;
-    z.gnext = z.gprev = nullptr;
-    if (!is_node(&z)) return;  // a member: its group's node is unchanged
-    // z was the head: n, next by seq, takes over the node. The key stays in
-    // order: a group gains members only while it is the last node with its
-    // deadline, so every member's seq is below the head seq of any later
-    // node with that deadline (groups are runs of the (deadline, seq) order).
-    take_over(&z, n);
-}
-
-// n takes z's place in the tree: same links, colour and subtree minimum (the
-// subtree's set of vruntimes is unchanged: n has z's vruntime).
-void EevdfTree::take_over(Entity* z, Entity* n) {
-    n->left = z->left;
-    n->right = z->right;
-    n->red = z->red;
-    n->min_vruntime = z->min_vruntime;
-    if (n->left) n->left->parent = n;
-    if (n->right) n->right->parent = n;
-    replace_child(z->parent, z, n);
-    if (first_ == z) first_ = n;
-    if (last_ == z) last_ = n;
-    z->left = z->right = z->parent = nullptr;
-    z->red = false;
-}
-
 void EevdfTree::erase_node(Entity* z) {
+    if (z == hint_) hint_ = nullptr;
     if (z == last_) {  // the new last is its predecessor (z has no right child)
         Entity* p = z->left;
         if (p) {
@@ -330,12 +281,14 @@ int EevdfTree::check_node(const Entity* n, const Entity* parent) {
 
 // In-order walk: consecutive nodes with equal deadlines hold consecutive runs
 // of seqs (the earlier group's last member comes before the later head).
-bool EevdfTree::check_runs(const Entity* n, const Entity*& prev) {
+// The hint, if any, is a node and no node after it has its deadline.
+bool EevdfTree::check_runs(const Entity* n, const Entity*& prev, bool& hint_seen) const {
     if (!n) return true;
-    if (!check_runs(n->left, prev)) return false;
-    if (prev && prev->deadline == n->deadline && prev->gprev->seq >= n->seq) return false;
+    if (!check_runs(n->left, prev, hint_seen)) return false;
+    if (prev && prev->deadline == n->deadline && (prev->gprev->seq >= n->seq || prev == hint_)) return false;
+    if (n == hint_) hint_seen = true;
     prev = n;
-    return check_runs(n->right, prev);
+    return check_runs(n->right, prev, hint_seen);
 }
 
 int EevdfTree::check() const {
@@ -348,7 +301,8 @@ int EevdfTree::check() const {
     if (first != first_) return -1;
     const int h = check_node(root_, nullptr);
     const Entity* prev = nullptr;
-    if (h < 0 || !check_runs(root_, prev)) return -1;
+    bool hint_seen = false;
+    if (h < 0 || !check_runs(root_, prev, hint_seen) || (hint_ && !hint_seen)) return -1;
     return h;
 }
 

@@ -29,6 +29,7 @@
 // black height on every path); (deadline, head seq) order; every node's
 // min_vruntime equals min(vruntime, left->min_vruntime, right->min_vruntime);
 // first_ and last_ are the in-order first and last nodes (null iff empty);
+// hint_ is null or a node that is the last node with its deadline;
 // every ring member shares its head's deadline and vruntime, seqs increase
 // along the ring from the head, groups are runs of (deadline, seq), members other than the head and entities not
 // in the tree have null left/right/parent. check() verifies all of them.
@@ -46,8 +47,35 @@ class EevdfTree {
     const Entity* root() const { return root_; }
     // Precondition: z.seq is greater than the seq of every queued entity
     // (Eevdf numbers enqueues in order), so z goes after equal deadlines.
-    void insert(Entity& z);
-    void erase(Entity& z);
+    // The hint (the node the last insert went to) is the last node with its
+    // deadline, so z's place is right after it when z has its deadline: z
+    // joins it without a descent when the vruntime matches too.
+    void insert(Entity& z) {
+        if (hint_ && hint_->deadline == z.deadline && hint_->vruntime == z.vruntime) {
+            join(hint_, z);
+        } else {
+            insert_slow(z);
+        }
+    }
+
+    void erase(Entity& z) {
+        Entity* n = z.gnext;
+        if (n == &z) {  // alone: its node leaves the tree
+            erase_node(&z);
+            z.gnext = z.gprev = nullptr;
+            return;
+        }
+        Entity* p = z.gprev;
+        p->gnext = n;
+        n->gprev = p;
+        z.gnext = z.gprev = nullptr;
+        // z was the head: n, next by seq, takes over the node. The key stays
+        // in order: a group gains members only while it is the last node
+        // with its deadline, so every member's seq is below the head seq of
+        // any later node with that deadline (groups are runs of the
+        // (deadline, seq) order). A member leaves the node unchanged.
+        if (is_node(&z)) take_over(&z, n);
+    }
 
     // First entity in (deadline, seq) order with pass(vruntime) true, where
     // pass is monotone (true for all v up to some bound); null if none.
@@ -80,20 +108,56 @@ class EevdfTree {
     static void recompute(Entity* n);
     static Entity* propagate(Entity* n, Entity* stop);
     bool is_node(const Entity* z) const { return z->parent || root_ == z; }
+    // Append z to the ring of g (a node): z's seq is the largest.
+    static void join(Entity* g, Entity& z) {
+        Entity* tail = g->gprev;
+        z.gprev = tail;
+        z.gnext = g;
+        tail->gnext = &z;
+        g->gprev = &z;
+        z.left = z.right = z.parent = nullptr;
+        z.red = false;
+    }
+    // n takes z's place in the tree: same links, colour and subtree minimum
+    // (the subtree's set of vruntimes is unchanged: n has z's vruntime).
+    void take_over(Entity* z, Entity* n) {
+        n->left = z->left;
+        n->right = z->right;
+        n->red = z->red;
+        n->min_vruntime = z->min_vruntime;
+        if (n->left) n->left->parent = n;
+        if (n->right) n->right->parent = n;
+        replace_child(z->parent, z, n);
+        if (first_ == z) first_ = n;
+        if (last_ == z) last_ = n;
+        if (hint_ == z) hint_ = n;
+        z->left = z->right = z->parent = nullptr;
+        z->red = false;
+    }
+    void replace_child(Entity* parent, Entity* old, Entity* now) {
+        if (!parent) {
+            root_ = now;
+        } else if (parent->left == old) {
+            parent->left = now;
+        } else {
+            parent->right = now;
+        }
+        if (now) now->parent = parent;
+    }
+    void insert_slow(Entity& z);
     void link_node(Entity* z, Entity* parent, Entity** link);
     void erase_node(Entity* z);
-    void take_over(Entity* z, Entity* n);
     void rotate_left(Entity* x);
     void rotate_right(Entity* x);
-    void replace_child(Entity* parent, Entity* old, Entity* now);
     void insert_fixup(Entity* z);
     void erase_fixup(Entity* x, Entity* parent);
     static int check_node(const Entity* n, const Entity* parent);
-    static bool check_runs(const Entity* n, const Entity*& prev);
+    bool check_runs(const Entity* n, const Entity*& prev, bool& hint_seen) const;
 
     Entity* root_ = nullptr;
     Entity* first_ = nullptr;  // in-order first node (earliest deadline)
     Entity* last_ = nullptr;   // in-order last node (latest deadline)
+    Entity* hint_ = nullptr;   // node of the last insert, or null if erased
 };
 
 }  // namespace q::sched
