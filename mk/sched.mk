@@ -46,4 +46,4 @@ $(BUILD)/bench/sched_bench: $(BUILD)/host/bench/sched_bench.o $(BUILD)/libquanta
 bench-sched: $(BUILD)/bench/sched_bench
 	$(BUILD)/bench/sched_bench --benchmark_min_time=0.2
 
--include $(SCHED_TEST_OBJS:.o=.d) $(SCHED_TEST_SAN_OBJS:.o=.d) $(SCHED_K_OBJS:.o=.d)
+-include $(SCHED_TEST_OBJS:.o=.d) $(SCHED_TEST_SAN_OBJS:.o=.d) $(SCHED_K_OBJS:.o=.d) $(BUILD)/host/bench/sched_bench.d
