@@ -7,7 +7,6 @@
 // software interrupt; machinevec.S turns it into a supervisor one.
 #include "kernel/arch/riscv/plic.h"
 
-#include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/proc/proc.h"
 
@@ -36,18 +35,8 @@ void plic_init_hart() {
 u32 plic_claim() { return plic_reg(sclaim(cpuid())); }
 void plic_complete(u32 irq) { plic_reg(sclaim(cpuid())) = irq; }
 
-// Under QEMU -icount all harts share one host thread in turns, and the
-// sender keeps it until its share of the time to the next virtual deadline
-// is used up or it waits in wfi: an idle target sat in wfi with the IPI
-// pending for up to a few ms (issue 6). Moving this hart's timer deadline
-// just ahead makes QEMU stop this hart and run the next one (the CSR write
-// ends the translation block, so this happens before the next instruction,
-// which puts the deadline back). On hardware it is two CSR writes.
 void send_ipi(int hart) {
     *reinterpret_cast<volatile u32*>(kClintMsip + 4 * static_cast<u64>(hart)) = 1;
-    const u64 deadline = riscv::r_stimecmp();
-    riscv::w_stimecmp(riscv::r_time() + 1);
-    riscv::w_stimecmp(deadline);
 }
 
 }  // namespace q
