@@ -9,7 +9,7 @@
 #   mk/sim.mk        scheduler simulator build/schedsim
 #   mk/tests.mk      host unit tests (GoogleTest) and in-guest tests
 #
-# Main targets: make qemu | make test | make sim | make bench-sim | make clean
+# Main targets: make qemu | make qemu-gfx | make test | make sim | make bench-sim | make clean
 
 .DEFAULT_GOAL := all
 BUILD := build
@@ -31,6 +31,7 @@ include mk/toolchain.mk
 -include mk/klib-tests.mk
 -include mk/bench.mk
 -include mk/dev.mk
+-include mk/gfx.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

@@ -3,16 +3,17 @@
 // Boot path: entry.S (machine mode, stacks) -> machine_start (start.cc:
 // delegation, PMP, timer, mret) -> kmain here, in supervisor mode with
 // paging off. Hart 0 reads the device tree, brings up the console, memory,
-// paging, processes, traps, interrupts, the disk and the first process, in
-// that order (each step needs the previous ones); then it releases the
-// other harts, which only switch on paging and their own trap/interrupt
-// state. Every hart then enters its scheduler loop and never returns.
+// paging, processes, traps, interrupts, the disk, the framebuffer (if QEMU
+// has a display) and the first process, in that order (each step needs the
+// previous ones); then it releases the other harts, which only switch on
+// paging and their own trap/interrupt state. Every hart then enters its scheduler loop and never returns.
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
 #include "kernel/boot.h"
 #include "kernel/dev/console.h"
 #include "kernel/dev/disk.h"
+#include "kernel/dev/fb.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
@@ -81,6 +82,7 @@ void boot_hart0() {
     inode_table_init();
     file_table_init();
     disk_init();
+    fb_init();
     char policy[16];
     boot_arg(g_boot.bootargs, "sched", policy, sizeof(policy));
     char slice[16];

@@ -11,7 +11,23 @@ ifneq ($(BOOTARGS),)
 QEMUOPTS += -append "$(BOOTARGS)"
 endif
 
-.PHONY: qemu qemu-gdb
+# make qemu-gfx: the same machine with a display. The serial console stays on
+# this terminal (-serial mon:stdio: Ctrl-A x quits, Ctrl-A c the monitor);
+# `frames` draws its cube in the window. GFX_DISPLAY picks the window system
+# (gtk, sdl), or none (headless; e.g. screendump from the monitor), or
+# vnc=:0 (connect a VNC viewer to port 5900). GFX_DEVICE picks the display
+# device: virtio-gpu (virtio-mmio slot 1, any QEMU) or ramfb (QEMU >= 8.0;
+# 7.x refuses -device ramfb on riscv virt). See docs/devices.md.
+GFX_DISPLAY ?= gtk
+GFX_DEVICE ?= virtio-gpu
+ifeq ($(GFX_DEVICE),ramfb)
+GFX_DEVOPTS = -device ramfb
+else
+GFX_DEVOPTS = -device virtio-gpu-device,bus=virtio-mmio-bus.1
+endif
+QEMUOPTS_GFX = $(filter-out -nographic,$(QEMUOPTS)) -serial mon:stdio $(GFX_DEVOPTS) -display $(GFX_DISPLAY)
+
+.PHONY: qemu qemu-gdb qemu-gfx
 qemu:
 	@tools/install-deps.sh
 	@$(MAKE) --no-print-directory $(KERNEL) $(FS_IMG)
@@ -22,3 +38,8 @@ qemu-gdb:
 	@$(MAKE) --no-print-directory $(KERNEL) $(FS_IMG)
 	@echo "QEMU waits for gdb on port 26000: run 'gdb-multiarch -x tools/gdbinit' in another terminal (see docs/debugging.md)"
 	$(QEMU) $(QEMUOPTS) -S -gdb tcp::26000
+
+qemu-gfx:
+	@tools/install-deps.sh gfx
+	@$(MAKE) --no-print-directory $(KERNEL) $(FS_IMG)
+	$(QEMU) $(QEMUOPTS_GFX)

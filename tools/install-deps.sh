@@ -2,7 +2,8 @@
 # tools/install-deps.sh - install what `make qemu` and `make test` need on
 # Debian 12 when it is missing: the RISC-V cross compiler, QEMU, GoogleTest,
 # Google Benchmark, pexpect, gnuplot and valgrind; with the argument `dev`,
-# also gdb-multiarch, clang-format, clang-tidy, cppcheck and bear. As root it runs apt-get; otherwise
+# also gdb-multiarch, clang-format, clang-tidy, cppcheck and bear; with `gfx`,
+# also qemu-system-gui (make qemu-gfx's window). As root it runs apt-get; otherwise
 # it prints the one command to run. Never installs gcc-multilib (it would
 # remove the cross compilers).
 set -e
@@ -22,6 +23,10 @@ if [ "${1:-}" = dev ]; then
     command -v clang-tidy >/dev/null 2>&1 || need="$need clang-tidy"
     command -v cppcheck >/dev/null 2>&1 || need="$need cppcheck"
     command -v bear >/dev/null 2>&1 || need="$need bear"
+fi
+# `install-deps.sh gfx` (make qemu-gfx): QEMU's gtk/sdl/vnc front ends.
+if [ "${1:-}" = gfx ]; then
+    dpkg -s qemu-system-gui >/dev/null 2>&1 || need="$need qemu-system-gui"
 fi
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ]; then

@@ -39,7 +39,7 @@ void echo(char c) {
     }
 }
 
-i64 console_write(bool user_src, u64 src, int n) {
+i64 console_write(bool user_src, u64 src, int n, u32* /*off*/) {
     int i = 0;
     for (; i < n; i++) {
         char c;
@@ -49,7 +49,7 @@ i64 console_write(bool user_src, u64 src, int n) {
     return i;
 }
 
-i64 console_read(bool user_dst, u64 dst, int n) {
+i64 console_read(bool user_dst, u64 dst, int n, u32* /*off*/) {
     const int want = n;
     LockGuard g(g_cons_lock);
     while (n > 0) {

@@ -132,7 +132,7 @@ Result<i64> fileread(File* f, UserAddr dst, int n) {
         case FileType::Device: {
             const DevSw* dev = device(f);
             if (dev == nullptr || dev->read == nullptr) return Error::NotSupported;
-            const i64 r = dev->read(true, dst.raw(), n);
+            const i64 r = dev->read(true, dst.raw(), n, &f->off);
             if (r < 0) return Error::BadAddress;
             return r;
         }
@@ -159,7 +159,7 @@ Result<i64> filewrite(File* f, UserAddr src, int n) {
         case FileType::Device: {
             const DevSw* dev = device(f);
             if (dev == nullptr || dev->write == nullptr) return Error::NotSupported;
-            const i64 r = dev->write(true, src.raw(), n);
+            const i64 r = dev->write(true, src.raw(), n, &f->off);
             if (r < 0) return Error::BadAddress;
             return r;
         }

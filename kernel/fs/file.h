@@ -4,10 +4,11 @@
 // descriptors (Proc::ofile) point at Files, and fork/dup share them, so `ref`
 // counts descriptors (guarded by the file table's lock). The other fields are
 // set once by the opener and read-only afterwards, except `off`, which is
-// guarded by the inode's sleep lock.
+// guarded by the inode's sleep lock (for a device, by its driver's lock).
 //
 // Devices are reached through g_devsw, indexed by major number; a driver
-// (the console is CONSOLE = 1) fills its slot at boot. An empty slot or a
+// (the console is CONSOLE = 1, the framebuffer FRAMEBUFFER = 2) fills its
+// slot at boot. An empty slot or a
 // major out of range makes read/write fail, never fault.
 #pragma once
 
@@ -29,13 +30,16 @@ struct File {
     bool writable = false;
     Pipe* pipe = nullptr;    // FileType::Pipe
     Inode* inode = nullptr;  // FileType::Inode and FileType::Device
-    u32 off = 0;             // FileType::Inode: read/write position
+    u32 off = 0;             // read/write position (Inode; Device if the driver uses it)
     i16 major = 0;           // FileType::Device
 };
 
+// A driver's read/write move up to n bytes and return the count, or -1.
+// `off` is the File's offset; a driver that uses it guards it with its own
+// lock (the console ignores it).
 struct DevSw {
-    i64 (*read)(bool user_dst, u64 dst, int n);
-    i64 (*write)(bool user_src, u64 src, int n);
+    i64 (*read)(bool user_dst, u64 dst, int n, u32* off);
+    i64 (*write)(bool user_src, u64 src, int n, u32* off);
 };
 extern DevSw g_devsw[param::kMaxDevices];
 

@@ -7,6 +7,7 @@
 // else read+write, and the trampoline at the top.
 #include "kernel/mm/vm.h"
 
+#include "kernel/arch/riscv/fw_cfg.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
@@ -52,8 +53,10 @@ void kvm_init() {
     if (!g_kernel_pagetable) panic("kvm_init: out of memory");
     kmap(layout::kUart0, layout::kUart0, kPageSize, kPteR | kPteW);
     kmap(layout::kVirtio0, layout::kVirtio0, kPageSize, kPteR | kPteW);
+    kmap(layout::kVirtio1, layout::kVirtio1, kPageSize, kPteR | kPteW);  // virtio-gpu
     kmap(kClint, kClint, kClintSize, kPteR | kPteW);
     kmap(kVirtTest, kVirtTest, kPageSize, kPteR | kPteW);
+    kmap(fw_cfg::kBase, fw_cfg::kBase, kPageSize, kPteR | kPteW);  // ramfb
     kmap(layout::kPlic, layout::kPlic, layout::kPlicSize, kPteR | kPteW);
     const u64 text_end = reinterpret_cast<u64>(etext);
     kmap(layout::kKernBase, layout::kKernBase, text_end - layout::kKernBase, kPteR | kPteX);

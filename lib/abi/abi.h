@@ -52,7 +52,7 @@ enum { T_DIR = 1, T_FILE = 2, T_DEVICE = 3 };
 enum { O_RDONLY = 0x000, O_WRONLY = 0x001, O_RDWR = 0x002, O_CREATE = 0x200, O_TRUNC = 0x400 };
 
 /* Device major numbers. */
-enum { CONSOLE = 1 };
+enum { CONSOLE = 1, FRAMEBUFFER = 2 /* 320x200 XRGB8888, docs/devices.md */ };
 
 /* Directory name length (struct dirent.name). */
 enum { DIRSIZ = 14 };

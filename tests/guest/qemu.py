@@ -4,6 +4,8 @@ Used by the in-guest test runners. Each Guest boots from a private copy of
 the disk image (tests never change build/fs.img), drives the shell with
 pexpect, and always kills QEMU on close. `icount` runs QEMU with
 -icount (shift, sleep=off) so guest time is virtual and repeatable.
+`extra_args` are appended to QEMU's command line as given (e.g. a display
+device and a monitor socket, tests/guest/fb_test.py).
 """
 import os
 import shutil
@@ -17,7 +19,8 @@ PROMPT = r"\$ "
 
 
 class Guest:
-    def __init__(self, cpus=3, sched=None, icount=None, mem="128M", image=None, bootargs=None, timeout=60):
+    def __init__(self, cpus=3, sched=None, icount=None, mem="128M", image=None, bootargs=None, timeout=60,
+                 extra_args=None):
         self.tmpdir = tempfile.mkdtemp(prefix="quanta-")
         self.image = os.path.join(self.tmpdir, "fs.img")
         shutil.copyfile(image or os.path.join(ROOT, "build", "fs.img"), self.image)
@@ -35,6 +38,7 @@ class Guest:
             args += ["-append", " ".join(append)]
         if icount is not None:
             args += ["-icount", "shift=%d,sleep=off" % icount]
+        args += list(extra_args or [])
         self.started = time.time()
         self.child = pexpect.spawn("qemu-system-riscv64", args, encoding="utf-8", timeout=timeout,
                                    codec_errors="replace")

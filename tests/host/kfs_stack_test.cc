@@ -398,7 +398,7 @@ TEST(KfsLimits, OutOfDiskInodesIsAnError) {
 TEST_F(KfsStack, DevicesAndMknod) {
     static std::string out;
     out.clear();
-    g_devsw[kConsole].write = [](bool, u64 src, int n) -> i64 {
+    g_devsw[kConsole].write = [](bool, u64 src, int n, u32*) -> i64 {
         out.append(reinterpret_cast<const char*>(src), static_cast<usize>(n));
         return n;
     };

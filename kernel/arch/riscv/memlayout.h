@@ -2,7 +2,8 @@
 // kernel's virtual layout.
 //
 // Physical (QEMU virt): PLIC at 0x0c000000, UART0 (16550) at 0x10000000
-// (IRQ 10), virtio-mmio slot 0 at 0x10001000 (IRQ 1), RAM from 0x80000000.
+// (IRQ 10), virtio-mmio slot 0 at 0x10001000 (IRQ 1), slot 1 at 0x10002000,
+// fw_cfg at 0x10100000 (kernel/arch/riscv/fw_cfg.h), RAM from 0x80000000.
 // The kernel maps RAM and devices at their physical addresses (identity),
 // and, at the top of every address space, the trampoline page; below it,
 // each process's kernel stack with an unmapped guard page beneath. User
@@ -18,6 +19,7 @@ constexpr u64 kUart0 = 0x1000'0000;
 constexpr u32 kUart0Irq = 10;
 constexpr u64 kVirtio0 = 0x1000'1000;
 constexpr u32 kVirtio0Irq = 1;
+constexpr u64 kVirtio1 = 0x1000'2000;  // virtio-mmio slot 1: the GPU, if any (polled, no IRQ)
 constexpr u64 kPlic = 0x0c00'0000;
 constexpr u64 kPlicSize = 0x40'0000;
 constexpr u64 kKernBase = 0x8000'0000;
