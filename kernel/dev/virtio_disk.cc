@@ -10,10 +10,10 @@
 
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/virtio_mmio.h"
+#include "kernel/dev/virtio.h"
 #include "kernel/fs/buf.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm/kalloc.h"
 #include "kernel/proc/proc.h"
 
 namespace q {
@@ -38,13 +38,8 @@ struct Disk {
 Disk g_disk;
 SpinLock g_lock("virtio_disk");
 
-volatile u32& reg(Reg r) { return *reinterpret_cast<volatile u32*>(layout::kVirtio0 + static_cast<u32>(r)); }
+volatile u32& reg(Reg r) { return virtio_reg(layout::kVirtio0, r); }
 
-void set_addr(Reg low, Reg high, const void* p) {
-    const u64 a = reinterpret_cast<u64>(p);
-    reg(low) = static_cast<u32>(a);
-    reg(high) = static_cast<u32>(a >> 32);
-}
 
 int alloc_desc() {
     for (u32 i = 0; i < kQueueSize; i++) {
@@ -87,44 +82,18 @@ bool alloc3(int idx[3]) {
 }  // namespace
 
 void disk_init() {
-    if (reg(Reg::Magic) != kMagic || reg(Reg::Version) != 2 || reg(Reg::DeviceId) != kDeviceBlock)
+    if (!virtio_probe(layout::kVirtio0, kDeviceBlock))
         panic("virtio disk: no modern virtio-blk device at %p (run QEMU with -global virtio-mmio.force-legacy=false)",
               reinterpret_cast<void*>(layout::kVirtio0));
-    u32 status = 0;
-    reg(Reg::Status) = status;
-    status |= kStatusAcknowledge;
-    reg(Reg::Status) = status;
-    status |= kStatusDriver;
-    reg(Reg::Status) = status;
-
-    reg(Reg::DeviceFeaturesSel) = 0;
-    u32 features = reg(Reg::DeviceFeatures);
-    features &= ~(kBlkReadOnly | kBlkScsi | kBlkConfigWce | kBlkMultiQueue | kAnyLayout | kRingEventIdx | kRingIndirect);
-    reg(Reg::DriverFeaturesSel) = 0;
-    reg(Reg::DriverFeatures) = features;
-    reg(Reg::DeviceFeaturesSel) = 1;
-    const u32 high = reg(Reg::DeviceFeatures) & kVersion1;
-    reg(Reg::DriverFeaturesSel) = 1;
-    reg(Reg::DriverFeatures) = high;
-    status |= kStatusFeaturesOk;
-    reg(Reg::Status) = status;
-    if (!(reg(Reg::Status) & kStatusFeaturesOk)) panic("virtio disk: features not accepted");
-
-    reg(Reg::QueueSel) = 0;
-    if (reg(Reg::QueueReady)) panic("virtio disk: queue already in use");
-    if (reg(Reg::QueueNumMax) < kQueueSize) panic("virtio disk: queue too short");
-    g_disk.desc = static_cast<Desc*>(kalloc());
-    g_disk.avail = static_cast<Avail*>(kalloc());
-    g_disk.used = static_cast<Used*>(kalloc());
-    if (!g_disk.desc || !g_disk.avail || !g_disk.used) panic("virtio disk: out of memory");
-    reg(Reg::QueueNum) = kQueueSize;
-    set_addr(Reg::QueueDescLow, Reg::QueueDescHigh, g_disk.desc);
-    set_addr(Reg::QueueDriverLow, Reg::QueueDriverHigh, g_disk.avail);
-    set_addr(Reg::QueueDeviceLow, Reg::QueueDeviceHigh, g_disk.used);
-    reg(Reg::QueueReady) = 1;
+    constexpr u32 kRefused = kBlkReadOnly | kBlkScsi | kBlkConfigWce | kBlkMultiQueue | kAnyLayout | kRingEventIdx |
+                             kRingIndirect;
+    VirtQueue vq;
+    const char* why = "";
+    if (!virtio_start(layout::kVirtio0, ~kRefused, 0, &vq, &why)) panic("virtio disk: %s", why);
+    g_disk.desc = vq.desc;
+    g_disk.avail = vq.avail;
+    g_disk.used = vq.used;
     for (bool& f : g_disk.free) f = true;
-    status |= kStatusDriverOk;
-    reg(Reg::Status) = status;
 }
 
 void disk_rw(Buf* b, bool write) {

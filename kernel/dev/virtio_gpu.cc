@@ -19,8 +19,8 @@
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/virtio_gpu.h"
 #include "kernel/arch/riscv/virtio_mmio.h"
+#include "kernel/dev/virtio.h"
 #include "kernel/lib/kprintf.h"
-#include "kernel/mm/kalloc.h"
 #include "lib/params.h"
 
 namespace q {
@@ -54,13 +54,8 @@ union {
 } g_req;
 CtrlHdr g_resp;
 
-volatile u32& reg(Reg r) { return *reinterpret_cast<volatile u32*>(layout::kVirtio1 + static_cast<u32>(r)); }
+volatile u32& reg(Reg r) { return virtio_reg(layout::kVirtio1, r); }
 
-void set_addr(Reg low, Reg high, const void* p) {
-    const u64 a = reinterpret_cast<u64>(p);
-    reg(low) = static_cast<u32>(a);
-    reg(high) = static_cast<u32>(a >> 32);
-}
 
 CtrlHdr header(u32 type) { return CtrlHdr{type, 0, 0, 0, 0, {0, 0, 0}}; }
 
@@ -94,43 +89,24 @@ bool command(u32 len) {
 Rect whole() { return Rect{0, 0, g_gpu.width, g_gpu.height}; }
 
 bool init_device() {
-    u32 status = 0;
-    reg(Reg::Status) = status;
-    status |= kStatusAcknowledge;
-    reg(Reg::Status) = status;
-    status |= kStatusDriver;
-    reg(Reg::Status) = status;
-    reg(Reg::DriverFeaturesSel) = 0;
-    reg(Reg::DriverFeatures) = 0;  // no virgl, no EDID, no ring extras
-    reg(Reg::DeviceFeaturesSel) = 1;
-    const u32 high = reg(Reg::DeviceFeatures) & kVersion1;
-    reg(Reg::DriverFeaturesSel) = 1;
-    reg(Reg::DriverFeatures) = high;
-    status |= kStatusFeaturesOk;
-    reg(Reg::Status) = status;
-    if (!(reg(Reg::Status) & kStatusFeaturesOk)) return false;
-
-    reg(Reg::QueueSel) = kControlQueue;
-    if (reg(Reg::QueueReady) || reg(Reg::QueueNumMax) < kQueueSize) return false;
-    g_gpu.desc = static_cast<Desc*>(kalloc());
-    g_gpu.avail = static_cast<Avail*>(kalloc());
-    g_gpu.used = static_cast<Used*>(kalloc());
-    if (!g_gpu.desc || !g_gpu.avail || !g_gpu.used) return false;  // (a page or two lost at boot)
-    g_gpu.avail->flags = 1;                                        // VIRTQ_AVAIL_F_NO_INTERRUPT: we poll
-    reg(Reg::QueueNum) = kQueueSize;
-    set_addr(Reg::QueueDescLow, Reg::QueueDescHigh, g_gpu.desc);
-    set_addr(Reg::QueueDriverLow, Reg::QueueDriverHigh, g_gpu.avail);
-    set_addr(Reg::QueueDeviceLow, Reg::QueueDeviceHigh, g_gpu.used);
-    reg(Reg::QueueReady) = 1;
-    status |= kStatusDriverOk;
-    reg(Reg::Status) = status;
+    VirtQueue vq;
+    const char* why = "";
+    // No optional features: no virgl, no EDID, no ring extras.
+    if (!virtio_start(layout::kVirtio1, 0, kControlQueue, &vq, &why)) {
+        kprintf("virtio-gpu: %s\n", why);
+        return false;
+    }
+    g_gpu.desc = vq.desc;
+    g_gpu.avail = vq.avail;
+    g_gpu.used = vq.used;
+    g_gpu.avail->flags = 1;  // VIRTQ_AVAIL_F_NO_INTERRUPT: we poll
     return true;
 }
 
 }  // namespace
 
 bool virtio_gpu_setup(const void* frame, u32 width, u32 height) {
-    if (reg(Reg::Magic) != kMagic || reg(Reg::Version) != 2 || reg(Reg::DeviceId) != kDeviceId) return false;
+    if (!virtio_probe(layout::kVirtio1, kDeviceId)) return false;
     if (!init_device()) {
         kprintf("virtio-gpu: device setup failed\n");
         return false;
