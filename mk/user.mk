@@ -50,15 +50,22 @@ $(BUILD)/user/%.o: user/%.cc
 $(ULIB): $(ULIB_OBJS)
 	rm -f $@ && $(CROSS)ar rcs $@ $^
 
-$(BUILD)/user/_%: $(BUILD)/user/%.o $(UCRT0) $(ULIB) user/user.ld
-	$(U_CC) $(U_LDFLAGS) -o $@ $(UCRT0) $< $(ULIB) -lgcc
+UPROG_PARTS_usertests := usertests_fs
+
+.SECONDEXPANSION:
+# A program of several files lists its other sources' base names in
+# UPROG_PARTS_NAME (e.g. UPROG_PARTS_usertests := usertests_fs).
+# (A function, because a literal % in a pattern rule's prerequisites would
+# be replaced by the stem.)
+uprog_parts = $(patsubst %,$(BUILD)/user/%.o,$(UPROG_PARTS_$(1)))
+$(BUILD)/user/_%: $(BUILD)/user/%.o $$(call uprog_parts,$$*) $(UCRT0) $(ULIB) user/user.ld
+	$(U_CC) $(U_LDFLAGS) -o $@ $(UCRT0) $< $(call uprog_parts,$*) $(ULIB) -lgcc
 
 # Rebuild the image when the list of files changes (e.g. EXTRA_FILES).
 $(BUILD)/fs.list: user-fs-list-force
 	@mkdir -p $(dir $@)
 	@echo '$(FS_FILES)' | cmp -s - $@ || echo '$(FS_FILES)' > $@
 
-.SECONDEXPANSION:
 $(FS_IMG): $(BUILD)/mkfs $(BUILD)/fs.list $$(FS_FILES)
 	$(BUILD)/mkfs $@ $(FS_FILES)
 
