@@ -72,10 +72,12 @@ i64 sys_getpriority() {
 i64 sys_setpriority() {
     const int nice = arg_int(1);
     if (nice < -20 || nice > 19) return -1;
-    Proc* p = target(arg_int(0));
+    const int pid = arg_int(0);
+    Proc* p = target(pid);
     if (!p) return -1;
     LockGuard g(p->lock);
-    if (p->state == ProcState::Unused || p->state == ProcState::Zombie) return -1;
+    // The slot may have been freed and reused since the unlocked lookup.
+    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->pid != pid)) return -1;
     rq_set_nice(p, nice);
     return 0;
 }
