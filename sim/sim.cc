@@ -172,6 +172,7 @@ template <typename P>
         t.completion = now + 1;
         r_.finished++;
         leave_runnable(t);
+        policy_->stop(t.e);
         return;
     }
     if (t.block_chance > 0 && rng_.chance(t.block_chance)) {
@@ -179,6 +180,7 @@ template <typename P>
         t.blocked = true;
         t.block_start = now + 1;
         leave_runnable(t);
+        policy_->stop(t.e);
         sleepers_.emplace_back(now + 1 + cfg_.wake_delay, &t);
         return;
     }

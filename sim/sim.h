@@ -11,7 +11,9 @@
 //      (if still runnable) is charged one tick and re-enqueued, then the
 //      core picks. The picked task executes this tick: its runtime drops by
 //      one; at zero it finishes; otherwise it blocks with its blocking
-//      chance (waking wake_delay ticks later) or stays on the core.
+//      chance (waking wake_delay ticks later) or stays on the core. A task
+//      that finishes or blocks is reported to the policy with stop() (not
+//      charged for that last tick).
 // Per-task stats are kept incrementally (never a pass over all tasks per
 // tick): wait = alive ticks - executed ticks - blocked ticks.
 #pragma once

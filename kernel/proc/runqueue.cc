@@ -9,12 +9,16 @@
 // records the pick time in running_since; when the process stops running,
 // sched_switch() charges it (rq_charge) and, if it is still runnable,
 // enqueues it at pick time + time charged, so a policy can tell "put back
-// right after running" from "woke up".
+// right after running" from "woke up"; otherwise (sleeping, zombie) it
+// reports the stop (rq_stop): EEVDF counts running processes in its virtual
+// time from the pick until the enqueue or the stop.
 //
 // Switching policy drains every queued process from the old policy into
-// the new one, so nobody is lost and everyone stays runnable; per-policy
-// bookkeeping (lag) is reset for them. Weights come from the Linux nice
-// table; the queue index of queue-based policies is nice + 20.
+// the new one, so nobody is lost and everyone stays runnable, and takes the
+// running processes out of the old policy's bookkeeping (stop; the new one
+// sees them only from their next enqueue); per-policy bookkeeping (lag) is
+// reset for them. Weights come from the Linux nice table; the queue index
+// of queue-based policies is nice + 20.
 #include "kernel/proc/runqueue.h"
 
 #include "kernel/arch/riscv/plic.h"
@@ -82,6 +86,11 @@ void rq_charge(Proc* p, u64 ran) {
     g_current->charge(p->se, ran);
 }
 
+void rq_stop(Proc* p) {
+    LockGuard g(g_rq_lock);
+    g_current->stop(p->se);
+}
+
 void rq_kick(Proc* woken) {
     // An idle hart takes it at once; otherwise preempt a hart whose running
     // process the woken one should preempt. Reads of other harts' state are
@@ -110,9 +119,19 @@ bool rq_set_policy(const char* name) {
     if (next == g_current) return true;
     const u64 now = now_cycles();
     while (sched::Entity* e = g_current->pick(0, now)) {
+        g_current->stop(*e);
         e->vlag = 0;
         e->on_cpu = false;
         next->enqueue(*e, now);
+    }
+    // Running processes (picked, not yet put back or stopped; all se state
+    // is under g_rq_lock) leave the old policy's sums too, so neither policy
+    // counts a process it will not hear from again.
+    for (Proc& p : g_procs) {
+        if (!p.se.on_cpu) continue;
+        g_current->stop(p.se);
+        p.se.vlag = 0;
+        p.se.on_cpu = false;
     }
     g_current = next;
     return true;

@@ -3,7 +3,8 @@
 // One global run queue shared by all harts, ordered by the current policy
 // from lib/sched (round robin, DWRR, interleaved DWRR or EEVDF), guarded by
 // one spinlock. Lock order: a process's lock before the run-queue lock.
-// A running process is never in the queue.
+// A running process is never in the queue (EEVDF still counts it in its
+// virtual time until it is put back or stopped).
 #pragma once
 
 #include "lib/types.h"
@@ -25,6 +26,8 @@ void rq_kick(Proc* woken);
 Proc* rq_pick(int cpu);
 // Account `ran` timer cycles of CPU to p (a running process).
 void rq_charge(Proc* p, u64 ran);
+// p (running, charged) is not runnable any more (sleeping, zombie).
+void rq_stop(Proc* p);
 // Switch policy; every queued process moves to the new one. False if unknown.
 bool rq_set_policy(const char* name);
 const char* rq_policy_name();

@@ -80,9 +80,10 @@ void sched_switch() {
     if (mycpu()->noff != 1) panic("sched_switch: locks held (depth %d)", mycpu()->noff);
     if (p->state == ProcState::Running) panic("sched_switch: still running");
     if (riscv::intr_get()) panic("sched_switch: interrupts on");
-    // Charge the time used, and put the process back if still runnable, in
-    // its own context: once it is queued another hart may pick it (and will
-    // wait for p->lock, which the scheduler releases after the switch).
+    // Charge the time used, and put the process back if still runnable (or
+    // tell the policy it stopped), in its own context: once it is queued
+    // another hart may pick it (and will wait for p->lock, which the
+    // scheduler releases after the switch).
     const u64 end = now_cycles();
     const u64 ran = end - p->running_since;
     rq_charge(p, ran);
@@ -90,6 +91,8 @@ void sched_switch() {
     if (p->state == ProcState::Runnable) {
         p->runnable_since = end;
         rq_enqueue(p, p->running_since + ran);
+    } else {
+        rq_stop(p);  // sleeping or zombie: it leaves the policy's bookkeeping
     }
     // intena belongs to this kernel thread, not to the hart.
     const bool intena = mycpu()->intena;

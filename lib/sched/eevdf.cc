@@ -28,16 +28,25 @@ void Eevdf::dequeue(Entity& e) {
     Q_ASSERT(e.queued);
     e.vlag = virtual_time() - e.vruntime;
     remove(e);
+    leave(e);
 }
 
 bool Eevdf::preempts(const Entity& woken, const Entity& running) const {
     return eligible(woken) && woken.deadline < running.deadline;
 }
 
+// A running task (in the sums) leaves them with its old weight, is placed
+// by its scaled lag against the others and joins again with the new weight.
 void Eevdf::reweight(Entity& e, u32 weight, u8 level) {
     Q_ASSERT(weight > 0);
     const bool was_queued = e.queued;
-    if (was_queued) dequeue(e);
+    const bool running = e.on_cpu && !was_queued;
+    if (was_queued) {
+        dequeue(e);
+    } else if (running) {
+        e.vlag = virtual_time() - e.vruntime;
+        leave(e);
+    }
     const i64 rest = e.deadline - e.vruntime;
     e.vlag = e.vlag * static_cast<i64>(e.weight) / static_cast<i64>(weight);
     const i64 new_rest = rest * static_cast<i64>(e.weight) / static_cast<i64>(weight);
@@ -50,6 +59,7 @@ void Eevdf::reweight(Entity& e, u32 weight, u8 level) {
     } else {
         e.vruntime = place(e);
         e.deadline = e.vruntime + new_rest;
+        if (running) join(e);
     }
 }
 

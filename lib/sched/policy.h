@@ -10,9 +10,15 @@
 //   pick(cpu, now)   remove and return the next task to run on cpu, or null
 //   charge(e, ran)   e (running, not queued) used `ran` time units since it
 //                    was picked or last charged
+//   stop(e)          e (running, not queued, already charged) stops being
+//                    runnable (sleeps, blocks, exits): it leaves the policy
+//                    until its next enqueue. Default: nothing.
 // A running task is not in the queue; after it runs, the caller charges it
-// and, if still runnable, enqueues it again. All calls are made under one
-// lock (the kernel's run-queue lock); policies are not thread-safe.
+// and, if still runnable, enqueues it again, otherwise calls stop(). A policy
+// may keep running tasks in its bookkeeping (EEVDF counts them in its virtual
+// time from pick to stop), so every pick must end in an enqueue or a stop.
+// All calls are made under one lock (the kernel's run-queue lock); policies
+// are not thread-safe.
 //
 // Time units are the caller's (simulator ticks, kernel timer cycles); only
 // ratios matter to the policies. Weights, not priorities, reach a policy.
@@ -57,7 +63,8 @@ struct Entity {
     i64 deadline = 0;
     i64 vlag = 0;
     u32 vrem = 0;          // remainder of the vruntime division (exact shares)
-    bool on_cpu = false;   // picked and not enqueued since
+    bool on_cpu = false;   // EEVDF: picked and not enqueued or stopped since
+                           // (then counted in its virtual time)
     Time run_until = 0;    // pick time + time charged since the pick
     i64 min_vruntime = 0;  // subtree augment
     Entity* left = nullptr;
@@ -77,6 +84,8 @@ class Policy {
     virtual void dequeue(Entity& e) = 0;
     virtual Entity* pick(unsigned cpu, Time now) = 0;
     virtual void charge(Entity& e, Time ran) = 0;
+    // e, running and charged, is no longer runnable (see the protocol).
+    virtual void stop(Entity& e) { (void)e; }
     // Should a newly woken `woken` preempt `running`?
     virtual bool preempts(const Entity& woken, const Entity& running) const = 0;
     // Change weight/level of e (queued or running) keeping its lag/credit.

@@ -138,6 +138,7 @@ void random_protocol(PolicyKind kind, u32 seed) {
                     st[rid] = St::Queued;
                     queued.insert(rid);
                 } else {
+                    p.stop(*r);
                     st[rid] = St::Sleeping;
                 }
             }

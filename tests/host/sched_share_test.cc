@@ -1,6 +1,7 @@
 // tests/host/sched_share_test.cc - long-run CPU shares, the nice -20 : 0
 // ratio, the interleaved DWRR share law and wait bound, and EEVDF's lag
-// bound against the ideal fluid schedule.
+// bound against the ideal fluid schedule and its virtual time over queued
+// and running tasks.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -244,4 +245,105 @@ TEST(SchedPreempt, Rules) {
     auto hi = mixed_tasks({-5, 5});
     EXPECT_TRUE(db->preempts(hi[0]->e, hi[1]->e));
     EXPECT_FALSE(db->preempts(hi[1]->e, hi[0]->e));
+}
+
+namespace {
+
+// floor(sum w_i v_i / sum w_i) over every runnable task (queued or running).
+i64 weighted_average(const std::vector<std::unique_ptr<Task>>& tasks) {
+    __int128 s = 0, w = 0;
+    for (auto& t : tasks) {
+        s += static_cast<__int128>(t->e.weight) * t->e.vruntime;
+        w += t->e.weight;
+    }
+    __int128 q = s / w;
+    if (s % w < 0) q--;
+    return static_cast<i64>(q);
+}
+
+}  // namespace
+
+// V counts the running tasks: on 3 cpus with 7 mixed-weight hogs (some
+// reniced while running, some sleeping and waking), after every step V is
+// exactly the floor of the weighted average over queued + running tasks, and
+// the weighted lags sum to zero within the rounding of that floor.
+TEST(SchedEevdf, VirtualTimeCountsRunningTasks) {
+    PolicyConfig cfg;
+    cfg.slice = 3;
+    PolicyBox box(PolicyKind::EEVDF, cfg);
+    auto& ev = static_cast<Eevdf&>(*box.p);
+    auto tasks = mixed_tasks({-10, -5, 0, 0, 3, 7, 15});
+    constexpr unsigned kCpus = 3;
+    Time now = 0;
+    for (auto& t : tasks) ev.enqueue(t->e, now);
+    std::vector<Entity*> running(kCpus, nullptr);
+    for (u64 step = 0; step < 20000; step++) {
+        for (unsigned c = 0; c < kCpus; c++) {
+            if (running[c]) {
+                ev.charge(*running[c], 1 + step % 3);
+                ev.enqueue(*running[c], running[c]->run_until);
+            }
+            running[c] = ev.pick(c, now);
+            ASSERT_NE(running[c], nullptr);
+        }
+        if (step % 7 == 3) {  // renice a running task: the sums follow
+            const u8 lvl = static_cast<u8>(nice_to_index(static_cast<int>(step % 11) - 5));
+            ev.reweight(*running[1], kLinuxNiceWeight[lvl], lvl);
+        }
+        now += 3;
+        i64 lagsum = 0;
+        u64 w = 0;
+        const i64 v = ev.virtual_time();
+        for (auto& t : tasks) {
+            lagsum += static_cast<i64>(t->e.weight) * (v - t->e.vruntime);
+            w += t->e.weight;
+        }
+        ASSERT_EQ(v, weighted_average(tasks)) << "step " << step;
+        ASSERT_LE(lagsum, 0);
+        ASSERT_GT(lagsum, -static_cast<i64>(w));
+    }
+    // A running task that stops leaves the average; it comes back by its lag.
+    Entity* s = running[0];
+    ev.charge(*s, 2);
+    ev.stop(*s);
+    EXPECT_FALSE(s->on_cpu);
+    __int128 sum = 0, wsum = 0;
+    for (auto& t : tasks) {
+        if (&t->e == s) continue;
+        sum += static_cast<__int128>(t->e.weight) * t->e.vruntime;
+        wsum += t->e.weight;
+    }
+    __int128 q = sum / wsum;
+    if (sum % wsum < 0) q--;
+    EXPECT_EQ(ev.virtual_time(), static_cast<i64>(q));
+    // (Light tasks run ahead of their weighted share here: the -10 task
+    // cannot use the 1.9 cpus its weight asks for, so lags reach the clamp.)
+    const i64 lim = 2 * ev.vslice(s->weight);
+    const i64 lag = s->vlag < -lim ? -lim : (s->vlag > lim ? lim : s->vlag);
+    ev.enqueue(*s, now + 100);
+    EXPECT_NEAR(static_cast<double>(ev.virtual_time() - s->vruntime), static_cast<double>(lag), 2.0);
+    EXPECT_EQ(ev.virtual_time(), weighted_average(tasks));
+}
+
+// When tasks running on other cpus hold V below every queued vruntime, a
+// cpu still gets work: the queued task of least vruntime.
+TEST(SchedEevdf, PicksWhenNoQueuedTaskIsEligible) {
+    PolicyBox box(PolicyKind::EEVDF, PolicyConfig{});
+    auto& ev = static_cast<Eevdf&>(*box.p);
+    auto tasks = mixed_tasks({-15, 10, 10});
+    for (auto& t : tasks) ev.enqueue(t->e, 0);
+    Entity* heavy = ev.pick(0, 0);
+    ASSERT_EQ(task_of(heavy).id, 0);
+    Entity* b = ev.pick(1, 0);
+    ev.charge(*b, 5);
+    ev.enqueue(*b, 5);
+    Entity* c = ev.pick(1, 5);
+    ev.charge(*c, 7);
+    ev.enqueue(*c, 12);
+    ASSERT_FALSE(ev.eligible(tasks[1]->e));
+    ASSERT_FALSE(ev.eligible(tasks[2]->e));
+    Entity* e = ev.pick(1, 12);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(task_of(e).id, 1);  // ran 5, behind the one that ran 7
+    EXPECT_EQ(ev.size(), 1u);
 }
