@@ -5,11 +5,6 @@
 
 namespace q::sched {
 
-void Dwrr::dequeue(Entity& e) {
-    Q_ASSERT(e.queued);
-    queues_.remove(e);
-}
-
 // Every backlogged queue is short of the price: add the credit of all the
 // rounds in which none of them could reach it, so the next round picks.
 void Dwrr::catch_up(Cpu& c) const {
@@ -38,15 +33,6 @@ Entity* Dwrr::rotate(Cpu& c, unsigned i, unsigned cpu) {
 
 bool Dwrr::preempts(const Entity& woken, const Entity& running) const {
     return weights_[woken.level] > weights_[running.level];
-}
-
-void Dwrr::reweight(Entity& e, u32 weight, u8 level) {
-    Q_ASSERT(level < kLevels);
-    const bool was_queued = e.queued;
-    if (was_queued) queues_.remove(e);
-    e.weight = weight;
-    e.level = level;
-    if (was_queued) queues_.push(e);
 }
 
 }  // namespace q::sched

@@ -44,11 +44,8 @@ class Dwrr final : public Policy {
     // The hot calls are inline so a caller that knows the concrete type
     // (schedsim's loop is templated on it) pays no call; the kernel calls
     // them through the vtable as before.
-    void enqueue(Entity& e, Time) override {
-        Q_ASSERT(!e.queued && e.level < kLevels);
-        queues_.push(e);
-    }
-    void dequeue(Entity& e) override;
+    void enqueue(Entity& e, Time) override { queues_.enqueue(e); }
+    void dequeue(Entity& e) override { queues_.dequeue(e); }
     Entity* pick(unsigned cpu, Time) override {
         Q_ASSERT(cpu < kMaxCpus);
         if (queues_.size() == 0) return nullptr;
@@ -62,7 +59,7 @@ class Dwrr final : public Policy {
         cpus_[e.cpu].balance[e.level] -= static_cast<i64>(price_) * static_cast<i64>(ran);
     }
     bool preempts(const Entity& woken, const Entity& running) const override;
-    void reweight(Entity& e, u32 weight, u8 level) override;
+    void reweight(Entity& e, u32 weight, u8 level) override { queues_.reweight(e, weight, level); }
     usize size() const override { return queues_.size(); }
 
     i64 balance(unsigned cpu, unsigned level) const { return cpus_[cpu].balance[level]; }

@@ -5,11 +5,6 @@
 
 namespace q::sched {
 
-void InterleavedDwrr::dequeue(Entity& e) {
-    Q_ASSERT(e.queued);
-    queues_.remove(e);
-}
-
 // After at least one full sweep of refills without a pick: if every
 // backlogged queue is still short of the price, replay whole sweeps of
 // refills (from the current position) up to the one in which the first of
@@ -44,15 +39,6 @@ Entity* InterleavedDwrr::visit(Cpu& c, unsigned i, unsigned cpu) {
 bool InterleavedDwrr::preempts(const Entity& woken, const Entity& running) const {
     if (weights_[woken.level] <= weights_[running.level]) return false;
     return cpus_[running.cpu].balance[woken.level] >= price_;
-}
-
-void InterleavedDwrr::reweight(Entity& e, u32 weight, u8 level) {
-    Q_ASSERT(level < kLevels);
-    const bool was_queued = e.queued;
-    if (was_queued) queues_.remove(e);
-    e.weight = weight;
-    e.level = level;
-    if (was_queued) queues_.push(e);
 }
 
 }  // namespace q::sched

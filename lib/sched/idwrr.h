@@ -30,12 +30,9 @@ class InterleavedDwrr final : public Policy {
         : weights_(queue_weights), price_(price) {}
 
     const char* name() const override { return "idwrr"; }
-    // enqueue and pick's first visit are inline (see dwrr.h).
-    void enqueue(Entity& e, Time) override {
-        Q_ASSERT(!e.queued && e.level < kLevels);
-        queues_.push(e);
-    }
-    void dequeue(Entity& e) override;
+    // enqueue, dequeue, reweight and pick's first visit are inline (see dwrr.h).
+    void enqueue(Entity& e, Time) override { queues_.enqueue(e); }
+    void dequeue(Entity& e) override { queues_.dequeue(e); }
     Entity* pick(unsigned cpu, Time) override {
         Q_ASSERT(cpu < kMaxCpus);
         if (queues_.size() == 0) return nullptr;
@@ -47,7 +44,7 @@ class InterleavedDwrr final : public Policy {
     }
     void charge(Entity&, Time) override {}
     bool preempts(const Entity& woken, const Entity& running) const override;
-    void reweight(Entity& e, u32 weight, u8 level) override;
+    void reweight(Entity& e, u32 weight, u8 level) override { queues_.reweight(e, weight, level); }
     usize size() const override { return queues_.size(); }
 
     u64 balance(unsigned cpu, unsigned level) const { return cpus_[cpu].balance[level]; }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "lib/sched/policy.h"
+#include "lib/seam.h"
 
 namespace q::sched {
 
@@ -52,6 +53,24 @@ class LevelQueues {
         e.queued = false;
         count_--;
         if (queues_[e.level].empty()) mask_ &= ~bit(e.level);
+    }
+    // The Policy operations every queue-based policy implements the same way.
+    void enqueue(Entity& e) {
+        Q_ASSERT(!e.queued && e.level < kLevels);
+        push(e);
+    }
+    void dequeue(Entity& e) {
+        Q_ASSERT(e.queued);
+        remove(e);
+    }
+    // New weight and queue; a queued entity moves to the tail of its new queue.
+    void reweight(Entity& e, u32 weight, u8 level) {
+        Q_ASSERT(level < kLevels);
+        const bool was_queued = e.queued;
+        if (was_queued) remove(e);
+        e.weight = weight;
+        e.level = level;
+        if (was_queued) push(e);
     }
     Entity* pop(unsigned level) {
         Entity* e = queues_[level].front();
