@@ -8,6 +8,7 @@ pexpect, and always kills QEMU on close. `icount` runs QEMU with
 device and a monitor socket, tests/guest/fb_test.py).
 """
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -76,3 +77,25 @@ class Guest:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def run_cases(guest, cases, suffix="", timeout=30):
+    """Run (name, command line, regex) cases in a booted guest's shell.
+
+    Prints `PASS name+suffix` when the whole output matches the regex, else
+    a FAIL line with the output. Stops at the first command that gets no
+    prompt back (the guest is then unusable) and returns False; True when
+    every case ran.
+    """
+    for name, line, pattern in cases:
+        name += suffix
+        try:
+            out = guest.run(line, timeout=timeout)
+        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
+            print("FAIL %s: no prompt after %r (%s)" % (name, line, type(e).__name__))
+            return False
+        if re.fullmatch(pattern, out):
+            print("PASS " + name)
+        else:
+            print("FAIL %s: %r printed %r" % (name, line, out))
+    return True

@@ -10,7 +10,7 @@ per test.
 import re
 import sys
 
-from qemu import Guest
+from qemu import Guest, run_cases
 
 LINUX_WEIGHT = {-20: 88761, 0: 1024, 5: 335}
 ICOUNT = 3
@@ -77,13 +77,7 @@ TOOL_CASES = [
 def tool_tests():
     with Guest(cpus=3) as g:
         g.boot()
-        for name, line, pattern in TOOL_CASES:
-            try:
-                out = g.run(line, timeout=60)
-            except Exception as e:  # noqa: BLE001
-                report(False, name, "no prompt after %r (%s)" % (line, type(e).__name__))
-                return
-            report(re.fullmatch(pattern, out) is not None, name, "%r printed %r" % (line, out))
+        run_cases(g, TOOL_CASES, timeout=60)
 
 
 def storm_tests():

@@ -4,10 +4,9 @@ Boots the kernel once per hart count, runs shell command lines and checks
 their output. Prints one `PASS name` / `FAIL name: why` line per test, for
 tests/run_tests.py to count.
 """
-import re
 import sys
 
-from qemu import Guest
+from qemu import Guest, run_cases
 
 # (name, command line, regex the whole output must match)
 CASES = [
@@ -31,29 +30,15 @@ CASES = [
 
 
 def run_suite(cpus):
-    passed = failed = 0
     with Guest(cpus=cpus) as g:
         try:
             g.boot()
             print("PASS boot-%dharts (%.2fs)" % (cpus, g.boot_seconds))
-            passed += 1
         except Exception as e:  # noqa: BLE001 - report any boot failure
             print("FAIL boot-%dharts: %s" % (cpus, e))
-            return 0, 1 + len(CASES)
-        for name, line, pattern in CASES:
-            name = "%s-%dharts" % (name, cpus)
-            try:
-                out = g.run(line, timeout=30)
-            except Exception as e:  # noqa: BLE001
-                print("FAIL %s: no prompt after %r (%s)" % (name, line, type(e).__name__))
-                failed += 1
-                break
-            if re.fullmatch(pattern, out):
-                print("PASS " + name)
-                passed += 1
-            else:
-                print("FAIL %s: %r printed %r" % (name, line, out))
-                failed += 1
+            return
+        if not run_cases(g, CASES, "-%dharts" % cpus):
+            return
         # ^P prints the process list (kernel procdump) and the shell goes on.
         name = "ctrl-p-procdump-%dharts" % cpus
         try:
@@ -63,7 +48,6 @@ def run_suite(cpus):
         except Exception as e:  # noqa: BLE001
             ok = False
         print(("PASS %s" if ok else "FAIL %s: no process list or no shell after ^P") % name)
-    return passed, failed
 
 
 def main():
