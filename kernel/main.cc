@@ -66,10 +66,19 @@ void read_device_tree() {
     }
 }
 
+// entry.S parks harts past param::kMaxCpus; the rest of the kernel must not
+// count them either (run queues, IPIs, PLIC contexts).
+void clamp_harts() {
+    if (g_boot.ncpus <= param::kMaxCpus) return;
+    kprintf("quanta: %d harts found, using %d (the kernel's limit)\n", g_boot.ncpus, param::kMaxCpus);
+    g_boot.ncpus = param::kMaxCpus;
+}
+
 void boot_hart0() {
     read_device_tree();
     console_init();
     kprintf("\nquanta: %d harts, %lu MiB RAM, bootargs '%s'\n", g_boot.ncpus, g_boot.mem_size >> 20, g_boot.bootargs);
+    clamp_harts();
     kalloc_init(g_boot.mem_base + g_boot.mem_size);
     kvm_init();
     proc_map_stacks(g_kernel_pagetable);

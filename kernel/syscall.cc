@@ -1,7 +1,8 @@
 // kernel/syscall.cc - the system-call table and argument fetching.
 //
 // The number in a7 indexes a constexpr table of handlers; an unknown number
-// prints a message and returns -1. Arguments come from the trapframe; every
+// returns -1 and is reported on the console at most once per clock tick
+// (a program looping on a bad number must not flood the console). Arguments come from the trapframe; every
 // pointer argument is checked by the copy routines before use.
 #include "kernel/syscall.h"
 
@@ -80,6 +81,31 @@ constexpr auto kTable = make_table();
 
 }  // namespace
 
+namespace {
+
+SpinLock g_unknown_lock("unknown_syscall");
+u64 g_unknown_tick = ~0ull;  // tick of the last report
+u64 g_unknown_quiet = 0;     // unknown calls not reported since
+
+void report_unknown(const Proc* p, u64 num) {
+    u64 quiet = 0;
+    {
+        LockGuard g(g_unknown_lock);
+        const u64 now = __atomic_load_n(&g_ticks, __ATOMIC_RELAXED);
+        if (now == g_unknown_tick) {
+            g_unknown_quiet++;
+            return;
+        }
+        g_unknown_tick = now;
+        quiet = g_unknown_quiet;
+        g_unknown_quiet = 0;
+    }
+    kprintf("pid %d (%s): unknown system call %ld (%lu more not reported)\n", p->pid, p->name,
+            static_cast<i64>(num), static_cast<unsigned long>(quiet));
+}
+
+}  // namespace
+
 void syscall_dispatch() {
     Proc* p = myproc();
     const u64 num = p->trapframe->x(TrapFrame::a7);
@@ -87,7 +113,7 @@ void syscall_dispatch() {
     if (num > 0 && num <= SYS_MAX && kTable.h[num]) {
         ret = kTable.h[num]();
     } else {
-        kprintf("pid %d (%s): unknown system call %ld\n", p->pid, p->name, static_cast<i64>(num));
+        report_unknown(p, num);
     }
     p->trapframe->x(TrapFrame::a0) = static_cast<u64>(ret);
 }

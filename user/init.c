@@ -5,6 +5,12 @@
  * shell forever: it forks sh, and waits. Every process whose parent dies
  * is re-parented to init, so wait() also collects those orphans; only when
  * the shell itself exits does init start a new one.
+ *
+ * init must never exit (the kernel has nobody else to reap orphans), so
+ * every failure is retried: when fork fails (process table or memory full)
+ * or the shell cannot be started, init sleeps and tries again, doubling
+ * the pause from 1 tick up to 32 ticks (3.2 s) and resetting it once a
+ * shell has run.
  */
 #include "kernel/types.h"
 #include "kernel/stat.h"
@@ -12,45 +18,58 @@
 #include "user/user.h"
 
 static char* sh_argv[] = {"sh", 0};
+static int backoff = 1; /* ticks to sleep before the next retry */
+
+static void pause_and_back_off(void) {
+    sleep(backoff);
+    if (backoff < 32)
+        backoff *= 2;
+}
 
 static void open_console(void) {
-    if (open("console", O_RDWR) < 0) {
+    while (open("console", O_RDWR) < 0) {
         mknod("console", CONSOLE, 0);
-        if (open("console", O_RDWR) < 0)
-            exit(1); /* nowhere to even report it */
+        if (open("console", O_RDWR) >= 0)
+            break;
+        pause_and_back_off(); /* nowhere to even report it */
     }
     dup(0); /* stdout */
     dup(0); /* stderr */
 }
 
+/* Fork a shell; returns its pid, retrying until fork succeeds. */
 static int start_shell(void) {
     printf("init: starting sh\n");
-    int pid = fork();
-    if (pid < 0) {
-        printf("init: fork failed\n");
-        exit(1);
+    for (;;) {
+        int pid = fork();
+        if (pid == 0) {
+            exec("sh", sh_argv);
+            printf("init: exec sh failed\n");
+            exit(1);
+        }
+        if (pid > 0)
+            return pid;
+        printf("init: fork failed, retrying\n");
+        pause_and_back_off();
     }
-    if (pid == 0) {
-        exec("sh", sh_argv);
-        printf("init: exec sh failed\n");
-        exit(1);
-    }
-    return pid;
 }
 
 int main(void) {
     open_console();
     for (;;) {
         int sh = start_shell();
+        unsigned started = uptime();
         for (;;) {
             int pid = wait(0);
             if (pid == sh)
                 break; /* restart the shell */
-            if (pid < 0) {
-                printf("init: wait returned an error\n");
-                exit(1);
-            }
+            if (pid < 0)
+                pause_and_back_off(); /* cannot happen: sh is a child */
             /* otherwise an orphan was reaped: keep waiting */
         }
+        if (uptime() - started > 100)
+            backoff = 1; /* that shell ran for a while: start again at once */
+        else
+            pause_and_back_off(); /* it died at once (exec failed?): slow down */
     }
 }

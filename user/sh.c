@@ -320,7 +320,11 @@ static void run_top(struct cmd* c) {
     }
     if (builtin(c))
         return;
-    int pid = fork1();
+    int pid = fork();
+    if (pid < 0) { /* the shell itself survives a full table or memory */
+        fprintf(2, "sh: fork failed\n");
+        return;
+    }
     if (pid == 0)
         run(c);
     int w;

@@ -39,16 +39,23 @@ void echo(char c) {
     }
 }
 
+// Write n bytes; a bad source address ends the write: -1 when nothing was
+// written, else the count written before it.
 i64 console_write(bool user_src, u64 src, int n, u32* /*off*/) {
+    char chunk[64];
     int i = 0;
-    for (; i < n; i++) {
-        char c;
-        if (!either_copyin(&c, user_src, src + i, 1).ok()) break;
-        uart_putc(c);
+    while (i < n) {
+        const int len = n - i < static_cast<int>(sizeof chunk) ? n - i : static_cast<int>(sizeof chunk);
+        if (!either_copyin(chunk, user_src, src + i, static_cast<u64>(len)).ok()) break;
+        for (int k = 0; k < len; k++) uart_putc(chunk[k]);
+        i += len;
     }
-    return i;
+    return i == 0 && n > 0 ? -1 : i;
 }
 
+// Read up to n bytes, at most one line. A character is consumed only once
+// it has been copied out, so a bad destination address loses no input: the
+// call returns what it copied before, or -1.
 i64 console_read(bool user_dst, u64 dst, int n, u32* /*off*/) {
     const int want = n;
     LockGuard g(g_cons_lock);
@@ -57,13 +64,14 @@ i64 console_read(bool user_dst, u64 dst, int n, u32* /*off*/) {
             if (killed(myproc())) return -1;
             sleep(&g_r, g_cons_lock);
         }
-        char c = g_in[g_r++ % kInputSize];
+        const char c = g_in[g_r % kInputSize];
         if (c == ctrl('D')) {
             // End of file: if some bytes were already read, keep ^D for next time.
-            if (n < want) g_r--;
+            if (n == want) g_r++;
             break;
         }
-        if (!either_copyout(user_dst, dst, &c, 1).ok()) break;
+        if (!either_copyout(user_dst, dst, &c, 1).ok()) return n == want ? -1 : want - n;
+        g_r++;
         dst++;
         n--;
         if (c == '\n') break;

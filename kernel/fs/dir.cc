@@ -6,6 +6,13 @@
 // children's "..". Names are compared over at most 14 bytes
 // (lib/fs/path.h), and a longer path element is truncated to 14.
 //
+// A removed directory (nlink 0, still open as some process's cwd or in a
+// walk) is dead: it names only itself ("."; its ".." may name a freed
+// inode), and dirlink refuses to add to it, so nothing can be created in
+// it. Both tests run under the directory's lock, the lock do_unlink holds
+// while it checks emptiness and drops nlink, so a create racing an unlink
+// either lands first (and the unlink fails: not empty) or fails.
+//
 // Path walks lock one inode at a time: the current directory is unlocked
 // (and released) before the next is locked, so a walk through ".." cannot
 // deadlock with a walk the other way. Every returned inode is referenced and
@@ -69,6 +76,7 @@ Result<Inode*> namex(const char* path, bool parent, char* name) {
 
 Result<Inode*> dirlookup(Inode* dp, const char* name, u32* poff) {
     if (dp->type != fs::InodeType::Dir) return Error::NotDir;
+    if (dp->nlink == 0 && !fs::name_equal(".", name)) return Error::NotFound;  // dead
     fs::DirEntry de;
     for (u32 off = 0; off + kEntrySize <= dp->size; off += kEntrySize) {
         Q_CHECK(read_entry(dp, off, &de));
@@ -81,6 +89,7 @@ Result<Inode*> dirlookup(Inode* dp, const char* name, u32* poff) {
 
 Status dirlink(Inode* dp, const char* name, u32 inum) {
     if (inum == 0 || inum > 0xffff) return Error::BadArgument;
+    if (dp->nlink == 0) return Error::NotFound;  // dead directory
     auto existing = dirlookup(dp, name, nullptr);
     if (existing.ok()) {
         iput(existing.value());

@@ -17,6 +17,9 @@ extern Proc* g_init_proc;
 void proc_init();
 void proc_map_stacks(PageTable kpt);
 void user_init();
+// A user page table with only the trampoline and p's trapframe mapped
+// (null when out of memory), and its inverse for a table of size sz.
+PageTable proc_pagetable(Proc* p);
 void proc_free_pagetable(PageTable pt, u64 sz);
 [[noreturn]] void scheduler();
 // Switch from the current process to this hart's scheduler. Caller holds

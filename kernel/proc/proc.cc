@@ -66,8 +66,7 @@ void proc_init() {
     for (int i = 0; i < param::kMaxCpus; i++) g_cpus[i].id = i;
 }
 
-// A user page table with only the trampoline and trapframe mapped.
-static PageTable proc_pagetable(Proc* p) {
+PageTable proc_pagetable(Proc* p) {
     PageTable pt = uvm_create();
     if (!pt) return nullptr;
     if (!map_pages(pt, layout::kTrampoline, kPageSize, reinterpret_cast<u64>(trampoline),
@@ -107,8 +106,9 @@ static void free_proc(Proc* p) {
 }
 
 // Find an unused slot and prepare it to run forkret in the kernel.
-// Returns with p->lock held, or null when the table or memory is exhausted.
-static Proc* alloc_proc() {
+// Returns with p->lock held; NoProcess when the table is full, NoMemory
+// when its trapframe or page table cannot be had.
+static Result<Proc*> alloc_proc() {
     Proc* p = nullptr;
     for (Proc& cand : g_procs) {
         cand.lock.acquire();
@@ -118,7 +118,7 @@ static Proc* alloc_proc() {
         }
         cand.lock.release();
     }
-    if (!p) return nullptr;
+    if (!p) return Error::NoProcess;
     p->pid = alloc_pid();
     p->state = ProcState::Embryo;
     p->trapframe = static_cast<TrapFrame*>(kalloc());
@@ -126,7 +126,7 @@ static Proc* alloc_proc() {
     if (!p->trapframe || !p->pagetable) {
         free_proc(p);
         p->lock.release();
-        return nullptr;
+        return Error::NoMemory;
     }
     memset(&p->context, 0, sizeof(p->context));
     p->context.ra = reinterpret_cast<u64>(&forkret);
@@ -138,7 +138,7 @@ static Proc* alloc_proc() {
 }
 
 void user_init() {
-    Proc* p = alloc_proc();
+    Proc* p = alloc_proc().value_or(nullptr);
     if (!p) panic("user_init: no process");
     g_init_proc = p;
     const u64 len = static_cast<u64>(initcode_end - initcode_start);
@@ -172,8 +172,7 @@ Result<u64> grow_proc(i64 n) {
 
 Result<int> fork() {
     Proc* parent = myproc();
-    Proc* child = alloc_proc();
-    if (!child) return Error::NoProcess;
+    Q_TRY(child, alloc_proc());
     if (!uvm_copy(parent->pagetable, child->pagetable, parent->sz).ok()) {
         free_proc(child);
         child->lock.release();
@@ -219,10 +218,19 @@ void exit(int status) {
             f = nullptr;
         }
     }
-    begin_op();
-    iput(p->cwd);
-    end_op();
+    {
+        FsOp op;
+        iput(p->cwd);
+    }
     p->cwd = nullptr;
+    // Give the user pages back now, not when the parent reaps us: a process
+    // killed for memory (kernel/proc/oom.cc) must free it even if its parent
+    // never waits. The table's interior pages go in free_proc.
+    {
+        const u64 freed_to = uvm_dealloc(p->pagetable, p->sz, 0);
+        LockGuard g(p->lock);
+        p->sz = freed_to;
+    }
 
     g_wait_lock.acquire();
     reparent(p);

@@ -7,14 +7,20 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/oom.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
 #include "lib/abi/abi.h"
 
 namespace q {
 
-// fork() -> child's pid in the parent, 0 in the child.
-i64 sys_fork() { return to_user(fork()); }
+// fork() -> child's pid in the parent, 0 in the child; -1 when the process
+// table or memory is full (the latter invokes the out-of-memory rule).
+i64 sys_fork() {
+    auto r = fork();
+    if (r.error() == Error::NoMemory) oom_kill(myproc());
+    return to_user(r);
+}
 
 // exit(status): never returns.
 i64 sys_exit() { exit(arg_int(0)); }

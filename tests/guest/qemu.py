@@ -10,6 +10,7 @@ device and a monitor socket, tests/guest/fb_test.py).
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import time
 
@@ -64,6 +65,19 @@ class Guest:
         if out.startswith(line):
             out = out[len(line):]
         return out.lstrip("\n")
+
+    def stop_and_fsck(self):
+        """Kill QEMU, then check the guest's disk image with the host fsck.
+
+        Returns (clean, report). A transaction committed but not yet
+        installed is replayed by fsck itself (on a copy), so a guest killed
+        at any moment must still check clean.
+        """
+        if self.child.isalive():
+            self.child.terminate(force=True)
+        p = subprocess.run([os.path.join(ROOT, "build", "fsck"), self.image], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace")
+        return p.returncode == 0, p.stdout
 
     def close(self):
         try:

@@ -16,6 +16,8 @@ extern "C" {
 // Boot stacks, one 16 KiB stack per hart (entry.S).
 alignas(16) char g_boot_stacks[16384 * param::kMaxCpus];
 }
+// entry.S parks harts with ids at or above this before using any stack.
+extern "C" constinit const u64 g_max_harts = param::kMaxCpus;
 u64 g_dtb_pa = 0;
 static u64 g_mscratch[param::kMaxCpus][4];
 

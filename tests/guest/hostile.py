@@ -1,0 +1,183 @@
+"""tests/guest/hostile.py - a hostile user against the kernel (user/hostile).
+
+    hostile.py [--cpus C] [--overcount N]
+
+Design: builds a private disk image (every file of build/fs.img plus the
+malformed ELFs that tools/mkbadelf.py derives from build/user/_echo), boots
+it, and runs user/hostile's tests one shell line at a time, relaying their
+`PASS`/`FAIL` lines with the hart count appended. The host adds what the
+guest cannot judge:
+  - a kernel panic, or a test that never prints `hostile: done`, fails;
+  - badsys: the console may report at most one unknown system call per
+    clock tick (plus one);
+  - forkbomb (in the background): while the process table is full the
+    shell reports `sh: fork failed` and keeps its prompt, and init does not
+    exit; afterwards the shell runs commands again;
+  - memhog (in the background): a process holding every page is killed by
+    the out-of-memory rule (`oom: killed pid`) once the shell cannot fork,
+    and the shell comes back;
+  - at the end QEMU is killed and fsck must find the image clean;
+  - with --overcount N, QEMU also boots N harts (more than the kernel's
+    limit of 8): the kernel must say it uses 8 and the shell must answer.
+No randomness: the hart count is all a rerun needs (`make hostile CPUS=C`).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import pexpect
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from qemu import ROOT, Guest  # noqa: E402
+
+FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console"]
+
+
+class Panic(Exception):
+    pass
+
+
+def build_image(workdir):
+    """build/fs.img's files plus the bad ELFs, as a new image; returns its path."""
+    bad = os.path.join(workdir, "elves")
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mkbadelf.py"),
+                    os.path.join(ROOT, "build", "user", "_echo"), bad], check=True)
+    files = open(os.path.join(ROOT, "build", "fs.list")).read().split()
+    files = [f if os.path.isabs(f) else os.path.join(ROOT, f) for f in files]
+    files += sorted(os.path.join(bad, f) for f in os.listdir(bad))
+    image = os.path.join(workdir, "hostile.img")
+    subprocess.run([os.path.join(ROOT, "build", "mkfs"), image] + files, check=True, stdout=subprocess.DEVNULL)
+    return image
+
+
+def expect(g, pattern, timeout):
+    """Wait for pattern; raise Panic on a kernel panic. Returns the text before it."""
+    i = g.child.expect([pattern, r"panic:"], timeout=timeout)
+    before = (g.child.before or "").replace("\r\n", "\n")
+    if i == 1:
+        try:
+            g.child.expect(pexpect.TIMEOUT, timeout=2)
+        except pexpect.EOF:
+            pass
+        raise Panic(before[-2000:] + "panic:" + (g.child.before or ""))
+    return before
+
+
+def relay(out, tag):
+    for m in re.finditer(r"^(PASS|FAIL) (\S+?)(:| |$)(.*)$", out, re.M):
+        print("%s hostile-%s-%s%s%s" % (m.group(1), m.group(2), tag, m.group(3), m.group(4)))
+
+
+def check(ok, name, why=""):
+    print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, why)))
+    return ok
+
+
+def run_foreground(g, test, tag):
+    g.child.sendline("hostile " + test)
+    if test == "console":
+        expect(g, r"console: type a line\r?\n", 60)
+        time.sleep(0.5)
+        g.child.sendline("abc")
+    out = expect(g, r"hostile: done[^\n]*\n", 240)
+    relay(out, tag)
+    if test == "badsys":
+        reports = len(re.findall(r"unknown system call", out))
+        m = re.search(r"badsys: 20000 calls in (\d+) ticks", out)
+        ticks = int(m.group(1)) if m else 0
+        check(m is not None and 1 <= reports <= ticks + 2, "hostile-badsys-ratelimit-%s" % tag,
+              "%d console reports in %d ticks" % (reports, ticks))
+    g.wait_prompt(timeout=30)
+
+
+def shell_answers(g, tries=20, seen=None):
+    """True once `echo alive` prints alive (retrying while forks fail).
+    Everything printed meanwhile is appended to the list `seen`."""
+    for _ in range(tries):
+        g.child.sendline("echo alive")
+        out = expect(g, r"\$ ", 30)
+        if seen is not None:
+            seen.append(out)
+        if re.search(r"^alive\r?$", out, re.M):
+            return True
+        time.sleep(1)
+    return False
+
+
+def run_forkbomb(g, tag):
+    g.child.sendline("hostile forkbomb &")
+    g.wait_prompt(timeout=30)
+    time.sleep(1.0)
+    failed_forks = 0
+    for _ in range(4):
+        g.child.sendline("echo ping")
+        out = expect(g, r"\$ ", 30)
+        failed_forks += out.count("sh: fork failed")
+    out = expect(g, r"forkbomb: done[^\n]*\n", 120)
+    check("init exiting" not in out, "hostile-forkbomb-init-%s" % tag, "init exited")
+    check(shell_answers(g), "hostile-forkbomb-shell-%s" % tag,
+          "shell does not answer after the process table was full (%d failed forks seen)" % failed_forks)
+
+
+def run_memhog(g, tag):
+    g.child.sendline("hostile memhog &")
+    g.wait_prompt(timeout=30)
+    seen = [expect(g, r"memhog: full[^\n]*\n", 120)]
+    ok = shell_answers(g, tries=30, seen=seen)
+    log = "".join(seen)
+    check(ok, "hostile-memhog-shell-%s" % tag, "shell never answered while a process held every page")
+    check("oom: killed pid" in log and "memhog: not killed" not in log, "hostile-memhog-oomkill-%s" % tag,
+          "no oom kill of the hog reported")
+
+
+def boot_overcount(n):
+    """Boot n harts (> the kernel's 8): it must park the extra ones and run."""
+    name = "hostile-overcount-%dharts" % n
+    with Guest(cpus=n, timeout=60) as g:
+        try:
+            g.boot(timeout=90)
+            out = g.run("echo alive", timeout=30)
+        except (pexpect.TIMEOUT, pexpect.EOF) as e:
+            return check(False, name, "no shell (%s): %s" % (type(e).__name__, (g.child.before or "")[-1500:]))
+        said = "".join(g.log)
+        check("alive" in out and ("%d harts found, using 8" % n) in said, name, "console: %r" % said[-800:])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cpus", type=int, default=3)
+    ap.add_argument("--overcount", type=int, default=0)
+    a = ap.parse_args()
+    tag = "%dharts" % a.cpus
+    if a.overcount:
+        boot_overcount(a.overcount)
+    with tempfile.TemporaryDirectory(prefix="quanta-hostile-") as work:
+        image = build_image(work)
+        with Guest(cpus=a.cpus, image=image, timeout=60) as g:
+            try:
+                g.boot()
+                for test in FOREGROUND:
+                    run_foreground(g, test, tag)
+                run_forkbomb(g, tag)
+                run_memhog(g, tag)
+                alive = shell_answers(g)
+            except Panic as e:
+                print("FAIL hostile-run-%s: kernel panic (rerun: make hostile CPUS=%d)\n%s" % (tag, a.cpus, e))
+                return 1
+            except (pexpect.TIMEOUT, pexpect.EOF) as e:
+                tail = "".join(g.log[-5:])[-3000:] + (g.child.before or "")[-2000:]
+                print("FAIL hostile-run-%s: no answer (%s) (rerun: make hostile CPUS=%d)\n%s" % (
+                    tag, type(e).__name__, a.cpus, tail))
+                return 1
+            check(alive, "hostile-alive-%s" % tag, "shell dead at the end")
+            clean, report = g.stop_and_fsck()
+            check(clean, "hostile-fsck-%s" % tag, "fsck found the image damaged:\n" + report[-3000:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
