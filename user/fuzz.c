@@ -30,6 +30,12 @@
  * huge and negative lengths; negative, closed and out-of-range descriptors;
  * garbage, over-long, unterminated and 14/15-character paths; random open
  * flags; out-of-range system-call numbers (rarely: the kernel logs each).
+ * About 2% of the steps are instead "shapes", the sequences that broke the
+ * kernel in the hardening pass (issue 11): exec of a malformed ELF (/be_*,
+ * put on the image by tests/guest/fuzz.py), calls in a removed cwd, a
+ * mkdir/unlink race with a child on another hart, forking until the table
+ * is full, and filling memory until sbrk fails. Shapes are off when a
+ * SKIPMASK is given, so a narrowed-down replay issues plain calls only.
  * Valid buffers point into a heap scratch area allocated at start, so that
  * a large read lands in the heap and never in the worker's own variables.
  */
@@ -214,8 +220,111 @@ static void fill_scratch(void) {
         w[i] = rnd();
 }
 
+/* ---- shapes: short call sequences that found kernel bugs (issue 11) ---- */
+
+static char workdir[16]; /* this worker's directory, /fz/wN */
+
+/* exec a malformed ELF (/be_*, on the image of tests/guest/fuzz.py; -1, or
+ * the worker is killed by be_entry_k's bad entry point and replaced). */
+static void shape_bad_elf(void) {
+    static const char* elves[] = {"/be_pasteof", "/be_runseof", "/be_filesz", "/be_unalign", "/be_overlap",
+                                  "/be_hugemem", "/be_neartop", "/be_wraps",  "/be_offhuge", "/be_phnum",
+                                  "/be_magic",   "/be_trunc",   "/be_empty",  "/be_phoff",   "/be_entry_k"};
+    const char* path = elves[below(sizeof elves / sizeof elves[0])];
+    char* argv[] = {(char*)path, 0};
+    exec(path, argv);
+}
+
+/* Remove the cwd (and its parent), then try to use it. */
+static void shape_removed_cwd(void) {
+    char d[32], s[32];
+    strcpy(d, workdir);
+    strcpy(d + strlen(d), "/rc");
+    strcpy(s, d);
+    strcpy(s + strlen(s), "/s");
+    mkdir(d);
+    mkdir(s);
+    if (chdir(s) < 0)
+        return;
+    unlink(s);
+    if (chance(50))
+        unlink(d);
+    for (int i = 0; i < 4; i++) {
+        const char* n = names[below(NNAMES)];
+        switch (below(5)) {
+        case 0: chdir(n); break;
+        case 1: close(open(n, O_CREATE | O_RDWR)); break;
+        case 2: mkdir(n); break;
+        case 3: link("/README.md", n); break;
+        default: unlink(n); break;
+        }
+    }
+    chdir(workdir);
+    unlink("rc/s");
+    unlink("rc");
+}
+
+/* A child makes and removes a directory while we create inside it. */
+static void shape_dir_race(void) {
+    int pid = fork();
+    if (pid == 0) {
+        for (int i = 0; i < 20; i++) {
+            mkdir("rx");
+            unlink("rx");
+        }
+        exit(0);
+    }
+    for (int i = 0; i < 20; i++) {
+        mkdir("rx/y");
+        unlink("rx/y");
+        close(open("rx/f", O_CREATE | O_RDWR));
+        unlink("rx/f");
+    }
+    if (pid > 0)
+        wait(0);
+}
+
+/* Fork children that sleep a moment, until fork fails or 12 exist. */
+static void shape_fork_many(void) {
+    int n = 0;
+    while (n < 12) {
+        int pid = fork();
+        if (pid == 0) {
+            sleep(2);
+            exit(0);
+        }
+        if (pid < 0)
+            break;
+        n++;
+    }
+    while (n-- > 0)
+        wait(0);
+}
+
+/* Take memory until sbrk fails, then give it back. */
+static void shape_fill_memory(void) {
+    char* start = sbrk(0);
+    while (sbrk(1 << 20) != (char*)-1) {
+    }
+    sbrk(-(int)(sbrk(0) - start));
+}
+
+static void one_shape(void) {
+    switch (below(5)) {
+    case 0: shape_bad_elf(); break;
+    case 1: shape_removed_cwd(); break;
+    case 2: shape_dir_race(); break;
+    case 3: shape_fork_many(); break;
+    default: shape_fill_memory(); break;
+    }
+}
+
 /* Issue one random system call. */
 static void one_call(void) {
+    if (skipmask == 0 && chance(2)) {
+        one_shape();
+        return;
+    }
     long num = 1 + (long)below(SYS_MAX);
     while (skipmask >> num & 1)
         num = 1 + (long)below(SYS_MAX);
@@ -365,11 +474,11 @@ static void worker(int slot, unsigned long seed) {
     heap_base = (unsigned long)sbrk(0);
     for (int i = 0; i < SCRATCH / 8; i++)
         ((unsigned long*)scratch)[i] = rnd() | 0x0101010101010101UL;
-    char dir[16] = "/fz/w0";
-    dir[5] = (char)('0' + slot);
+    strcpy(workdir, "/fz/w0");
+    workdir[5] = (char)('0' + slot);
     mkdir("/fz");
-    mkdir(dir);
-    if (chdir(dir) < 0)
+    mkdir(workdir);
+    if (chdir(workdir) < 0)
         exit(0);
     for (int i = 0; i < BATCH; i++)
         one_call();

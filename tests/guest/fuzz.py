@@ -14,7 +14,9 @@ guest program prints a progress line every second of guest time and a
     widths), or the shell not answering `echo alive` after the run;
   - "fuzz: BUG" lines from the supervisor (a process surviving kill) count
     as hangs too.
-It prints `fuzz: N calls, N panics, N hangs`, the seed and hart count and
+After the run QEMU is killed and the host fsck must find the image clean.
+The image is build/fs.img's files plus tools/mkbadelf.py's malformed ELFs,
+which the fuzzer's exec shape runs. It prints `fuzz: N calls, N panics, N hangs`, the seed and hart count and
 the replay command, then `PASS fuzz-...` or `FAIL fuzz-...: why` for
 tests/run_tests.py. A seed fixes every worker's call sequence; with several
 harts the interleaving still varies from run to run.
@@ -24,11 +26,13 @@ import os
 import random
 import re
 import sys
+import tempfile
 import time
 
 import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hostile import build_image  # noqa: E402
 from qemu import Guest  # noqa: E402
 
 HANG_SECONDS = 30
@@ -50,7 +54,9 @@ def main():
     calls = panics = hangs = 0
     problems = []
     console = []
-    with Guest(cpus=a.cpus, timeout=HANG_SECONDS) as g:
+    work = tempfile.TemporaryDirectory(prefix="quanta-fuzz-")
+    image = build_image(work.name)  # the build's files plus the malformed ELFs of tools/mkbadelf.py
+    with Guest(cpus=a.cpus, timeout=HANG_SECONDS, image=image) as g:
         try:
             g.boot()
         except Exception as e:  # noqa: BLE001
@@ -117,12 +123,17 @@ def main():
             except Exception as e:  # noqa: BLE001
                 hangs += 1
                 problems.append("shell did not answer after the run (%s)" % type(e).__name__)
+        clean, report = g.stop_and_fsck()
+        if not clean:
+            problems.append("fsck found the image damaged after the run:\n" + report[-3000:])
+    work.cleanup()
     print("fuzz: %d calls, %d panics, %d hangs" % (calls, panics, hangs))
     print("fuzz: seed %d, %d harts, %.1f s wall, %.0f calls/s" % (seed, a.cpus, wall, calls / max(wall, 0.001)))
     for p in problems:
         print(p)
-    if panics or hangs or not done:
-        print("FAIL %s: %d panics, %d hangs (replay: %s)" % (name, panics, hangs, replay))
+    if panics or hangs or not done or not clean:
+        print("FAIL %s: %d panics, %d hangs, fsck %s (replay: %s)" % (
+            name, panics, hangs, "clean" if clean else "DAMAGED", replay))
         return 1
     print("PASS %s (%d calls)" % (name, calls))
     return 0

@@ -1,6 +1,6 @@
 """tests/guest/hostile.py - a hostile user against the kernel (user/hostile).
 
-    hostile.py [--cpus C] [--overcount N]
+    hostile.py [--cpus C] [--overcount N] [--only TEST...]
 
 Design: builds a private disk image (every file of build/fs.img plus the
 malformed ELFs that tools/mkbadelf.py derives from build/user/_echo), boots
@@ -151,7 +151,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cpus", type=int, default=3)
     ap.add_argument("--overcount", type=int, default=0)
+    ap.add_argument("--only", nargs="*", default=None, help="run just these tests (forkbomb, memhog: background)")
     a = ap.parse_args()
+    want = set(a.only) if a.only is not None else set(FOREGROUND + ["forkbomb", "memhog"])
     tag = "%dharts" % a.cpus
     if a.overcount:
         boot_overcount(a.overcount)
@@ -161,9 +163,12 @@ def main():
             try:
                 g.boot()
                 for test in FOREGROUND:
-                    run_foreground(g, test, tag)
-                run_forkbomb(g, tag)
-                run_memhog(g, tag)
+                    if test in want:
+                        run_foreground(g, test, tag)
+                if "forkbomb" in want:
+                    run_forkbomb(g, tag)
+                if "memhog" in want:
+                    run_memhog(g, tag)
                 alive = shell_answers(g)
             except Panic as e:
                 print("FAIL hostile-run-%s: kernel panic (rerun: make hostile CPUS=%d)\n%s" % (tag, a.cpus, e))
