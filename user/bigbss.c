@@ -6,10 +6,11 @@
  */
 #include "user/user.h"
 
-static char big[1 << 20];
+char big[1 << 20]; /* external and touched through volatile: not optimised away */
 
 int main(void) {
-    big[0] = 1;
-    big[sizeof big - 1] = 1;
-    exit(big[0] + big[sizeof big - 1] == 2 ? 0 : 1);
+    volatile char* b = big;
+    b[0] = 1;
+    b[sizeof big - 1] = 1;
+    exit(b[0] + b[sizeof big - 1] == 2 ? 0 : 1);
 }

@@ -41,8 +41,25 @@ class Panic(Exception):
     pass
 
 
+def memsz_total(path):
+    """Sum of the PT_LOAD memory sizes of an ELF64 file."""
+    import struct
+    data = open(path, "rb").read()
+    phoff, = struct.unpack_from("<Q", data, 32)
+    phnum, = struct.unpack_from("<H", data, 56)
+    total = 0
+    for i in range(phnum):
+        ptype, _, _, _, _, _, memsz, _ = struct.unpack_from("<IIQQQQQQ", data, phoff + 56 * i)
+        if ptype == 1:
+            total += memsz
+    return total
+
+
 def build_image(workdir):
     """build/fs.img's files plus the bad ELFs, as a new image; returns its path."""
+    bigbss = os.path.join(ROOT, "build", "user", "_bigbss")
+    if memsz_total(bigbss) < 1 << 20:  # the oom test needs a real 1 MiB bss
+        sys.exit("hostile: %s has no 1 MiB bss (optimised away?)" % bigbss)
     bad = os.path.join(workdir, "elves")
     subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mkbadelf.py"),
                     os.path.join(ROOT, "build", "user", "_echo"), bad], check=True)
@@ -125,8 +142,10 @@ def run_forkbomb(g, tag):
 
 def run_memhog(g, tag):
     g.child.sendline("hostile memhog &")
-    g.wait_prompt(timeout=30)
+    # The hog may fill memory before the shell prints its prompt, or after.
     seen = [expect(g, r"memhog: full[^\n]*\n", 120)]
+    if "$ " not in seen[0]:
+        seen.append(g.wait_prompt(timeout=60))
     ok = shell_answers(g, tries=30, seen=seen)
     log = "".join(seen)
     check(ok, "hostile-memhog-shell-%s" % tag, "shell never answered while a process held every page")
@@ -160,6 +179,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="quanta-hostile-") as work:
         image = build_image(work)
         with Guest(cpus=a.cpus, image=image, timeout=60) as g:
+            if os.environ.get("HOSTILE_TRANSCRIPT"):  # the whole console session, for debugging
+                g.child.logfile_read = open(os.environ["HOSTILE_TRANSCRIPT"], "w")
             try:
                 g.boot()
                 for test in FOREGROUND:
@@ -175,6 +196,12 @@ def main():
                 return 1
             except (pexpect.TIMEOUT, pexpect.EOF) as e:
                 tail = "".join(g.log[-5:])[-3000:] + (g.child.before or "")[-2000:]
+                try:  # the kernel's process list (Ctrl-P), if the console still listens
+                    g.child.send("\x10")
+                    g.child.expect(pexpect.TIMEOUT, timeout=3)
+                    tail += "\n--- after Ctrl-P:\n" + (g.child.before or "")[-2000:]
+                except pexpect.EOF:
+                    pass
                 print("FAIL hostile-run-%s: no answer (%s) (rerun: make hostile CPUS=%d)\n%s" % (
                     tag, type(e).__name__, a.cpus, tail))
                 return 1
