@@ -31,6 +31,7 @@ enum class Error : u8 {
     BadExec,       // not a valid executable
     NotSupported,  // operation not supported by this object
     CrossDevice,
+    IoError,       // the disk reported an error, or the file system went read-only after one
 };
 
 const char* error_name(Error e);

@@ -20,7 +20,7 @@ CRASH_SEED ?=
 EXTRA_GUEST_SUITES += tests/guest/fuzz.py --seconds 20 --cpus 4
 EXTRA_GUEST_SUITES += tests/guest/crashtest.py --crashes 3 --cpus 3
 EXTRA_GUEST_SUITES += tests/guest/exhaust.py --cpus 3
-EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 1 --overcount 12
+EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 1 --overcount 12 --ioerror
 EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 3
 
 .PHONY: fuzz crashtest exhaust hostile

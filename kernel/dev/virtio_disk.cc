@@ -3,7 +3,9 @@
 // One virtqueue of kQueueSize descriptors. A request uses three chained
 // descriptors: header (device reads), data block (device reads or writes),
 // status byte (device writes). disk_rw() queues it, notifies the device and
-// sleeps on the Buf until disk_intr() sees it in the used ring.
+// sleeps on the Buf until disk_intr() sees it in the used ring. A request the
+// device fails (status byte not 0) is an IoError for the caller, not a panic:
+// the log decides what a failed write means (kernel/fs/log.cc).
 // Invariants (under g_lock): free_[i] says whether descriptor i is free;
 // info_[head] names the Buf of the request whose chain starts at head.
 #include "kernel/dev/disk.h"
@@ -96,7 +98,7 @@ void disk_init() {
     for (bool& f : g_disk.free) f = true;
 }
 
-void disk_rw(Buf* b, bool write) {
+Status disk_rw(Buf* b, bool write) {
     const u64 sector = static_cast<u64>(b->blockno) * (fs::kBlockSize / 512);
     int idx[3];
     {
@@ -128,8 +130,12 @@ void disk_rw(Buf* b, bool write) {
 
     LockGuard g(g_lock);
     while (b->disk) sleep(b, g_lock);
+    const u8 status = g_disk.info[idx[0]].status;
     g_disk.info[idx[0]].b = nullptr;
     free_chain(idx[0]);
+    if (status == 0) return {};
+    kprintf("virtio disk: I/O error (status %d) %s block %u\n", status, write ? "writing" : "reading", b->blockno);
+    return Error::IoError;
 }
 
 void disk_intr() {
@@ -140,7 +146,6 @@ void disk_intr() {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         const u32 id = g_disk.used->ring[g_disk.used_seen % kQueueSize].id;
         if (id >= kQueueSize || !g_disk.info[id].b) panic("virtio disk: bogus completion %d", id);
-        if (g_disk.info[id].status != 0) panic("virtio disk: I/O error on block %d", g_disk.info[id].b->blockno);
         Buf* b = g_disk.info[id].b;
         b->disk = false;
         wakeup(b);

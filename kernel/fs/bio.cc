@@ -11,10 +11,18 @@
 //     `valid` and `data` are guarded by the buffer's sleep lock.
 // When every buffer is in use, bget sleeps until one is released instead of
 // panicking (the log can pin up to a log's worth of blocks).
+// Kept blocks: when the log gives up after a disk write error, the blocks of
+// its last group will never reach the disk, so it hands them to bkeep();
+// a buffer that is recycled and read again gets the kept copy, not the
+// older disk contents. At most one group (a log's worth) is ever kept: the
+// file system is read-only after that (log.cc).
+// A read the disk fails is retried; a block that cannot be read at all
+// stops the kernel (it has no way to go on without its metadata).
 #include "kernel/dev/disk.h"
 #include "kernel/fs/buf.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
 #include "kernel/proc/proc.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/params.h"
@@ -29,6 +37,24 @@ struct BufCache {
 };
 
 constinit BufCache g_bcache;
+
+struct Kept {
+    u32 dev;
+    u32 blockno;
+    u8 data[fs::kBlockSize];
+};
+Kept g_kept[param::kLogBlocks];
+u32 g_nkept = 0;  // guarded by the cache lock; entries never change once added
+
+// The kept copy of a block, or null.
+const u8* kept_copy(u32 dev, u32 blockno) {
+    LockGuard guard(g_bcache.lock);
+    for (u32 i = 0; i < g_nkept; i++)
+        if (g_kept[i].dev == dev && g_kept[i].blockno == blockno) return g_kept[i].data;
+    return nullptr;
+}
+
+constexpr int kReadTries = 3;
 
 // Find a cached copy of the block (cache lock held).
 Buf* lookup(u32 dev, u32 blockno) {
@@ -74,6 +100,7 @@ Buf* bget(u32 dev, u32 blockno) {
 
 void bcache_init() {
     LockGuard guard(g_bcache.lock);
+    g_nkept = 0;  // (re-init for host tests)
     for (Buf& b : g_bcache.bufs) {
         b.dev = ~0u;  // caches nothing yet
         b.blockno = ~0u;
@@ -86,16 +113,33 @@ void bcache_init() {
 
 Buf* bread(u32 dev, u32 blockno) {
     Buf* b = bget(dev, blockno);
-    if (!b->valid) {
-        disk_rw(b, false);
-        b->valid = true;
+    if (b->valid) return b;
+    if (const u8* kept = kept_copy(dev, blockno)) {
+        memmove(b->data, kept, fs::kBlockSize);
+    } else {
+        int tries = 0;
+        while (!disk_rw(b, false).ok())
+            if (++tries == kReadTries) panic("bread: block %u cannot be read (disk I/O error)", blockno);
     }
+    b->valid = true;
     return b;
 }
 
-void bwrite(Buf* b) {
+Status bwrite(Buf* b) {
     if (!b->lock.holding()) panic("bwrite: buffer of block %u not locked", b->blockno);
-    disk_rw(b, true);
+    return disk_rw(b, true);
+}
+
+void bkeep(Buf* b) {
+    if (!b->lock.holding()) panic("bkeep: buffer of block %u not locked", b->blockno);
+    LockGuard guard(g_bcache.lock);
+    for (u32 i = 0; i < g_nkept; i++)
+        if (g_kept[i].dev == b->dev && g_kept[i].blockno == b->blockno) return;
+    if (g_nkept == param::kLogBlocks) panic("bkeep: more than one log group kept");
+    g_kept[g_nkept].dev = b->dev;
+    g_kept[g_nkept].blockno = b->blockno;
+    memmove(g_kept[g_nkept].data, b->data, fs::kBlockSize);
+    g_nkept++;
 }
 
 void brelse(Buf* b) {

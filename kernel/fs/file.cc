@@ -48,6 +48,10 @@ Result<i64> inode_write(File* f, UserAddr src, int n) {
         Result<u32> r = 0u;
         {
             FsOp op;
+            if (!fs_writable()) {
+                err = Error::IoError;
+                break;
+            }
             ilock(f->inode);
             r = writei(f->inode, true, src.raw() + static_cast<u64>(done), f->off, chunk);
             if (r.ok()) f->off += r.value();

@@ -40,7 +40,10 @@ void bcache_init();
 // Return the block locked, with its contents loaded. May sleep.
 Buf* bread(u32 dev, u32 blockno);
 // Write a locked buffer to disk now (the log uses this; others log_write).
-void bwrite(Buf* b);
+Status bwrite(Buf* b);
+// Keep a locked buffer's contents in memory for good: the disk will never
+// get them (the log gave up after a write error).
+void bkeep(Buf* b);
 // Unlock and drop a reference; the block stays cached.
 void brelse(Buf* b);
 // Keep a block cached while the log holds it (reference without the lock).
@@ -54,6 +57,9 @@ void end_op();
 // Record a modified, locked buffer in the current transaction (instead of
 // bwrite). The block reaches its home location after the commit.
 void log_write(Buf* b);
+// False once a disk write error made the file system read-only: every call
+// that would change it then fails with IoError before changing anything.
+bool fs_writable();
 
 // One file-system operation: a transaction for the object's lifetime.
 class FsOp {

@@ -228,9 +228,11 @@ void iunlock(Inode* ip) {
 
 void iput(Inode* ip) {
     g_itable.lock.acquire();
-    if (ip->ref == 1 && ip->valid && ip->nlink == 0) {
+    if (ip->ref == 1 && ip->valid && ip->nlink == 0 && fs_writable()) {
         // Last reference to an unlinked inode: no directory names it, so no
         // one else can find it; free it on disk without the table lock.
+        // (After a disk write error it stays allocated on disk, which fsck
+        // reports as a harmless orphan.)
         g_itable.lock.release();
         ip->lock.acquire();
         itrunc(ip);

@@ -13,6 +13,17 @@
 // boot (log_init) replays steps 3-4. Blocks written twice in one group are
 // logged once ("absorbed", lib/fs/log_logic.h).
 //
+// A disk write error anywhere in a commit ends writing for good: the group
+// is abandoned where it stands. Before step 2 the disk keeps the previous
+// transaction; after it, the committed log is replayed at the next boot. In
+// memory the group's blocks are kept (bkeep), so the running system goes on
+// seeing its own changes, and from then on fs_writable() is false: every
+// system call that would change the file system fails with IoError before
+// it changes anything, so no later group ever forms. Reads keep working.
+// The calls of the abandoned group have returned already; their effects are
+// lost at the next boot, exactly as if the machine had crashed before the
+// commit point (or survive it, after). The console says so once.
+//
 // Invariants (under log lock): outstanding counts running operations;
 // while committing is true no operation is running and none may begin;
 // header.n + outstanding * kMaxOpBlocks <= capacity (admission control), so
@@ -33,6 +44,7 @@ struct Log {
     u32 capacity = 0;     // data blocks in the log area
     u32 outstanding = 0;  // operations between begin_op and end_op
     bool committing = false;
+    bool failed = false;  // a disk write failed: read-only until reboot
     u32 dev = 0;
     fs::LogHeader header = {};  // in memory: the open transaction's blocks
 };
@@ -52,52 +64,87 @@ void read_head() {
 }
 
 // Write the in-memory header to disk. With n > 0 this is the commit point.
-void write_head() {
+Status write_head() {
     Buf* b = bread(g_log.dev, g_log.start);
     memmove(b->data, &g_log.header, sizeof g_log.header);
-    bwrite(b);
+    const Status st = bwrite(b);
     brelse(b);
+    return st;
 }
 
 // Copy the transaction's blocks from the cache into the log area.
-void write_log() {
+Status write_log() {
     for (u32 i = 0; i < g_log.header.n; i++) {
         Buf* to = bread(g_log.dev, g_log.start + 1 + i);
         Buf* from = bread(g_log.dev, g_log.header.block[i]);
         memmove(to->data, from->data, fs::kBlockSize);
-        bwrite(to);
+        const Status st = bwrite(to);
         brelse(from);
         brelse(to);
+        Q_CHECK(st);
     }
+    return {};
 }
 
-// Copy committed blocks from the log to their home locations.
-void install(bool recovering) {
+// Copy committed blocks from the log to their home locations. Unpins each
+// block once it is home (not while recovering: nothing was pinned).
+Status install(bool recovering) {
     for (u32 i = 0; i < g_log.header.n; i++) {
         Buf* from = bread(g_log.dev, g_log.start + 1 + i);
         Buf* to = bread(g_log.dev, g_log.header.block[i]);
         memmove(to->data, from->data, fs::kBlockSize);
-        bwrite(to);
-        if (!recovering) bunpin(to);
+        const Status st = bwrite(to);
+        if (st.ok() && !recovering) {
+            bunpin(to);
+            g_log.header.block[i] = 0;  // home: nothing left to keep
+        }
         brelse(from);
         brelse(to);
+        Q_CHECK(st);
     }
+    return {};
 }
 
-void commit() {
-    if (g_log.header.n == 0) return;
-    write_log();
-    write_head();
-    install(false);
+// A write failed: keep the group's blocks that are not home yet in memory
+// for good and stop writing (see the top of the file).
+void abandon(const char* where) {
+    u32 kept = 0;
+    for (u32 i = 0; i < g_log.header.n; i++) {
+        if (g_log.header.block[i] == 0) continue;
+        Buf* b = bread(g_log.dev, g_log.header.block[i]);
+        bkeep(b);
+        bunpin(b);
+        brelse(b);
+        kept++;
+    }
     g_log.header.n = 0;
-    write_head();
+    kprintf("fs: disk write failed %s; the file system is read-only until reboot (%u changed blocks kept in "
+            "memory only)\n", where, kept);
+}
+
+// Commit the group; returns false when a write failed.
+bool commit() {
+    if (g_log.header.n == 0) return true;
+    if (g_log.failed) panic("commit: a group formed after the file system went read-only");
+    const char* where = nullptr;
+    if (!write_log().ok() || !write_head().ok()) {
+        where = "before the commit point (the disk keeps the previous state)";
+    } else if (!install(false).ok()) {
+        where = "after the commit point (the next boot replays the log)";
+    } else {
+        g_log.header.n = 0;
+        if (write_head().ok()) return true;
+        where = "clearing the log (the next boot replays it again, harmlessly)";
+    }
+    abandon(where);
+    return false;
 }
 
 void recover() {
     read_head();
-    install(true);
+    if (!install(true).ok()) panic("fs: cannot replay the log at boot (disk write error)");
     g_log.header.n = 0;
-    write_head();
+    if (!write_head().ok()) panic("fs: cannot clear the log at boot (disk write error)");
 }
 
 }  // namespace
@@ -106,6 +153,7 @@ void log_init(u32 dev, const fs::SuperBlock& sb) {
     g_log.start = sb.logstart;
     g_log.capacity = fs::log_capacity(sb.nlog);
     g_log.dev = dev;
+    g_log.failed = false;  // (re-init for host tests)
     if (g_log.capacity < static_cast<u32>(param::kMaxOpBlocks))
         panic("fs: log of %u blocks cannot hold one operation (%d blocks)", sb.nlog,
               param::kMaxOpBlocks);
@@ -142,11 +190,14 @@ void end_op() {
     if (!do_commit) return;
     // Commit without the lock: it sleeps on disk I/O. committing keeps
     // new operations out meanwhile.
-    commit();
+    const bool ok = commit();
     LockGuard guard(g_log.lock);
+    if (!ok) __atomic_store_n(&g_log.failed, true, __ATOMIC_RELEASE);
     g_log.committing = false;
     wakeup(&g_log);
 }
+
+bool fs_writable() { return !__atomic_load_n(&g_log.failed, __ATOMIC_ACQUIRE); }
 
 void log_write(Buf* b) {
     LockGuard guard(g_log.lock);

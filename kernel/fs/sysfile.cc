@@ -4,7 +4,9 @@
 // bad user pointer is Error::BadAddress, never a fault), does its work on
 // Result/Status values, and turns the outcome into a0 with to_user() only at
 // the end. Every call that touches the disk is one log transaction (an FsOp
-// around the whole body); fileclose and filewrite open their own.
+// around the whole body); fileclose and filewrite open their own. Each call
+// that changes the file system first checks fs_writable() (false after a
+// disk write error, kernel/fs/log.cc), inside its transaction.
 //
 // Descriptors: Proc::ofile[fd] is the File for fd; fdalloc takes the lowest
 // free slot. An fd is valid when 0 <= fd < kMaxOpenPerProc and its slot is
@@ -57,6 +59,7 @@ Status arg_path(int n, char (&path)[param::kMaxPath]) {
 // an existing plain file or device with type File succeeds (open O_CREATE).
 // Caller is in a transaction.
 Result<Inode*> create(const char* path, InodeType type, i16 major, i16 minor) {
+    if (!fs_writable()) return Error::IoError;
     char name[fs::kNameBuf];
     Q_TRY(dp, nameiparent(path, name));
     ilock(dp);
@@ -110,6 +113,7 @@ Result<Inode*> create(const char* path, InodeType type, i16 major, i16 minor) {
 // Open path with the given mode; returns the new descriptor.
 Result<int> do_open(const char* path, int omode) {
     FsOp op;
+    if ((omode & O_TRUNC) && !fs_writable()) return Error::IoError;
     Inode* ip = nullptr;
     if (omode & O_CREATE) {
         Q_TRY(made, create(path, InodeType::File, 0, 0));
@@ -152,6 +156,7 @@ Result<int> do_open(const char* path, int omode) {
 
 Status do_unlink(const char* path) {
     FsOp op;
+    if (!fs_writable()) return Error::IoError;
     char name[fs::kNameBuf];
     Q_TRY(dp, nameiparent(path, name));
     ilock(dp);
@@ -203,6 +208,7 @@ Status do_unlink(const char* path) {
 
 Status do_link(const char* old_path, const char* new_path) {
     FsOp op;
+    if (!fs_writable()) return Error::IoError;
     Q_TRY(ip, namei(old_path));
     ilock(ip);
     if (ip->type == InodeType::Dir || ip->nlink >= 0x7fff) {

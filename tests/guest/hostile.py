@@ -18,7 +18,11 @@ guest cannot judge:
     and the shell comes back;
   - at the end QEMU is killed and fsck must find the image clean;
   - with --overcount N, QEMU also boots N harts (more than the kernel's
-    limit of 8): the kernel must say it uses 8 and the shell must answer.
+    limit of 8): the kernel must say it uses 8 and the shell must answer;
+  - with --ioerror, QEMU also boots a disk whose writes to the first log
+    data block fail (QEMU's blkdebug driver): no panic, the console reports
+    the error, the file system turns read-only (mkdir fails, reads work),
+    and fsck finds the disk clean with the failed transaction absent.
 No randomness: the hart count is all a rerun needs (`make hostile CPUS=C`).
 """
 import argparse
@@ -166,10 +170,37 @@ def boot_overcount(n):
         check("alive" in out and ("%d harts found, using 8" % n) in said, name, "console: %r" % said[-800:])
 
 
+def boot_ioerror(workdir):
+    """The disk fails every write to the first log data block."""
+    import struct
+    name = "hostile-ioerror"
+    image = os.path.join(ROOT, "build", "fs.img")
+    logstart = struct.unpack_from("<8I", open(image, "rb").read(), 1024)[5]
+    conf = os.path.join(workdir, "blkdebug.conf")
+    with open(conf, "w") as f:  # 1 KiB blocks are 2 sectors each
+        f.write('[inject-error]\nevent = "write_aio"\niotype = "write"\nerrno = "5"\n'
+                'sector = "%d"\nonce = "off"\n' % (2 * (logstart + 1)))
+    with Guest(cpus=1, timeout=60, blkdebug=conf) as g:
+        try:
+            g.boot(timeout=60)
+            out = "".join(g.log)
+            for line in ("mkdir /iox", "echo hi > /iof", "cat README.md | wc", "ls /iox"):
+                out += g.run(line, timeout=30)
+        except (pexpect.TIMEOUT, pexpect.EOF) as e:
+            return check(False, name, "no shell (%s): %s" % (type(e).__name__, (g.child.before or "")[-1500:]))
+        reported = "I/O error" in out and "read-only until reboot" in out
+        refused = "mkdir: /iox failed" in out and "cannot open /iof" in out and "cannot open /iox" in out
+        reads = re.search(r"^\d+ \d+ \d+ $", out, re.M) is not None
+        check(reported and refused and reads and "panic" not in out, name, "console: %r" % out[-1500:])
+        clean, report = g.stop_and_fsck()
+        check(clean, name + "-fsck", report[-2000:])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cpus", type=int, default=3)
     ap.add_argument("--overcount", type=int, default=0)
+    ap.add_argument("--ioerror", action="store_true")
     ap.add_argument("--only", nargs="*", default=None, help="run just these tests (forkbomb, memhog: background)")
     a = ap.parse_args()
     want = set(a.only) if a.only is not None else set(FOREGROUND + ["forkbomb", "memhog"])
@@ -177,6 +208,8 @@ def main():
     if a.overcount:
         boot_overcount(a.overcount)
     with tempfile.TemporaryDirectory(prefix="quanta-hostile-") as work:
+        if a.ioerror:
+            boot_ioerror(work)
         image = build_image(work)
         with Guest(cpus=a.cpus, image=image, timeout=60) as g:
             if os.environ.get("HOSTILE_TRANSCRIPT"):  # the whole console session, for debugging

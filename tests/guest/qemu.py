@@ -5,7 +5,9 @@ the disk image (tests never change build/fs.img), drives the shell with
 pexpect, and always kills QEMU on close. `icount` runs QEMU with
 -icount (shift, sleep=off) so guest time is virtual and repeatable.
 `extra_args` are appended to QEMU's command line as given (e.g. a display
-device and a monitor socket, tests/guest/fb_test.py).
+device and a monitor socket, tests/guest/fb_test.py). `blkdebug` names a
+QEMU blkdebug configuration file: the disk then goes through QEMU's
+error-injecting block driver (tests/guest/hostile.py's I/O-error test).
 """
 import os
 import re
@@ -22,14 +24,16 @@ PROMPT = r"\$ "
 
 class Guest:
     def __init__(self, cpus=3, sched=None, icount=None, mem="128M", image=None, bootargs=None, timeout=60,
-                 extra_args=None):
+                 extra_args=None, blkdebug=None):
         self.tmpdir = tempfile.mkdtemp(prefix="quanta-")
         self.image = os.path.join(self.tmpdir, "fs.img")
         shutil.copyfile(image or os.path.join(ROOT, "build", "fs.img"), self.image)
         args = ["-machine", "virt", "-bios", "none", "-kernel", os.path.join(ROOT, "build", "kernel.elf"),
                 "-m", mem, "-smp", str(cpus), "-nographic",
                 "-global", "virtio-mmio.force-legacy=false",
-                "-drive", "file=%s,if=none,format=raw,id=x0" % self.image,
+                "-drive", ("file=%s,if=none,format=raw,id=x0" % self.image if not blkdebug else
+                           "driver=raw,file.driver=blkdebug,file.config=%s,file.image.filename=%s,if=none,id=x0"
+                           % (blkdebug, self.image)),
                 "-device", "virtio-blk-device,drive=x0,bus=virtio-mmio-bus.0"]
         append = []
         if sched:

@@ -122,16 +122,18 @@ Result<int> arg_str(int n, char* buf, int max) {
     return Error::TooBig;
 }
 
-void disk_rw(Buf* b, bool write) {
+Status disk_rw(Buf* b, bool write) {
     const usize at = usize(b->blockno) * fs::kBlockSize;
     if (at + fs::kBlockSize > g_env.disk.size()) panic("disk_rw: block %u beyond the disk", b->blockno);
     if (!write) {
         std::memcpy(b->data, &g_env.disk[at], fs::kBlockSize);
-        return;
+        return {};
     }
+    if (g_env.fail_writes_from >= 0 && g_env.write_attempts++ >= g_env.fail_writes_from) return Error::IoError;
     std::memcpy(&g_env.disk[at], b->data, fs::kBlockSize);
     g_env.writes++;
     if (g_env.writes == g_env.crash_after) g_env.crash_image = g_env.disk;
+    return {};
 }
 
 }  // namespace q
@@ -163,6 +165,8 @@ void kfs_boot(const std::vector<u8>& image) {
     g_env.disk = image;
     g_env.writes = 0;
     g_env.crash_after = -1;
+    g_env.fail_writes_from = -1;
+    g_env.write_attempts = 0;
     Proc* p = myproc();
     for (auto& f : p->ofile) f = nullptr;
     p->cwd = nullptr;

@@ -4,7 +4,8 @@
 // of the kernel: locks (which check misuse), a current process, checked user
 // copies (user addresses are host pointers; anything below 4096 is "bad"),
 // system-call arguments, and a RAM disk that can be frozen after N writes to
-// model a crash. kfs_mkfs() builds an empty file system image.
+// model a crash, or fail every write from the Nth on (IoError) to model a
+// dying disk. kfs_mkfs() builds an empty file system image.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,8 @@ struct KfsEnv {
     std::vector<q::u8> crash_image;   // the image as of the crash point
     long writes = 0;                  // block writes since reset_counts()
     long crash_after = -1;            // freeze crash_image after this many writes
+    long fail_writes_from = -1;       // a dead disk: write attempts from this one on fail (IoError)
+    long write_attempts = 0;          // counted only while fail_writes_from >= 0
     q::u64 args[6] = {};              // system-call arguments
 };
 
