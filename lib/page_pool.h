@@ -5,8 +5,11 @@
 // to free() is validated against the managed range first. validate() returns
 // a message for a bad page (unaligned, below the range, at or past its end)
 // or null for a good one; the caller decides how to fail (the kernel panics).
-// Pages are junk-filled when freed and when allocated (the kernel then
-// zeroes them), so use-after-free and uninitialised reads show up as garbage.
+// push() and pop() touch only a page's first word (the link), so they are
+// cheap enough to run under the allocator's lock; junk() fills a page that
+// is being freed, and the caller does that before taking the lock (the
+// kernel zeroes pages it hands out, also outside the lock), so a
+// use-after-free reads garbage.
 #pragma once
 
 #include "lib/types.h"
@@ -16,7 +19,6 @@ namespace q {
 class PagePool {
   public:
     static constexpr u8 kJunkFree = 0x01;
-    static constexpr u8 kJunkAlloc = 0x05;
 
     constexpr PagePool() = default;
     void init(u64 start, u64 end, u64 page_size) {
@@ -32,9 +34,14 @@ class PagePool {
         if (page >= end_) return "page past the end of RAM";
         return nullptr;
     }
+    // Fill a page being freed with kJunkFree (before push, outside any lock).
+    void junk(void* page) const {
+        auto* p = static_cast<volatile u64*>(page);
+        const u64 word = kJunkFree * 0x0101010101010101ull;
+        for (u64 i = 0; i < page_size_ / sizeof(u64); i++) p[i] = word;
+    }
     // Caller has validated `page`.
     void push(void* page) {
-        fill(page, kJunkFree);
         auto* n = static_cast<Node*>(page);
         n->next = free_;
         free_ = n;
@@ -45,7 +52,6 @@ class PagePool {
         if (!n) return nullptr;
         free_ = n->next;
         count_--;
-        fill(n, kJunkAlloc);
         return n;
     }
     u64 count() const { return count_; }
@@ -54,11 +60,6 @@ class PagePool {
 
   private:
     struct Node { Node* next; };
-    void fill(void* page, u8 v) const {
-        auto* p = static_cast<volatile u64*>(page);
-        const u64 word = v * 0x0101010101010101ull;
-        for (u64 i = 0; i < page_size_ / sizeof(u64); i++) p[i] = word;
-    }
     u64 start_ = 0;
     u64 end_ = 0;
     u64 page_size_ = 4096;

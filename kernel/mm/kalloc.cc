@@ -2,6 +2,8 @@
 //
 // The pool covers [page_round_up(end), ram_end). A bad free (unaligned, in
 // the kernel image, past RAM) is a kernel bug and panics with its address.
+// The lock covers only the list operation: kfree junk-fills and kalloc
+// zeroes the page outside it, once each.
 #include "kernel/mm/kalloc.h"
 
 #include "kernel/lib/kprintf.h"
@@ -29,6 +31,7 @@ void kalloc_init(u64 ram_end_addr) {
 void kfree(void* page) {
     const u64 pa = reinterpret_cast<u64>(page);
     if (const char* why = g_pool.validate(pa)) panic("kfree %p: %s", page, why);
+    g_pool.junk(page);  // outside the lock: 4 KiB of stores
     LockGuard g(g_lock);
     g_pool.push(page);
 }

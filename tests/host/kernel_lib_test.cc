@@ -41,24 +41,29 @@ TEST(PagePool, ValidateRejectsBadPages) {
     EXPECT_STREQ(pool.validate(a.base + 4 * kPage), "page past the end of RAM");
 }
 
-TEST(PagePool, PushPopCountsAndJunkFills) {
+TEST(PagePool, PushPopCountsAndTouchOnlyTheLink) {
     Arena a(8);
     PagePool pool;
     pool.init(a.base, a.base + 8 * kPage, kPage);
     EXPECT_EQ(pool.pop(), nullptr);
+    for (int i = 0; i < 8; i++) std::memset(a.page(i), 0xAB, kPage);
     for (int i = 0; i < 8; i++) pool.push(a.page(i));
     EXPECT_EQ(pool.count(), 8u);
-    // Freed pages are junk-filled (beyond the link word).
+    // push (run under the kernel's lock) writes only the link word.
     const u8* p3 = static_cast<const u8*>(a.page(3));
-    for (u64 i = 8; i < kPage; i++) ASSERT_EQ(p3[i], PagePool::kJunkFree);
+    for (u64 i = 8; i < kPage; i++) ASSERT_EQ(p3[i], 0xAB);
     std::set<void*> seen;
     for (int i = 0; i < 8; i++) {
         void* p = pool.pop();
         ASSERT_NE(p, nullptr);
         EXPECT_TRUE(seen.insert(p).second) << "page handed out twice";
         const u8* b = static_cast<const u8*>(p);
-        for (u64 j = 0; j < kPage; j++) ASSERT_EQ(b[j], PagePool::kJunkAlloc);
+        for (u64 j = 8; j < kPage; j++) ASSERT_EQ(b[j], 0xAB);
     }
+    // junk() fills a whole page, the link word included.
+    pool.junk(a.page(5));
+    const u8* p5 = static_cast<const u8*>(a.page(5));
+    for (u64 j = 0; j < kPage; j++) ASSERT_EQ(p5[j], PagePool::kJunkFree);
     EXPECT_EQ(pool.count(), 0u);
     EXPECT_EQ(pool.pop(), nullptr);
 }
