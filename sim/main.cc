@@ -43,7 +43,15 @@ simulated multicore and prints the seed harness's report.
   --weights seed|linux  level->weight table (default seed: level 0 = 11
                      lightest ... 39 = 71053; linux: level = nice+20,
                      level 0 = 88761 heaviest)
-  --slice N          policy slice in ticks (default 1)
+  --model exact|seed  exact (default): every executed tick is charged,
+                     running tasks before anyone is placed; a picked task
+                     runs --slice ticks unless it blocks, finishes or a
+                     woken task preempts it (the policy's preempts()), as
+                     in the kernel. seed: the seed harness's model (every
+                     core re-picks every tick, a task's last tick before it
+                     blocks or finishes is not charged, no preemption); it
+                     reproduces the seed's published tables
+  --slice N          run length in ticks (exact) and policy slice (default 1)
   --format text|csv|json  report format (default text)
   --plot FILE.png    draw per-level execs and response time (gnuplot)
   --no-progress      no progress bar (shown on a terminal after 1 s)
@@ -132,6 +140,12 @@ Options parse(int argc, char** argv) {
         else if (f == "--seed") c.seed = parse_count(f, v, 0);
         else if (f == "--slice") c.slice = parse_count(f, v, 1);
         else if (f == "--plot") o.plot = v;
+        else if (f == "--model") {
+            const std::string m = v;
+            if (m == "exact") c.model = Model::Exact;
+            else if (m == "seed") c.model = Model::Seed;
+            else fail("unknown model '" + m + "' (exact, seed)");
+        }
         else if (f == "--weights") {
             const std::string w = v;
             if (w == "seed") c.weights = q::sched::WeightTable::Seed;

@@ -64,6 +64,8 @@ class Progress {
 struct Core {
     Task* running = nullptr;  // ran last tick and is still runnable
     Task* last = nullptr;     // the last task it executed (context switches)
+    uint64_t ran = 0;         // exact: ticks run since the pick
+    bool resched = false;     // exact: a woken task preempts the running one
 };
 
 // The loop is instantiated for each concrete policy class (all are final),
@@ -89,6 +91,10 @@ class Simulator {
     void wakeups(uint64_t now);
     void core_tick(unsigned c, uint64_t now);
     void execute(Core& core, Task& t, uint64_t now);
+    void tick_seed(uint64_t now);
+    void tick_exact(uint64_t now);
+    void wake_preempt(Task& t);
+    void run_exact(Core& core, Task& t, uint64_t now);
     Result collect() const;
 
     const Config& cfg_;
@@ -100,6 +106,7 @@ class Simulator {
     size_t next_fixed_ = 0;
     std::deque<std::pair<uint64_t, Task*>> sleepers_;  // ordered by wake tick
     std::vector<Core> cores_;
+    std::vector<Task*> placed_;  // exact: enqueued by arrivals/wake-ups this tick
     uint64_t runnable_ = 0, runnable_weight_ = 0;
     double gps_v_ = 0;
     Result r_;
@@ -130,6 +137,7 @@ void Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
     r_.spawned++;
     make_runnable(t);
     policy_->enqueue(t.e, now);
+    if (cfg_.model == Model::Exact) placed_.push_back(&t);
 }
 
 template <typename P>
@@ -155,6 +163,7 @@ void Simulator<P>::wakeups(uint64_t now) {
         t.blocked_ticks += now - t.block_start;
         make_runnable(t);
         policy_->enqueue(t.e, now);
+        if (cfg_.model == Model::Exact) placed_.push_back(&t);
     }
 }
 
@@ -205,8 +214,95 @@ template <typename P>
 }
 
 template <typename P>
+void Simulator<P>::tick_seed(uint64_t now) {
+    for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);
+}
+
+// Exact model, step 1's second half: the kernel's wake-up path (an idle
+// core takes the task, else the first core whose running task it preempts
+// reschedules); called when no idle core is left for it.
+template <typename P>
+void Simulator<P>::wake_preempt(Task& t) {
+    for (Core& core : cores_) {
+        if (core.running && !core.resched && policy_->preempts(t.e, core.running->e)) {
+            core.resched = true;
+            return;
+        }
+    }
+}
+
+// Exact model, step 4 for one core: execute one tick, charge it, and stop
+// the task if it finished or blocked (after the charge, as policy.h says).
+template <typename P>
+[[gnu::always_inline]] inline void Simulator<P>::run_exact(Core& core, Task& t, uint64_t now) {
+    t.execs++;
+    core.ran++;
+    policy_->charge(t.e, 1);
+    if (--t.remaining == 0) {
+        t.completion = now + 1;
+        r_.finished++;
+    } else if (t.block_chance > 0 && rng_.chance(t.block_chance)) {
+        r_.blocks++;
+        t.blocked = true;
+        t.block_start = now + 1;
+        sleepers_.emplace_back(now + 1 + cfg_.wake_delay, &t);
+    } else {
+        return;
+    }
+    leave_runnable(t);
+    policy_->stop(t.e);
+    core.running = nullptr;
+}
+
+template <typename P>
+void Simulator<P>::tick_exact(uint64_t now) {
+    // Idle cores counted before the wake-ups: a core freed by a stop last
+    // tick picks now.
+    if (!placed_.empty()) {
+        unsigned idle = 0;
+        for (const Core& core : cores_) idle += core.running == nullptr;
+        for (Task* t : placed_) {
+            if (idle) {
+                idle--;
+                continue;
+            }
+            wake_preempt(*t);
+        }
+        placed_.clear();
+    }
+    const uint64_t slice = cfg_.slice;
+    for (Core& core : cores_) {
+        Task* t = core.running;
+        if (t && (core.ran >= slice || core.resched)) {
+            policy_->enqueue(t->e, now);
+            core.running = nullptr;
+        }
+        core.resched = false;
+    }
+    for (unsigned c = 0; c < cfg_.cores; c++) {
+        Core& core = cores_[c];
+        if (!core.running) {
+            qs::Entity* e = policy_->pick(c, now);
+            if (!e) {
+                r_.idle++;
+                (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
+                continue;
+            }
+            Task& t = *static_cast<Task*>(e->owner);
+            core.running = &t;
+            core.ran = 0;
+            r_.ctx_switches += core.last != &t;
+            core.last = &t;
+            if (t.first_run == kNever) t.first_run = now;
+        }
+        run_exact(core, *core.running, now);
+    }
+}
+
+template <typename P>
 Result Simulator<P>::run() {
     Progress progress(cfg_.progress);
+    const bool exact = cfg_.model == Model::Exact;
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
         arrivals(now);
         wakeups(now);
@@ -214,7 +310,11 @@ Result Simulator<P>::run() {
             const double busy = runnable_ < cfg_.cores ? static_cast<double>(runnable_) : cfg_.cores;
             gps_v_ += busy / static_cast<double>(runnable_weight_);
         }
-        for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);
+        if (exact) {
+            tick_exact(now);
+        } else {
+            tick_seed(now);
+        }
         progress.update(now, cfg_.ticks);
     }
     return collect();

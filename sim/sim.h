@@ -1,19 +1,33 @@
-// sim/sim.h - schedsim's model of the seed's harness.
+// sim/sim.h - schedsim: the policies of lib/sched on a simulated multicore.
 //
-// Model (worked out by reproducing the seed's published numbers; see
-// docs/scheduling-sim.md): discrete ticks; C cores share ONE policy
-// instance (one global run queue). Each tick:
-//   1. arrivals: workload tasks whose arrival tick is now, then (random
-//      workload) for each core a new task with probability spawn_chance;
-//      each is enqueued;
-//   2. wake-ups: blocked tasks whose wake tick is now are enqueued;
-//   3. cores 0..C-1 in order: the task the core ran in the previous tick
-//      (if still runnable) is charged one tick and re-enqueued, then the
-//      core picks. The picked task executes this tick: its runtime drops by
-//      one; at zero it finishes; otherwise it blocks with its blocking
-//      chance (waking wake_delay ticks later) or stays on the core. A task
-//      that finishes or blocks is reported to the policy with stop() (not
-//      charged for that last tick).
+// Discrete ticks; C cores share ONE policy instance (one global run queue).
+// Two models (Config::model):
+//
+// exact (default) - what the kernel does (kernel/proc/sched.cc), tick by
+// tick. Tick `now`:
+//   1. arrivals (workload tasks whose arrival tick is now, then for the
+//      random workload one draw per core), then wake-ups (blocked tasks whose
+//      wake tick is now); each is enqueued (placed) - after every running
+//      task has been charged for every tick it ran, so a placement sees the
+//      up-to-date virtual time (Linux: update_curr() before place_entity()).
+//      Each arrival/wake-up then asks for a core like the kernel's wake-up
+//      path: an idle core takes it, otherwise the first core (0..C-1) whose
+//      running task it preempts by the policy's own preempts() is told to
+//      reschedule;
+//   2. cores 0..C-1: a running task whose slice (--slice ticks since its
+//      pick) is used up, or that was preempted, is put back (enqueue);
+//   3. cores 0..C-1: a core without a task picks one;
+//   4. every running task executes the tick and is charged one tick at once
+//      (charge(e, 1)): its runtime drops by one; at zero it finishes,
+//      otherwise it blocks with its blocking chance (waking wake_delay + 1
+//      ticks later); either way the policy hears stop() after the charge.
+// seed - the seed harness's model, kept to reproduce its published tables:
+//   arrivals and wake-ups are enqueued first; then cores 0..C-1 in order:
+//   the task the core ran in the previous tick (if still runnable) is
+//   charged one tick and re-enqueued, then the core picks (every core
+//   re-picks every tick, whatever --slice says; the policy's slice only
+//   scales its credits). A task that finishes or blocks is reported with
+//   stop() without being charged for its last tick, and nobody preempts.
 // Per-task stats are kept incrementally (never a pass over all tasks per
 // tick): wait = alive ticks - executed ticks - blocked ticks.
 #pragma once
@@ -36,9 +50,11 @@ struct TaskSpec {
 constexpr uint64_t kForever = ~uint64_t{0};
 
 enum class WorkloadKind { Idealised, Random, File };
+enum class Model { Exact, Seed };
 
 struct Config {
     q::sched::PolicyKind policy = q::sched::PolicyKind::RR;
+    Model model = Model::Exact;
     WorkloadKind workload = WorkloadKind::Idealised;
     std::string workload_file;
     unsigned cores = 16;
@@ -50,7 +66,7 @@ struct Config {
     uint64_t wake_delay = 100;      // ticks a blocked task sleeps
     uint64_t seed = 1;
     q::sched::WeightTable weights = q::sched::WeightTable::Seed;
-    q::sched::Time slice = 1;       // policy slice (ticks)
+    q::sched::Time slice = 1;       // run length (exact) and policy slice, ticks
     bool progress = true;
 };
 
