@@ -54,6 +54,9 @@ simulated multicore and prints the seed harness's report.
   --slice N          run length in ticks (exact) and policy slice (default 1)
   --format text|csv|json  report format (default text)
   --plot FILE.png    draw per-level execs and response time (gnuplot)
+  --tasks-out FILE.csv  one row per task (and policy): policy,id,arrival,
+                     level,weight,executed,waited,blocks,wakeups,wake_p50,
+                     wake_p99,wake_max,max_lag
   --no-progress      no progress bar (shown on a terminal after 1 s)
   --help             this text
 
@@ -87,6 +90,7 @@ struct Options {
     std::vector<q::sched::PolicyKind> policies{q::sched::PolicyKind::RR};
     Format format = Format::Text;
     std::string plot;
+    std::string tasks_out;
 };
 
 void set_policy(Options& o, const std::string& v) {
@@ -140,6 +144,7 @@ Options parse(int argc, char** argv) {
         else if (f == "--seed") c.seed = parse_count(f, v, 0);
         else if (f == "--slice") c.slice = parse_count(f, v, 1);
         else if (f == "--plot") o.plot = v;
+        else if (f == "--tasks-out") o.tasks_out = v;
         else if (f == "--model") {
             const std::string m = v;
             if (m == "exact") c.model = Model::Exact;
@@ -191,6 +196,7 @@ int main(int argc, char** argv) {
     } else {
         print_side_by_side(stdout, results);
     }
+    if (!o.tasks_out.empty() && !write_tasks_csv(o.tasks_out, results)) return 1;
     if (!o.plot.empty() && !plot(o.plot, results)) return 1;
     return 0;
 }

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -27,7 +28,11 @@ constexpr uint64_t kNever = ~uint64_t{0};
 
 struct Task {
     qs::Entity e;
+    uint64_t id = 0;
+    Rng block_rng{0};  // this task's blocking decisions, one per executed tick
     uint64_t arrival = 0, remaining = 0;
+    uint64_t blocks = 0, woke = kNever;  // woke: wake-up tick until dispatched
+    std::vector<uint32_t> wake_lat;      // ticks from each wake-up to its run
     uint64_t first_run = kNever, completion = kNever;
     uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
     double block_chance = 0;
@@ -74,7 +79,11 @@ template <typename P>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
-        : cfg_(cfg), fixed_(fixed), rng_(cfg.seed), cores_(cfg.cores) {
+        : cfg_(cfg),
+          fixed_(fixed),
+          arrival_rng_(cfg.seed, kArrivalStream),
+          runtime_rng_(cfg.seed, kRuntimeStream),
+          cores_(cfg.cores) {
         qs::PolicyConfig pc;
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
@@ -91,6 +100,8 @@ class Simulator {
     void wakeups(uint64_t now);
     void core_tick(unsigned c, uint64_t now);
     void execute(Core& core, Task& t, uint64_t now);
+    bool blocks_after_tick(Task& t, uint64_t now);
+    void dispatched(Task& t, uint64_t now);
     void tick_seed(uint64_t now);
     void tick_exact(uint64_t now);
     void wake_preempt(Task& t);
@@ -99,7 +110,10 @@ class Simulator {
 
     const Config& cfg_;
     const std::vector<TaskSpec>& fixed_;
-    Rng rng_;
+    // Separate streams: every policy sees the same arrivals, runtimes and
+    // (per task, per executed tick) blocking decisions.
+    static constexpr uint64_t kArrivalStream = 1, kRuntimeStream = 2, kBlockStream = 3;
+    Rng arrival_rng_, runtime_rng_;
     qs::PolicyStorage storage_;
     P* policy_ = nullptr;
     std::deque<Task> tasks_;
@@ -129,6 +143,8 @@ void Simulator<P>::leave_runnable(Task& t) {
 template <typename P>
 void Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
     Task& t = tasks_.emplace_back();
+    t.id = tasks_.size() - 1;
+    t.block_rng = Rng(cfg_.seed, kBlockStream + (t.id << 2));
     t.arrival = now;
     t.remaining = s.runtime;
     t.block_chance = s.block_chance;
@@ -145,10 +161,10 @@ void Simulator<P>::arrivals(uint64_t now) {
     while (next_fixed_ < fixed_.size() && fixed_[next_fixed_].arrival <= now) spawn(fixed_[next_fixed_++], now);
     if (cfg_.workload != WorkloadKind::Random) return;
     for (unsigned c = 0; c < cfg_.cores; c++) {
-        if (!rng_.chance(cfg_.spawn_chance)) continue;
+        if (!arrival_rng_.chance(cfg_.spawn_chance)) continue;
         TaskSpec s;
-        s.runtime = rng_.range(cfg_.runtime_min, cfg_.runtime_max);
-        s.block_chance = rng_.unit() * cfg_.block_max;
+        s.runtime = runtime_rng_.range(cfg_.runtime_min, cfg_.runtime_max);
+        s.block_chance = runtime_rng_.unit() * cfg_.block_max;
         s.level = static_cast<uint8_t>(tasks_.size() % qs::kLevels);
         spawn(s, now);
     }
@@ -161,6 +177,7 @@ void Simulator<P>::wakeups(uint64_t now) {
         sleepers_.pop_front();
         t.blocked = false;
         t.blocked_ticks += now - t.block_start;
+        t.woke = now;
         make_runnable(t);
         policy_->enqueue(t.e, now);
         if (cfg_.model == Model::Exact) placed_.push_back(&t);
@@ -173,7 +190,7 @@ void Simulator<P>::wakeups(uint64_t now) {
 template <typename P>
 [[gnu::always_inline]] inline void Simulator<P>::execute(Core& core, Task& t, uint64_t now) {
     t.execs++;
-    if (t.first_run == kNever) t.first_run = now;
+    if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
     r_.ctx_switches += core.last != &t;
     core.last = &t;
     // kForever (2^64 - 1) never reaches 0: a run has fewer ticks than that.
@@ -184,16 +201,37 @@ template <typename P>
         policy_->stop(t.e);
         return;
     }
-    if (t.block_chance > 0 && rng_.chance(t.block_chance)) {
-        r_.blocks++;
-        t.blocked = true;
-        t.block_start = now + 1;
+    if (blocks_after_tick(t, now)) {
         leave_runnable(t);
         policy_->stop(t.e);
-        sleepers_.emplace_back(now + 1 + cfg_.wake_delay, &t);
         return;
     }
     core.running = &t;
+}
+
+// After an executed tick that did not finish t: does it block now? (Its
+// own stream: the k-th executed tick of a task decides the same way under
+// every policy.)
+template <typename P>
+[[gnu::always_inline]] inline bool Simulator<P>::blocks_after_tick(Task& t, uint64_t now) {
+    if (t.block_chance <= 0 || !t.block_rng.chance(t.block_chance)) return false;
+    r_.blocks++;
+    t.blocks++;
+    t.blocked = true;
+    t.block_start = now + 1;
+    sleepers_.emplace_back(now + 1 + cfg_.wake_delay, &t);
+    return true;
+}
+
+// First dispatch of t (at tick now): response time, and the latency of the
+// wake-up it was waiting on, if any.
+template <typename P>
+void Simulator<P>::dispatched(Task& t, uint64_t now) {
+    if (t.first_run == kNever) t.first_run = now;
+    if (t.woke != kNever) {
+        t.wake_lat.push_back(static_cast<uint32_t>(now - t.woke));
+        t.woke = kNever;
+    }
 }
 
 template <typename P>
@@ -241,12 +279,7 @@ template <typename P>
     if (--t.remaining == 0) {
         t.completion = now + 1;
         r_.finished++;
-    } else if (t.block_chance > 0 && rng_.chance(t.block_chance)) {
-        r_.blocks++;
-        t.blocked = true;
-        t.block_start = now + 1;
-        sleepers_.emplace_back(now + 1 + cfg_.wake_delay, &t);
-    } else {
+    } else if (!blocks_after_tick(t, now)) {
         return;
     }
     leave_runnable(t);
@@ -293,7 +326,7 @@ void Simulator<P>::tick_exact(uint64_t now) {
             core.ran = 0;
             r_.ctx_switches += core.last != &t;
             core.last = &t;
-            if (t.first_run == kNever) t.first_run = now;
+            dispatched(t, now);
         }
         run_exact(core, *core.running, now);
     }
@@ -338,6 +371,8 @@ Result Simulator<P>::collect() const {
     double turn = 0, wait = 0, resp = 0, sx = 0, sxx = 0;
     uint64_t nx = 0;
     double lvl_execs[qs::kLevels] = {}, lvl_wait[qs::kLevels] = {}, lvl_resp[qs::kLevels] = {};
+    std::vector<uint32_t> all_lat;
+    r.tasks.reserve(tasks_.size());
     for (const Task& t : tasks_) {
         const uint64_t stop = t.completion != kNever ? t.completion : end;
         const uint64_t blocked = t.blocked_ticks + (t.blocked ? end - t.block_start : 0);
@@ -362,7 +397,26 @@ Result Simulator<P>::collect() const {
         double ideal = t.gps_ideal;
         if (t.completion == kNever && !t.blocked) ideal += t.e.weight * (gps_v_ - t.gps_start);
         r.worst_lag = std::fmax(r.worst_lag, std::fabs(ideal - static_cast<double>(t.execs)));
+        TaskStats& ts = r.tasks.emplace_back();
+        ts.id = t.id;
+        ts.arrival = t.arrival;
+        ts.level = l;
+        ts.weight = t.e.weight;
+        ts.executed = t.execs;
+        ts.waited = w;
+        ts.blocks = t.blocks;
+        std::vector<uint32_t> lat = t.wake_lat;
+        if (t.woke != kNever) lat.push_back(static_cast<uint32_t>(end - t.woke));
+        ts.wakeups = lat.size();
+        all_lat.insert(all_lat.end(), lat.begin(), lat.end());
+        ts.wake_p50 = percentile(lat, 50);
+        ts.wake_p99 = percentile(lat, 99);
+        ts.wake_max = lat.empty() ? 0 : lat.back();
     }
+    r.wakeups = all_lat.size();
+    r.wake_p50 = percentile(all_lat, 50);
+    r.wake_p99 = percentile(all_lat, 99);
+    r.wake_max = all_lat.empty() ? 0 : all_lat.back();
     const double n = static_cast<double>(tasks_.size());
     r.any_finished = r.finished > 0;
     r.avg_turnaround = r.finished ? turn / static_cast<double>(r.finished) : 0;
@@ -391,6 +445,13 @@ Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks
 }
 
 }  // namespace
+
+uint64_t percentile(std::vector<uint32_t>& v, unsigned p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t rank = (v.size() * p + 99) / 100;  // ceil(n * p / 100)
+    return v[rank ? rank - 1 : 0];
+}
 
 Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
     switch (cfg.policy) {

@@ -76,6 +76,18 @@ struct LevelStats {
     double avg_execs = 0, avg_wait = 0, avg_resp = 0;
 };
 
+// One task's figures (--tasks-out). Wake-up latency: ticks from a wake-up
+// to the task's next dispatch (a wake-up still waiting at the end counts
+// end - wake tick); percentiles by nearest rank, 0 without wake-ups.
+struct TaskStats {
+    uint64_t id = 0, arrival = 0;
+    unsigned level = 0;
+    uint32_t weight = 0;
+    uint64_t executed = 0, waited = 0, blocks = 0, wakeups = 0;
+    uint64_t wake_p50 = 0, wake_p99 = 0, wake_max = 0;
+    double max_lag = 0;  // max |fluid reference - received| over the run
+};
+
 struct Result {
     std::string policy;
     uint64_t ticks = 0;
@@ -90,8 +102,13 @@ struct Result {
     double ctx_rate = 0;
     double jain = 0;       // over service / (weight * runnable ticks)
     double worst_lag = 0;  // |GPS ideal - received| at the end, ticks
+    uint64_t wakeups = 0, wake_p50 = 0, wake_p99 = 0, wake_max = 0;  // over all wake-ups
     LevelStats levels[q::sched::kLevels];
+    std::vector<TaskStats> tasks;  // in spawn order (id)
 };
+
+// Nearest-rank percentile p (0..100) of v, which it sorts; 0 if empty.
+uint64_t percentile(std::vector<uint32_t>& v, unsigned p);
 
 // Runs one simulation. Throws std::runtime_error on a bad workload file.
 Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks);

@@ -106,3 +106,91 @@ TEST(SchedsimExact, WokenTaskPreemptsByPolicy) {
     // about two switches per wake-up (in and out) plus one per slice.
     EXPECT_LT(eevdf.ctx_rate, 0.06);
 }
+
+namespace {
+
+Config random_run(qs::PolicyKind k) {
+    Config c;
+    c.policy = k;
+    c.workload = WorkloadKind::Random;
+    c.ticks = 50000;
+    c.seed = 7;
+    c.progress = false;
+    return c;
+}
+
+constexpr qs::PolicyKind kAll[] = {qs::PolicyKind::RR, qs::PolicyKind::DWRR, qs::PolicyKind::IDWRR,
+                                   qs::PolicyKind::EEVDF};
+
+}  // namespace
+
+// --policy all compares like with like: arrivals and runtimes come from
+// their own random streams, so every policy gets the same tasks (one shared
+// stream gave 816/817/813/813 spawned tasks).
+TEST(SchedsimStreams, EveryPolicySpawnsTheSameTasks) {
+    const Result base = simulate(random_run(qs::PolicyKind::RR), {});
+    ASSERT_GT(base.spawned, 500u);
+    for (auto k : kAll) {
+        const Result r = simulate(random_run(k), {});
+        EXPECT_EQ(r.spawned, base.spawned) << qs::policy_name(k);
+        for (unsigned l = 0; l < qs::kLevels; l++) EXPECT_EQ(r.levels[l].samples, base.levels[l].samples);
+    }
+}
+
+// Same arrival ticks, and the k-th executed tick of a task blocks or not
+// the same way under every policy: a task that executed as many ticks
+// under two policies blocked as often.
+TEST(SchedsimStreams, SameArrivalsAndBlockingDecisions) {
+    const Result base = simulate(random_run(qs::PolicyKind::RR), {});
+    for (auto k : kAll) {
+        const Result r = simulate(random_run(k), {});
+        ASSERT_EQ(r.tasks.size(), base.tasks.size());
+        unsigned same_execs = 0;
+        for (size_t i = 0; i < r.tasks.size(); i++) {
+            EXPECT_EQ(r.tasks[i].arrival, base.tasks[i].arrival) << i;
+            if (r.tasks[i].executed == base.tasks[i].executed) {
+                same_execs++;
+                EXPECT_EQ(r.tasks[i].blocks, base.tasks[i].blocks) << i;
+            }
+        }
+        EXPECT_GT(same_execs, 0u);
+    }
+}
+
+TEST(SchedsimWakeups, PercentilesByNearestRank) {
+    std::vector<uint32_t> v;
+    EXPECT_EQ(percentile(v, 50), 0u);
+    for (uint32_t i = 100; i >= 1; i--) v.push_back(i);
+    EXPECT_EQ(percentile(v, 50), 50u);
+    EXPECT_EQ(percentile(v, 99), 99u);
+    EXPECT_EQ(percentile(v, 100), 100u);
+    v = {7};
+    EXPECT_EQ(percentile(v, 1), 7u);
+}
+
+// Wake-up latency per task: the sleeper of WokenTaskPreemptsByPolicy under
+// RR waits for hog slices (up to two of 50 ticks) at every wake-up; under
+// EEVDF it preempts. The hogs never block, so they have no wake-ups.
+TEST(SchedsimWakeups, LatencyPerTaskAndSummary) {
+    auto run = [](qs::PolicyKind k) {
+        Config c = one_core(k, 37);
+        c.slice = 50;
+        return simulate(c, {task(20, 0), task(20, 0), task(30, 1.0)});
+    };
+    const Result rr = run(qs::PolicyKind::RR);
+    ASSERT_EQ(rr.tasks.size(), 3u);
+    EXPECT_EQ(rr.tasks[0].wakeups, 0u);
+    EXPECT_EQ(rr.tasks[0].blocks, 0u);
+    const TaskStats& s = rr.tasks[2];
+    EXPECT_EQ(s.blocks, rr.blocks);
+    EXPECT_GE(s.wakeups + 1, s.blocks);  // the last one may still sleep
+    EXPECT_LE(s.wakeups, s.blocks);
+    EXPECT_GT(s.wake_p50, 25u);
+    EXPECT_LE(s.wake_max, 100u);
+    EXPECT_GT(s.wake_max, 50u);
+    EXPECT_EQ(rr.wake_max, s.wake_max);
+    EXPECT_EQ(rr.wakeups, s.wakeups);
+    const Result eevdf = run(qs::PolicyKind::EEVDF);
+    EXPECT_EQ(eevdf.tasks[2].wake_p50, 0u);
+    EXPECT_LT(eevdf.tasks[2].wake_p99, 50u);
+}
