@@ -174,6 +174,10 @@ bool write_tasks_csv(const std::string& path, const std::vector<Result>& rs) {
     return true;
 }
 
+// Levels without tasks are left out (their averages are not data). A
+// panel is drawn on a log scale only when all its values are positive (a
+// level that never ran, or a response time of 0, cannot go on one); the
+// data file is removed whether gnuplot succeeds or not.
 bool plot(const std::string& png, const std::vector<Result>& rs) {
     const std::string data = png + ".dat";
     std::FILE* d = std::fopen(data.c_str(), "w");
@@ -181,28 +185,38 @@ bool plot(const std::string& png, const std::vector<Result>& rs) {
         std::fprintf(stderr, "schedsim: cannot write %s\n", data.c_str());
         return false;
     }
+    bool execs_positive = true, resp_positive = true;
     for (unsigned l = 0; l < q::sched::kLevels; l++) {
+        bool any = false;
+        for (const Result& r : rs) any = any || r.levels[l].samples > 0;
+        if (!any) continue;
         std::fprintf(d, "%u", l);
-        for (const Result& r : rs) std::fprintf(d, " %.4f %.4f", r.levels[l].avg_execs, r.levels[l].avg_resp);
+        for (const Result& r : rs) {
+            std::fprintf(d, " %.4f %.4f", r.levels[l].avg_execs, r.levels[l].avg_resp);
+            execs_positive = execs_positive && r.levels[l].avg_execs > 0;
+            resp_positive = resp_positive && r.levels[l].avg_resp > 0;
+        }
         std::fprintf(d, "\n");
     }
     std::fclose(d);
+    auto scale = [](bool log) { return std::string(log ? "set logscale y; " : "unset logscale y; "); };
     std::string cmd = "gnuplot -e \"set terminal png size 1000,800; set output '" + png +
                       "'; set multiplot layout 2,1; set key left top; set grid; set xlabel 'priority level';"
-                      " set ylabel 'avg execs/task'; set logscale y; plot";
+                      " set ylabel 'avg execs/task'; " + scale(execs_positive) + "plot";
     for (size_t i = 0; i < rs.size(); i++)
         cmd += (i ? "," : "") + std::string(" '") + data + "' using 1:" + std::to_string(2 + 2 * i) +
                " with linespoints title '" + rs[i].policy + "'";
-    cmd += "; set ylabel 'avg response (ticks)'; set key right top; plot";
+    cmd += "; set ylabel 'avg response (ticks)'; set key right top; " + scale(resp_positive) + "plot";
     for (size_t i = 0; i < rs.size(); i++)
         cmd += (i ? "," : "") + std::string(" '") + data + "' using 1:" + std::to_string(3 + 2 * i) +
                " with linespoints title '" + rs[i].policy + "'";
     cmd += "; unset multiplot\"";
-    if (std::system(cmd.c_str()) != 0) {
-        std::fprintf(stderr, "schedsim: gnuplot failed (is gnuplot installed?)\n");
+    const int rc = std::system(cmd.c_str());
+    std::remove(data.c_str());
+    if (rc != 0) {
+        std::fprintf(stderr, "schedsim: gnuplot failed on %s (is gnuplot installed?)\n", png.c_str());
         return false;
     }
-    std::remove(data.c_str());
     return true;
 }
 

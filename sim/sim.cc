@@ -32,7 +32,7 @@ struct Task {
     Rng block_rng{0};  // this task's blocking decisions, one per executed tick
     uint64_t arrival = 0, remaining = 0;
     uint64_t blocks = 0, woke = kNever;  // woke: wake-up tick until dispatched
-    std::vector<uint32_t> wake_lat;      // ticks from each wake-up to its run
+    std::vector<uint64_t> wake_lat;      // ticks from each wake-up to its run
     uint64_t first_run = kNever, completion = kNever;
     uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
     double block_chance = 0;
@@ -229,7 +229,7 @@ template <typename P>
 void Simulator<P>::dispatched(Task& t, uint64_t now) {
     if (t.first_run == kNever) t.first_run = now;
     if (t.woke != kNever) {
-        t.wake_lat.push_back(static_cast<uint32_t>(now - t.woke));
+        t.wake_lat.push_back(now - t.woke);
         t.woke = kNever;
     }
 }
@@ -371,7 +371,7 @@ Result Simulator<P>::collect() const {
     double turn = 0, wait = 0, resp = 0, sx = 0, sxx = 0;
     uint64_t nx = 0;
     double lvl_execs[qs::kLevels] = {}, lvl_wait[qs::kLevels] = {}, lvl_resp[qs::kLevels] = {};
-    std::vector<uint32_t> all_lat;
+    std::vector<uint64_t> all_lat;
     r.tasks.reserve(tasks_.size());
     for (const Task& t : tasks_) {
         const uint64_t stop = t.completion != kNever ? t.completion : end;
@@ -405,8 +405,8 @@ Result Simulator<P>::collect() const {
         ts.executed = t.execs;
         ts.waited = w;
         ts.blocks = t.blocks;
-        std::vector<uint32_t> lat = t.wake_lat;
-        if (t.woke != kNever) lat.push_back(static_cast<uint32_t>(end - t.woke));
+        std::vector<uint64_t> lat = t.wake_lat;
+        if (t.woke != kNever) lat.push_back(end - t.woke);
         ts.wakeups = lat.size();
         all_lat.insert(all_lat.end(), lat.begin(), lat.end());
         ts.wake_p50 = percentile(lat, 50);
@@ -446,7 +446,7 @@ Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks
 
 }  // namespace
 
-uint64_t percentile(std::vector<uint32_t>& v, unsigned p) {
+uint64_t percentile(std::vector<uint64_t>& v, unsigned p) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
     const size_t rank = (v.size() * p + 99) / 100;  // ceil(n * p / 100)

@@ -108,7 +108,7 @@ struct Result {
 };
 
 // Nearest-rank percentile p (0..100) of v, which it sorts; 0 if empty.
-uint64_t percentile(std::vector<uint32_t>& v, unsigned p);
+uint64_t percentile(std::vector<uint64_t>& v, unsigned p);
 
 // Runs one simulation. Throws std::runtime_error on a bad workload file.
 Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks);

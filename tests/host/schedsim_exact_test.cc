@@ -158,9 +158,9 @@ TEST(SchedsimStreams, SameArrivalsAndBlockingDecisions) {
 }
 
 TEST(SchedsimWakeups, PercentilesByNearestRank) {
-    std::vector<uint32_t> v;
+    std::vector<uint64_t> v;
     EXPECT_EQ(percentile(v, 50), 0u);
-    for (uint32_t i = 100; i >= 1; i--) v.push_back(i);
+    for (uint64_t i = 100; i >= 1; i--) v.push_back(i);
     EXPECT_EQ(percentile(v, 50), 50u);
     EXPECT_EQ(percentile(v, 99), 99u);
     EXPECT_EQ(percentile(v, 100), 100u);
