@@ -48,8 +48,9 @@ void print_text(std::FILE* out, const Result& r) {
     std::fprintf(out, "  Ctx Switch Rate   : %.2f%% of executed ticks\n", 100.0 * r.ctx_rate);
     if (r.policy != "rr") print_levels(out, r);
     std::fprintf(out, "\n=== Fairness ===\n");
-    std::fprintf(out, "  Jain's Index      : %.4f (service / (weight x runnable ticks))\n", r.jain);
+    std::fprintf(out, "  Jain's Index      : %.4f (received / fluid service, per task)\n", r.jain);
     std::fprintf(out, "  Worst Lag vs GPS  : %.2f ticks (at the end of the run)\n", r.worst_lag);
+    std::fprintf(out, "  Max Lag vs GPS    : %.2f ticks (any task, any time)\n", r.max_lag);
     std::fprintf(out, "\n=== Wake-ups ===\n");
     std::fprintf(out, "  Wake-ups          : %llu\n", ull(r.wakeups));
     std::fprintf(out, "  Wakeup Latency    : p50 %llu, p99 %llu, max %llu ticks (wake-up to dispatch)\n",
@@ -85,6 +86,7 @@ void print_side_by_side(std::FILE* out, const std::vector<Result>& rs) {
     row("Ctx Switch Rate %", [](R r) { return 100.0 * r.ctx_rate; }, " %14.2f");
     row("Jain's Index", [](R r) { return r.jain; }, " %14.4f");
     row("Worst Lag vs GPS", [](R r) { return r.worst_lag; }, " %14.2f");
+    row("Max Lag vs GPS", [](R r) { return r.max_lag; }, " %14.2f");
     row("Wake-ups", [](R r) { return ull(r.wakeups); }, " %14llu");
     row("Wakeup Latency p50", [](R r) { return ull(r.wake_p50); }, " %14llu");
     row("Wakeup Latency p99", [](R r) { return ull(r.wake_p99); }, " %14llu");
@@ -104,15 +106,15 @@ void print_csv(std::FILE* out, const std::vector<Result>& rs) {
     std::fprintf(out,
                  "policy,level,weight,ticks,cores,spawned,finished,executed,blocks,idle,alive,util,efficiency,"
                  "forced_idle,wasted_idle,avg_turnaround,avg_wait,max_wait,avg_response,ctx_switches,ctx_rate,jain,"
-                 "worst_lag,wakeups,wake_p50,wake_p99,wake_max,avg_execs,level_avg_wait,level_avg_resp,samples\n");
+                 "worst_lag,max_lag,wakeups,wake_p50,wake_p99,wake_max,avg_execs,level_avg_wait,level_avg_resp,samples\n");
     for (const Result& r : rs) {
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             const LevelStats& s = r.levels[l];
-            std::fprintf(out, "%s,%u,%u,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%.2f,%.2f,%llu,%.2f,%llu,%.6f,%.6f,%.2f,%llu,%llu,%llu,%llu,%.4f,%.2f,%.2f,%llu\n",
+            std::fprintf(out, "%s,%u,%u,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%.2f,%.2f,%llu,%.2f,%llu,%.6f,%.6f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.4f,%.2f,%.2f,%llu\n",
                          r.policy.c_str(), l, s.weight, ull(r.ticks), r.cores, ull(r.spawned), ull(r.finished),
                          ull(r.executed), ull(r.blocks), ull(r.idle), ull(r.alive), r.util, r.efficiency,
                          ull(r.forced_idle), ull(r.wasted_idle), r.avg_turnaround, r.avg_wait, ull(r.max_wait),
-                         r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag, ull(r.wakeups),
+                         r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag, r.max_lag, ull(r.wakeups),
                          ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max), s.avg_execs, s.avg_wait,
                          s.avg_resp, ull(s.samples));
         }
@@ -137,10 +139,10 @@ void print_json(std::FILE* out, const std::vector<Result>& rs) {
         }
         std::fprintf(out,
                      "\"avg_wait\": %.2f, \"max_wait\": %llu, \"avg_response\": %.2f, \"ctx_switches\": %llu, "
-                     "\"ctx_rate\": %.6f, \"jain\": %.6f, \"worst_lag\": %.2f, \"wakeups\": %llu, "
+                     "\"ctx_rate\": %.6f, \"jain\": %.6f, \"worst_lag\": %.2f, \"max_lag\": %.2f, \"wakeups\": %llu, "
                      "\"wake_p50\": %llu, \"wake_p99\": %llu, \"wake_max\": %llu,\n   \"levels\": [",
                      r.avg_wait, ull(r.max_wait), r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain,
-                     r.worst_lag, ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max));
+                     r.worst_lag, r.max_lag, ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max));
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             const LevelStats& s = r.levels[l];
             std::fprintf(out,

@@ -3,7 +3,7 @@
 // Invariants: a task is in exactly one state - not yet arrived, queued in
 // the policy, running on one core (held in running[c] between ticks),
 // blocked (in the wake FIFO), or finished. runnable_ counts queued+running
-// tasks and runnable_weight_ their weights (for the GPS reference).
+// tasks; the fluid reference (fluid.h) counts them per level.
 #include "sim/sim.h"
 
 #include <unistd.h>
@@ -16,6 +16,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "sim/fluid.h"
 #include "sim/rng.h"
 
 namespace schedsim {
@@ -36,7 +37,9 @@ struct Task {
     uint64_t first_run = kNever, completion = kNever;
     uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
     double block_chance = 0;
-    double gps_start = 0, gps_ideal = 0;  // fluid reference (ticks of service)
+    i128 fluid = 0, fluid_mark = 0;  // fluid service (fluid.h units) up to the last
+                                     // leave; reference's level service at the last join
+    i128 max_lag = 0;                // max |fluid - received| seen (fluid.h units)
     bool blocked = false;
 };
 
@@ -83,7 +86,8 @@ class Simulator {
           fixed_(fixed),
           arrival_rng_(cfg.seed, kArrivalStream),
           runtime_rng_(cfg.seed, kRuntimeStream),
-          cores_(cfg.cores) {
+          cores_(cfg.cores),
+          fluid_(qs::weight_table(cfg.weights), cfg.cores) {
         qs::PolicyConfig pc;
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
@@ -96,6 +100,7 @@ class Simulator {
     void spawn(const TaskSpec& s, uint64_t now);
     void make_runnable(Task& t);
     void leave_runnable(Task& t);
+    void note_lag(Task& t, bool runnable);
     void arrivals(uint64_t now);
     void wakeups(uint64_t now);
     void core_tick(unsigned c, uint64_t now);
@@ -121,23 +126,34 @@ class Simulator {
     std::deque<std::pair<uint64_t, Task*>> sleepers_;  // ordered by wake tick
     std::vector<Core> cores_;
     std::vector<Task*> placed_;  // exact: enqueued by arrivals/wake-ups this tick
-    uint64_t runnable_ = 0, runnable_weight_ = 0;
-    double gps_v_ = 0;
+    uint64_t runnable_ = 0;
+    FluidReference fluid_;
     Result r_;
 };
 
 template <typename P>
 void Simulator<P>::make_runnable(Task& t) {
     runnable_++;
-    runnable_weight_ += t.e.weight;
-    t.gps_start = gps_v_;
+    fluid_.add(t.e.level);
+    t.fluid_mark = fluid_.service(t.e.level);
 }
 
 template <typename P>
 void Simulator<P>::leave_runnable(Task& t) {
     runnable_--;
-    runnable_weight_ -= t.e.weight;
-    t.gps_ideal += t.e.weight * (gps_v_ - t.gps_start);
+    t.fluid += fluid_.service(t.e.level) - t.fluid_mark;
+    fluid_.remove(t.e.level);
+}
+
+// Lag = fluid service - received service, now (a tick boundary). It grows
+// while t waits and shrinks while it runs, so its extremes are at dispatch
+// and deschedule, where this is called (and at the end of the run).
+template <typename P>
+void Simulator<P>::note_lag(Task& t, bool runnable) {
+    i128 lag = t.fluid - static_cast<i128>(t.execs) * FluidReference::kOne;
+    if (runnable) lag += fluid_.service(t.e.level) - t.fluid_mark;
+    if (lag < 0) lag = -lag;
+    if (lag > t.max_lag) t.max_lag = lag;
 }
 
 template <typename P>
@@ -191,18 +207,23 @@ template <typename P>
 [[gnu::always_inline]] inline void Simulator<P>::execute(Core& core, Task& t, uint64_t now) {
     t.execs++;
     if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
-    r_.ctx_switches += core.last != &t;
-    core.last = &t;
+    if (core.last != &t) {
+        r_.ctx_switches++;
+        core.last = &t;
+        note_lag(t, true);
+    }
     // kForever (2^64 - 1) never reaches 0: a run has fewer ticks than that.
     if (--t.remaining == 0) {
         t.completion = now + 1;
         r_.finished++;
         leave_runnable(t);
+        note_lag(t, false);
         policy_->stop(t.e);
         return;
     }
     if (blocks_after_tick(t, now)) {
         leave_runnable(t);
+        note_lag(t, false);
         policy_->stop(t.e);
         return;
     }
@@ -283,6 +304,7 @@ template <typename P>
         return;
     }
     leave_runnable(t);
+    note_lag(t, false);
     policy_->stop(t.e);
     core.running = nullptr;
 }
@@ -307,6 +329,7 @@ void Simulator<P>::tick_exact(uint64_t now) {
     for (Core& core : cores_) {
         Task* t = core.running;
         if (t && (core.ran >= slice || core.resched)) {
+            note_lag(*t, true);
             policy_->enqueue(t->e, now);
             core.running = nullptr;
         }
@@ -314,21 +337,27 @@ void Simulator<P>::tick_exact(uint64_t now) {
     }
     for (unsigned c = 0; c < cfg_.cores; c++) {
         Core& core = cores_[c];
-        if (!core.running) {
-            qs::Entity* e = policy_->pick(c, now);
-            if (!e) {
-                r_.idle++;
-                (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
-                continue;
-            }
-            Task& t = *static_cast<Task*>(e->owner);
-            core.running = &t;
-            core.ran = 0;
-            r_.ctx_switches += core.last != &t;
-            core.last = &t;
-            dispatched(t, now);
+        if (core.running) continue;
+        qs::Entity* e = policy_->pick(c, now);
+        if (!e) {
+            r_.idle++;
+            (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
+            continue;
         }
-        run_exact(core, *core.running, now);
+        Task& t = *static_cast<Task*>(e->owner);
+        core.running = &t;
+        core.ran = 0;
+        if (core.last != &t) {
+            r_.ctx_switches++;
+            core.last = &t;
+            note_lag(t, true);
+        }
+        dispatched(t, now);
+    }
+    // The fluid reference's tick `now`, over the tasks runnable during it.
+    fluid_.advance();
+    for (Core& core : cores_) {
+        if (core.running) run_exact(core, *core.running, now);
     }
 }
 
@@ -339,13 +368,10 @@ Result Simulator<P>::run() {
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
         arrivals(now);
         wakeups(now);
-        if (runnable_weight_ > 0) {
-            const double busy = runnable_ < cfg_.cores ? static_cast<double>(runnable_) : cfg_.cores;
-            gps_v_ += busy / static_cast<double>(runnable_weight_);
-        }
         if (exact) {
             tick_exact(now);
         } else {
+            fluid_.advance();  // before the cores: a task leaving this tick ran in it
             tick_seed(now);
         }
         progress.update(now, cfg_.ticks);
@@ -387,16 +413,19 @@ Result Simulator<P>::collect() const {
         lvl_execs[l] += static_cast<double>(t.execs);
         lvl_wait[l] += static_cast<double>(w);
         lvl_resp[l] += static_cast<double>(rsp);
-        const double runnable_ticks = static_cast<double>(stop - t.arrival - blocked);
-        if (runnable_ticks > 0) {
-            const double x = static_cast<double>(t.execs) / (t.e.weight * runnable_ticks);
+        const bool runnable = t.completion == kNever && !t.blocked;
+        const i128 fluid = t.fluid + (runnable ? fluid_.service(l) - t.fluid_mark : 0);
+        if (fluid > 0) {
+            const double x = static_cast<double>(t.execs) / FluidReference::ticks(fluid);
             sx += x;
             sxx += x * x;
             nx++;
         }
-        double ideal = t.gps_ideal;
-        if (t.completion == kNever && !t.blocked) ideal += t.e.weight * (gps_v_ - t.gps_start);
-        r.worst_lag = std::fmax(r.worst_lag, std::fabs(ideal - static_cast<double>(t.execs)));
+        i128 lag = fluid - static_cast<i128>(t.execs) * FluidReference::kOne;
+        if (lag < 0) lag = -lag;
+        r.worst_lag = std::fmax(r.worst_lag, FluidReference::ticks(lag));
+        const double max_lag = FluidReference::ticks(lag > t.max_lag ? lag : t.max_lag);
+        r.max_lag = std::fmax(r.max_lag, max_lag);
         TaskStats& ts = r.tasks.emplace_back();
         ts.id = t.id;
         ts.arrival = t.arrival;
@@ -405,6 +434,7 @@ Result Simulator<P>::collect() const {
         ts.executed = t.execs;
         ts.waited = w;
         ts.blocks = t.blocks;
+        ts.max_lag = max_lag;
         std::vector<uint64_t> lat = t.wake_lat;
         if (t.woke != kNever) lat.push_back(end - t.woke);
         ts.wakeups = lat.size();

@@ -100,8 +100,9 @@ struct Result {
     uint64_t max_wait = 0;
     uint64_t ctx_switches = 0;
     double ctx_rate = 0;
-    double jain = 0;       // over service / (weight * runnable ticks)
-    double worst_lag = 0;  // |GPS ideal - received| at the end, ticks
+    double jain = 0;       // over received / fluid service (tasks with fluid > 0)
+    double worst_lag = 0;  // max over tasks of |fluid - received| at the end, ticks
+    double max_lag = 0;    // max over tasks and over the run (TaskStats::max_lag)
     uint64_t wakeups = 0, wake_p50 = 0, wake_p99 = 0, wake_max = 0;  // over all wake-ups
     LevelStats levels[q::sched::kLevels];
     std::vector<TaskStats> tasks;  // in spawn order (id)
