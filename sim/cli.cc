@@ -26,6 +26,10 @@ simulated multicore and prints the seed harness's report.
                  per executed tick; level = pid mod 40
       FILE:      one task a line: arrival runtime level block_chance
                  (runtime 0 or inf = never finishes; '#' comments)
+  --replay FILE      tasks as run/sleep bursts with level changes, one a line:
+                     ARRIVAL LEVEL BURST... [repeat] [at TICK level L]...
+                     BURST: 'run N' (N >= 1 or inf) | 'sleep N' (N >= 0);
+                     see docs/scheduling-sim.md
   --cores N          simulated cores (default 16, at most 64)
   --ticks N          simulated ticks (default 100000)
   --tasks N          idealised task count (default 40000)
@@ -129,6 +133,10 @@ Options parse_options(int argc, const char* const* argv) {
         const char* v = argv[++i];
         if (f == "--policy") set_policy(o, v);
         else if (f == "--workload") set_workload(o, v);
+        else if (f == "--replay") {
+            c.workload = WorkloadKind::Replay;
+            c.workload_file = v;
+        }
         else if (f == "--cores") c.cores = static_cast<unsigned>(parse_count(f, v, 1, q::sched::kMaxCpus));
         else if (f == "--ticks") c.ticks = parse_count(f, v, 0, kMaxTicks);
         else if (f == "--tasks") c.tasks = parse_count(f, v, 0, kMaxTasks);

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <functional>
+#include <queue>
 #include <memory>
 #include <stdexcept>
 
@@ -31,7 +33,9 @@ struct Task {
     qs::Entity e;
     uint64_t id = 0;
     Rng block_rng{0};  // this task's blocking decisions, one per executed tick
-    uint64_t arrival = 0, remaining = 0;
+    uint64_t arrival = 0, remaining = 0;  // remaining: of the current run burst
+    const TaskSpec* spec = nullptr;       // replay tasks: their bursts
+    size_t burst = 0;
     uint64_t blocks = 0, woke = kNever;  // woke: wake-up tick until dispatched
     std::vector<uint64_t> wake_lat;      // ticks from each wake-up to its run
     uint64_t first_run = kNever, completion = kNever;
@@ -88,6 +92,12 @@ class Simulator {
           runtime_rng_(cfg.seed, kRuntimeStream),
           cores_(cfg.cores),
           fluid_(qs::weight_table(cfg.weights), cfg.cores) {
+        spec_task_.assign(fixed.size(), nullptr);
+        for (size_t i = 0; i < fixed.size(); i++) {
+            for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
+        }
+        std::stable_sort(changes_.begin(), changes_.end(),
+                         [](const Change& a, const Change& b) { return a.tick < b.tick; });
         qs::PolicyConfig pc;
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
@@ -97,7 +107,7 @@ class Simulator {
     Result run();
 
   private:
-    void spawn(const TaskSpec& s, uint64_t now);
+    Task& spawn(const TaskSpec& s, uint64_t now);
     void make_runnable(Task& t);
     void leave_runnable(Task& t);
     void note_lag(Task& t, bool runnable);
@@ -106,6 +116,11 @@ class Simulator {
     void core_tick(unsigned c, uint64_t now);
     void execute(Core& core, Task& t, uint64_t now);
     bool blocks_after_tick(Task& t, uint64_t now);
+    bool stops_after_tick(Task& t, uint64_t now);
+    bool next_burst(Task& t, uint64_t now);
+    void sleep(Task& t, uint64_t now, uint64_t ticks);
+    void level_changes(uint64_t now);
+    void change_level(Task& t, uint8_t level);
     void dispatched(Task& t, uint64_t now);
     void tick_seed(uint64_t now);
     void tick_exact(uint64_t now);
@@ -123,7 +138,24 @@ class Simulator {
     P* policy_ = nullptr;
     std::deque<Task> tasks_;
     size_t next_fixed_ = 0;
-    std::deque<std::pair<uint64_t, Task*>> sleepers_;  // ordered by wake tick
+    struct Sleeper {
+        uint64_t wake, seq;
+        Task* task;
+        bool operator>(const Sleeper& o) const { return wake != o.wake ? wake > o.wake : seq > o.seq; }
+    };
+    // Min-heap by wake tick, FIFO among equal ticks.
+    std::priority_queue<Sleeper, std::vector<Sleeper>, std::greater<Sleeper>> sleepers_;
+    uint64_t sleep_seq_ = 0;
+    // Replay level changes (tick, fixed spec index, level), by tick; the
+    // task spawned from each fixed spec.
+    struct Change {
+        uint64_t tick;
+        size_t spec;
+        uint8_t level;
+    };
+    std::vector<Change> changes_;
+    size_t next_change_ = 0;
+    std::vector<Task*> spec_task_;
     std::vector<Core> cores_;
     std::vector<Task*> placed_;  // exact: enqueued by arrivals/wake-ups this tick
     uint64_t runnable_ = 0;
@@ -157,8 +189,9 @@ void Simulator<P>::note_lag(Task& t, bool runnable) {
 }
 
 template <typename P>
-void Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
+Task& Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
     Task& t = tasks_.emplace_back();
+    if (!s.bursts.empty()) t.spec = &s;
     t.id = tasks_.size() - 1;
     t.block_rng = Rng(cfg_.seed, kBlockStream + (t.id << 2));
     t.arrival = now;
@@ -170,11 +203,15 @@ void Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
     make_runnable(t);
     policy_->enqueue(t.e, now);
     if (cfg_.model == Model::Exact) placed_.push_back(&t);
+    return t;
 }
 
 template <typename P>
 void Simulator<P>::arrivals(uint64_t now) {
-    while (next_fixed_ < fixed_.size() && fixed_[next_fixed_].arrival <= now) spawn(fixed_[next_fixed_++], now);
+    while (next_fixed_ < fixed_.size() && fixed_[next_fixed_].arrival <= now) {
+        spec_task_[next_fixed_] = &spawn(fixed_[next_fixed_], now);
+        next_fixed_++;
+    }
     if (cfg_.workload != WorkloadKind::Random) return;
     for (unsigned c = 0; c < cfg_.cores; c++) {
         if (!arrival_rng_.chance(cfg_.spawn_chance)) continue;
@@ -188,9 +225,9 @@ void Simulator<P>::arrivals(uint64_t now) {
 
 template <typename P>
 void Simulator<P>::wakeups(uint64_t now) {
-    while (!sleepers_.empty() && sleepers_.front().first <= now) {
-        Task& t = *sleepers_.front().second;
-        sleepers_.pop_front();
+    while (!sleepers_.empty() && sleepers_.top().wake <= now) {
+        Task& t = *sleepers_.top().task;
+        sleepers_.pop();
         t.blocked = false;
         t.blocked_ticks += now - t.block_start;
         t.woke = now;
@@ -212,16 +249,7 @@ template <typename P>
         core.last = &t;
         note_lag(t, true);
     }
-    // kForever (2^64 - 1) never reaches 0: a run has fewer ticks than that.
-    if (--t.remaining == 0) {
-        t.completion = now + 1;
-        r_.finished++;
-        leave_runnable(t);
-        note_lag(t, false);
-        policy_->stop(t.e);
-        return;
-    }
-    if (blocks_after_tick(t, now)) {
+    if (stops_after_tick(t, now)) {
         leave_runnable(t);
         note_lag(t, false);
         policy_->stop(t.e);
@@ -230,17 +258,73 @@ template <typename P>
     core.running = &t;
 }
 
+// After t executed tick `now`: does it stop being runnable (finished or
+// blocked)? kForever (2^64 - 1) never reaches 0: a run has fewer ticks.
+template <typename P>
+[[gnu::always_inline]] inline bool Simulator<P>::stops_after_tick(Task& t, uint64_t now) {
+    if (--t.remaining != 0) return blocks_after_tick(t, now);
+    if (t.spec && next_burst(t, now)) return t.blocked;
+    t.completion = now + 1;
+    r_.finished++;
+    return true;
+}
+
+// Replay: t's run burst is over. Bursts alternate run/sleep (replay.cc
+// merges neighbours of one kind): sleep, then the next run starts at the
+// wake-up; or (wrapping with repeat) run on. False: no burst left.
+template <typename P>
+bool Simulator<P>::next_burst(Task& t, uint64_t now) {
+    const std::vector<Burst>& b = t.spec->bursts;
+    auto advance = [&] {
+        if (++t.burst < b.size()) return true;
+        t.burst = 0;
+        return t.spec->repeat;
+    };
+    if (!advance()) return false;
+    if (!b[t.burst].run) {
+        sleep(t, now, b[t.burst].ticks);
+        if (!advance()) return false;  // not reached: a final sleep is dropped
+    }
+    t.remaining = b[t.burst].ticks;
+    return true;
+}
+
+template <typename P>
+void Simulator<P>::sleep(Task& t, uint64_t now, uint64_t ticks) {
+    r_.blocks++;
+    t.blocks++;
+    t.blocked = true;
+    t.block_start = now + 1;
+    sleepers_.push({now + 1 + ticks, sleep_seq_++, &t});
+}
+
+// Replay level changes due at tick now, through reweight() whatever the
+// task's state (as the kernel's setpriority); the fluid reference moves a
+// runnable task's interval to its new level.
+template <typename P>
+void Simulator<P>::level_changes(uint64_t now) {
+    while (next_change_ < changes_.size() && changes_[next_change_].tick <= now) {
+        const Change& c = changes_[next_change_++];
+        Task* t = spec_task_[c.spec];
+        if (t && t->completion == kNever) change_level(*t, c.level);
+    }
+}
+
+template <typename P>
+void Simulator<P>::change_level(Task& t, uint8_t level) {
+    const bool runnable = !t.blocked;
+    if (runnable) leave_runnable(t);
+    policy_->reweight(t.e, qs::weight_table(cfg_.weights)[level], level);
+    if (runnable) make_runnable(t);
+}
+
 // After an executed tick that did not finish t: does it block now? (Its
 // own stream: the k-th executed tick of a task decides the same way under
 // every policy.)
 template <typename P>
 [[gnu::always_inline]] inline bool Simulator<P>::blocks_after_tick(Task& t, uint64_t now) {
     if (t.block_chance <= 0 || !t.block_rng.chance(t.block_chance)) return false;
-    r_.blocks++;
-    t.blocks++;
-    t.blocked = true;
-    t.block_start = now + 1;
-    sleepers_.emplace_back(now + 1 + cfg_.wake_delay, &t);
+    sleep(t, now, cfg_.wake_delay);
     return true;
 }
 
@@ -297,12 +381,7 @@ template <typename P>
     t.execs++;
     core.ran++;
     policy_->charge(t.e, 1);
-    if (--t.remaining == 0) {
-        t.completion = now + 1;
-        r_.finished++;
-    } else if (!blocks_after_tick(t, now)) {
-        return;
-    }
+    if (!stops_after_tick(t, now)) return;
     leave_runnable(t);
     note_lag(t, false);
     policy_->stop(t.e);
@@ -368,6 +447,7 @@ Result Simulator<P>::run() {
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
         arrivals(now);
         wakeups(now);
+        if (next_change_ < changes_.size()) level_changes(now);
         if (exact) {
             tick_exact(now);
         } else {

@@ -40,16 +40,32 @@
 
 namespace schedsim {
 
+// Replay (--replay): a task's life as run and sleep bursts (alternating,
+// starting with a run), and level changes at absolute ticks.
+struct Burst {
+    bool run = true;
+    uint64_t ticks = 0;  // run: CPU ticks (kForever: never ends); sleep: ticks asleep
+};
+struct LevelChange {
+    uint64_t tick = 0;
+    uint8_t level = 0;
+};
+
 struct TaskSpec {
     uint64_t arrival = 0;
     uint64_t runtime = 0;  // ticks of CPU needed; kForever never finishes
     uint8_t level = 0;
     double block_chance = 0;
+    // Replay tasks: runtime is the first run burst; after the last burst the
+    // task finishes, or starts over with the first if `repeat`.
+    std::vector<Burst> bursts;
+    bool repeat = false;
+    std::vector<LevelChange> changes;  // by tick, each >= arrival
 };
 
 constexpr uint64_t kForever = ~uint64_t{0};
 
-enum class WorkloadKind { Idealised, Random, File };
+enum class WorkloadKind { Idealised, Random, File, Replay };
 enum class Model { Exact, Seed };
 
 struct Config {
@@ -111,11 +127,13 @@ struct Result {
 // Nearest-rank percentile p (0..100) of v, which it sorts; 0 if empty.
 uint64_t percentile(std::vector<uint64_t>& v, unsigned p);
 
-// Runs one simulation. Throws std::runtime_error on a bad workload file.
+// Runs one simulation.
 Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks);
 
-// The fixed task list of a workload (idealised or file; random is generated
-// during the run and returns an empty list).
+// The fixed task list of a workload (idealised, file or replay; random is
+// generated during the run and returns an empty list). Throws
+// std::runtime_error ("FILE:LINE: what") on a bad workload or replay file.
 std::vector<TaskSpec> load_workload(const Config& cfg);
+std::vector<TaskSpec> load_replay(const std::string& path);
 
 }  // namespace schedsim
