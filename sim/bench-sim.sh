@@ -16,7 +16,7 @@ instr() {
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 printf '%-6s %10s %16s   %s\n' policy tasks instr/core-tick target
-for p in rr dwrr idwrr eevdf; do
+for p in $("$SIM" --list-policies); do
     target=150
     [ "$p" = eevdf ] && target=400
     first=""

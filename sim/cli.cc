@@ -15,8 +15,9 @@ constexpr const char* kHelpText = R"(usage: schedsim [options]
 Runs scheduling policies from lib/sched (the kernel's own code) on a
 simulated multicore and prints the seed harness's report.
 
-  --policy rr|dwrr|idwrr|eevdf|all  policy to run (default rr); 'all' runs
-                                 every policy on the same workload
+  --policy NAME|all  policy to run (default rr; 'all' runs every policy on
+                     the same workload); NAME: @POLICIES@
+  --list-policies    print the policy names, one a line, and exit
   --workload idealised|random|FILE  (default idealised)
       idealised: --tasks CPU-bound tasks arrive at tick 0, never block or
                  finish; level = pid mod 40
@@ -64,6 +65,16 @@ Metrics are defined in docs/scheduling-sim.md.
 
 [[noreturn]] void fail(const std::string& msg) { throw UsageError(msg); }
 
+// The registry's policies, in PolicyKind order.
+std::string policy_names(const char* sep) {
+    std::string s;
+    for (unsigned k = 0; k < q::sched::kPolicyKinds; k++) {
+        if (k) s += sep;
+        s += q::sched::policy_name(static_cast<q::sched::PolicyKind>(k));
+    }
+    return s;
+}
+
 // Limits that keep the arithmetic exact: ticks and sleeps well inside 64
 // bits (tick + 1 + wake delay), a slice whose EEVDF request (slice << 20)
 // fits, and an idealised task list that fits in memory.
@@ -98,7 +109,7 @@ void set_policy(Options& o, const std::string& v) {
         return;
     }
     q::sched::PolicyKind k;
-    if (!q::sched::parse_policy(v.c_str(), k)) fail("unknown policy '" + v + "' (rr, dwrr, idwrr, eevdf, all)");
+    if (!q::sched::parse_policy(v.c_str(), k)) fail("unknown policy '" + v + "' (" + policy_names(", ") + ", all)");
     o.policies.push_back(k);
 }
 
@@ -122,6 +133,10 @@ Options parse_options(int argc, const char* const* argv) {
         const std::string f = argv[i];
         if (f == "--help" || f == "-h") {
             o.help = true;
+            return o;
+        }
+        if (f == "--list-policies") {
+            o.list_policies = true;
             return o;
         }
         if (f == "--no-progress") {
@@ -174,6 +189,11 @@ Options parse_options(int argc, const char* const* argv) {
     return o;
 }
 
-std::string help_text() { return kHelpText; }
+std::string help_text() {
+    std::string h = kHelpText;
+    const std::string mark = "@POLICIES@";
+    h.replace(h.find(mark), mark.size(), policy_names(", "));
+    return h;
+}
 
 }  // namespace schedsim

@@ -22,7 +22,8 @@ struct Options {
     Format format = Format::Text;
     std::string plot;
     std::string tasks_out;
-    bool help = false;  // --help: print help_text() and exit 0
+    bool help = false;           // --help: print help_text() and exit 0
+    bool list_policies = false;  // --list-policies: print the names and exit 0
 };
 
 Options parse_options(int argc, const char* const* argv);

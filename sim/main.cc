@@ -26,6 +26,11 @@ int main(int argc, char** argv) {
     } catch (const UsageError& e) {
         fail(e.what());
     }
+    if (o.list_policies) {
+        for (unsigned k = 0; k < q::sched::kPolicyKinds; k++)
+            std::printf("%s\n", q::sched::policy_name(static_cast<q::sched::PolicyKind>(k)));
+        return 0;
+    }
     if (o.help) {
         std::fputs(help_text().c_str(), stdout);
         return 0;

@@ -565,10 +565,10 @@ uint64_t percentile(std::vector<uint64_t>& v, unsigned p) {
 
 Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
     switch (cfg.policy) {
-        case qs::PolicyKind::RR: return simulate_with<qs::RoundRobin>(cfg, fixed_tasks);
-        case qs::PolicyKind::DWRR: return simulate_with<qs::Dwrr>(cfg, fixed_tasks);
-        case qs::PolicyKind::IDWRR: return simulate_with<qs::InterleavedDwrr>(cfg, fixed_tasks);
-        case qs::PolicyKind::EEVDF: return simulate_with<qs::Eevdf>(cfg, fixed_tasks);
+#define SCHEDSIM_CASE(kind, type) \
+    case qs::PolicyKind::kind: return simulate_with<qs::type>(cfg, fixed_tasks);
+        Q_SCHED_POLICIES(SCHEDSIM_CASE)
+#undef SCHEDSIM_CASE
     }
     throw std::logic_error("unknown policy");
 }

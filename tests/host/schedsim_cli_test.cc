@@ -135,3 +135,28 @@ TEST(SchedsimTasksOut, OneRowPerTask) {
     EXPECT_EQ(row1.rfind(prefix, 0), 0u) << row1;
     std::remove(path.c_str());
 }
+
+// Policies come from the registry (lib/sched/registry.h): every registered
+// name parses, is listed by --help and by the unknown-policy error, and
+// runs in the simulator under its own name.
+TEST(SchedsimCli, PolicyListComesFromTheRegistry) {
+    const std::string help = help_text();
+    const std::string err = error_of({"--policy", "nope"});
+    for (unsigned i = 0; i < qs::kPolicyKinds; i++) {
+        const auto k = static_cast<qs::PolicyKind>(i);
+        const char* name = qs::policy_name(k);
+        EXPECT_NE(help.find(name), std::string::npos) << name;
+        EXPECT_NE(err.find(name), std::string::npos) << name;
+        const Options o = parse({"--policy", name});
+        ASSERT_EQ(o.policies.size(), 1u);
+        EXPECT_EQ(o.policies[0], k);
+        Config c;
+        c.policy = k;
+        c.tasks = 8;
+        c.cores = 2;
+        c.ticks = 10;
+        c.progress = false;
+        EXPECT_EQ(simulate(c, load_workload(c)).policy, name);
+    }
+    EXPECT_EQ(help.find("@POLICIES@"), std::string::npos);
+}
