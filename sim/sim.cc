@@ -41,9 +41,11 @@ struct Task {
     uint64_t first_run = kNever, completion = kNever;
     uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
     double block_chance = 0;
-    i128 fluid = 0, fluid_mark = 0;  // fluid service (fluid.h units) up to the last
-                                     // leave; reference's level service at the last join
-    i128 max_lag = 0;                // max |fluid - received| seen (fluid.h units)
+    // Fluid service (fluid.h units): fluid_base while not runnable; while
+    // runnable, fluid_base + the reference's service of its level (the base
+    // holds the total at the last join minus that service then).
+    i128 fluid_base = 0;
+    i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen
     bool blocked = false;
 };
 
@@ -104,13 +106,16 @@ class Simulator {
         policy_ = static_cast<P*>(qs::construct_policy(cfg.policy, storage_, pc));
     }
 
-    Result run();
+    void run();  // the ticks (bench-sim.sh counts this function's instructions)
+    Result collect() const;
 
   private:
     Task& spawn(const TaskSpec& s, uint64_t now);
     void make_runnable(Task& t);
     void leave_runnable(Task& t);
-    void note_lag(Task& t, bool runnable);
+    i128 lag_now(const Task& t, bool runnable) const;
+    void note_dispatch(Task& t);
+    void note_deschedule(Task& t, bool runnable);
     void arrivals(uint64_t now);
     void wakeups(uint64_t now);
     void core_tick(unsigned c, uint64_t now);
@@ -126,7 +131,6 @@ class Simulator {
     void tick_exact(uint64_t now);
     void wake_preempt(Task& t);
     void run_exact(Core& core, Task& t, uint64_t now);
-    Result collect() const;
 
     const Config& cfg_;
     const std::vector<TaskSpec>& fixed_;
@@ -167,25 +171,35 @@ template <typename P>
 void Simulator<P>::make_runnable(Task& t) {
     runnable_++;
     fluid_.add(t.e.level);
-    t.fluid_mark = fluid_.service(t.e.level);
+    t.fluid_base -= fluid_.service(t.e.level);
 }
 
 template <typename P>
 void Simulator<P>::leave_runnable(Task& t) {
     runnable_--;
-    t.fluid += fluid_.service(t.e.level) - t.fluid_mark;
+    t.fluid_base += fluid_.service(t.e.level);
     fluid_.remove(t.e.level);
 }
 
 // Lag = fluid service - received service, now (a tick boundary). It grows
-// while t waits and shrinks while it runs, so its extremes are at dispatch
-// and deschedule, where this is called (and at the end of the run).
+// while t waits and shrinks while it runs, so its maximum is at a dispatch
+// and its minimum at a deschedule, where these are called (and the end).
 template <typename P>
-void Simulator<P>::note_lag(Task& t, bool runnable) {
-    i128 lag = t.fluid - static_cast<i128>(t.execs) * FluidReference::kOne;
-    if (runnable) lag += fluid_.service(t.e.level) - t.fluid_mark;
-    if (lag < 0) lag = -lag;
-    if (lag > t.max_lag) t.max_lag = lag;
+[[gnu::always_inline]] inline i128 Simulator<P>::lag_now(const Task& t, bool runnable) const {
+    const i128 received = static_cast<i128>(static_cast<unsigned __int128>(t.execs) << 64);
+    return t.fluid_base - received + (runnable ? fluid_.service(t.e.level) : 0);
+}
+
+template <typename P>
+[[gnu::always_inline]] inline void Simulator<P>::note_dispatch(Task& t) {
+    const i128 lag = lag_now(t, true);
+    if (lag > t.lag_hi) t.lag_hi = lag;
+}
+
+template <typename P>
+[[gnu::always_inline]] inline void Simulator<P>::note_deschedule(Task& t, bool runnable) {
+    const i128 lag = lag_now(t, runnable);
+    if (lag < t.lag_lo) t.lag_lo = lag;
 }
 
 template <typename P>
@@ -237,9 +251,11 @@ void Simulator<P>::wakeups(uint64_t now) {
     }
 }
 
-// Executed slots are not counted here: executed = slots - idle (collect).
-// Context switches count every change of task on a core, including its
-// first dispatch, which collect() then subtracts once per core that ran.
+// Seed model. Executed slots are not counted here: executed = slots - idle
+// (collect). Context switches count every change of task on a core,
+// including its first dispatch, which collect() then subtracts once per
+// core that ran. Lag is not sampled during a seed-model run (it kept the
+// seed loop's cost): a task's max_lag there is its lag at the end.
 template <typename P>
 [[gnu::always_inline]] inline void Simulator<P>::execute(Core& core, Task& t, uint64_t now) {
     t.execs++;
@@ -247,11 +263,9 @@ template <typename P>
     if (core.last != &t) {
         r_.ctx_switches++;
         core.last = &t;
-        note_lag(t, true);
     }
     if (stops_after_tick(t, now)) {
         leave_runnable(t);
-        note_lag(t, false);
         policy_->stop(t.e);
         return;
     }
@@ -383,7 +397,7 @@ template <typename P>
     policy_->charge(t.e, 1);
     if (!stops_after_tick(t, now)) return;
     leave_runnable(t);
-    note_lag(t, false);
+    note_deschedule(t, false);
     policy_->stop(t.e);
     core.running = nullptr;
 }
@@ -408,7 +422,7 @@ void Simulator<P>::tick_exact(uint64_t now) {
     for (Core& core : cores_) {
         Task* t = core.running;
         if (t && (core.ran >= slice || core.resched)) {
-            note_lag(*t, true);
+            note_deschedule(*t, true);
             policy_->enqueue(t->e, now);
             core.running = nullptr;
         }
@@ -429,9 +443,9 @@ void Simulator<P>::tick_exact(uint64_t now) {
         if (core.last != &t) {
             r_.ctx_switches++;
             core.last = &t;
-            note_lag(t, true);
+            note_dispatch(t);
         }
-        dispatched(t, now);
+        if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
     }
     // The fluid reference's tick `now`, over the tasks runnable during it.
     fluid_.advance();
@@ -441,7 +455,7 @@ void Simulator<P>::tick_exact(uint64_t now) {
 }
 
 template <typename P>
-Result Simulator<P>::run() {
+void Simulator<P>::run() {
     Progress progress(cfg_.progress);
     const bool exact = cfg_.model == Model::Exact;
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
@@ -456,7 +470,6 @@ Result Simulator<P>::run() {
         }
         progress.update(now, cfg_.ticks);
     }
-    return collect();
 }
 
 template <typename P>
@@ -494,7 +507,7 @@ Result Simulator<P>::collect() const {
         lvl_wait[l] += static_cast<double>(w);
         lvl_resp[l] += static_cast<double>(rsp);
         const bool runnable = t.completion == kNever && !t.blocked;
-        const i128 fluid = t.fluid + (runnable ? fluid_.service(l) - t.fluid_mark : 0);
+        const i128 fluid = t.fluid_base + (runnable ? fluid_.service(l) : 0);
         if (fluid > 0) {
             const double x = static_cast<double>(t.execs) / FluidReference::ticks(fluid);
             sx += x;
@@ -504,7 +517,9 @@ Result Simulator<P>::collect() const {
         i128 lag = fluid - static_cast<i128>(t.execs) * FluidReference::kOne;
         if (lag < 0) lag = -lag;
         r.worst_lag = std::fmax(r.worst_lag, FluidReference::ticks(lag));
-        const double max_lag = FluidReference::ticks(lag > t.max_lag ? lag : t.max_lag);
+        i128 extreme = t.lag_hi > -t.lag_lo ? t.lag_hi : -t.lag_lo;
+        if (lag > extreme) extreme = lag;
+        const double max_lag = FluidReference::ticks(extreme);
         r.max_lag = std::fmax(r.max_lag, max_lag);
         TaskStats& ts = r.tasks.emplace_back();
         ts.id = t.id;
@@ -551,7 +566,8 @@ namespace {
 template <typename P>
 Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
     auto sim = std::make_unique<Simulator<P>>(cfg, fixed_tasks);
-    return sim->run();
+    sim->run();
+    return sim->collect();
 }
 
 }  // namespace

@@ -101,7 +101,8 @@ struct TaskStats {
     uint32_t weight = 0;
     uint64_t executed = 0, waited = 0, blocks = 0, wakeups = 0;
     uint64_t wake_p50 = 0, wake_p99 = 0, wake_max = 0;
-    double max_lag = 0;  // max |fluid reference - received| over the run
+    double max_lag = 0;  // max |fluid reference - received| over the run (exact
+                         // model; seed model: at the end)
 };
 
 struct Result {
