@@ -177,9 +177,10 @@ bool write_tasks_csv(const std::string& path, const std::vector<Result>& rs) {
 }
 
 // Levels without tasks are left out (their averages are not data). A
-// panel is drawn on a log scale only when all its values are positive (a
-// level that never ran, or a response time of 0, cannot go on one); the
-// data file is removed whether gnuplot succeeds or not.
+// panel is drawn on a log scale when it has a positive value (gnuplot drops
+// the points <= 0, e.g. a level that never ran); with none (every response
+// time 0) a log scale has no point at all and gnuplot fails, so that panel
+// is linear. The data file is removed whether gnuplot succeeds or not.
 bool plot(const std::string& png, const std::vector<Result>& rs) {
     const std::string data = png + ".dat";
     std::FILE* d = std::fopen(data.c_str(), "w");
@@ -187,7 +188,7 @@ bool plot(const std::string& png, const std::vector<Result>& rs) {
         std::fprintf(stderr, "schedsim: cannot write %s\n", data.c_str());
         return false;
     }
-    bool execs_positive = true, resp_positive = true;
+    bool execs_positive = false, resp_positive = false;
     for (unsigned l = 0; l < q::sched::kLevels; l++) {
         bool any = false;
         for (const Result& r : rs) any = any || r.levels[l].samples > 0;
@@ -195,8 +196,8 @@ bool plot(const std::string& png, const std::vector<Result>& rs) {
         std::fprintf(d, "%u", l);
         for (const Result& r : rs) {
             std::fprintf(d, " %.4f %.4f", r.levels[l].avg_execs, r.levels[l].avg_resp);
-            execs_positive = execs_positive && r.levels[l].avg_execs > 0;
-            resp_positive = resp_positive && r.levels[l].avg_resp > 0;
+            execs_positive = execs_positive || r.levels[l].avg_execs > 0;
+            resp_positive = resp_positive || r.levels[l].avg_resp > 0;
         }
         std::fprintf(d, "\n");
     }
