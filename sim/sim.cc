@@ -2,7 +2,7 @@
 //
 // Invariants: a task is in exactly one state - not yet arrived, queued in
 // the policy, running on one core (held in running[c] between ticks),
-// blocked (in the wake FIFO), or finished. runnable_ counts queued+running
+// blocked (in the sleepers heap), or finished. runnable_ counts queued+running
 // tasks; the fluid reference (fluid.h) counts them per level.
 #include "sim/sim.h"
 
@@ -14,8 +14,8 @@
 #include <cstdio>
 #include <deque>
 #include <functional>
-#include <queue>
 #include <memory>
+#include <queue>
 #include <stdexcept>
 
 #include "sim/fluid.h"
