@@ -48,6 +48,9 @@ TEST(SchedsimCli, DefaultsAndValidValues) {
     EXPECT_EQ(o.policies.size(), qs::kPolicyKinds);
     EXPECT_EQ(o.tasks_out, "t.csv");
     EXPECT_TRUE(parse({"--help"}).help);
+    const Options r = parse({"--replay", "trace.txt"});
+    EXPECT_EQ(r.cfg.workload, WorkloadKind::Replay);
+    EXPECT_EQ(r.cfg.workload_file, "trace.txt");
 }
 
 // 4294967297 = 2^32 + 1 used to be cast to 1 core and run.

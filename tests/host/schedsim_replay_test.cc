@@ -117,3 +117,23 @@ TEST(SchedsimReplay, LevelChangeReweights) {
         EXPECT_LT(r.max_lag, 2.0) << qs::policy_name(k);
     }
 }
+
+// Level changes reach tasks in every state: asleep (task 0 sleeps 10 ticks
+// after each tick of work), queued and running, under every policy; the
+// simulation stays consistent (every slot accounted, the changed level
+// reported).
+TEST(SchedsimReplay, LevelChangesInEveryState) {
+    for (unsigned i = 0; i < qs::kPolicyKinds; i++) {
+        const auto k = static_cast<qs::PolicyKind>(i);
+        const Result r = run(k,
+                             "0 20 run 1 sleep 10 repeat at 5 level 30 at 17 level 3 at 600 level 39\n"
+                             "0 20 run inf at 3 level 25 at 400 level 10\n"
+                             "0 20 run 7 sleep 2 repeat at 250 level 0\n",
+                             1000, 2);
+        EXPECT_EQ(r.executed + r.idle, 2000u) << qs::policy_name(k);
+        EXPECT_EQ(r.tasks[0].level, 39u) << qs::policy_name(k);
+        EXPECT_EQ(r.tasks[1].level, 10u) << qs::policy_name(k);
+        EXPECT_EQ(r.tasks[2].level, 0u) << qs::policy_name(k);
+        EXPECT_GT(r.tasks[0].executed, 80u) << qs::policy_name(k);
+    }
+}
