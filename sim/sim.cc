@@ -18,8 +18,9 @@
 #include <queue>
 #include <stdexcept>
 
-#include "sim/fluid.h"
+#include "sim/fluid_world.h"
 #include "sim/rng.h"
+#include "sim/source.h"
 
 namespace schedsim {
 
@@ -41,11 +42,7 @@ struct Task {
     uint64_t first_run = kNever, completion = kNever;
     uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
     double block_chance = 0;
-    // Fluid service (fluid.h units): fluid_base while not runnable; while
-    // runnable, fluid_base + the reference's service of its level (the base
-    // holds the total at the last join minus that service then).
-    i128 fluid_base = 0;
-    i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen
+    i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen (fluid.h units)
     bool blocked = false;
 };
 
@@ -90,10 +87,9 @@ class Simulator {
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
         : cfg_(cfg),
           fixed_(fixed),
-          arrival_rng_(cfg.seed, kArrivalStream),
-          runtime_rng_(cfg.seed, kRuntimeStream),
+          source_(cfg, fixed),
           cores_(cfg.cores),
-          fluid_(qs::weight_table(cfg.weights), cfg.cores) {
+          world_(cfg, fixed) {
         spec_task_.assign(fixed.size(), nullptr);
         for (size_t i = 0; i < fixed.size(); i++) {
             for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
@@ -110,12 +106,12 @@ class Simulator {
     Result collect() const;
 
   private:
-    Task& spawn(const TaskSpec& s, uint64_t now);
+    void spawn(const TaskSpec& s, size_t fixed_index, uint64_t now);
     void make_runnable(Task& t);
     void leave_runnable(Task& t);
-    i128 lag_now(const Task& t, bool runnable) const;
+    i128 lag_now(const Task& t) const;
     void note_dispatch(Task& t);
-    void note_deschedule(Task& t, bool runnable);
+    void note_deschedule(Task& t);
     void arrivals(uint64_t now);
     void wakeups(uint64_t now);
     void core_tick(unsigned c, uint64_t now);
@@ -134,14 +130,13 @@ class Simulator {
 
     const Config& cfg_;
     const std::vector<TaskSpec>& fixed_;
-    // Separate streams: every policy sees the same arrivals, runtimes and
-    // (per task, per executed tick) blocking decisions.
-    static constexpr uint64_t kArrivalStream = 1, kRuntimeStream = 2, kBlockStream = 3;
-    Rng arrival_rng_, runtime_rng_;
+    // Arrivals and blocking streams shared with the fluid reference: every
+    // policy sees the same tasks and (per task, per executed tick) blocking
+    // decisions.
+    TaskSource source_;
     qs::PolicyStorage storage_;
     P* policy_ = nullptr;
     std::deque<Task> tasks_;
-    size_t next_fixed_ = 0;
     struct Sleeper {
         uint64_t wake, seq;
         Task* task;
@@ -163,51 +158,50 @@ class Simulator {
     std::vector<Core> cores_;
     std::vector<Task*> placed_;  // exact: enqueued by arrivals/wake-ups this tick
     uint64_t runnable_ = 0;
-    FluidReference fluid_;
+    FluidWorld world_;  // the fluid reference schedule
     Result r_;
 };
 
 template <typename P>
-void Simulator<P>::make_runnable(Task& t) {
+void Simulator<P>::make_runnable(Task&) {
     runnable_++;
-    fluid_.add(t.e.level);
-    t.fluid_base -= fluid_.service(t.e.level);
 }
 
 template <typename P>
-void Simulator<P>::leave_runnable(Task& t) {
+void Simulator<P>::leave_runnable(Task&) {
     runnable_--;
-    t.fluid_base += fluid_.service(t.e.level);
-    fluid_.remove(t.e.level);
 }
 
-// Lag = fluid service - received service, now (a tick boundary). It grows
-// while t waits and shrinks while it runs, so its maximum is at a dispatch
+// Lag = fluid reference service - received service, now (a tick boundary;
+// the reference has run through the previous tick). While t is not running
+// its lag cannot fall (the reference only adds service), while it runs it
+// cannot rise (at most one core per task), so its maximum is at a dispatch
 // and its minimum at a deschedule, where these are called (and the end).
 template <typename P>
-[[gnu::always_inline]] inline i128 Simulator<P>::lag_now(const Task& t, bool runnable) const {
+[[gnu::always_inline]] inline i128 Simulator<P>::lag_now(const Task& t) const {
     const i128 received = static_cast<i128>(static_cast<unsigned __int128>(t.execs) << 64);
-    return t.fluid_base - received + (runnable ? fluid_.service(t.e.level) : 0);
+    return world_.service(t.id) - received;
 }
 
 template <typename P>
 [[gnu::always_inline]] inline void Simulator<P>::note_dispatch(Task& t) {
-    const i128 lag = lag_now(t, true);
+    const i128 lag = lag_now(t);
     if (lag > t.lag_hi) t.lag_hi = lag;
 }
 
 template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::note_deschedule(Task& t, bool runnable) {
-    const i128 lag = lag_now(t, runnable);
+[[gnu::always_inline]] inline void Simulator<P>::note_deschedule(Task& t) {
+    const i128 lag = lag_now(t);
     if (lag < t.lag_lo) t.lag_lo = lag;
 }
 
 template <typename P>
-Task& Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
+void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     Task& t = tasks_.emplace_back();
-    if (!s.bursts.empty()) t.spec = &s;
+    if (!s.bursts.empty()) t.spec = &s;  // only fixed specs have bursts
     t.id = tasks_.size() - 1;
-    t.block_rng = Rng(cfg_.seed, kBlockStream + (t.id << 2));
+    if (fixed_index != SIZE_MAX) spec_task_[fixed_index] = &t;
+    t.block_rng = TaskSource::block_stream(cfg_.seed, t.id);
     t.arrival = now;
     t.remaining = s.runtime;
     t.block_chance = s.block_chance;
@@ -217,24 +211,11 @@ Task& Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
     make_runnable(t);
     policy_->enqueue(t.e, now);
     if (cfg_.model == Model::Exact) placed_.push_back(&t);
-    return t;
 }
 
 template <typename P>
 void Simulator<P>::arrivals(uint64_t now) {
-    while (next_fixed_ < fixed_.size() && fixed_[next_fixed_].arrival <= now) {
-        spec_task_[next_fixed_] = &spawn(fixed_[next_fixed_], now);
-        next_fixed_++;
-    }
-    if (cfg_.workload != WorkloadKind::Random) return;
-    for (unsigned c = 0; c < cfg_.cores; c++) {
-        if (!arrival_rng_.chance(cfg_.spawn_chance)) continue;
-        TaskSpec s;
-        s.runtime = runtime_rng_.range(cfg_.runtime_min, cfg_.runtime_max);
-        s.block_chance = runtime_rng_.unit() * cfg_.block_max;
-        s.level = static_cast<uint8_t>(tasks_.size() % qs::kLevels);
-        spawn(s, now);
-    }
+    source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index, now); });
 }
 
 template <typename P>
@@ -288,18 +269,10 @@ template <typename P>
 // wake-up; or (wrapping with repeat) run on. False: no burst left.
 template <typename P>
 bool Simulator<P>::next_burst(Task& t, uint64_t now) {
-    const std::vector<Burst>& b = t.spec->bursts;
-    auto advance = [&] {
-        if (++t.burst < b.size()) return true;
-        t.burst = 0;
-        return t.spec->repeat;
-    };
-    if (!advance()) return false;
-    if (!b[t.burst].run) {
-        sleep(t, now, b[t.burst].ticks);
-        if (!advance()) return false;  // not reached: a final sleep is dropped
-    }
-    t.remaining = b[t.burst].ticks;
+    uint64_t sleep_ticks = 0;
+    if (!next_run_burst(*t.spec, t.burst, sleep_ticks)) return false;
+    if (sleep_ticks != kNoSleep) sleep(t, now, sleep_ticks);
+    t.remaining = t.spec->bursts[t.burst].ticks;
     return true;
 }
 
@@ -313,8 +286,7 @@ void Simulator<P>::sleep(Task& t, uint64_t now, uint64_t ticks) {
 }
 
 // Replay level changes due at tick now, through reweight() whatever the
-// task's state (as the kernel's setpriority); the fluid reference moves a
-// runnable task's interval to its new level.
+// task's state (as the kernel's setpriority).
 template <typename P>
 void Simulator<P>::level_changes(uint64_t now) {
     while (next_change_ < changes_.size() && changes_[next_change_].tick <= now) {
@@ -326,10 +298,7 @@ void Simulator<P>::level_changes(uint64_t now) {
 
 template <typename P>
 void Simulator<P>::change_level(Task& t, uint8_t level) {
-    const bool runnable = !t.blocked;
-    if (runnable) leave_runnable(t);
     policy_->reweight(t.e, qs::weight_table(cfg_.weights)[level], level);
-    if (runnable) make_runnable(t);
 }
 
 // After an executed tick that did not finish t: does it block now? (Its
@@ -397,7 +366,7 @@ template <typename P>
     policy_->charge(t.e, 1);
     if (!stops_after_tick(t, now)) return;
     leave_runnable(t);
-    note_deschedule(t, false);
+    note_deschedule(t);
     policy_->stop(t.e);
     core.running = nullptr;
 }
@@ -422,7 +391,7 @@ void Simulator<P>::tick_exact(uint64_t now) {
     for (Core& core : cores_) {
         Task* t = core.running;
         if (t && (core.ran >= slice || core.resched)) {
-            note_deschedule(*t, true);
+            note_deschedule(*t);
             policy_->enqueue(t->e, now);
             core.running = nullptr;
         }
@@ -447,8 +416,9 @@ void Simulator<P>::tick_exact(uint64_t now) {
         }
         if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
     }
-    // The fluid reference's tick `now`, over the tasks runnable during it.
-    fluid_.advance();
+    // The fluid reference's tick `now` (after the picks: a dispatch measures
+    // lag at the tick's start).
+    world_.tick(now);
     for (Core& core : cores_) {
         if (core.running) run_exact(core, *core.running, now);
     }
@@ -465,7 +435,7 @@ void Simulator<P>::run() {
         if (exact) {
             tick_exact(now);
         } else {
-            fluid_.advance();  // before the cores: a task leaving this tick ran in it
+            world_.tick(now);
             tick_seed(now);
         }
         progress.update(now, cfg_.ticks);
@@ -506,8 +476,7 @@ Result Simulator<P>::collect() const {
         lvl_execs[l] += static_cast<double>(t.execs);
         lvl_wait[l] += static_cast<double>(w);
         lvl_resp[l] += static_cast<double>(rsp);
-        const bool runnable = t.completion == kNever && !t.blocked;
-        const i128 fluid = t.fluid_base + (runnable ? fluid_.service(l) : 0);
+        const i128 fluid = world_.service(t.id);
         if (fluid > 0) {
             const double x = static_cast<double>(t.execs) / FluidReference::ticks(fluid);
             sx += x;
@@ -530,6 +499,7 @@ Result Simulator<P>::collect() const {
         ts.waited = w;
         ts.blocks = t.blocks;
         ts.max_lag = max_lag;
+        ts.fluid = FluidReference::ticks(fluid);
         std::vector<uint64_t> lat = t.wake_lat;
         if (t.woke != kNever) lat.push_back(end - t.woke);
         ts.wakeups = lat.size();

@@ -103,6 +103,7 @@ struct TaskStats {
     uint64_t wake_p50 = 0, wake_p99 = 0, wake_max = 0;
     double max_lag = 0;  // max |fluid reference - received| over the run (exact
                          // model; seed model: at the end)
+    double fluid = 0;    // service in the fluid reference schedule (ticks)
 };
 
 struct Result {
