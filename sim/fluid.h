@@ -1,5 +1,7 @@
-// sim/fluid.h - the fluid (GPS) reference that lag and fairness are
-// measured against.
+// sim/fluid.h - the capped fluid (GPS) scheduler's arithmetic: how much
+// service one task of each level has received, given which tasks are
+// runnable each tick. fluid_world.h decides who is runnable (the tasks'
+// own demand) and builds the reference schedule on it.
 //
 // Each tick, the C cores' capacity is poured over the runnable tasks in
 // proportion to weight, but no task can use more than one core: water-

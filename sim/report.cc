@@ -161,12 +161,12 @@ bool write_tasks_csv(const std::string& path, const std::vector<Result>& rs) {
         std::fprintf(stderr, "schedsim: cannot write %s\n", path.c_str());
         return false;
     }
-    std::fprintf(f, "policy,id,arrival,level,weight,executed,waited,blocks,wakeups,wake_p50,wake_p99,wake_max,max_lag\n");
+    std::fprintf(f, "policy,id,arrival,level,weight,executed,waited,blocks,wakeups,wake_p50,wake_p99,wake_max,max_lag,fluid\n");
     for (const Result& r : rs) {
         for (const TaskStats& t : r.tasks) {
-            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f\n", r.policy.c_str(), ull(t.id),
+            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f\n", r.policy.c_str(), ull(t.id),
                          ull(t.arrival), t.level, t.weight, ull(t.executed), ull(t.waited), ull(t.blocks),
-                         ull(t.wakeups), ull(t.wake_p50), ull(t.wake_p99), ull(t.wake_max), t.max_lag);
+                         ull(t.wakeups), ull(t.wake_p50), ull(t.wake_p99), ull(t.wake_max), t.max_lag, t.fluid);
         }
     }
     if (std::fclose(f) != 0) {
