@@ -83,6 +83,7 @@ void FluidWorld::plan(uint64_t id) {
         }
     }
     due_[t.level].push({ticks_units(t.event_at) - t.base, id, t.version});
+    due_mask_ |= uint64_t{1} << t.level;
 }
 
 void FluidWorld::sleep(uint64_t id, uint64_t now, uint64_t ticks) {
@@ -136,6 +137,7 @@ void FluidWorld::change_level(uint64_t id, uint8_t level) {
     if (t.event_at == 0) return;
     t.version++;
     due_[t.level].push({ticks_units(t.event_at) - t.base, id, t.version});
+    due_mask_ |= uint64_t{1} << t.level;
 }
 
 void FluidWorld::tick(uint64_t now) {
@@ -150,9 +152,9 @@ void FluidWorld::tick(uint64_t now) {
         change_level(spec_task_[c.spec], c.level);
     }
     fluid_.advance();
-    for (unsigned l = 0; l < q::sched::kLevels; l++) {
+    for (uint64_t m = due_mask_; m; m &= m - 1) {
+        const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));
         auto& due = due_[l];
-        if (due.empty()) continue;
         // Due when the level service has reached the key (within the
         // fluid reference's rounding, < one weight's worth of units).
         const i128 reached = fluid_.service(l) + weight_[l];
@@ -161,6 +163,7 @@ void FluidWorld::tick(uint64_t now) {
             due.pop();
             if (d.version == tasks_[d.id].version) event(d.id, now);
         }
+        if (due.empty()) due_mask_ &= ~(uint64_t{1} << l);
     }
 }
 

@@ -99,6 +99,7 @@ class FluidWorld {
     std::vector<Task> tasks_;
     std::vector<uint64_t> spec_task_;  // fixed index -> id
     std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_[q::sched::kLevels];
+    uint64_t due_mask_ = 0;  // bit l: due_[l] is not empty
     std::priority_queue<Sleeper, std::vector<Sleeper>, std::greater<Sleeper>> sleepers_;
     uint64_t sleep_seq_ = 0;
     struct Change {
