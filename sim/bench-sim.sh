@@ -2,21 +2,27 @@
 # sim/bench-sim.sh - instructions per simulated core-tick, counted with
 # callgrind (machine-independent). For each policy and task count the
 # idealised workload runs twice, T1 and T2 ticks; the difference of the two
-# instruction totals divided by cores * (T2 - T1) is the marginal cost of one
-# core-tick (set-up and report excluded). Targets (issue 4): < 150 for rr,
+# instruction counts of the simulation loop (Simulator::run, so set-up and
+# the report, whose cost depends on the figures' values, are excluded)
+# divided by cores * (T2 - T1) is the marginal cost of one core-tick. Targets (issue 4): < 150 for rr,
 # dwrr, idwrr; < 400 for eevdf; O(1) policies grow < 25% from 4k to 400k tasks.
+# MODEL (exact|seed, default exact) and SLICE (default 1) are passed on.
 set -e
 SIM=${1:-build/schedsim}
 CORES=16
 T1=${T1:-1000}
 T2=${T2:-3000}
+MODEL=${MODEL:-exact}
+SLICE=${SLICE:-1}
 instr() {
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$SIM" --no-progress \
-        --cores $CORES --policy "$1" --tasks "$2" --ticks "$3" 2>&1 >/dev/null |
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        --toggle-collect='*Simulator<*>::run()' "$SIM" --no-progress \
+        --model "$MODEL" --slice "$SLICE" --cores $CORES --policy "$1" --tasks "$2" --ticks "$3" 2>&1 >/dev/null |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
+echo "model $MODEL, slice $SLICE, $CORES cores"
 printf '%-6s %10s %16s   %s\n' policy tasks instr/core-tick target
-for p in rr dwrr idwrr eevdf; do
+for p in $("$SIM" --list-policies); do
     target=150
     [ "$p" = eevdf ] && target=400
     first=""

@@ -1,161 +1,40 @@
-// sim/main.cc - schedsim's command line: parse flags, run the chosen
-// policies on one workload, print the report. Bad input gets one error line
-// on stderr and exit status 2.
+// sim/main.cc - schedsim's entry point: parse flags (cli.h), run the
+// chosen policies on one workload, print the report. Bad input gets one
+// error line on stderr and exit status 2.
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "sim/report.h"
-#include "sim/sim.h"
+#include "sim/cli.h"
 
 namespace {
 
 using namespace schedsim;
-
-constexpr const char* kHelp = R"(usage: schedsim [options]
-
-Runs scheduling policies from lib/sched (the kernel's own code) on a
-simulated multicore and prints the seed harness's report.
-
-  --policy rr|dwrr|idwrr|eevdf|all  policy to run (default rr); 'all' runs
-                                 every policy on the same workload
-  --workload idealised|random|FILE  (default idealised)
-      idealised: --tasks CPU-bound tasks arrive at tick 0, never block or
-                 finish; level = pid mod 40
-      random:    each tick, for each core, a task arrives with probability
-                 --spawn-chance, runtime uniform in [--runtime-min,
-                 --runtime-max), blocking chance uniform in [0, --block-max)
-                 per executed tick; level = pid mod 40
-      FILE:      one task a line: arrival runtime level block_chance
-                 (runtime 0 or inf = never finishes; '#' comments)
-  --cores N          simulated cores (default 16, at most 64)
-  --ticks N          simulated ticks (default 100000)
-  --tasks N          idealised task count (default 40000)
-  --spawn-chance P   random: arrival probability per core per tick (0.001)
-  --runtime-min N    random: minimum runtime (2)
-  --runtime-max N    random: runtime upper bound, exclusive (100000)
-  --block-max P      random: upper bound of blocking chance (0.001)
-  --wake-delay N     ticks a blocked task sleeps before it wakes (100)
-  --seed N           random seed (default 1); same seed, same report
-  --weights seed|linux  level->weight table (default seed: level 0 = 11
-                     lightest ... 39 = 71053; linux: level = nice+20,
-                     level 0 = 88761 heaviest)
-  --slice N          policy slice in ticks (default 1)
-  --format text|csv|json  report format (default text)
-  --plot FILE.png    draw per-level execs and response time (gnuplot)
-  --no-progress      no progress bar (shown on a terminal after 1 s)
-  --help             this text
-
-Metrics are defined in docs/scheduling-sim.md.
-)";
 
 [[noreturn]] void fail(const std::string& msg) {
     std::fprintf(stderr, "schedsim: %s\n", msg.c_str());
     std::exit(2);
 }
 
-uint64_t parse_count(const std::string& flag, const char* v, uint64_t min) {
-    char* end = nullptr;
-    if (!v || !*v || *v == '-') fail(flag + " needs a non-negative integer");
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    if (*end) fail(flag + " needs a non-negative integer, got '" + v + "'");
-    if (n < min) fail(flag + " must be at least " + std::to_string(min));
-    return n;
-}
-
-double parse_prob(const std::string& flag, const char* v) {
-    char* end = nullptr;
-    if (!v || !*v) fail(flag + " needs a probability");
-    const double p = std::strtod(v, &end);
-    if (*end || p < 0 || p > 1) fail(flag + " needs a probability in [0, 1], got '" + v + "'");
-    return p;
-}
-
-struct Options {
-    Config cfg;
-    std::vector<q::sched::PolicyKind> policies{q::sched::PolicyKind::RR};
-    Format format = Format::Text;
-    std::string plot;
-};
-
-void set_policy(Options& o, const std::string& v) {
-    o.policies.clear();
-    if (v == "all") {
-        for (unsigned k = 0; k < q::sched::kPolicyKinds; k++) o.policies.push_back(static_cast<q::sched::PolicyKind>(k));
-        return;
-    }
-    q::sched::PolicyKind k;
-    if (!q::sched::parse_policy(v.c_str(), k)) fail("unknown policy '" + v + "' (rr, dwrr, idwrr, eevdf, all)");
-    o.policies.push_back(k);
-}
-
-void set_workload(Options& o, const std::string& v) {
-    if (v == "idealised" || v == "idealized") {
-        o.cfg.workload = WorkloadKind::Idealised;
-    } else if (v == "random") {
-        o.cfg.workload = WorkloadKind::Random;
-    } else {
-        o.cfg.workload = WorkloadKind::File;
-        o.cfg.workload_file = v;
-    }
-}
-
-Options parse(int argc, char** argv) {
-    Options o;
-    Config& c = o.cfg;
-    for (int i = 1; i < argc; i++) {
-        const std::string f = argv[i];
-        if (f == "--help" || f == "-h") {
-            std::fputs(kHelp, stdout);
-            std::exit(0);
-        }
-        if (f == "--no-progress") {
-            c.progress = false;
-            continue;
-        }
-        if (f.rfind("--", 0) != 0) fail("unexpected argument '" + f + "' (see --help)");
-        if (i + 1 >= argc) fail(f + " needs a value");
-        const char* v = argv[++i];
-        if (f == "--policy") set_policy(o, v);
-        else if (f == "--workload") set_workload(o, v);
-        else if (f == "--cores") c.cores = static_cast<unsigned>(parse_count(f, v, 1));
-        else if (f == "--ticks") c.ticks = parse_count(f, v, 0);
-        else if (f == "--tasks") c.tasks = parse_count(f, v, 0);
-        else if (f == "--spawn-chance") c.spawn_chance = parse_prob(f, v);
-        else if (f == "--runtime-min") c.runtime_min = parse_count(f, v, 1);
-        else if (f == "--runtime-max") c.runtime_max = parse_count(f, v, 2);
-        else if (f == "--block-max") c.block_max = parse_prob(f, v);
-        else if (f == "--wake-delay") c.wake_delay = parse_count(f, v, 0);
-        else if (f == "--seed") c.seed = parse_count(f, v, 0);
-        else if (f == "--slice") c.slice = parse_count(f, v, 1);
-        else if (f == "--plot") o.plot = v;
-        else if (f == "--weights") {
-            const std::string w = v;
-            if (w == "seed") c.weights = q::sched::WeightTable::Seed;
-            else if (w == "linux") c.weights = q::sched::WeightTable::Linux;
-            else fail("unknown weight table '" + w + "' (seed, linux)");
-        } else if (f == "--format") {
-            const std::string w = v;
-            if (w == "text") o.format = Format::Text;
-            else if (w == "csv") o.format = Format::Csv;
-            else if (w == "json") o.format = Format::Json;
-            else fail("unknown format '" + w + "' (text, csv, json)");
-        } else {
-            fail("unknown option '" + f + "' (see --help)");
-        }
-    }
-    if (c.cores > q::sched::kMaxCpus) fail("--cores must be at most " + std::to_string(q::sched::kMaxCpus));
-    if (c.runtime_max <= c.runtime_min) fail("--runtime-max must be greater than --runtime-min");
-    return o;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    Options o = parse(argc, argv);
+    Options o;
+    try {
+        o = parse_options(argc, argv);
+    } catch (const UsageError& e) {
+        fail(e.what());
+    }
+    if (o.list_policies) {
+        for (unsigned k = 0; k < q::sched::kPolicyKinds; k++)
+            std::printf("%s\n", q::sched::policy_name(static_cast<q::sched::PolicyKind>(k)));
+        return 0;
+    }
+    if (o.help) {
+        std::fputs(help_text().c_str(), stdout);
+        return 0;
+    }
     std::vector<TaskSpec> fixed;
     try {
         fixed = load_workload(o.cfg);
@@ -177,6 +56,7 @@ int main(int argc, char** argv) {
     } else {
         print_side_by_side(stdout, results);
     }
+    if (!o.tasks_out.empty() && !write_tasks_csv(o.tasks_out, results)) return 1;
     if (!o.plot.empty() && !plot(o.plot, results)) return 1;
     return 0;
 }

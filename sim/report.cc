@@ -48,8 +48,13 @@ void print_text(std::FILE* out, const Result& r) {
     std::fprintf(out, "  Ctx Switch Rate   : %.2f%% of executed ticks\n", 100.0 * r.ctx_rate);
     if (r.policy != "rr") print_levels(out, r);
     std::fprintf(out, "\n=== Fairness ===\n");
-    std::fprintf(out, "  Jain's Index      : %.4f (service / (weight x runnable ticks))\n", r.jain);
+    std::fprintf(out, "  Jain's Index      : %.4f (received / fluid service, per task)\n", r.jain);
     std::fprintf(out, "  Worst Lag vs GPS  : %.2f ticks (at the end of the run)\n", r.worst_lag);
+    std::fprintf(out, "  Max Lag vs GPS    : %.2f ticks (any task, any time)\n", r.max_lag);
+    std::fprintf(out, "\n=== Wake-ups ===\n");
+    std::fprintf(out, "  Wake-ups          : %llu\n", ull(r.wakeups));
+    std::fprintf(out, "  Wakeup Latency    : p50 %llu, p99 %llu, max %llu ticks (wake-up to dispatch)\n",
+                 ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max));
 }
 
 void print_side_by_side(std::FILE* out, const std::vector<Result>& rs) {
@@ -81,6 +86,11 @@ void print_side_by_side(std::FILE* out, const std::vector<Result>& rs) {
     row("Ctx Switch Rate %", [](R r) { return 100.0 * r.ctx_rate; }, " %14.2f");
     row("Jain's Index", [](R r) { return r.jain; }, " %14.4f");
     row("Worst Lag vs GPS", [](R r) { return r.worst_lag; }, " %14.2f");
+    row("Max Lag vs GPS", [](R r) { return r.max_lag; }, " %14.2f");
+    row("Wake-ups", [](R r) { return ull(r.wakeups); }, " %14llu");
+    row("Wakeup Latency p50", [](R r) { return ull(r.wake_p50); }, " %14llu");
+    row("Wakeup Latency p99", [](R r) { return ull(r.wake_p99); }, " %14llu");
+    row("Wakeup Latency max", [](R r) { return ull(r.wake_max); }, " %14llu");
     std::fprintf(out, "\n  Avg Execs/Task (Avg Resp/Task) per level\n  Prio | Weight");
     for (const Result& r : rs) std::fprintf(out, " | %21s", r.policy.c_str());
     std::fprintf(out, "\n");
@@ -96,15 +106,16 @@ void print_csv(std::FILE* out, const std::vector<Result>& rs) {
     std::fprintf(out,
                  "policy,level,weight,ticks,cores,spawned,finished,executed,blocks,idle,alive,util,efficiency,"
                  "forced_idle,wasted_idle,avg_turnaround,avg_wait,max_wait,avg_response,ctx_switches,ctx_rate,jain,"
-                 "worst_lag,avg_execs,level_avg_wait,level_avg_resp,samples\n");
+                 "worst_lag,max_lag,wakeups,wake_p50,wake_p99,wake_max,avg_execs,level_avg_wait,level_avg_resp,samples\n");
     for (const Result& r : rs) {
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             const LevelStats& s = r.levels[l];
-            std::fprintf(out, "%s,%u,%u,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%.2f,%.2f,%llu,%.2f,%llu,%.6f,%.6f,%.2f,%.4f,%.2f,%.2f,%llu\n",
+            std::fprintf(out, "%s,%u,%u,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%.2f,%.2f,%llu,%.2f,%llu,%.6f,%.6f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.4f,%.2f,%.2f,%llu\n",
                          r.policy.c_str(), l, s.weight, ull(r.ticks), r.cores, ull(r.spawned), ull(r.finished),
                          ull(r.executed), ull(r.blocks), ull(r.idle), ull(r.alive), r.util, r.efficiency,
                          ull(r.forced_idle), ull(r.wasted_idle), r.avg_turnaround, r.avg_wait, ull(r.max_wait),
-                         r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag, s.avg_execs, s.avg_wait,
+                         r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag, r.max_lag, ull(r.wakeups),
+                         ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max), s.avg_execs, s.avg_wait,
                          s.avg_resp, ull(s.samples));
         }
     }
@@ -128,9 +139,10 @@ void print_json(std::FILE* out, const std::vector<Result>& rs) {
         }
         std::fprintf(out,
                      "\"avg_wait\": %.2f, \"max_wait\": %llu, \"avg_response\": %.2f, \"ctx_switches\": %llu, "
-                     "\"ctx_rate\": %.6f, \"jain\": %.6f, \"worst_lag\": %.2f,\n   \"levels\": [",
+                     "\"ctx_rate\": %.6f, \"jain\": %.6f, \"worst_lag\": %.2f, \"max_lag\": %.2f, \"wakeups\": %llu, "
+                     "\"wake_p50\": %llu, \"wake_p99\": %llu, \"wake_max\": %llu,\n   \"levels\": [",
                      r.avg_wait, ull(r.max_wait), r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain,
-                     r.worst_lag);
+                     r.worst_lag, r.max_lag, ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max));
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             const LevelStats& s = r.levels[l];
             std::fprintf(out,
@@ -143,6 +155,32 @@ void print_json(std::FILE* out, const std::vector<Result>& rs) {
     std::fprintf(out, "]\n");
 }
 
+bool write_tasks_csv(const std::string& path, const std::vector<Result>& rs) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) {
+        std::fprintf(stderr, "schedsim: cannot write %s\n", path.c_str());
+        return false;
+    }
+    std::fprintf(f, "policy,id,arrival,level,weight,executed,waited,blocks,wakeups,wake_p50,wake_p99,wake_max,max_lag,fluid\n");
+    for (const Result& r : rs) {
+        for (const TaskStats& t : r.tasks) {
+            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f\n", r.policy.c_str(), ull(t.id),
+                         ull(t.arrival), t.level, t.weight, ull(t.executed), ull(t.waited), ull(t.blocks),
+                         ull(t.wakeups), ull(t.wake_p50), ull(t.wake_p99), ull(t.wake_max), t.max_lag, t.fluid);
+        }
+    }
+    if (std::fclose(f) != 0) {
+        std::fprintf(stderr, "schedsim: cannot write %s\n", path.c_str());
+        return false;
+    }
+    return true;
+}
+
+// Levels without tasks are left out (their averages are not data). A
+// panel is drawn on a log scale when it has a positive value (gnuplot drops
+// the points <= 0, e.g. a level that never ran); with none (every response
+// time 0) a log scale has no point at all and gnuplot fails, so that panel
+// is linear. The data file is removed whether gnuplot succeeds or not.
 bool plot(const std::string& png, const std::vector<Result>& rs) {
     const std::string data = png + ".dat";
     std::FILE* d = std::fopen(data.c_str(), "w");
@@ -150,28 +188,38 @@ bool plot(const std::string& png, const std::vector<Result>& rs) {
         std::fprintf(stderr, "schedsim: cannot write %s\n", data.c_str());
         return false;
     }
+    bool execs_positive = false, resp_positive = false;
     for (unsigned l = 0; l < q::sched::kLevels; l++) {
+        bool any = false;
+        for (const Result& r : rs) any = any || r.levels[l].samples > 0;
+        if (!any) continue;
         std::fprintf(d, "%u", l);
-        for (const Result& r : rs) std::fprintf(d, " %.4f %.4f", r.levels[l].avg_execs, r.levels[l].avg_resp);
+        for (const Result& r : rs) {
+            std::fprintf(d, " %.4f %.4f", r.levels[l].avg_execs, r.levels[l].avg_resp);
+            execs_positive = execs_positive || r.levels[l].avg_execs > 0;
+            resp_positive = resp_positive || r.levels[l].avg_resp > 0;
+        }
         std::fprintf(d, "\n");
     }
     std::fclose(d);
+    auto scale = [](bool log) { return std::string(log ? "set logscale y; " : "unset logscale y; "); };
     std::string cmd = "gnuplot -e \"set terminal png size 1000,800; set output '" + png +
                       "'; set multiplot layout 2,1; set key left top; set grid; set xlabel 'priority level';"
-                      " set ylabel 'avg execs/task'; set logscale y; plot";
+                      " set ylabel 'avg execs/task'; " + scale(execs_positive) + "plot";
     for (size_t i = 0; i < rs.size(); i++)
         cmd += (i ? "," : "") + std::string(" '") + data + "' using 1:" + std::to_string(2 + 2 * i) +
                " with linespoints title '" + rs[i].policy + "'";
-    cmd += "; set ylabel 'avg response (ticks)'; set key right top; plot";
+    cmd += "; set ylabel 'avg response (ticks)'; set key right top; " + scale(resp_positive) + "plot";
     for (size_t i = 0; i < rs.size(); i++)
         cmd += (i ? "," : "") + std::string(" '") + data + "' using 1:" + std::to_string(3 + 2 * i) +
                " with linespoints title '" + rs[i].policy + "'";
     cmd += "; unset multiplot\"";
-    if (std::system(cmd.c_str()) != 0) {
-        std::fprintf(stderr, "schedsim: gnuplot failed (is gnuplot installed?)\n");
+    const int rc = std::system(cmd.c_str());
+    std::remove(data.c_str());
+    if (rc != 0) {
+        std::fprintf(stderr, "schedsim: gnuplot failed on %s (is gnuplot installed?)\n", png.c_str());
         return false;
     }
-    std::remove(data.c_str());
     return true;
 }
 

@@ -18,6 +18,9 @@ void print_text(std::FILE* out, const Result& r);
 void print_side_by_side(std::FILE* out, const std::vector<Result>& rs);
 void print_csv(std::FILE* out, const std::vector<Result>& rs);
 void print_json(std::FILE* out, const std::vector<Result>& rs);
+// --tasks-out: one CSV row per task and policy. Returns false (with a
+// message on stderr) if the file cannot be written.
+bool write_tasks_csv(const std::string& path, const std::vector<Result>& rs);
 // Per-level execs and response time, one line per policy (gnuplot).
 // Returns false (with a message on stderr) if gnuplot fails.
 bool plot(const std::string& png, const std::vector<Result>& rs);

@@ -1,5 +1,5 @@
 // sim/rng.h - the simulator's random numbers: xoshiro256** seeded by
-// splitmix64. Only integer operations and an exact 53-bit conversion to
+// splitmix64, one independent stream per consumer. Only integer operations and an exact 53-bit conversion to
 // double are used, so a seed gives the same stream on every machine.
 #pragma once
 
@@ -12,6 +12,10 @@ class Rng {
     explicit Rng(uint64_t seed) {
         for (auto& w : s_) w = splitmix(seed);
     }
+    // Independent stream `stream` of a seed (arrivals, runtimes, and one per
+    // task for its blocking decisions), so what one consumer draws never
+    // shifts another's numbers.
+    Rng(uint64_t seed, uint64_t stream) : Rng(mix(seed, stream)) {}
     uint64_t next() {
         const uint64_t out = rotl(s_[1] * 5, 7) * 9;
         const uint64_t t = s_[1] << 17;
@@ -30,6 +34,10 @@ class Rng {
     uint64_t range(uint64_t lo, uint64_t hi) { return lo + next() % (hi - lo); }
 
   private:
+    static uint64_t mix(uint64_t seed, uint64_t stream) {
+        uint64_t x = seed ^ (stream * 0xd1b54a32d192ed03ull);
+        return splitmix(x) ^ stream;
+    }
     static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
     static uint64_t splitmix(uint64_t& x) {
         uint64_t z = (x += 0x9e3779b97f4a7c15ull);

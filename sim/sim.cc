@@ -2,20 +2,25 @@
 //
 // Invariants: a task is in exactly one state - not yet arrived, queued in
 // the policy, running on one core (held in running[c] between ticks),
-// blocked (in the wake FIFO), or finished. runnable_ counts queued+running
-// tasks and runnable_weight_ their weights (for the GPS reference).
+// blocked (in the sleepers heap), or finished. runnable_ counts queued+running
+// tasks; the fluid reference (fluid.h) counts them per level.
 #include "sim/sim.h"
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <functional>
 #include <memory>
+#include <queue>
 #include <stdexcept>
 
+#include "sim/fluid_world.h"
 #include "sim/rng.h"
+#include "sim/source.h"
 
 namespace schedsim {
 
@@ -27,11 +32,17 @@ constexpr uint64_t kNever = ~uint64_t{0};
 
 struct Task {
     qs::Entity e;
-    uint64_t arrival = 0, remaining = 0;
+    uint64_t id = 0;
+    Rng block_rng{0};  // this task's blocking decisions, one per executed tick
+    uint64_t arrival = 0, remaining = 0;  // remaining: of the current run burst
+    const TaskSpec* spec = nullptr;       // replay tasks: their bursts
+    size_t burst = 0;
+    uint64_t blocks = 0, woke = kNever;  // woke: wake-up tick until dispatched
+    std::vector<uint64_t> wake_lat;      // ticks from each wake-up to its run
     uint64_t first_run = kNever, completion = kNever;
     uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
     double block_chance = 0;
-    double gps_start = 0, gps_ideal = 0;  // fluid reference (ticks of service)
+    i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen (fluid.h units)
     bool blocked = false;
 };
 
@@ -64,6 +75,8 @@ class Progress {
 struct Core {
     Task* running = nullptr;  // ran last tick and is still runnable
     Task* last = nullptr;     // the last task it executed (context switches)
+    uint64_t ran = 0;         // exact: ticks run since the pick
+    bool resched = false;     // exact: a woken task preempts the running one
 };
 
 // The loop is instantiated for each concrete policy class (all are final),
@@ -72,56 +85,123 @@ template <typename P>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
-        : cfg_(cfg), fixed_(fixed), rng_(cfg.seed), cores_(cfg.cores) {
+        : cfg_(cfg),
+          fixed_(fixed),
+          source_(cfg, fixed),
+          cores_(cfg.cores),
+          world_(cfg, fixed) {
+        spec_task_.assign(fixed.size(), nullptr);
+        for (size_t i = 0; i < fixed.size(); i++) {
+            for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
+        }
+        std::stable_sort(changes_.begin(), changes_.end(),
+                         [](const Change& a, const Change& b) { return a.tick < b.tick; });
         qs::PolicyConfig pc;
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
         policy_ = static_cast<P*>(qs::construct_policy(cfg.policy, storage_, pc));
     }
 
-    Result run();
+    void run();  // the ticks (bench-sim.sh counts this function's instructions)
+    Result collect() const;
 
   private:
-    void spawn(const TaskSpec& s, uint64_t now);
+    void spawn(const TaskSpec& s, size_t fixed_index, uint64_t now);
     void make_runnable(Task& t);
     void leave_runnable(Task& t);
+    i128 lag_now(const Task& t) const;
+    void note_dispatch(Task& t);
+    void note_deschedule(Task& t);
     void arrivals(uint64_t now);
     void wakeups(uint64_t now);
     void core_tick(unsigned c, uint64_t now);
     void execute(Core& core, Task& t, uint64_t now);
-    Result collect() const;
+    bool blocks_after_tick(Task& t, uint64_t now);
+    bool stops_after_tick(Task& t, uint64_t now);
+    bool next_burst(Task& t, uint64_t now);
+    void sleep(Task& t, uint64_t now, uint64_t ticks);
+    void level_changes(uint64_t now);
+    void change_level(Task& t, uint8_t level);
+    void dispatched(Task& t, uint64_t now);
+    void tick_seed(uint64_t now);
+    void tick_exact(uint64_t now);
+    void wake_preempt(Task& t);
+    void run_exact(Core& core, Task& t, uint64_t now);
 
     const Config& cfg_;
     const std::vector<TaskSpec>& fixed_;
-    Rng rng_;
+    // Arrivals and blocking streams shared with the fluid reference: every
+    // policy sees the same tasks and (per task, per executed tick) blocking
+    // decisions.
+    TaskSource source_;
     qs::PolicyStorage storage_;
     P* policy_ = nullptr;
     std::deque<Task> tasks_;
-    size_t next_fixed_ = 0;
-    std::deque<std::pair<uint64_t, Task*>> sleepers_;  // ordered by wake tick
+    struct Sleeper {
+        uint64_t wake, seq;
+        Task* task;
+        bool operator>(const Sleeper& o) const { return wake != o.wake ? wake > o.wake : seq > o.seq; }
+    };
+    // Min-heap by wake tick, FIFO among equal ticks.
+    std::priority_queue<Sleeper, std::vector<Sleeper>, std::greater<Sleeper>> sleepers_;
+    uint64_t sleep_seq_ = 0;
+    // Replay level changes (tick, fixed spec index, level), by tick; the
+    // task spawned from each fixed spec.
+    struct Change {
+        uint64_t tick;
+        size_t spec;
+        uint8_t level;
+    };
+    std::vector<Change> changes_;
+    size_t next_change_ = 0;
+    std::vector<Task*> spec_task_;
     std::vector<Core> cores_;
-    uint64_t runnable_ = 0, runnable_weight_ = 0;
-    double gps_v_ = 0;
+    std::vector<Task*> placed_;  // exact: enqueued by arrivals/wake-ups this tick
+    uint64_t runnable_ = 0;
+    FluidWorld world_;  // the fluid reference schedule
     Result r_;
 };
 
 template <typename P>
-void Simulator<P>::make_runnable(Task& t) {
+void Simulator<P>::make_runnable(Task&) {
     runnable_++;
-    runnable_weight_ += t.e.weight;
-    t.gps_start = gps_v_;
 }
 
 template <typename P>
-void Simulator<P>::leave_runnable(Task& t) {
+void Simulator<P>::leave_runnable(Task&) {
     runnable_--;
-    runnable_weight_ -= t.e.weight;
-    t.gps_ideal += t.e.weight * (gps_v_ - t.gps_start);
+}
+
+// Lag = fluid reference service - received service, now (a tick boundary;
+// the reference has run through the previous tick). While t is not running
+// its lag cannot fall (the reference only adds service), while it runs it
+// cannot rise (at most one core per task), so its maximum is at a dispatch
+// and its minimum at a deschedule, where these are called (and the end).
+template <typename P>
+[[gnu::always_inline]] inline i128 Simulator<P>::lag_now(const Task& t) const {
+    const i128 received = static_cast<i128>(static_cast<unsigned __int128>(t.execs) << 64);
+    return world_.service(t.id) - received;
 }
 
 template <typename P>
-void Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
+[[gnu::always_inline]] inline void Simulator<P>::note_dispatch(Task& t) {
+    const i128 lag = lag_now(t);
+    if (lag > t.lag_hi) t.lag_hi = lag;
+}
+
+template <typename P>
+[[gnu::always_inline]] inline void Simulator<P>::note_deschedule(Task& t) {
+    const i128 lag = lag_now(t);
+    if (lag < t.lag_lo) t.lag_lo = lag;
+}
+
+template <typename P>
+void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     Task& t = tasks_.emplace_back();
+    if (!s.bursts.empty()) t.spec = &s;  // only fixed specs have bursts
+    t.id = tasks_.size() - 1;
+    if (fixed_index != SIZE_MAX) spec_task_[fixed_index] = &t;
+    t.block_rng = TaskSource::block_stream(cfg_.seed, t.id);
     t.arrival = now;
     t.remaining = s.runtime;
     t.block_chance = s.block_chance;
@@ -130,61 +210,116 @@ void Simulator<P>::spawn(const TaskSpec& s, uint64_t now) {
     r_.spawned++;
     make_runnable(t);
     policy_->enqueue(t.e, now);
+    if (cfg_.model == Model::Exact) placed_.push_back(&t);
 }
 
 template <typename P>
 void Simulator<P>::arrivals(uint64_t now) {
-    while (next_fixed_ < fixed_.size() && fixed_[next_fixed_].arrival <= now) spawn(fixed_[next_fixed_++], now);
-    if (cfg_.workload != WorkloadKind::Random) return;
-    for (unsigned c = 0; c < cfg_.cores; c++) {
-        if (!rng_.chance(cfg_.spawn_chance)) continue;
-        TaskSpec s;
-        s.runtime = rng_.range(cfg_.runtime_min, cfg_.runtime_max);
-        s.block_chance = rng_.unit() * cfg_.block_max;
-        s.level = static_cast<uint8_t>(tasks_.size() % qs::kLevels);
-        spawn(s, now);
-    }
+    source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index, now); });
 }
 
 template <typename P>
 void Simulator<P>::wakeups(uint64_t now) {
-    while (!sleepers_.empty() && sleepers_.front().first <= now) {
-        Task& t = *sleepers_.front().second;
-        sleepers_.pop_front();
+    while (!sleepers_.empty() && sleepers_.top().wake <= now) {
+        Task& t = *sleepers_.top().task;
+        sleepers_.pop();
         t.blocked = false;
         t.blocked_ticks += now - t.block_start;
+        t.woke = now;
         make_runnable(t);
         policy_->enqueue(t.e, now);
+        if (cfg_.model == Model::Exact) placed_.push_back(&t);
     }
 }
 
-// Executed slots are not counted here: executed = slots - idle (collect).
-// Context switches count every change of task on a core, including its
-// first dispatch, which collect() then subtracts once per core that ran.
+// Seed model. Executed slots are not counted here: executed = slots - idle
+// (collect). Context switches count every change of task on a core,
+// including its first dispatch, which collect() then subtracts once per
+// core that ran. Lag is not sampled during a seed-model run (it kept the
+// seed loop's cost): a task's max_lag there is its lag at the end.
 template <typename P>
 [[gnu::always_inline]] inline void Simulator<P>::execute(Core& core, Task& t, uint64_t now) {
     t.execs++;
-    if (t.first_run == kNever) t.first_run = now;
-    r_.ctx_switches += core.last != &t;
-    core.last = &t;
-    // kForever (2^64 - 1) never reaches 0: a run has fewer ticks than that.
-    if (--t.remaining == 0) {
-        t.completion = now + 1;
-        r_.finished++;
-        leave_runnable(t);
-        policy_->stop(t.e);
-        return;
+    if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
+    if (core.last != &t) {
+        r_.ctx_switches++;
+        core.last = &t;
     }
-    if (t.block_chance > 0 && rng_.chance(t.block_chance)) {
-        r_.blocks++;
-        t.blocked = true;
-        t.block_start = now + 1;
+    if (stops_after_tick(t, now)) {
         leave_runnable(t);
         policy_->stop(t.e);
-        sleepers_.emplace_back(now + 1 + cfg_.wake_delay, &t);
         return;
     }
     core.running = &t;
+}
+
+// After t executed tick `now`: does it stop being runnable (finished or
+// blocked)? kForever (2^64 - 1) never reaches 0: a run has fewer ticks.
+template <typename P>
+[[gnu::always_inline]] inline bool Simulator<P>::stops_after_tick(Task& t, uint64_t now) {
+    if (--t.remaining != 0) return blocks_after_tick(t, now);
+    if (t.spec && next_burst(t, now)) return t.blocked;
+    t.completion = now + 1;
+    r_.finished++;
+    return true;
+}
+
+// Replay: t's run burst is over. Bursts alternate run/sleep (replay.cc
+// merges neighbours of one kind): sleep, then the next run starts at the
+// wake-up; or (wrapping with repeat) run on. False: no burst left.
+template <typename P>
+bool Simulator<P>::next_burst(Task& t, uint64_t now) {
+    uint64_t sleep_ticks = 0;
+    if (!next_run_burst(*t.spec, t.burst, sleep_ticks)) return false;
+    if (sleep_ticks != kNoSleep) sleep(t, now, sleep_ticks);
+    t.remaining = t.spec->bursts[t.burst].ticks;
+    return true;
+}
+
+template <typename P>
+void Simulator<P>::sleep(Task& t, uint64_t now, uint64_t ticks) {
+    r_.blocks++;
+    t.blocks++;
+    t.blocked = true;
+    t.block_start = now + 1;
+    sleepers_.push({now + 1 + ticks, sleep_seq_++, &t});
+}
+
+// Replay level changes due at tick now, through reweight() whatever the
+// task's state (as the kernel's setpriority).
+template <typename P>
+void Simulator<P>::level_changes(uint64_t now) {
+    while (next_change_ < changes_.size() && changes_[next_change_].tick <= now) {
+        const Change& c = changes_[next_change_++];
+        Task* t = spec_task_[c.spec];
+        if (t && t->completion == kNever) change_level(*t, c.level);
+    }
+}
+
+template <typename P>
+void Simulator<P>::change_level(Task& t, uint8_t level) {
+    policy_->reweight(t.e, qs::weight_table(cfg_.weights)[level], level);
+}
+
+// After an executed tick that did not finish t: does it block now? (Its
+// own stream: the k-th executed tick of a task decides the same way under
+// every policy.)
+template <typename P>
+[[gnu::always_inline]] inline bool Simulator<P>::blocks_after_tick(Task& t, uint64_t now) {
+    if (t.block_chance <= 0 || !t.block_rng.chance(t.block_chance)) return false;
+    sleep(t, now, cfg_.wake_delay);
+    return true;
+}
+
+// First dispatch of t (at tick now): response time, and the latency of the
+// wake-up it was waiting on, if any.
+template <typename P>
+void Simulator<P>::dispatched(Task& t, uint64_t now) {
+    if (t.first_run == kNever) t.first_run = now;
+    if (t.woke != kNever) {
+        t.wake_lat.push_back(now - t.woke);
+        t.woke = kNever;
+    }
 }
 
 template <typename P>
@@ -205,19 +340,106 @@ template <typename P>
 }
 
 template <typename P>
-Result Simulator<P>::run() {
+void Simulator<P>::tick_seed(uint64_t now) {
+    for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);
+}
+
+// Exact model, step 1's second half: the kernel's wake-up path (an idle
+// core takes the task, else the first core whose running task it preempts
+// reschedules); called when no idle core is left for it.
+template <typename P>
+void Simulator<P>::wake_preempt(Task& t) {
+    for (Core& core : cores_) {
+        if (core.running && !core.resched && policy_->preempts(t.e, core.running->e)) {
+            core.resched = true;
+            return;
+        }
+    }
+}
+
+// Exact model, step 4 for one core: execute one tick, charge it, and stop
+// the task if it finished or blocked (after the charge, as policy.h says).
+template <typename P>
+[[gnu::always_inline]] inline void Simulator<P>::run_exact(Core& core, Task& t, uint64_t now) {
+    t.execs++;
+    core.ran++;
+    policy_->charge(t.e, 1);
+    if (!stops_after_tick(t, now)) return;
+    leave_runnable(t);
+    note_deschedule(t);
+    policy_->stop(t.e);
+    core.running = nullptr;
+}
+
+template <typename P>
+void Simulator<P>::tick_exact(uint64_t now) {
+    // Idle cores counted before the wake-ups: a core freed by a stop last
+    // tick picks now.
+    if (!placed_.empty()) {
+        unsigned idle = 0;
+        for (const Core& core : cores_) idle += core.running == nullptr;
+        for (Task* t : placed_) {
+            if (idle) {
+                idle--;
+                continue;
+            }
+            wake_preempt(*t);
+        }
+        placed_.clear();
+    }
+    const uint64_t slice = cfg_.slice;
+    for (Core& core : cores_) {
+        Task* t = core.running;
+        if (t && (core.ran >= slice || core.resched)) {
+            note_deschedule(*t);
+            policy_->enqueue(t->e, now);
+            core.running = nullptr;
+        }
+        core.resched = false;
+    }
+    for (unsigned c = 0; c < cfg_.cores; c++) {
+        Core& core = cores_[c];
+        if (core.running) continue;
+        qs::Entity* e = policy_->pick(c, now);
+        if (!e) {
+            r_.idle++;
+            (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
+            continue;
+        }
+        Task& t = *static_cast<Task*>(e->owner);
+        core.running = &t;
+        core.ran = 0;
+        if (core.last != &t) {
+            r_.ctx_switches++;
+            core.last = &t;
+            note_dispatch(t);
+        }
+        if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
+    }
+    // The fluid reference's tick `now` (after the picks: a dispatch measures
+    // lag at the tick's start).
+    world_.tick(now);
+    for (Core& core : cores_) {
+        if (core.running) run_exact(core, *core.running, now);
+    }
+}
+
+template <typename P>
+void Simulator<P>::run() {
     Progress progress(cfg_.progress);
+    const bool exact = cfg_.model == Model::Exact;
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
         arrivals(now);
         wakeups(now);
-        if (runnable_weight_ > 0) {
-            const double busy = runnable_ < cfg_.cores ? static_cast<double>(runnable_) : cfg_.cores;
-            gps_v_ += busy / static_cast<double>(runnable_weight_);
+        if (next_change_ < changes_.size()) level_changes(now);
+        if (exact) {
+            tick_exact(now);
+        } else {
+            world_.tick(now);
+            tick_seed(now);
         }
-        for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);
         progress.update(now, cfg_.ticks);
     }
-    return collect();
 }
 
 template <typename P>
@@ -238,6 +460,8 @@ Result Simulator<P>::collect() const {
     double turn = 0, wait = 0, resp = 0, sx = 0, sxx = 0;
     uint64_t nx = 0;
     double lvl_execs[qs::kLevels] = {}, lvl_wait[qs::kLevels] = {}, lvl_resp[qs::kLevels] = {};
+    std::vector<uint64_t> all_lat;
+    r.tasks.reserve(tasks_.size());
     for (const Task& t : tasks_) {
         const uint64_t stop = t.completion != kNever ? t.completion : end;
         const uint64_t blocked = t.blocked_ticks + (t.blocked ? end - t.block_start : 0);
@@ -252,17 +476,42 @@ Result Simulator<P>::collect() const {
         lvl_execs[l] += static_cast<double>(t.execs);
         lvl_wait[l] += static_cast<double>(w);
         lvl_resp[l] += static_cast<double>(rsp);
-        const double runnable_ticks = static_cast<double>(stop - t.arrival - blocked);
-        if (runnable_ticks > 0) {
-            const double x = static_cast<double>(t.execs) / (t.e.weight * runnable_ticks);
+        const i128 fluid = world_.service(t.id);
+        if (fluid > 0) {
+            const double x = static_cast<double>(t.execs) / FluidReference::ticks(fluid);
             sx += x;
             sxx += x * x;
             nx++;
         }
-        double ideal = t.gps_ideal;
-        if (t.completion == kNever && !t.blocked) ideal += t.e.weight * (gps_v_ - t.gps_start);
-        r.worst_lag = std::fmax(r.worst_lag, std::fabs(ideal - static_cast<double>(t.execs)));
+        i128 lag = fluid - static_cast<i128>(t.execs) * FluidReference::kOne;
+        if (lag < 0) lag = -lag;
+        r.worst_lag = std::fmax(r.worst_lag, FluidReference::ticks(lag));
+        i128 extreme = t.lag_hi > -t.lag_lo ? t.lag_hi : -t.lag_lo;
+        if (lag > extreme) extreme = lag;
+        const double max_lag = FluidReference::ticks(extreme);
+        r.max_lag = std::fmax(r.max_lag, max_lag);
+        TaskStats& ts = r.tasks.emplace_back();
+        ts.id = t.id;
+        ts.arrival = t.arrival;
+        ts.level = l;
+        ts.weight = t.e.weight;
+        ts.executed = t.execs;
+        ts.waited = w;
+        ts.blocks = t.blocks;
+        ts.max_lag = max_lag;
+        ts.fluid = FluidReference::ticks(fluid);
+        std::vector<uint64_t> lat = t.wake_lat;
+        if (t.woke != kNever) lat.push_back(end - t.woke);
+        ts.wakeups = lat.size();
+        all_lat.insert(all_lat.end(), lat.begin(), lat.end());
+        ts.wake_p50 = percentile(lat, 50);
+        ts.wake_p99 = percentile(lat, 99);
+        ts.wake_max = lat.empty() ? 0 : lat.back();
     }
+    r.wakeups = all_lat.size();
+    r.wake_p50 = percentile(all_lat, 50);
+    r.wake_p99 = percentile(all_lat, 99);
+    r.wake_max = all_lat.empty() ? 0 : all_lat.back();
     const double n = static_cast<double>(tasks_.size());
     r.any_finished = r.finished > 0;
     r.avg_turnaround = r.finished ? turn / static_cast<double>(r.finished) : 0;
@@ -287,17 +536,25 @@ namespace {
 template <typename P>
 Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
     auto sim = std::make_unique<Simulator<P>>(cfg, fixed_tasks);
-    return sim->run();
+    sim->run();
+    return sim->collect();
 }
 
 }  // namespace
 
+uint64_t percentile(std::vector<uint64_t>& v, unsigned p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t rank = (v.size() * p + 99) / 100;  // ceil(n * p / 100)
+    return v[rank ? rank - 1 : 0];
+}
+
 Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
     switch (cfg.policy) {
-        case qs::PolicyKind::RR: return simulate_with<qs::RoundRobin>(cfg, fixed_tasks);
-        case qs::PolicyKind::DWRR: return simulate_with<qs::Dwrr>(cfg, fixed_tasks);
-        case qs::PolicyKind::IDWRR: return simulate_with<qs::InterleavedDwrr>(cfg, fixed_tasks);
-        case qs::PolicyKind::EEVDF: return simulate_with<qs::Eevdf>(cfg, fixed_tasks);
+#define SCHEDSIM_CASE(kind, type) \
+    case qs::PolicyKind::kind: return simulate_with<qs::type>(cfg, fixed_tasks);
+        Q_SCHED_POLICIES(SCHEDSIM_CASE)
+#undef SCHEDSIM_CASE
     }
     throw std::logic_error("unknown policy");
 }

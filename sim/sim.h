@@ -1,19 +1,33 @@
-// sim/sim.h - schedsim's model of the seed's harness.
+// sim/sim.h - schedsim: the policies of lib/sched on a simulated multicore.
 //
-// Model (worked out by reproducing the seed's published numbers; see
-// docs/scheduling-sim.md): discrete ticks; C cores share ONE policy
-// instance (one global run queue). Each tick:
-//   1. arrivals: workload tasks whose arrival tick is now, then (random
-//      workload) for each core a new task with probability spawn_chance;
-//      each is enqueued;
-//   2. wake-ups: blocked tasks whose wake tick is now are enqueued;
-//   3. cores 0..C-1 in order: the task the core ran in the previous tick
-//      (if still runnable) is charged one tick and re-enqueued, then the
-//      core picks. The picked task executes this tick: its runtime drops by
-//      one; at zero it finishes; otherwise it blocks with its blocking
-//      chance (waking wake_delay ticks later) or stays on the core. A task
-//      that finishes or blocks is reported to the policy with stop() (not
-//      charged for that last tick).
+// Discrete ticks; C cores share ONE policy instance (one global run queue).
+// Two models (Config::model):
+//
+// exact (default) - what the kernel does (kernel/proc/sched.cc), tick by
+// tick. Tick `now`:
+//   1. arrivals (workload tasks whose arrival tick is now, then for the
+//      random workload one draw per core), then wake-ups (blocked tasks whose
+//      wake tick is now); each is enqueued (placed) - after every running
+//      task has been charged for every tick it ran, so a placement sees the
+//      up-to-date virtual time (Linux: update_curr() before place_entity()).
+//      Each arrival/wake-up then asks for a core like the kernel's wake-up
+//      path: an idle core takes it, otherwise the first core (0..C-1) whose
+//      running task it preempts by the policy's own preempts() is told to
+//      reschedule;
+//   2. cores 0..C-1: a running task whose slice (--slice ticks since its
+//      pick) is used up, or that was preempted, is put back (enqueue);
+//   3. cores 0..C-1: a core without a task picks one;
+//   4. every running task executes the tick and is charged one tick at once
+//      (charge(e, 1)): its runtime drops by one; at zero it finishes,
+//      otherwise it blocks with its blocking chance (waking wake_delay + 1
+//      ticks later); either way the policy hears stop() after the charge.
+// seed - the seed harness's model, kept to reproduce its published tables:
+//   arrivals and wake-ups are enqueued first; then cores 0..C-1 in order:
+//   the task the core ran in the previous tick (if still runnable) is
+//   charged one tick and re-enqueued, then the core picks (every core
+//   re-picks every tick, whatever --slice says; the policy's slice only
+//   scales its credits). A task that finishes or blocks is reported with
+//   stop() without being charged for its last tick, and nobody preempts.
 // Per-task stats are kept incrementally (never a pass over all tasks per
 // tick): wait = alive ticks - executed ticks - blocked ticks.
 #pragma once
@@ -26,19 +40,37 @@
 
 namespace schedsim {
 
+// Replay (--replay): a task's life as run and sleep bursts (alternating,
+// starting with a run), and level changes at absolute ticks.
+struct Burst {
+    bool run = true;
+    uint64_t ticks = 0;  // run: CPU ticks (kForever: never ends); sleep: ticks asleep
+};
+struct LevelChange {
+    uint64_t tick = 0;
+    uint8_t level = 0;
+};
+
 struct TaskSpec {
     uint64_t arrival = 0;
     uint64_t runtime = 0;  // ticks of CPU needed; kForever never finishes
     uint8_t level = 0;
     double block_chance = 0;
+    // Replay tasks: runtime is the first run burst; after the last burst the
+    // task finishes, or starts over with the first if `repeat`.
+    std::vector<Burst> bursts;
+    bool repeat = false;
+    std::vector<LevelChange> changes;  // by tick, each >= arrival
 };
 
 constexpr uint64_t kForever = ~uint64_t{0};
 
-enum class WorkloadKind { Idealised, Random, File };
+enum class WorkloadKind { Idealised, Random, File, Replay };
+enum class Model { Exact, Seed };
 
 struct Config {
     q::sched::PolicyKind policy = q::sched::PolicyKind::RR;
+    Model model = Model::Exact;
     WorkloadKind workload = WorkloadKind::Idealised;
     std::string workload_file;
     unsigned cores = 16;
@@ -50,7 +82,7 @@ struct Config {
     uint64_t wake_delay = 100;      // ticks a blocked task sleeps
     uint64_t seed = 1;
     q::sched::WeightTable weights = q::sched::WeightTable::Seed;
-    q::sched::Time slice = 1;       // policy slice (ticks)
+    q::sched::Time slice = 1;       // run length (exact) and policy slice, ticks
     bool progress = true;
 };
 
@@ -58,6 +90,20 @@ struct LevelStats {
     uint32_t weight = 0;
     uint64_t samples = 0;
     double avg_execs = 0, avg_wait = 0, avg_resp = 0;
+};
+
+// One task's figures (--tasks-out). Wake-up latency: ticks from a wake-up
+// to the task's next dispatch (a wake-up still waiting at the end counts
+// end - wake tick); percentiles by nearest rank, 0 without wake-ups.
+struct TaskStats {
+    uint64_t id = 0, arrival = 0;
+    unsigned level = 0;
+    uint32_t weight = 0;
+    uint64_t executed = 0, waited = 0, blocks = 0, wakeups = 0;
+    uint64_t wake_p50 = 0, wake_p99 = 0, wake_max = 0;
+    double max_lag = 0;  // max |fluid reference - received| over the run (exact
+                         // model; seed model: at the end)
+    double fluid = 0;    // service in the fluid reference schedule (ticks)
 };
 
 struct Result {
@@ -72,16 +118,24 @@ struct Result {
     uint64_t max_wait = 0;
     uint64_t ctx_switches = 0;
     double ctx_rate = 0;
-    double jain = 0;       // over service / (weight * runnable ticks)
-    double worst_lag = 0;  // |GPS ideal - received| at the end, ticks
+    double jain = 0;       // over received / fluid service (tasks with fluid > 0)
+    double worst_lag = 0;  // max over tasks of |fluid - received| at the end, ticks
+    double max_lag = 0;    // max over tasks and over the run (TaskStats::max_lag)
+    uint64_t wakeups = 0, wake_p50 = 0, wake_p99 = 0, wake_max = 0;  // over all wake-ups
     LevelStats levels[q::sched::kLevels];
+    std::vector<TaskStats> tasks;  // in spawn order (id)
 };
 
-// Runs one simulation. Throws std::runtime_error on a bad workload file.
+// Nearest-rank percentile p (0..100) of v, which it sorts; 0 if empty.
+uint64_t percentile(std::vector<uint64_t>& v, unsigned p);
+
+// Runs one simulation.
 Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks);
 
-// The fixed task list of a workload (idealised or file; random is generated
-// during the run and returns an empty list).
+// The fixed task list of a workload (idealised, file or replay; random is
+// generated during the run and returns an empty list). Throws
+// std::runtime_error ("FILE:LINE: what") on a bad workload or replay file.
 std::vector<TaskSpec> load_workload(const Config& cfg);
+std::vector<TaskSpec> load_replay(const std::string& path);
 
 }  // namespace schedsim

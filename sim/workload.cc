@@ -76,6 +76,7 @@ std::vector<TaskSpec> load_workload(const Config& cfg) {
     switch (cfg.workload) {
         case WorkloadKind::Idealised: return idealised(cfg);
         case WorkloadKind::File: return from_file(cfg.workload_file);
+        case WorkloadKind::Replay: return load_replay(cfg.workload_file);
         case WorkloadKind::Random: return {};
     }
     return {};

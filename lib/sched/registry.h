@@ -23,6 +23,12 @@ namespace q::sched {
 enum class PolicyKind : u8 { RR, DWRR, IDWRR, EEVDF };
 inline constexpr unsigned kPolicyKinds = 4;
 
+// Every policy once, in PolicyKind order: X(Kind, Class). Programs that
+// need each concrete class (schedsim instantiates its loop per class) expand
+// this instead of listing policies themselves; names come from
+// policy_name(). A new policy is added here and in this registry only.
+#define Q_SCHED_POLICIES(X) X(RR, RoundRobin) X(DWRR, Dwrr) X(IDWRR, InterleavedDwrr) X(EEVDF, Eevdf)
+
 struct PolicyConfig {
     WeightTable table = WeightTable::Linux;  // queue weights for dwrr/idwrr
     u32 price = 1024;                        // credit one slice costs

@@ -1,5 +1,5 @@
-// tests/host/schedsim_fidelity_test.cc - schedsim reproduces the seed's
-// idealised tables at full size (40,000 tasks, 16 cores, 100,000 ticks; each
+// tests/host/schedsim_fidelity_test.cc - schedsim's seed model reproduces
+// the seed's idealised tables at full size (40,000 tasks, 16 cores, 100,000 ticks; each
 // run takes well under a second), EEVDF gives weight-proportional shares,
 // and the random workload is deterministic per seed.
 #include <gtest/gtest.h>
@@ -29,6 +29,7 @@ constexpr double kSeedIdwrrExecs[40] = {
 Result idealised(qs::PolicyKind k) {
     Config c;
     c.policy = k;
+    c.model = Model::Seed;
     c.progress = false;
     return simulate(c, load_workload(c));
 }

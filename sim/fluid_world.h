@@ -1,0 +1,114 @@
+// sim/fluid_world.h - the fluid reference schedule that lag and fairness
+// are measured against: the run's workload served by an ideal fluid
+// scheduler, independently of the policy being measured.
+//
+// The same tasks arrive at the same ticks (source.h). Each tick the cores
+// are water-filled over the tasks runnable in this fluid world, at most one
+// core per task (fluid.h). A task's demand drives its life here exactly as
+// in the simulation, but in units of fluid service: its k-th tick of
+// service ends its run burst, finishes it, or blocks it according to the
+// same decision its k-th executed tick gets in the simulation (its own
+// blocking stream), and it then sleeps the same number of ticks. So every
+// policy is compared with one schedule, which does not follow the policy's
+// own blocking times.
+//
+// Events are kept per task, not per tick: when a task becomes runnable its
+// next event is computed ahead (the service at which its run burst ends,
+// it finishes, or its blocking stream first says block - drawn ahead from a
+// copy of the stream the simulator uses), and the task waits in its level's
+// heap keyed by the level service at which it reaches that point. A tick
+// costs the water-filling update plus the events due (one heap check per
+// non-empty level). Granularity: events take effect at the end of the tick
+// in which they fall (the simulator's granularity too); the part of that
+// tick's fluid share after a task's event is dropped, not given to the
+// others (< 1 tick per event). Level changes (replay) apply at the start of
+// their tick, keeping the task's service.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "sim/fluid.h"
+#include "sim/rng.h"
+#include "sim/sim.h"
+#include "sim/source.h"
+
+namespace schedsim {
+
+class FluidWorld {
+  public:
+    FluidWorld(const Config& cfg, const std::vector<TaskSpec>& fixed);
+
+    // Tick `now`: arrivals, wake-ups and level changes due at its start,
+    // then its fluid service and the events it completes.
+    void tick(uint64_t now);
+    // Task id's fluid service through the last tick(), in 2^-64 ticks (0 for
+    // a task that has not arrived).
+    i128 service(uint64_t id) const {
+        if (id >= tasks_.size()) return 0;
+        const Task& t = tasks_[id];
+        return t.runnable ? t.base + fluid_.service(t.level) : t.base;
+    }
+
+  private:
+    struct Task {
+        const TaskSpec* spec = nullptr;  // replay tasks
+        size_t burst = 0;
+        Rng rng{0};
+        double block_chance = 0;
+        uint64_t remaining = 0;  // of the current run burst, from `done`
+        uint64_t done = 0;       // whole ticks of service at the last event
+        i128 base = 0;           // service = base (+ level service if runnable)
+        uint64_t event_at = 0;   // service (ticks) of the next event; 0: none
+        uint8_t kind = 0;        // of that event (Kind)
+        uint32_t version = 0;    // invalidates heap entries
+        uint8_t level = 0;
+        bool runnable = false, finished = false;
+    };
+    struct Due {
+        i128 key;  // level service at which the event falls
+        uint64_t id;
+        uint32_t version;
+        bool operator>(const Due& o) const { return key != o.key ? key > o.key : id > o.id; }
+    };
+    struct Sleeper {
+        uint64_t wake, seq, id;
+        bool operator>(const Sleeper& o) const { return wake != o.wake ? wake > o.wake : seq > o.seq; }
+    };
+
+    enum Kind : uint8_t { kCheckpoint, kBurstEnd, kFinish, kBlock };
+    // Blocking decisions are drawn ahead at most this many ticks of service
+    // at a time (a checkpoint event resumes), so a task that rarely runs
+    // does not draw a whole run's worth ahead.
+    static constexpr uint64_t kLookahead = 4096;
+
+    void spawn(const TaskSpec& s, size_t fixed_index);
+    void join(uint64_t id);
+    void leave(Task& t);
+    void plan(uint64_t id);
+    void event(uint64_t id, uint64_t now);
+    void sleep(uint64_t id, uint64_t now, uint64_t ticks);
+    void change_level(uint64_t id, uint8_t level);
+
+    const Config& cfg_;
+    const uint32_t* weight_;
+    TaskSource source_;
+    FluidReference fluid_;
+    std::vector<Task> tasks_;
+    std::vector<uint64_t> spec_task_;  // fixed index -> id
+    std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_[q::sched::kLevels];
+    uint64_t due_mask_ = 0;  // bit l: due_[l] is not empty
+    std::priority_queue<Sleeper, std::vector<Sleeper>, std::greater<Sleeper>> sleepers_;
+    uint64_t sleep_seq_ = 0;
+    struct Change {
+        uint64_t tick;
+        size_t spec;
+        uint8_t level;
+    };
+    std::vector<Change> changes_;
+    size_t next_change_ = 0;
+};
+
+}  // namespace schedsim

@@ -1,0 +1,105 @@
+// sim/replay.cc - replay workloads (--replay FILE): each task's life as a
+// sequence of run and sleep bursts, with level (nice) changes at given
+// ticks. One task a line, '#' starts a comment:
+//
+//   ARRIVAL LEVEL BURST... [repeat] [at TICK level LEVEL]...
+//   BURST is "run N" (N ticks of CPU, N >= 1, or "inf": never stops) or
+//   "sleep N" (off the CPU for N ticks, N >= 0; 0 = wakes the next tick).
+//
+// The first burst is a run; adjacent bursts of one kind merge; "run inf"
+// must be the last burst. After its last burst a task finishes, or with
+// "repeat" starts over with the first. "at TICK level LEVEL" (TICK >=
+// ARRIVAL) changes the task's level at the start of tick TICK, whatever its
+// state, through the policy's reweight() as the kernel's setpriority does.
+// Lines are sorted by arrival (stable). Errors name the file and line.
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/sim.h"
+
+namespace schedsim {
+
+namespace {
+
+uint64_t number(const std::string& tok, const std::string& where, const char* what, bool allow_inf) {
+    if (allow_inf && tok == "inf") return kForever;
+    if (tok.empty() || tok.find_first_not_of("0123456789") != std::string::npos || tok.size() > 15)
+        throw std::runtime_error(where + ": " + what + " must be an integer in [0, 10^15), got '" + tok + "'");
+    return std::stoull(tok);
+}
+
+uint8_t level_of(const std::string& tok, const std::string& where) {
+    const uint64_t l = number(tok, where, "level", false);
+    if (l >= q::sched::kLevels) throw std::runtime_error(where + ": level must be 0..39, got '" + tok + "'");
+    return static_cast<uint8_t>(l);
+}
+
+TaskSpec parse_task(const std::string& line, const std::string& where) {
+    std::istringstream in(line);
+    std::vector<std::string> tok;
+    for (std::string w; in >> w;) tok.push_back(w);
+    if (tok.size() < 4) throw std::runtime_error(where + ": expected 'ARRIVAL LEVEL run N ...'");
+    TaskSpec s;
+    s.arrival = number(tok[0], where, "arrival", false);
+    s.level = level_of(tok[1], where);
+    size_t i = 2;
+    for (; i < tok.size() && (tok[i] == "run" || tok[i] == "sleep"); i += 2) {
+        const bool run = tok[i] == "run";
+        if (i + 1 >= tok.size()) throw std::runtime_error(where + ": '" + tok[i] + "' needs a tick count");
+        const uint64_t n = number(tok[i + 1], where, run ? "run length" : "sleep length", run);
+        if (run && n == 0) throw std::runtime_error(where + ": run length must be at least 1");
+        if (s.bursts.empty() && !run) throw std::runtime_error(where + ": the first burst must be a run");
+        if (!s.bursts.empty() && s.bursts.back().run && s.bursts.back().ticks == kForever)
+            throw std::runtime_error(where + ": 'run inf' must be the last burst");
+        if (!s.bursts.empty() && s.bursts.back().run == run) {
+            Burst& b = s.bursts.back();
+            b.ticks = (n == kForever || b.ticks + n >= kForever) ? kForever : b.ticks + n;
+        } else {
+            s.bursts.push_back({run, n});
+        }
+    }
+    if (s.bursts.empty()) throw std::runtime_error(where + ": expected a burst ('run N') after the level");
+    if (i < tok.size() && tok[i] == "repeat") {
+        s.repeat = true;
+        i++;
+    }
+    for (; i < tok.size(); i += 4) {
+        if (tok[i] != "at" || i + 3 >= tok.size() || tok[i + 2] != "level")
+            throw std::runtime_error(where + ": expected 'at TICK level LEVEL', got '" + tok[i] + "'");
+        LevelChange c;
+        c.tick = number(tok[i + 1], where, "tick", false);
+        c.level = level_of(tok[i + 3], where);
+        if (c.tick < s.arrival) throw std::runtime_error(where + ": level change at tick " + tok[i + 1] + " before arrival");
+        s.changes.push_back(c);
+    }
+    std::stable_sort(s.changes.begin(), s.changes.end(),
+                     [](const LevelChange& a, const LevelChange& b) { return a.tick < b.tick; });
+    // Without repeat, a trailing sleep ends the task when it would wake; it
+    // is dropped so that the last run ends it (same service).
+    if (!s.repeat && !s.bursts.back().run) s.bursts.pop_back();
+    // A repeating list that starts and ends with runs: they join on wrap,
+    // which the simulator handles burst by burst.
+    s.runtime = s.bursts.front().ticks;
+    return s;
+}
+
+}  // namespace
+
+std::vector<TaskSpec> load_replay(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot open replay file '" + path + "'");
+    std::vector<TaskSpec> v;
+    std::string line;
+    for (int n = 1; std::getline(in, line); n++) {
+        const auto hash = line.find('#');
+        if (hash != std::string::npos) line.erase(hash);
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        v.push_back(parse_task(line, path + ":" + std::to_string(n)));
+    }
+    std::stable_sort(v.begin(), v.end(), [](const TaskSpec& a, const TaskSpec& b) { return a.arrival < b.arrival; });
+    return v;
+}
+
+}  // namespace schedsim

@@ -1,0 +1,139 @@
+// tests/host/schedsim_replay_test.cc - replay workloads (sim/replay.cc):
+// the format's parsing and errors, and tasks that follow their bursts and
+// level changes in the simulation.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "sim/sim.h"
+
+using namespace schedsim;
+namespace qs = q::sched;
+
+namespace {
+
+const char* kPath = "schedsim_replay_test.txt";
+
+std::vector<TaskSpec> load(const std::string& text) {
+    std::ofstream(kPath) << text;
+    auto v = load_replay(kPath);
+    std::remove(kPath);
+    return v;
+}
+
+std::string error_of(const std::string& text) {
+    try {
+        load(text);
+    } catch (const std::runtime_error& e) {
+        std::remove(kPath);
+        return e.what();
+    }
+    return "";
+}
+
+Result run(qs::PolicyKind k, const std::string& text, uint64_t ticks, unsigned cores = 1) {
+    Config c;
+    c.policy = k;
+    c.workload = WorkloadKind::Replay;
+    c.cores = cores;
+    c.ticks = ticks;
+    c.progress = false;
+    return simulate(c, load(text));
+}
+
+}  // namespace
+
+TEST(SchedsimReplay, ParsesBurstsRepeatAndLevelChanges) {
+    const auto v = load("# comment\n9 20 run 3 run 2 sleep 4 sleep 1 run inf at 100 level 30 at 50 level 10\n"
+                        "0 5 run 1 sleep 0 repeat\n\n1 7 run 4 sleep 9\n");
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_EQ(v[0].arrival, 0u);  // sorted by arrival
+    EXPECT_TRUE(v[0].repeat);
+    ASSERT_EQ(v[0].bursts.size(), 2u);
+    EXPECT_FALSE(v[0].bursts[1].run);
+    EXPECT_EQ(v[0].bursts[1].ticks, 0u);
+    ASSERT_EQ(v[1].bursts.size(), 1u);  // a final sleep without repeat is dropped
+    EXPECT_EQ(v[1].runtime, 4u);
+    const TaskSpec& t = v[2];
+    EXPECT_EQ(t.level, 20);
+    ASSERT_EQ(t.bursts.size(), 3u);  // run 5, sleep 5, run inf
+    EXPECT_EQ(t.bursts[0].ticks, 5u);
+    EXPECT_EQ(t.runtime, 5u);
+    EXPECT_EQ(t.bursts[1].ticks, 5u);
+    EXPECT_EQ(t.bursts[2].ticks, kForever);
+    ASSERT_EQ(t.changes.size(), 2u);
+    EXPECT_EQ(t.changes[0].tick, 50u);  // sorted by tick
+    EXPECT_EQ(t.changes[1].level, 30);
+}
+
+TEST(SchedsimReplay, ErrorsNameTheLine) {
+    EXPECT_NE(error_of("0 20 run 1\n0 20 sleep 3 run 1\n").find(":2: the first burst must be a run"),
+              std::string::npos);
+    EXPECT_NE(error_of("0 20 run 0\n").find(":1: run length"), std::string::npos);
+    EXPECT_NE(error_of("\n0 40 run 1\n").find(":2: level must be 0..39"), std::string::npos);
+    EXPECT_NE(error_of("5 20 run 1 at 4 level 3\n").find("before arrival"), std::string::npos);
+    EXPECT_NE(error_of("0 20 run inf sleep 1\n").find("'run inf' must be the last burst"), std::string::npos);
+    EXPECT_NE(error_of("0 20 run 1 jump 3\n").find("expected 'at TICK level LEVEL'"), std::string::npos);
+    EXPECT_NE(error_of("0 20 run x\n").find("run length must be an integer"), std::string::npos);
+    EXPECT_NE(error_of("0 20\n").find(":1: expected"), std::string::npos);
+    EXPECT_NE(error_of("-1 20 run 1\n").find("arrival"), std::string::npos);
+}
+
+// Alone on a core: run 3, sleep 5, run 2 -> finishes at tick 10, having
+// executed 5 ticks, blocked once and woken once with no wait.
+TEST(SchedsimReplay, TaskFollowsItsBursts) {
+    const Result r = run(qs::PolicyKind::EEVDF, "0 20 run 3 sleep 5 run 2\n", 100);
+    ASSERT_EQ(r.tasks.size(), 1u);
+    EXPECT_EQ(r.finished, 1u);
+    EXPECT_DOUBLE_EQ(r.avg_turnaround, 10.0);
+    EXPECT_EQ(r.tasks[0].executed, 5u);
+    EXPECT_EQ(r.tasks[0].blocks, 1u);
+    EXPECT_EQ(r.tasks[0].wakeups, 1u);
+    EXPECT_EQ(r.tasks[0].wake_max, 0u);
+    EXPECT_EQ(r.tasks[0].waited, 0u);
+    const Result rep = run(qs::PolicyKind::RR, "0 20 run 2 sleep 3 repeat\n", 1000);
+    EXPECT_EQ(rep.tasks[0].executed, 400u);
+    EXPECT_EQ(rep.blocks, 200u);
+}
+
+// The sleeper case of schedsim_exact_test as a replay: 1-tick runs, 1-tick
+// sleeps beside a hog of equal weight get a third of the core under EEVDF.
+TEST(SchedsimReplay, SleeperBesideHog) {
+    const Result r = run(qs::PolicyKind::EEVDF, "0 20 run inf\n0 20 run 1 sleep 1 repeat\n", 30000);
+    EXPECT_NEAR(static_cast<double>(r.tasks[1].executed) / 30000.0, 1.0 / 3.0, 0.005);
+}
+
+// A level change half way: two equal hogs share 50/50, then the second is
+// raised to level 30 (9536 vs 1024) and takes 9536/10560 of the core.
+TEST(SchedsimReplay, LevelChangeReweights) {
+    for (auto k : {qs::PolicyKind::EEVDF, qs::PolicyKind::DWRR}) {
+        const Result r = run(k, "0 20 run inf\n0 20 run inf at 50000 level 30\n", 100000);
+        const double want = 25000.0 + 50000.0 * 9536.0 / 10560.0;
+        EXPECT_NEAR(static_cast<double>(r.tasks[1].executed), want, 100.0) << qs::policy_name(k);
+        EXPECT_EQ(r.tasks[1].level, 30u);
+        EXPECT_LT(r.max_lag, 2.0) << qs::policy_name(k);
+    }
+}
+
+// Level changes reach tasks in every state: asleep (task 0 sleeps 10 ticks
+// after each tick of work), queued and running, under every policy; the
+// simulation stays consistent (every slot accounted, the changed level
+// reported).
+TEST(SchedsimReplay, LevelChangesInEveryState) {
+    for (unsigned i = 0; i < qs::kPolicyKinds; i++) {
+        const auto k = static_cast<qs::PolicyKind>(i);
+        const Result r = run(k,
+                             "0 20 run 1 sleep 10 repeat at 5 level 30 at 17 level 3 at 600 level 39\n"
+                             "0 20 run inf at 3 level 25 at 400 level 10\n"
+                             "0 20 run 7 sleep 2 repeat at 250 level 0\n",
+                             1000, 2);
+        EXPECT_EQ(r.executed + r.idle, 2000u) << qs::policy_name(k);
+        EXPECT_EQ(r.tasks[0].level, 39u) << qs::policy_name(k);
+        EXPECT_EQ(r.tasks[1].level, 10u) << qs::policy_name(k);
+        EXPECT_EQ(r.tasks[2].level, 0u) << qs::policy_name(k);
+        EXPECT_GT(r.tasks[0].executed, 80u) << qs::policy_name(k);
+    }
+}
