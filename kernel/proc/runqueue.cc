@@ -51,8 +51,12 @@ void rq_init(const char* policy_name, u64 slice_cycles, int ncpus) {
     config.price = 1024;
     config.slice = slice_cycles;
     config.vshift = 16;
-    for (unsigned k = 0; k < sched::kPolicyKinds; k++)
+    for (unsigned k = 0; k < sched::kPolicyKinds; k++) {
         g_policies[k] = sched::construct_policy(static_cast<sched::PolicyKind>(k), g_storage[k], config);
+        // Every hart shares the queue: EEVDF caps weights that ask for more
+        // than one hart (lib/sched/eevdf.h).
+        g_policies[k]->set_cpus(static_cast<unsigned>(ncpus));
+    }
     g_current = find(kDefaultPolicy);
     g_ncpus = ncpus;
     if (policy_name && *policy_name) {
