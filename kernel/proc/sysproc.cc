@@ -82,13 +82,23 @@ i64 sys_setpriority() {
     return 0;
 }
 
-// sched_get(buf, len) -> 0; copies the policy name (NUL-terminated).
+// sched_get(buf, len) -> 0; copies the policy name (NUL-terminated), then,
+// if len has room, the run-queue mode ("percpu" or "single", NUL-terminated).
 i64 sys_sched_get() {
     const char* name = rq_policy_name();
+    const char* mode = rq_mode_name();
     const u64 len = static_cast<u64>(arg_int(1));
     const u64 need = strlen(name) + 1;
+    const u64 need_mode = strlen(mode) + 1;
     if (len < need) return -1;
-    return to_user(copy_out(myproc()->pagetable, arg_addr(0), name, need));
+    char buf[32];
+    memmove(buf, name, need);
+    u64 n = need;
+    if (len >= need + need_mode && need + need_mode <= sizeof(buf)) {
+        memmove(buf + need, mode, need_mode);
+        n += need_mode;
+    }
+    return to_user(copy_out(myproc()->pagetable, arg_addr(0), buf, n));
 }
 
 // sched_set(name) -> 0, or -1 for an unknown policy.

@@ -39,6 +39,10 @@
 //                one only, so the turns go round every queue.
 //   behind       service-per-weight order (a's service / weight < b's),
 //                exact in 64 bits for service < 2^47 time units.
+//   Service      the service a rotation compares: CPU time with a half-life
+//                (halved every `half_life` time units, in whole steps), so
+//                a head start (a task forked earlier) is forgotten instead
+//                of being paid back by fewer turns on the light queue.
 //   migrate      moves a queued entity between two policy instances keeping
 //                its lag: src.dequeue() records vlag = V_src - v, and
 //                dst.enqueue() (not a requeue: the entity is not on a cpu)
@@ -112,6 +116,25 @@ class PullChooser {
     Move move_ = Move::No;
     u64 service_ = 0;
     u32 weight_ = 0;
+};
+
+struct Service {
+    u64 value = 0;
+    u64 epoch = 0;  // now / half_life when value was last decayed
+
+    // value as of `now`. Every task halves at the same instants (multiples
+    // of half_life), so values stay comparable.
+    constexpr u64 at(Time now, Time half_life) const {
+        const u64 e = half_life ? now / half_life : 0;
+        const u64 h = e > epoch ? e - epoch : 0;
+        return h >= 64 ? 0 : value >> h;
+    }
+    // Account `ran` at `now`.
+    constexpr void add(Time ran, Time now, Time half_life) {
+        value = at(now, half_life) + ran;
+        const u64 e = half_life ? now / half_life : 0;
+        if (e > epoch) epoch = e;
+    }
 };
 
 inline void migrate(Policy& src, Policy& dst, Entity& e, Time now) {

@@ -56,9 +56,9 @@ def equal_test(policy, hogs, cpus, tolerance):
 
 # (name, command, regex the output must match)
 TOOL_CASES = [
-    ("sched-prints-default", "sched", r"eevdf\n"),
-    ("sched-switch-dwrr", "sched dwrr", r"dwrr\n"),
-    ("sched-switch-back", "sched eevdf", r"eevdf\n"),
+    ("sched-prints-default", "sched", r"eevdf percpu\n"),
+    ("sched-switch-dwrr", "sched dwrr", r"dwrr percpu\n"),
+    ("sched-switch-back", "sched eevdf", r"eevdf percpu\n"),
     ("sched-unknown", "sched fifo", r"sched: unknown policy 'fifo'.*\n"),
     ("nice-runs-command", "nice -n 5 echo hi", r"hi\n"),
     ("nice-bad-value", "nice -n x echo hi", r"nice: bad value 'x'.*\n"),
@@ -70,7 +70,7 @@ TOOL_CASES = [
     ("ps-columns", "ps", r"(?s)policy eevdf\nPID PPID STATE  NICE WEIGHT CPU_MS.*\n1 0 sleep .* init\n.*sh\n.*ps\n"),
     ("nice-inherited", "nice -n 7 ps", r"(?s).*\d+ \d+ run 7 215 .*ps\n"),
     ("switch-keeps-hogs", "hog 3 & ; hog 3 & ; sched rr; sched idwrr; sched dwrr; sched eevdf; ps",
-     r"(?s)rr\nidwrr\ndwrr\neevdf\n.*(run|runble) 0 1024 .*hog\n.*(run|runble) 0 1024 .*hog\n.*"),
+     r"(?s)rr percpu\nidwrr percpu\ndwrr percpu\neevdf percpu\n.*(run|runble) 0 1024 .*hog\n.*(run|runble) 0 1024 .*hog\n.*"),
 ]
 
 
@@ -100,7 +100,7 @@ def boot_tests():
                 with Guest(cpus=cpus, sched=policy) as g:
                     g.boot()
                     out = g.run("sched; echo hello | wc", timeout=60)
-                report(out == "%s\n1 1 6 \n" % policy, name, repr(out))
+                report(out == "%s percpu\n1 1 6 \n" % policy, name, repr(out))
             except Exception as e:  # noqa: BLE001
                 report(False, name, "%s" % type(e).__name__)
 

@@ -91,12 +91,15 @@ struct PTask {
     int cpu = 0;        // queue it is on
     CpuMask allowed = kAllCpus;
     u64 migrations = 0;
+    Service svc;  // decayed service (what rotations compare)
     bool moved = false;  // migrated and not picked since: not moved again
 };
 
 // Per-cpu queues of one policy kind, hogs only, one pick per cpu per step.
 class PerCpuSim {
   public:
+    static constexpr Time kHalfLife = 256;  // steps (the kernel: 256 slices)
+
     PerCpuSim(PolicyKind kind, unsigned cpus, unsigned balance_every)
         : cpus_(cpus), every_(balance_every), boxes_(cpus), running_(cpus, nullptr), q_(cpus) {
         for (auto& b : boxes_) {
@@ -131,19 +134,13 @@ class PerCpuSim {
     static PTask& of(Entity* e) { return *static_cast<PTask*>(e->owner); }
     Policy& pol(unsigned c) { return *boxes_[c]->p; }
 
-    // Most behind queued task on src that may run on dst, and whether it is
-    // behind every task on dst.
-    PTask* candidate(unsigned src, unsigned dst, bool& behind_all) {
+    // Most behind queued task on src that may run on dst (work stealing).
+    PTask* candidate(unsigned src, unsigned dst) {
         PTask* best = nullptr;
         for (auto& t : tasks_) {
             if (t->cpu != static_cast<int>(src) || !t->t.e.queued || t->moved || !mask_has(t->allowed, dst)) continue;
-            if (!best || behind(t->t.ran, t->t.e.weight, best->t.ran, best->t.e.weight)) best = t.get();
-        }
-        behind_all = best != nullptr;
-        if (best) {
-            for (auto& t : tasks_)
-                if (t->cpu == static_cast<int>(dst) && !behind(best->t.ran, best->t.e.weight, t->t.ran, t->t.e.weight))
-                    behind_all = false;
+            if (!best || behind(t->svc.at(now_, kHalfLife), t->t.e.weight, best->svc.at(now_, kHalfLife), best->t.e.weight))
+                best = t.get();
         }
         return best;
     }
@@ -165,15 +162,16 @@ class PerCpuSim {
         for (auto& q : q_) q.min_weight = 0;
         for (auto& t : tasks_) {
             QueueLoad& q = q_[static_cast<unsigned>(t->cpu)];
-            if (q.min_weight == 0 || behind(t->t.ran, t->t.e.weight, q.min_service, q.min_weight)) {
-                q.min_service = t->t.ran;
+            const u64 sv = t->svc.at(now_, kHalfLife);
+            if (q.min_weight == 0 || behind(sv, t->t.e.weight, q.min_service, q.min_weight)) {
+                q.min_service = sv;
                 q.min_weight = t->t.e.weight;
             }
         }
         PullChooser pc(q_.data(), self);
         for (auto& t : tasks_) {
             if (!t->t.e.queued || t->moved || !mask_has(t->allowed, self)) continue;
-            pc.offer(t.get(), static_cast<unsigned>(t->cpu), t->t.e.weight, t->t.ran);
+            pc.offer(t.get(), static_cast<unsigned>(t->cpu), t->t.e.weight, t->svc.at(now_, kHalfLife));
         }
         if (pc.best()) move(*static_cast<PTask*>(pc.best()), self);
     }
@@ -182,6 +180,7 @@ class PerCpuSim {
         for (unsigned c = 0; c < cpus_; c++) {
             if (!running_[c]) continue;
             pol(c).charge(*running_[c], 1);
+            of(running_[c]).svc.add(1, now_, kHalfLife);
             pol(c).enqueue(*running_[c], now_);
             running_[c] = nullptr;
             q_[c].running = 0;
@@ -190,9 +189,8 @@ class PerCpuSim {
             if (every_ && now_ % every_ == c % every_) balance(c);
             if (pol(c).size() == 0) {
                 const int v = steal_victim(q_.data(), cpus_, c);
-                bool unused;
                 if (v >= 0)
-                    if (PTask* t = candidate(static_cast<unsigned>(v), c, unused)) move(*t, c);
+                    if (PTask* t = candidate(static_cast<unsigned>(v), c)) move(*t, c);
             }
             Entity* e = pol(c).pick(c, now_);
             running_[c] = e;
