@@ -201,6 +201,7 @@ Result<int> fork() {
     }
     LockGuard g(child->lock);
     rq_set_nice(child, parent->nice);
+    child->affinity = parent->affinity;
     make_runnable(child);
     return pid;
 }

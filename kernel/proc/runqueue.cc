@@ -54,6 +54,32 @@ struct RunQueue {
     u64 load = 0;  // sum of the weights of its processes (queued or running)
     u32 nr = 0;    // its processes (queued or running)
     u64 next_balance = 0;  // private to the owning hart
+    // Lock statistics (guarded by lock; updated right after acquiring it).
+    u64 acquisitions = 0;
+    u64 contentions = 0;
+    u64 spin_cycles = 0;
+
+    void acquire() {
+        const u64 waited = lock.acquire_timed();
+        acquisitions++;
+        if (waited) {
+            contentions++;
+            spin_cycles += waited;
+        }
+    }
+    void release() { lock.release(); }
+};
+
+// RAII: one queue's lock, counted.
+class RqLock {
+  public:
+    explicit RqLock(RunQueue& q) : q_(q) { q_.acquire(); }
+    ~RqLock() { q_.release(); }
+    RqLock(const RqLock&) = delete;
+    RqLock& operator=(const RqLock&) = delete;
+
+  private:
+    RunQueue& q_;
 };
 
 constinit RunQueue g_rqs[param::kMaxCpus];
@@ -72,9 +98,9 @@ int queue_index(const Proc* p) { return g_percpu && p->rq >= 0 ? p->rq : 0; }
 RunQueue& lock_queue_of(Proc* p) {
     for (;;) {
         const int i = queue_index(p);
-        g_rqs[i].lock.acquire();
+        g_rqs[i].acquire();
         if (queue_index(p) == i) return g_rqs[i];
-        g_rqs[i].lock.release();
+        g_rqs[i].release();
     }
 }
 
@@ -82,7 +108,7 @@ RunQueue& lock_queue_of(Proc* p) {
 class QueueGuard {
   public:
     explicit QueueGuard(Proc* p) : q_(lock_queue_of(p)) {}
-    ~QueueGuard() { q_.lock.release(); }
+    ~QueueGuard() { q_.release(); }
     QueueGuard(const QueueGuard&) = delete;
     QueueGuard& operator=(const QueueGuard&) = delete;
     RunQueue& queue() { return q_; }
@@ -95,12 +121,12 @@ class QueueGuard {
 class PairGuard {
   public:
     PairGuard(int a, int b) : lo_(a < b ? a : b), hi_(a < b ? b : a) {
-        g_rqs[lo_].lock.acquire();
-        g_rqs[hi_].lock.acquire();
+        g_rqs[lo_].acquire();
+        g_rqs[hi_].acquire();
     }
     ~PairGuard() {
-        g_rqs[hi_].lock.release();
-        g_rqs[lo_].lock.release();
+        g_rqs[hi_].release();
+        g_rqs[lo_].release();
     }
     PairGuard(const PairGuard&) = delete;
     PairGuard& operator=(const PairGuard&) = delete;
@@ -164,19 +190,30 @@ void steal(int cpu, u64 now) {
     if (Proc* p = steal_candidate(victim, cpu, now)) try_migrate(p, victim, cpu, now);
 }
 
-// Kick for a process just queued on queue `target`.
-void kick(Proc* woken, int target) {
+// Wake a hart for p, just queued on queue `target`. percpu: `preempt` says
+// (decided under the target's lock) whether p should preempt the process
+// running there.
+void kick(Proc* woken, int target, bool preempt) {
     if (g_percpu) {
         Cpu& c = g_cpus[target];
         if (c.proc == nullptr && c.idle) {
             send_ipi(target);
             return;
         }
-        LockGuard g(g_rqs[target].lock);
-        Proc* running = c.proc;
-        if (running && running != woken && running->rq == target && policy(g_rqs[target]).preempts(woken->se, running->se)) {
+        if (preempt) {
             c.need_resched = true;
             send_ipi(target);
+            return;
+        }
+        // It waits behind the running process: an idle hart it may use
+        // (every queue was busy when it was placed, one has emptied since)
+        // is woken to steal it rather than sleep until its next tick.
+        for (int i = 0; i < g_ncpus; i++) {
+            if (i != target && g_cpus[i].proc == nullptr && g_cpus[i].idle &&
+                sched::mask_has(woken->affinity, static_cast<unsigned>(i))) {
+                send_ipi(i);
+                return;
+            }
         }
         return;
     }
@@ -189,7 +226,7 @@ void kick(Proc* woken, int target) {
             return;
         }
     }
-    LockGuard g(g_rqs[0].lock);
+    RqLock g(g_rqs[0]);
     for (int i = 0; i < g_ncpus; i++) {
         Proc* running = g_cpus[i].proc;
         if (running && running != woken && policy(g_rqs[0]).preempts(woken->se, running->se)) {
@@ -198,6 +235,13 @@ void kick(Proc* woken, int target) {
             return;
         }
     }
+}
+
+// Under queue q's lock: should p, just queued there, preempt what runs on
+// hart `target` (percpu)?
+bool should_preempt(RunQueue& q, Proc* p, int target) {
+    Proc* running = g_cpus[target].proc;
+    return running && running != p && running->rq == target && policy(q).preempts(p->se, running->se);
 }
 
 bool same(const char* a, const char* b) { return strncmp(a, b, 16) == 0; }
@@ -251,26 +295,39 @@ void rq_wake(Proc* p, u64 now) {
         const bool warm = p->rq >= 0 && now - p->last_ran < g_slice;
         target = sched::select_cpu(q, static_cast<unsigned>(g_ncpus), p->rq, p->affinity, warm, p->se.weight);
     }
+    bool preempt = false;
     {
         RunQueue& q = g_rqs[target];
-        LockGuard g(q.lock);
+        RqLock g(q);
         p->rq = target;
         count(q, p);
         policy(q).enqueue(p->se, now);
+        if (g_percpu) preempt = should_preempt(q, p, target);
     }
-    kick(p, target);
+    kick(p, target, preempt);
 }
 
 void rq_enqueue(Proc* p, u64 now) {
-    QueueGuard g(p);
-    policy(g.queue()).enqueue(p->se, now);
+    {
+        QueueGuard g(p);
+        if (!g_percpu || sched::mask_has(p->affinity, static_cast<unsigned>(p->rq))) {
+            policy(g.queue()).enqueue(p->se, now);
+            return;
+        }
+        // Its affinity no longer allows this hart: it leaves the queue (as
+        // if it stopped, keeping its lag) and is placed anew.
+        policy(g.queue()).stop(p->se);
+        uncount(g.queue(), p);
+        p->stat_migrations++;
+    }
+    rq_wake(p, now);
 }
 
 Proc* rq_pick(int cpu) {
     RunQueue& q = g_rqs[g_percpu ? cpu : 0];
     const u64 start = now_cycles();
     if (g_percpu && __atomic_load_n(&q.nr, __ATOMIC_RELAXED) == 0) steal(cpu, start);
-    LockGuard g(q.lock);
+    RqLock g(q);
     const u64 now = now_cycles();
     sched::Entity* e = policy(q).pick(static_cast<unsigned>(cpu), now);
     if (!e) return nullptr;
@@ -324,7 +381,7 @@ bool rq_set_policy(const char* name) {
     if (!sched::parse_policy(name, kind)) return false;
     const unsigned next = static_cast<unsigned>(kind);
     const int queues = g_percpu ? g_ncpus : 1;
-    for (int i = 0; i < queues; i++) g_rqs[i].lock.acquire();  // index order
+    for (int i = 0; i < queues; i++) g_rqs[i].acquire();  // index order
     if (next != g_kind) {
         const u64 now = now_cycles();
         for (int i = 0; i < queues; i++) {
@@ -349,13 +406,48 @@ bool rq_set_policy(const char* name) {
         }
         g_kind = next;
     }
-    for (int i = queues - 1; i >= 0; i--) g_rqs[i].lock.release();
+    for (int i = queues - 1; i >= 0; i--) g_rqs[i].release();
     return true;
 }
 
 const char* rq_policy_name() { return sched::policy_name(static_cast<sched::PolicyKind>(g_kind)); }
 
 const char* rq_mode_name() { return g_percpu ? "percpu" : "single"; }
+
+bool rq_set_affinity(Proc* p, u64 mask) {
+    const u64 harts = g_ncpus >= 64 ? ~0ull : (1ull << g_ncpus) - 1;
+    if ((mask & harts) == 0) return false;
+    p->affinity = mask;
+    if (!g_percpu) return true;  // one queue: placement does not apply
+    // Queued on a hart it may not use now: move it at once. Running there:
+    // make that hart reschedule; rq_enqueue re-places it when it is put back.
+    const int cpu = p->on_cpu;
+    if (p->se.queued && p->rq >= 0 && !sched::mask_has(mask, static_cast<unsigned>(p->rq))) {
+        sched::QueueLoad q[param::kMaxCpus];
+        snapshot(q);
+        const int dst = sched::select_cpu(q, static_cast<unsigned>(g_ncpus), -1, mask, false, p->se.weight);
+        try_migrate(p, p->rq, dst, now_cycles());
+        kick(p, dst, false);
+    } else if (cpu >= 0 && !sched::mask_has(mask, static_cast<unsigned>(cpu))) {
+        g_cpus[cpu].need_resched = true;
+        send_ipi(cpu);
+    }
+    return true;
+}
+
+bool rq_stat(int queue, RqStat& out) {
+    const int queues = g_percpu ? g_ncpus : 1;
+    if (queue < 0 || queue >= queues) return false;
+    RunQueue& q = g_rqs[queue];
+    RqLock g(q);
+    out.acquisitions = q.acquisitions;
+    out.contentions = q.contentions;
+    out.spin_cycles = q.spin_cycles;
+    out.load = q.load;
+    out.nr = q.nr;
+    out.queues = static_cast<u32>(queues);
+    return true;
+}
 
 void rq_set_nice(Proc* p, int nice) {
     QueueGuard g(p);

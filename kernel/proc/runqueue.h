@@ -44,6 +44,17 @@ void rq_stop(Proc* p);
 bool rq_set_policy(const char* name);
 const char* rq_policy_name();
 const char* rq_mode_name();
+// Restrict p to the harts in mask (caller holds p->lock); false if mask
+// names no hart. percpu: a queued p on a hart now excluded moves at once, a
+// running one is rescheduled and re-placed. single: stored, not enforced.
+bool rq_set_affinity(Proc* p, u64 mask);
+struct RqStat {
+    u64 acquisitions, contentions, spin_cycles, load;
+    u32 nr, queues;
+};
+// Statistics of queue i (its lock's acquisitions since boot); false if no
+// such queue.
+bool rq_stat(int queue, RqStat& out);
 // Set nice (-20..19): weight from the Linux table, kept across policies.
 void rq_set_nice(Proc* p, int nice);
 u32 nice_to_weight(int nice);

@@ -70,6 +70,28 @@ def multi_ratio_test(policy, cpus, a, b, per, tolerance, rq):
         report(False, name, str(e))
 
 
+def affinity_test():
+    """taskset: 3 hogs pinned to hart 1 of 3 share that hart (children
+    inherit the mask); unpinned they would get a hart each."""
+    name = "affinity-3hogs-pinned-to-hart1"
+    try:
+        with Guest(cpus=3, icount=ICOUNT, bootargs="slice=1000") as g:
+            g.boot()
+            out = g.run("taskset 0x2 sharetest 2000 0 0 0", timeout=600)
+            tools = g.run("taskset -p 0x5 1; taskset -p 1; taskset -p 0x8 1; taskset 0x1", timeout=60)
+        got = [int(m.group(2)) for m in re.finditer(r"share (-?\d+) (\d+)", out)]
+        hart = 2000 * 10000  # cycles of one hart in 2000 ms (10 MHz)
+        # (the window ends on a 100 ms tick: up to 2.1 s; unpinned: 3 harts)
+        ok = len(got) == 3 and sum(got) <= 1.2 * hart and min(got) >= 0.3 * hart
+        want_tools = ("pid 1 mask 0x5\n"
+                      "taskset: cannot set 0x8 on 1 (no such process or no such hart)\n"
+                      "usage: taskset MASK command [args...] | taskset -p [MASK] PID\n")
+        report(ok and tools == want_tools, name,
+               "shares %s (one hart: %d cycles); tools %r" % (got, hart, tools))
+    except Exception as e:  # noqa: BLE001
+        report(False, name, str(e))
+
+
 def single_mode_tests():
     name = "boot-eevdf-3harts-single"
     try:
@@ -150,6 +172,7 @@ def main():
         multi_ratio_test("eevdf", 3, 0, 5, 3, 0.10, rq)
         multi_ratio_test("eevdf", 2, -20, 0, 2, 0.05, rq)
     single_mode_tests()
+    affinity_test()
     storm_tests()
     boot_tests()
 
