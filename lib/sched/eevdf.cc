@@ -93,7 +93,13 @@ void Eevdf::readjust_slow() {
         }
         max_weight_ = top[0];
         if (members_count_ <= m) {
-            cap = top[n - 1];  // everyone has a cpu: all get the least weight
+            // Everyone has a cpu, which is all any task can get: nobody is
+            // owed anything, so every lag is cleared (all move to V). Lag
+            // carried through such a period (a light task running ahead on
+            // its own cpu while a heavy one was preempted by a short-lived
+            // waker) starved the light task when a third one arrived.
+            settle();
+            return;
         } else {
             // k < m: at k = m - 1 the test is top[m-1] <= rest, which holds.
             u64 rest = real_weight_;
@@ -107,6 +113,30 @@ void Eevdf::readjust_slow() {
         const u32 target = (cap != 0 && x.weight > cap) ? cap : x.weight;
         if (target != x.eweight) set_eweight(x, target);
         if (target != x.weight) capped++;
+    }
+    capped_ = capped;
+}
+
+// At most m members on m cpus: every member gets eweight = the least weight
+// among them and vruntime = V (lag 0), a fresh request.
+void Eevdf::settle() {
+    u32 least = 0;
+    for (Entity& x : members_)
+        if (least == 0 || x.weight < least) least = x.weight;
+    const i64 v = virtual_time();
+    usize capped = 0;
+    for (Entity& x : members_) {
+        const bool queued = x.queued;
+        if (queued) remove(x);
+        sub_sums(x);
+        x.eweight = least;
+        x.vrem = 0;
+        x.vruntime = v;
+        x.deadline = v + vslice(least);
+        x.vlag = 0;
+        add_sums(x);
+        if (queued) insert(x, true);
+        if (x.eweight != x.weight) capped++;
     }
     capped_ = capped;
 }

@@ -52,14 +52,16 @@
 // share (cap / W' = 1/m of the service, W' = sum of eweights = m * cap) and
 // the others share m - k cpus by weight. Equal weights are never split
 // (if w_k = w_{k+1}, k - 1 already passes the test). With at most m tasks
-// every one has its own cpu: all get the least weight among them, so none
-// runs ahead of the others. Everything else (V, deadlines, vruntime
+// every one has its own cpu, all any task can get: all get the least
+// weight among them and their lags are cleared (vruntime = V), so nobody
+// carries a debt or credit out of a period in which nobody competed. Everything else (V, deadlines, vruntime
 // advance, lag, placement) uses eweight; a change of cap re-weights the
 // tasks it affects keeping their lag in time (as reweight does). The cap is
 // recomputed when the set in the sums changes (enqueue of a new or woken
 // task, dequeue, stop, reweight): a scan of the in-sums list (Entity.link)
-// keeping the m heaviest, skipped when no task is capped and the largest
-// weight seen, times m, is at most the sum of weights (then k = 0). Tasks
+// keeping the m heaviest, skipped when no task is capped, there are more
+// than m, and the largest weight seen, times m, is at most the sum of
+// weights (then k = 0). Tasks
 // leave the sums with eweight = weight (their saved lag rescaled). With one
 // cpu (the default, and every per-cpu queue) eweight == weight always.
 //
@@ -123,10 +125,13 @@ class Eevdf final : public Policy {
     // Recompute the cap when the set in the sums changed (inline fast path:
     // nobody capped and no weight can ask for more than one cpu).
     void readjust() {
-        if (capped_ == 0 && (ncpus_ <= 1 || static_cast<u64>(max_weight_) * ncpus_ <= real_weight_)) return;
+        if (capped_ == 0 && (ncpus_ <= 1 || (members_count_ > ncpus_ &&
+                                             static_cast<u64>(max_weight_) * ncpus_ <= real_weight_)))
+            return;
         readjust_slow();
     }
     void readjust_slow();
+    void settle();
     void set_eweight(Entity& e, u32 w);
 
     EevdfTree tree_;

@@ -92,6 +92,26 @@ def affinity_test():
         report(False, name, str(e))
 
 
+def infeasible_test():
+    """Issue 12's kernel case, one shared queue on 2 harts: nice -20 and
+    nice 19 hogs alone for 10 s, then a nice 0 hog; over the next 8 s the
+    nice 19 hog gets its capped fluid share, 15/1039 of a hart (115 ms).
+    Before weight readjustment (and lag clearing while every task has a
+    hart) it got 0."""
+    name = "infeasible-nice19-2harts-single"
+    try:
+        with Guest(cpus=2, icount=ICOUNT, bootargs="slice=1000 rq=single") as g:
+            g.boot()
+            out = g.run("sharetest -w 10000 8000 -20 19 +0", timeout=1200)
+        got = {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"share (-?\d+) (\d+)", out)}
+        want = 8000 * 10000 * 15 / 1039  # cycles
+        ok = 19 in got and abs(got[19] / want - 1) <= 0.30
+        report(ok, name, "nice 19 got %.1f ms, fluid %.1f ms (limit 30%%): %s"
+               % (got.get(19, 0) / 1e4, want / 1e4, out.strip().replace("\n", ", ")))
+    except Exception as e:  # noqa: BLE001
+        report(False, name, str(e))
+
+
 def single_mode_tests():
     name = "boot-eevdf-3harts-single"
     try:
@@ -172,6 +192,7 @@ def main():
         multi_ratio_test("eevdf", 3, 0, 5, 3, 0.10, rq)
         multi_ratio_test("eevdf", 2, -20, 0, 2, 0.05, rq)
     single_mode_tests()
+    infeasible_test()
     affinity_test()
     storm_tests()
     boot_tests()

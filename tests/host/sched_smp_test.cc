@@ -279,13 +279,16 @@ TEST(SchedSmpEevdf, KernelConfigurationOneDay) {
         }
         mark(ran_m, ideal_m);
         if (minute % 60 != 0) continue;
-        // Every hour: within 3% (plus 10 slices) of the fluid service (the
-        // worst, 2.3%, is hour 1: the sleeper swings the cap between 15 and
-        // 350 every 5 s, re-weighting both nice -20 tasks each time).
+        // Every hour: within 5% (plus 10 slices) of the fluid service. The
+        // worst, 4.2%, is the nice 19 task in hour 1: while the sleeper
+        // sleeps the three others have a hart each (lags are cleared), while
+        // it is awake (3 s = 30 slices) nice 19's fluid share is 1.3 slices
+        // and it gets 1 or 2 whole ones, the excess forgiven at the next
+        // clearing.
         for (usize i = 0; i < n; i++) {
             const SimTask& s = *sim.tasks()[i];
             const double got = static_cast<double>(s.t.ran) - ran_h[i], want = s.ideal - ideal_h[i];
-            EXPECT_NEAR(got, want, 0.03 * want + 10 * kS) << "task " << i << " nice " << s.nice << " hour " << minute / 60;
+            EXPECT_NEAR(got, want, 0.05 * want + 10 * kS) << "task " << i << " nice " << s.nice << " hour " << minute / 60;
             if (want > 0) worst_hour = std::max(worst_hour, std::fabs(got / want - 1));
         }
         mark(ran_h, ideal_h);
