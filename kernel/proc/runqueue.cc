@@ -20,9 +20,11 @@
 // there within a slice and it is not more than its weight heavier, else the
 // least loaded); an empty queue steals the most behind waiting process of
 // the queue with the most waiting; rq_balance (every two slices per hart,
-// staggered) pulls by PullChooser: a move that lowers the larger load, else
-// an equal-load rotation that makes fair shares of equal tasks. "Behind"
-// compares CPU time per weight with a half-life of 256 slices
+// staggered) pulls by PullChooser: a move that lowers the larger load (the
+// one leaving the least imbalance), else an equal-load rotation that makes
+// fair shares of equal tasks. Loads for balancing count only processes
+// runnable for a slice or more (short-lived wakers are ignored). "Behind"
+// compares CPU time per weight with a half-life of 64 slices
 // (Proc::bal_service), so an old head start is forgotten. Candidates
 // are found by an unlocked scan of the process table (hints) and re-checked
 // under both queue locks; a moved process is not moved again before it runs.
@@ -87,7 +89,7 @@ unsigned g_kind = 0;  // index of the current policy kind
 bool g_percpu = true;
 int g_ncpus = 1;
 u64 g_slice = 1;
-u64 g_half_life = 256;  // of Proc::bal_service: 256 slices
+u64 g_half_life = 64;  // of Proc::bal_service: 64 slices
 
 u64 service(const Proc& p, u64 now) { return p.bal_service.at(now, g_half_life); }
 
@@ -251,7 +253,7 @@ bool same(const char* a, const char* b) { return strncmp(a, b, 16) == 0; }
 void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int ncpus) {
     g_ncpus = ncpus < 1 ? 1 : (ncpus > param::kMaxCpus ? param::kMaxCpus : ncpus);
     g_slice = slice_cycles ? slice_cycles : 1;
-    g_half_life = 256 * g_slice;
+    g_half_life = 64 * g_slice;
     if (mode && *mode && !same(mode, "percpu")) {
         if (same(mode, "single")) {
             g_percpu = false;
@@ -300,6 +302,7 @@ void rq_wake(Proc* p, u64 now) {
         RunQueue& q = g_rqs[target];
         RqLock g(q);
         p->rq = target;
+        p->woke_at = now;
         count(q, p);
         policy(q).enqueue(p->se, now);
         if (g_percpu) preempt = should_preempt(q, p, target);
@@ -344,10 +347,17 @@ void rq_balance(int cpu, u64 now) {
     self.next_balance = now + 2 * g_slice;
     sched::QueueLoad q[param::kMaxCpus];
     snapshot(q);
-    // Each queue's least served process (service per weight), for rotations.
+    // Loads for balancing count only processes runnable for a slice or
+    // more: a short-lived waker (a nice -20 process that runs 50 us every
+    // tick) would otherwise make its queue look heavy for an instant and
+    // pull a process away from it, to be pulled back a balance later.
+    // Also each queue's least served process (service per weight), for
+    // rotations.
+    for (int i = 0; i < g_ncpus; i++) q[i].load = 0;
     for (Proc& p : g_procs) {
         if (!p.rq_counted || p.rq < 0 || p.rq >= g_ncpus) continue;
         sched::QueueLoad& l = q[p.rq];
+        if (now - p.woke_at >= g_slice) l.load += p.se.weight;
         const u64 s = service(p, now);
         if (l.min_weight == 0 || sched::behind(s, p.se.weight, l.min_service, l.min_weight)) {
             l.min_service = s;
@@ -356,9 +366,9 @@ void rq_balance(int cpu, u64 now) {
     }
     sched::PullChooser pc(q, static_cast<unsigned>(cpu));
     for (Proc& p : g_procs) {
-        if (!p.se.queued || p.moved || p.rq < 0 || p.rq >= g_ncpus || !sched::mask_has(p.affinity, static_cast<unsigned>(cpu)))
+        if (!p.se.queued || p.rq < 0 || p.rq >= g_ncpus || !sched::mask_has(p.affinity, static_cast<unsigned>(cpu)))
             continue;
-        pc.offer(&p, static_cast<unsigned>(p.rq), p.se.weight, service(p, now));
+        pc.offer(&p, static_cast<unsigned>(p.rq), p.se.weight, service(p, now), p.moved);
     }
     if (pc.best()) try_migrate(static_cast<Proc*>(pc.best()), static_cast<int>(pc.src()), cpu, now);
 }

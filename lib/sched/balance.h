@@ -30,10 +30,14 @@
 //                turns on the lighter queue, which is what makes 8 equal
 //                hogs on 3 cpus fair; No otherwise (the imbalance would grow).
 //   PullChooser  periodic balancing for cpu `self`: the caller offers every
-//                queued task of another queue that may run on self and was
-//                not moved since it last ran (no ping-pong before it runs);
+//                queued task of another queue that may run on self (one
+//                moved since it last ran only for a move that Improves:
+//                rotating it again before it runs would be ping-pong, but it
+//                must be able to leave a queue that a short-lived waker made
+//                look light);
 //                the chooser keeps the best move: one that Improves (the
-//                task most behind goes to the lighter queue) before one that
+//                one leaving the least imbalance |ls - ld - 2w| between the
+//                two queues, then the task most behind) before one that
 //                Rotates (the task most ahead leaves, the source's others
 //                gain). Every queue is considered, not the first busiest
 //                one only, so the turns go round every queue.
@@ -85,19 +89,31 @@ class PullChooser {
   public:
     PullChooser(const QueueLoad* q, unsigned self) : q_(q), self_(self) {}
 
-    void offer(void* task, unsigned src, u32 weight, u64 service) {
+    // moved: the task was migrated and has not run since; it may still move
+    // to lower an imbalance, but not for a rotation (no ping-pong).
+    void offer(void* task, unsigned src, u32 weight, u64 service, bool moved = false) {
         if (src == self_) return;
         const Move m = judge_move(q_[src], q_[self_], weight);
-        if (m == Move::No) return;
+        if (m == Move::No || (moved && m == Move::Rotates)) return;
+        // What is left of the imbalance between the two queues after it.
+        const u64 diff = q_[src].load - q_[self_].load;  // > 0: judge_move
+        const u64 twice = 2 * static_cast<u64>(weight);
+        const u64 left = diff > twice ? diff - twice : twice - diff;
         if (best_) {
             if (m < move_) return;
             if (m == move_) {
-                // Improves: most behind first; Rotates: most ahead first.
-                const bool better = m == Move::Improves ? behind(service, weight, service_, weight_)
-                                                        : behind(service_, weight_, service, weight);
+                // Improves: the least imbalance left, then the most behind;
+                // Rotates: the most ahead first.
+                bool better;
+                if (m == Move::Improves) {
+                    better = left < left_ || (left == left_ && behind(service, weight, service_, weight_));
+                } else {
+                    better = behind(service_, weight_, service, weight);
+                }
                 if (!better) return;
             }
         }
+        left_ = left;
         best_ = task;
         src_ = src;
         move_ = m;
@@ -116,6 +132,7 @@ class PullChooser {
     Move move_ = Move::No;
     u64 service_ = 0;
     u32 weight_ = 0;
+    u64 left_ = 0;
 };
 
 struct Service {

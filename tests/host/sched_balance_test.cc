@@ -67,6 +67,24 @@ TEST(SchedPlace, JudgeMove) {
     EXPECT_FALSE(behind(200, 1024, 300, 2048));
 }
 
+// Among moves that lower the larger load, the one that leaves the least
+// imbalance: a nice -20 and a nice 0 task on one queue, a nice 19 alone on
+// the other: the nice 0 one moves (the nice -20 one would leave the queues
+// just as unequal the other way round, with nice 19 beside it).
+TEST(SchedPlace, PullChooserLeastImbalanceLeft) {
+    QueueLoad q[2];
+    q[0].load = 88761 + 1024;
+    q[0].nr = 2;
+    q[1].load = 15;
+    q[1].nr = 1;
+    int heavy = 0, zero = 1;
+    PullChooser pc(q, 1);
+    pc.offer(&heavy, 0, 88761, 0);  // (the more behind of the two)
+    pc.offer(&zero, 0, 1024, 1000);
+    EXPECT_EQ(pc.best(), &zero);
+    EXPECT_EQ(pc.move(), Move::Improves);
+}
+
 // Moving a task keeps its lag: V_src - v before equals V_dst - v after.
 TEST(SchedMigrate, EevdfKeepsLag) {
     PolicyBox a(PolicyKind::EEVDF, PolicyConfig{}), b(PolicyKind::EEVDF, PolicyConfig{});
@@ -170,8 +188,8 @@ class PerCpuSim {
         }
         PullChooser pc(q_.data(), self);
         for (auto& t : tasks_) {
-            if (!t->t.e.queued || t->moved || !mask_has(t->allowed, self)) continue;
-            pc.offer(t.get(), static_cast<unsigned>(t->cpu), t->t.e.weight, t->svc.at(now_, kHalfLife));
+            if (!t->t.e.queued || !mask_has(t->allowed, self)) continue;
+            pc.offer(t.get(), static_cast<unsigned>(t->cpu), t->t.e.weight, t->svc.at(now_, kHalfLife), t->moved);
         }
         if (pc.best()) move(*static_cast<PTask*>(pc.best()), self);
     }
