@@ -101,8 +101,11 @@ void boot_hart0() {
         if (us >= 100 && us <= 1'000'000) g_slice_cycles = us * (param::kTimerHz / 1'000'000);
         else kprintf("quanta: ignoring slice=%s (100..1000000 us)\n", slice);
     }
-    rq_init(policy, g_slice_cycles, g_boot.ncpus);
-    kprintf("quanta: scheduler %s, slice %lu us\n", rq_policy_name(), g_slice_cycles / (param::kTimerHz / 1'000'000));
+    char rq_mode[16];
+    boot_arg(g_boot.bootargs, "rq", rq_mode, sizeof(rq_mode));
+    rq_init(policy, rq_mode, g_slice_cycles, g_boot.ncpus);
+    kprintf("quanta: scheduler %s (%s queues), slice %lu us\n", rq_policy_name(), rq_mode_name(),
+            g_slice_cycles / (param::kTimerHz / 1'000'000));
     user_init();
     __atomic_store_n(&g_started, true, __ATOMIC_RELEASE);
 }

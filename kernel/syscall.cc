@@ -74,6 +74,9 @@ constexpr auto make_table() {
     t.h[SYS_procinfo] = sys_procinfo;
     t.h[SYS_freepages] = sys_freepages;
     t.h[SYS_halt] = sys_halt;
+    t.h[SYS_rqstat] = sys_rqstat;
+    t.h[SYS_setaffinity] = sys_setaffinity;
+    t.h[SYS_getaffinity] = sys_getaffinity;
     return t;
 }
 

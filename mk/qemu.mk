@@ -6,7 +6,7 @@ QEMUOPTS = -machine virt -bios none -kernel $(KERNEL) -m $(MEM) -smp $(CPUS) -no
   -global virtio-mmio.force-legacy=false \
   -drive file=$(QEMU_DISK),if=none,format=raw,id=x0 \
   -device virtio-blk-device,drive=x0,bus=virtio-mmio-bus.0
-BOOTARGS := $(strip $(if $(SCHED),sched=$(SCHED)) $(BOOTARGS_EXTRA))
+BOOTARGS := $(strip $(if $(SCHED),sched=$(SCHED)) $(if $(RQ),rq=$(RQ)) $(BOOTARGS_EXTRA))
 ifneq ($(BOOTARGS),)
 QEMUOPTS += -append "$(BOOTARGS)"
 endif

@@ -1,2 +1,3 @@
-# User programs for scheduling: nice, renice, sched, ps, hog, sharetest.
-UPROG_NAMES += nice renice sched ps hog sharetest storm
+# User programs for scheduling: nice, renice, sched, ps, hog, sharetest,
+# storm, lockstat (run-queue lock statistics), taskset (affinity).
+UPROG_NAMES += nice renice sched ps hog sharetest storm lockstat taskset

@@ -1,6 +1,7 @@
 /* user/sched.c - show or switch the kernel's scheduling policy.
  *
- *   sched            print the current policy
+ *   sched            print the current policy and the run-queue mode
+ *                    (percpu or single, chosen at boot with rq=)
  *   sched NAME       switch to rr, dwrr, idwrr or eevdf
  *
  * Every process keeps its nice value and stays runnable across a switch.
@@ -9,7 +10,7 @@
 #include "user/user.h"
 
 int main(int argc, char* argv[]) {
-    char name[16];
+    char name[32];
     if (argc > 2) {
         fprintf(2, "usage: sched [rr|dwrr|idwrr|eevdf]\n");
         exit(1);
@@ -18,10 +19,12 @@ int main(int argc, char* argv[]) {
         fprintf(2, "sched: unknown policy '%s' (rr, dwrr, idwrr, eevdf)\n", argv[1]);
         exit(1);
     }
+    memset(name, 0, sizeof(name));
     if (sched_get(name, sizeof(name)) < 0) {
         fprintf(2, "sched: cannot read the policy\n");
         exit(1);
     }
-    printf("%s\n", name);
+    const char* mode = name + strlen(name) + 1; /* after the name's NUL */
+    printf("%s %s\n", name, mode);
     exit(0);
 }

@@ -1,12 +1,17 @@
 /* user/sharetest.c - measure how CPU time divides between hogs.
  *
- *   sharetest MS NICE [NICE...]
+ *   sharetest [-w WARMUP_MS] MS NICE [NICE...]
  *
  * Forks one CPU-bound child per NICE (each sets its own nice value first),
  * lets them run for MS milliseconds of the fine clock, then reads each
  * child's CPU time from the kernel's statistics (procinfo), kills and reaps
  * them, and prints one line per child: `share NICE CPU_CYCLES`. The guest
- * test runner (tests/guest/sched_tests.py) turns these into ratios. */
+ * test runner (tests/guest/sched_tests.py) turns these into ratios.
+ *
+ * With -w, a NICE written +N (e.g. +0) is a late child: the others run
+ * alone for WARMUP_MS first, then the late ones are forked and the MS
+ * window starts (the issue-12 case: nice -20 and nice 19 hogs alone on 2
+ * harts, then a nice 0 one: `sharetest -w 10000 8000 -20 19 +0`). */
 #include "kernel/types.h"
 #include "user/args.h"
 #include "user/user.h"
@@ -22,25 +27,45 @@ static unsigned long cpu_of(int pid) {
     }
 }
 
+static void spin(int nice) {
+    setpriority(0, nice);
+    volatile unsigned long x = 0;
+    for (;;) x++;
+}
+
 int main(int argc, char* argv[]) {
-    int ms, nice[MAXKIDS], pid[MAXKIDS], n = argc - 2;
-    if (argc < 3 || n > MAXKIDS || !parse_int(argv[1], &ms) || ms <= 0) {
-        fprintf(2, "usage: sharetest MS NICE [NICE...] (at most %d)\n", MAXKIDS);
+    int ms, warmup = 0, nice[MAXKIDS], late[MAXKIDS], pid[MAXKIDS];
+    int first = 1;
+    if (argc > 2 && strcmp(argv[1], "-w") == 0) {
+        if (!parse_int(argv[2], &warmup) || warmup < 0) {
+            fprintf(2, "sharetest: bad warm-up '%s'\n", argv[2]);
+            exit(1);
+        }
+        first = 3;
+    }
+    int n = argc - first - 1;
+    if (n < 1 || n > MAXKIDS || !parse_int(argv[first], &ms) || ms <= 0) {
+        fprintf(2, "usage: sharetest [-w WARMUP_MS] MS NICE [NICE...] (at most %d)\n", MAXKIDS);
         exit(1);
     }
     for (int i = 0; i < n; i++) {
-        if (!parse_int(argv[i + 2], &nice[i]) || nice[i] < -20 || nice[i] > 19) {
-            fprintf(2, "sharetest: bad nice '%s'\n", argv[i + 2]);
+        const char* a = argv[first + 1 + i];
+        late[i] = a[0] == '+';
+        if (!parse_int(a + late[i], &nice[i]) || nice[i] < -20 || nice[i] > 19) {
+            fprintf(2, "sharetest: bad nice '%s'\n", a);
             exit(1);
         }
     }
     setpriority(0, -20);  /* the parent must wake up on time */
-    for (int i = 0; i < n; i++) {
-        pid[i] = fork();
-        if (pid[i] == 0) {
-            setpriority(0, nice[i]);
-            volatile unsigned long x = 0;
-            for (;;) x++;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && warmup > 0) {
+            unsigned long until = uptime_ns() + (unsigned long)warmup * 1000000UL;
+            while (uptime_ns() < until) sleep(1);
+        }
+        for (int i = 0; i < n; i++) {
+            if (late[i] != pass) continue;
+            pid[i] = fork();
+            if (pid[i] == 0) spin(nice[i]);
         }
     }
     unsigned long start[MAXKIDS];

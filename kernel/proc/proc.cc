@@ -134,6 +134,11 @@ static Result<Proc*> alloc_proc() {
     p->stat_cpu = p->stat_switches = p->stat_voluntary = p->stat_involuntary = 0;
     p->stat_wait = p->stat_last_latency = p->stat_max_latency = 0;
     p->woken = false;
+    p->rq = -1;
+    p->moved = false;
+    p->affinity = ~0ull;
+    p->stat_migrations = 0;
+    p->bal_service = {};
     return p;
 }
 
@@ -195,6 +200,7 @@ Result<int> fork() {
     }
     LockGuard g(child->lock);
     rq_set_nice(child, parent->nice);
+    child->affinity = parent->affinity;
     make_runnable(child);
     return pid;
 }

@@ -10,6 +10,7 @@
 #include "kernel/sync/spinlock.h"
 #include "lib/params.h"
 #include "lib/result.h"
+#include "lib/sched/balance.h"
 #include "lib/sched/policy.h"
 #include "lib/types.h"
 
@@ -65,6 +66,16 @@ struct Proc {
     u64 runnable_since = 0;      // time it last became runnable
     u64 running_since = 0;       // time it was last dispatched
     bool woken = false;          // became runnable by wakeup (for latency)
+    // run queues (kernel/proc/runqueue.h): rq changes only under the lock of
+    // the queue it names and of the new one; the rest under rq's lock.
+    int rq = -1;                 // queue it is on or was last on, -1: none yet
+    bool rq_counted = false;     // counted in rq's load (runnable or running)
+    bool moved = false;          // migrated and not dispatched since
+    u64 last_ran = 0;            // when it last stopped running (cache warmth)
+    u64 woke_at = 0;             // when it last became runnable (rq_wake)
+    u64 affinity = ~0ull;        // harts it may run on (bit i: hart i)
+    u64 stat_migrations = 0;     // times moved between queues
+    sched::Service bal_service;  // CPU time with a half-life (balancing)
 };
 
 struct Cpu {

@@ -15,8 +15,8 @@ void procdump() {
     kprintf("\npolicy %s\n  PID STATE   NICE WEIGHT   CPU(cyc) SWITCHES NAME\n", rq_policy_name());
     for (Proc& p : g_procs) {
         if (p.state == ProcState::Unused) continue;
-        kprintf("%5d %s %5d %6u %10lu %8lu %s\n", p.pid, kStates[static_cast<int>(p.state)], p.nice, p.se.weight,
-                p.stat_cpu, p.stat_switches, p.name);
+        kprintf("%5d %s %5d %6u %10lu %8lu %s ew %u v %ld d %ld vlag %ld q %d oncpu %d rq %d\n", p.pid, kStates[static_cast<int>(p.state)], p.nice, p.se.weight,
+                p.stat_cpu, p.stat_switches, p.name, p.se.eweight, p.se.vruntime, p.se.deadline, p.se.vlag, p.se.queued, p.se.on_cpu, p.rq);
     }
 }
 

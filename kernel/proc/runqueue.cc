@@ -1,110 +1,237 @@
-// kernel/proc/runqueue.cc - the run queue: the policy library inside the kernel.
+// kernel/proc/runqueue.cc - the run queues: the policy library inside the kernel.
 //
-// One instance of every policy is constructed at boot into static storage
-// (no heap, no global constructors) with the kernel's configuration: Linux
-// nice weights, price 1024, time in timer cycles, the current slice. Exactly
-// one is current; every call into it happens under g_rq_lock.
+// Every queue (one in single mode, one per hart in percpu mode) holds one
+// instance of every policy, constructed at boot into static storage (no
+// heap, no global constructors) with the kernel's configuration: Linux nice
+// weights, price 1024, time in timer cycles, the current slice, EEVDF shift
+// 16. One policy kind is current on every queue; a queue's policies are
+// called only under its lock.
 //
 // Protocol with kernel/proc/sched.cc: rq_pick() removes a process and
 // records the pick time in running_since; when the process stops running,
-// sched_switch() charges it (rq_charge) and, if it is still runnable,
-// enqueues it at pick time + time charged, so a policy can tell "put back
-// right after running" from "woke up"; otherwise (sleeping, zombie) it
-// reports the stop (rq_stop): EEVDF counts running processes in its virtual
-// time from the pick until the enqueue or the stop.
+// sched_switch() charges it (rq_charge) and, if it is still runnable, puts
+// it back (rq_enqueue) at pick time + time charged, so a policy can tell
+// "put back right after running" from "woke up"; otherwise (sleeping,
+// zombie) it reports the stop (rq_stop). A process counts in its queue's
+// load (sum of weights) and nr from rq_wake until rq_stop (Proc::rq_counted).
+//
+// percpu mode: rq_wake places by select_cpu (the previous hart if its queue
+// is empty, else an empty queue, else the previous one if the process ran
+// there within a slice and it is not more than its weight heavier, else the
+// least loaded); an empty queue steals the most behind waiting process of
+// the queue with the most waiting; rq_balance (every two slices per hart,
+// staggered) pulls by PullChooser: a move that lowers the larger load (the
+// one leaving the least imbalance), else an equal-load rotation that makes
+// fair shares of equal tasks. Loads for balancing count only processes
+// runnable for a slice or more (short-lived wakers are ignored). "Behind"
+// compares CPU time per weight with a half-life of 64 slices
+// (Proc::bal_service), so an old head start is forgotten. Candidates
+// are found by an unlocked scan of the process table (hints) and re-checked
+// under both queue locks; a moved process is not moved again before it runs.
+// Migration keeps lag (lib/sched/balance.h migrate: EEVDF re-bases the
+// vruntime from the source's V to the destination's).
 //
 // Switching policy drains every queued process from the old policy into
-// the new one, so nobody is lost and everyone stays runnable, and takes the
-// running processes out of the old policy's bookkeeping (stop; the new one
-// sees them only from their next enqueue); per-policy bookkeeping (lag) is
-// reset for them. Weights come from the Linux nice table; the queue index
-// of queue-based policies is nice + 20.
+// the new one of the same queue, and takes the running processes out of the
+// old policy's bookkeeping (stop; the new one sees them from their next
+// enqueue); their lag is reset.
 #include "kernel/proc/runqueue.h"
 
 #include "kernel/arch/riscv/plic.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/internal.h"
+#include "lib/sched/balance.h"
 #include "lib/sched/registry.h"
 
 namespace q {
 
 namespace {
 
-SpinLock g_rq_lock("runqueue");
-sched::PolicyStorage g_storage[sched::kPolicyKinds];
-sched::Policy* g_policies[sched::kPolicyKinds];
-sched::Policy* g_current = nullptr;
-int g_ncpus = 1;
+struct RunQueue {
+    SpinLock lock{"runqueue"};
+    sched::PolicyStorage storage[sched::kPolicyKinds];
+    sched::Policy* policies[sched::kPolicyKinds] = {};
+    // Guarded by lock; read without it as hints by other harts.
+    u64 load = 0;  // sum of the weights of its processes (queued or running)
+    u32 nr = 0;    // its processes (queued or running)
+    u64 next_balance = 0;  // private to the owning hart
+    // Lock statistics (guarded by lock; updated right after acquiring it).
+    u64 acquisitions = 0;
+    u64 contentions = 0;
+    u64 spin_cycles = 0;
 
-sched::Policy* find(const char* name) {
-    sched::PolicyKind kind;
-    if (!sched::parse_policy(name, kind)) return nullptr;
-    return g_policies[static_cast<unsigned>(kind)];
-}
-
-}  // namespace
-
-void rq_init(const char* policy_name, u64 slice_cycles, int ncpus) {
-    sched::PolicyConfig config;
-    config.table = sched::WeightTable::Linux;
-    config.price = 1024;
-    config.slice = slice_cycles;
-    config.vshift = 16;
-    for (unsigned k = 0; k < sched::kPolicyKinds; k++)
-        g_policies[k] = sched::construct_policy(static_cast<sched::PolicyKind>(k), g_storage[k], config);
-    g_current = find(kDefaultPolicy);
-    g_ncpus = ncpus;
-    if (policy_name && *policy_name) {
-        if (sched::Policy* p = find(policy_name)) {
-            g_current = p;
-        } else {
-            kprintf("sched: unknown policy '%s', using %s\n", policy_name, g_current->name());
+    void acquire() {
+        const u64 waited = lock.acquire_timed();
+        acquisitions++;
+        if (waited) {
+            contentions++;
+            spin_cycles += waited;
         }
+    }
+    void release() { lock.release(); }
+};
+
+// RAII: one queue's lock, counted.
+class RqLock {
+  public:
+    explicit RqLock(RunQueue& q) : q_(q) { q_.acquire(); }
+    ~RqLock() { q_.release(); }
+    RqLock(const RqLock&) = delete;
+    RqLock& operator=(const RqLock&) = delete;
+
+  private:
+    RunQueue& q_;
+};
+
+constinit RunQueue g_rqs[param::kMaxCpus];
+unsigned g_kind = 0;  // index of the current policy kind
+bool g_percpu = true;
+int g_ncpus = 1;
+u64 g_slice = 1;
+u64 g_half_life = 64;  // of Proc::bal_service: 64 slices
+
+u64 service(const Proc& p, u64 now) { return p.bal_service.at(now, g_half_life); }
+
+sched::Policy& policy(RunQueue& q) { return *q.policies[g_kind]; }
+int queue_index(const Proc* p) { return g_percpu && p->rq >= 0 ? p->rq : 0; }
+
+// Lock the queue p is on; p->rq may change until its queue's lock is held.
+RunQueue& lock_queue_of(Proc* p) {
+    for (;;) {
+        const int i = queue_index(p);
+        g_rqs[i].acquire();
+        if (queue_index(p) == i) return g_rqs[i];
+        g_rqs[i].release();
     }
 }
 
-u32 nice_to_weight(int nice) { return sched::kLinuxNiceWeight[sched::nice_to_index(nice)]; }
+// RAII for lock_queue_of.
+class QueueGuard {
+  public:
+    explicit QueueGuard(Proc* p) : q_(lock_queue_of(p)) {}
+    ~QueueGuard() { q_.release(); }
+    QueueGuard(const QueueGuard&) = delete;
+    QueueGuard& operator=(const QueueGuard&) = delete;
+    RunQueue& queue() { return q_; }
 
-void rq_enqueue(Proc* p, u64 now) {
-    LockGuard g(g_rq_lock);
-    g_current->enqueue(p->se, now);
+  private:
+    RunQueue& q_;
+};
+
+// Two queues' locks in index order.
+class PairGuard {
+  public:
+    PairGuard(int a, int b) : lo_(a < b ? a : b), hi_(a < b ? b : a) {
+        g_rqs[lo_].acquire();
+        g_rqs[hi_].acquire();
+    }
+    ~PairGuard() {
+        g_rqs[hi_].release();
+        g_rqs[lo_].release();
+    }
+    PairGuard(const PairGuard&) = delete;
+    PairGuard& operator=(const PairGuard&) = delete;
+
+  private:
+    int lo_, hi_;
+};
+
+// Unlocked snapshot of every queue's load (hints).
+void snapshot(sched::QueueLoad* out) {
+    for (int i = 0; i < g_ncpus; i++) {
+        out[i] = sched::QueueLoad{};
+        out[i].load = __atomic_load_n(&g_rqs[i].load, __ATOMIC_RELAXED);
+        out[i].nr = __atomic_load_n(&g_rqs[i].nr, __ATOMIC_RELAXED);
+        out[i].running = g_cpus[i].proc ? 1 : 0;
+    }
 }
 
-Proc* rq_pick(int cpu) {
-    LockGuard g(g_rq_lock);
-    const u64 now = now_cycles();
-    sched::Entity* e = g_current->pick(static_cast<unsigned>(cpu), now);
-    if (!e) return nullptr;
-    Proc* p = static_cast<Proc*>(e->owner);
-    p->running_since = now;
-    return p;
+void count(RunQueue& q, Proc* p) {
+    q.load += p->se.weight;
+    q.nr++;
+    p->rq_counted = true;
 }
 
-void rq_charge(Proc* p, u64 ran) {
-    LockGuard g(g_rq_lock);
-    g_current->charge(p->se, ran);
+void uncount(RunQueue& q, Proc* p) {
+    q.load -= p->se.weight;
+    q.nr--;
+    p->rq_counted = false;
 }
 
-void rq_stop(Proc* p) {
-    LockGuard g(g_rq_lock);
-    g_current->stop(p->se);
+// Move p (believed queued on src) to dst if it still is; both queues' locks
+// are taken here. Returns whether it moved.
+bool try_migrate(Proc* p, int src, int dst, u64 now) {
+    PairGuard g(src, dst);
+    if (p->rq != src || !p->se.queued || !p->rq_counted || !sched::mask_has(p->affinity, static_cast<unsigned>(dst)))
+        return false;
+    sched::migrate(policy(g_rqs[src]), policy(g_rqs[dst]), p->se, now);
+    uncount(g_rqs[src], p);
+    p->rq = dst;
+    count(g_rqs[dst], p);
+    p->moved = true;
+    p->stat_migrations++;
+    return true;
 }
 
-void rq_kick(Proc* woken) {
-    // An idle hart takes it at once; otherwise preempt a hart whose running
-    // process the woken one should preempt. Reads of other harts' state are
-    // hints: a stale one costs at most one spurious reschedule.
+// The most behind waiting process of queue src that may run on dst.
+Proc* steal_candidate(int src, int dst, u64 now) {
+    Proc* best = nullptr;
+    for (Proc& p : g_procs) {
+        if (p.rq != src || !p.se.queued || p.moved || !sched::mask_has(p.affinity, static_cast<unsigned>(dst))) continue;
+        if (!best || sched::behind(service(p, now), p.se.weight, service(*best, now), best->se.weight)) best = &p;
+    }
+    return best;
+}
+
+void steal(int cpu, u64 now) {
+    sched::QueueLoad q[param::kMaxCpus];
+    snapshot(q);
+    const int victim = sched::steal_victim(q, static_cast<unsigned>(g_ncpus), static_cast<unsigned>(cpu));
+    if (victim < 0) return;
+    if (Proc* p = steal_candidate(victim, cpu, now)) try_migrate(p, victim, cpu, now);
+}
+
+// Wake a hart for p, just queued on queue `target`. percpu: `preempt` says
+// (decided under the target's lock) whether p should preempt the process
+// running there.
+void kick(Proc* woken, int target, bool preempt) {
+    if (g_percpu) {
+        Cpu& c = g_cpus[target];
+        if (c.proc == nullptr && c.idle) {
+            send_ipi(target);
+            return;
+        }
+        if (preempt) {
+            c.need_resched = true;
+            send_ipi(target);
+            return;
+        }
+        // It waits behind the running process: an idle hart it may use
+        // (every queue was busy when it was placed, one has emptied since)
+        // is woken to steal it rather than sleep until its next tick.
+        for (int i = 0; i < g_ncpus; i++) {
+            if (i != target && g_cpus[i].proc == nullptr && g_cpus[i].idle &&
+                sched::mask_has(woken->affinity, static_cast<unsigned>(i))) {
+                send_ipi(i);
+                return;
+            }
+        }
+        return;
+    }
+    // One queue: an idle hart takes it at once; otherwise preempt a hart
+    // whose running process the woken one should preempt. Reads of other
+    // harts' state are hints: a stale one costs one spurious reschedule.
     for (int i = 0; i < g_ncpus; i++) {
         if (g_cpus[i].proc == nullptr && g_cpus[i].idle) {
             send_ipi(i);
             return;
         }
     }
-    LockGuard g(g_rq_lock);
+    RqLock g(g_rqs[0]);
     for (int i = 0; i < g_ncpus; i++) {
         Proc* running = g_cpus[i].proc;
-        if (running && running != woken && g_current->preempts(woken->se, running->se)) {
+        if (running && running != woken && policy(g_rqs[0]).preempts(woken->se, running->se)) {
             g_cpus[i].need_resched = true;
             send_ipi(i);
             return;
@@ -112,38 +239,233 @@ void rq_kick(Proc* woken) {
     }
 }
 
-bool rq_set_policy(const char* name) {
-    sched::Policy* next = find(name);
-    if (!next) return false;
-    LockGuard g(g_rq_lock);
-    if (next == g_current) return true;
+// Under queue q's lock: should p, just queued there, preempt what runs on
+// hart `target` (percpu)?
+bool should_preempt(RunQueue& q, Proc* p, int target) {
+    Proc* running = g_cpus[target].proc;
+    return running && running != p && running->rq == target && policy(q).preempts(p->se, running->se);
+}
+
+bool same(const char* a, const char* b) { return strncmp(a, b, 16) == 0; }
+
+}  // namespace
+
+void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int ncpus) {
+    g_ncpus = ncpus < 1 ? 1 : (ncpus > param::kMaxCpus ? param::kMaxCpus : ncpus);
+    g_slice = slice_cycles ? slice_cycles : 1;
+    g_half_life = 64 * g_slice;
+    if (mode && *mode && !same(mode, "percpu")) {
+        if (same(mode, "single")) {
+            g_percpu = false;
+        } else {
+            kprintf("sched: unknown rq mode '%s', using percpu\n", mode);
+        }
+    }
+    sched::PolicyConfig config;
+    config.table = sched::WeightTable::Linux;
+    config.price = 1024;
+    config.slice = slice_cycles;
+    config.vshift = 16;
+    const int queues = g_percpu ? g_ncpus : 1;
+    for (int i = 0; i < queues; i++) {
+        for (unsigned k = 0; k < sched::kPolicyKinds; k++) {
+            RunQueue& q = g_rqs[i];
+            q.policies[k] = sched::construct_policy(static_cast<sched::PolicyKind>(k), q.storage[k], config);
+            // Harts sharing the queue: EEVDF caps weights that ask for more
+            // than one of them (lib/sched/eevdf.h).
+            q.policies[k]->set_cpus(g_percpu ? 1u : static_cast<unsigned>(g_ncpus));
+        }
+        g_rqs[i].next_balance = static_cast<u64>(i) * g_slice / static_cast<u64>(g_ncpus);
+    }
+    sched::PolicyKind kind;
+    sched::parse_policy(kDefaultPolicy, kind);
+    if (policy_name && *policy_name) {
+        if (!sched::parse_policy(policy_name, kind)) {
+            kprintf("sched: unknown policy '%s', using %s\n", policy_name, kDefaultPolicy);
+        }
+    }
+    g_kind = static_cast<unsigned>(kind);
+}
+
+u32 nice_to_weight(int nice) { return sched::kLinuxNiceWeight[sched::nice_to_index(nice)]; }
+
+void rq_wake(Proc* p, u64 now) {
+    int target = 0;
+    if (g_percpu) {
+        sched::QueueLoad q[param::kMaxCpus];
+        snapshot(q);
+        const bool warm = p->rq >= 0 && now - p->last_ran < g_slice;
+        target = sched::select_cpu(q, static_cast<unsigned>(g_ncpus), p->rq, p->affinity, warm, p->se.weight);
+    }
+    bool preempt = false;
+    {
+        RunQueue& q = g_rqs[target];
+        RqLock g(q);
+        p->rq = target;
+        p->woke_at = now;
+        count(q, p);
+        policy(q).enqueue(p->se, now);
+        if (g_percpu) preempt = should_preempt(q, p, target);
+    }
+    kick(p, target, preempt);
+}
+
+void rq_enqueue(Proc* p, u64 now) {
+    {
+        QueueGuard g(p);
+        if (!g_percpu || sched::mask_has(p->affinity, static_cast<unsigned>(p->rq))) {
+            policy(g.queue()).enqueue(p->se, now);
+            return;
+        }
+        // Its affinity no longer allows this hart: it leaves the queue (as
+        // if it stopped, keeping its lag) and is placed anew.
+        policy(g.queue()).stop(p->se);
+        uncount(g.queue(), p);
+        p->stat_migrations++;
+    }
+    rq_wake(p, now);
+}
+
+Proc* rq_pick(int cpu) {
+    RunQueue& q = g_rqs[g_percpu ? cpu : 0];
+    const u64 start = now_cycles();
+    if (g_percpu && __atomic_load_n(&q.nr, __ATOMIC_RELAXED) == 0) steal(cpu, start);
+    RqLock g(q);
     const u64 now = now_cycles();
-    while (sched::Entity* e = g_current->pick(0, now)) {
-        g_current->stop(*e);
-        e->vlag = 0;
-        e->on_cpu = false;
-        next->enqueue(*e, now);
-    }
-    // Running processes (picked, not yet put back or stopped; all se state
-    // is under g_rq_lock) leave the old policy's sums too, so neither policy
-    // counts a process it will not hear from again.
+    sched::Entity* e = policy(q).pick(static_cast<unsigned>(cpu), now);
+    if (!e) return nullptr;
+    Proc* p = static_cast<Proc*>(e->owner);
+    p->running_since = now;
+    p->moved = false;
+    return p;
+}
+
+void rq_balance(int cpu, u64 now) {
+    if (!g_percpu || g_ncpus < 2) return;
+    RunQueue& self = g_rqs[cpu];
+    if (now < self.next_balance) return;
+    self.next_balance = now + 2 * g_slice;
+    sched::QueueLoad q[param::kMaxCpus];
+    snapshot(q);
+    // Loads for balancing count only processes runnable for a slice or
+    // more: a short-lived waker (a nice -20 process that runs 50 us every
+    // tick) would otherwise make its queue look heavy for an instant and
+    // pull a process away from it, to be pulled back a balance later.
+    // Also each queue's least served process (service per weight), for
+    // rotations.
+    for (int i = 0; i < g_ncpus; i++) q[i].load = 0;
     for (Proc& p : g_procs) {
-        if (!p.se.on_cpu) continue;
-        g_current->stop(p.se);
-        p.se.vlag = 0;
-        p.se.on_cpu = false;
+        if (!p.rq_counted || p.rq < 0 || p.rq >= g_ncpus) continue;
+        sched::QueueLoad& l = q[p.rq];
+        if (now - p.woke_at >= g_slice) l.load += p.se.weight;
+        const u64 s = service(p, now);
+        if (l.min_weight == 0 || sched::behind(s, p.se.weight, l.min_service, l.min_weight)) {
+            l.min_service = s;
+            l.min_weight = p.se.weight;
+        }
     }
-    g_current = next;
+    sched::PullChooser pc(q, static_cast<unsigned>(cpu));
+    for (Proc& p : g_procs) {
+        if (!p.se.queued || p.rq < 0 || p.rq >= g_ncpus || !sched::mask_has(p.affinity, static_cast<unsigned>(cpu)))
+            continue;
+        pc.offer(&p, static_cast<unsigned>(p.rq), p.se.weight, service(p, now), p.moved);
+    }
+    if (pc.best()) try_migrate(static_cast<Proc*>(pc.best()), static_cast<int>(pc.src()), cpu, now);
+}
+
+void rq_charge(Proc* p, u64 ran) {
+    QueueGuard g(p);
+    policy(g.queue()).charge(p->se, ran);
+    p->bal_service.add(ran, now_cycles(), g_half_life);
+}
+
+void rq_stop(Proc* p) {
+    QueueGuard g(p);
+    policy(g.queue()).stop(p->se);
+    if (p->rq_counted) uncount(g.queue(), p);
+    p->last_ran = now_cycles();
+}
+
+bool rq_set_policy(const char* name) {
+    sched::PolicyKind kind;
+    if (!sched::parse_policy(name, kind)) return false;
+    const unsigned next = static_cast<unsigned>(kind);
+    const int queues = g_percpu ? g_ncpus : 1;
+    for (int i = 0; i < queues; i++) g_rqs[i].acquire();  // index order
+    if (next != g_kind) {
+        const u64 now = now_cycles();
+        for (int i = 0; i < queues; i++) {
+            sched::Policy& old = *g_rqs[i].policies[g_kind];
+            sched::Policy& now_p = *g_rqs[i].policies[next];
+            while (sched::Entity* e = old.pick(static_cast<unsigned>(i), now)) {
+                old.stop(*e);
+                e->vlag = 0;
+                e->on_cpu = false;
+                now_p.enqueue(*e, now);
+            }
+        }
+        // Running processes (picked, not yet put back or stopped; their se
+        // state is under their queue's lock, all held) leave the old
+        // policy's sums too, so no policy counts a process it will not hear
+        // from again.
+        for (Proc& p : g_procs) {
+            if (!p.se.on_cpu) continue;
+            g_rqs[queue_index(&p)].policies[g_kind]->stop(p.se);
+            p.se.vlag = 0;
+            p.se.on_cpu = false;
+        }
+        g_kind = next;
+    }
+    for (int i = queues - 1; i >= 0; i--) g_rqs[i].release();
     return true;
 }
 
-const char* rq_policy_name() { return g_current->name(); }
+const char* rq_policy_name() { return sched::policy_name(static_cast<sched::PolicyKind>(g_kind)); }
+
+const char* rq_mode_name() { return g_percpu ? "percpu" : "single"; }
+
+bool rq_set_affinity(Proc* p, u64 mask) {
+    const u64 harts = g_ncpus >= 64 ? ~0ull : (1ull << g_ncpus) - 1;
+    if ((mask & harts) == 0) return false;
+    p->affinity = mask;
+    if (!g_percpu) return true;  // one queue: placement does not apply
+    // Queued on a hart it may not use now: move it at once. Running there:
+    // make that hart reschedule; rq_enqueue re-places it when it is put back.
+    const int cpu = p->on_cpu;
+    if (p->se.queued && p->rq >= 0 && !sched::mask_has(mask, static_cast<unsigned>(p->rq))) {
+        sched::QueueLoad q[param::kMaxCpus];
+        snapshot(q);
+        const int dst = sched::select_cpu(q, static_cast<unsigned>(g_ncpus), -1, mask, false, p->se.weight);
+        try_migrate(p, p->rq, dst, now_cycles());
+        kick(p, dst, false);
+    } else if (cpu >= 0 && !sched::mask_has(mask, static_cast<unsigned>(cpu))) {
+        g_cpus[cpu].need_resched = true;
+        send_ipi(cpu);
+    }
+    return true;
+}
+
+bool rq_stat(int queue, RqStat& out) {
+    const int queues = g_percpu ? g_ncpus : 1;
+    if (queue < 0 || queue >= queues) return false;
+    RunQueue& q = g_rqs[queue];
+    RqLock g(q);
+    out.acquisitions = q.acquisitions;
+    out.contentions = q.contentions;
+    out.spin_cycles = q.spin_cycles;
+    out.load = q.load;
+    out.nr = q.nr;
+    out.queues = static_cast<u32>(queues);
+    return true;
+}
 
 void rq_set_nice(Proc* p, int nice) {
-    LockGuard g(g_rq_lock);
+    QueueGuard g(p);
     p->nice = nice;
     const u8 index = sched::nice_to_index(nice);
-    g_current->reweight(p->se, sched::kLinuxNiceWeight[index], index);
+    const u32 w = sched::kLinuxNiceWeight[index];
+    if (p->rq_counted) g.queue().load = g.queue().load - p->se.weight + w;
+    policy(g.queue()).reweight(p->se, w, index);
 }
 
 }  // namespace q

@@ -1,10 +1,18 @@
-// kernel/proc/runqueue.h - the kernel's ready queue over the policy library.
+// kernel/proc/runqueue.h - the kernel's ready queues over the policy library.
 //
-// One global run queue shared by all harts, ordered by the current policy
-// from lib/sched (round robin, DWRR, interleaved DWRR or EEVDF), guarded by
-// one spinlock. Lock order: a process's lock before the run-queue lock.
-// A running process is never in the queue (EEVDF still counts it in its
-// virtual time until it is put back or stopped).
+// Two designs, chosen at boot (rq=percpu|single, default percpu):
+//   single  one queue shared by every hart under one lock (xv6, OSTEP's
+//           SQMS): EEVDF caps infeasible weights (set_cpus(ncpus)).
+//   percpu  one queue per hart, each with its own lock and its own instance
+//           of every policy (OSTEP's MQMS): new and woken processes are
+//           placed by lib/sched/balance.h, a hart whose queue is empty
+//           steals, and every hart balances by load every two slices.
+// Lock order: a process's lock before any run-queue lock; two run-queue
+// locks in index order. A process's queue (Proc::rq) changes only under
+// that queue's lock and the new one's, so holding the lock of the queue a
+// process is on pins it there (lock_queue_of re-checks after locking).
+// A running process is never in a queue, but still counts in its queue's
+// load (and in EEVDF's virtual time) until it is put back or stopped.
 #pragma once
 
 #include "lib/types.h"
@@ -16,21 +24,37 @@ struct Proc;
 // The policy used when the boot arguments name none (see README).
 constexpr const char* kDefaultPolicy = "eevdf";
 
-void rq_init(const char* policy_name, u64 slice_cycles, int ncpus);
-// p becomes runnable at time now (caller holds p->lock, state = Runnable).
+// mode: "percpu", "single", or empty (percpu).
+void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int ncpus);
+// p became runnable (new or woken; caller holds p->lock, state Runnable):
+// choose its queue, queue it at time now, wake or preempt a hart for it.
+void rq_wake(Proc* p, u64 now);
+// p (running, charged, still runnable) goes back to its queue at time now.
 void rq_enqueue(Proc* p, u64 now);
-// After waking p: wake an idle hart, or preempt one p should preempt.
-void rq_kick(Proc* woken);
-// Next process for this hart, removed from the queue, or null; sets its
-// running_since to the pick time.
+// Next process for this hart, removed from the queue, or null (percpu: an
+// empty queue first steals from the busiest); sets its running_since.
 Proc* rq_pick(int cpu);
+// Periodic balancing for this hart (percpu; no-op when not due).
+void rq_balance(int cpu, u64 now);
 // Account `ran` timer cycles of CPU to p (a running process).
 void rq_charge(Proc* p, u64 ran);
 // p (running, charged) is not runnable any more (sleeping, zombie).
 void rq_stop(Proc* p);
-// Switch policy; every queued process moves to the new one. False if unknown.
+// Switch policy on every queue; queued processes move to the new one.
 bool rq_set_policy(const char* name);
 const char* rq_policy_name();
+const char* rq_mode_name();
+// Restrict p to the harts in mask (caller holds p->lock); false if mask
+// names no hart. percpu: a queued p on a hart now excluded moves at once, a
+// running one is rescheduled and re-placed. single: stored, not enforced.
+bool rq_set_affinity(Proc* p, u64 mask);
+struct RqStat {
+    u64 acquisitions, contentions, spin_cycles, load;
+    u32 nr, queues;
+};
+// Statistics of queue i (its lock's acquisitions since boot); false if no
+// such queue.
+bool rq_stat(int queue, RqStat& out);
 // Set nice (-20..19): weight from the Linux table, kept across policies.
 void rq_set_nice(Proc* p, int nice);
 u32 nice_to_weight(int nice);

@@ -54,6 +54,7 @@ void scheduler() {
     for (;;) {
         // Let devices interrupt, so a sleeping process can be woken.
         riscv::intr_on();
+        rq_balance(c->id, now_cycles());  // percpu: every two slices
         Proc* p = rq_pick(c->id);
         if (!p) {
             // Sleep until an interrupt: a device, the timer, or an IPI from
@@ -129,8 +130,7 @@ void make_runnable(Proc* p) {
     const u64 now = now_cycles();
     p->state = ProcState::Runnable;
     p->runnable_since = now;
-    rq_enqueue(p, now);
-    rq_kick(p);
+    rq_wake(p, now);  // chooses its queue and wakes or preempts a hart
 }
 
 void sleep(const void* chan, SpinLock& lk) {

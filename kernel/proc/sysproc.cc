@@ -88,13 +88,23 @@ i64 sys_setpriority() {
     return 0;
 }
 
-// sched_get(buf, len) -> 0; copies the policy name (NUL-terminated).
+// sched_get(buf, len) -> 0; copies the policy name (NUL-terminated), then,
+// if len has room, the run-queue mode ("percpu" or "single", NUL-terminated).
 i64 sys_sched_get() {
     const char* name = rq_policy_name();
+    const char* mode = rq_mode_name();
     const u64 len = static_cast<u64>(arg_int(1));
     const u64 need = strlen(name) + 1;
+    const u64 need_mode = strlen(mode) + 1;
     if (len < need) return -1;
-    return to_user(copy_out(myproc()->pagetable, arg_addr(0), name, need));
+    char buf[32];
+    memmove(buf, name, need);
+    u64 n = need;
+    if (len >= need + need_mode && need + need_mode <= sizeof(buf)) {
+        memmove(buf + need, mode, need_mode);
+        n += need_mode;
+    }
+    return to_user(copy_out(myproc()->pagetable, arg_addr(0), buf, n));
 }
 
 // sched_set(name) -> 0, or -1 for an unknown policy.
@@ -126,6 +136,7 @@ i64 sys_procinfo() {
         info.wait_cycles = p.stat_wait;
         info.last_wakeup_latency = p.stat_last_latency;
         info.max_wakeup_latency = p.stat_max_latency;
+        info.migrations = p.stat_migrations;
     }
     {
         LockGuard g(g_wait_lock);
@@ -145,6 +156,44 @@ i64 sys_halt() {
     kprintf("halt: status %d\n", static_cast<int>(status));
     *reinterpret_cast<volatile u32*>(kVirtTest) = code;
     for (;;) {}
+}
+
+// rqstat(queue, struct rqstat*) -> 0, or -1 past the last queue or for a
+// bad pointer.
+i64 sys_rqstat() {
+    RqStat st;
+    if (!rq_stat(arg_int(0), st)) return -1;
+    rqstat out{};
+    out.acquisitions = st.acquisitions;
+    out.contentions = st.contentions;
+    out.spin_cycles = st.spin_cycles;
+    out.load = st.load;
+    out.nr = st.nr;
+    out.queues = st.queues;
+    return to_user(copy_out(myproc()->pagetable, arg_addr(1), &out, sizeof(out)));
+}
+
+// setaffinity(pid, mask) -> 0; -1 for no such process or a mask with no
+// hart of this machine (pid 0: the caller). Children inherit the mask.
+i64 sys_setaffinity() {
+    const int pid = arg_int(0);
+    const u64 mask = arg_raw(1);
+    Proc* p = target(pid);
+    if (!p) return -1;
+    LockGuard g(p->lock);
+    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->pid != pid)) return -1;
+    return rq_set_affinity(p, mask) ? 0 : -1;
+}
+
+// getaffinity(pid) -> the mask of harts it may run on, or 0 for no such
+// process (pid 0: the caller).
+i64 sys_getaffinity() {
+    const int pid = arg_int(0);
+    Proc* p = target(pid);
+    if (!p) return 0;
+    LockGuard g(p->lock);
+    if (p->state == ProcState::Unused || (pid != 0 && p->pid != pid)) return 0;
+    return static_cast<i64>(p->affinity);
 }
 
 }  // namespace q

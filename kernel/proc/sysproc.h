@@ -21,5 +21,8 @@ i64 sys_uptime_ns();
 i64 sys_procinfo();
 i64 sys_freepages();
 i64 sys_halt();
+i64 sys_rqstat();
+i64 sys_setaffinity();
+i64 sys_getaffinity();
 
 }  // namespace q

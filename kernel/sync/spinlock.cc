@@ -37,18 +37,24 @@ constexpr u64 kSpinTimerCycles = 10;  // 1 us at the 10 MHz timebase
 
 static void spin_arm_timer() { riscv::w_stimecmp(riscv::r_time() + kSpinTimerCycles); }
 
-void SpinLock::acquire() {
+void SpinLock::acquire() { (void)acquire_timed(); }
+
+u64 SpinLock::acquire_timed() {
     push_off();
     if (holding()) panic("acquire: lock '%s' already held by this hart", name_);
+    u64 waited = 0;
     if (__atomic_exchange_n(&locked_, 1u, __ATOMIC_ACQUIRE) != 0) {
+        const u64 start = riscv::r_time();
         const u64 deadline = riscv::r_stimecmp();
         spin_arm_timer();
         while (__atomic_exchange_n(&locked_, 1u, __ATOMIC_ACQUIRE) != 0) {
             if (riscv::r_sip() & riscv::kSieStie) spin_arm_timer();
         }
         riscv::w_stimecmp(deadline);
+        waited = riscv::r_time() - start + 1;  // at least 1: it was contended
     }
     cpu_ = mycpu();
+    return waited;
 }
 
 void SpinLock::release() {

@@ -24,6 +24,9 @@ class SpinLock {
     SpinLock& operator=(const SpinLock&) = delete;
 
     void acquire();
+    // acquire(), returning the timer cycles spent waiting for the lock (0
+    // when it was free at once: no contention). For lock statistics.
+    u64 acquire_timed();
     void release();
     bool holding() const;  // held by this hart? (interrupts must be off)
     const char* name() const { return name_; }

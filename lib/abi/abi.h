@@ -42,7 +42,10 @@ enum {
     SYS_procinfo = 27,    /* (pid index, struct procinfo*) -> 0 or -1 */
     SYS_freepages = 28,   /* () -> free physical pages (for leak tests) */
     SYS_halt = 29,        /* (status) power off the machine (test runner) */
-    SYS_MAX = 29
+    SYS_rqstat = 30,      /* (queue, struct rqstat*) -> 0, or -1 past the last queue */
+    SYS_setaffinity = 31, /* (pid, mask) -> 0, or -1 (no such process, no hart in mask) */
+    SYS_getaffinity = 32, /* (pid) -> mask of harts it may run on, or 0 */
+    SYS_MAX = 32
 };
 
 /* File types (struct stat.type). */
@@ -85,6 +88,19 @@ struct procinfo {
     unsigned long wait_cycles;   /* runnable but not running */
     unsigned long last_wakeup_latency;
     unsigned long max_wakeup_latency;
+    unsigned long migrations;    /* times moved between run queues */
+};
+
+/* One run queue's statistics (SYS_rqstat): one queue per hart in percpu
+ * mode, one in all in single mode. Lock counters cover every acquisition of
+ * the queue's lock since boot; spin is in timer cycles (10 MHz). */
+struct rqstat {
+    unsigned long acquisitions;
+    unsigned long contentions;   /* acquisitions that found it held */
+    unsigned long spin_cycles;   /* time spent waiting for it */
+    unsigned long load;          /* sum of the weights of its processes */
+    unsigned int nr;             /* its processes (queued or running) */
+    unsigned int queues;         /* how many queues there are */
 };
 
 #endif

@@ -1,4 +1,5 @@
-// lib/sched/eevdf.cc - EEVDF (see eevdf.h for the model and bounds).
+// lib/sched/eevdf.cc - EEVDF (see eevdf.h for the model, the weight
+// readjustment on several cpus, and the bounds).
 #include "lib/sched/eevdf.h"
 
 #include "lib/seam.h"
@@ -18,10 +19,10 @@ bool Eevdf::eligible(const Entity& e) const {
 // Where a task with saved lag vlag (measured against V including itself)
 // goes so that its lag after joining equals vlag: v = V - vlag * (W + w) / W.
 i64 Eevdf::place(const Entity& e) const {
-    const i64 limit = lag_limit(e.weight);
+    const i64 limit = lag_limit(e.eweight);
     const i64 lag = clamp(e.vlag, -limit, limit);
     if (total_weight_ == 0) return idle_v_ - lag;
-    return virtual_time() - lag - lag * static_cast<i64>(e.weight) / static_cast<i64>(total_weight_);
+    return virtual_time() - lag - lag * static_cast<i64>(e.eweight) / static_cast<i64>(total_weight_);
 }
 
 void Eevdf::dequeue(Entity& e) {
@@ -29,6 +30,7 @@ void Eevdf::dequeue(Entity& e) {
     e.vlag = virtual_time() - e.vruntime;
     remove(e);
     leave(e);
+    readjust();
 }
 
 bool Eevdf::preempts(const Entity& woken, const Entity& running) const {
@@ -41,26 +43,126 @@ void Eevdf::reweight(Entity& e, u32 weight, u8 level) {
     Q_ASSERT(weight > 0);
     const bool was_queued = e.queued;
     const bool running = e.on_cpu && !was_queued;
-    if (was_queued) {
-        dequeue(e);
-    } else if (running) {
+    if (was_queued || running) {
         e.vlag = virtual_time() - e.vruntime;
-        leave(e);
+        if (was_queued) remove(e);
+        leave(e);  // now eweight == weight, vlag in its units
     }
     const i64 rest = e.deadline - e.vruntime;
     e.vlag = e.vlag * static_cast<i64>(e.weight) / static_cast<i64>(weight);
     const i64 new_rest = rest * static_cast<i64>(e.weight) / static_cast<i64>(weight);
     e.weight = weight;
+    e.eweight = weight;
     e.level = level;
     e.vrem = 0;
     if (was_queued) {
         e.deadline = e.vruntime + new_rest;
-        enqueue(e, 0);
+        enqueue(e, 0);  // placed by its lag; readjusts
     } else {
         e.vruntime = place(e);
         e.deadline = e.vruntime + new_rest;
-        if (running) join(e);
+        if (running) {
+            join(e);
+            readjust();
+        } else {
+            readjust();  // (a sleeping task's old weight may have been the max)
+        }
     }
+}
+
+void Eevdf::set_cpus(unsigned n) {
+    ncpus_ = n < 1 ? 1 : (n > kMaxCpus ? kMaxCpus : n);
+    readjust();
+}
+
+// The scan of eevdf.h: the m heaviest weights (descending, insertion into a
+// small array), then k and the cap, then every member whose effective
+// weight changes is re-weighted.
+void Eevdf::readjust_slow() {
+    const unsigned m = ncpus_;
+    u32 cap = 0;  // none
+    if (m > 1 && members_count_ > 0) {
+        u32 top[kMaxCpus];
+        unsigned n = 0;
+        for (Entity& x : members_) {
+            const u32 w = x.weight;
+            if (n == m && w <= top[m - 1]) continue;
+            unsigned i = n < m ? n++ : m - 1;
+            for (; i > 0 && top[i - 1] < w; i--) top[i] = top[i - 1];
+            top[i] = w;
+        }
+        max_weight_ = top[0];
+        if (members_count_ <= m) {
+            // Everyone has a cpu, which is all any task can get: nobody is
+            // owed anything, so every lag is cleared (all move to V). Lag
+            // carried through such a period (a light task running ahead on
+            // its own cpu while a heavy one was preempted by a short-lived
+            // waker) starved the light task when a third one arrived.
+            settle();
+            return;
+        } else {
+            // k < m: at k = m - 1 the test is top[m-1] <= rest, which holds.
+            u64 rest = real_weight_;
+            unsigned k = 0;
+            while (k < m && static_cast<u64>(top[k]) * (m - k) > rest) rest -= top[k++];
+            if (k > 0) cap = static_cast<u32>(rest / (m - k));  // >= top[k] >= 1
+        }
+    }
+    usize capped = 0;
+    for (Entity& x : members_) {
+        const u32 target = (cap != 0 && x.weight > cap) ? cap : x.weight;
+        if (target != x.eweight) set_eweight(x, target);
+        if (target != x.weight) capped++;
+    }
+    capped_ = capped;
+}
+
+// At most m members on m cpus: every member gets eweight = the least weight
+// among them and vruntime = V (lag 0), a fresh request.
+void Eevdf::settle() {
+    u32 least = 0;
+    for (Entity& x : members_)
+        if (least == 0 || x.weight < least) least = x.weight;
+    const i64 v = virtual_time();
+    usize capped = 0;
+    for (Entity& x : members_) {
+        const bool queued = x.queued;
+        if (queued) remove(x);
+        sub_sums(x);
+        x.eweight = least;
+        x.vrem = 0;
+        x.vruntime = v;
+        x.deadline = v + vslice(least);
+        x.vlag = 0;
+        add_sums(x);
+        if (queued) insert(x, true);
+        if (x.eweight != x.weight) capped++;
+    }
+    capped_ = capped;
+}
+
+// A member (queued or running) changes effective weight keeping its lag in
+// time units (lag * eweight) and the rest of its request: it leaves the
+// sums, is placed against the others by the scaled lag (not clamped: this
+// is not a wake-up) and joins again; a queued one is re-inserted in the tree.
+// The member list is not touched (readjust_slow iterates over it).
+void Eevdf::set_eweight(Entity& e, u32 w) {
+    const bool queued = e.queued;
+    const i64 old = e.eweight;
+    const i64 lag = (virtual_time() - e.vruntime) * old / w;
+    const i64 rest = (e.deadline - e.vruntime) * old / w;
+    if (queued) remove(e);
+    sub_sums(e);
+    e.eweight = w;
+    e.vrem = 0;
+    if (total_weight_ != 0) {
+        e.vruntime = virtual_time() - lag - lag * static_cast<i64>(w) / static_cast<i64>(total_weight_);
+    }
+    const i64 vs = vslice(w);
+    e.deadline = e.vruntime + (rest <= 0 || rest > vs ? vs : rest);
+    e.vlag = lag;
+    add_sums(e);
+    if (queued) insert(e, true);
 }
 
 }  // namespace q::sched

@@ -1,13 +1,14 @@
 // lib/sched/eevdf.h - Earliest Eligible Virtual Deadline First.
 //
 // Model (Stoica & Abdel-Wahab; Linux 6.6+ style, integer only):
+//   (w_i below is the effective weight Entity.eweight, which equals the
+//   task's weight except on several cpus sharing one queue: see below.)
 //   vruntime v_i advances by ran * 2^shift / w_i (exact: the division
 //   remainder is carried in Entity.vrem, so no share drifts by rounding).
 //   V, the virtual time, is the weighted average of the vruntimes of every
 //   runnable task, queued or running (Linux's avg_vruntime with curr), kept
 //   as v0 + sum_wv / W with sum_wv = sum w_i (v_i - v0), W = sum w_i; v0 is
-//   re-based to the tree's minimum vruntime at every pick so the sums stay
-//   small. A task enters the sums when enqueued (not already in them) and
+//   re-anchored to V itself at every pick so the sums stay small (Bounds). A task enters the sums when enqueued (not already in them) and
 //   leaves them at dequeue or stop(); pick keeps it in them (Entity.on_cpu
 //   marks "running, in the sums"), charge moves it by its vruntime delta,
 //   and the enqueue that puts it back after its charge only re-inserts it
@@ -15,8 +16,8 @@
 //   keep V where the runnable set is, even when the tree is empty. A running
 //   task is charged only when it stops running (a whole slice in the
 //   kernel), so during its run it counts at its vruntime of the pick.
-//   eligible: v_i <= V, i.e. (v_i - v0) * W <= sum_wv, which for integers is
-//   exactly v_i <= v0 + floor(sum_wv / W): one division per pick.
+//   eligible: v_i <= V = v0 + floor(sum_wv / W); pick first moves v0 to V
+//   (one division), then compares vruntimes with v0 down the tree.
 //   deadline: d_i = v_i + slice * 2^shift / w_i, renewed when v_i reaches it.
 //   pick: the eligible queued task with the earliest deadline, FIFO (enqueue
 //   order) among equal deadlines (O(log n): tree keyed by deadline, augmented
@@ -38,10 +39,47 @@
 //   policy before a policy switch) is outside the sums; charge then measures
 //   its lag as if it were queued, and stop does nothing.
 //
-// Bounds: sum_wv must fit in 63 bits: sum over tasks of
-// |lag_i in time units| * 2^shift * (w_max / w_min) < 2^63 (a running task's
-// lag grows by at most its uncharged slice). With shift 20 and time in ticks
-// or microseconds that holds by orders of magnitude.
+// Several cpus sharing one queue (set_cpus(m), m > 1): a task can use at
+// most one cpu, so a weight w_i > W / m asks for more than it can get, and
+// with plain weights it holds V back (its vruntime advances by one cpu's
+// worth, V by m cpus' worth over W) while the others run ahead of V without
+// limit: after a light task has run alone beside it, it starves anyone new.
+// Weight readjustment (Chandra et al., "Surplus Fair Scheduling", OSDI 2000)
+// gives every task in the sums an effective weight Entity.eweight =
+// min(weight, cap): sort the weights w_1 >= w_2 >= ...; k is the least
+// number with w_{k+1} * (m - k) <= R_k = sum_{j > k} w_j; cap = R_k / (m - k)
+// (no cap when k = 0). Then each of the k heaviest gets exactly a cpu's
+// share (cap / W' = 1/m of the service, W' = sum of eweights = m * cap) and
+// the others share m - k cpus by weight. Equal weights are never split
+// (if w_k = w_{k+1}, k - 1 already passes the test). With at most m tasks
+// every one has its own cpu, all any task can get: all get the least
+// weight among them and their lags are cleared (vruntime = V), so nobody
+// carries a debt or credit out of a period in which nobody competed. Everything else (V, deadlines, vruntime
+// advance, lag, placement) uses eweight; a change of cap re-weights the
+// tasks it affects keeping their lag in time (as reweight does). The cap is
+// recomputed when the set in the sums changes (enqueue of a new or woken
+// task, dequeue, stop, reweight): a scan of the in-sums list (Entity.link)
+// keeping the m heaviest, skipped when no task is capped, there are more
+// than m, and the largest weight seen, times m, is at most the sum of
+// weights (then k = 0). Tasks
+// leave the sums with eweight = weight (their saved lag rescaled). With one
+// cpu (the default, and every per-cpu queue) eweight == weight always.
+//
+// Bounds: the anchor v0 is moved to V itself at every pick, so after it
+// 0 <= sum_wv < W (sum_wv - W * floor(sum_wv / W)); between picks sum_wv
+// changes only by charges (each adds ran * 2^shift at most) and by joins and
+// leaves, which add or remove one term w_i (v_i - v0). So |sum_wv| < W +
+// (sum of uncharged time of running tasks) * 2^shift + max term, and a term
+// is a task's lag in time units times 2^shift: placement clamps the lag to
+// two slices, and with effective weights a task's fluid rate is at most one
+// cpu (cap = W' / m), so its lag changes by at most one time unit per time
+// unit it is runnable. With the kernel's configuration (2^16, 10 MHz) a
+// term stays below 2^63 for a lag of 1.4e14 cycles (163 days); the old
+// anchor (the tree's least vruntime) let the whole sum grow with the lag of
+// the running tasks, which without readjustment grew without limit (the
+// 1039 / 88761 ratio overflowed it in 20 minutes on 3 harts). vruntimes
+// themselves advance by at most 2^shift / w_min per time unit (i64 lasts
+// 6.6 years at 10 MHz with shift 16 and weight 15).
 #pragma once
 
 #include "lib/sched/eevdf_tree.h"
@@ -62,12 +100,16 @@ class Eevdf final : public Policy {
     bool preempts(const Entity& woken, const Entity& running) const override;
     void reweight(Entity& e, u32 weight, u8 level) override;
     usize size() const override { return count_; }
+    void set_cpus(unsigned n) override;
 
     // The current virtual time V (floor of the weighted average).
     i64 virtual_time() const;
     bool eligible(const Entity& e) const;
     i64 vslice(u32 weight) const { return static_cast<i64>((slice_ << shift_) / weight); }
+
     const EevdfTree& tree() const { return tree_; }
+    i64 sum_wv() const { return sum_wv_; }
+    u64 total_weight() const { return total_weight_; }
 
   private:
     i64 lag_limit(u32 weight) const { return 2 * vslice(weight); }
@@ -75,11 +117,22 @@ class Eevdf final : public Policy {
     i64 virtual_time_with(const Entity& e) const;
     void add_sums(const Entity& e);
     void sub_sums(const Entity& e);
-    void join(const Entity& e);
-    void leave(const Entity& e);
+    void join(Entity& e);
+    void leave(Entity& e);
     void rebase();
     void insert(Entity& e, bool in_sums);
     void remove(Entity& e);
+    // Recompute the cap when the set in the sums changed (inline fast path:
+    // nobody capped and no weight can ask for more than one cpu).
+    void readjust() {
+        if (capped_ == 0 && (ncpus_ <= 1 || (members_count_ > ncpus_ &&
+                                             static_cast<u64>(max_weight_) * ncpus_ <= real_weight_)))
+            return;
+        readjust_slow();
+    }
+    void readjust_slow();
+    void settle();
+    void set_eweight(Entity& e, u32 w);
 
     EevdfTree tree_;
     Time slice_;
@@ -90,6 +143,13 @@ class Eevdf final : public Policy {
     i64 idle_v_ = 0;        // V while W is 0 (no runnable task)
     u64 seq_ = 0;
     usize count_ = 0;       // queued tasks
+    // Weight readjustment (several cpus on this queue).
+    List<Entity, &Entity::link> members_;  // every task in the sums
+    usize members_count_ = 0;
+    u64 real_weight_ = 0;   // sum of weight (not eweight) over members_
+    u32 max_weight_ = 0;    // >= every member's weight (exact after a scan)
+    usize capped_ = 0;      // members with eweight != weight
+    unsigned ncpus_ = 1;
 };
 
 // The per-tick paths are inline so a caller that knows the concrete type
@@ -97,34 +157,55 @@ class Eevdf final : public Policy {
 // the vtable as before.
 
 inline void Eevdf::add_sums(const Entity& e) {
-    total_weight_ += e.weight;
-    sum_wv_ += static_cast<i64>(e.weight) * (e.vruntime - v0_);
+    total_weight_ += e.eweight;
+    sum_wv_ += static_cast<i64>(e.eweight) * (e.vruntime - v0_);
 }
 
 inline void Eevdf::sub_sums(const Entity& e) {
-    total_weight_ -= e.weight;
-    sum_wv_ -= static_cast<i64>(e.weight) * (e.vruntime - v0_);
+    total_weight_ -= e.eweight;
+    sum_wv_ -= static_cast<i64>(e.eweight) * (e.vruntime - v0_);
 }
 
-// e enters / leaves the sums. V of an empty set is the V of when it emptied.
-inline void Eevdf::join(const Entity& e) {
+// e enters / leaves the sums (and the member list). V of an empty set is the
+// V of when it emptied. e joins with eweight = weight; readjust() may cap it.
+inline void Eevdf::join(Entity& e) {
     if (total_weight_ == 0) {
         v0_ = e.vruntime;
         sum_wv_ = 0;
     }
+    e.eweight = e.weight;
     add_sums(e);
+    members_.push_back(e);
+    members_count_++;
+    real_weight_ += e.weight;
+    if (e.weight > max_weight_) max_weight_ = e.weight;
 }
 
-inline void Eevdf::leave(const Entity& e) {
-    if (total_weight_ == e.weight) idle_v_ = virtual_time();
+// A capped task leaves with its lag and request rescaled to its own weight.
+inline void Eevdf::leave(Entity& e) {
+    if (total_weight_ == e.eweight) idle_v_ = virtual_time();
     sub_sums(e);
+    members_.remove(e);
+    members_count_--;
+    real_weight_ -= e.weight;
+    if (members_count_ == 0) max_weight_ = 0;
+    if (e.eweight != e.weight) {
+        const i64 ew = e.eweight, w = e.weight;
+        e.vlag = e.vlag * ew / w;
+        e.deadline = e.vruntime + (e.deadline - e.vruntime) * ew / w;
+        e.eweight = e.weight;
+        e.vrem = 0;
+        capped_--;
+    }
 }
 
+// v0 moves to V: afterwards 0 <= sum_wv < W (see Bounds).
 inline void Eevdf::rebase() {
-    if (tree_.empty()) return;
-    const i64 nv0 = tree_.root()->min_vruntime;
-    sum_wv_ -= static_cast<i64>(total_weight_) * (nv0 - v0_);
-    v0_ = nv0;
+    const i64 w = static_cast<i64>(total_weight_);
+    i64 q = sum_wv_ / w;
+    if (sum_wv_ % w < 0) q--;  // floor
+    v0_ += q;
+    sum_wv_ -= q * w;
 }
 
 inline i64 Eevdf::virtual_time() const {
@@ -162,24 +243,25 @@ inline void Eevdf::enqueue(Entity& e, Time now) {
     if (!requeue) {
         if (in_sums) leave(e);  // ran, was not stopped, comes back late
         in_sums = false;
+        e.eweight = e.weight;
         const i64 v = place(e);
         e.deadline += v - e.vruntime;  // keep the unfinished part of the request
         e.vruntime = v;
     }
-    const i64 vs = vslice(e.weight);
+    const i64 vs = vslice(e.eweight);
     if (e.deadline <= e.vruntime || e.deadline - e.vruntime > vs) e.deadline = e.vruntime + vs;
     insert(e, in_sums);
+    if (!in_sums) readjust();
 }
 
 inline Entity* Eevdf::pick(unsigned cpu, Time now) {
     if (tree_.empty()) return nullptr;
+    // v0 = V: eligible means v <= v0, plain comparisons down the tree. V
+    // counts the running tasks: if they are so far behind that no queued
+    // task is eligible (V < the tree's minimum), take the least ineligible.
     rebase();
-    // (v - v0) * W <= sum_wv  <=>  v <= v0 + floor(sum_wv / W): one division
-    // per pick, then plain comparisons down the tree. V counts the running
-    // tasks: if they are so far behind that no queued task is eligible (V <
-    // the tree's minimum, now v0), take the least ineligible ones.
-    i64 limit = virtual_time();
-    if (limit < v0_) limit = v0_;
+    i64 limit = v0_;
+    if (limit < tree_.root()->min_vruntime) limit = tree_.root()->min_vruntime;
     Entity* e = tree_.first_passing([=](i64 v) { return v <= limit; });
     Q_ASSERT(e != nullptr);  // the tree's minimum vruntime always passes
     remove(*e);
@@ -190,12 +272,13 @@ inline Entity* Eevdf::pick(unsigned cpu, Time now) {
 }
 
 inline void Eevdf::charge(Entity& e, Time ran) {
+    if (!e.on_cpu) e.eweight = e.weight;  // outside the sums: its own weight
     const u64 scaled = (static_cast<u64>(ran) << shift_) + e.vrem;
-    const i64 dv = static_cast<i64>(scaled / e.weight);
-    e.vrem = static_cast<u32>(scaled % e.weight);
+    const i64 dv = static_cast<i64>(scaled / e.eweight);
+    e.vrem = static_cast<u32>(scaled % e.eweight);
     e.run_until += ran;
     if (e.on_cpu) {
-        sum_wv_ += static_cast<i64>(e.weight) * dv;
+        sum_wv_ += static_cast<i64>(e.eweight) * dv;
         e.vruntime += dv;
         e.vlag = virtual_time() - e.vruntime;
     } else {
@@ -204,7 +287,7 @@ inline void Eevdf::charge(Entity& e, Time ran) {
         if (total_weight_ == 0) idle_v_ = e.vruntime;  // alone: V follows the runner
         e.vlag = virtual_time_with(e) - e.vruntime;
     }
-    if (e.vruntime >= e.deadline) e.deadline = e.vruntime + vslice(e.weight);
+    if (e.vruntime >= e.deadline) e.deadline = e.vruntime + vslice(e.eweight);
 }
 
 inline void Eevdf::stop(Entity& e) {
@@ -213,13 +296,14 @@ inline void Eevdf::stop(Entity& e) {
     e.vlag = virtual_time() - e.vruntime;
     leave(e);
     e.on_cpu = false;
+    readjust();
 }
 
 // V as if e (running, not queued) were in the average.
 inline i64 Eevdf::virtual_time_with(const Entity& e) const {
     if (total_weight_ == 0) return e.vruntime;
-    const i64 w = static_cast<i64>(total_weight_ + e.weight);
-    const i64 s = sum_wv_ + static_cast<i64>(e.weight) * (e.vruntime - v0_);
+    const i64 w = static_cast<i64>(total_weight_ + e.eweight);
+    const i64 s = sum_wv_ + static_cast<i64>(e.eweight) * (e.vruntime - v0_);
     i64 q = s / w;
     if (s % w < 0) q--;
     return v0_ + q;

@@ -62,6 +62,8 @@ struct Entity {
     i64 vruntime = 0;
     i64 deadline = 0;
     i64 vlag = 0;
+    u32 eweight = 1024;    // EEVDF: effective weight, min(weight, cap) while
+                           // in its sums (see eevdf.h), else weight
     u32 vrem = 0;          // remainder of the vruntime division (exact shares)
     bool on_cpu = false;   // EEVDF: picked and not enqueued or stopped since
                            // (then counted in its virtual time)
@@ -91,6 +93,10 @@ class Policy {
     // Change weight/level of e (queued or running) keeping its lag/credit.
     virtual void reweight(Entity& e, u32 weight, u8 level) = 0;
     virtual usize size() const = 0;
+    // How many cpus share this queue (1 for a per-cpu queue). EEVDF caps a
+    // weight that asks for more than one cpu (see eevdf.h); the others do
+    // not need it. Default: nothing.
+    virtual void set_cpus(unsigned n) { (void)n; }
 
   protected:
     constexpr Policy() = default;

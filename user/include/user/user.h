@@ -51,6 +51,9 @@ unsigned long uptime_ns(void);
 int procinfo(int index, struct procinfo*);
 int freepages(void);
 int halt(int status);
+int rqstat(int queue, struct rqstat*);
+int setaffinity(int pid, unsigned long mask);
+unsigned long getaffinity(int pid);
 
 /* ulib.c */
 int stat(const char*, struct stat*);

@@ -1,0 +1,163 @@
+// lib/sched/balance.h - placement and load balancing for per-cpu run queues.
+//
+// Pure decisions over a snapshot of the queues (QueueLoad per cpu), shared
+// by the kernel (kernel/proc/runqueue.cc) and host tests; the caller owns
+// the queues, their locks and the task lists. Snapshots may be stale (the
+// kernel reads other harts' counters without their locks): every decision
+// is a hint that the caller re-checks under the locks before acting, and a
+// stale one costs at most a needless or missed move.
+//
+// Load is the sum of the weights of a queue's tasks, queued and running (a
+// task counts on the queue it was last put on until it stops).
+//
+//   select_cpu   where a new or woken task goes: its previous cpu if that
+//                queue is empty; else any empty queue it may use (scanning
+//                from prev + 1, so wake-ups spread); else its previous cpu
+//                if `warm` (it ran there recently: its cache may hold its
+//                data) and that queue is at most its own weight heavier
+//                than the lightest; else the least loaded queue (ties: fewer
+//                tasks, then the lowest index). Only cpus in `allowed`.
+//   steal_victim a cpu whose queue emptied pulls (work stealing): from the
+//                queue with the most waiting (queued, not running) tasks.
+//   busiest      periodic balancing: the most loaded other queue, if its
+//                load exceeds ours.
+//   judge_move   moving a queued task of weight w from a queue of load ls to
+//                one of load ld: Improves if w < ls - ld (the larger of the
+//                two loads drops); Rotates if w == ls - ld and the source's
+//                least served task is behind the destination's (less service
+//                per weight): the loads only swap, so the source becomes the
+//                light queue and its tasks catch up; equal tasks so take
+//                turns on the lighter queue, which is what makes 8 equal
+//                hogs on 3 cpus fair; No otherwise (the imbalance would grow).
+//   PullChooser  periodic balancing for cpu `self`: the caller offers every
+//                queued task of another queue that may run on self (one
+//                moved since it last ran only for a move that Improves:
+//                rotating it again before it runs would be ping-pong, but it
+//                must be able to leave a queue that a short-lived waker made
+//                look light);
+//                the chooser keeps the best move: one that Improves (the
+//                one leaving the least imbalance |ls - ld - 2w| between the
+//                two queues, then the task most behind) before one that
+//                Rotates (the task most ahead leaves, the source's others
+//                gain). Every queue is considered, not the first busiest
+//                one only, so the turns go round every queue.
+//   behind       service-per-weight order (a's service / weight < b's),
+//                exact in 64 bits for service < 2^47 time units.
+//   Service      the service a rotation compares: CPU time with a half-life
+//                (halved every `half_life` time units, in whole steps), so
+//                a head start (a task forked earlier) is forgotten instead
+//                of being paid back by fewer turns on the light queue.
+//   migrate      moves a queued entity between two policy instances keeping
+//                its lag: src.dequeue() records vlag = V_src - v, and
+//                dst.enqueue() (not a requeue: the entity is not on a cpu)
+//                places it at v = V_dst - vlag (EEVDF: the vruntime is re-based
+//                from V_src to V_dst; the lag clamp of placement applies).
+//                The caller holds both queues' locks.
+#pragma once
+
+#include "lib/sched/policy.h"
+
+namespace q::sched {
+
+using CpuMask = u64;  // bit c: may run on cpu c (kMaxCpus == 64)
+inline constexpr CpuMask kAllCpus = ~CpuMask{0};
+
+constexpr bool mask_has(CpuMask m, unsigned cpu) { return cpu < kMaxCpus && ((m >> cpu) & 1) != 0; }
+
+struct QueueLoad {
+    u64 load = 0;  // sum of weights of the queue's tasks (queued and running)
+    u32 nr = 0;    // the queue's tasks (queued and running)
+    u32 running = 0;  // 1 if a task of this queue is on its cpu
+    // The task with the least service per weight on the queue (for
+    // rotations; min_weight 0: unknown or empty).
+    u64 min_service = 0;
+    u32 min_weight = 0;
+};
+
+int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight);
+int steal_victim(const QueueLoad* q, unsigned n, unsigned self);
+int busiest(const QueueLoad* q, unsigned n, unsigned self);
+
+enum class Move : u8 { No, Rotates, Improves };  // in order of preference
+Move judge_move(const QueueLoad& src, const QueueLoad& dst, u32 weight);
+
+constexpr bool behind(u64 service_a, u32 weight_a, u64 service_b, u32 weight_b) {
+    return service_a * weight_b < service_b * weight_a;
+}
+
+class PullChooser {
+  public:
+    PullChooser(const QueueLoad* q, unsigned self) : q_(q), self_(self) {}
+
+    // moved: the task was migrated and has not run since; it may still move
+    // to lower an imbalance, but not for a rotation (no ping-pong).
+    void offer(void* task, unsigned src, u32 weight, u64 service, bool moved = false) {
+        if (src == self_) return;
+        const Move m = judge_move(q_[src], q_[self_], weight);
+        if (m == Move::No || (moved && m == Move::Rotates)) return;
+        // What is left of the imbalance between the two queues after it.
+        const u64 diff = q_[src].load - q_[self_].load;  // > 0: judge_move
+        const u64 twice = 2 * static_cast<u64>(weight);
+        const u64 left = diff > twice ? diff - twice : twice - diff;
+        if (best_) {
+            if (m < move_) return;
+            if (m == move_) {
+                // Improves: the least imbalance left, then the most behind;
+                // Rotates: the most ahead first.
+                bool better;
+                if (m == Move::Improves) {
+                    better = left < left_ || (left == left_ && behind(service, weight, service_, weight_));
+                } else {
+                    better = behind(service_, weight_, service, weight);
+                }
+                if (!better) return;
+            }
+        }
+        left_ = left;
+        best_ = task;
+        src_ = src;
+        move_ = m;
+        service_ = service;
+        weight_ = weight;
+    }
+    void* best() const { return best_; }
+    unsigned src() const { return src_; }
+    Move move() const { return move_; }
+
+  private:
+    const QueueLoad* q_;
+    unsigned self_;
+    void* best_ = nullptr;
+    unsigned src_ = 0;
+    Move move_ = Move::No;
+    u64 service_ = 0;
+    u32 weight_ = 0;
+    u64 left_ = 0;
+};
+
+struct Service {
+    u64 value = 0;
+    u64 epoch = 0;  // now / half_life when value was last decayed
+
+    // value as of `now`. Every task halves at the same instants (multiples
+    // of half_life), so values stay comparable.
+    constexpr u64 at(Time now, Time half_life) const {
+        const u64 e = half_life ? now / half_life : 0;
+        const u64 h = e > epoch ? e - epoch : 0;
+        return h >= 64 ? 0 : value >> h;
+    }
+    // Account `ran` at `now`.
+    constexpr void add(Time ran, Time now, Time half_life) {
+        value = at(now, half_life) + ran;
+        const u64 e = half_life ? now / half_life : 0;
+        if (e > epoch) epoch = e;
+    }
+};
+
+inline void migrate(Policy& src, Policy& dst, Entity& e, Time now) {
+    src.dequeue(e);
+    e.on_cpu = false;
+    dst.enqueue(e, now);
+}
+
+}  // namespace q::sched
