@@ -100,6 +100,7 @@ class Simulator {
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
         policy_ = static_cast<P*>(qs::construct_policy(cfg.policy, storage_, pc));
+        policy_->set_cpus(cfg.cores);  // all cores share this one queue (EEVDF caps infeasible weights)
     }
 
     void run();  // the ticks (bench-sim.sh counts this function's instructions)

@@ -194,3 +194,21 @@ TEST(SchedsimWakeups, LatencyPerTaskAndSummary) {
     EXPECT_EQ(eevdf.tasks[2].wake_p50, 0u);
     EXPECT_LT(eevdf.tasks[2].wake_p99, 50u);
 }
+
+// Issue 12's infeasible-weight case: on 2 cores sharing the one queue, a
+// nice -20 hog (88761) asks for more than a core beside a nice 19 hog (15);
+// a nice 0 hog arrives at tick 1,000,000. Capped at one core per task, the
+// nice 19 hog gets 15/1039 of a core afterwards: 14,437 ticks of the second
+// million. schedsim must tell EEVDF that two cores share its queue
+// (Policy::set_cpus); without it the nice 19 hog got 0 ticks.
+TEST(SchedsimExact, EevdfInfeasibleWeightOnTwoCoresGetsItsCappedShare) {
+    Config c = one_core(qs::PolicyKind::EEVDF, 0);
+    c.cores = 2;
+    c.ticks = 2000000;
+    c.weights = qs::WeightTable::Linux;
+    const Result r = simulate(c, {task(0, 0), task(39, 0), task(20, 0, 1000000)});
+    ASSERT_EQ(r.tasks.size(), 3u);
+    const double late = static_cast<double>(r.tasks[1].executed) - 1000000.0;  // first million: a core each
+    EXPECT_NEAR(late, 14437.0, 0.3 * 14437.0);
+    EXPECT_NEAR(static_cast<double>(r.tasks[1].executed), r.tasks[1].fluid, 2.0);
+}
