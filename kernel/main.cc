@@ -30,8 +30,8 @@ extern u64 g_slice_cycles;
 
 namespace {
 
-volatile bool g_started = false;
-fdt::BootInfo g_boot;
+constinit volatile bool g_started = false;
+constinit fdt::BootInfo g_boot;
 
 // Value of `key=` in the boot arguments, copied into out (empty if absent).
 void boot_arg(const char* args, const char* key, char* out, usize n) {

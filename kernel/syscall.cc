@@ -86,9 +86,9 @@ constexpr auto kTable = make_table();
 
 namespace {
 
-SpinLock g_unknown_lock("unknown_syscall");
-u64 g_unknown_tick = ~0ull;  // tick of the last report
-u64 g_unknown_quiet = 0;     // unknown calls not reported since
+constinit SpinLock g_unknown_lock("unknown_syscall");
+constinit u64 g_unknown_tick = ~0ull;  // tick of the last report
+constinit u64 g_unknown_quiet = 0;     // unknown calls not reported since
 
 void report_unknown(const Proc* p, u64 num) {
     u64 quiet = 0;

@@ -26,10 +26,10 @@ namespace q {
 
 using namespace riscv;
 
-u64 g_ticks = 0;
-SpinLock g_ticks_lock("ticks");
-u64 g_slice_cycles = param::kDefaultSliceCycles;
-u64 g_next_tick = param::kTickCycles;
+constinit u64 g_ticks = 0;
+constinit SpinLock g_ticks_lock("ticks");
+constinit u64 g_slice_cycles = param::kDefaultSliceCycles;
+constinit u64 g_next_tick = param::kTickCycles;
 
 u64 now_cycles() { return r_time(); }
 
@@ -40,7 +40,11 @@ extern "C" void usertrap_return();
 
 namespace {
 
-enum class Intr { None, Device, Timer, Resched };
+// What an interrupt asks of the trap handler: None (it was not an
+// interrupt), Handled (a device, or a tick inside a slice: nothing more),
+// SliceOver (the running process's slice ended: yield), Resched (another
+// hart asked this one to reschedule: yield).
+enum class Intr { None, Handled, SliceOver, Resched };
 
 // Arm this hart's timer for the end of its current slice, or for the next
 // tick of the sleep()/uptime() clock if that comes first, so ticks keep
@@ -73,7 +77,7 @@ Intr clock_intr() {
     const bool slice_over = now >= c->slice_end;
     if (slice_over) c->slice_end = now + g_slice_cycles;
     arm_timer();
-    return slice_over ? Intr::Timer : Intr::Device;
+    return slice_over ? Intr::SliceOver : Intr::Handled;
 }
 
 }  // namespace
@@ -99,7 +103,7 @@ Intr dev_intr() {
             kprintf("unexpected interrupt irq=%d\n", irq);
         }
         if (irq) plic_complete(irq);
-        return Intr::Device;
+        return Intr::Handled;
     }
     if (code == kIrqTimer) return clock_intr();
     if (code == kIrqSoftware) {
@@ -129,7 +133,7 @@ extern "C" void usertrap() {
         set_killed(p);
     }
     if (killed(p)) exit(-1);
-    if (which == Intr::Timer || which == Intr::Resched || mycpu()->need_resched) yield();
+    if (which == Intr::SliceOver || which == Intr::Resched || mycpu()->need_resched) yield();
     usertrap_return();
 }
 
@@ -163,7 +167,7 @@ extern "C" void kernel_trap() {
         panic("kernel trap: scause=%lx sepc=%lx stval=%lx hart %d", scause, sepc, r_stval(), cpuid());
     }
     Proc* p = myproc();
-    if ((which == Intr::Timer || which == Intr::Resched) && p && p->state == ProcState::Running) yield();
+    if ((which == Intr::SliceOver || which == Intr::Resched) && p && p->state == ProcState::Running) yield();
     // yield() may have run other code that took traps: restore ours.
     w_sepc(sepc);
     w_sstatus(sstatus);

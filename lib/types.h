@@ -42,11 +42,7 @@ struct Addr {
     constexpr bool is_null() const { return value == 0; }
 };
 
-struct PhysTag {};
-struct VirtTag {};
 struct UserTag {};
-using PhysAddr = Addr<PhysTag>;  // physical memory address
-using VirtAddr = Addr<VirtTag>;  // virtual address in some page table
 using UserAddr = Addr<UserTag>;  // address supplied by a user program (untrusted)
 
 constexpr u64 kPageSize = 4096;

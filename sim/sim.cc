@@ -552,7 +552,7 @@ uint64_t percentile(std::vector<uint64_t>& v, unsigned p) {
 
 Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
     switch (cfg.policy) {
-#define SCHEDSIM_CASE(kind, type) \
+#define SCHEDSIM_CASE(kind, type, name) \
     case qs::PolicyKind::kind: return simulate_with<qs::type>(cfg, fixed_tasks);
         Q_SCHED_POLICIES(SCHEDSIM_CASE)
 #undef SCHEDSIM_CASE

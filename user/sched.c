@@ -2,21 +2,23 @@
  *
  *   sched            print the current policy and the run-queue mode
  *                    (percpu or single, chosen at boot with rq=)
- *   sched NAME       switch to rr, dwrr, idwrr or eevdf
+ *   sched NAME       switch to another policy (the list comes from
+ *                    lib/sched/policies.h, like the kernel's)
  *
  * Every process keeps its nice value and stays runnable across a switch.
  * An unknown policy prints an error and exits 1. */
 #include "kernel/types.h"
+#include "lib/sched/policies.h"
 #include "user/user.h"
 
 int main(int argc, char* argv[]) {
     char name[32];
-    if (argc > 2) {
-        fprintf(2, "usage: sched [rr|dwrr|idwrr|eevdf]\n");
-        exit(1);
+    if (argc > 2 || (argc == 2 && strcmp(argv[1], "-h") == 0)) {
+        fprintf(2, "usage: sched [POLICY]   policies:" Q_SCHED_POLICY_NAMES "\n");
+        exit(argc > 2 ? 1 : 0);
     }
     if (argc == 2 && sched_set(argv[1]) < 0) {
-        fprintf(2, "sched: unknown policy '%s' (rr, dwrr, idwrr, eevdf)\n", argv[1]);
+        fprintf(2, "sched: unknown policy '%s' (policies:" Q_SCHED_POLICY_NAMES ")\n", argv[1]);
         exit(1);
     }
     memset(name, 0, sizeof(name));

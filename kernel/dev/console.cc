@@ -22,11 +22,11 @@ constexpr u32 kInputSize = 128;
 constexpr char ctrl(char c) { return static_cast<char>(c - '@'); }
 constexpr char kBackspace = 0x7f;
 
-SpinLock g_cons_lock("console");
-char g_in[kInputSize];
-u32 g_r = 0;  // read index
-u32 g_w = 0;  // write index (end of committed lines)
-u32 g_e = 0;  // edit index
+constinit SpinLock g_cons_lock("console");
+constinit char g_in[kInputSize];
+constinit u32 g_r = 0;  // read index
+constinit u32 g_w = 0;  // write index (end of committed lines)
+constinit u32 g_e = 0;  // edit index
 
 // Echo one character; a backspace erases the previous one on the screen.
 void echo(char c) {

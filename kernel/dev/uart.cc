@@ -20,10 +20,10 @@ using namespace uart16550;
 namespace {
 
 constexpr u64 kTxSize = 32;
-SpinLock g_tx_lock("uart");
-char g_tx_buf[kTxSize];
-u64 g_tx_write = 0;
-u64 g_tx_read = 0;
+constinit SpinLock g_tx_lock("uart");
+constinit char g_tx_buf[kTxSize];
+constinit u64 g_tx_write = 0;
+constinit u64 g_tx_read = 0;
 
 volatile u8& reg(Reg r) { return *reinterpret_cast<volatile u8*>(layout::kUart0 + static_cast<u8>(r)); }
 

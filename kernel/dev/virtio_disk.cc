@@ -37,8 +37,8 @@ struct Disk {
     BlkReq req[kQueueSize];
 };
 
-Disk g_disk;
-SpinLock g_lock("virtio_disk");
+constinit Disk g_disk;
+constinit SpinLock g_lock("virtio_disk");
 
 volatile u32& reg(Reg r) { return virtio_reg(layout::kVirtio0, r); }
 

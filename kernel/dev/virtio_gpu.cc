@@ -41,7 +41,7 @@ struct Gpu {
     bool ok = false;
     u32 width = 0, height = 0;
 };
-Gpu g_gpu;
+constinit Gpu g_gpu;
 
 // Request and response buffers: static, so identity-mapped (kernel address =
 // physical address), and only one command is ever in flight.
@@ -52,7 +52,7 @@ union {
     TransferToHost2d transfer;
     ResourceFlush flush;
 } g_req;
-CtrlHdr g_resp;
+constinit CtrlHdr g_resp;
 
 volatile u32& reg(Reg r) { return virtio_reg(layout::kVirtio1, r); }
 

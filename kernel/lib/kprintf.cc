@@ -14,9 +14,9 @@
 
 namespace q {
 
-volatile bool g_panicked = false;
-static SpinLock g_print_lock("kprintf");
-static bool g_print_locking = true;
+constinit volatile bool g_panicked = false;
+static constinit SpinLock g_print_lock("kprintf");
+static constinit bool g_print_locking = true;
 
 // Field width and alignment of one conversion (%5d, %-8s).
 struct Spec {
@@ -118,11 +118,8 @@ void panic(const char* fmt, ...) {
     for (;;) asm volatile("wfi");
 }
 
-void kprintf_init() {}
-
 namespace seam {
 void panic(const char* msg) { q::panic("%s", msg); }
-void log(const char* msg) { q::kprintf("%s\n", msg); }
 }  // namespace seam
 
 }  // namespace q

@@ -13,7 +13,6 @@ namespace q {
 
 void kprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 [[noreturn]] void panic(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-void kprintf_init();
 extern volatile bool g_panicked;
 
 }  // namespace q

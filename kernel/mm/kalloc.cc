@@ -16,9 +16,9 @@ extern "C" char end[];  // first address after the kernel image (kernel.ld)
 namespace q {
 
 namespace {
-SpinLock g_lock("kalloc");
-PagePool g_pool;
-u64 g_ram_end = 0;
+constinit SpinLock g_lock("kalloc");
+constinit PagePool g_pool;
+constinit u64 g_ram_end = 0;
 }  // namespace
 
 void kalloc_init(u64 ram_end_addr) {

@@ -21,13 +21,9 @@ namespace q {
 
 using namespace riscv;
 
-PageTable g_kernel_pagetable = nullptr;
+constinit PageTable g_kernel_pagetable = nullptr;
 
 namespace {
-
-constexpr u64 kClint = 0x200'0000;
-constexpr u64 kClintSize = 0x1'0000;
-constexpr u64 kVirtTest = 0x10'0000;  // sifive_test: power off
 
 void kmap(u64 va, u64 pa, u64 size, u64 perm) {
     if (!map_pages(g_kernel_pagetable, va, size, pa, perm).ok()) panic("kmap: out of memory");
@@ -54,8 +50,8 @@ void kvm_init() {
     kmap(layout::kUart0, layout::kUart0, kPageSize, kPteR | kPteW);
     kmap(layout::kVirtio0, layout::kVirtio0, kPageSize, kPteR | kPteW);
     kmap(layout::kVirtio1, layout::kVirtio1, kPageSize, kPteR | kPteW);  // virtio-gpu
-    kmap(kClint, kClint, kClintSize, kPteR | kPteW);
-    kmap(kVirtTest, kVirtTest, kPageSize, kPteR | kPteW);
+    kmap(layout::kClint, layout::kClint, layout::kClintSize, kPteR | kPteW);
+    kmap(layout::kVirtTest, layout::kVirtTest, kPageSize, kPteR | kPteW);
     kmap(fw_cfg::kBase, fw_cfg::kBase, kPageSize, kPteR | kPteW);  // ramfb
     kmap(layout::kPlic, layout::kPlic, layout::kPlicSize, kPteR | kPteW);
     const u64 text_end = reinterpret_cast<u64>(etext);

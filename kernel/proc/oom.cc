@@ -27,8 +27,8 @@
 namespace q {
 namespace {
 
-SpinLock g_oom_lock("oom");
-int g_last_victim = 0;  // pid of the last process killed here (g_oom_lock)
+constinit SpinLock g_oom_lock("oom");
+constinit int g_last_victim = 0;  // pid of the last process killed here (g_oom_lock)
 
 // True while the process with this pid exists and has not exited yet.
 bool still_dying(int pid) {

@@ -24,14 +24,14 @@ extern "C" char initcode_end[];
 
 namespace q {
 
-Cpu g_cpus[param::kMaxCpus];
-Proc g_procs[param::kMaxProcs];
-SpinLock g_wait_lock("wait");
-Proc* g_init_proc = nullptr;
+constinit Cpu g_cpus[param::kMaxCpus];
+constinit Proc g_procs[param::kMaxProcs];
+constinit SpinLock g_wait_lock("wait");
+constinit Proc* g_init_proc = nullptr;
 
 namespace {
-SpinLock g_pid_lock("nextpid");
-int g_next_pid = 1;
+constinit SpinLock g_pid_lock("nextpid");
+constinit int g_next_pid = 1;
 
 int alloc_pid() {
     LockGuard g(g_pid_lock);

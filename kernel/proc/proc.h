@@ -28,6 +28,10 @@ struct Context {
 static_assert(sizeof(Context) == 14 * 8);
 
 enum class ProcState : u8 { Unused, Embryo, Sleeping, Runnable, Running, Zombie };
+// procinfo.state (lib/abi/abi.h) exports these as numbers 0..5.
+static_assert(static_cast<int>(ProcState::Unused) == 0 && static_cast<int>(ProcState::Embryo) == 1 &&
+              static_cast<int>(ProcState::Sleeping) == 2 && static_cast<int>(ProcState::Runnable) == 3 &&
+              static_cast<int>(ProcState::Running) == 4 && static_cast<int>(ProcState::Zombie) == 5);
 
 struct Proc {
     SpinLock lock{"proc"};

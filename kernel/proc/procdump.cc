@@ -1,22 +1,49 @@
-// kernel/proc/procdump.cc - print the process table (^P on the console).
+// kernel/proc/procdump.cc - the process list: ^P on the console, and the
+// rows sys_procinfo hands to `ps`.
 //
-// Reads without locks on purpose: it must work even when the machine is
-// wedged with locks held, which is when one presses ^P.
+// Both views fill the ABI's procinfo with proc_info() and print it with
+// lib/abi/procview.h, so ^P and `ps` show the same columns. procdump()
+// reads without locks on purpose: it must work even when the machine is
+// wedged with locks held, which is when one presses ^P; a row may then mix
+// fields from two moments.
 #include "kernel/proc/procdump.h"
 
 #include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "lib/abi/procview.h"
 
 namespace q {
 
+void proc_info(const Proc& p, procinfo* info) {
+    *info = procinfo{};
+    info->pid = p.pid;
+    info->state = static_cast<int>(p.state);
+    info->nice = p.nice;
+    info->weight = p.se.weight;
+    safe_strcpy(info->name, p.name, sizeof(info->name));
+    info->cpu_ticks = p.stat_cpu;
+    info->switches = p.stat_switches;
+    info->voluntary = p.stat_voluntary;
+    info->involuntary = p.stat_involuntary;
+    info->wait_cycles = p.stat_wait;
+    info->last_wakeup_latency = p.stat_last_latency;
+    info->max_wakeup_latency = p.stat_max_latency;
+    info->migrations = p.stat_migrations;
+}
+
 void procdump() {
-    constexpr const char* kStates[] = {"unused", "embryo", "sleep ", "runble", "run   ", "zombie"};
-    kprintf("\npolicy %s\n  PID STATE   NICE WEIGHT   CPU(cyc) SWITCHES NAME\n", rq_policy_name());
+    kprintf("\npolicy %s %s\n%s\n", rq_policy_name(), rq_mode_name(), procview::kHeader);
+    char row[procview::kRowMax];
     for (Proc& p : g_procs) {
         if (p.state == ProcState::Unused) continue;
-        kprintf("%5d %s %5d %6u %10lu %8lu %s ew %u v %ld d %ld vlag %ld q %d oncpu %d rq %d\n", p.pid, kStates[static_cast<int>(p.state)], p.nice, p.se.weight,
-                p.stat_cpu, p.stat_switches, p.name, p.se.eweight, p.se.vruntime, p.se.deadline, p.se.vlag, p.se.queued, p.se.on_cpu, p.rq);
+        procinfo info;
+        proc_info(p, &info);
+        const Proc* parent = p.parent;
+        info.ppid = parent ? parent->pid : 0;
+        procview::format_row(info, row);
+        kprintf("%s\n", row);
     }
 }
 

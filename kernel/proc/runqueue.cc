@@ -85,11 +85,11 @@ class RqLock {
 };
 
 constinit RunQueue g_rqs[param::kMaxCpus];
-unsigned g_kind = 0;  // index of the current policy kind
-bool g_percpu = true;
-int g_ncpus = 1;
-u64 g_slice = 1;
-u64 g_half_life = 64;  // of Proc::bal_service: 64 slices
+constinit unsigned g_kind = 0;  // index of the current policy kind
+constinit bool g_percpu = true;
+constinit int g_ncpus = 1;
+constinit u64 g_slice = 1;
+constinit u64 g_half_life = 64;  // of Proc::bal_service: 64 slices
 
 u64 service(const Proc& p, u64 now) { return p.bal_service.at(now, g_half_life); }
 
@@ -287,7 +287,6 @@ void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int nc
     g_kind = static_cast<unsigned>(kind);
 }
 
-u32 nice_to_weight(int nice) { return sched::kLinuxNiceWeight[sched::nice_to_index(nice)]; }
 
 void rq_wake(Proc* p, u64 now) {
     int target = 0;
@@ -398,21 +397,17 @@ bool rq_set_policy(const char* name) {
             sched::Policy& old = *g_rqs[i].policies[g_kind];
             sched::Policy& now_p = *g_rqs[i].policies[next];
             while (sched::Entity* e = old.pick(static_cast<unsigned>(i), now)) {
-                old.stop(*e);
-                e->vlag = 0;
-                e->on_cpu = false;
+                old.forget(*e);
                 now_p.enqueue(*e, now);
             }
         }
-        // Running processes (picked, not yet put back or stopped; their se
-        // state is under their queue's lock, all held) leave the old
-        // policy's sums too, so no policy counts a process it will not hear
-        // from again.
+        // Every other process (running, or picked and not yet dispatched,
+        // or sleeping; its se is under its queue's lock, all held) leaves
+        // the old policy too, so no policy counts a process it will not
+        // hear from again.
         for (Proc& p : g_procs) {
-            if (!p.se.on_cpu) continue;
-            g_rqs[queue_index(&p)].policies[g_kind]->stop(p.se);
-            p.se.vlag = 0;
-            p.se.on_cpu = false;
+            if (p.state == ProcState::Unused || p.se.queued) continue;
+            g_rqs[queue_index(&p)].policies[g_kind]->forget(p.se);
         }
         g_kind = next;
     }

@@ -57,6 +57,5 @@ struct RqStat {
 bool rq_stat(int queue, RqStat& out);
 // Set nice (-20..19): weight from the Linux table, kept across policies.
 void rq_set_nice(Proc* p, int nice);
-u32 nice_to_weight(int nice);
 
 }  // namespace q

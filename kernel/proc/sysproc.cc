@@ -3,11 +3,14 @@
 // Each handler documents its user-visible contract; errors return -1.
 #include "kernel/proc/sysproc.h"
 
+#include "kernel/arch/riscv/memlayout.h"
+
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
+#include "kernel/proc/procdump.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
 #include "lib/abi/abi.h"
@@ -124,19 +127,7 @@ i64 sys_procinfo() {
     {
         LockGuard g(p.lock);
         if (p.state == ProcState::Unused) return 1;
-        info.pid = p.pid;
-        info.state = static_cast<int>(p.state);
-        info.nice = p.nice;
-        info.weight = p.se.weight;
-        safe_strcpy(info.name, p.name, sizeof(info.name));
-        info.cpu_ticks = p.stat_cpu;
-        info.switches = p.stat_switches;
-        info.voluntary = p.stat_voluntary;
-        info.involuntary = p.stat_involuntary;
-        info.wait_cycles = p.stat_wait;
-        info.last_wakeup_latency = p.stat_last_latency;
-        info.max_wakeup_latency = p.stat_max_latency;
-        info.migrations = p.stat_migrations;
+        proc_info(p, &info);
     }
     {
         LockGuard g(g_wait_lock);
@@ -151,10 +142,9 @@ i64 sys_freepages() { return static_cast<i64>(kalloc_free_pages()); }
 // halt(status): power off QEMU through the virt machine's test device.
 i64 sys_halt() {
     const u32 status = static_cast<u32>(arg_int(0));
-    constexpr u64 kVirtTest = 0x10'0000;
     const u32 code = status == 0 ? 0x5555 : ((status << 16) | 0x3333);
     kprintf("halt: status %d\n", static_cast<int>(status));
-    *reinterpret_cast<volatile u32*>(kVirtTest) = code;
+    *reinterpret_cast<volatile u32*>(layout::kVirtTest) = code;
     for (;;) {}
 }
 

@@ -32,6 +32,7 @@ class SpinLock {
     const char* name() const { return name_; }
 
   private:
+    bool try_take();  // one atomic attempt
     u32 locked_ = 0;
     const char* name_;
     Cpu* cpu_ = nullptr;  // holder, for holding() and debugging

@@ -103,4 +103,24 @@ struct rqstat {
     unsigned int queues;         /* how many queues there are */
 };
 
+/* The layouts above are the ABI: pinned here for every compiler that
+ * includes this header (kernel, user programs in C and C++, host tests).
+ * LP64 throughout (RV64 and the x86-64 host). */
+#ifdef __cplusplus
+#define QUANTA_ABI_ASSERT(cond, what) static_assert(cond, what)
+#else
+#define QUANTA_ABI_ASSERT(cond, what) _Static_assert(cond, what)
+#endif
+QUANTA_ABI_ASSERT(sizeof(struct stat) == 24 && __builtin_offsetof(struct stat, ino) == 4 &&
+                      __builtin_offsetof(struct stat, type) == 8 && __builtin_offsetof(struct stat, nlink) == 10 &&
+                      __builtin_offsetof(struct stat, size) == 16,
+                  "struct stat must keep xv6-riscv's layout");
+QUANTA_ABI_ASSERT(sizeof(struct dirent) == 16 && __builtin_offsetof(struct dirent, name) == 2,
+                  "struct dirent must keep xv6-riscv's layout");
+QUANTA_ABI_ASSERT(sizeof(struct procinfo) == 104 && __builtin_offsetof(struct procinfo, name) == 20 &&
+                      __builtin_offsetof(struct procinfo, cpu_ticks) == 40 &&
+                      __builtin_offsetof(struct procinfo, migrations) == 96,
+                  "struct procinfo is shared with user programs: change both sides");
+QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 40, "struct rqstat is shared with user programs");
+
 #endif

@@ -14,6 +14,4 @@ void panic(const char* msg) {
     std::abort();
 }
 
-void log(const char* msg) { std::fprintf(stderr, "%s\n", msg); }
-
 }  // namespace q::seam

@@ -24,6 +24,7 @@
 #pragma once
 
 #include "lib/sched/levels.h"
+#include "lib/sched/weights.h"
 #include "lib/seam.h"
 
 namespace q::sched {
@@ -39,6 +40,7 @@ class Dwrr final : public Policy {
   public:
     constexpr Dwrr(const u32* queue_weights, u32 price, Time slice)
         : weights_(queue_weights), price_(price), slice_(slice ? slice : 1) {}
+    explicit constexpr Dwrr(const PolicyConfig& c) : Dwrr(weight_table(c.table), c.price, c.slice) {}
 
     const char* name() const override { return "dwrr"; }
     // The hot calls are inline so a caller that knows the concrete type

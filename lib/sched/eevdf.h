@@ -83,6 +83,7 @@
 #pragma once
 
 #include "lib/sched/eevdf_tree.h"
+#include "lib/sched/weights.h"
 #include "lib/seam.h"
 
 namespace q::sched {
@@ -90,6 +91,7 @@ namespace q::sched {
 class Eevdf final : public Policy {
   public:
     constexpr Eevdf(Time slice, unsigned shift) : slice_(slice ? slice : 1), shift_(shift) {}
+    explicit constexpr Eevdf(const PolicyConfig& c) : Eevdf(c.slice, c.vshift) {}
 
     const char* name() const override { return "eevdf"; }
     void enqueue(Entity& e, Time now) override;
@@ -97,6 +99,10 @@ class Eevdf final : public Policy {
     Entity* pick(unsigned cpu, Time now) override;
     void charge(Entity& e, Time ran) override;
     void stop(Entity& e) override;
+    void forget(Entity& e) override {
+        stop(e);  // leaves the sums if it was picked (on_cpu)
+        e.vlag = 0;
+    }
     bool preempts(const Entity& woken, const Entity& running) const override;
     void reweight(Entity& e, u32 weight, u8 level) override;
     usize size() const override { return count_; }

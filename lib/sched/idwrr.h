@@ -20,6 +20,7 @@
 #pragma once
 
 #include "lib/sched/levels.h"
+#include "lib/sched/weights.h"
 #include "lib/seam.h"
 
 namespace q::sched {
@@ -28,6 +29,7 @@ class InterleavedDwrr final : public Policy {
   public:
     constexpr InterleavedDwrr(const u32* queue_weights, u32 price)
         : weights_(queue_weights), price_(price) {}
+    explicit constexpr InterleavedDwrr(const PolicyConfig& c) : InterleavedDwrr(weight_table(c.table), c.price) {}
 
     const char* name() const override { return "idwrr"; }
     // enqueue, dequeue, reweight and pick's first visit are inline (see dwrr.h).

@@ -6,13 +6,18 @@
 //
 // Protocol (the same in the kernel and in schedsim):
 //   enqueue(e, now)  e became runnable (new, woken, or preempted and put back)
-//   dequeue(e)       e is queued but must leave (killed, policy switch)
+//   dequeue(e)       e is queued but must leave (migrating to another queue)
 //   pick(cpu, now)   remove and return the next task to run on cpu, or null
 //   charge(e, ran)   e (running, not queued) used `ran` time units since it
 //                    was picked or last charged
 //   stop(e)          e (running, not queued, already charged) stops being
 //                    runnable (sleeps, blocks, exits): it leaves the policy
 //                    until its next enqueue. Default: nothing.
+//   forget(e)        e is not queued here and leaves this policy for good
+//                    (the kernel switches policy): if the policy still
+//                    counts e (EEVDF counts a picked task until stop), it
+//                    stops counting it, and e's lag here is dropped.
+//                    Default: nothing.
 // A running task is not in the queue; after it runs, the caller charges it
 // and, if still runnable, enqueues it again, otherwise calls stop(). A policy
 // may keep running tasks in its bookkeeping (EEVDF counts them in its virtual
@@ -88,6 +93,8 @@ class Policy {
     virtual void charge(Entity& e, Time ran) = 0;
     // e, running and charged, is no longer runnable (see the protocol).
     virtual void stop(Entity& e) { (void)e; }
+    // e, not queued, leaves this policy for good (see the protocol).
+    virtual void forget(Entity& e) { (void)e; }
     // Should a newly woken `woken` preempt `running`?
     virtual bool preempts(const Entity& woken, const Entity& running) const = 0;
     // Change weight/level of e (queued or running) keeping its lag/credit.

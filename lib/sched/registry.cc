@@ -1,7 +1,4 @@
 // lib/sched/registry.cc - names -> policies (see registry.h).
-//
-// The static instances are constinit: constant-initialised, so the kernel
-// needs no constructors to run and registers no destructors.
 #include "lib/sched/registry.h"
 
 namespace q::sched {
@@ -21,7 +18,9 @@ namespace q::sched {
 
 namespace {
 
-constexpr const char* kNames[kPolicyKinds] = {"rr", "dwrr", "idwrr", "eevdf"};
+#define Q_SCHED_NAME(kind, cls, name) name,
+constexpr const char* kNames[kPolicyKinds] = {Q_SCHED_POLICIES(Q_SCHED_NAME)};
+#undef Q_SCHED_NAME
 
 bool same(const char* a, const char* b) {
     while (*a && *a == *b) {
@@ -30,11 +29,6 @@ bool same(const char* a, const char* b) {
     }
     return *a == *b;
 }
-
-constinit RoundRobin g_rr;
-constinit Dwrr g_dwrr(kLinuxNiceWeight, 1024, 1);
-constinit InterleavedDwrr g_idwrr(kLinuxNiceWeight, 1024);
-constinit Eevdf g_eevdf(1, 20);
 
 }  // namespace
 
@@ -53,24 +47,11 @@ bool parse_policy(const char* name, PolicyKind& out) {
 
 Policy* construct_policy(PolicyKind kind, PolicyStorage& storage, const PolicyConfig& c) {
     void* p = storage.bytes;
-    const u32* w = weight_table(c.table);
     switch (kind) {
-        case PolicyKind::RR: return new (p, InPlace{}) RoundRobin();
-        case PolicyKind::DWRR: return new (p, InPlace{}) Dwrr(w, c.price, c.slice);
-        case PolicyKind::IDWRR: return new (p, InPlace{}) InterleavedDwrr(w, c.price);
-        case PolicyKind::EEVDF: return new (p, InPlace{}) Eevdf(c.slice, c.vshift);
-    }
-    return nullptr;
-}
-
-Policy* policy_by_name(const char* name) {
-    PolicyKind k;
-    if (!parse_policy(name, k)) return nullptr;
-    switch (k) {
-        case PolicyKind::RR: return &g_rr;
-        case PolicyKind::DWRR: return &g_dwrr;
-        case PolicyKind::IDWRR: return &g_idwrr;
-        case PolicyKind::EEVDF: return &g_eevdf;
+#define Q_SCHED_CONSTRUCT(k, cls, name) \
+    case PolicyKind::k: return new (p, InPlace{}) cls(c);
+        Q_SCHED_POLICIES(Q_SCHED_CONSTRUCT)
+#undef Q_SCHED_CONSTRUCT
     }
     return nullptr;
 }

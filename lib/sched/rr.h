@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lib/sched/policy.h"
+#include "lib/sched/weights.h"
 #include "lib/seam.h"
 
 namespace q::sched {
@@ -13,6 +14,7 @@ namespace q::sched {
 class RoundRobin final : public Policy {
   public:
     constexpr RoundRobin() = default;
+    explicit constexpr RoundRobin(const PolicyConfig&) {}
 
     const char* name() const override { return "rr"; }
     // enqueue and pick are inline (see dwrr.h).

@@ -42,6 +42,15 @@ constexpr const u32* weight_table(WeightTable t) {
     return t == WeightTable::Linux ? kLinuxNiceWeight : kSeedLevelWeight;
 }
 
+// How a policy is built (construct_policy in registry.h; every policy has a
+// constructor from it and takes what it needs).
+struct PolicyConfig {
+    WeightTable table = WeightTable::Linux;  // queue weights for dwrr/idwrr
+    u32 price = 1024;                        // credit one slice costs
+    Time slice = 1;                          // time units of one slice
+    unsigned vshift = 20;                    // EEVDF vruntime fixed point
+};
+
 // Index of weight 1024 in each table: the default level for new tasks.
 constexpr u8 default_level(WeightTable) { return 20; }
 

@@ -135,11 +135,14 @@ TOOL_CASES = [
     ("renice-unknown-pid", "renice -n 5 -p 9999", r"renice: no process 9999\n"),
     ("renice-out-of-range", "renice -n 20 -p 1", r"renice: bad nice value '20'.*\n"),
     ("renice-usage", "renice 5 1", r"usage: renice -n N -p PID\n"),
-    ("renice-init", "renice -n 3 -p 1; ps", r"(?s)1: nice 3\n.*\n1 0 sleep 3 526 .*init\n.*"),
-    ("ps-columns", "ps", r"(?s)policy eevdf\nPID PPID STATE  NICE WEIGHT CPU_MS.*\n1 0 sleep .* init\n.*sh\n.*ps\n"),
-    ("nice-inherited", "nice -n 7 ps", r"(?s).*\d+ \d+ run 7 215 .*ps\n"),
+    ("renice-init", "renice -n 3 -p 1; ps", r"(?s)1: nice 3\n.*\n +1 +0 sleep +3 +526 .*init\n.*"),
+    # Columns right-aligned under the header (lib/abi/procview.h; ^P prints the same).
+    ("ps-columns", "ps", r"(?s)policy eevdf percpu\n  PID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED    VOL  INVOL"
+     r" MAXLAT_US  MIGR NAME\n    1     0 sleep  [ -]{2}[ \d]\d [ \d]{5}\d [ \d]{6}\d [ \d]{6}\d [ \d]{5}\d "
+     r"[ \d]{5}\d [ \d]{5}\d [ \d]{8}\d [ \d]{4}\d init\n.*sh\n.*ps\n"),
+    ("nice-inherited", "nice -n 7 ps", r"(?s).*\d+ +\d+ run +7 +215 .*ps\n"),
     ("switch-keeps-hogs", "hog 3 & ; hog 3 & ; sched rr; sched idwrr; sched dwrr; sched eevdf; ps",
-     r"(?s)rr percpu\nidwrr percpu\ndwrr percpu\neevdf percpu\n.*(run|runble) 0 1024 .*hog\n.*(run|runble) 0 1024 .*hog\n.*"),
+     r"(?s)rr percpu\nidwrr percpu\ndwrr percpu\neevdf percpu\n.*(run|runble) +0 +1024 .*hog\n.*(run|runble) +0 +1024 .*hog\n.*"),
 ]
 
 

@@ -39,11 +39,13 @@ def run_suite(cpus):
             return
         if not run_cases(g, CASES, "-%dharts" % cpus):
             return
-        # ^P prints the process list (kernel procdump) and the shell goes on.
+        # ^P prints the process list (kernel procdump) in ps's columns
+        # (lib/abi/procview.h), and the shell goes on.
         name = "ctrl-p-procdump-%dharts" % cpus
         try:
             g.child.sendcontrol("p")
-            g.child.expect(r"PID STATE\s+NICE WEIGHT.*\n.*1 sleep .*init", timeout=10)
+            g.child.expect(r"policy \w+ (percpu|single)\r?\n  PID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED"
+                           r"    VOL  INVOL MAXLAT_US  MIGR NAME\r?\n    1     0 sleep .* init", timeout=10)
             ok = g.run("echo alive", timeout=10) .endswith("alive\n")
         except Exception as e:  # noqa: BLE001
             ok = False

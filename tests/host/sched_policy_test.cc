@@ -64,26 +64,31 @@ TEST(SchedLevels, Ctz64DeBruijnMatchesBuiltin) {
 
 TEST(SchedRegistry, NamesAndStorage) {
     for (const char* n : {"rr", "dwrr", "idwrr", "eevdf"}) {
-        Policy* p = policy_by_name(n);
-        ASSERT_NE(p, nullptr) << n;
-        EXPECT_STREQ(p->name(), n);
-        EXPECT_EQ(p, policy_by_name(n));
         PolicyKind k;
-        ASSERT_TRUE(parse_policy(n, k));
-        EXPECT_STREQ(policy_name(k), n);
-        PolicyBox box(k, PolicyConfig{});
-        EXPECT_STREQ(box->name(), n);
-        EXPECT_NE(box.p, p);
+        ASSERT_TRUE(parse_policy(n, k)) << n;
     }
-    EXPECT_EQ(policy_by_name("cfs"), nullptr);
-    EXPECT_EQ(policy_by_name(""), nullptr);
+    for (unsigned i = 0; i < kPolicyKinds; i++) {  // every registered policy
+        const PolicyKind k = static_cast<PolicyKind>(i);
+        const char* n = policy_name(k);
+        PolicyKind back;
+        ASSERT_TRUE(parse_policy(n, back)) << n;
+        EXPECT_EQ(back, k);
+        PolicyBox a(k, PolicyConfig{});
+        PolicyBox b(k, PolicyConfig{});
+        EXPECT_STREQ(a->name(), n);
+        EXPECT_NE(a.p, b.p);  // each construction is a fresh instance
+    }
     PolicyKind k;
     EXPECT_FALSE(parse_policy("rrr", k));
+    EXPECT_FALSE(parse_policy("cfs", k));
+    EXPECT_FALSE(parse_policy("", k));
+    EXPECT_FALSE(parse_policy(nullptr, k));
 }
 
-TEST(SchedRegistry, StaticInstanceRunsTasks) {
+TEST(SchedRegistry, ConstructedInstanceRunsTasks) {
     auto tasks = make_tasks(3);
-    Policy* p = policy_by_name("rr");
+    PolicyBox box(PolicyKind::RR, PolicyConfig{});
+    Policy* p = box.p;
     for (auto& t : tasks) p->enqueue(t->e, 0);
     EXPECT_EQ(p->size(), 3u);
     for (int i = 0; i < 3; i++) EXPECT_EQ(task_of(p->pick(0, 0)).id, i);
@@ -176,6 +181,15 @@ TEST(SchedRandom, InterleavedDwrr) { random_protocol(PolicyKind::IDWRR, 4); }
 TEST(SchedRandom, InterleavedDwrrSeedTable) { random_protocol(PolicyKind::IDWRR, 5); }
 TEST(SchedRandom, Eevdf) { random_protocol(PolicyKind::EEVDF, 6); }
 TEST(SchedRandom, EevdfSeedTable) { random_protocol(PolicyKind::EEVDF, 7); }
+// Every policy in lib/sched/policies.h, a new one included without editing
+// this file, with both weight tables.
+TEST(SchedRandom, EveryRegisteredPolicy) {
+    for (unsigned k = 0; k < kPolicyKinds; k++) {
+        SCOPED_TRACE(policy_name(static_cast<PolicyKind>(k)));
+        random_protocol(static_cast<PolicyKind>(k), 100 + 2 * k);
+        random_protocol(static_cast<PolicyKind>(k), 101 + 2 * k);
+    }
+}
 
 TEST(SchedRoundRobin, FifoOrderAndNoPreemption) {
     PolicyBox box(PolicyKind::RR, PolicyConfig{});

@@ -43,7 +43,6 @@ Q_DEFINE_CSR(time)
 
 inline u64 r_tp() { u64 x; asm volatile("mv %0, tp" : "=r"(x)); return x; }
 inline void w_tp(u64 x) { asm volatile("mv tp, %0" : : "r"(x)); }
-inline u64 r_sp() { u64 x; asm volatile("mv %0, sp" : "=r"(x)); return x; }
 
 // mstatus
 constexpr u64 kMstatusMppMask = 3ull << 11;

@@ -4,8 +4,8 @@
 # a0 = hart id and a1 = the device tree's physical address. A hart whose id
 # is at or past g_max_harts (start.cc) parks here at once, before it touches
 # any per-hart array (QEMU can start more harts than the kernel supports).
-# Every other hart gets its own 16 KiB boot stack (g_boot_stacks, in
-# start.cc) and calls machine_start(hartid, dtb), which never returns.
+# Every other hart gets its own boot stack of g_boot_stack_bytes
+# (g_boot_stacks, in start.cc) and calls machine_start(hartid, dtb), which never returns.
         .section .text.entry
         .global _entry
 _entry:
@@ -13,7 +13,8 @@ _entry:
         ld      t2, 0(t2)
         bgeu    a0, t2, 1f
         la      sp, g_boot_stacks
-        li      t0, 16384
+        la      t0, g_boot_stack_bytes
+        ld      t0, 0(t0)
         addi    t1, a0, 1
         mul     t0, t0, t1
         add     sp, sp, t0

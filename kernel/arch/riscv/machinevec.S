@@ -15,7 +15,8 @@ machine_vector:
         sd      a2, 8(a0)
         csrr    a1, mhartid
         slli    a1, a1, 2
-        li      a2, 0x2000000           # CLINT msip[hart]
+        la      a2, g_clint_base        # CLINT msip[hart] (layout::kClint, start.cc)
+        ld      a2, 0(a2)
         add     a1, a1, a2
         sw      zero, 0(a1)
         li      a1, 2                   # mip.SSIP

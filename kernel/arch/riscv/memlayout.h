@@ -15,6 +15,9 @@
 
 namespace q::layout {
 
+constexpr u64 kVirtTest = 0x10'0000;  // sifive_test: a write powers QEMU off
+constexpr u64 kClint = 0x200'0000;    // msip[hart] words first (IPIs)
+constexpr u64 kClintSize = 0x1'0000;
 constexpr u64 kUart0 = 0x1000'0000;
 constexpr u32 kUart0Irq = 10;
 constexpr u64 kVirtio0 = 0x1000'1000;

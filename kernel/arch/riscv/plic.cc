@@ -13,7 +13,6 @@
 namespace q {
 
 namespace {
-constexpr u64 kClintMsip = 0x200'0000;
 
 volatile u32& plic_reg(u64 off) { return *reinterpret_cast<volatile u32*>(layout::kPlic + off); }
 u64 senable(int hart) { return 0x2080 + static_cast<u64>(hart) * 0x100; }
@@ -36,7 +35,7 @@ u32 plic_claim() { return plic_reg(sclaim(cpuid())); }
 void plic_complete(u32 irq) { plic_reg(sclaim(cpuid())) = irq; }
 
 void send_ipi(int hart) {
-    *reinterpret_cast<volatile u32*>(kClintMsip + 4 * static_cast<u64>(hart)) = 1;
+    *reinterpret_cast<volatile u32*>(layout::kClint + 4 * static_cast<u64>(hart)) = 1;
 }
 
 }  // namespace q

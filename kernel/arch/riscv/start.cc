@@ -7,19 +7,26 @@
 // machine software interrupts (inter-processor interrupts sent through the
 // CLINT) into supervisor software interrupts, and mret into kmain().
 #include "kernel/arch/riscv/csr.h"
+#include "kernel/arch/riscv/memlayout.h"
 #include "kernel/boot.h"
 #include "lib/params.h"
 
 namespace q {
 
+constexpr u64 kBootStackBytes = 16384;
 extern "C" {
-// Boot stacks, one 16 KiB stack per hart (entry.S).
-alignas(16) char g_boot_stacks[16384 * param::kMaxCpus];
+// Boot stacks, one per hart (entry.S).
+alignas(16) constinit char g_boot_stacks[kBootStackBytes * param::kMaxCpus];
 }
-// entry.S parks harts with ids at or above this before using any stack.
+// Constants the assembly reads from memory, so each has one definition:
+// entry.S parks harts with ids at or above g_max_harts before using any
+// stack, and gives each of the others g_boot_stack_bytes; machinevec.S
+// clears the CLINT's msip word at g_clint_base.
 extern "C" constinit const u64 g_max_harts = param::kMaxCpus;
-u64 g_dtb_pa = 0;
-static u64 g_mscratch[param::kMaxCpus][4];
+extern "C" constinit const u64 g_boot_stack_bytes = kBootStackBytes;
+extern "C" constinit const u64 g_clint_base = layout::kClint;
+constinit u64 g_dtb_pa = 0;
+static constinit u64 g_mscratch[param::kMaxCpus][4];
 
 extern "C" void machine_vector();
 extern "C" [[noreturn]] void machine_start(u64 hartid, u64 dtb);

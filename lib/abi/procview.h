@@ -1,0 +1,80 @@
+// lib/abi/procview.h - the process list's columns, defined once.
+//
+// `ps` (user/ps.cc) and the kernel's ^P dump (kernel/proc/procdump.cc) print
+// the same table through these two functions, so the two views cannot drift
+// apart. Pure, freestanding and allocation-free: rows are written into a
+// caller's buffer with right-aligned numbers (neither the user library's
+// printf nor a lock-free dump wants field widths of its own). Units: CPU and
+// wait time in milliseconds, worst wakeup latency in microseconds (the timer
+// runs at 10 MHz: 1 cycle = 100 ns).
+#pragma once
+
+#include "lib/abi/abi.h"
+
+namespace q::procview {
+
+constexpr int kRowMax = 128;  // longest row, NUL included
+constexpr const char* kHeader =
+    "  PID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED    VOL  INVOL MAXLAT_US  MIGR NAME";
+
+constexpr const char* state_name(int s) {
+    constexpr const char* kNames[] = {"unused", "embryo", "sleep", "runble", "run", "zombie"};
+    return s >= 0 && s < 6 ? kNames[s] : "?";
+}
+
+// Appends to a fixed buffer; stops quietly at its end.
+class Row {
+  public:
+    explicit Row(char* out) : out_(out) { out_[0] = 0; }
+    int length() const { return n_; }
+    void text(const char* s, int width = 0) {  // left-aligned, padded to width
+        int k = 0;
+        for (; s[k]; k++) put(s[k]);
+        for (; k < width; k++) put(' ');
+    }
+    void num(long v, int width) {  // right-aligned in width, then a space
+        char digits[24];
+        int k = 0;
+        const bool neg = v < 0;
+        unsigned long u = neg ? 0ul - static_cast<unsigned long>(v) : static_cast<unsigned long>(v);
+        do {
+            digits[k++] = static_cast<char>('0' + u % 10);
+            u /= 10;
+        } while (u != 0);
+        if (neg) digits[k++] = '-';
+        for (int pad = width - k; pad > 0; pad--) put(' ');
+        while (k > 0) put(digits[--k]);
+        put(' ');
+    }
+
+  private:
+    void put(char c) {
+        if (n_ + 1 >= kRowMax) return;
+        out_[n_++] = c;
+        out_[n_] = 0;
+    }
+    char* out_;
+    int n_ = 0;
+};
+
+// One row for p (matching kHeader) into out[kRowMax]; returns its length.
+inline int format_row(const procinfo& p, char* out) {
+    Row r(out);
+    r.num(p.pid, 5);
+    r.num(p.ppid, 5);
+    r.text(state_name(p.state), 6);
+    r.text(" ");
+    r.num(p.nice, 4);
+    r.num(p.weight, 6);
+    r.num(static_cast<long>(p.cpu_ticks / 10000), 7);
+    r.num(static_cast<long>(p.wait_cycles / 10000), 7);
+    r.num(static_cast<long>(p.switches), 6);
+    r.num(static_cast<long>(p.voluntary), 6);
+    r.num(static_cast<long>(p.involuntary), 6);
+    r.num(static_cast<long>(p.max_wakeup_latency / 10), 9);
+    r.num(static_cast<long>(p.migrations), 5);
+    r.text(p.name);
+    return r.length();
+}
+
+}  // namespace q::procview
