@@ -10,6 +10,11 @@ Scans README.md and docs/**/*.md for code references written in backticks:
     `kernel/fs/log.cc:40-75`                file + line range
 
 and for relative Markdown links ([text](other.md), ![plot](img/x.png)).
+It also reads the opening comment of every source file (kernel/, lib/,
+user/, tools/, sim/, tests/, bench/, mk/: the comment each file starts with
+to explain its design) and checks every repository path it names, with or
+without a `:identifier`, the same way: a header that names a file that was
+renamed or deleted is caught like a stale doc.
 
 A reference resolves when the file exists (relative to the repository root),
 the identifier appears in it as a whole word, and a line number is within the
@@ -82,6 +87,66 @@ def check_doc(root, doc):
     return errors, count
 
 
+HEADER_REF = re.compile(
+    r"(?<![\w/.-])((?:kernel|lib|user|tools|sim|tests|bench|docs|mk)/[\w./-]*[\w-]\.(?:cc|h|S|c|py|mk|ld|sh|md))"
+    r"(?::([A-Za-z_~]\w*(?:::~?[A-Za-z_]\w*)*))?"
+)
+SOURCE_DIRS = ("kernel", "lib", "user", "tools", "sim", "tests", "bench", "mk")
+PREPROCESSOR = re.compile(r"#\s*(include|pragma|define|if|ifdef|ifndef|endif|else|elif|undef)\b")
+# User programs include xv6-style paths ("kernel/types.h", "user/user.h")
+# that resolve under user/include/.
+INCLUDE_ROOTS = ("", "user/include/")
+SOURCE_EXTS = {".cc", ".h", ".c", ".S", ".py", ".mk", ".ld", ".sh"}
+
+
+def header_lines(text):
+    """The file's opening comment block (after a #! line), as (number, line)."""
+    out = []
+    in_block = False
+    for n, line in enumerate(text.splitlines(), 1):
+        t = line.strip()
+        if n == 1 and t.startswith("#!"):
+            continue
+        if in_block:
+            out.append((n, line))
+            if "*/" in t or t.endswith('"""'):
+                break
+            continue
+        if t.startswith(("//", "*")) or (t.startswith("#") and not PREPROCESSOR.match(t)):
+            out.append((n, line))
+        elif t.startswith("/*") or t.startswith('"""'):
+            out.append((n, line))
+            in_block = not ("*/" in t[2:] or (t.startswith('"""') and t.count('"""') > 1))
+        else:
+            break
+    return out
+
+
+def check_headers(root):
+    errors, count = [], 0
+    for d in SOURCE_DIRS:
+        for f in sorted((root / d).rglob("*")):
+            if f.suffix not in SOURCE_EXTS or not f.is_file():
+                continue
+            for n, line in header_lines(f.read_text(errors="replace")):
+                for m in HEADER_REF.finditer(line):
+                    path = m.group(1)
+                    if re.search(r"/[A-Z]+\.", path):
+                        continue  # a placeholder such as user/NAME.c
+                    ref = path + (":" + m.group(2) if m.group(2) else "")
+                    count += 1
+                    found = [r + path for r in INCLUDE_ROOTS if (root / (r + path)).is_file()]
+                    if found:
+                        path = found[0]
+                    if not found:
+                        errors.append(f"{f.relative_to(root)}:{n}: `{path}`: no such file (file header)")
+                    elif m.group(2):
+                        res = check_ref(root, f"{path}:{m.group(2)}", f)
+                        if res:
+                            errors.append(f"{f.relative_to(root)}:{n}: `{ref}`: {res} (file header)")
+    return errors, count
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=pathlib.Path(__file__).resolve().parent.parent)
@@ -93,6 +158,8 @@ def main():
     else:
         docs = [root / "README.md"] + sorted((root / "docs").rglob("*.md"))
     errors, total = [], 0
+    if not args.docs:
+        errors, total = check_headers(root)
     for doc in docs:
         if doc.is_file():
             e, c = check_doc(root, doc)

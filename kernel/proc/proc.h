@@ -56,10 +56,12 @@ struct Proc {
     Inode* cwd = nullptr;
     char name[16] = {};
 
-    // scheduling (guarded by the run-queue lock while queued)
+    // scheduling: se and nice under the run-queue lock (see runqueue.h);
+    // running_on and the stat_* counters are written by the hart that
+    // dispatches the process, under p->lock (kernel/proc/sched.cc:run)
     sched::Entity se;
     int nice = 0;
-    int on_cpu = -1;             // hart running it, or -1
+    int running_on = -1;         // hart running it, or -1
     u64 stat_cpu = 0;            // timer cycles spent running
     u64 stat_switches = 0;       // times dispatched
     u64 stat_voluntary = 0;

@@ -426,7 +426,7 @@ bool rq_set_affinity(Proc* p, u64 mask) {
     if (!g_percpu) return true;  // one queue: placement does not apply
     // Queued on a hart it may not use now: move it at once. Running there:
     // make that hart reschedule; rq_enqueue re-places it when it is put back.
-    const int cpu = p->on_cpu;
+    const int cpu = p->running_on;
     if (p->se.queued && p->rq >= 0 && !sched::mask_has(mask, static_cast<unsigned>(p->rq))) {
         sched::QueueLoad q[param::kMaxCpus];
         snapshot(q);

@@ -27,7 +27,7 @@ namespace {
 void run(Cpu* c, Proc* p) {
     const u64 now = p->running_since;
     p->state = ProcState::Running;
-    p->on_cpu = c->id;
+    p->running_on = c->id;
     p->stat_switches++;
     if (p->runnable_since && now > p->runnable_since) {
         const u64 waited = now - p->runnable_since;
@@ -43,7 +43,7 @@ void run(Cpu* c, Proc* p) {
     timer_new_slice();  // every dispatch gets a whole slice, however it began
     context_switch(&c->context, &p->context);
     c->proc = nullptr;
-    p->on_cpu = -1;
+    p->running_on = -1;
 }
 
 }  // namespace

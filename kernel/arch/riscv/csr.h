@@ -2,8 +2,10 @@
 //
 // Thin inline accessors, one pair per CSR the kernel uses, plus the bit
 // definitions for mstatus/sstatus, interrupt enables and page-table entries.
-// Only code under kernel/arch/riscv includes this header directly; the rest
-// of the kernel goes through kernel/arch/cpu.h.
+// Code under kernel/arch/riscv uses all of it; the rest of the kernel uses
+// only the few portable ones (intr_on/off/get, r_time, r_tp, wfi, the PTE
+// bits for page tables), and moving those behind an arch-neutral header is
+// still to do.
 #pragma once
 
 #include "lib/types.h"
