@@ -42,7 +42,6 @@ void kprintf(const char* fmt, ...) {
     std::vfprintf(stderr, fmt, ap);
     va_end(ap);
 }
-const char* error_name(Error) { return "error"; }
 
 int strncmp(const char* a, const char* b, usize n) { return std::strncmp(a, b, n); }
 usize strlen(const char* s) { return std::strlen(s); }
