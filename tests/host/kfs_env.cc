@@ -176,7 +176,7 @@ void kfs_boot(const std::vector<u8>& image) {
     fs_init(param::kRootDev);
     auto root = namei("/");
     if (!root.ok()) panic("kfs_boot: no root");
-    p->cwd = root.value();
+    p->cwd = std::move(root).value().release();
 }
 
 void kfs_args(u64 a0, u64 a1, u64 a2) {
