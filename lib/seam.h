@@ -2,7 +2,7 @@
 //
 // Code under lib/ is compiled into the kernel and into host programs. When it
 // must report a broken invariant or log something, it calls these hooks; the
-// kernel implements them in kernel/lib/seam.cc (panic prints and halts every
+// kernel implements them in kernel/lib/kprintf.cc (panic prints and halts every
 // hart), host programs link lib/host/seam_host.cc (abort with a message).
 // Nothing else in lib/ may depend on which world it runs in.
 #pragma once
