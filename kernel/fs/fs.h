@@ -19,16 +19,19 @@
 // Locks are taken parent before child during path walks, and only one
 // inode at a time in namei.
 //
-// Ownership (RAII): code outside this header's primitives holds blocks and
-// inodes through three scope-bound types instead of pairing calls by hand:
+// Ownership (RAII): code holds blocks and inodes through these scope-bound
+// types instead of pairing the primitive calls by hand:
 //   BufRef       a locked block from bread(); brelse() when it dies
 //   InodeRef     one counted reference to an inode; iput() when it dies
 //   InodeLock    the inode's sleep lock (ilock/iunlock) for a scope
-//   LockedInode  an InodeRef plus its InodeLock: what iunlockput() releases
+//   LockedInode  an InodeRef plus its InodeLock (xv6's iunlockput at the end)
 // Every early return then releases what it holds, in reverse order of
-// acquisition (lock before reference, as iunlockput does). Because the last
+// acquisition (lock before reference, as xv6's iunlockput). Because the last
 // iput may free an unlinked inode, an InodeRef must die inside a
-// transaction (declare the FsOp first, so it is destroyed last).
+// transaction (declare the FsOp first, so it is destroyed last). A
+// reference that outlives a call is kept raw where it is stored (File::inode,
+// Proc::cwd: tables that must stay constant-initialised) and adopted back
+// into an InodeRef to be dropped.
 //
 // Errors: allocation failures (no free block, no free disk inode, a full
 // inode table) are Error::NoSpace / Error::NoFile results, never panics.
@@ -111,7 +114,6 @@ Inode* idup(Inode* ip);
 void ilock(Inode* ip);
 void iunlock(Inode* ip);
 void iput(Inode* ip);
-void iunlockput(Inode* ip);
 // Write the in-memory copy of a locked inode to disk (in a transaction).
 void iupdate(Inode* ip);
 // Free all of a locked inode's data blocks (in a transaction).

@@ -256,11 +256,6 @@ void iput(Inode* ip) {
     g_itable.lock.release();
 }
 
-void iunlockput(Inode* ip) {
-    iunlock(ip);
-    iput(ip);
-}
-
 void itrunc(Inode* ip) {
     for (u32 i = 0; i < fs::kDirect; i++) {
         if (ip->addrs[i] != 0) {

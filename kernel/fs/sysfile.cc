@@ -201,7 +201,7 @@ Status do_chdir(const char* path) {
         if (ip->type != InodeType::Dir) return Error::NotDir;
     }
     Proc* p = myproc();
-    if (p->cwd != nullptr) iput(p->cwd);
+    InodeRef old(p->cwd);  // dropped on return, inside the transaction
     p->cwd = ip.release();
     return {};
 }
