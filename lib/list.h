@@ -1,8 +1,9 @@
 // lib/list.h - intrusive circular doubly linked list.
 //
-// Every queue in the system (ready queues, free page list, buffer cache LRU,
-// sleep channels) is one of these: the node lives inside the object, so
-// linking and unlinking never allocate. Invariants: an unlinked node points
+// Used by the scheduling policies' run queues (lib/sched: rr, levels,
+// eevdf) and the buffer cache's free list (kernel/fs/bio.cc); the free page
+// list (lib/page_pool.h) and sleep channels are not lists. The node lives
+// inside the object, so linking and unlinking never allocate. Invariants: an unlinked node points
 // to itself; a List's sentinel is never handed out as an element.
 #pragma once
 
@@ -44,10 +45,8 @@ class List {
 
     bool empty() const { return !head_.linked(); }
     void push_back(T& item) { (item.*Node).insert_before(head_); }
-    void push_front(T& item) { (item.*Node).insert_after(head_); }
     static void remove(T& item) { (item.*Node).unlink(); }
     T* front() { return empty() ? nullptr : from_node(head_.next); }
-    T* back() { return empty() ? nullptr : from_node(head_.prev); }
     T* pop_front() {
         T* t = front();
         if (t) remove(*t);

@@ -2,10 +2,17 @@
 //
 // Kernel functions that can fail return Result<T> (or Status for no value).
 // Errors travel upward unchanged and become -1 only at the system-call
-// boundary (kernel/syscall.cc), so inner layers can tell "no space" from
-// "bad address" in tests and logs. No exceptions, no allocation.
+// boundary (kernel/syscall.h, to_user), so inner layers can tell "no space"
+// from "bad address" in tests and logs. No exceptions, no allocation.
+//
+// A Result may hold a move-only value (an owning reference such as
+// kernel/fs's InodeRef): take it with move(r).value(), or with Q_TRY, which
+// moves it out. value() of an error is a broken invariant, never a silent
+// default: it panics through the seam (lib/seam.h). Check ok() first, or
+// use Q_TRY / value_or.
 #pragma once
 
+#include "lib/seam.h"
 #include "lib/types.h"
 
 namespace q {
@@ -34,19 +41,28 @@ enum class Error : u8 {
     IoError,       // the disk reported an error, or the file system went read-only after one
 };
 
-const char* error_name(Error e);
-
 template <typename T>
 class [[nodiscard]] Result {
   public:
-    Result(T value) : value_(value), error_(Error::Ok) {}  // NOLINT: implicit by design
-    Result(Error e) : value_(), error_(e) {}               // NOLINT: implicit by design
+    Result(T value) : value_(::q::move(value)), error_(Error::Ok) {}  // NOLINT: implicit by design
+    Result(Error e) : value_(), error_(e) {}                          // NOLINT: implicit by design
     bool ok() const { return error_ == Error::Ok; }
     Error error() const { return error_; }
-    T value() const { return value_; }
+    const T& value() const& {
+        check();
+        return value_;
+    }
+    T value() && {
+        check();
+        return ::q::move(value_);
+    }
     T value_or(T fallback) const { return ok() ? value_ : fallback; }
 
   private:
+    void check() const {
+        if (!ok()) seam::panic("Result::value() of an error (check ok() first)");
+    }
+
     T value_;
     Error error_;
 };
@@ -63,11 +79,12 @@ class [[nodiscard]] Status {
     Error error_;
 };
 
-// Propagate an error: `Q_TRY(x, expr);` declares x from a Result or returns its error.
-#define Q_TRY(var, expr)                          \
-    auto var##_result_ = (expr);                  \
+// Propagate an error: `Q_TRY(x, expr);` declares x from a Result (moving
+// the value out) or returns its error.
+#define Q_TRY(var, expr)                                   \
+    auto var##_result_ = (expr);                           \
     if (!var##_result_.ok()) return var##_result_.error(); \
-    auto var = var##_result_.value()
+    auto var = ::q::move(var##_result_).value()
 #define Q_CHECK(expr)                        \
     do {                                     \
         auto st_ = (expr);                   \

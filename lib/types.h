@@ -21,6 +21,12 @@ using i32 = int32_t;
 using i64 = int64_t;
 using usize = size_t;
 
+// std::move without <utility>, which the freestanding kernel build lacks.
+template <typename T>
+constexpr T&& move(T& t) {
+    return static_cast<T&&>(t);
+}
+
 // A strongly typed 64-bit address. Tag distinguishes the address spaces.
 template <typename Tag>
 struct Addr {

@@ -6,8 +6,10 @@
 // sleeps on the Buf until disk_intr() sees it in the used ring. A request the
 // device fails (status byte not 0) is an IoError for the caller, not a panic:
 // the log decides what a failed write means (kernel/fs/log.cc).
-// Invariants (under g_lock): free_[i] says whether descriptor i is free;
-// info_[head] names the Buf of the request whose chain starts at head.
+// Invariants (under g_lock): g_disk.free[i] says whether descriptor i is
+// free; g_disk.info[head].b names the Buf of the request whose chain starts
+// at head (its status byte is info[head].status), and b->disk stays true
+// until disk_intr() sees the request completed.
 #include "kernel/dev/disk.h"
 
 #include "kernel/arch/riscv/memlayout.h"

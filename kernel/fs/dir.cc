@@ -16,8 +16,8 @@
 // Path walks lock one inode at a time: the current directory is unlocked
 // (and released) before the next is locked, so a walk through ".." cannot
 // deadlock with a walk the other way. Every returned inode is referenced and
-// unlocked. Walks may drop the last reference to a removed directory, so
-// callers run them inside a transaction.
+// unlocked (an InodeRef). Walks may drop the last reference to a removed
+// directory, so callers run them inside a transaction.
 #include "kernel/fs/fs.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/proc.h"
@@ -30,51 +30,45 @@ constexpr u32 kEntrySize = sizeof(fs::DirEntry);
 
 // Read the entry at byte offset off of the locked directory dp.
 Status read_entry(Inode* dp, u32 off, fs::DirEntry* de) {
-    auto r = readi(dp, false, reinterpret_cast<u64>(de), off, kEntrySize);
-    if (!r.ok()) return r.error();
-    if (r.value() != kEntrySize) return Error::BadArgument;  // torn directory
+    Q_TRY(got, readi(dp, false, reinterpret_cast<u64>(de), off, kEntrySize));
+    if (got != kEntrySize) return Error::BadArgument;  // torn directory
     return {};
 }
 
 // The inode a walk starts from: the root for absolute paths, else the cwd.
-Result<Inode*> walk_start(const char* path) {
+Result<InodeRef> walk_start(const char* path) {
     if (*path == '/') return iget(root_device(), fs::kRootInode);
     Proc* p = myproc();
     if (p == nullptr || p->cwd == nullptr) return Error::NotFound;
-    return idup(p->cwd);
+    return InodeRef(idup(p->cwd));
 }
 
 // Resolve path; with `parent`, stop one element early and copy the last
 // element to name (fs::kNameBuf bytes).
-Result<Inode*> namex(const char* path, bool parent, char* name) {
+Result<InodeRef> namex(const char* path, bool parent, char* name) {
     Q_TRY(ip, walk_start(path));
     char elem[fs::kNameBuf];
     while ((path = fs::next_elem(path, elem)) != nullptr) {
-        ilock(ip);
-        if (ip->type != fs::InodeType::Dir) {
-            iunlockput(ip);
-            return Error::NotDir;
+        InodeRef next;
+        {
+            InodeLock lock(ip.get());
+            if (ip->type != fs::InodeType::Dir) return Error::NotDir;
+            if (parent && *path == '\0') {
+                memmove(name, elem, fs::kNameBuf);
+                return ip;  // unlocked on the way out, still referenced
+            }
+            Q_TRY(found, dirlookup(ip.get(), elem, nullptr));
+            next = move(found);
         }
-        if (parent && *path == '\0') {
-            memmove(name, elem, fs::kNameBuf);
-            iunlock(ip);
-            return ip;
-        }
-        auto next = dirlookup(ip, elem, nullptr);
-        iunlockput(ip);
-        if (!next.ok()) return next.error();
-        ip = next.value();
+        ip = move(next);  // ip was unlocked above; this drops its reference
     }
-    if (parent) {  // the path had no last element ("" or "/")
-        iput(ip);
-        return Error::NotFound;
-    }
+    if (parent) return Error::NotFound;  // the path had no last element ("" or "/")
     return ip;
 }
 
 }  // namespace
 
-Result<Inode*> dirlookup(Inode* dp, const char* name, u32* poff) {
+Result<InodeRef> dirlookup(Inode* dp, const char* name, u32* poff) {
     if (dp->type != fs::InodeType::Dir) return Error::NotDir;
     if (dp->nlink == 0 && !fs::name_equal(".", name)) return Error::NotFound;  // dead
     fs::DirEntry de;
@@ -90,12 +84,11 @@ Result<Inode*> dirlookup(Inode* dp, const char* name, u32* poff) {
 Status dirlink(Inode* dp, const char* name, u32 inum) {
     if (inum == 0 || inum > 0xffff) return Error::BadArgument;
     if (dp->nlink == 0) return Error::NotFound;  // dead directory
-    auto existing = dirlookup(dp, name, nullptr);
-    if (existing.ok()) {
-        iput(existing.value());
-        return Error::Exists;
+    {
+        const auto existing = dirlookup(dp, name, nullptr);  // dropped at once
+        if (existing.ok()) return Error::Exists;
+        if (existing.error() != Error::NotFound) return existing.error();
     }
-    if (existing.error() != Error::NotFound) return existing.error();
 
     // First free slot, or a new one at the end.
     fs::DirEntry de;
@@ -106,9 +99,8 @@ Status dirlink(Inode* dp, const char* name, u32 inum) {
     }
     de.inum = static_cast<u16>(inum);
     fs::name_store(de.name, name);
-    auto w = writei(dp, false, reinterpret_cast<u64>(&de), off, kEntrySize);
-    if (!w.ok()) return w.error();
-    if (w.value() != kEntrySize) return Error::NoSpace;
+    Q_TRY(written, writei(dp, false, reinterpret_cast<u64>(&de), off, kEntrySize));
+    if (written != kEntrySize) return Error::NoSpace;
     return {};
 }
 
@@ -121,11 +113,11 @@ Result<bool> dir_is_empty(Inode* dp) {
     return true;
 }
 
-Result<Inode*> namei(const char* path) {
+Result<InodeRef> namei(const char* path) {
     char name[fs::kNameBuf];
     return namex(path, false, name);
 }
 
-Result<Inode*> nameiparent(const char* path, char* name) { return namex(path, true, name); }
+Result<InodeRef> nameiparent(const char* path, char* name) { return namex(path, true, name); }
 
 }  // namespace q

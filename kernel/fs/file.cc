@@ -52,10 +52,9 @@ Result<i64> inode_write(File* f, UserAddr src, int n) {
                 err = Error::IoError;
                 break;
             }
-            ilock(f->inode);
+            InodeLock lock(f->inode);
             r = writei(f->inode, true, src.raw() + static_cast<u64>(done), f->off, chunk);
             if (r.ok()) f->off += r.value();
-            iunlock(f->inode);
         }
         if (!r.ok()) {
             err = r.error();
@@ -110,7 +109,7 @@ void fileclose(File* f) {
         case FileType::Inode:
         case FileType::Device: {
             FsOp op;
-            iput(closed.inode);
+            InodeRef last(closed.inode);  // dropped inside the transaction
             break;
         }
         case FileType::None:
@@ -121,9 +120,10 @@ void fileclose(File* f) {
 Status filestat(File* f, UserAddr addr) {
     if (f->type != FileType::Inode && f->type != FileType::Device) return Error::NotSupported;
     struct stat st;
-    ilock(f->inode);
-    stati(f->inode, &st);
-    iunlock(f->inode);
+    {
+        InodeLock lock(f->inode);
+        stati(f->inode, &st);
+    }
     return copy_out(myproc()->pagetable, addr, &st, sizeof st);
 }
 
@@ -141,12 +141,10 @@ Result<i64> fileread(File* f, UserAddr dst, int n) {
             return r;
         }
         case FileType::Inode: {
-            ilock(f->inode);
-            auto r = readi(f->inode, true, dst.raw(), f->off, static_cast<u32>(n));
-            if (r.ok()) f->off += r.value();
-            iunlock(f->inode);
-            if (!r.ok()) return r.error();
-            return static_cast<i64>(r.value());
+            InodeLock lock(f->inode);
+            Q_TRY(got, readi(f->inode, true, dst.raw(), f->off, static_cast<u32>(n)));
+            f->off += got;
+            return static_cast<i64>(got);
         }
         case FileType::None:
             break;

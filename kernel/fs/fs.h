@@ -19,6 +19,20 @@
 // Locks are taken parent before child during path walks, and only one
 // inode at a time in namei.
 //
+// Ownership (RAII): code holds blocks and inodes through these scope-bound
+// types instead of pairing the primitive calls by hand:
+//   BufRef       a locked block from bread(); brelse() when it dies
+//   InodeRef     one counted reference to an inode; iput() when it dies
+//   InodeLock    the inode's sleep lock (ilock/iunlock) for a scope
+//   LockedInode  an InodeRef plus its InodeLock (xv6's iunlockput at the end)
+// Every early return then releases what it holds, in reverse order of
+// acquisition (lock before reference, as xv6's iunlockput). Because the last
+// iput may free an unlinked inode, an InodeRef must die inside a
+// transaction (declare the FsOp first, so it is destroyed last). A
+// reference that outlives a call is kept raw where it is stored (File::inode,
+// Proc::cwd: tables that must stay constant-initialised) and adopted back
+// into an InodeRef to be dropped.
+//
 // Errors: allocation failures (no free block, no free disk inode, a full
 // inode table) are Error::NoSpace / Error::NoFile results, never panics.
 // Corrupt on-disk structures found at boot panic with a clear message.
@@ -92,14 +106,14 @@ void inode_table_init();
 const fs::SuperBlock& superblock();
 u32 root_device();  // the device fs_init() mounted as "/"
 
+class InodeRef;
 // Allocate a disk inode of the given type (caller in a transaction).
-Result<Inode*> ialloc(u32 dev, fs::InodeType type);
-Result<Inode*> iget(u32 dev, u32 inum);
+Result<InodeRef> ialloc(u32 dev, fs::InodeType type);
+Result<InodeRef> iget(u32 dev, u32 inum);
 Inode* idup(Inode* ip);
 void ilock(Inode* ip);
 void iunlock(Inode* ip);
 void iput(Inode* ip);
-void iunlockput(Inode* ip);
 // Write the in-memory copy of a locked inode to disk (in a transaction).
 void iupdate(Inode* ip);
 // Free all of a locked inode's data blocks (in a transaction).
@@ -110,17 +124,107 @@ void stati(Inode* ip, struct stat* st);
 Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n);
 Result<u32> writei(Inode* ip, bool user_src, u64 src, u32 off, u32 n);
 
+// ---- owning handles (see the top of the file) -----------------------------
+class BufRef {
+  public:
+    BufRef() = default;
+    explicit BufRef(u32 dev, u32 blockno) : b_(bread(dev, blockno)) {}
+    ~BufRef() { reset(); }
+    BufRef(BufRef&& o) : b_(o.b_) { o.b_ = nullptr; }
+    BufRef& operator=(BufRef&&) = delete;
+    BufRef(const BufRef&) = delete;
+    BufRef& operator=(const BufRef&) = delete;
+
+    Buf* get() const { return b_; }
+    Buf* operator->() const { return b_; }
+    u8* data() const { return b_->data; }
+    void reset() {
+        if (b_ != nullptr) brelse(b_);
+        b_ = nullptr;
+    }
+
+  private:
+    Buf* b_ = nullptr;
+};
+
+class InodeRef {
+  public:
+    InodeRef() = default;
+    explicit InodeRef(Inode* ip) : ip_(ip) {}  // adopts a reference the caller holds
+    ~InodeRef() { reset(); }
+    InodeRef(InodeRef&& o) : ip_(o.ip_) { o.ip_ = nullptr; }
+    InodeRef& operator=(InodeRef&& o) {
+        if (this != &o) {
+            reset();
+            ip_ = o.ip_;
+            o.ip_ = nullptr;
+        }
+        return *this;
+    }
+    InodeRef(const InodeRef&) = delete;
+    InodeRef& operator=(const InodeRef&) = delete;
+
+    Inode* get() const { return ip_; }
+    Inode* operator->() const { return ip_; }
+    // Hand the reference on (to a File, a cwd): no iput here.
+    Inode* release() {
+        Inode* ip = ip_;
+        ip_ = nullptr;
+        return ip;
+    }
+    void reset() {
+        if (ip_ != nullptr) iput(ip_);
+        ip_ = nullptr;
+    }
+
+  private:
+    Inode* ip_ = nullptr;
+};
+
+class InodeLock {
+  public:
+    InodeLock() = default;
+    explicit InodeLock(Inode* ip) : ip_(ip) { ilock(ip); }
+    ~InodeLock() { unlock(); }
+    InodeLock(InodeLock&& o) : ip_(o.ip_) { o.ip_ = nullptr; }
+    InodeLock& operator=(InodeLock&&) = delete;
+    InodeLock(const InodeLock&) = delete;
+    InodeLock& operator=(const InodeLock&) = delete;
+
+    // Unlock before the end of the scope (no-op if already unlocked).
+    void unlock() {
+        if (ip_ != nullptr) iunlock(ip_);
+        ip_ = nullptr;
+    }
+
+  private:
+    Inode* ip_ = nullptr;
+};
+
+struct LockedInode {
+    InodeRef ref;    // declared first: destroyed last
+    InodeLock lock;
+
+    LockedInode() = default;
+    explicit LockedInode(InodeRef r) : ref(move(r)), lock(ref.get()) {}
+    LockedInode(LockedInode&&) = default;
+    LockedInode& operator=(LockedInode&&) = delete;
+
+    Inode* get() const { return ref.get(); }
+    Inode* operator->() const { return ref.get(); }
+};
+
 // ---- directories and paths (dir.cc) ----------------------------------------
 // Look `name` up in the locked directory dp; the result is unlocked.
 // *poff (if given) receives the entry's byte offset.
-Result<Inode*> dirlookup(Inode* dp, const char* name, u32* poff);
+Result<InodeRef> dirlookup(Inode* dp, const char* name, u32* poff);
 // Add the entry (name, inum) to the locked directory dp.
 Status dirlink(Inode* dp, const char* name, u32 inum);
 // Is the locked directory empty apart from "." and ".."?
 Result<bool> dir_is_empty(Inode* dp);
 // Resolve a path (relative paths start at myproc()->cwd). Unlocked result.
-Result<Inode*> namei(const char* path);
+Result<InodeRef> namei(const char* path);
 // Resolve all but the last element, copied into name (fs::kNameBuf bytes).
-Result<Inode*> nameiparent(const char* path, char* name);
+Result<InodeRef> nameiparent(const char* path, char* name);
 
 }  // namespace q

@@ -11,6 +11,10 @@
 // it from the first data block and zeroes the block it hands out. Every
 // change to a disk structure goes through log_write(), so callers must be in
 // a transaction. Running out of blocks or disk inodes returns NoSpace.
+// Blocks are held through BufRef and returned inodes through InodeRef
+// (kernel/fs/fs.h); a block is released before the next one is read
+// wherever the original order allowed (the bitmap before zeroing the block
+// it gave out), so no path holds more buffers than it needs.
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
@@ -35,49 +39,51 @@ constexpr u64 kMaxFileBytes = u64(fs::kMaxFileBlocks) * fs::kBlockSize;
 constexpr u8 kZeroBlock[fs::kBlockSize] = {};
 
 void bzero(u32 dev, u32 blockno) {
-    Buf* b = bread(dev, blockno);
-    memset(b->data, 0, fs::kBlockSize);
-    log_write(b);
-    brelse(b);
+    BufRef b(dev, blockno);
+    memset(b.data(), 0, fs::kBlockSize);
+    log_write(b.get());
 }
 
-// Allocate a zeroed data block; NoSpace when the disk is full.
-Result<u32> balloc(u32 dev) {
+// Mark the first free data block in use in the bitmap; NoSpace when full.
+Result<u32> claim_block(u32 dev) {
     for (u32 blk = fs::first_data_block(g_sb); blk < g_sb.size;) {
-        Buf* bp = bread(dev, fs::bitmap_block(blk, g_sb));
+        BufRef bp(dev, fs::bitmap_block(blk, g_sb));
         // Bits of this bitmap block, from blk up to the block's or disk's end.
         const u32 block_end = (blk / fs::kBitsPerBlock + 1) * fs::kBitsPerBlock;
         const u32 end = block_end < g_sb.size ? block_end : g_sb.size;
         for (; blk < end; blk++) {
             const u32 bit = blk % fs::kBitsPerBlock;
             const u8 mask = static_cast<u8>(1u << (bit % 8));
-            if ((bp->data[bit / 8] & mask) == 0) {
-                bp->data[bit / 8] |= mask;
-                log_write(bp);
-                brelse(bp);
-                bzero(dev, blk);
+            if ((bp.data()[bit / 8] & mask) == 0) {
+                bp.data()[bit / 8] |= mask;
+                log_write(bp.get());
                 return blk;
             }
         }
-        brelse(bp);
     }
     return Error::NoSpace;
+}
+
+// Allocate a zeroed data block; NoSpace when the disk is full.
+Result<u32> balloc(u32 dev) {
+    Q_TRY(blk, claim_block(dev));  // the bitmap block is released here
+    bzero(dev, blk);
+    return blk;
 }
 
 void bfree(u32 dev, u32 blockno) {
     if (blockno < fs::first_data_block(g_sb) || blockno >= g_sb.size)
         panic("bfree: block %u outside the data area: corrupt file system", blockno);
-    Buf* bp = bread(dev, fs::bitmap_block(blockno, g_sb));
+    BufRef bp(dev, fs::bitmap_block(blockno, g_sb));
     const u32 bit = blockno % fs::kBitsPerBlock;
     const u8 mask = static_cast<u8>(1u << (bit % 8));
-    if ((bp->data[bit / 8] & mask) == 0) panic("bfree: block %u already free", blockno);
-    bp->data[bit / 8] &= static_cast<u8>(~mask);
-    log_write(bp);
-    brelse(bp);
+    if ((bp.data()[bit / 8] & mask) == 0) panic("bfree: block %u already free", blockno);
+    bp.data()[bit / 8] &= static_cast<u8>(~mask);
+    log_write(bp.get());
 }
 
-fs::DiskInode* disk_inode(Buf* bp, u32 inum) {
-    return reinterpret_cast<fs::DiskInode*>(bp->data) + inum % fs::kInodesPerBlock;
+fs::DiskInode* disk_inode(const BufRef& bp, u32 inum) {
+    return reinterpret_cast<fs::DiskInode*>(bp.data()) + inum % fs::kInodesPerBlock;
 }
 
 // The disk block holding the n'th block of the file. A missing block is
@@ -99,20 +105,14 @@ Result<u32> bmap(Inode* ip, u32 bn, bool alloc) {
         Q_TRY(ind, balloc(ip->dev));
         ip->addrs[fs::kDirect] = ind;
     }
-    Buf* bp = bread(ip->dev, ip->addrs[fs::kDirect]);
-    u32* table = reinterpret_cast<u32*>(bp->data);
+    BufRef bp(ip->dev, ip->addrs[fs::kDirect]);
+    u32* table = reinterpret_cast<u32*>(bp.data());
     if (table[bn] == 0 && alloc) {
-        auto blk = balloc(ip->dev);
-        if (!blk.ok()) {
-            brelse(bp);
-            return blk.error();
-        }
-        table[bn] = blk.value();
-        log_write(bp);
+        Q_TRY(blk, balloc(ip->dev));
+        table[bn] = blk;
+        log_write(bp.get());
     }
-    const u32 addr = table[bn];
-    brelse(bp);
-    return addr;
+    return table[bn];
 }
 
 }  // namespace
@@ -121,9 +121,7 @@ const fs::SuperBlock& superblock() { return g_sb; }
 u32 root_device() { return g_root_dev; }
 
 void fs_init(u32 dev) {
-    Buf* b = bread(dev, 1);
-    memmove(&g_sb, b->data, sizeof g_sb);
-    brelse(b);
+    memmove(&g_sb, BufRef(dev, 1).data(), sizeof g_sb);
     if (g_sb.magic != fs::kMagic)
         panic("fs_init: bad superblock magic %x on device %u (expected %x): not a quanta file system",
               g_sb.magic, dev, fs::kMagic);
@@ -142,7 +140,11 @@ void inode_table_init() {
     }
 }
 
-Result<Inode*> iget(u32 dev, u32 inum) {
+namespace {
+
+// The table entry for (dev, inum), its ref raised, under the table lock;
+// iget wraps it in an InodeRef only after the lock is released.
+Result<Inode*> itable_ref(u32 dev, u32 inum) {
     LockGuard guard(g_itable.lock);
     Inode* empty = nullptr;
     for (Inode& ip : g_itable.inodes) {
@@ -160,24 +162,32 @@ Result<Inode*> iget(u32 dev, u32 inum) {
     return empty;
 }
 
-Result<Inode*> ialloc(u32 dev, fs::InodeType type) {
+// Claim disk inode inum for a new inode of the given type, if it is free.
+bool claim_disk_inode(u32 dev, u32 inum, fs::InodeType type) {
+    BufRef bp(dev, fs::inode_block(inum, g_sb));
+    fs::DiskInode* dip = disk_inode(bp, inum);
+    if (dip->type != fs::InodeType::Free) return false;
+    memset(dip, 0, sizeof *dip);
+    dip->type = type;
+    log_write(bp.get());
+    return true;
+}
+
+}  // namespace
+
+Result<InodeRef> iget(u32 dev, u32 inum) {
+    Q_TRY(ip, itable_ref(dev, inum));
+    return InodeRef(ip);
+}
+
+Result<InodeRef> ialloc(u32 dev, fs::InodeType type) {
     for (u32 inum = 1; inum < g_sb.ninodes; inum++) {
-        Buf* bp = bread(dev, fs::inode_block(inum, g_sb));
-        fs::DiskInode* dip = disk_inode(bp, inum);
-        if (dip->type != fs::InodeType::Free) {
-            brelse(bp);
-            continue;
-        }
-        memset(dip, 0, sizeof *dip);
-        dip->type = type;
-        log_write(bp);  // claimed on disk
-        brelse(bp);
+        if (!claim_disk_inode(dev, inum, type)) continue;
         auto ip = iget(dev, inum);
         if (!ip.ok()) {  // inode table full: give the disk inode back
-            bp = bread(dev, fs::inode_block(inum, g_sb));
+            BufRef bp(dev, fs::inode_block(inum, g_sb));
             disk_inode(bp, inum)->type = fs::InodeType::Free;
-            log_write(bp);
-            brelse(bp);
+            log_write(bp.get());
         }
         return ip;
     }
@@ -185,7 +195,7 @@ Result<Inode*> ialloc(u32 dev, fs::InodeType type) {
 }
 
 void iupdate(Inode* ip) {
-    Buf* bp = bread(ip->dev, fs::inode_block(ip->inum, g_sb));
+    BufRef bp(ip->dev, fs::inode_block(ip->inum, g_sb));
     fs::DiskInode* dip = disk_inode(bp, ip->inum);
     dip->type = ip->type;
     dip->major = ip->major;
@@ -193,8 +203,7 @@ void iupdate(Inode* ip) {
     dip->nlink = ip->nlink;
     dip->size = ip->size;
     memmove(dip->addrs, ip->addrs, sizeof ip->addrs);
-    log_write(bp);
-    brelse(bp);
+    log_write(bp.get());
 }
 
 Inode* idup(Inode* ip) {
@@ -207,15 +216,16 @@ void ilock(Inode* ip) {
     if (ip == nullptr || ip->ref < 1) panic("ilock: inode not referenced");
     ip->lock.acquire();
     if (ip->valid) return;
-    Buf* bp = bread(ip->dev, fs::inode_block(ip->inum, g_sb));
-    const fs::DiskInode* dip = disk_inode(bp, ip->inum);
-    ip->type = dip->type;
-    ip->major = dip->major;
-    ip->minor = dip->minor;
-    ip->nlink = dip->nlink;
-    ip->size = dip->size;
-    memmove(ip->addrs, dip->addrs, sizeof ip->addrs);
-    brelse(bp);
+    {
+        BufRef bp(ip->dev, fs::inode_block(ip->inum, g_sb));
+        const fs::DiskInode* dip = disk_inode(bp, ip->inum);
+        ip->type = dip->type;
+        ip->major = dip->major;
+        ip->minor = dip->minor;
+        ip->nlink = dip->nlink;
+        ip->size = dip->size;
+        memmove(ip->addrs, dip->addrs, sizeof ip->addrs);
+    }
     ip->valid = true;
     if (ip->type == fs::InodeType::Free)
         panic("ilock: inode %u is free on disk: corrupt directory entry", ip->inum);
@@ -246,11 +256,6 @@ void iput(Inode* ip) {
     g_itable.lock.release();
 }
 
-void iunlockput(Inode* ip) {
-    iunlock(ip);
-    iput(ip);
-}
-
 void itrunc(Inode* ip) {
     for (u32 i = 0; i < fs::kDirect; i++) {
         if (ip->addrs[i] != 0) {
@@ -259,11 +264,12 @@ void itrunc(Inode* ip) {
         }
     }
     if (ip->addrs[fs::kDirect] != 0) {
-        Buf* bp = bread(ip->dev, ip->addrs[fs::kDirect]);
-        const u32* table = reinterpret_cast<const u32*>(bp->data);
-        for (u32 j = 0; j < fs::kIndirect; j++)
-            if (table[j] != 0) bfree(ip->dev, table[j]);
-        brelse(bp);
+        {
+            BufRef bp(ip->dev, ip->addrs[fs::kDirect]);
+            const u32* table = reinterpret_cast<const u32*>(bp.data());
+            for (u32 j = 0; j < fs::kIndirect; j++)
+                if (table[j] != 0) bfree(ip->dev, table[j]);
+        }
         bfree(ip->dev, ip->addrs[fs::kDirect]);
         ip->addrs[fs::kDirect] = 0;
     }
@@ -292,9 +298,7 @@ Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n) {
         if (blk.value() == 0) {
             st = either_copyout(user_dst, dst, kZeroBlock + in_block, m);
         } else {
-            Buf* bp = bread(ip->dev, blk.value());
-            st = either_copyout(user_dst, dst, bp->data + in_block, m);
-            brelse(bp);
+            st = either_copyout(user_dst, dst, BufRef(ip->dev, blk.value()).data() + in_block, m);
         }
         if (!st.ok()) return tot > 0 ? Result<u32>(tot) : Result<u32>(st.error());
         tot += m;
@@ -315,19 +319,20 @@ Result<u32> writei(Inode* ip, bool user_src, u64 src, u32 off, u32 n) {
             err = blk.error();
             break;
         }
-        Buf* bp = bread(ip->dev, blk.value());
         const u32 in_block = off % fs::kBlockSize;
         const u32 m = (n - tot) < (fs::kBlockSize - in_block) ? (n - tot) : (fs::kBlockSize - in_block);
-        const Status st = either_copyin(bp->data + in_block, user_src, src, m);
-        // Logged even after a failed copy: the cached block may hold part of
-        // the user's bytes, and cache and disk must not diverge.
-        log_write(bp);
+        Status st;
+        {
+            BufRef bp(ip->dev, blk.value());
+            st = either_copyin(bp.data() + in_block, user_src, src, m);
+            // Logged even after a failed copy: the cached block may hold part
+            // of the user's bytes, and cache and disk must not diverge.
+            log_write(bp.get());
+        }
         if (!st.ok()) {
-            brelse(bp);
             err = st.error();
             break;
         }
-        brelse(bp);
         tot += m;
         off += m;
         src += m;

@@ -53,10 +53,8 @@ constinit Log g_log;
 static_assert(sizeof(fs::LogHeader) <= fs::kBlockSize, "the log header must fit its block");
 
 void read_head() {
-    Buf* b = bread(g_log.dev, g_log.start);
     fs::LogHeader disk_header;
-    memmove(&disk_header, b->data, sizeof disk_header);
-    brelse(b);
+    memmove(&disk_header, BufRef(g_log.dev, g_log.start).data(), sizeof disk_header);
     if (!fs::log_header_valid(disk_header, g_log.capacity))
         panic("fs: log header claims %u blocks, log holds %u: corrupt file system", disk_header.n,
               g_log.capacity);
@@ -65,23 +63,18 @@ void read_head() {
 
 // Write the in-memory header to disk. With n > 0 this is the commit point.
 Status write_head() {
-    Buf* b = bread(g_log.dev, g_log.start);
-    memmove(b->data, &g_log.header, sizeof g_log.header);
-    const Status st = bwrite(b);
-    brelse(b);
-    return st;
+    BufRef b(g_log.dev, g_log.start);
+    memmove(b.data(), &g_log.header, sizeof g_log.header);
+    return bwrite(b.get());
 }
 
 // Copy the transaction's blocks from the cache into the log area.
 Status write_log() {
     for (u32 i = 0; i < g_log.header.n; i++) {
-        Buf* to = bread(g_log.dev, g_log.start + 1 + i);
-        Buf* from = bread(g_log.dev, g_log.header.block[i]);
-        memmove(to->data, from->data, fs::kBlockSize);
-        const Status st = bwrite(to);
-        brelse(from);
-        brelse(to);
-        Q_CHECK(st);
+        BufRef to(g_log.dev, g_log.start + 1 + i);
+        BufRef from(g_log.dev, g_log.header.block[i]);
+        memmove(to.data(), from.data(), fs::kBlockSize);
+        Q_CHECK(bwrite(to.get()));
     }
     return {};
 }
@@ -90,17 +83,15 @@ Status write_log() {
 // block once it is home (not while recovering: nothing was pinned).
 Status install(bool recovering) {
     for (u32 i = 0; i < g_log.header.n; i++) {
-        Buf* from = bread(g_log.dev, g_log.start + 1 + i);
-        Buf* to = bread(g_log.dev, g_log.header.block[i]);
-        memmove(to->data, from->data, fs::kBlockSize);
-        const Status st = bwrite(to);
-        if (st.ok() && !recovering) {
-            bunpin(to);
+        BufRef from(g_log.dev, g_log.start + 1 + i);
+        BufRef to(g_log.dev, g_log.header.block[i]);
+        memmove(to.data(), from.data(), fs::kBlockSize);
+        from.reset();  // the log copy first: the home block stays the more recently used
+        Q_CHECK(bwrite(to.get()));
+        if (!recovering) {
+            bunpin(to.get());
             g_log.header.block[i] = 0;  // home: nothing left to keep
         }
-        brelse(from);
-        brelse(to);
-        Q_CHECK(st);
     }
     return {};
 }
@@ -111,10 +102,9 @@ void abandon(const char* where) {
     u32 kept = 0;
     for (u32 i = 0; i < g_log.header.n; i++) {
         if (g_log.header.block[i] == 0) continue;
-        Buf* b = bread(g_log.dev, g_log.header.block[i]);
-        bkeep(b);
-        bunpin(b);
-        brelse(b);
+        BufRef b(g_log.dev, g_log.header.block[i]);
+        bkeep(b.get());
+        bunpin(b.get());
         kept++;
     }
     g_log.header.n = 0;

@@ -2,10 +2,10 @@
 //
 // Pipes come from a fixed pool (param::kMaxFiles / 2: each needs two
 // Files), each with a 512-byte ring (lib/fs/pipe_ring.h). The pipe's
-// spinlock guards the ring and the two open flags. Readers sleep on
-// `readers` while the ring is empty and a writer exists; writers sleep on
-// `writers` while it is full and a reader exists; each side wakes the other
-// after moving bytes and when it closes. A slot returns to the pool (under
+// spinlock guards the ring and the two open flags. Readers sleep on the
+// channel `can_read` while the ring is empty and a writer exists; writers
+// sleep on `can_write` while it is full and a reader exists; each side wakes
+// the other after moving bytes and when it closes. A slot returns to the pool (under
 // the pool lock) once both ends are closed: nothing can reach it then.
 // Both sides give up when their process is killed.
 #include "kernel/fs/file.h"
@@ -19,14 +19,19 @@ namespace q {
 constexpr u32 kPipeSize = 512;
 constexpr int kMaxPipes = param::kMaxFiles / 2;
 
+// A sleep channel: only its address matters (sleep/wakeup key on it); it
+// holds no data. Each one is a distinct object, so distinct channels never
+// share an address.
+struct SleepChannel {};
+
 struct Pipe {
     SpinLock lock{"pipe"};
     fs::PipeRing<kPipeSize> ring;
     bool readopen = false;   // the read end is open
     bool writeopen = false;  // the write end is open
     bool in_use = false;     // guarded by the pool lock
-    u8 readers = 0;          // sleep channel for readers (address only)
-    u8 writers = 0;          // sleep channel for writers (address only)
+    SleepChannel can_read;   // readers wait here for bytes or the write end's close
+    SleepChannel can_write;  // writers wait here for room or the read end's close
 };
 
 namespace {
@@ -57,21 +62,19 @@ void pipe_put(Pipe* p) {
 }  // namespace
 
 Status pipealloc(File** f0, File** f1) {
-    auto r0 = filealloc();
-    if (!r0.ok()) return r0.error();
+    Q_TRY(rd, filealloc());
     auto r1 = filealloc();
     if (!r1.ok()) {
-        fileclose(r0.value());
+        fileclose(rd);
         return r1.error();
     }
+    File* wr = r1.value();
     Pipe* pi = pipe_get();
     if (pi == nullptr) {
-        fileclose(r0.value());
-        fileclose(r1.value());
+        fileclose(rd);
+        fileclose(wr);
         return Error::NoFile;
     }
-    File* rd = r0.value();
-    File* wr = r1.value();
     rd->type = FileType::Pipe;
     rd->readable = true;
     rd->writable = false;
@@ -91,10 +94,10 @@ void pipeclose(Pipe* pi, bool writable_end) {
         LockGuard guard(pi->lock);
         if (writable_end) {
             pi->writeopen = false;
-            wakeup(&pi->readers);
+            wakeup(&pi->can_read);
         } else {
             pi->readopen = false;
-            wakeup(&pi->writers);
+            wakeup(&pi->can_write);
         }
         both_closed = !pi->readopen && !pi->writeopen;
     }
@@ -114,8 +117,8 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
         }
         if (killed(pr)) return Error::Killed;
         if (pi->ring.full()) {
-            wakeup(&pi->readers);
-            sleep(&pi->writers, pi->lock);
+            wakeup(&pi->can_read);
+            sleep(&pi->can_write, pi->lock);
             continue;
         }
         fs::Span s = pi->ring.write_span(static_cast<u32>(n) - done);
@@ -126,7 +129,7 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
         pi->ring.commit_write(s.len);
         done += s.len;
     }
-    wakeup(&pi->readers);
+    wakeup(&pi->can_read);
     if (done == 0 && err != Error::Ok) return err;
     return static_cast<i64>(done);
 }
@@ -138,7 +141,7 @@ Result<i64> piperead(Pipe* pi, UserAddr dst, int n) {
     LockGuard guard(pi->lock);
     while (pi->ring.empty() && pi->writeopen) {
         if (killed(pr)) return Error::Killed;
-        sleep(&pi->readers, pi->lock);
+        sleep(&pi->can_read, pi->lock);
     }
     u32 done = 0;
     Error err = Error::Ok;
@@ -151,7 +154,7 @@ Result<i64> piperead(Pipe* pi, UserAddr dst, int n) {
         pi->ring.commit_read(s.len);
         done += s.len;
     }
-    wakeup(&pi->writers);
+    wakeup(&pi->can_write);
     if (done == 0 && err != Error::Ok) return err;
     return static_cast<i64>(done);
 }

@@ -6,7 +6,11 @@
 // the end. Every call that touches the disk is one log transaction (an FsOp
 // around the whole body); fileclose and filewrite open their own. Each call
 // that changes the file system first checks fs_writable() (false after a
-// disk write error, kernel/fs/log.cc), inside its transaction.
+// disk write error, kernel/fs/log.cc), inside its transaction. Inodes are
+// held as InodeRef / InodeLock / LockedInode (kernel/fs/fs.h) declared after
+// the FsOp, so every return, early or not, unlocks and drops them in the
+// right order and inside the transaction; create's undo (nlink 0) frees the
+// new inode that way. The order of unlocks and drops is xv6's throughout.
 //
 // Descriptors: Proc::ofile[fd] is the File for fd; fdalloc takes the lowest
 // free slot. An fd is valid when 0 <= fd < kMaxOpenPerProc and its slot is
@@ -50,63 +54,60 @@ Result<File*> arg_file(int n, int* pfd = nullptr) {
 
 // Argument n as a path (at most kMaxPath - 1 bytes).
 Status arg_path(int n, char (&path)[param::kMaxPath]) {
-    auto r = arg_str(n, path, param::kMaxPath);
-    if (!r.ok()) return r.error();
+    Q_CHECK(arg_str(n, path, param::kMaxPath));
     return {};
 }
 
 // Create path as a new inode of the given type; returns it locked. Opening
 // an existing plain file or device with type File succeeds (open O_CREATE).
 // Caller is in a transaction.
-Result<Inode*> create(const char* path, InodeType type, i16 major, i16 minor) {
+Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 minor) {
     if (!fs_writable()) return Error::IoError;
     char name[fs::kNameBuf];
     Q_TRY(dp, nameiparent(path, name));
-    ilock(dp);
-    auto existing = dirlookup(dp, name, nullptr);
+    InodeLock dp_lock(dp.get());
+    auto existing = dirlookup(dp.get(), name, nullptr);
     if (existing.ok()) {
-        iunlockput(dp);
-        Inode* ip = existing.value();
-        ilock(ip);
+        // Let dp go before locking the entry: it may be dp itself (".").
+        dp_lock.unlock();
+        dp.reset();
+        LockedInode ip(move(existing).value());
         if (type == InodeType::File && (ip->type == InodeType::File || ip->type == InodeType::Device))
             return ip;
-        iunlockput(ip);
         return Error::Exists;
     }
-    if (existing.error() != Error::NotFound) {
-        iunlockput(dp);
-        return existing.error();
-    }
-    auto made = ialloc(dp->dev, type);
-    if (!made.ok()) {
-        iunlockput(dp);
-        return made.error();
-    }
-    Inode* ip = made.value();
-    ilock(ip);
+    if (existing.error() != Error::NotFound) return existing.error();
+    Q_TRY(made, ialloc(dp->dev, type));
+    LockedInode ip(move(made));
     ip->major = major;
     ip->minor = minor;
     ip->nlink = 1;
-    iupdate(ip);
+    iupdate(ip.get());
 
     Status st;
     if (type == InodeType::Dir) {  // "." and ".."; "." is not counted in nlink
-        st = dirlink(ip, ".", ip->inum);
-        if (st.ok()) st = dirlink(ip, "..", dp->inum);
+        st = dirlink(ip.get(), ".", ip->inum);
+        if (st.ok()) st = dirlink(ip.get(), "..", dp->inum);
     }
-    if (st.ok()) st = dirlink(dp, name, ip->inum);
-    if (!st.ok()) {  // undo: the inode is freed by iput with nlink 0
+    if (st.ok()) st = dirlink(dp.get(), name, ip->inum);
+    if (!st.ok()) {  // undo: with nlink 0, the inode is freed as ip is dropped
         ip->nlink = 0;
-        iupdate(ip);
-        iunlockput(ip);
-        iunlockput(dp);
+        iupdate(ip.get());
         return st.error();
     }
     if (type == InodeType::Dir) {  // the child's ".." names dp
         dp->nlink++;
-        iupdate(dp);
+        iupdate(dp.get());
     }
-    iunlockput(dp);
+    return ip;
+}
+
+// The inode open(path, omode) names, locked: created, or looked up.
+Result<LockedInode> open_inode(const char* path, int omode) {
+    if (omode & O_CREATE) return create(path, InodeType::File, 0, 0);
+    Q_TRY(found, namei(path));
+    LockedInode ip(move(found));
+    if (ip->type == InodeType::Dir && (omode & (O_WRONLY | O_RDWR)) != 0) return Error::IsDir;
     return ip;
 }
 
@@ -114,43 +115,22 @@ Result<Inode*> create(const char* path, InodeType type, i16 major, i16 minor) {
 Result<int> do_open(const char* path, int omode) {
     FsOp op;
     if ((omode & O_TRUNC) && !fs_writable()) return Error::IoError;
-    Inode* ip = nullptr;
-    if (omode & O_CREATE) {
-        Q_TRY(made, create(path, InodeType::File, 0, 0));
-        ip = made;
-    } else {
-        Q_TRY(found, namei(path));
-        ip = found;
-        ilock(ip);
-        if (ip->type == InodeType::Dir && (omode & (O_WRONLY | O_RDWR)) != 0) {
-            iunlockput(ip);
-            return Error::IsDir;
-        }
-    }
-    if (ip->type == InodeType::Device && (ip->major < 0 || ip->major >= param::kMaxDevices)) {
-        iunlockput(ip);
+    Q_TRY(ip, open_inode(path, omode));
+    if (ip->type == InodeType::Device && (ip->major < 0 || ip->major >= param::kMaxDevices))
         return Error::NotSupported;
-    }
-    auto f = filealloc();
-    if (!f.ok()) {
-        iunlockput(ip);
-        return f.error();
-    }
-    auto fd = fdalloc(f.value());
+    Q_TRY(file, filealloc());
+    auto fd = fdalloc(file);
     if (!fd.ok()) {
-        iunlockput(ip);  // before fileclose: the File does not own ip yet
-        fileclose(f.value());
+        fileclose(file);  // still empty: ip is not the File's yet, and is dropped on return
         return fd.error();
     }
-    File* file = f.value();
     file->type = ip->type == InodeType::Device ? FileType::Device : FileType::Inode;
     file->major = ip->type == InodeType::Device ? ip->major : 0;
-    file->inode = ip;
     file->off = 0;
     file->readable = !(omode & O_WRONLY);
     file->writable = (omode & O_WRONLY) || (omode & O_RDWR);
-    if ((omode & O_TRUNC) && ip->type == InodeType::File) itrunc(ip);
-    iunlock(ip);
+    if ((omode & O_TRUNC) && ip->type == InodeType::File) itrunc(ip.get());
+    file->inode = ip.ref.release();  // the File owns the reference; ip.lock unlocks on return
     return fd;
 }
 
@@ -159,101 +139,70 @@ Status do_unlink(const char* path) {
     if (!fs_writable()) return Error::IoError;
     char name[fs::kNameBuf];
     Q_TRY(dp, nameiparent(path, name));
-    ilock(dp);
-    if (fs::is_dot_or_dotdot(name)) {
-        iunlockput(dp);
-        return Error::BadArgument;
-    }
+    InodeLock dp_lock(dp.get());
+    if (fs::is_dot_or_dotdot(name)) return Error::BadArgument;
     u32 off = 0;
-    auto found = dirlookup(dp, name, &off);
-    if (!found.ok()) {
-        iunlockput(dp);
-        return found.error();
+    Q_TRY(ip, dirlookup(dp.get(), name, &off));
+    if (ip.get() == dp.get()) return Error::BadArgument;  // only a damaged directory names itself other than "."
+    InodeLock ip_lock(ip.get());
+    if (ip->nlink < 1) return Error::NotFound;  // damaged link count: refuse rather than underflow
+    if (ip->type == InodeType::Dir) {
+        Q_TRY(empty, dir_is_empty(ip.get()));
+        if (!empty) return Error::NotEmpty;
     }
-    Inode* ip = found.value();
-    if (ip == dp) {  // only a damaged directory names itself other than "."
-        iput(ip);
-        iunlockput(dp);
-        return Error::BadArgument;
-    }
-    ilock(ip);
-    Error err = Error::Ok;
-    if (ip->nlink < 1) {
-        err = Error::NotFound;  // damaged link count: refuse rather than underflow
-    } else if (ip->type == InodeType::Dir) {
-        auto empty = dir_is_empty(ip);
-        if (!empty.ok()) err = empty.error();
-        else if (!empty.value()) err = Error::NotEmpty;
-    }
-    if (err == Error::Ok) {
-        const fs::DirEntry blank{};
-        auto w = writei(dp, false, reinterpret_cast<u64>(&blank), off, sizeof blank);
-        if (!w.ok() || w.value() != sizeof blank) err = w.ok() ? Error::NoSpace : w.error();
-    }
-    if (err != Error::Ok) {
-        iunlockput(ip);
-        iunlockput(dp);
-        return err;
-    }
+    const fs::DirEntry blank{};
+    Q_TRY(cleared, writei(dp.get(), false, reinterpret_cast<u64>(&blank), off, sizeof blank));
+    if (cleared != sizeof blank) return Error::NoSpace;
     if (ip->type == InodeType::Dir) {  // its ".." no longer names dp
         dp->nlink--;
-        iupdate(dp);
+        iupdate(dp.get());
     }
-    iunlockput(dp);
+    dp_lock.unlock();  // as xv6: the parent goes before the child's link count drops
+    dp.reset();
     ip->nlink--;
-    iupdate(ip);
-    iunlockput(ip);
+    iupdate(ip.get());
     return {};
+}
+
+// Add the entry name -> ip to the directory of new_path (ip unlocked).
+Status link_into(const char* new_path, Inode* ip) {
+    char name[fs::kNameBuf];
+    Q_TRY(dp, nameiparent(new_path, name));
+    InodeLock dp_lock(dp.get());
+    if (dp->dev != ip->dev) return Error::CrossDevice;
+    return dirlink(dp.get(), name, ip->inum);
 }
 
 Status do_link(const char* old_path, const char* new_path) {
     FsOp op;
     if (!fs_writable()) return Error::IoError;
     Q_TRY(ip, namei(old_path));
-    ilock(ip);
-    if (ip->type == InodeType::Dir || ip->nlink >= 0x7fff) {
-        const Error e = ip->type == InodeType::Dir ? Error::IsDir : Error::TooBig;
-        iunlockput(ip);
-        return e;
+    {
+        InodeLock lock(ip.get());
+        if (ip->type == InodeType::Dir) return Error::IsDir;
+        if (ip->nlink >= 0x7fff) return Error::TooBig;
+        ip->nlink++;
+        iupdate(ip.get());
     }
-    ip->nlink++;
-    iupdate(ip);
-    iunlock(ip);
-
-    char name[fs::kNameBuf];
-    Status st;
-    auto dp = nameiparent(new_path, name);
-    if (!dp.ok()) {
-        st = dp.error();
-    } else {
-        ilock(dp.value());
-        if (dp.value()->dev != ip->dev) st = Error::CrossDevice;
-        else st = dirlink(dp.value(), name, ip->inum);
-        iunlockput(dp.value());
+    const Status st = link_into(new_path, ip.get());
+    if (!st.ok()) {  // undo the extra link
+        InodeLock lock(ip.get());
+        ip->nlink--;
+        iupdate(ip.get());
     }
-    if (st.ok()) {
-        iput(ip);
-        return {};
-    }
-    ilock(ip);  // undo the extra link
-    ip->nlink--;
-    iupdate(ip);
-    iunlockput(ip);
     return st;
 }
 
 Status do_chdir(const char* path) {
     FsOp op;
     Q_TRY(ip, namei(path));
-    ilock(ip);
-    if (ip->type != InodeType::Dir) {
-        iunlockput(ip);
-        return Error::NotDir;
+    {
+        InodeLock lock(ip.get());
+        if (ip->type != InodeType::Dir) return Error::NotDir;
     }
-    iunlock(ip);
     Proc* p = myproc();
-    if (p->cwd != nullptr) iput(p->cwd);
-    p->cwd = ip;
+    InodeRef old(p->cwd);  // dropped on return, inside the transaction
+    p->cwd = ip.release();
     return {};
 }
 
@@ -328,20 +277,14 @@ i64 sys_mknod() {
     const int minor = arg_int(2);
     if (major < -0x8000 || major > 0x7fff || minor < -0x8000 || minor > 0x7fff) return -1;
     FsOp op;
-    auto ip = create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor));
-    if (!ip.ok()) return -1;
-    iunlockput(ip.value());
-    return 0;
+    return create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor)).ok() ? 0 : -1;
 }
 
 i64 sys_mkdir() {
     char path[param::kMaxPath];
     if (!arg_path(0, path).ok()) return -1;
     FsOp op;
-    auto ip = create(path, InodeType::Dir, 0, 0);
-    if (!ip.ok()) return -1;
-    iunlockput(ip.value());
-    return 0;
+    return create(path, InodeType::Dir, 0, 0).ok() ? 0 : -1;
 }
 
 i64 sys_unlink() {

@@ -177,12 +177,10 @@ Result<int> exec(const char* path, char* const argv[]) {
     if (!img.ok()) return Error::NoMemory;
     elf::Header eh;
     {
-        FsOp op;
+        FsOp op;  // declared first: the inode is unlocked and dropped inside it
         Q_TRY(ip, namei(path));
-        ilock(ip);
-        const Status loaded = load_program(img, ip, &eh);
-        iunlockput(ip);
-        Q_CHECK(loaded);
+        InodeLock lock(ip.get());
+        Q_CHECK(load_program(img, ip.get(), &eh));
     }
     u64 argc = 0;
     Q_TRY(sp, build_stack(img, argv, &argc));

@@ -225,10 +225,10 @@ void exit(int status) {
         }
     }
     {
-        FsOp op;
-        iput(p->cwd);
+        FsOp op;  // the last reference to a removed cwd frees it on disk
+        InodeRef cwd(p->cwd);
+        p->cwd = nullptr;
     }
-    p->cwd = nullptr;
     // Give the user pages back now, not when the parent reaps us: a process
     // killed for memory (kernel/proc/oom.cc) must free it even if its parent
     // never waits. The table's interior pages go in free_proc.

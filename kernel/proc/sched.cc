@@ -121,7 +121,7 @@ extern "C" void forkret() {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         auto ip = namei("/");
         if (!ip.ok()) panic("forkret: no root directory");
-        myproc()->cwd = ip.value();
+        myproc()->cwd = move(ip).value().release();
     }
     usertrap_return();
 }

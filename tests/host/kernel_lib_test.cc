@@ -1,7 +1,9 @@
 // tests/host/kernel_lib_test.cc - host tests for kernel logic in lib/:
 // the physical page pool's bookkeeping (lib/page_pool.h) and the device
 // tree reader (lib/fdt.h), the latter on a real blob that QEMU's virt
-// machine dumps (build rule in mk/klib-tests.mk) and on corrupted copies.
+// machine dumps (build rule in mk/klib-tests.mk) and on corrupted copies;
+// Result<T> (lib/result.h): value() of an error is a checked failure, and
+// Q_TRY moves a move-only value out.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -12,6 +14,7 @@
 
 #include "lib/fdt.h"
 #include "lib/page_pool.h"
+#include "lib/result.h"
 
 using q::PagePool;
 using q::u64;
@@ -156,3 +159,52 @@ TEST(Fdt, CorruptedBlobsNeverCrash) {
 }
 
 }  // namespace
+
+namespace {
+
+// A move-only value, as kernel/fs's owning references are.
+struct Owned {
+    int* p = nullptr;
+    Owned() = default;
+    explicit Owned(int* q) : p(q) {}
+    Owned(Owned&& o) : p(o.p) { o.p = nullptr; }
+    Owned& operator=(Owned&& o) {
+        p = o.p;
+        o.p = nullptr;
+        return *this;
+    }
+    ~Owned() {
+        if (p) ++*p;  // counts releases
+    }
+};
+
+q::Result<Owned> make_owned(int* releases, bool fail) {
+    if (fail) return q::Error::NoSpace;
+    return Owned(releases);
+}
+
+q::Result<int> pass_through(int* releases, bool fail) {
+    Q_TRY(o, make_owned(releases, fail));
+    return o.p == releases ? 7 : 0;
+}
+
+}  // namespace
+
+TEST(Result, ValueOfAnErrorPanics) {
+    const q::Result<int> r = q::Error::NotFound;
+    EXPECT_EQ(r.value_or(5), 5);
+    EXPECT_DEATH((void)r.value(), "Result::value\\(\\) of an error");
+    EXPECT_DEATH((void)q::Result<int>(q::Error::IoError).value(), "Result::value");
+    EXPECT_EQ(q::Result<int>(3).value(), 3);
+}
+
+TEST(Result, TryMovesAMoveOnlyValueOutAndReleasesItOnce) {
+    int releases = 0;
+    auto ok = pass_through(&releases, false);
+    ASSERT_TRUE(ok.ok());
+    EXPECT_EQ(ok.value(), 7);
+    EXPECT_EQ(releases, 1);  // released once, when the Q_TRY variable died
+    auto bad = pass_through(&releases, true);
+    EXPECT_EQ(bad.error(), q::Error::NoSpace);
+    EXPECT_EQ(releases, 1);
+}

@@ -42,7 +42,6 @@ void kprintf(const char* fmt, ...) {
     std::vfprintf(stderr, fmt, ap);
     va_end(ap);
 }
-const char* error_name(Error) { return "error"; }
 
 int strncmp(const char* a, const char* b, usize n) { return std::strncmp(a, b, n); }
 usize strlen(const char* s) { return std::strlen(s); }
@@ -177,7 +176,7 @@ void kfs_boot(const std::vector<u8>& image) {
     fs_init(param::kRootDev);
     auto root = namei("/");
     if (!root.ok()) panic("kfs_boot: no root");
-    p->cwd = root.value();
+    p->cwd = std::move(root).value().release();
 }
 
 void kfs_args(u64 a0, u64 a1, u64 a2) {

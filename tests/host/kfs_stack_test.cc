@@ -346,17 +346,17 @@ TEST_F(KfsStack, FileAndInodeTablesRunOut) {
     EXPECT_EQ(files.size(), usize(param::kMaxFiles));
     for (File* f : files) fileclose(f);
 
-    std::vector<Inode*> held;
+    std::vector<InodeRef> held;
     for (u32 inum = 100; inum < 200; inum++) {  // inodes ialloc will not pick
         auto ip = iget(param::kRootDev, inum);
         if (!ip.ok()) break;
-        held.push_back(ip.value());
+        held.push_back(std::move(ip).value());
     }
     EXPECT_EQ(held.size(), usize(param::kMaxInodes - 1));  // the cwd holds one
     EXPECT_EQ(mkdir_("x"), -1);  // no in-memory inode: an error, not a panic
-    for (Inode* ip : held) {
+    for (InodeRef& ip : held) {
         FsOp op;
-        iput(ip);
+        ip.reset();
     }
     EXPECT_EQ(mkdir_("x"), 0);
 }
