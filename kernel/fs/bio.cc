@@ -43,8 +43,8 @@ struct Kept {
     u32 blockno;
     u8 data[fs::kBlockSize];
 };
-Kept g_kept[param::kLogBlocks];
-u32 g_nkept = 0;  // guarded by the cache lock; entries never change once added
+constinit Kept g_kept[param::kLogBlocks];
+constinit u32 g_nkept = 0;  // guarded by the cache lock; entries never change once added
 
 // The kept copy of a block, or null.
 const u8* kept_copy(u32 dev, u32 blockno) {
