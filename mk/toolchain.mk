@@ -22,3 +22,6 @@ U_ARCH := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
 U_CFLAGS := $(U_ARCH) -O2 -g -Wall -ffreestanding -fno-builtin -nostdlib -fno-pie -no-pie \
   -fno-stack-protector -fno-common -mno-relax -Iuser/include -I. -MMD -MP
 U_CXXFLAGS := -std=c++20 $(U_CFLAGS) -fno-exceptions -fno-rtti -fno-threadsafe-statics
+
+# GoogleTest, for every host test binary (the host_test template, mk/lib.mk).
+GTEST_LIBS := -lgtest -lgtest_main -pthread
