@@ -13,7 +13,7 @@ $(BUILD)/host/tests/host/kernel_lib_test.o $(BUILD)/host-san/tests/host/kernel_l
 .PHONY: refresh-test-dtb
 # QEMU pads the dump to 1 MiB; only the blob's own size (header bytes 4-7) is kept.
 refresh-test-dtb: $(KERNEL)
-	qemu-system-riscv64 -machine virt,dumpdtb=$(BUILD)/virt-3cpu.dtb -bios none -kernel $(KERNEL) -smp 3 -m 256M \
+	$(call say,DTB,$(VIRT_DTB))qemu-system-riscv64 -machine virt,dumpdtb=$(BUILD)/virt-3cpu.dtb -bios none -kernel $(KERNEL) -smp 3 -m 256M \
 	  -append "sched=dwrr slice=2000" -nographic >/dev/null
-	python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(d[:int.from_bytes(d[4:8], "big")])' \
+	$(Q)python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(d[:int.from_bytes(d[4:8], "big")])' \
 	  $(BUILD)/virt-3cpu.dtb $(VIRT_DTB)

@@ -8,19 +8,19 @@ LIB_HOST_SAN_OBJS = $(patsubst %.cc,$(BUILD)/host-san/%.o,$(LIB_HOST_SRCS))
 
 $(BUILD)/host/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) -c $< -o $@
+	$(call say,HOSTCXX,$<)$(HOST_CXX) $(HOST_CXXFLAGS) -c $< -o $@
 
 $(BUILD)/host-san/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) $(HOST_SANFLAGS) -c $< -o $@
+	$(call say,SANCXX,$<)$(HOST_CXX) $(HOST_CXXFLAGS) $(HOST_SANFLAGS) -c $< -o $@
 
 $(BUILD)/libquanta-host.a: $(LIB_HOST_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/libquanta-host-san.a: $(LIB_HOST_SAN_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 -include $(LIB_HOST_OBJS:.o=.d) $(LIB_HOST_SAN_OBJS:.o=.d)
 
@@ -32,13 +32,13 @@ $(BUILD)/libquanta-host-san.a: $(LIB_HOST_SAN_OBJS)
 # $(HOST_SANFLAGS); both with GoogleTest, both appended to HOST_TESTS (so
 # make test and make test-host run them). Extra flags or prerequisites go
 # on their own lines next to the call, e.g. mk/tools.mk.
-# (1 name, 2 sources, 3 variant dir host|host-san, 4 suffix, 5 extra flags)
+# (1 name, 2 sources, 3 variant dir host|host-san, 4 suffix, 5 extra flags, 6 tag)
 define host_test_variant
 $(BUILD)/tests/$(1)$(4): $(patsubst %.cc,$(BUILD)/$(3)/%.o,$(2)) $(BUILD)/libquanta-$(3).a
 	@mkdir -p $$(dir $$@)
-	$$(HOST_CXX) $$(HOST_CXXFLAGS) $(5) -o $$@ $$(filter %.o %.a,$$^) $$(GTEST_LIBS)
+	$$(call say,$(6),$$@)$$(HOST_CXX) $$(HOST_CXXFLAGS) $(5) -o $$@ $$(filter %.o %.a,$$^) $$(GTEST_LIBS)
 HOST_TESTS += $(BUILD)/tests/$(1)$(4)
 -include $(patsubst %.cc,$(BUILD)/$(3)/%.d,$(2))
 endef
-host_test = $(eval $(call host_test_variant,$(1),$(2),host,,))$(eval \
-  $(call host_test_variant,$(1),$(2),host-san,-san,$(HOST_SANFLAGS)))
+host_test = $(eval $(call host_test_variant,$(1),$(2),host,,,HOSTLD))$(eval \
+  $(call host_test_variant,$(1),$(2),host-san,-san,$(HOST_SANFLAGS),SANLD))

@@ -20,7 +20,7 @@ sched-tests: $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests-san
 SCHED_K_OBJS := $(patsubst %.cc,$(BUILD)/sched-k/%.o,$(SCHED_LIB_SRCS))
 $(BUILD)/sched-k/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(K_CXX) $(K_CXXFLAGS) -c $< -o $@
+	$(call say,CHKCXX,$<)$(K_CXX) $(K_CXXFLAGS) -c $< -o $@
 
 sched-freestanding-check: $(SCHED_K_OBJS)
 	@undef=$$($(CROSS)nm -u $^ | awk '$$1=="U"{print $$2}' | sort -u | \
@@ -30,7 +30,7 @@ sched-freestanding-check: $(SCHED_K_OBJS)
 
 $(BUILD)/bench/sched_bench: $(BUILD)/host/bench/sched_bench.o $(BUILD)/libquanta-host.a
 	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^ -lbenchmark -pthread
+	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^ -lbenchmark -pthread
 
 bench-sched: $(BUILD)/bench/sched_bench
 	$(BUILD)/bench/sched_bench --benchmark_min_time=0.2

@@ -6,7 +6,7 @@ SIM_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(SIM_SRCS))
 
 $(BUILD)/schedsim: $(BUILD)/host/sim/main.o $(SIM_OBJS) $(BUILD)/libquanta-host.a
 	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
+	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
 # build/tests/schedsim_tests, and schedsim_tests-san under ASan/UBSan (the
 # simulator's 128-bit fluid arithmetic, heaps and per-task vectors).

@@ -18,10 +18,10 @@ FS_TESTS := $(BUILD)/tests/fs_tests
 FS_TESTS_SAN := $(BUILD)/tests/fs_tests-san
 
 $(BUILD)/mkfs: $(BUILD)/host/tools/mkfs.o $(TOOLS_LIB_OBJS) $(BUILD)/libquanta-host.a
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
+	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
 $(BUILD)/fsck: $(BUILD)/host/tools/fsck.o $(TOOLS_LIB_OBJS) $(BUILD)/libquanta-host.a
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
+	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
 # The tests also run the mkfs and fsck binaries (exit statuses, messages).
 FS_TEST_DEFS := -DQ_MKFS_PATH='"$(BUILD)/mkfs"' -DQ_FSCK_PATH='"$(BUILD)/fsck"'
