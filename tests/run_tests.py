@@ -6,8 +6,16 @@ test case), each check given with --check NAME:COMMAND (exit 0 = pass), and
 each in-guest suite given with --guest 'SCRIPT [args]' or in --guest-list (counting its
 `PASS name` / `FAIL name` lines). Failures are printed in full; the last
 line is `N passed, N failed`. Exit status is 1 when anything failed.
+Every binary, check and suite prints its wall time; the total is printed
+before the last line.
+
+Narrowing (the fast loops, `make test-host GTEST_FILTER=...`,
+`make test-guest SUITE=...`): --gtest-filter passes --gtest_filter to every
+GoogleTest binary; --suite NAME keeps only the guest suites whose script is
+NAME.py or NAME_tests.py (e.g. `sched` -> tests/guest/sched_tests.py).
 """
 import argparse
+import os
 import re
 import shlex
 import subprocess
@@ -35,17 +43,29 @@ def main():
     ap.add_argument("--guest", action="append", default=[])
     ap.add_argument("--guest-list", default="",
                     help="suites as one string: each word ending in .py starts a suite, the words after it are its args")
+    ap.add_argument("--gtest-filter", default="", help="passed as --gtest_filter to every GoogleTest binary")
+    ap.add_argument("--suite", action="append", default=[],
+                    help="run only the guest suites whose script is NAME.py or NAME_tests.py")
     args = ap.parse_args()
+    started = time.time()
     for word in args.guest_list.split():
         if word.endswith(".py") or not args.guest:
             args.guest.append(word)
         else:
             args.guest[-1] += " " + word
+    if args.suite:
+        def stem(suite):
+            return os.path.basename(shlex.split(suite)[0])[:-len(".py")]
+        known = sorted({stem(s) for s in args.guest})
+        args.guest = [s for s in args.guest if stem(s) in args.suite or stem(s) in [n + "_tests" for n in args.suite]]
+        if not args.guest:
+            print("no guest suite named %s; suites: %s" % (" or ".join(args.suite), " ".join(known)))
+            return 2
     passed = failed = 0
 
     for binary in args.gtest:
         t0 = time.time()
-        rc, out = run([binary], 1200)
+        rc, out = run([binary] + (["--gtest_filter=" + args.gtest_filter] if args.gtest_filter else []), 1200)
         ok = len(GTEST_OK.findall(out))
         bad = GTEST_FAIL.findall(out)
         if rc != 0 and not bad:
@@ -83,6 +103,7 @@ def main():
         failed += len(bad)
         print("%-40s %4d passed, %d failed (%.1fs)" % (suite.split()[0], len(ok), len(bad), time.time() - t0))
 
+    print("total wall time %.1fs" % (time.time() - started))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
