@@ -30,7 +30,6 @@ test:
 	@$(RUN_TESTS) $(RUN_HOST_ARGS) $(RUN_GUEST_ARGS)
 
 test-host:
-	@tools/install-deps.sh
 	@$(MAKE) --no-print-directory -j2 $(HOST_TESTS)
 	@$(RUN_TESTS) $(RUN_HOST_ARGS)
 
