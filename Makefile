@@ -9,7 +9,7 @@
 #   mk/user.mk         user library, user programs, the disk image build/fs.img
 #   mk/tools.mk        host tools: mkfs, fsck, and their tests
 #   mk/sim.mk          scheduler simulator build/schedsim and its tests
-#   mk/tests.mk        make test, test-host, test-guest (SUITE=, GTEST_FILTER=)
+#   mk/tests.mk        make test, test-host, test-guest (SUITE=, GTEST_FILTER=, TEST_JOBS=)
 #   mk/qemu.mk         make qemu, qemu-gdb, qemu-gfx
 #   mk/kfs.mk          host tests of the kernel file system (kernel/fs on the host)
 #   mk/sched.mk        scheduling policy library tests, freestanding check, bench-sched
