@@ -10,8 +10,9 @@ Every binary, check and suite prints its wall time; the total is printed
 before the last line. With --jobs N, N of them run at once (make test uses
 2: GoogleTest binaries are single-threaded and the guest suites' QEMU
 mostly is, so one of a 2-core machine's cores idled); the in-guest suites
-start first, the host tests fill in, and each result prints when it
-finishes. Timing-dependent guest tests measure in QEMU's virtual time
+start first, host binaries and checks run one at a time beside them (they
+share scratch files in the working directory), and each result prints when
+it finishes. Timing-dependent guest tests measure in QEMU's virtual time
 (-icount), so running beside another job changes how long they take, not
 what they measure.
 
@@ -27,6 +28,7 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
 import time
 
 GTEST_OK = re.compile(r"^\[\s+OK \] (\S+)", re.M)
@@ -81,11 +83,20 @@ def run_guest(suite):
     return len(ok), len(bad), "\n".join(text)
 
 
+# Host items (GoogleTest binaries, checks) run one at a time, beside the guest
+# suites: they share the working directory (the top of the tree), and some
+# write scratch files there, e.g. schedsim_tests and schedsim_tests-san both
+# write schedsim_plot_test.png and remove it again.
+HOST_LOCK = threading.Lock()
+
+
 def run_job(kind, spec, gtest_args):
     if kind == "gtest":
-        return run_gtest(spec, gtest_args)
+        with HOST_LOCK:
+            return run_gtest(spec, gtest_args)
     if kind == "check":
-        return run_check(spec)
+        with HOST_LOCK:
+            return run_check(spec)
     return run_guest(spec)
 
 
