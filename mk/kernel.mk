@@ -6,15 +6,15 @@ KERNEL := $(BUILD)/kernel.elf
 
 $(BUILD)/kernel-obj/%.cc.o: %.cc
 	@mkdir -p $(dir $@)
-	@echo "  CXX  $<"; $(K_CXX) $(K_CXXFLAGS) -c $< -o $@
+	$(call say,CXX,$<)$(K_CXX) $(K_CXXFLAGS) -c $< -o $@
 
 $(BUILD)/kernel-obj/%.S.o: %.S
 	@mkdir -p $(dir $@)
-	@echo "  AS   $<"; $(K_CXX) $(K_ASFLAGS) -c $< -o $@
+	$(call say,AS,$<)$(K_CXX) $(K_ASFLAGS) -c $< -o $@
 
 $(KERNEL): $(K_OBJS) kernel/arch/riscv/kernel.ld
-	$(K_LD) -z max-page-size=4096 --no-warn-rwx-segments -T kernel/arch/riscv/kernel.ld -o $@ $(K_OBJS)
-	$(K_OBJDUMP) -S $@ > $(BUILD)/kernel.asm
+	$(call say,LD,$@)$(K_LD) -z max-page-size=4096 --no-warn-rwx-segments -T kernel/arch/riscv/kernel.ld -o $@ $(K_OBJS)
+	$(call say,OBJDUMP,$(BUILD)/kernel.asm)$(K_OBJDUMP) -S $@ > $(BUILD)/kernel.asm
 
 ALL_TARGETS += $(KERNEL)
 

@@ -1,37 +1,24 @@
 # Scheduling policy library (lib/sched): host tests, sanitizer tests, the
 # freestanding check with the kernel's flags, and the pick+charge benchmark.
-#   make sched-tests            build build/tests/sched_tests (+ _san)
+#   make sched-tests            build build/tests/sched_tests (+ -san)
 #   make sched-freestanding-check  compile lib/sched/*.cc with kernel flags
 #   make bench-sched            Google Benchmark: pick+charge at 1k/10k/100k
 
 SCHED_LIB_SRCS := $(wildcard lib/sched/*.cc)
 SCHED_TEST_SRCS := $(wildcard tests/host/sched_*.cc)
-SCHED_TEST_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(SCHED_TEST_SRCS))
-SCHED_TEST_SAN_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(SCHED_TEST_SRCS))
-GTEST_LIBS := -lgtest -lgtest_main -pthread
 
-$(BUILD)/tests/sched_tests: $(SCHED_TEST_OBJS) $(BUILD)/libquanta-host.a
-	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^ $(GTEST_LIBS)
-
-$(BUILD)/tests/sched_tests_san: $(SCHED_TEST_SAN_OBJS) $(BUILD)/libquanta-host-san.a
-	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) $(HOST_SANFLAGS) -o $@ $^ $(GTEST_LIBS)
-
-HOST_TESTS += $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests_san
-ALL_TARGETS += $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests_san
+$(call host_test,sched_tests,$(SCHED_TEST_SRCS))
+ALL_TARGETS += $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests-san
 HOST_CHECKS += sched-freestanding-check
 
 .PHONY: sched-tests sched-freestanding-check bench-sched
-sched-tests: $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests_san
+sched-tests: $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests-san
 
 # Every lib/sched/*.cc must compile with the kernel's flags and reference no
 # symbol outside lib/sched (const members included) except the seam and
-# memset/memcpy (kernel-provided).
-SCHED_K_OBJS := $(patsubst %.cc,$(BUILD)/sched-k/%.o,$(SCHED_LIB_SRCS))
-$(BUILD)/sched-k/%.o: %.cc
-	@mkdir -p $(dir $@)
-	$(K_CXX) $(K_CXXFLAGS) -c $< -o $@
+# memset/memcpy (kernel-provided). The objects checked are the kernel's own
+# (mk/kernel.mk compiles lib/ with the kernel's flags), not a second copy.
+SCHED_K_OBJS := $(patsubst %,$(BUILD)/kernel-obj/%.o,$(SCHED_LIB_SRCS))
 
 sched-freestanding-check: $(SCHED_K_OBJS)
 	@undef=$$($(CROSS)nm -u $^ | awk '$$1=="U"{print $$2}' | sort -u | \
@@ -41,9 +28,9 @@ sched-freestanding-check: $(SCHED_K_OBJS)
 
 $(BUILD)/bench/sched_bench: $(BUILD)/host/bench/sched_bench.o $(BUILD)/libquanta-host.a
 	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^ -lbenchmark -pthread
+	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^ -lbenchmark -pthread
 
 bench-sched: $(BUILD)/bench/sched_bench
 	$(BUILD)/bench/sched_bench --benchmark_min_time=0.2
 
--include $(SCHED_TEST_OBJS:.o=.d) $(SCHED_TEST_SAN_OBJS:.o=.d) $(SCHED_K_OBJS:.o=.d) $(BUILD)/host/bench/sched_bench.d
+-include $(BUILD)/host/bench/sched_bench.d

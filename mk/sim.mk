@@ -3,29 +3,18 @@
 #   make bench-sim  instructions per simulated core-tick (callgrind)
 SIM_SRCS := sim/sim.cc sim/fluid_world.cc sim/workload.cc sim/replay.cc sim/report.cc sim/cli.cc
 SIM_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(SIM_SRCS))
-SIM_SAN_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(SIM_SRCS))
 
 $(BUILD)/schedsim: $(BUILD)/host/sim/main.o $(SIM_OBJS) $(BUILD)/libquanta-host.a
 	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
+	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
+# build/tests/schedsim_tests, and schedsim_tests-san under ASan/UBSan (the
+# simulator's 128-bit fluid arithmetic, heaps and per-task vectors).
 SIM_TEST_SRCS := $(wildcard tests/host/schedsim_*.cc)
-SIM_TEST_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(SIM_TEST_SRCS))
-$(BUILD)/tests/schedsim_tests: $(SIM_TEST_OBJS) $(SIM_OBJS) $(BUILD)/libquanta-host.a
-	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^ -lgtest -lgtest_main -pthread
-
-# The same tests under ASan/UBSan (the simulator's 128-bit fluid arithmetic,
-# heaps and per-task vectors).
-SIM_TEST_SAN_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(SIM_TEST_SRCS))
-$(BUILD)/tests/schedsim_tests_san: $(SIM_TEST_SAN_OBJS) $(SIM_SAN_OBJS) $(BUILD)/libquanta-host-san.a
-	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) $(HOST_SANFLAGS) -o $@ $^ -lgtest -lgtest_main -pthread
-
 ALL_TARGETS += $(BUILD)/schedsim
 ifneq ($(SIM_TEST_SRCS),)
-HOST_TESTS += $(BUILD)/tests/schedsim_tests $(BUILD)/tests/schedsim_tests_san
-ALL_TARGETS += $(BUILD)/tests/schedsim_tests $(BUILD)/tests/schedsim_tests_san
+$(call host_test,schedsim_tests,$(SIM_TEST_SRCS) $(SIM_SRCS))
+ALL_TARGETS += $(BUILD)/tests/schedsim_tests $(BUILD)/tests/schedsim_tests-san
 endif
 
 .PHONY: sim bench-sim
@@ -34,4 +23,4 @@ sim: $(BUILD)/schedsim
 bench-sim: $(BUILD)/schedsim
 	@sim/bench-sim.sh $(BUILD)/schedsim
 
--include $(BUILD)/host/sim/main.d $(SIM_OBJS:.o=.d) $(SIM_TEST_OBJS:.o=.d) $(SIM_SAN_OBJS:.o=.d) $(SIM_TEST_SAN_OBJS:.o=.d)
+-include $(BUILD)/host/sim/main.d $(SIM_OBJS:.o=.d)

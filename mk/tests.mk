@@ -1,24 +1,41 @@
 # make test: every host unit test, every check, every in-guest suite.
-#   HOST_TESTS   GoogleTest binaries (each fragment appends its own)
+#   HOST_TESTS   GoogleTest binaries (each fragment appends its own, mostly
+#                through mk/lib.mk's host_test: NAME and NAME-san)
 #   HOST_CHECKS  make targets run as single checks (pass = exit 0)
 #   GUEST_SUITES, EXTRA_GUEST_SUITES  python scripts under tests/guest printing
 #                PASS/FAIL lines, each followed by its arguments
+#
+# Fast loops (docs: README.md "Tests"):
+#   make test-host                       host tests and checks only; no kernel, no QEMU
+#   make test-host GTEST_FILTER='Eevdf*' only the GoogleTest cases matching the
+#                                        filter (gtest syntax; binaries with no match report 0)
+#   make test-guest SUITE=sched          one in-guest suite: tests/guest/sched_tests.py
+#                                        (SUITE is the script name without .py or _tests;
+#                                        every configured run of it, e.g. both hostile runs)
 GUEST_SUITES += tests/guest/shell_tests.py 1 3 8
 EXTRA_GUEST_SUITES += tests/guest/sched_tests.py
 EXTRA_GUEST_SUITES += tests/guest/usertests.py 1 3
+
+#   make test TEST_JOBS=1                one binary/check/suite at a time (default 2 at once)
+SUITE ?=
+GTEST_FILTER ?=
+TEST_JOBS ?= 2
+RUN_TESTS = python3 tests/run_tests.py --jobs $(TEST_JOBS) $(if $(GTEST_FILTER),--gtest-filter='$(GTEST_FILTER)')
+RUN_HOST_ARGS = $(foreach t,$(HOST_TESTS),--gtest $(t)) \
+  $(foreach c,$(HOST_CHECKS),--check '$(c):$(MAKE) --no-print-directory -s $(c)')
+RUN_GUEST_ARGS = --guest-list='$(GUEST_SUITES) $(EXTRA_GUEST_SUITES)' $(if $(SUITE),--suite '$(SUITE)')
 
 .PHONY: test test-host test-guest
 test:
 	@tools/install-deps.sh
 	@$(MAKE) --no-print-directory -j2 $(HOST_TESTS) $(KERNEL) $(FS_IMG)
-	@python3 tests/run_tests.py $(foreach t,$(HOST_TESTS),--gtest $(t)) \
-	  $(foreach c,$(HOST_CHECKS),--check '$(c):$(MAKE) --no-print-directory -s $(c)') \
-	  --guest-list='$(GUEST_SUITES) $(EXTRA_GUEST_SUITES)'
+	@$(RUN_TESTS) $(RUN_HOST_ARGS) $(RUN_GUEST_ARGS)
 
 test-host:
 	@$(MAKE) --no-print-directory -j2 $(HOST_TESTS)
-	@python3 tests/run_tests.py $(foreach t,$(HOST_TESTS),--gtest $(t)) $(foreach c,$(HOST_CHECKS),--check '$(c):$(MAKE) --no-print-directory -s $(c)')
+	@$(RUN_TESTS) $(RUN_HOST_ARGS)
 
 test-guest:
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
-	@python3 tests/run_tests.py --guest-list='$(GUEST_SUITES) $(EXTRA_GUEST_SUITES)'
+	@tools/install-deps.sh
+	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck
+	@$(RUN_TESTS) $(RUN_GUEST_ARGS)

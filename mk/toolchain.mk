@@ -22,3 +22,20 @@ U_ARCH := -march=rv64imac_zicsr -mabi=lp64 -mcmodel=medany
 U_CFLAGS := $(U_ARCH) -O2 -g -Wall -ffreestanding -fno-builtin -nostdlib -fno-pie -no-pie \
   -fno-stack-protector -fno-common -mno-relax -Iuser/include -I. -MMD -MP
 U_CXXFLAGS := -std=c++20 $(U_CFLAGS) -fno-exceptions -fno-rtti -fno-threadsafe-statics
+
+# GoogleTest, for every host test binary (the host_test template, mk/lib.mk).
+GTEST_LIBS := -lgtest -lgtest_main -pthread
+
+# Quiet build: every compile, link and generation step prints one short line,
+# `  TAG  file` (CXX/AS/LD kernel, UCC/UCXX/UAS/ULD user programs, HOSTCXX /
+# SANCXX host objects plain / under ASan+UBSan, HOSTLD/SANLD host links);
+# `make V=1` prints the full command lines instead. A recipe line starts
+# with $(call say,TAG,FILE) in place of '@'; Q is '@' unless V=1.
+V ?= 0
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif

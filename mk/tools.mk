@@ -11,33 +11,25 @@
 
 TOOLS_LIB_SRCS := tools/fsbuild.cc tools/fscheck.cc
 TOOLS_LIB_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(TOOLS_LIB_SRCS))
-TOOLS_LIB_SAN_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(TOOLS_LIB_SRCS))
 FS_TEST_SRCS := $(wildcard tests/host/fs_*.cc)
 FS_TEST_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(FS_TEST_SRCS))
 FS_TEST_SAN_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(FS_TEST_SRCS))
 FS_TESTS := $(BUILD)/tests/fs_tests
 FS_TESTS_SAN := $(BUILD)/tests/fs_tests-san
-GTEST_LIBS := -lgtest -lgtest_main -pthread
 
 $(BUILD)/mkfs: $(BUILD)/host/tools/mkfs.o $(TOOLS_LIB_OBJS) $(BUILD)/libquanta-host.a
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
+	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
 $(BUILD)/fsck: $(BUILD)/host/tools/fsck.o $(TOOLS_LIB_OBJS) $(BUILD)/libquanta-host.a
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
+	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
 # The tests also run the mkfs and fsck binaries (exit statuses, messages).
 FS_TEST_DEFS := -DQ_MKFS_PATH='"$(BUILD)/mkfs"' -DQ_FSCK_PATH='"$(BUILD)/fsck"'
 $(FS_TEST_OBJS) $(FS_TEST_SAN_OBJS): HOST_CXXFLAGS += $(FS_TEST_DEFS)
 
-$(FS_TESTS): $(FS_TEST_OBJS) $(TOOLS_LIB_OBJS) $(BUILD)/libquanta-host.a | $(BUILD)/mkfs $(BUILD)/fsck
-	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $(filter %.o %.a,$^) $(GTEST_LIBS)
+$(call host_test,fs_tests,$(FS_TEST_SRCS) $(TOOLS_LIB_SRCS))
+$(FS_TESTS) $(FS_TESTS_SAN): | $(BUILD)/mkfs $(BUILD)/fsck
 
-$(FS_TESTS_SAN): $(FS_TEST_SAN_OBJS) $(TOOLS_LIB_SAN_OBJS) $(BUILD)/libquanta-host-san.a | $(BUILD)/mkfs $(BUILD)/fsck
-	@mkdir -p $(dir $@)
-	$(HOST_CXX) $(HOST_CXXFLAGS) $(HOST_SANFLAGS) -o $@ $(filter %.o %.a,$^) $(GTEST_LIBS)
-
-HOST_TESTS += $(FS_TESTS) $(FS_TESTS_SAN)
 ALL_TARGETS += $(BUILD)/mkfs $(BUILD)/fsck
 
 .PHONY: tools fs-tests

@@ -30,25 +30,25 @@ UCRT0 := $(BUILD)/user/lib/crt0.o
 
 $(BUILD)/user/lib/usys.S: lib/abi/abi.h user/lib/usys.sh
 	@mkdir -p $(dir $@)
-	sh user/lib/usys.sh $< > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)sh user/lib/usys.sh $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/user/lib/usys.o: $(BUILD)/user/lib/usys.S
-	$(U_CC) $(U_ARCH) -c $< -o $@
+	$(call say,UAS,$<)$(U_CC) $(U_ARCH) -c $< -o $@
 
 $(BUILD)/user/%.o: user/%.S
 	@mkdir -p $(dir $@)
-	$(U_CC) $(U_ARCH) -I. -MMD -MP -c $< -o $@
+	$(call say,UAS,$<)$(U_CC) $(U_ARCH) -I. -MMD -MP -c $< -o $@
 
 $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(U_CC) $(U_CFLAGS) $(U_EXTRA_FLAGS) -c $< -o $@
+	$(call say,UCC,$<)$(U_CC) $(U_CFLAGS) $(U_EXTRA_FLAGS) -c $< -o $@
 
 $(BUILD)/user/%.o: user/%.cc
 	@mkdir -p $(dir $@)
-	$(U_CXX) $(U_CXXFLAGS) $(U_EXTRA_FLAGS) -c $< -o $@
+	$(call say,UCXX,$<)$(U_CXX) $(U_CXXFLAGS) $(U_EXTRA_FLAGS) -c $< -o $@
 
 $(ULIB): $(ULIB_OBJS)
-	rm -f $@ && $(CROSS)ar rcs $@ $^
+	$(call say,UAR,$@)rm -f $@ && $(CROSS)ar rcs $@ $^
 
 UPROG_PARTS_usertests := usertests_fs
 
@@ -59,7 +59,7 @@ UPROG_PARTS_usertests := usertests_fs
 # be replaced by the stem.)
 uprog_parts = $(patsubst %,$(BUILD)/user/%.o,$(UPROG_PARTS_$(1)))
 $(BUILD)/user/_%: $(BUILD)/user/%.o $$(call uprog_parts,$$*) $(UCRT0) $(ULIB) user/user.ld
-	$(U_CC) $(U_LDFLAGS) -o $@ $(UCRT0) $< $(call uprog_parts,$*) $(ULIB) -lgcc
+	$(call say,ULD,$@)$(U_CC) $(U_LDFLAGS) -o $@ $(UCRT0) $< $(call uprog_parts,$*) $(ULIB) -lgcc
 
 # Rebuild the image when the list of files changes (e.g. EXTRA_FILES).
 $(BUILD)/fs.list: user-fs-list-force
@@ -67,7 +67,7 @@ $(BUILD)/fs.list: user-fs-list-force
 	@echo '$(FS_FILES)' | cmp -s - $@ || echo '$(FS_FILES)' > $@
 
 $(FS_IMG): $(BUILD)/mkfs $(BUILD)/fs.list $$(FS_FILES)
-	$(BUILD)/mkfs $@ $(FS_FILES)
+	$(call say,MKFS,$@)$(BUILD)/mkfs $@ $(FS_FILES)
 
 .PHONY: user user-fs-list-force
 user: $$(UPROGS)

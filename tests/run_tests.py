@@ -6,12 +6,29 @@ test case), each check given with --check NAME:COMMAND (exit 0 = pass), and
 each in-guest suite given with --guest 'SCRIPT [args]' or in --guest-list (counting its
 `PASS name` / `FAIL name` lines). Failures are printed in full; the last
 line is `N passed, N failed`. Exit status is 1 when anything failed.
+Every binary, check and suite prints its wall time; the total is printed
+before the last line. With --jobs N, N of them run at once (make test uses
+2: GoogleTest binaries are single-threaded and the guest suites' QEMU
+mostly is, so one of a 2-core machine's cores idled); the in-guest suites
+start first, host binaries and checks run one at a time beside them (they
+share scratch files in the working directory), and each result prints when
+it finishes. Timing-dependent guest tests measure in QEMU's virtual time
+(-icount), so running beside another job changes how long they take, not
+what they measure.
+
+Narrowing (the fast loops, `make test-host GTEST_FILTER=...`,
+`make test-guest SUITE=...`): --gtest-filter passes --gtest_filter to every
+GoogleTest binary; --suite NAME keeps only the guest suites whose script is
+NAME.py or NAME_tests.py (e.g. `sched` -> tests/guest/sched_tests.py).
 """
 import argparse
+import concurrent.futures
+import os
 import re
 import shlex
 import subprocess
 import sys
+import threading
 import time
 
 GTEST_OK = re.compile(r"^\[\s+OK \] (\S+)", re.M)
@@ -28,6 +45,61 @@ def run(cmd, timeout):
         return -1, out + "\n(timed out after %ds)" % timeout
 
 
+def run_gtest(binary, gtest_args):
+    t0 = time.time()
+    rc, out = run([binary] + gtest_args, 1200)
+    ok = len(GTEST_OK.findall(out))
+    bad = GTEST_FAIL.findall(out)
+    text = []
+    if rc != 0 and not bad:
+        bad = ["%s (exit %d)" % (binary, rc)]
+        text.append(out[-4000:])
+    elif bad:
+        text.append(out[-8000:])
+    text.append("%-40s %4d passed, %d failed (%.1fs)" % (binary, ok, len(bad), time.time() - t0))
+    return ok, len(bad), "\n".join(text)
+
+
+def run_check(check):
+    name, _, cmd = check.partition(":")
+    t0 = time.time()
+    rc, out = run(cmd, 1200)
+    if rc == 0:
+        return 1, 0, "%-40s ok (%.1fs)" % (name, time.time() - t0)
+    return 0, 1, "%s\n%-40s FAILED (exit %d)" % (out[-4000:], name, rc)
+
+
+def run_guest(suite):
+    t0 = time.time()
+    rc, out = run([sys.executable] + shlex.split(suite), 1800)
+    ok = re.findall(r"^PASS (\S+)", out, re.M)
+    bad = re.findall(r"^FAIL (.*)$", out, re.M)
+    text = []
+    if rc != 0 and not bad:
+        bad = ["%s exited %d" % (suite, rc)]
+        text.append(out[-4000:])
+    text += ["  FAIL " + b for b in bad]
+    text.append("%-40s %4d passed, %d failed (%.1fs)" % (suite, len(ok), len(bad), time.time() - t0))
+    return len(ok), len(bad), "\n".join(text)
+
+
+# Host items (GoogleTest binaries, checks) run one at a time, beside the guest
+# suites: they share the working directory (the top of the tree), and some
+# write scratch files there, e.g. schedsim_tests and schedsim_tests-san both
+# write schedsim_plot_test.png and remove it again.
+HOST_LOCK = threading.Lock()
+
+
+def run_job(kind, spec, gtest_args):
+    if kind == "gtest":
+        with HOST_LOCK:
+            return run_gtest(spec, gtest_args)
+    if kind == "check":
+        with HOST_LOCK:
+            return run_check(spec)
+    return run_guest(spec)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gtest", action="append", default=[])
@@ -35,54 +107,42 @@ def main():
     ap.add_argument("--guest", action="append", default=[])
     ap.add_argument("--guest-list", default="",
                     help="suites as one string: each word ending in .py starts a suite, the words after it are its args")
+    ap.add_argument("--gtest-filter", default="", help="passed as --gtest_filter to every GoogleTest binary")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="run this many binaries/checks/suites at once (results print as each finishes)")
+    ap.add_argument("--suite", action="append", default=[],
+                    help="run only the guest suites whose script is NAME.py or NAME_tests.py")
     args = ap.parse_args()
+    started = time.time()
     for word in args.guest_list.split():
         if word.endswith(".py") or not args.guest:
             args.guest.append(word)
         else:
             args.guest[-1] += " " + word
+    if args.suite:
+        def stem(suite):
+            return os.path.basename(shlex.split(suite)[0])[:-len(".py")]
+        known = sorted({stem(s) for s in args.guest})
+        args.guest = [s for s in args.guest if stem(s) in args.suite or stem(s) in [n + "_tests" for n in args.suite]]
+        if not args.guest:
+            print("no guest suite named %s; suites: %s" % (" or ".join(args.suite), " ".join(known)))
+            return 2
+    gtest_args = ["--gtest_filter=" + args.gtest_filter] if args.gtest_filter else []
+    jobs = [("gtest", b) for b in args.gtest] + [("check", c) for c in args.check] + [("guest", g) for g in args.guest]
+    if args.jobs > 1:
+        # Longest first, so the short host tests fill in around the guest suites.
+        jobs.sort(key=lambda j: j[0] != "guest")
     passed = failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(run_job, kind, spec, gtest_args) for kind, spec in jobs]
+        for f in concurrent.futures.as_completed(futures):
+            ok, bad, text = f.result()
+            passed += ok
+            failed += bad
+            print(text)
+            sys.stdout.flush()
 
-    for binary in args.gtest:
-        t0 = time.time()
-        rc, out = run([binary], 1200)
-        ok = len(GTEST_OK.findall(out))
-        bad = GTEST_FAIL.findall(out)
-        if rc != 0 and not bad:
-            bad = ["%s (exit %d)" % (binary, rc)]
-            print(out[-4000:])
-        elif bad:
-            print(out[-8000:])
-        passed += ok
-        failed += len(bad)
-        print("%-40s %4d passed, %d failed (%.1fs)" % (binary, ok, len(bad), time.time() - t0))
-
-    for check in args.check:
-        name, _, cmd = check.partition(":")
-        t0 = time.time()
-        rc, out = run(cmd, 1200)
-        if rc == 0:
-            passed += 1
-            print("%-40s ok (%.1fs)" % (name, time.time() - t0))
-        else:
-            failed += 1
-            print(out[-4000:])
-            print("%-40s FAILED (exit %d)" % (name, rc))
-
-    for suite in args.guest:
-        t0 = time.time()
-        rc, out = run([sys.executable] + shlex.split(suite), 1800)
-        ok = re.findall(r"^PASS (\S+)", out, re.M)
-        bad = re.findall(r"^FAIL (.*)$", out, re.M)
-        if rc != 0 and not bad:
-            bad = ["%s exited %d" % (suite, rc)]
-            print(out[-4000:])
-        for b in bad:
-            print("  FAIL " + b)
-        passed += len(ok)
-        failed += len(bad)
-        print("%-40s %4d passed, %d failed (%.1fs)" % (suite.split()[0], len(ok), len(bad), time.time() - t0))
-
+    print("total wall time %.1fs" % (time.time() - started))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

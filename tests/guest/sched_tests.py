@@ -1,11 +1,36 @@
 """tests/guest/sched_tests.py - the kernel's schedulers, tested in the guest.
 
 Share tests run QEMU with -icount (shift=3, sleep=off), so guest time is
-virtual and the figures repeat from run to run; they boot with a 1 ms slice
-(slice=1000) and use `sharetest`, which reads each hog's CPU time from the
-kernel's own statistics. Other tests drive nice/renice/sched/ps and a
-sleep/wakeup storm across harts. One `PASS name` / `FAIL name: why` line
-per test.
+virtual: host load changes how long a test takes, not the CPU times it
+measures. They boot with a 1 ms slice (slice=1000) and use `sharetest`,
+which reads each hog's CPU time from the kernel's own statistics. Other
+tests drive nice/renice/sched/ps and a sleep/wakeup storm across harts. One
+`PASS name` / `FAIL name: why` line per test.
+
+-icount does not make a run repeat exactly. It makes guest time a function
+of the instructions executed (QEMU runs the vCPUs round-robin on one host
+thread, and timer interrupts fire at virtual deadlines), but host events
+still arrive at arbitrary virtual instants: the console characters of each
+command line and the virtio disk completions (exec reads the disk). So each
+boot starts the measurement from a different state, and the figures are
+samples from a distribution. Measured under two busy host loops (load 9-13
+on 2 cores), 8 hogs on 3 harts over 4 s: percpu max/min 1.003-1.013 in 24
+runs, and the spread max-min between hogs, read every 100 ms, 4-22 ms (mean
+8 ms at 1 s, 11 ms at 4 s: bounded, not growing with the window); rq=single
+1.001-1.002 in 16 runs. Two things pushed runs over the 2% limits (1.022
+and 1.026 were reported):
+  - sharetest read the hogs' CPU times with one process-table scan per hog:
+    the 8 window edges were 1-14 ms apart (3.2 ms typically), and the nice
+    -20 parent is sometimes stalled in the middle of a reading (of 1230
+    one-pass readings, 7% took over 2.5 ms, 0.9% over 10 ms, the longest
+    29 ms): a hog read after a stall gets a window that much shorter or
+    longer, up to its share of the stall (3/8 to 1/2 of it). sharetest now
+    reads every hog in one pass (0.7 or 1.7 ms) and reads again when a pass
+    took over 2.5 ms; the durations are in each share test's report line.
+  - the percpu 8-hog spread is bounded, so its relative size falls as the
+    window grows: 8 s (the 2% limit is 59 ms of a 2.95 s share; measured
+    1.003-1.009 in 8 runs) instead of 4 s (29 ms of a 1.47 s share, within
+    reach of a 22 ms spread plus a stall).
 """
 import re
 import sys
@@ -21,51 +46,58 @@ def report(ok, name, detail=""):
     sys.stdout.flush()
 
 
-def shares(policy, cpus, ms, nices, rq="percpu"):
+def snapshots(out):
+    """sharetest's `snapshots START_US END_US`: how long each reading took."""
+    m = re.search(r"snapshots (\d+) (\d+)", out)
+    return "readings took %s and %s us" % m.groups() if m else "no snapshot durations"
+
+
+def shares(policy, cpus, ms, nices, rq="percpu", with_snaps=False):
     with Guest(cpus=cpus, sched=policy, icount=ICOUNT, bootargs="slice=1000 rq=" + rq) as g:
         g.boot()
         out = g.run("sharetest %d %s" % (ms, " ".join(map(str, nices))), timeout=600)
     got = [int(m.group(2)) for m in re.finditer(r"share (-?\d+) (\d+)", out)]
     if len(got) != len(nices):
         raise RuntimeError("sharetest printed %r" % out)
-    return got
+    return (got, snapshots(out)) if with_snaps else got
 
 
-def ratio_test(policy, a, b, tolerance):
+def ratio_test(policy, a, b, tolerance, ms=4000):
     name = "share-nice%d-vs-nice%d-%s" % (a, b, policy)
     try:
-        ca, cb = shares(policy, 1, 4000, [a, b])
+        (ca, cb), snaps = shares(policy, 1, ms, [a, b], with_snaps=True)
         want = LINUX_WEIGHT[a] / LINUX_WEIGHT[b]
         got = ca / cb if cb else float("inf")
         err = abs(got / want - 1)
-        report(err <= tolerance, name, "ratio %.3f, weights say %.3f (%.1f%% off, limit %.0f%%)"
-               % (got, want, 100 * err, 100 * tolerance))
+        report(err <= tolerance, name, "ratio %.3f, weights say %.3f (%.1f%% off, limit %.0f%%; %s)"
+               % (got, want, 100 * err, 100 * tolerance, snaps))
     except Exception as e:  # noqa: BLE001
         report(False, name, str(e))
 
 
-def equal_test(policy, hogs, cpus, tolerance, rq="percpu"):
+def equal_test(policy, hogs, cpus, tolerance, rq="percpu", ms=4000):
     name = "share-%dhogs-%dharts-%s%s" % (hogs, cpus, policy, "" if rq == "percpu" else "-" + rq)
     try:
-        got = shares(policy, cpus, 4000, [0] * hogs, rq)
+        got, snaps = shares(policy, cpus, ms, [0] * hogs, rq, with_snaps=True)
         spread = max(got) / min(got) - 1
-        report(spread <= tolerance, name, "max/min %.4f (limit %.2f): %s" % (1 + spread, 1 + tolerance, got))
+        report(spread <= tolerance, name, "max/min %.4f (limit %.2f) over %d ms, max-min %.1f ms; %s: %s"
+               % (1 + spread, 1 + tolerance, ms, (max(got) - min(got)) / 1e4, snaps, got))
     except Exception as e:  # noqa: BLE001
         report(False, name, str(e))
 
 
-def multi_ratio_test(policy, cpus, a, b, per, tolerance, rq):
+def multi_ratio_test(policy, cpus, a, b, per, tolerance, rq, ms=4000):
     """`per` hogs of nice a and `per` of nice b on `cpus` harts: the mean
     share of an a-hog over a b-hog follows the weights (with per-hart queues
     the balancer must pair them up: each hart one of each when per == cpus)."""
     name = "share-%dx-nice%d-vs-nice%d-%dharts-%s-%s" % (per, a, b, cpus, policy, rq)
     try:
-        got = shares(policy, cpus, 4000, [a] * per + [b] * per, rq)
+        got, snaps = shares(policy, cpus, ms, [a] * per + [b] * per, rq, with_snaps=True)
         ga, gb = sum(got[:per]) / per, sum(got[per:]) / per
         want = LINUX_WEIGHT[a] / LINUX_WEIGHT[b]
         err = abs((ga / gb) / want - 1)
-        report(err <= tolerance, name, "ratio %.3f, weights say %.3f (%.1f%% off, limit %.0f%%): %s"
-               % (ga / gb, want, 100 * err, 100 * tolerance, got))
+        report(err <= tolerance, name, "ratio %.3f, weights say %.3f (%.1f%% off, limit %.0f%%; %s): %s"
+               % (ga / gb, want, 100 * err, 100 * tolerance, snaps, got))
     except Exception as e:  # noqa: BLE001
         report(False, name, str(e))
 
@@ -181,19 +213,23 @@ def main():
     tool_tests()
     for policy in ("dwrr", "eevdf"):
         ratio_test(policy, 0, 5, 0.10)
-    ratio_test("eevdf", -20, 0, 0.05)
+    # nice -20 vs 0 over 8 s: a nice 0 hog's share is 1024/89785 of a hart,
+    # counted in whole 1 ms slices; over 4 s that was 44-54 slices, so one
+    # slice more or less moved the ratio 2% (measured up to 3.9% off in 16
+    # runs against the 5% limit); over 8 s one slice is 1%.
+    ratio_test("eevdf", -20, 0, 0.05, ms=8000)
     # Equal shares across harts are a per-task time-fairness property: EEVDF
     # (the default) accounts every cycle per task. DWRR and RR serve a queue
     # in FIFO turns, so uneven turn lengths (timer delivery under -icount's
     # round-robin vCPUs) are never paid back; they measure 2-6% here and are
     # not held to the 2% bound (see docs/processes-and-scheduling.md).
-    equal_test("eevdf", 8, 3, 0.02)
+    equal_test("eevdf", 8, 3, 0.02, ms=8000)  # percpu: see the file comment
     # Both run-queue designs (rq=percpu, the default, and rq=single): equal
     # hogs share evenly and weights hold with more hogs than harts.
     equal_test("eevdf", 8, 3, 0.02, rq="single")
     for rq in ("percpu", "single"):
         multi_ratio_test("eevdf", 3, 0, 5, 3, 0.10, rq)
-        multi_ratio_test("eevdf", 2, -20, 0, 2, 0.05, rq)
+        multi_ratio_test("eevdf", 2, -20, 0, 2, 0.05, rq, ms=8000)
     single_mode_tests()
     infeasible_test()
     affinity_test()
