@@ -4,7 +4,8 @@
 #   make compile-commands  compile_commands.json for clangd (kernel with the
 #                          cross flags, host code with the host flags)
 #   make format            clang-format -i over our C/C++ sources (.clang-format)
-#   make format-check      the same, but only reports files that would change
+#   make format-check      lists the files clang-format would change and fails
+#                          if there is any; in make test
 #   make lint              clang-tidy (.clang-tidy) and cppcheck over kernel/,
 #                          lib/, tools/, sim/; fails on any finding
 # Debugging: make qemu-gdb (mk/qemu.mk), then gdb-multiarch -x tools/gdbinit.
@@ -14,7 +15,7 @@ CLANG_TIDY ?= clang-tidy
 CPPCHECK ?= cppcheck
 BEAR ?= bear
 
-HOST_CHECKS += docs-check
+HOST_CHECKS += docs-check format-check
 
 # Our sources (generated files live under build/ and are never formatted).
 FORMAT_SRCS = $(shell find kernel lib user tools sim tests bench \
@@ -51,7 +52,9 @@ format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
 
 format-check:
-	@$(CLANG_FORMAT) --dry-run $(FORMAT_SRCS) 2>&1 | grep 'code should be clang-formatted' | cut -d: -f1 | sort -u; true
+	@command -v $(CLANG_FORMAT) >/dev/null || { echo "clang-format missing: run tools/install-deps.sh"; exit 1; }
+	@bad=$$($(CLANG_FORMAT) --dry-run $(FORMAT_SRCS) 2>&1 | grep 'code should be clang-formatted' | cut -d: -f1 | sort -u); \
+	if [ -n "$$bad" ]; then echo "$$bad"; echo "format-check: these files differ from .clang-format: run make format"; exit 1; fi
 
 lint: lint-tidy lint-cppcheck
 

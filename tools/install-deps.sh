@@ -1,8 +1,9 @@
 #!/bin/sh
 # tools/install-deps.sh - install what `make qemu` and `make test` need on
 # Debian 12 when it is missing: the RISC-V cross compiler, QEMU, GoogleTest,
-# Google Benchmark, pexpect, gnuplot and valgrind; with the argument `dev`,
-# also gdb-multiarch, clang-format, clang-tidy, cppcheck and bear; with `gfx`,
+# Google Benchmark, pexpect, gnuplot, valgrind and clang-format (make test's
+# format-check); with the argument `dev`, also gdb-multiarch, clang-tidy,
+# cppcheck and bear; with `gfx`,
 # also qemu-system-gui (make qemu-gfx's window). As root it runs apt-get; otherwise
 # it prints the one command to run. Never installs gcc-multilib (it would
 # remove the cross compilers).
@@ -16,10 +17,10 @@ command -v g++ >/dev/null 2>&1 || need="$need g++"
 python3 -c "import pexpect" >/dev/null 2>&1 || need="$need python3-pexpect"
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+command -v clang-format >/dev/null 2>&1 || need="$need clang-format"
 # `install-deps.sh dev`: also the debugger and the lint/format tools.
 if [ "${1:-}" = dev ]; then
     command -v gdb-multiarch >/dev/null 2>&1 || need="$need gdb-multiarch"
-    command -v clang-format >/dev/null 2>&1 || need="$need clang-format"
     command -v clang-tidy >/dev/null 2>&1 || need="$need clang-tidy"
     command -v cppcheck >/dev/null 2>&1 || need="$need cppcheck"
     command -v bear >/dev/null 2>&1 || need="$need bear"
