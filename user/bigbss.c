@@ -11,8 +11,7 @@ char big[1 << 20]; /* external and touched through volatile: not optimised away 
 
 int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, "bigbss");
-    if (argc > 1)
-        usage_exit("bigbss", 1);
+    if (argc > 1) usage_exit("bigbss", 1);
     volatile char* b = big;
     b[0] = 1;
     b[sizeof big - 1] = 1;

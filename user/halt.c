@@ -12,8 +12,7 @@ int main(int argc, char* argv[]) {
     static const char usage[] = "halt [status]";
     int status = 0;
     usage_on_help(argc, argv, usage);
-    if (argc > 2 || (argc == 2 && !parse_int(argv[1], &status)))
-        usage_exit(usage, 1);
+    if (argc > 2 || (argc == 2 && !parse_int(argv[1], &status))) usage_exit(usage, 1);
     halt(status);
     fprintf(2, "halt: failed\n");
     return 1;

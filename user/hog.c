@@ -15,10 +15,8 @@ int main(int argc, char* argv[]) {
     int print = 0, seconds = 0;
     usage_on_help(argc, argv, usage);
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-p") == 0)
-            print = 1;
-        else if (!parse_int(argv[i], &seconds) || seconds < 0)
-            usage_exit(usage, 1);
+        if (strcmp(argv[i], "-p") == 0) print = 1;
+        else if (!parse_int(argv[i], &seconds) || seconds < 0) usage_exit(usage, 1);
     }
     unsigned long end = seconds ? uptime_ns() + (unsigned long)seconds * 1000000000UL : 0;
     volatile unsigned long x = 0;

@@ -11,11 +11,9 @@ int main(int argc, char* argv[]) {
     static const char usage[] = "kill pid...";
     int pid;
     usage_no_options(argc, argv, usage);
-    if (argc < 2)
-        usage_exit(usage, 1);
+    if (argc < 2) usage_exit(usage, 1);
     for (int i = 1; i < argc; i++)
-        if (!parse_int(argv[i], &pid))
-            usage_exit(usage, 1);
+        if (!parse_int(argv[i], &pid)) usage_exit(usage, 1);
     int status = 0;
     for (int i = 1; i < argc; i++) {
         parse_int(argv[i], &pid);

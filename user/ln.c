@@ -6,8 +6,7 @@
 int main(int argc, char* argv[]) {
     static const char usage[] = "ln old new";
     usage_no_options(argc, argv, usage);
-    if (argc != 3)
-        usage_exit(usage, 1);
+    if (argc != 3) usage_exit(usage, 1);
     if (link(argv[1], argv[2]) < 0) {
         fprintf(2, "ln: link %s %s failed\n", argv[1], argv[2]);
         exit(1);

@@ -6,8 +6,7 @@
 int main(int argc, char* argv[]) {
     static const char usage[] = "rm file...";
     usage_no_options(argc, argv, usage);
-    if (argc < 2)
-        usage_exit(usage, 1);
+    if (argc < 2) usage_exit(usage, 1);
     int status = 0;
     for (int i = 1; i < argc; i++) {
         if (unlink(argv[i]) < 0) {
