@@ -1,7 +1,8 @@
 /* cat - copy each named file (or standard input) to standard output.
  *
  * Reads in 512-byte chunks; a short or failed write, or a read error, is
- * reported and makes cat exit with status 1.
+ * reported and makes cat exit with status 1. Arguments are file names;
+ * -h or any other option prints the usage line (a file named -x is ./-x).
  */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"
@@ -24,6 +25,7 @@ static void copy(int fd, const char* name) {
 }
 
 int main(int argc, char* argv[]) {
+    usage_no_options(argc, argv, "cat [file...]");
     if (argc <= 1) {
         copy(0, "standard input");
         return 0;

@@ -20,6 +20,8 @@
  *           -1 below the maximum file size), delete them, and the same
  *           amount fits again;
  *   memory  sbrk until it fails, give it back, no pages leaked.
+ * -h prints the usage line and exits 0; an unknown name or an option prints
+ * it and exits 2 (before any test runs).
  */
 #include "user/user.h"
 
@@ -310,7 +312,16 @@ static struct test tests[] = {
 };
 
 int main(int argc, char* argv[]) {
+    static const char usage[] = "exhaust [procs|fds|files|inodes|blocks|memory...]";
     int ntests = sizeof tests / sizeof tests[0];
+    usage_on_help(argc, argv, usage);
+    for (int a = 1; a < argc; a++) {
+        int known = 0;
+        for (int i = 0; i < ntests; i++)
+            known |= !strcmp(argv[a], tests[i].name);
+        if (!known)
+            usage_exit(usage, 2);
+    }
     for (int i = 0; i < ntests; i++) {
         int run = argc < 2;
         for (int a = 1; a < argc; a++)

@@ -19,7 +19,8 @@
  * `make qemu-gfx`), every frame is also written to /fb (major FRAMEBUFFER,
  * created with mknod when missing) in one write of the whole frame, which
  * the device always places at offset 0; the fps figure then includes that
- * copy. Without it (open or the first write fails) frames runs as before. */
+ * copy. Without it (open or the first write fails) frames runs as before.
+ * -h prints the usage line and exits 0; a bad argument prints it, exit 1. */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"
 #include "user/args.h"
@@ -182,15 +183,14 @@ static int open_fb(void) {
 }
 
 int main(int argc, char* argv[]) {
+    static const char usage[] = "frames [-t SECONDS] [-f FRAMES]";
     int seconds = 3, maxframes = 0;
+    usage_on_help(argc, argv, usage);
     for (int i = 1; i < argc; i++) {
         int* dst = 0;
         if (strcmp(argv[i], "-t") == 0) dst = &seconds;
         else if (strcmp(argv[i], "-f") == 0) dst = &maxframes;
-        if (!dst || i + 1 >= argc || !parse_int(argv[++i], dst) || *dst < 0) {
-            fprintf(2, "usage: frames [-t SECONDS] [-f FRAMES]\n");
-            exit(1);
-        }
+        if (!dst || i + 1 >= argc || !parse_int(argv[++i], dst) || *dst < 0) usage_exit(usage, 1);
     }
     if (seconds == 0 && maxframes == 0) seconds = 3;
     build_table();

@@ -24,6 +24,9 @@
  * transaction, so a file is wholly old or wholly new) and none is lost that
  * the program saw finish. It prints `verify: ok after step J` or
  * `verify: FAIL ...` with the first difference against step DONE.
+ *
+ * -h prints the usage line and exits 0; any other command line (wrong count,
+ * a number that is not decimal digits) prints it and exits 2.
  */
 #include "user/user.h"
 
@@ -456,15 +459,25 @@ static int verify(int steps, int seen) {
     return 1;
 }
 
+/* An unsigned decimal (seeds go up to 2^30, beyond parse_int's range). */
+static int digits(const char* s) {
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
 int main(int argc, char* argv[]) {
-    if (argc >= 5 && !strcmp(argv[1], "-v")) {
+    static const char usage[] = "fsworkload SEED STEPS | fsworkload -v SEED STEPS DONE";
+    usage_on_help(argc, argv, usage);
+    if (argc == 5 && !strcmp(argv[1], "-v") && digits(argv[2]) && digits(argv[3]) && digits(argv[4])) {
         init_model((unsigned long)atoi(argv[2]));
         exit(verify(atoi(argv[3]), atoi(argv[4])));
     }
-    if (argc < 3) {
-        fprintf(2, "usage: fsworkload SEED STEPS | fsworkload -v SEED STEPS DONE\n");
-        exit(2);
-    }
+    if (argc != 3 || !digits(argv[1]) || !digits(argv[2]))
+        usage_exit(usage, 2);
     init_model((unsigned long)atoi(argv[1]));
     run(atoi(argv[2]));
     exit(0);

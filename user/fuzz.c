@@ -1,9 +1,11 @@
 /* fuzz - a system-call fuzzer.
  *
- *   fuzz SEED SECONDS [WORKERS [SKIPMASK]]
+ *   fuzz SEED SECONDS [WORKERS [SKIPMASK [v|t]]]
  *
  * SKIPMASK (hex) leaves out system calls: bit n set = never issue number n
- * (for narrowing down a failure).
+ * (for narrowing down a failure). A sixth argument, v or t, reports worker
+ * deaths (v) or traces every call (t). -h prints the usage line and exits
+ * 0; a malformed command line prints it and exits 1.
  *
  * Design. The parent is a supervisor that never makes a random call. It
  * forks WORKERS (default 4) workers; each runs one batch of BATCH random
@@ -493,11 +495,23 @@ struct slot {
     int killed;
 };
 
+/* A non-empty string of digits in base 10 or 16. */
+static int is_number(const char* s, int hex) {
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || (hex && ((*s | 32) >= 'a' && (*s | 32) <= 'f'))))
+            return 0;
+    return 1;
+}
+
 int main(int argc, char* argv[]) {
-    if (argc < 3) {
-        fprintf(2, "usage: fuzz SEED SECONDS [WORKERS [SKIPMASK]]\n");
-        exit(1);
-    }
+    static const char usage[] = "fuzz SEED SECONDS [WORKERS [SKIPMASK [v|t]]]";
+    usage_on_help(argc, argv, usage);
+    if (argc < 3 || argc > 6 || !is_number(argv[1], 0) || !is_number(argv[2], 0) ||
+        (argc > 3 && !is_number(argv[3], 0)) || (argc > 4 && !is_number(argv[4], 1)) ||
+        (argc > 5 && strcmp(argv[5], "v") != 0 && strcmp(argv[5], "t") != 0))
+        usage_exit(usage, 1);
     unsigned long seed = (unsigned long)atoi(argv[1]);
     unsigned long secs = (unsigned long)atoi(argv[2]);
     int nw = argc > 3 ? atoi(argv[3]) : 4;

@@ -5,7 +5,9 @@
  * is a backtracking recursion over pattern and text (patterns are short).
  * Input is read in blocks; complete lines are matched and printed, and a
  * partial line is kept for the next read. A line longer than the buffer is
- * matched in pieces.
+ * matched in pieces. A first argument of exactly -h prints the usage line
+ * (to search for "-h", write the pattern as ".*-h"); other patterns are
+ * taken as they are, even when they start with '-'.
  */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"
@@ -78,10 +80,10 @@ static void grep(const char* pattern, int fd) {
 }
 
 int main(int argc, char* argv[]) {
-    if (argc < 2) {
-        fprintf(2, "usage: grep pattern [file ...]\n");
-        exit(1);
-    }
+    static const char usage[] = "grep pattern [file...]";
+    usage_on_help(argc, argv, usage);
+    if (argc < 2)
+        usage_exit(usage, 1);
     if (argc == 2) {
         grep(argv[1], 0);
         return 0;

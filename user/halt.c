@@ -1,12 +1,18 @@
 /* halt - power the machine off (used by the test runner).
  *
  * `halt [status]` passes the status to the kernel, which reports it to QEMU
- * (the exit code of the emulator) where the platform allows it.
+ * (the exit code of the emulator) where the platform allows it. -h, more
+ * than one argument or a status that is not an integer prints the usage
+ * line instead of powering off.
  */
+#include "user/args.h"
 #include "user/user.h"
 
 int main(int argc, char* argv[]) {
-    int status = argc > 1 ? atoi(argv[1]) : 0;
+    static const char usage[] = "halt [status]";
+    int status = 0;
+    usage_on_help(argc, argv, usage);
+    if (argc > 2 || (argc == 2 && !parse_int(argv[1], &status))) usage_exit(usage, 1);
     halt(status);
     fprintf(2, "halt: failed\n");
     return 1;

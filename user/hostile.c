@@ -27,6 +27,8 @@
  *            switches, while children come and go on every hart;
  *   forkbomb three processes fill the process table for 3 s;
  *   memhog   take every page, then keep grabbing single pages for 30 s.
+ * No argument or -h prints the usage line with the list of tests (exit 2,
+ * or 0 for -h); an unknown test is reported as `hostile: no test NAME`.
  */
 #include "user/user.h"
 
@@ -410,12 +412,15 @@ static struct test tests[] = {
 
 int main(int argc, char* argv[]) {
     int ntests = sizeof tests / sizeof tests[0];
-    if (argc < 2) {
-        fprintf(2, "usage: hostile TEST...  (tests:");
-        for (int i = 0; i < ntests; i++)
-            fprintf(2, " %s", tests[i].name);
-        fprintf(2, ")\n");
-        exit(2);
+    if (argc < 2 || strcmp(argv[1], "-h") == 0) {
+        char line[160] = "hostile TEST...  (tests:";
+        for (int i = 0; i < ntests; i++) {
+            int n = strlen(line);
+            line[n] = ' ';
+            strcpy(line + n + 1, tests[i].name);
+        }
+        strcpy(line + strlen(line), ")");
+        usage_exit(line, argc < 2 ? 2 : 0);
     }
     for (int a = 1; a < argc; a++) {
         int found = 0;

@@ -11,6 +11,10 @@
  * or the shell cannot be started, init sleeps and tries again, doubling
  * the pause from 1 tick up to 32 ticks (3.2 s) and resetting it once a
  * shell has run.
+ *
+ * The kernel starts init with no arguments. Run from a shell, `init -h`
+ * prints the usage line and exits (any other argument is ignored, as before:
+ * init must come up whatever it is given).
  */
 #include "kernel/types.h"
 #include "kernel/stat.h"
@@ -54,7 +58,8 @@ static int start_shell(void) {
     }
 }
 
-int main(void) {
+int main(int argc, char* argv[]) {
+    usage_on_help(argc, argv, "init");
     open_console();
     for (;;) {
         int sh = start_shell();

@@ -1,12 +1,12 @@
-/* ln - make a hard link: `ln old new`. */
+/* ln - make a hard link: `ln old new`. -h, a wrong number of arguments or
+ * an option prints the usage line. */
 #include "kernel/types.h"
 #include "user/user.h"
 
 int main(int argc, char* argv[]) {
-    if (argc != 3) {
-        fprintf(2, "usage: ln old new\n");
-        exit(1);
-    }
+    static const char usage[] = "ln old new";
+    usage_no_options(argc, argv, usage);
+    if (argc != 3) usage_exit(usage, 1);
     if (link(argv[1], argv[2]) < 0) {
         fprintf(2, "ln: link %s %s failed\n", argv[1], argv[2]);
         exit(1);

@@ -6,7 +6,8 @@
  * In percpu mode (rq=percpu, the default) every hart has its own queue and
  * lock; in single mode all harts share one. A contention is an acquisition
  * that found the lock held; spin is the time spent waiting for it, in
- * microseconds (10 MHz timer: 10 cycles = 1 us). */
+ * microseconds (10 MHz timer: 10 cycles = 1 us). `lockstat -h` (or another
+ * option in place of CMD) prints the usage line. */
 #include "kernel/types.h"
 #include "user/user.h"
 
@@ -20,6 +21,9 @@ static int snap(struct rqstat* s) {
 
 int main(int argc, char* argv[]) {
     static struct rqstat before[MAXQ], after[MAXQ];
+    static const char usage[] = "lockstat [command [args...]]";
+    usage_on_help(argc, argv, usage);
+    if (argc > 1 && argv[1][0] == '-') usage_exit(usage, 1);
     char mode[32];
     memset(mode, 0, sizeof(mode));
     if (sched_get(mode, sizeof(mode)) < 0) mode[0] = 0;

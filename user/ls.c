@@ -2,7 +2,8 @@
  *
  * For a directory, one line per entry; for anything else, one line for the
  * path itself. Each line is xv6's: the name padded with spaces to DIRSIZ,
- * then type, inode number and size in bytes.
+ * then type, inode number and size in bytes. -h or any other option prints
+ * the usage line.
  */
 #include "kernel/types.h"
 #include "kernel/stat.h"
@@ -72,6 +73,7 @@ static void ls(const char* path) {
 }
 
 int main(int argc, char* argv[]) {
+    usage_no_options(argc, argv, "ls [path...]");
     if (argc < 2)
         ls(".");
     for (int i = 1; i < argc; i++)

@@ -1,12 +1,12 @@
-/* mkdir - create each named directory; report each failure, exit 1 if any. */
+/* mkdir - create each named directory; report each failure, exit 1 if any.
+ * -h, no argument or an option prints the usage line. */
 #include "kernel/types.h"
 #include "user/user.h"
 
 int main(int argc, char* argv[]) {
-    if (argc < 2) {
-        fprintf(2, "usage: mkdir dir...\n");
-        exit(1);
-    }
+    static const char usage[] = "mkdir dir...";
+    usage_no_options(argc, argv, usage);
+    if (argc < 2) usage_exit(usage, 1);
     int status = 0;
     for (int i = 1; i < argc; i++) {
         if (mkdir(argv[i]) < 0) {

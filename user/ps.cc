@@ -7,14 +7,13 @@
 // CPU time and wait time in milliseconds, times scheduled, voluntary and
 // involuntary switches, worst wakeup latency in microseconds, migrations
 // between run queues, name. The policy and run-queue mode head the table.
+// `ps -h` prints the usage line and exits 0; any argument prints it, exit 2.
 #include "lib/abi/procview.h"
 #include "user/user.h"
 
 int main(int argc, char* argv[]) {
-    if (argc > 1) {
-        fprintf(2, "usage: ps\n");
-        exit(argc == 2 && strcmp(argv[1], "-h") == 0 ? 0 : 2);
-    }
+    usage_on_help(argc, argv, "ps");
+    if (argc > 1) usage_exit("ps", 2);
     char policy[32] = {};
     if (sched_get(policy, sizeof(policy)) < 0) policy[0] = 0;
     // sched_get puts the queue mode after the name's NUL ("eevdf\0percpu").

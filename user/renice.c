@@ -3,20 +3,18 @@
  *   renice -n N -p PID
  *
  * Sets PID's nice value to N (-20..19), as the seed's walkthrough uses it.
- * An unknown pid, a value out of range or a malformed command line prints
- * one error line and exits 1. */
+ * -h prints the usage line and exits 0. An unknown pid, a value out of
+ * range or a malformed command line prints one error line and exits 1. */
 #include "kernel/types.h"
 #include "user/args.h"
 #include "user/user.h"
 
-static void usage(void) {
-    fprintf(2, "usage: renice -n N -p PID\n");
-    exit(1);
-}
+static const char usage[] = "renice -n N -p PID";
 
 int main(int argc, char* argv[]) {
     int n, pid;
-    if (argc != 5 || strcmp(argv[1], "-n") != 0 || strcmp(argv[3], "-p") != 0) usage();
+    usage_on_help(argc, argv, usage);
+    if (argc != 5 || strcmp(argv[1], "-n") != 0 || strcmp(argv[3], "-p") != 0) usage_exit(usage, 1);
     if (!parse_int(argv[2], &n) || n < -20 || n > 19) {
         fprintf(2, "renice: bad nice value '%s' (want -20..19)\n", argv[2]);
         exit(1);

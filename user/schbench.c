@@ -27,6 +27,7 @@
  * Output is schbench's final report (wakeup, request and RPS percentile
  * blocks, "average rps"), then one machine-readable line:
  *   schbench: rps=R.RR p50=U p90=U p99=U p999=U max=U samples=N   (U in us)
+ * -h prints the usage line and exits 0; a bad argument prints it, exit 1.
  */
 #include "kernel/types.h"
 #include "user/args.h"
@@ -138,11 +139,12 @@ static void print_block(const char* title, const char* unit, const struct hist* 
     printf("\t  min=%s, max=%s\n", a, b);
 }
 
-static void usage(void) {
-    fprintf(2, "usage: schbench [-t WORKERS(1..%d)] [-r SECONDS] [-n WORK] [-w WARMUP_SECONDS] [-i MS]\n",
-            MAXWORKERS);
-    exit(1);
-}
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const char usage_line[] =
+    "schbench [-t WORKERS(1.." STR(MAXWORKERS) ")] [-r SECONDS] [-n WORK] [-w WARMUP_SECONDS] [-i MS]";
+
+static void usage(void) { usage_exit(usage_line, 1); }
 
 /* One unit of request work: a 16x16 integer matrix multiply (4096
  * multiply-adds), about 30k instructions. */
@@ -195,6 +197,7 @@ static struct hist wake_h, req_h, rps_h;
 
 int main(int argc, char* argv[]) {
     int workers = 2, seconds = 5, units = 4, warmup = 0, interval_ms = 250;
+    usage_on_help(argc, argv, usage_line);
     for (int i = 1; i < argc; i++) {
         int* dst = 0;
         if (strcmp(argv[i], "-t") == 0) dst = &workers;

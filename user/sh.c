@@ -13,6 +13,7 @@
  * root. A background command is forked twice, so the shell reaps the
  * first child at once and init adopts the real job. `sh file` reads
  * commands from a file without printing the "$ " prompt (to stderr).
+ * `sh -h`, another option, or more than one file prints the usage line.
  */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"
@@ -350,6 +351,10 @@ int main(int argc, char* argv[]) {
             break;
         }
     }
+    static const char usage[] = "sh [file]";
+    usage_no_options(argc, argv, usage);
+    if (argc > 2)
+        usage_exit(usage, 1);
     int prompt = 1;
     if (argc > 1) {
         close(0);

@@ -22,12 +22,17 @@
  * With -w, a NICE written +N (e.g. +0) is a late child: the others run
  * alone for WARMUP_MS first, then the late ones are forked and the MS
  * window starts (the issue-12 case: nice -20 and nice 19 hogs alone on 2
- * harts, then a nice 0 one: `sharetest -w 10000 8000 -20 19 +0`). */
+ * harts, then a nice 0 one: `sharetest -w 10000 8000 -20 19 +0`).
+ * -h prints the usage line and exits 0; a malformed command line prints it
+ * and exits 1; a bad warm-up or nice value gets its own message (exit 1). */
 #include "kernel/types.h"
 #include "user/args.h"
 #include "user/user.h"
 
 #define MAXKIDS 16
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const char usage[] = "sharetest [-w WARMUP_MS] MS NICE [NICE...] (at most " STR(MAXKIDS) ")";
 
 #define SNAP_MAX_US 2500
 #define SNAP_TRIES 20
@@ -69,6 +74,7 @@ static void spin(int nice) {
 int main(int argc, char* argv[]) {
     int ms, warmup = 0, nice[MAXKIDS], late[MAXKIDS], pid[MAXKIDS];
     int first = 1;
+    usage_on_help(argc, argv, usage);
     if (argc > 2 && strcmp(argv[1], "-w") == 0) {
         if (!parse_int(argv[2], &warmup) || warmup < 0) {
             fprintf(2, "sharetest: bad warm-up '%s'\n", argv[2]);
@@ -77,10 +83,7 @@ int main(int argc, char* argv[]) {
         first = 3;
     }
     int n = argc - first - 1;
-    if (n < 1 || n > MAXKIDS || !parse_int(argv[first], &ms) || ms <= 0) {
-        fprintf(2, "usage: sharetest [-w WARMUP_MS] MS NICE [NICE...] (at most %d)\n", MAXKIDS);
-        exit(1);
-    }
+    if (n < 1 || n > MAXKIDS || !parse_int(argv[first], &ms) || ms <= 0) usage_exit(usage, 1);
     for (int i = 0; i < n; i++) {
         const char* a = argv[first + 1 + i];
         late[i] = a[0] == '+';

@@ -7,7 +7,8 @@
  * sleep in read() and a wakeup in write(), on whichever harts the processes
  * land. Each pair checks the counter arrives in order; a lost wakeup shows
  * as a hang (the test runner's timeout), a lost or duplicated message as a
- * wrong value. Prints `storm: ok P pairs R rounds` and exits 0, or exits 1. */
+ * wrong value. Prints `storm: ok P pairs R rounds` and exits 0, or exits 1.
+ * -h prints the usage line and exits 0; bad arguments print it, exit 1. */
 #include "kernel/types.h"
 #include "user/args.h"
 #include "user/user.h"
@@ -29,12 +30,12 @@ static void bounce(int in, int out, int rounds, int first) {
 }
 
 int main(int argc, char* argv[]) {
+    static const char usage[] = "storm [pairs<=30] [rounds]";
     int pairs = 12, rounds = 500;
-    if ((argc > 1 && !parse_int(argv[1], &pairs)) || (argc > 2 && !parse_int(argv[2], &rounds)) || pairs < 1 ||
-        rounds < 1 || pairs > 30) {
-        fprintf(2, "usage: storm [pairs<=30] [rounds]\n");
-        exit(1);
-    }
+    usage_on_help(argc, argv, usage);
+    if (argc > 3 || (argc > 1 && !parse_int(argv[1], &pairs)) || (argc > 2 && !parse_int(argv[2], &rounds)) ||
+        pairs < 1 || rounds < 1 || pairs > 30)
+        usage_exit(usage, 1);
     for (int p = 0; p < pairs; p++) {
         int ab[2], ba[2];
         if (pipe(ab) < 0 || pipe(ba) < 0) {

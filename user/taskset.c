@@ -7,7 +7,8 @@
  * MASK is hexadecimal (0x optional): bit i is hart i, so 0x5 is harts 0 and
  * 2. Children inherit the mask. Affinity is enforced with per-hart run
  * queues (rq=percpu, the default); with one shared queue it is recorded but
- * every hart runs everything. */
+ * every hart runs everything. -h prints the usage line and exits 0; a
+ * malformed command line prints it and exits 1. */
 #include "kernel/types.h"
 #include "user/args.h"
 #include "user/user.h"
@@ -29,14 +30,12 @@ static int parse_mask(const char* s, unsigned long* out) {
     return 1;
 }
 
-static void usage(void) {
-    fprintf(2, "usage: taskset MASK command [args...] | taskset -p [MASK] PID\n");
-    exit(1);
-}
+static void usage(void) { usage_exit("taskset MASK command [args...] | taskset -p [MASK] PID", 1); }
 
 int main(int argc, char* argv[]) {
     unsigned long mask;
     int pid;
+    usage_on_help(argc, argv, "taskset MASK command [args...] | taskset -p [MASK] PID");
     if (argc >= 3 && strcmp(argv[1], "-p") == 0) {
         if (argc == 3) {
             if (!parse_int(argv[2], &pid)) usage();

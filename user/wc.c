@@ -3,7 +3,8 @@
  * Output is xv6's exactly: "lines words bytes name\n" per file, and with no
  * arguments the name is empty, so `echo hello | wc` prints "1 1 6 \n".
  * A word is a maximal run of characters that are not space, tab, CR, LF or
- * vertical tab.
+ * vertical tab. Arguments are file names; -h or any other option prints
+ * the usage line.
  */
 #include "kernel/types.h"
 #include "kernel/fcntl.h"
@@ -36,6 +37,7 @@ static void wc(int fd, const char* name) {
 }
 
 int main(int argc, char* argv[]) {
+    usage_no_options(argc, argv, "wc [file...]");
     if (argc <= 1) {
         wc(0, "");
         return 0;

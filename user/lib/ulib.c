@@ -4,7 +4,8 @@
  * more than speed. This file is compiled with
  * -fno-tree-loop-distribute-patterns so GCC cannot turn the memset loop into
  * a call to memset itself. atoi accepts an optional leading '-' (xv6's does
- * not; programs like nice need negative numbers).
+ * not; programs like nice need negative numbers). The usage_* helpers at the
+ * end give every program the same `-h` and bad-argument behaviour.
  */
 #include "user/user.h"
 
@@ -103,4 +104,27 @@ int stat(const char* path, struct stat* st) {
     int r = fstat(fd, st);
     close(fd);
     return r;
+}
+
+/* Print "usage: LINE" on stderr and exit with status. */
+void usage_exit(const char* line, int status) {
+    fprintf(2, "usage: %s\n", line);
+    exit(status);
+}
+
+/* A first argument of exactly "-h" asks for the usage line: print it and
+ * exit 0. Anything else returns. */
+void usage_on_help(int argc, char** argv, const char* line) {
+    if (argc > 1 && strcmp(argv[1], "-h") == 0)
+        usage_exit(line, 0);
+}
+
+/* For programs whose arguments are names or numbers, not options: -h first
+ * prints the usage line and exits 0; any other argument that starts with
+ * '-' and is not "-" alone prints it and exits 1 (name such a file ./-x). */
+void usage_no_options(int argc, char** argv, const char* line) {
+    usage_on_help(argc, argv, line);
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1] != 0)
+            usage_exit(line, 1);
 }

@@ -9,6 +9,9 @@
  * System calls are assembly stubs generated from the SYS_ enum
  * (user/lib/usys.sh); the rest lives in user/lib/ (ulib.c, printf.c,
  * umalloc.c) and the start-up code in user/lib/crt0.S.
+ *
+ * The usage_* helpers give every program the same `-h` and bad-argument
+ * behaviour: one line `usage: ...` on stderr, exit 0 for -h, else non-zero.
  */
 #ifndef QUANTA_USER_H
 #define QUANTA_USER_H
@@ -69,6 +72,12 @@ void* memset(void*, int, unsigned int);
 int atoi(const char*);
 int memcmp(const void*, const void*, unsigned int);
 void* memcpy(void*, const void*, unsigned int);
+
+/* ulib.c: usage lines (quanta). Every program has one line, "usage: LINE",
+ * printed on stderr for -h (exit 0) and for bad arguments (exit non-zero). */
+void usage_exit(const char* line, int status) __attribute__((noreturn));
+void usage_on_help(int argc, char** argv, const char* line);
+void usage_no_options(int argc, char** argv, const char* line);
 
 /* umalloc.c */
 void* malloc(unsigned int);
