@@ -44,7 +44,9 @@ namespace {
 using Handler = i64 (*)();
 
 constexpr auto make_table() {
-    struct Table { Handler h[SYS_MAX + 1] = {}; } t;
+    struct Table {
+        Handler h[SYS_MAX + 1] = {};
+    } t;
     t.h[SYS_fork] = sys_fork;
     t.h[SYS_exit] = sys_exit;
     t.h[SYS_wait] = sys_wait;
@@ -103,8 +105,8 @@ void report_unknown(const Proc* p, u64 num) {
         quiet = g_unknown_quiet;
         g_unknown_quiet = 0;
     }
-    kprintf("pid %d (%s): unknown system call %ld (%lu more not reported)\n", p->pid, p->name,
-            static_cast<i64>(num), static_cast<unsigned long>(quiet));
+    kprintf("pid %d (%s): unknown system call %ld (%lu more not reported)\n", p->pid, p->name, static_cast<i64>(num),
+            static_cast<unsigned long>(quiet));
 }
 
 }  // namespace

@@ -25,7 +25,9 @@ void syscall_dispatch();
 // Convert a kernel result to the value user code sees.
 inline i64 to_user(Status s) { return s.ok() ? 0 : -1; }
 template <typename T>
-inline i64 to_user(Result<T> r) { return r.ok() ? static_cast<i64>(r.value()) : -1; }
+inline i64 to_user(Result<T> r) {
+    return r.ok() ? static_cast<i64>(r.value()) : -1;
+}
 
 // File-system calls (kernel/fs/sysfile.cc).
 i64 sys_pipe();

@@ -128,8 +128,8 @@ extern "C" void usertrap() {
         intr_on();
         syscall_dispatch();
     } else if ((which = dev_intr()) == Intr::None) {
-        kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause,
-                r_sepc(), r_stval());
+        kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
+                r_stval());
         set_killed(p);
     }
     if (killed(p)) exit(-1);

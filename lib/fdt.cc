@@ -103,7 +103,8 @@ bool parse(const void* blob, u64 max_size, BootInfo* out) {
             }
             if (node == Node::Chosen && equals(pname, "bootargs")) {
                 u32 i = 0;
-                for (; i + 1 < sizeof(out->bootargs) && i < len && p[i]; i++) out->bootargs[i] = static_cast<char>(p[i]);
+                for (; i + 1 < sizeof(out->bootargs) && i < len && p[i]; i++)
+                    out->bootargs[i] = static_cast<char>(p[i]);
                 out->bootargs[i] = 0;
             }
             p += (len + 3) & ~3u;

@@ -62,8 +62,12 @@ class List {
       public:
         explicit Iter(ListNode* n) : n_(n) {}
         T& operator*() const { return *from_node(n_); }
-        Iter& operator++() { n_ = n_->next; return *this; }
+        Iter& operator++() {
+            n_ = n_->next;
+            return *this;
+        }
         bool operator!=(const Iter& o) const { return n_ != o.n_; }
+
       private:
         ListNode* n_;
     };

@@ -59,7 +59,9 @@ class PagePool {
     u64 end() const { return end_; }
 
   private:
-    struct Node { Node* next; };
+    struct Node {
+        Node* next;
+    };
     u64 start_ = 0;
     u64 end_ = 0;
     u64 page_size_ = 4096;

@@ -8,22 +8,22 @@
 
 namespace q::param {
 
-constexpr int kMaxCpus = 8;          // harts the kernel supports
-constexpr int kDefaultCpus = 3;      // used when the device tree is absent
-constexpr int kMaxProcs = 64;        // process table size
-constexpr int kMaxOpenPerProc = 16;  // open files per process
-constexpr int kMaxFiles = 100;       // open files, system-wide
-constexpr int kMaxInodes = 50;       // active in-memory inodes
-constexpr int kMaxDevices = 10;      // device major numbers
-constexpr int kRootDev = 1;          // device number of the root disk
-constexpr int kMaxExecArgs = 32;     // argv entries for exec
-constexpr int kMaxOpBlocks = 10;     // blocks one FS operation may write
-constexpr int kLogBlocks = kMaxOpBlocks * 3;  // log size in blocks
-constexpr int kBufs = kMaxOpBlocks * 3;       // buffer cache size
-constexpr int kFsBlocks = 4000;      // default file-system size in blocks
-constexpr int kFsInodes = 200;       // default inode count
-constexpr int kMaxPath = 128;        // longest path accepted
-constexpr int kUserStackPages = 1;   // user stack size in pages
+constexpr int kMaxCpus = 8;                     // harts the kernel supports
+constexpr int kDefaultCpus = 3;                 // used when the device tree is absent
+constexpr int kMaxProcs = 64;                   // process table size
+constexpr int kMaxOpenPerProc = 16;             // open files per process
+constexpr int kMaxFiles = 100;                  // open files, system-wide
+constexpr int kMaxInodes = 50;                  // active in-memory inodes
+constexpr int kMaxDevices = 10;                 // device major numbers
+constexpr int kRootDev = 1;                     // device number of the root disk
+constexpr int kMaxExecArgs = 32;                // argv entries for exec
+constexpr int kMaxOpBlocks = 10;                // blocks one FS operation may write
+constexpr int kLogBlocks = kMaxOpBlocks * 3;    // log size in blocks
+constexpr int kBufs = kMaxOpBlocks * 3;         // buffer cache size
+constexpr int kFsBlocks = 4000;                 // default file-system size in blocks
+constexpr int kFsInodes = 200;                  // default inode count
+constexpr int kMaxPath = 128;                   // longest path accepted
+constexpr int kUserStackPages = 1;              // user stack size in pages
 constexpr u64 kDefaultRamBytes = 128ull << 20;  // when the device tree is absent
 
 // Timer: QEMU virt's time CSR runs at 10 MHz.

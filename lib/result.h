@@ -38,7 +38,7 @@ enum class Error : u8 {
     BadExec,       // not a valid executable
     NotSupported,  // operation not supported by this object
     CrossDevice,
-    IoError,       // the disk reported an error, or the file system went read-only after one
+    IoError,  // the disk reported an error, or the file system went read-only after one
 };
 
 template <typename T>
@@ -85,10 +85,10 @@ class [[nodiscard]] Status {
     auto var##_result_ = (expr);                           \
     if (!var##_result_.ok()) return var##_result_.error(); \
     auto var = ::q::move(var##_result_).value()
-#define Q_CHECK(expr)                        \
-    do {                                     \
-        auto st_ = (expr);                   \
-        if (!st_.ok()) return st_.error();   \
+#define Q_CHECK(expr)                      \
+    do {                                   \
+        auto st_ = (expr);                 \
+        if (!st_.ok()) return st_.error(); \
     } while (0)
 
 }  // namespace q

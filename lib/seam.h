@@ -14,7 +14,7 @@ namespace q::seam {
 }  // namespace q::seam
 
 // Check an invariant; on failure, panic with the expression and location.
-#define Q_ASSERT(cond)                                                            \
-    do {                                                                          \
+#define Q_ASSERT(cond)                                                             \
+    do {                                                                           \
         if (!(cond)) ::q::seam::panic("assertion failed: " #cond " at " __FILE__); \
     } while (0)

@@ -37,7 +37,10 @@ struct Addr {
     constexpr Addr operator+(u64 off) const { return Addr(value + off); }
     constexpr Addr operator-(u64 off) const { return Addr(value - off); }
     constexpr u64 operator-(Addr other) const { return value - other.value; }
-    constexpr Addr& operator+=(u64 off) { value += off; return *this; }
+    constexpr Addr& operator+=(u64 off) {
+        value += off;
+        return *this;
+    }
     // Spelled out rather than a defaulted <=>: <compare> is unusable in the
     // freestanding lp64 kernel build (its libstdc++ pulls in glibc headers).
     constexpr bool operator==(const Addr&) const = default;

@@ -86,7 +86,8 @@ constexpr uint64_t kMaxCount = ~uint64_t{0} >> 1;
 uint64_t parse_count(const std::string& flag, const char* v, uint64_t min, uint64_t max = kMaxCount) {
     char* end = nullptr;
     const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
-    if (!v || !*v || *v < '0' || *v > '9') fail(flag + " needs an integer in " + range + ", got '" + (v ? v : "") + "'");
+    if (!v || !*v || *v < '0' || *v > '9')
+        fail(flag + " needs an integer in " + range + ", got '" + (v ? v : "") + "'");
     errno = 0;
     const unsigned long long n = std::strtoull(v, &end, 10);
     if (*end) fail(flag + " needs an integer in " + range + ", got '" + v + "'");
@@ -105,7 +106,8 @@ double parse_prob(const std::string& flag, const char* v) {
 void set_policy(Options& o, const std::string& v) {
     o.policies.clear();
     if (v == "all") {
-        for (unsigned k = 0; k < q::sched::kPolicyKinds; k++) o.policies.push_back(static_cast<q::sched::PolicyKind>(k));
+        for (unsigned k = 0; k < q::sched::kPolicyKinds; k++)
+            o.policies.push_back(static_cast<q::sched::PolicyKind>(k));
         return;
     }
     q::sched::PolicyKind k;
@@ -151,8 +153,7 @@ Options parse_options(int argc, const char* const* argv) {
         else if (f == "--replay") {
             c.workload = WorkloadKind::Replay;
             c.workload_file = v;
-        }
-        else if (f == "--cores") c.cores = static_cast<unsigned>(parse_count(f, v, 1, q::sched::kMaxCpus));
+        } else if (f == "--cores") c.cores = static_cast<unsigned>(parse_count(f, v, 1, q::sched::kMaxCpus));
         else if (f == "--ticks") c.ticks = parse_count(f, v, 0, kMaxTicks);
         else if (f == "--tasks") c.tasks = parse_count(f, v, 0, kMaxTasks);
         else if (f == "--spawn-chance") c.spawn_chance = parse_prob(f, v);
@@ -169,8 +170,7 @@ Options parse_options(int argc, const char* const* argv) {
             if (m == "exact") c.model = Model::Exact;
             else if (m == "seed") c.model = Model::Seed;
             else fail("unknown model '" + m + "' (exact, seed)");
-        }
-        else if (f == "--weights") {
+        } else if (f == "--weights") {
             const std::string w = v;
             if (w == "seed") c.weights = q::sched::WeightTable::Seed;
             else if (w == "linux") c.weights = q::sched::WeightTable::Linux;

@@ -21,7 +21,8 @@ FluidWorld::FluidWorld(const Config& cfg, const std::vector<TaskSpec>& fixed)
     for (size_t i = 0; i < fixed.size(); i++) {
         for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
     }
-    std::stable_sort(changes_.begin(), changes_.end(), [](const Change& a, const Change& b) { return a.tick < b.tick; });
+    std::stable_sort(changes_.begin(), changes_.end(),
+                     [](const Change& a, const Change& b) { return a.tick < b.tick; });
 }
 
 void FluidWorld::spawn(const TaskSpec& s, size_t fixed_index) {
@@ -97,12 +98,16 @@ void FluidWorld::event(uint64_t id, uint64_t now) {
     t.done = t.event_at;
     if (t.remaining != kForever) t.remaining -= advanced;
     switch (t.kind) {
-        case kCheckpoint: plan(id); return;
+        case kCheckpoint:
+            plan(id);
+            return;
         case kFinish:
             leave(t);
             t.finished = true;
             return;
-        case kBlock: sleep(id, now, cfg_.wake_delay); return;
+        case kBlock:
+            sleep(id, now, cfg_.wake_delay);
+            return;
         case kBurstEnd: {
             uint64_t sl = 0;
             if (!next_run_burst(*t.spec, t.burst, sl)) {

@@ -71,7 +71,8 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
         LevelChange c;
         c.tick = number(tok[i + 1], where, "tick", false);
         c.level = level_of(tok[i + 3], where);
-        if (c.tick < s.arrival) throw std::runtime_error(where + ": level change at tick " + tok[i + 1] + " before arrival");
+        if (c.tick < s.arrival)
+            throw std::runtime_error(where + ": level change at tick " + tok[i + 1] + " before arrival");
         s.changes.push_back(c);
     }
     std::stable_sort(s.changes.begin(), s.changes.end(),

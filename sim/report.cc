@@ -69,53 +69,77 @@ void print_side_by_side(std::FILE* out, const std::vector<Result>& rs) {
         std::fprintf(out, "\n");
     };
     using R = const Result&;
-    row("Tasks spawned", [](R r) { return ull(r.spawned); }, " %14llu");
-    row("Tasks finished", [](R r) { return ull(r.finished); }, " %14llu");
-    row("Execute events", [](R r) { return ull(r.executed); }, " %14llu");
-    row("Block events", [](R r) { return ull(r.blocks); }, " %14llu");
-    row("Idle slots", [](R r) { return ull(r.idle); }, " %14llu");
-    row("Absolute CPU Util %", [](R r) { return 100.0 * r.util; }, " %14.2f");
-    row("Scheduler Effic. %", [](R r) { return 100.0 * r.efficiency; }, " %14.2f");
-    row("Forced Idles", [](R r) { return ull(r.forced_idle); }, " %14llu");
-    row("Wasted Idles", [](R r) { return ull(r.wasted_idle); }, " %14llu");
-    row("Avg Turnaround", [](R r) { return r.avg_turnaround; }, " %14.2f");
-    row("Avg Wait Time", [](R r) { return r.avg_wait; }, " %14.2f");
-    row("Max Wait Time", [](R r) { return ull(r.max_wait); }, " %14llu");
-    row("Avg Response Time", [](R r) { return r.avg_response; }, " %14.2f");
-    row("Context Switches", [](R r) { return ull(r.ctx_switches); }, " %14llu");
-    row("Ctx Switch Rate %", [](R r) { return 100.0 * r.ctx_rate; }, " %14.2f");
-    row("Jain's Index", [](R r) { return r.jain; }, " %14.4f");
-    row("Worst Lag vs GPS", [](R r) { return r.worst_lag; }, " %14.2f");
-    row("Max Lag vs GPS", [](R r) { return r.max_lag; }, " %14.2f");
-    row("Wake-ups", [](R r) { return ull(r.wakeups); }, " %14llu");
-    row("Wakeup Latency p50", [](R r) { return ull(r.wake_p50); }, " %14llu");
-    row("Wakeup Latency p99", [](R r) { return ull(r.wake_p99); }, " %14llu");
-    row("Wakeup Latency max", [](R r) { return ull(r.wake_max); }, " %14llu");
+    row(
+        "Tasks spawned", [](R r) { return ull(r.spawned); }, " %14llu");
+    row(
+        "Tasks finished", [](R r) { return ull(r.finished); }, " %14llu");
+    row(
+        "Execute events", [](R r) { return ull(r.executed); }, " %14llu");
+    row(
+        "Block events", [](R r) { return ull(r.blocks); }, " %14llu");
+    row(
+        "Idle slots", [](R r) { return ull(r.idle); }, " %14llu");
+    row(
+        "Absolute CPU Util %", [](R r) { return 100.0 * r.util; }, " %14.2f");
+    row(
+        "Scheduler Effic. %", [](R r) { return 100.0 * r.efficiency; }, " %14.2f");
+    row(
+        "Forced Idles", [](R r) { return ull(r.forced_idle); }, " %14llu");
+    row(
+        "Wasted Idles", [](R r) { return ull(r.wasted_idle); }, " %14llu");
+    row(
+        "Avg Turnaround", [](R r) { return r.avg_turnaround; }, " %14.2f");
+    row(
+        "Avg Wait Time", [](R r) { return r.avg_wait; }, " %14.2f");
+    row(
+        "Max Wait Time", [](R r) { return ull(r.max_wait); }, " %14llu");
+    row(
+        "Avg Response Time", [](R r) { return r.avg_response; }, " %14.2f");
+    row(
+        "Context Switches", [](R r) { return ull(r.ctx_switches); }, " %14llu");
+    row(
+        "Ctx Switch Rate %", [](R r) { return 100.0 * r.ctx_rate; }, " %14.2f");
+    row(
+        "Jain's Index", [](R r) { return r.jain; }, " %14.4f");
+    row(
+        "Worst Lag vs GPS", [](R r) { return r.worst_lag; }, " %14.2f");
+    row(
+        "Max Lag vs GPS", [](R r) { return r.max_lag; }, " %14.2f");
+    row(
+        "Wake-ups", [](R r) { return ull(r.wakeups); }, " %14llu");
+    row(
+        "Wakeup Latency p50", [](R r) { return ull(r.wake_p50); }, " %14llu");
+    row(
+        "Wakeup Latency p99", [](R r) { return ull(r.wake_p99); }, " %14llu");
+    row(
+        "Wakeup Latency max", [](R r) { return ull(r.wake_max); }, " %14llu");
     std::fprintf(out, "\n  Avg Execs/Task (Avg Resp/Task) per level\n  Prio | Weight");
     for (const Result& r : rs) std::fprintf(out, " | %21s", r.policy.c_str());
     std::fprintf(out, "\n");
     for (unsigned l = 0; l < q::sched::kLevels; l++) {
         std::fprintf(out, "  %4u | %6u", l, rs[0].levels[l].weight);
-        for (const Result& r : rs)
-            std::fprintf(out, " | %8.2f (%10.2f)", r.levels[l].avg_execs, r.levels[l].avg_resp);
+        for (const Result& r : rs) std::fprintf(out, " | %8.2f (%10.2f)", r.levels[l].avg_execs, r.levels[l].avg_resp);
         std::fprintf(out, "\n");
     }
 }
 
 void print_csv(std::FILE* out, const std::vector<Result>& rs) {
-    std::fprintf(out,
-                 "policy,level,weight,ticks,cores,spawned,finished,executed,blocks,idle,alive,util,efficiency,"
-                 "forced_idle,wasted_idle,avg_turnaround,avg_wait,max_wait,avg_response,ctx_switches,ctx_rate,jain,"
-                 "worst_lag,max_lag,wakeups,wake_p50,wake_p99,wake_max,avg_execs,level_avg_wait,level_avg_resp,samples\n");
+    std::fprintf(
+        out,
+        "policy,level,weight,ticks,cores,spawned,finished,executed,blocks,idle,alive,util,efficiency,"
+        "forced_idle,wasted_idle,avg_turnaround,avg_wait,max_wait,avg_response,ctx_switches,ctx_rate,jain,"
+        "worst_lag,max_lag,wakeups,wake_p50,wake_p99,wake_max,avg_execs,level_avg_wait,level_avg_resp,samples\n");
     for (const Result& r : rs) {
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             const LevelStats& s = r.levels[l];
-            std::fprintf(out, "%s,%u,%u,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%.2f,%.2f,%llu,%.2f,%llu,%.6f,%.6f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.4f,%.2f,%.2f,%llu\n",
+            std::fprintf(out,
+                         "%s,%u,%u,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%.2f,%.2f,%llu,%.2f,%llu,%"
+                         ".6f,%.6f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.4f,%.2f,%.2f,%llu\n",
                          r.policy.c_str(), l, s.weight, ull(r.ticks), r.cores, ull(r.spawned), ull(r.finished),
                          ull(r.executed), ull(r.blocks), ull(r.idle), ull(r.alive), r.util, r.efficiency,
                          ull(r.forced_idle), ull(r.wasted_idle), r.avg_turnaround, r.avg_wait, ull(r.max_wait),
-                         r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag, r.max_lag, ull(r.wakeups),
-                         ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max), s.avg_execs, s.avg_wait,
+                         r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag, r.max_lag,
+                         ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max), s.avg_execs, s.avg_wait,
                          s.avg_resp, ull(s.samples));
         }
     }
@@ -141,8 +165,8 @@ void print_json(std::FILE* out, const std::vector<Result>& rs) {
                      "\"avg_wait\": %.2f, \"max_wait\": %llu, \"avg_response\": %.2f, \"ctx_switches\": %llu, "
                      "\"ctx_rate\": %.6f, \"jain\": %.6f, \"worst_lag\": %.2f, \"max_lag\": %.2f, \"wakeups\": %llu, "
                      "\"wake_p50\": %llu, \"wake_p99\": %llu, \"wake_max\": %llu,\n   \"levels\": [",
-                     r.avg_wait, ull(r.max_wait), r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain,
-                     r.worst_lag, r.max_lag, ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max));
+                     r.avg_wait, ull(r.max_wait), r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag,
+                     r.max_lag, ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max));
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             const LevelStats& s = r.levels[l];
             std::fprintf(out,
@@ -161,11 +185,12 @@ bool write_tasks_csv(const std::string& path, const std::vector<Result>& rs) {
         std::fprintf(stderr, "schedsim: cannot write %s\n", path.c_str());
         return false;
     }
-    std::fprintf(f, "policy,id,arrival,level,weight,executed,waited,blocks,wakeups,wake_p50,wake_p99,wake_max,max_lag,fluid\n");
+    std::fprintf(
+        f, "policy,id,arrival,level,weight,executed,waited,blocks,wakeups,wake_p50,wake_p99,wake_max,max_lag,fluid\n");
     for (const Result& r : rs) {
         for (const TaskStats& t : r.tasks) {
-            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f\n", r.policy.c_str(), ull(t.id),
-                         ull(t.arrival), t.level, t.weight, ull(t.executed), ull(t.waited), ull(t.blocks),
+            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f\n", r.policy.c_str(),
+                         ull(t.id), ull(t.arrival), t.level, t.weight, ull(t.executed), ull(t.waited), ull(t.blocks),
                          ull(t.wakeups), ull(t.wake_p50), ull(t.wake_p99), ull(t.wake_max), t.max_lag, t.fluid);
         }
     }
@@ -205,7 +230,8 @@ bool plot(const std::string& png, const std::vector<Result>& rs) {
     auto scale = [](bool log) { return std::string(log ? "set logscale y; " : "unset logscale y; "); };
     std::string cmd = "gnuplot -e \"set terminal png size 1000,800; set output '" + png +
                       "'; set multiplot layout 2,1; set key left top; set grid; set xlabel 'priority level';"
-                      " set ylabel 'avg execs/task'; " + scale(execs_positive) + "plot";
+                      " set ylabel 'avg execs/task'; " +
+                      scale(execs_positive) + "plot";
     for (size_t i = 0; i < rs.size(); i++)
         cmd += (i ? "," : "") + std::string(" '") + data + "' using 1:" + std::to_string(2 + 2 * i) +
                " with linespoints title '" + rs[i].policy + "'";

@@ -33,7 +33,7 @@ constexpr uint64_t kNever = ~uint64_t{0};
 struct Task {
     qs::Entity e;
     uint64_t id = 0;
-    Rng block_rng{0};  // this task's blocking decisions, one per executed tick
+    Rng block_rng{0};                     // this task's blocking decisions, one per executed tick
     uint64_t arrival = 0, remaining = 0;  // remaining: of the current run burst
     const TaskSpec* spec = nullptr;       // replay tasks: their bursts
     size_t burst = 0;
@@ -85,11 +85,7 @@ template <typename P>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
-        : cfg_(cfg),
-          fixed_(fixed),
-          source_(cfg, fixed),
-          cores_(cfg.cores),
-          world_(cfg, fixed) {
+        : cfg_(cfg), fixed_(fixed), source_(cfg, fixed), cores_(cfg.cores), world_(cfg, fixed) {
         spec_task_.assign(fixed.size(), nullptr);
         for (size_t i = 0; i < fixed.size(); i++) {
             for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
@@ -553,7 +549,8 @@ uint64_t percentile(std::vector<uint64_t>& v, unsigned p) {
 Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
     switch (cfg.policy) {
 #define SCHEDSIM_CASE(kind, type, name) \
-    case qs::PolicyKind::kind: return simulate_with<qs::type>(cfg, fixed_tasks);
+    case qs::PolicyKind::kind:          \
+        return simulate_with<qs::type>(cfg, fixed_tasks);
         Q_SCHED_POLICIES(SCHEDSIM_CASE)
 #undef SCHEDSIM_CASE
     }

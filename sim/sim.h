@@ -75,14 +75,14 @@ struct Config {
     std::string workload_file;
     unsigned cores = 16;
     uint64_t ticks = 100000;
-    uint64_t tasks = 40000;         // idealised: tasks at tick 0
-    double spawn_chance = 0.001;    // random: per core per tick
+    uint64_t tasks = 40000;                          // idealised: tasks at tick 0
+    double spawn_chance = 0.001;                     // random: per core per tick
     uint64_t runtime_min = 2, runtime_max = 100000;  // random: [min, max)
-    double block_max = 0.001;       // random: blocking chance in [0, max)
-    uint64_t wake_delay = 100;      // ticks a blocked task sleeps
+    double block_max = 0.001;                        // random: blocking chance in [0, max)
+    uint64_t wake_delay = 100;                       // ticks a blocked task sleeps
     uint64_t seed = 1;
     q::sched::WeightTable weights = q::sched::WeightTable::Seed;
-    q::sched::Time slice = 1;       // run length (exact) and policy slice, ticks
+    q::sched::Time slice = 1;  // run length (exact) and policy slice, ticks
     bool progress = true;
 };
 

@@ -74,10 +74,14 @@ std::vector<TaskSpec> from_file(const std::string& path) {
 
 std::vector<TaskSpec> load_workload(const Config& cfg) {
     switch (cfg.workload) {
-        case WorkloadKind::Idealised: return idealised(cfg);
-        case WorkloadKind::File: return from_file(cfg.workload_file);
-        case WorkloadKind::Replay: return load_replay(cfg.workload_file);
-        case WorkloadKind::Random: return {};
+        case WorkloadKind::Idealised:
+            return idealised(cfg);
+        case WorkloadKind::File:
+            return from_file(cfg.workload_file);
+        case WorkloadKind::Replay:
+            return load_replay(cfg.workload_file);
+        case WorkloadKind::Random:
+            return {};
     }
     return {};
 }

@@ -14,8 +14,8 @@ Builder::Builder(u32 size, u32 ninodes) : sb_(fs::make_superblock(size, ninodes)
     u32 root = 0;
     std::string err;
     // An empty image always has room for the root directory.
-    bool ok = alloc_inode(fs::InodeType::Dir, &root, &err) && link(root, ".", root, &err) &&
-              link(root, "..", root, &err);
+    bool ok =
+        alloc_inode(fs::InodeType::Dir, &root, &err) && link(root, ".", root, &err) && link(root, "..", root, &err);
     Q_ASSERT(ok && root == fs::kRootInode);
 }
 
@@ -47,18 +47,15 @@ bool Builder::map_block(fs::DiskInode& di, u32 fbn, u32* b, std::string* err) {
         return false;
     }
     if (fbn < fs::kDirect) {
-        if (di.addrs[fbn] == 0 && !alloc_block(&di.addrs[fbn], err))
-            return false;
+        if (di.addrs[fbn] == 0 && !alloc_block(&di.addrs[fbn], err)) return false;
         *b = di.addrs[fbn];
         return true;
     }
-    if (di.addrs[fs::kDirect] == 0 && !alloc_block(&di.addrs[fs::kDirect], err))
-        return false;
+    if (di.addrs[fs::kDirect] == 0 && !alloc_block(&di.addrs[fs::kDirect], err)) return false;
     const u32 ind = di.addrs[fs::kDirect], off = (fbn - fs::kDirect) * sizeof(u32);
     u32 addr = img_.get<u32>(ind, off);
     if (addr == 0) {
-        if (!alloc_block(&addr, err))
-            return false;
+        if (!alloc_block(&addr, err)) return false;
         img_.put(ind, off, addr);
     }
     *b = addr;
@@ -88,15 +85,13 @@ bool Builder::append(u32 inum, const void* data, size_t n, std::string* err) {
 
 bool Builder::has_name(u32 dir, const std::string& name) const {
     for (const fs::DirEntry& de : img_.read_dir(img_.inode(sb_, dir)))
-        if (de.inum != 0 && entry_name(de) == name)
-            return true;
+        if (de.inum != 0 && entry_name(de) == name) return true;
     return false;
 }
 
 bool Builder::link(u32 dir, const std::string& name, u32 inum, std::string* err) {
     if (name.empty() || name.size() > fs::kNameLen || name.find('/') != std::string::npos) {
-        *err = "bad name '" + name + "': names are 1 to " + std::to_string(fs::kNameLen) +
-               " characters without '/'";
+        *err = "bad name '" + name + "': names are 1 to " + std::to_string(fs::kNameLen) + " characters without '/'";
         return false;
     }
     if (has_name(dir, name)) {
@@ -109,20 +104,18 @@ bool Builder::link(u32 dir, const std::string& name, u32 inum, std::string* err)
     return append(dir, &de, sizeof(de), err);
 }
 
-bool Builder::add_file(u32 dir, const std::string& name, const void* data, size_t n, u32* inum,
-                       std::string* err) {
+bool Builder::add_file(u32 dir, const std::string& name, const void* data, size_t n, u32* inum, std::string* err) {
     if (n > size_t{fs::kMaxFileBlocks} * fs::kBlockSize) {
         *err = "file too big: " + std::to_string(n) + " bytes, at most " +
                std::to_string(fs::kMaxFileBlocks * fs::kBlockSize);
         return false;
     }
-    return alloc_inode(fs::InodeType::File, inum, err) && link(dir, name, *inum, err) &&
-           append(*inum, data, n, err);
+    return alloc_inode(fs::InodeType::File, inum, err) && link(dir, name, *inum, err) && append(*inum, data, n, err);
 }
 
 bool Builder::add_dir(u32 dir, const std::string& name, u32* inum, std::string* err) {
-    if (!alloc_inode(fs::InodeType::Dir, inum, err) || !link(dir, name, *inum, err) ||
-        !link(*inum, ".", *inum, err) || !link(*inum, "..", dir, err))
+    if (!alloc_inode(fs::InodeType::Dir, inum, err) || !link(dir, name, *inum, err) || !link(*inum, ".", *inum, err) ||
+        !link(*inum, "..", dir, err))
         return false;
     fs::DiskInode parent = img_.inode(sb_, dir);
     parent.nlink++;
@@ -130,10 +123,8 @@ bool Builder::add_dir(u32 dir, const std::string& name, u32* inum, std::string* 
     return true;
 }
 
-bool Builder::add_device(u32 dir, const std::string& name, i16 major, i16 minor, u32* inum,
-                         std::string* err) {
-    if (!alloc_inode(fs::InodeType::Device, inum, err) || !link(dir, name, *inum, err))
-        return false;
+bool Builder::add_device(u32 dir, const std::string& name, i16 major, i16 minor, u32* inum, std::string* err) {
+    if (!alloc_inode(fs::InodeType::Device, inum, err) || !link(dir, name, *inum, err)) return false;
     fs::DiskInode di = img_.inode(sb_, *inum);
     di.major = major;
     di.minor = minor;
@@ -142,8 +133,7 @@ bool Builder::add_device(u32 dir, const std::string& name, i16 major, i16 minor,
 }
 
 Image Builder::finish() {
-    for (u32 b = 0; b < next_block_; b++)
-        img_.set_bitmap_bit(sb_, b, true);
+    for (u32 b = 0; b < next_block_; b++) img_.set_bitmap_bit(sb_, b, true);
     return img_;
 }
 

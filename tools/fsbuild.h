@@ -18,7 +18,7 @@
 namespace q::tools {
 
 class Builder {
-public:
+  public:
     explicit Builder(u32 size = param::kFsBlocks, u32 ninodes = param::kFsInodes);
 
     const fs::SuperBlock& superblock() const { return sb_; }
@@ -43,7 +43,7 @@ public:
     // Write the free bitmap and return the finished image.
     Image finish();
 
-private:
+  private:
     bool alloc_block(u32* b, std::string* err);
     // Disk block for file block fbn of inode di, allocating as needed.
     bool map_block(fs::DiskInode& di, u32 fbn, u32* b, std::string* err);

@@ -25,11 +25,11 @@ std::string fmt(const char* f, unsigned long a = 0, unsigned long b = 0, unsigne
 constexpr int kTypes = 4;  // Free, Dir, File, Device
 
 class Checker {
-public:
+  public:
     Checker(const Image& img, Report& r) : img_(img), r_(r) {}
     void run();
 
-private:
+  private:
     void error(Problem p, std::string m) { r_.add(p, Severity::Error, std::move(m)); }
     void warn(Problem p, std::string m) { r_.add(p, Severity::Warning, std::move(m)); }
     bool check_superblock();
@@ -48,37 +48,30 @@ private:
     Report& r_;
     fs::SuperBlock sb_{};
     u32 datastart_ = 0;
-    std::vector<int> type_;                 // per inode: 0 free, else InodeType
-    std::vector<u32> owner_;                // per block: inode using it, 0 = none
-    std::vector<int> refs_;                 // per inode: entries naming it, "." excluded
-    std::vector<u32> dotdot_;               // per directory: target of ".."
-    std::vector<std::vector<u32>> parents_;  // per directory: directories naming it
-    std::vector<std::vector<u32>> children_; // per directory: inodes it names (no . ..)
+    std::vector<int> type_;                   // per inode: 0 free, else InodeType
+    std::vector<u32> owner_;                  // per block: inode using it, 0 = none
+    std::vector<int> refs_;                   // per inode: entries naming it, "." excluded
+    std::vector<u32> dotdot_;                 // per directory: target of ".."
+    std::vector<std::vector<u32>> parents_;   // per directory: directories naming it
+    std::vector<std::vector<u32>> children_;  // per directory: inodes it names (no . ..)
 };
 
 bool Checker::check_superblock() {
     sb_ = img_.superblock();
     const u64 size = sb_.size, ipb = fs::kInodesPerBlock, bpb = fs::kBitsPerBlock;
     const char* bad = nullptr;
-    if (sb_.magic != fs::kMagic)
-        bad = "bad magic number";
-    else if (size != img_.nblocks())
-        bad = "size does not match the image's length";
-    else if (sb_.nlog < 2 || sb_.nlog - 1 > static_cast<u32>(param::kLogBlocks))
-        bad = "log size out of range";
-    else if (sb_.ninodes < 2)
-        bad = "too few inodes";
-    else if (sb_.logstart < 2 || u64{sb_.inodestart} < u64{sb_.logstart} + sb_.nlog)
-        bad = "log region misplaced";
+    if (sb_.magic != fs::kMagic) bad = "bad magic number";
+    else if (size != img_.nblocks()) bad = "size does not match the image's length";
+    else if (sb_.nlog < 2 || sb_.nlog - 1 > static_cast<u32>(param::kLogBlocks)) bad = "log size out of range";
+    else if (sb_.ninodes < 2) bad = "too few inodes";
+    else if (sb_.logstart < 2 || u64{sb_.inodestart} < u64{sb_.logstart} + sb_.nlog) bad = "log region misplaced";
     else if (u64{sb_.bmapstart} < u64{sb_.inodestart} + (sb_.ninodes + ipb - 1) / ipb)
         bad = "inode region overlaps the bitmap";
-    else if (sb_.nblocks == 0 || sb_.nblocks > size ||
-             size - sb_.nblocks < u64{sb_.bmapstart} + (size + bpb - 1) / bpb)
+    else if (sb_.nblocks == 0 || sb_.nblocks > size || size - sb_.nblocks < u64{sb_.bmapstart} + (size + bpb - 1) / bpb)
         bad = "data region overlaps the metadata or the image's end";
     if (bad) {
         error(Problem::BadSuperblock,
-              std::string("superblock: ") + bad +
-                  fmt(" (magic 0x%lx, size %lu, ", sb_.magic, sb_.size) +
+              std::string("superblock: ") + bad + fmt(" (magic 0x%lx, size %lu, ", sb_.magic, sb_.size) +
                   fmt("nblocks %lu, ninodes %lu, nlog %lu, ", sb_.nblocks, sb_.ninodes, sb_.nlog) +
                   fmt("logstart %lu, inodestart %lu, bmapstart %lu)", sb_.logstart, sb_.inodestart, sb_.bmapstart));
         return false;
@@ -89,22 +82,21 @@ bool Checker::check_superblock() {
 
 void Checker::check_log() {
     const fs::LogHeader lh = img_.get<fs::LogHeader>(sb_.logstart, 0);
-    if (lh.n == 0)
-        return;
+    if (lh.n == 0) return;
     if (lh.n > sb_.nlog - 1) {
-        error(Problem::LogBadCount, fmt("log header: n = %lu, but the log holds at most %lu blocks", lh.n, sb_.nlog - 1));
+        error(Problem::LogBadCount,
+              fmt("log header: n = %lu, but the log holds at most %lu blocks", lh.n, sb_.nlog - 1));
         return;
     }
     bool ok = true;
     for (u32 i = 0; i < lh.n; i++) {
         if (lh.block[i] < sb_.inodestart || lh.block[i] >= sb_.size) {
-            error(Problem::LogBadBlock, fmt("log header: entry %lu names block %lu, outside [%lu, size)", i,
-                                            lh.block[i], sb_.inodestart));
+            error(Problem::LogBadBlock,
+                  fmt("log header: entry %lu names block %lu, outside [%lu, size)", i, lh.block[i], sb_.inodestart));
             ok = false;
         }
     }
-    if (!ok)
-        return;
+    if (!ok) return;
     for (u32 i = 0; i < lh.n; i++)
         std::memcpy(img_.block(lh.block[i]), img_.block(sb_.logstart + 1 + i), fs::kBlockSize);
     r_.add(Problem::LogReplayed, Severity::Note,
@@ -144,7 +136,8 @@ void Checker::scan_blocks(u32 inum, const DiskInode& di) {
         }
     const u64 max = u64{fs::kMaxFileBlocks} * fs::kBlockSize;
     if (di.size > max) {
-        error(Problem::SizeMismatch, fmt("inode %lu: size %lu exceeds the largest file (%lu bytes)", inum, di.size, max));
+        error(Problem::SizeMismatch,
+              fmt("inode %lu: size %lu exceeds the largest file (%lu bytes)", inum, di.size, max));
         return;
     }
     const u32 needed = (di.size + fs::kBlockSize - 1) / fs::kBlockSize;
@@ -158,14 +151,14 @@ void Checker::scan_blocks(u32 inum, const DiskInode& di) {
               fmt("inode %lu: size %lu needs %lu blocks, but some are missing", inum, di.size, needed) +
                   fmt(" (%lu holes)", holes));
     if (extra > 0 || (ind != 0 && needed <= fs::kDirect))
-        warn(Problem::BlockPastSize, fmt("inode %lu: blocks mapped past its size %lu (%lu data blocks)", inum, di.size, extra));
+        warn(Problem::BlockPastSize,
+             fmt("inode %lu: blocks mapped past its size %lu (%lu data blocks)", inum, di.size, extra));
 }
 
 void Checker::scan_inode(u32 inum) {
     const DiskInode di = img_.inode(sb_, inum);
     const int t = static_cast<int>(di.type);
-    if (t == 0)
-        return;
+    if (t == 0) return;
     if (t < 0 || t >= kTypes || inum == 0) {
         error(Problem::BadInodeType,
               inum == 0 ? fmt("inode 0 is reserved but has type %lu", t) : fmt("inode %lu: bad type %lu", inum, t));
@@ -178,18 +171,19 @@ void Checker::scan_inode(u32 inum) {
 
 void Checker::check_dir(u32 inum, const DiskInode& di) {
     if (di.size % sizeof(fs::DirEntry) != 0)
-        error(Problem::DirBadSize, fmt("directory %lu: size %lu is not a multiple of %lu", inum, di.size, sizeof(fs::DirEntry)));
+        error(Problem::DirBadSize,
+              fmt("directory %lu: size %lu is not a multiple of %lu", inum, di.size, sizeof(fs::DirEntry)));
     bool dot = false, dotdot = false;
     std::set<std::string> seen;
     for (const fs::DirEntry& e : img_.read_dir(di)) {
-        if (e.inum == 0)
-            continue;
+        if (e.inum == 0) continue;
         const std::string name = entry_name(e);
         if (!seen.insert(name).second)
             error(Problem::DirDuplicateName, "directory " + std::to_string(inum) + ": duplicate name '" + name + "'");
         if (e.inum >= sb_.ninodes) {
-            error(Problem::EntryOutOfRange, fmt("directory %lu: entry '", inum) + name +
-                                                fmt("' names inode %lu, beyond the last (%lu)", e.inum, sb_.ninodes - 1));
+            error(Problem::EntryOutOfRange,
+                  fmt("directory %lu: entry '", inum) + name +
+                      fmt("' names inode %lu, beyond the last (%lu)", e.inum, sb_.ninodes - 1));
             continue;
         }
         if (!allocated(e.inum)) {
@@ -210,13 +204,10 @@ void Checker::check_dir(u32 inum, const DiskInode& di) {
             continue;
         }
         children_[inum].push_back(e.inum);
-        if (is_dir(e.inum))
-            parents_[e.inum].push_back(inum);
+        if (is_dir(e.inum)) parents_[e.inum].push_back(inum);
     }
-    if (!dot)
-        error(Problem::DirMissingDot, fmt("directory %lu: no '.' entry", inum));
-    if (!dotdot)
-        error(Problem::DirMissingDotDot, fmt("directory %lu: no '..' entry", inum));
+    if (!dot) error(Problem::DirMissingDot, fmt("directory %lu: no '.' entry", inum));
+    if (!dotdot) error(Problem::DirMissingDotDot, fmt("directory %lu: no '..' entry", inum));
 }
 
 void Checker::check_tree() {
@@ -240,21 +231,20 @@ void Checker::check_tree() {
             }
     }
     for (u32 d = 2; d < sb_.ninodes; d++) {
-        if (!is_dir(d))
-            continue;
-        if (!reached[d])
-            error(Problem::DirUnreachable, fmt("directory %lu cannot be reached from the root", d));
+        if (!is_dir(d)) continue;
+        if (!reached[d]) error(Problem::DirUnreachable, fmt("directory %lu cannot be reached from the root", d));
         else if (parents_[d].size() > 1)
-            error(Problem::DirMultipleNames, fmt("directory %lu has %lu names (directories may have only one)", d, parents_[d].size()));
+            error(Problem::DirMultipleNames,
+                  fmt("directory %lu has %lu names (directories may have only one)", d, parents_[d].size()));
         else if (parents_[d].size() == 1 && dotdot_[d] != 0 && dotdot_[d] != parents_[d][0])
-            error(Problem::DirBadParent, fmt("directory %lu: '..' names inode %lu, but its parent is %lu", d, dotdot_[d], parents_[d][0]));
+            error(Problem::DirBadParent,
+                  fmt("directory %lu: '..' names inode %lu, but its parent is %lu", d, dotdot_[d], parents_[d][0]));
     }
 }
 
 void Checker::check_links() {
     for (u32 inum = 1; inum < sb_.ninodes; inum++) {
-        if (!allocated(inum))
-            continue;
+        if (!allocated(inum)) continue;
         const int nlink = img_.inode(sb_, inum).nlink;
         if (nlink == 0 && refs_[inum] == 0)
             warn(Problem::OrphanInode, fmt("inode %lu is allocated but has no links and no name (leaked)", inum));
@@ -278,8 +268,7 @@ void Checker::check_bitmap() {
 }
 
 void Checker::run() {
-    if (!check_superblock())
-        return;
+    if (!check_superblock()) return;
     check_log();
     type_.assign(sb_.ninodes, 0);
     owner_.assign(sb_.size, 0);
@@ -287,11 +276,9 @@ void Checker::run() {
     dotdot_.assign(sb_.ninodes, 0);
     parents_.assign(sb_.ninodes, {});
     children_.assign(sb_.ninodes, {});
-    for (u32 inum = 0; inum < sb_.ninodes; inum++)
-        scan_inode(inum);
+    for (u32 inum = 0; inum < sb_.ninodes; inum++) scan_inode(inum);
     for (u32 inum = 1; inum < sb_.ninodes; inum++)
-        if (is_dir(inum))
-            check_dir(inum, img_.inode(sb_, inum));
+        if (is_dir(inum)) check_dir(inum, img_.inode(sb_, inum));
     check_tree();
     check_links();
     check_bitmap();
@@ -301,19 +288,18 @@ void Checker::run() {
 
 const char* problem_name(Problem p) {
     static const char* const names[] = {
-        "bad-superblock", "log-bad-count", "log-bad-block", "log-replayed", "bad-inode-type",
-        "block-out-of-range", "block-duplicate", "size-mismatch", "block-past-size", "bitmap-used-but-free",
-        "bitmap-free-but-used", "root-not-dir", "dir-bad-size", "dir-missing-dot", "dir-missing-dotdot",
-        "dir-bad-parent", "dir-duplicate-name", "dir-unreachable", "dir-multiple-names", "entry-out-of-range",
-        "entry-to-free-inode", "bad-link-count", "orphan-inode",
+        "bad-superblock",       "log-bad-count",      "log-bad-block",   "log-replayed",       "bad-inode-type",
+        "block-out-of-range",   "block-duplicate",    "size-mismatch",   "block-past-size",    "bitmap-used-but-free",
+        "bitmap-free-but-used", "root-not-dir",       "dir-bad-size",    "dir-missing-dot",    "dir-missing-dotdot",
+        "dir-bad-parent",       "dir-duplicate-name", "dir-unreachable", "dir-multiple-names", "entry-out-of-range",
+        "entry-to-free-inode",  "bad-link-count",     "orphan-inode",
     };
     static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Problem::OrphanInode) + 1);
     return names[static_cast<int>(p)];
 }
 
 void Report::add(Problem p, Severity s, std::string message) {
-    if (++counts[static_cast<int>(p)] <= kMaxPerKind)
-        findings.push_back({p, s, std::move(message)});
+    if (++counts[static_cast<int>(p)] <= kMaxPerKind) findings.push_back({p, s, std::move(message)});
     errors += s == Severity::Error;
     warnings += s == Severity::Warning;
 }
@@ -328,15 +314,16 @@ int print_report(const Report& r, const std::string& name, bool quiet) {
     static const char* const sev[] = {"note", "warning", "error"};
     for (const Finding& f : r.findings)
         if (!quiet || f.severity == Severity::Error)
-            std::printf("fsck: %s: %s [%s]\n", sev[static_cast<int>(f.severity)], f.message.c_str(), problem_name(f.kind));
+            std::printf("fsck: %s: %s [%s]\n", sev[static_cast<int>(f.severity)], f.message.c_str(),
+                        problem_name(f.kind));
     for (int k = 0; k <= static_cast<int>(Problem::OrphanInode); k++)
         if (r.counts[k] > Report::kMaxPerKind)
-            std::printf("fsck: ... and %d more [%s]\n", r.counts[k] - Report::kMaxPerKind, problem_name(static_cast<Problem>(k)));
+            std::printf("fsck: ... and %d more [%s]\n", r.counts[k] - Report::kMaxPerKind,
+                        problem_name(static_cast<Problem>(k)));
     if (r.clean())
         std::printf("fsck: %s: clean, %u inodes and %u data blocks in use%s\n", name.c_str(), r.inodes_used,
                     r.blocks_used, r.warnings ? " (with warnings)" : "");
-    else
-        std::printf("fsck: %s: %d errors, %d warnings\n", name.c_str(), r.errors, r.warnings);
+    else std::printf("fsck: %s: %d errors, %d warnings\n", name.c_str(), r.errors, r.warnings);
     return r.clean() ? 0 : 1;
 }
 

@@ -19,7 +19,7 @@
 namespace q::tools {
 
 class Image {
-public:
+  public:
     explicit Image(u32 nblocks = 0) : bytes_(static_cast<size_t>(nblocks) * fs::kBlockSize, 0) {}
 
     u32 nblocks() const { return static_cast<u32>(bytes_.size() / fs::kBlockSize); }
@@ -32,14 +32,12 @@ public:
     template <typename T>
     T get(u32 b, u32 off) const {
         T v{};
-        if (valid_block(b) && off + sizeof(T) <= fs::kBlockSize)
-            std::memcpy(&v, &bytes_[offset(b) + off], sizeof(T));
+        if (valid_block(b) && off + sizeof(T) <= fs::kBlockSize) std::memcpy(&v, &bytes_[offset(b) + off], sizeof(T));
         return v;
     }
     template <typename T>
     void put(u32 b, u32 off, const T& v) {
-        if (valid_block(b) && off + sizeof(T) <= fs::kBlockSize)
-            std::memcpy(&bytes_[offset(b) + off], &v, sizeof(T));
+        if (valid_block(b) && off + sizeof(T) <= fs::kBlockSize) std::memcpy(&bytes_[offset(b) + off], &v, sizeof(T));
     }
 
     fs::SuperBlock superblock() const { return get<fs::SuperBlock>(1, 0); }
@@ -65,10 +63,8 @@ public:
 
     // Disk block holding file block i of an inode (0 when unmapped).
     u32 file_block(const fs::DiskInode& di, u32 i) const {
-        if (i < fs::kDirect)
-            return di.addrs[i];
-        if (i >= fs::kMaxFileBlocks || di.addrs[fs::kDirect] == 0)
-            return 0;
+        if (i < fs::kDirect) return di.addrs[i];
+        if (i >= fs::kMaxFileBlocks || di.addrs[fs::kDirect] == 0) return 0;
         return get<u32>(di.addrs[fs::kDirect], (i - fs::kDirect) * sizeof(u32));
     }
 
@@ -79,8 +75,7 @@ public:
         for (u64 off = 0; off < size; off += fs::kBlockSize) {
             const u8* src = block(file_block(di, static_cast<u32>(off / fs::kBlockSize)));
             const u64 n = std::min<u64>(fs::kBlockSize, size - off);
-            if (src && file_block(di, static_cast<u32>(off / fs::kBlockSize)) != 0)
-                std::memcpy(&out[off], src, n);
+            if (src && file_block(di, static_cast<u32>(off / fs::kBlockSize)) != 0) std::memcpy(&out[off], src, n);
         }
         return out;
     }
@@ -89,8 +84,7 @@ public:
     std::vector<fs::DirEntry> read_dir(const fs::DiskInode& di) const {
         const std::vector<u8> data = read_file(di);
         std::vector<fs::DirEntry> out(data.size() / sizeof(fs::DirEntry));
-        if (!out.empty())
-            std::memcpy(out.data(), data.data(), out.size() * sizeof(fs::DirEntry));
+        if (!out.empty()) std::memcpy(out.data(), data.data(), out.size() * sizeof(fs::DirEntry));
         return out;
     }
 
@@ -127,7 +121,7 @@ public:
         return true;
     }
 
-private:
+  private:
     static size_t offset(u32 b) { return static_cast<size_t>(b) * fs::kBlockSize; }
     static u32 inode_offset(u32 inum) { return (inum % fs::kInodesPerBlock) * sizeof(fs::DiskInode); }
 
@@ -137,8 +131,7 @@ private:
 // A directory entry's name as a string (at most 14 characters).
 inline std::string entry_name(const fs::DirEntry& de) {
     size_t n = 0;
-    while (n < fs::kNameLen && de.name[n] != 0)
-        n++;
+    while (n < fs::kNameLen && de.name[n] != 0) n++;
     return std::string(de.name, n);
 }
 

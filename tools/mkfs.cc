@@ -27,8 +27,7 @@ using q::u8;
 std::string image_name(const std::string& path) {
     const size_t slash = path.find_last_of('/');
     std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    if (!base.empty() && base[0] == '_')
-        base.erase(0, 1);
+    if (!base.empty() && base[0] == '_') base.erase(0, 1);
     return base;
 }
 
@@ -68,8 +67,7 @@ int main(int argc, char* argv[]) {
     const std::string image_path = argv[1];
     q::tools::Builder b;
     for (int i = 2; i < argc; i++)
-        if (!add_host_file(b, argv[i]))
-            return 1;
+        if (!add_host_file(b, argv[i])) return 1;
     const q::tools::Image img = b.finish();
     std::string err;
     if (!img.save(image_path, &err)) {

@@ -4,8 +4,8 @@
  * reported and makes cat exit with status 1. Arguments are file names;
  * -h or any other option prints the usage line (a file named -x is ./-x).
  */
-#include "kernel/types.h"
 #include "kernel/fcntl.h"
+#include "kernel/types.h"
 #include "user/user.h"
 
 static char buf[512];

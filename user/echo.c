@@ -17,8 +17,7 @@ int main(int argc, char* argv[]) {
             }
             line[n++] = *s;
         }
-        if (i + 1 < argc && n < (int)sizeof(line) - 1)
-            line[n++] = ' ';
+        if (i + 1 < argc && n < (int)sizeof(line) - 1) line[n++] = ' ';
     }
     line[n++] = '\n';
     write(1, line, n);

@@ -21,8 +21,8 @@
  * the device always places at offset 0; the fps figure then includes that
  * copy. Without it (open or the first write fails) frames runs as before.
  * -h prints the usage line and exits 0; a bad argument prints it, exit 1. */
-#include "kernel/types.h"
 #include "kernel/fcntl.h"
+#include "kernel/types.h"
 #include "user/args.h"
 #include "user/benchutil.h"
 #include "user/user.h"

@@ -90,9 +90,37 @@ static int verbose;
 static unsigned long skipmask; /* system calls not to issue (bit n = number n) */
 
 static const char* names[] = {
-    "a", "b", "c", "d1", "d2", "d1/a", "d1/b", "d1/d3", "d1/d3/x", ".", "..", "../a", "./b",
-    "", "/", "//a", "d1/", "d1/../a", "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnopqrstu/x",
-    "p", "q", "zz", "d2/../../a", "nonexist/x", "a/b", "/fz", "/README.md", "d1/.", "d1/..",
+    "a",
+    "b",
+    "c",
+    "d1",
+    "d2",
+    "d1/a",
+    "d1/b",
+    "d1/d3",
+    "d1/d3/x",
+    ".",
+    "..",
+    "../a",
+    "./b",
+    "",
+    "/",
+    "//a",
+    "d1/",
+    "d1/../a",
+    "abcdefghijklmn",
+    "abcdefghijklmno",
+    "abcdefghijklmnopqrstu/x",
+    "p",
+    "q",
+    "zz",
+    "d2/../../a",
+    "nonexist/x",
+    "a/b",
+    "/fz",
+    "/README.md",
+    "d1/.",
+    "d1/..",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
@@ -104,122 +132,156 @@ static long bad_ptr(void) {
     unsigned long stackpage = (unsigned long)&stackvar_anchor & ~(PGSIZE - 1);
     unsigned long sp = (unsigned long)&brk & ~(PGSIZE - 1);
     switch (below(16)) {
-    case 0: return 0;
-    case 1: return 0x80000000L + (long)(below(0x800000) * 8);
-    case 2: return 0x80000000L;
-    case 3: return (long)MAXVA;
-    case 4: return (long)(MAXVA - PGSIZE);     /* trampoline */
-    case 5: return (long)(MAXVA - 2 * PGSIZE); /* trapframe */
-    case 6: return -1;
-    case 7: return (long)brk;
-    case 8: return (long)(brk + PGSIZE * below(4));
-    case 9: return (long)(sp - PGSIZE); /* guard page under the stack */
-    case 10: return (long)(unsigned long)&bad_ptr; /* program text */
-    case 11: return (long)rnd();
-    case 12: return (long)(brk - 1 - below(16)); /* straddles the break */
-    case 13: return (long)(MAXVA - 1 - below(64));
-    case 14: return (long)(stackpage - PGSIZE);
-    default: return (long)(0xFFFFFFC000000000UL + below(1UL << 30)); /* sign-extended high */
+        case 0:
+            return 0;
+        case 1:
+            return 0x80000000L + (long)(below(0x800000) * 8);
+        case 2:
+            return 0x80000000L;
+        case 3:
+            return (long)MAXVA;
+        case 4:
+            return (long)(MAXVA - PGSIZE); /* trampoline */
+        case 5:
+            return (long)(MAXVA - 2 * PGSIZE); /* trapframe */
+        case 6:
+            return -1;
+        case 7:
+            return (long)brk;
+        case 8:
+            return (long)(brk + PGSIZE * below(4));
+        case 9:
+            return (long)(sp - PGSIZE); /* guard page under the stack */
+        case 10:
+            return (long)(unsigned long)&bad_ptr; /* program text */
+        case 11:
+            return (long)rnd();
+        case 12:
+            return (long)(brk - 1 - below(16)); /* straddles the break */
+        case 13:
+            return (long)(MAXVA - 1 - below(64));
+        case 14:
+            return (long)(stackpage - PGSIZE);
+        default:
+            return (long)(0xFFFFFFC000000000UL + below(1UL << 30)); /* sign-extended high */
     }
 }
 
 static long ptr_any(void) {
-    if (chance(70))
-        return (long)(scratch + below(SCRATCH - 64));
+    if (chance(70)) return (long)(scratch + below(SCRATCH - 64));
     return bad_ptr();
 }
 
 static long len_any(void) {
     switch (below(12)) {
-    case 0: return 0;
-    case 1: return 1;
-    case 2: case 3: return (long)below(600);
-    case 4: return 4096;
-    case 5: return (long)below(SCRATCH);
-    case 6: return 1 << 20;
-    case 7: return 0x7fffffff;
-    case 8: return -1;
-    case 9: return -(long)below(1 << 20);
-    case 10: return (long)rnd();
-    default: return 512;
+        case 0:
+            return 0;
+        case 1:
+            return 1;
+        case 2:
+        case 3:
+            return (long)below(600);
+        case 4:
+            return 4096;
+        case 5:
+            return (long)below(SCRATCH);
+        case 6:
+            return 1 << 20;
+        case 7:
+            return 0x7fffffff;
+        case 8:
+            return -1;
+        case 9:
+            return -(long)below(1 << 20);
+        case 10:
+            return (long)rnd();
+        default:
+            return 512;
     }
 }
 
 static long fd_any(void) {
     switch (below(10)) {
-    case 0: return -1;
-    case 1: return 16 + (long)below(8);
-    case 2: return (long)rnd();
-    case 3: return -(long)below(100);
-    case 4: return 0x7fffffff;
-    default: return (long)below(16);
+        case 0:
+            return -1;
+        case 1:
+            return 16 + (long)below(8);
+        case 2:
+            return (long)rnd();
+        case 3:
+            return -(long)below(100);
+        case 4:
+            return 0x7fffffff;
+        default:
+            return (long)below(16);
     }
 }
 
 static long pid_any(void) {
     switch (below(6)) {
-    case 0: return getpid();
-    case 1: return nkids ? kids[below(nkids)] : 100000;
-    case 2: return -1;
-    case 3: return 0;
-    case 4: return 1000 + (long)below(100000);
-    default: return (long)(rnd() | 0x100000000UL); /* truncates to who knows: keep high bits */
+        case 0:
+            return getpid();
+        case 1:
+            return nkids ? kids[below(nkids)] : 100000;
+        case 2:
+            return -1;
+        case 3:
+            return 0;
+        case 4:
+            return 1000 + (long)below(100000);
+        default:
+            return (long)(rnd() | 0x100000000UL); /* truncates to who knows: keep high bits */
     }
 }
 
 /* A path the kernel reads: names from the table, garbage, unterminated. */
 static long path_any(void) {
     switch (below(12)) {
-    case 0: return bad_ptr();
-    case 1: { /* garbage bytes, terminated */
-        int n = (int)below(40);
-        for (int i = 0; i < n; i++) {
-            char c = (char)(1 + below(255));
-            pathbuf[i] = c;
-        }
-        pathbuf[n] = 0;
-        /* never spell "console" by accident: it cannot, the table lacks it */
-        return (long)pathbuf;
-    }
-    case 2: { /* over-long: longer than kMaxPath */
-        int n = 100 + (int)below(400);
-        for (int i = 0; i < n; i++)
-            pathbuf[i] = (i % 3 == 2) ? '/' : 'a' + (char)below(3);
-        pathbuf[n] = 0;
-        return (long)pathbuf;
-    }
-    case 3: { /* unterminated, running up to the break */
-        unsigned long brk = (unsigned long)sc(SYS_sbrk, 0, 0, 0, 0, 0, 0);
-        if (brk < heap_base)
+        case 0:
             return bad_ptr();
-        char* p = (char*)brk - 32;
-        for (int i = 0; i < 32; i++)
-            p[i] = 'x';
-        return (long)p;
-    }
-    case 4: { /* unterminated in scratch: 64 KiB of non-NUL */
-        char* p = scratch + SCRATCH - 200;
-        for (int i = 0; i < 200; i++)
-            p[i] = 'y';
-        return (long)p;
-    }
-    default:
-        return (long)names[below(NNAMES)];
+        case 1: { /* garbage bytes, terminated */
+            int n = (int)below(40);
+            for (int i = 0; i < n; i++) {
+                char c = (char)(1 + below(255));
+                pathbuf[i] = c;
+            }
+            pathbuf[n] = 0;
+            /* never spell "console" by accident: it cannot, the table lacks it */
+            return (long)pathbuf;
+        }
+        case 2: { /* over-long: longer than kMaxPath */
+            int n = 100 + (int)below(400);
+            for (int i = 0; i < n; i++) pathbuf[i] = (i % 3 == 2) ? '/' : 'a' + (char)below(3);
+            pathbuf[n] = 0;
+            return (long)pathbuf;
+        }
+        case 3: { /* unterminated, running up to the break */
+            unsigned long brk = (unsigned long)sc(SYS_sbrk, 0, 0, 0, 0, 0, 0);
+            if (brk < heap_base) return bad_ptr();
+            char* p = (char*)brk - 32;
+            for (int i = 0; i < 32; i++) p[i] = 'x';
+            return (long)p;
+        }
+        case 4: { /* unterminated in scratch: 64 KiB of non-NUL */
+            char* p = scratch + SCRATCH - 200;
+            for (int i = 0; i < 200; i++) p[i] = 'y';
+            return (long)p;
+        }
+        default:
+            return (long)names[below(NNAMES)];
     }
 }
 
 static long flags_any(void) {
-    static const long f[] = {O_RDONLY, O_WRONLY, O_RDWR, O_CREATE | O_RDWR, O_CREATE | O_WRONLY | O_TRUNC,
+    static const long f[] = {O_RDONLY,           O_WRONLY, O_RDWR, O_CREATE | O_RDWR, O_CREATE | O_WRONLY | O_TRUNC,
                              O_TRUNC | O_RDONLY, O_CREATE};
-    if (chance(20))
-        return (long)rnd();
+    if (chance(20)) return (long)rnd();
     return f[below(sizeof(f) / sizeof(f[0]))];
 }
 
 static void fill_scratch(void) {
     unsigned long* w = (unsigned long*)(scratch + (below(SCRATCH / 2) & ~7UL));
-    for (int i = 0; i < 32; i++)
-        w[i] = rnd();
+    for (int i = 0; i < 32; i++) w[i] = rnd();
 }
 
 /* ---- shapes: short call sequences that found kernel bugs (issue 11) ---- */
@@ -246,19 +308,27 @@ static void shape_removed_cwd(void) {
     strcpy(s + strlen(s), "/s");
     mkdir(d);
     mkdir(s);
-    if (chdir(s) < 0)
-        return;
+    if (chdir(s) < 0) return;
     unlink(s);
-    if (chance(50))
-        unlink(d);
+    if (chance(50)) unlink(d);
     for (int i = 0; i < 4; i++) {
         const char* n = names[below(NNAMES)];
         switch (below(5)) {
-        case 0: chdir(n); break;
-        case 1: close(open(n, O_CREATE | O_RDWR)); break;
-        case 2: mkdir(n); break;
-        case 3: link("/README.md", n); break;
-        default: unlink(n); break;
+            case 0:
+                chdir(n);
+                break;
+            case 1:
+                close(open(n, O_CREATE | O_RDWR));
+                break;
+            case 2:
+                mkdir(n);
+                break;
+            case 3:
+                link("/README.md", n);
+                break;
+            default:
+                unlink(n);
+                break;
         }
     }
     chdir(workdir);
@@ -282,8 +352,7 @@ static void shape_dir_race(void) {
         close(open("rx/f", O_CREATE | O_RDWR));
         unlink("rx/f");
     }
-    if (pid > 0)
-        wait(0);
+    if (pid > 0) wait(0);
 }
 
 /* Fork children that sleep a moment, until fork fails or 12 exist. */
@@ -295,29 +364,36 @@ static void shape_fork_many(void) {
             sleep(2);
             exit(0);
         }
-        if (pid < 0)
-            break;
+        if (pid < 0) break;
         n++;
     }
-    while (n-- > 0)
-        wait(0);
+    while (n-- > 0) wait(0);
 }
 
 /* Take memory until sbrk fails, then give it back. */
 static void shape_fill_memory(void) {
     char* start = sbrk(0);
-    while (sbrk(1 << 20) != (char*)-1) {
-    }
+    while (sbrk(1 << 20) != (char*)-1) {}
     sbrk(-(int)(sbrk(0) - start));
 }
 
 static void one_shape(void) {
     switch (below(5)) {
-    case 0: shape_bad_elf(); break;
-    case 1: shape_removed_cwd(); break;
-    case 2: shape_dir_race(); break;
-    case 3: shape_fork_many(); break;
-    default: shape_fill_memory(); break;
+        case 0:
+            shape_bad_elf();
+            break;
+        case 1:
+            shape_removed_cwd();
+            break;
+        case 2:
+            shape_dir_race();
+            break;
+        case 3:
+            shape_fork_many();
+            break;
+        default:
+            shape_fill_memory();
+            break;
     }
 }
 
@@ -328,133 +404,153 @@ static void one_call(void) {
         return;
     }
     long num = 1 + (long)below(SYS_MAX);
-    while (skipmask >> num & 1)
-        num = 1 + (long)below(SYS_MAX);
-    if (chance(1))
-        num = chance(50) ? 30 + (long)below(100) : (long)rnd(); /* unknown numbers */
+    while (skipmask >> num & 1) num = 1 + (long)below(SYS_MAX);
+    if (chance(1)) num = chance(50) ? 30 + (long)below(100) : (long)rnd(); /* unknown numbers */
     long a0 = (long)rnd(), a1 = (long)rnd(), a2 = (long)rnd();
     switch (num) {
-    case SYS_fork: {
-        long pid = sc(SYS_fork, 0, 0, 0, 0, 0, 0);
-        if (pid == 0) {
-            if (chance(30))
-                sleep(1);
-            exit((int)below(256));
-        }
-        if (pid > 0 && nkids < 16)
-            kids[nkids++] = (int)pid;
-        return;
-    }
-    case SYS_exit:
-    case SYS_halt:
-        num = SYS_getpid; /* never: the run must go on */
-        break;
-    case SYS_wait: {
-        if (nkids == 0)
-            a0 = chance(50) ? 0 : bad_ptr();
-        else
-            a0 = chance(70) ? (long)scratch : bad_ptr();
-        if (nkids == 0 && chance(90))
-            return; /* would only return -1 anyway */
-        long pid = sc(SYS_wait, a0, 0, 0, 0, 0, 0);
-        for (int i = 0; i < nkids; i++)
-            if (kids[i] == pid)
-                kids[i] = kids[--nkids];
-        return;
-    }
-    case SYS_pipe: a0 = ptr_any(); break;
-    case SYS_read:
-    case SYS_write:
-        a0 = fd_any();
-        a1 = ptr_any();
-        a2 = len_any();
-        if (num == SYS_write && chance(30))
-            fill_scratch();
-        break;
-    case SYS_kill: {
-        long pid = pid_any();
-        int ip = (int)pid, self = getpid();
-        if (ip == self && !chance(10))
-            pid = -1;
-        if (ip > 0 && ip != self) {
-            int mine = 0;
-            for (int i = 0; i < nkids; i++)
-                mine |= kids[i] == ip;
-            if (!mine)
-                pid = -5; /* never another process: init, the shell, the fuzzer */
-        }
-        a0 = pid;
-        break;
-    }
-    case SYS_exec: {
-        /* only names that are not programs, garbage or bad pointers */
-        a0 = chance(50) ? bad_ptr() : path_any();
-        a1 = chance(40) ? ptr_any() : bad_ptr();
-        if (a1 >= (long)scratch && a1 < (long)(scratch + SCRATCH))
-            fill_scratch();
-        break;
-    }
-    case SYS_fstat: a0 = fd_any(); a1 = ptr_any(); break;
-    case SYS_chdir:
-    case SYS_unlink:
-    case SYS_mkdir:
-        a0 = path_any();
-        break;
-    case SYS_dup:
-    case SYS_close:
-        a0 = fd_any();
-        break;
-    case SYS_getpid:
-    case SYS_uptime:
-    case SYS_uptime_ns:
-    case SYS_freepages:
-        break;
-    case SYS_sbrk: {
-        unsigned long brk = (unsigned long)sc(SYS_sbrk, 0, 0, 0, 0, 0, 0);
-        if (brk > heap_base + HEAP_CAP) {
-            a0 = -(long)(brk - heap_base);
-        } else {
-            switch (below(8)) {
-            case 0: a0 = (long)below(1 << 16); break;
-            case 1: a0 = -(long)below(brk - heap_base + 1); break;
-            case 2: a0 = 0x7fffffff; break;           /* far too much */
-            case 3: a0 = (long)(1UL << 36); break;     /* 64-bit huge */
-            case 4: a0 = chance(5) ? -(long)brk - 4096 : 0; break; /* below zero: rare */
-            case 5: a0 = (long)below(PGSIZE * 300); break;
-            case 6: a0 = -0x7fffffffL; break;
-            default: a0 = 1; break;
+        case SYS_fork: {
+            long pid = sc(SYS_fork, 0, 0, 0, 0, 0, 0);
+            if (pid == 0) {
+                if (chance(30)) sleep(1);
+                exit((int)below(256));
             }
-            if (a0 < 0 && a0 < -(long)(brk - heap_base) && !chance(5))
-                a0 = -(long)(brk - heap_base);
+            if (pid > 0 && nkids < 16) kids[nkids++] = (int)pid;
+            return;
         }
-        break;
-    }
-    case SYS_sleep:
-        a0 = chance(80) ? (long)below(2) : -(long)below(10) - 1;
-        if (chance(1))
-            a0 = (long)rnd() | (1L << 63); /* negative 64-bit */
-        break;
-    case SYS_open: a0 = path_any(); a1 = flags_any(); break;
-    case SYS_mknod:
-        a0 = path_any();
-        do
-            a1 = chance(70) ? (long)below(12) : (long)rnd();
-        while ((short)a1 == CONSOLE);
-        a2 = (long)rnd();
-        break;
-    case SYS_link: a0 = path_any(); a1 = path_any(); break;
-    case SYS_getpriority: a0 = pid_any(); break;
-    case SYS_setpriority:
-        a0 = pid_any();
-        if (a0 > 0 && a0 < 3)
-            a0 = getpid(); /* leave init and the shell alone */
-        a1 = chance(70) ? (long)below(60) - 30 : (long)rnd();
-        break;
-    case SYS_sched_get: a0 = ptr_any(); a1 = len_any(); break;
-    case SYS_sched_set: a0 = chance(70) ? path_any() : bad_ptr(); break;
-    case SYS_procinfo: a0 = chance(70) ? (long)below(80) - 8 : (long)rnd(); a1 = ptr_any(); break;
-    default:
-        break; /* unknown number: random arguments */
+        case SYS_exit:
+        case SYS_halt:
+            num = SYS_getpid; /* never: the run must go on */
+            break;
+        case SYS_wait: {
+            if (nkids == 0) a0 = chance(50) ? 0 : bad_ptr();
+            else a0 = chance(70) ? (long)scratch : bad_ptr();
+            if (nkids == 0 && chance(90)) return; /* would only return -1 anyway */
+            long pid = sc(SYS_wait, a0, 0, 0, 0, 0, 0);
+            for (int i = 0; i < nkids; i++)
+                if (kids[i] == pid) kids[i] = kids[--nkids];
+            return;
+        }
+        case SYS_pipe:
+            a0 = ptr_any();
+            break;
+        case SYS_read:
+        case SYS_write:
+            a0 = fd_any();
+            a1 = ptr_any();
+            a2 = len_any();
+            if (num == SYS_write && chance(30)) fill_scratch();
+            break;
+        case SYS_kill: {
+            long pid = pid_any();
+            int ip = (int)pid, self = getpid();
+            if (ip == self && !chance(10)) pid = -1;
+            if (ip > 0 && ip != self) {
+                int mine = 0;
+                for (int i = 0; i < nkids; i++) mine |= kids[i] == ip;
+                if (!mine) pid = -5; /* never another process: init, the shell, the fuzzer */
+            }
+            a0 = pid;
+            break;
+        }
+        case SYS_exec: {
+            /* only names that are not programs, garbage or bad pointers */
+            a0 = chance(50) ? bad_ptr() : path_any();
+            a1 = chance(40) ? ptr_any() : bad_ptr();
+            if (a1 >= (long)scratch && a1 < (long)(scratch + SCRATCH)) fill_scratch();
+            break;
+        }
+        case SYS_fstat:
+            a0 = fd_any();
+            a1 = ptr_any();
+            break;
+        case SYS_chdir:
+        case SYS_unlink:
+        case SYS_mkdir:
+            a0 = path_any();
+            break;
+        case SYS_dup:
+        case SYS_close:
+            a0 = fd_any();
+            break;
+        case SYS_getpid:
+        case SYS_uptime:
+        case SYS_uptime_ns:
+        case SYS_freepages:
+            break;
+        case SYS_sbrk: {
+            unsigned long brk = (unsigned long)sc(SYS_sbrk, 0, 0, 0, 0, 0, 0);
+            if (brk > heap_base + HEAP_CAP) {
+                a0 = -(long)(brk - heap_base);
+            } else {
+                switch (below(8)) {
+                    case 0:
+                        a0 = (long)below(1 << 16);
+                        break;
+                    case 1:
+                        a0 = -(long)below(brk - heap_base + 1);
+                        break;
+                    case 2:
+                        a0 = 0x7fffffff;
+                        break; /* far too much */
+                    case 3:
+                        a0 = (long)(1UL << 36);
+                        break; /* 64-bit huge */
+                    case 4:
+                        a0 = chance(5) ? -(long)brk - 4096 : 0;
+                        break; /* below zero: rare */
+                    case 5:
+                        a0 = (long)below(PGSIZE * 300);
+                        break;
+                    case 6:
+                        a0 = -0x7fffffffL;
+                        break;
+                    default:
+                        a0 = 1;
+                        break;
+                }
+                if (a0 < 0 && a0 < -(long)(brk - heap_base) && !chance(5)) a0 = -(long)(brk - heap_base);
+            }
+            break;
+        }
+        case SYS_sleep:
+            a0 = chance(80) ? (long)below(2) : -(long)below(10) - 1;
+            if (chance(1)) a0 = (long)rnd() | (1L << 63); /* negative 64-bit */
+            break;
+        case SYS_open:
+            a0 = path_any();
+            a1 = flags_any();
+            break;
+        case SYS_mknod:
+            a0 = path_any();
+            do a1 = chance(70) ? (long)below(12) : (long)rnd();
+            while ((short)a1 == CONSOLE);
+            a2 = (long)rnd();
+            break;
+        case SYS_link:
+            a0 = path_any();
+            a1 = path_any();
+            break;
+        case SYS_getpriority:
+            a0 = pid_any();
+            break;
+        case SYS_setpriority:
+            a0 = pid_any();
+            if (a0 > 0 && a0 < 3) a0 = getpid(); /* leave init and the shell alone */
+            a1 = chance(70) ? (long)below(60) - 30 : (long)rnd();
+            break;
+        case SYS_sched_get:
+            a0 = ptr_any();
+            a1 = len_any();
+            break;
+        case SYS_sched_set:
+            a0 = chance(70) ? path_any() : bad_ptr();
+            break;
+        case SYS_procinfo:
+            a0 = chance(70) ? (long)below(80) - 8 : (long)rnd();
+            a1 = ptr_any();
+            break;
+        default:
+            break; /* unknown number: random arguments */
     }
     if (verbose > 1) {
         if ((num == SYS_read || num == SYS_write || num == SYS_close || num == SYS_dup || num == SYS_fstat) &&
@@ -468,22 +564,17 @@ static void one_call(void) {
 static void worker(int slot, unsigned long seed) {
     rng = seed;
     for (int fd = 0; fd < 16; fd++)
-        if (fd != 2 || verbose < 2)
-            close(fd);
+        if (fd != 2 || verbose < 2) close(fd);
     scratch = sbrk(SCRATCH);
-    if (scratch == (char*)-1)
-        exit(0);
+    if (scratch == (char*)-1) exit(0);
     heap_base = (unsigned long)sbrk(0);
-    for (int i = 0; i < SCRATCH / 8; i++)
-        ((unsigned long*)scratch)[i] = rnd() | 0x0101010101010101UL;
+    for (int i = 0; i < SCRATCH / 8; i++) ((unsigned long*)scratch)[i] = rnd() | 0x0101010101010101UL;
     strcpy(workdir, "/fz/w0");
     workdir[5] = (char)('0' + slot);
     mkdir("/fz");
     mkdir(workdir);
-    if (chdir(workdir) < 0)
-        exit(0);
-    for (int i = 0; i < BATCH; i++)
-        one_call();
+    if (chdir(workdir) < 0) exit(0);
+    for (int i = 0; i < BATCH; i++) one_call();
     exit(BATCH);
 }
 
@@ -497,11 +588,9 @@ struct slot {
 
 /* A non-empty string of digits in base 10 or 16. */
 static int is_number(const char* s, int hex) {
-    if (!*s)
-        return 0;
+    if (!*s) return 0;
     for (; *s; s++)
-        if (!((*s >= '0' && *s <= '9') || (hex && ((*s | 32) >= 'a' && (*s | 32) <= 'f'))))
-            return 0;
+        if (!((*s >= '0' && *s <= '9') || (hex && ((*s | 32) >= 'a' && (*s | 32) <= 'f')))) return 0;
     return 1;
 }
 
@@ -515,8 +604,7 @@ int main(int argc, char* argv[]) {
     unsigned long seed = (unsigned long)atoi(argv[1]);
     unsigned long secs = (unsigned long)atoi(argv[2]);
     int nw = argc > 3 ? atoi(argv[3]) : 4;
-    if (nw < 1 || nw > MAXW)
-        nw = 4;
+    if (nw < 1 || nw > MAXW) nw = 4;
     verbose = argc > 5 ? 1 + (argv[5][0] == 't') : 0; /* "v": report deaths, "t": trace every call */
     for (const char* m = argc > 4 ? argv[4] : ""; *m; m++)
         skipmask = skipmask * 16 + (unsigned long)(*m <= '9' ? *m - '0' : (*m | 32) - 'a' + 10);
@@ -526,23 +614,19 @@ int main(int argc, char* argv[]) {
     int stuck = 0;
     struct slot w[MAXW];
     printf("fuzz: seed %d, %d seconds, %d workers\n", (int)seed, (int)secs, nw);
-    for (int i = 0; i < nw; i++)
-        w[i].pid = 0, w[i].gen = 0;
+    for (int i = 0; i < nw; i++) w[i].pid = 0, w[i].gen = 0;
     int ticker = 0;
     int stopping = 0;
     for (;;) {
         unsigned long now = uptime_ns();
-        if (!stopping && now - t0 >= secs * S)
-            stopping = 1;
+        if (!stopping && now - t0 >= secs * S) stopping = 1;
         /* (re)start workers */
         for (int i = 0; i < nw && !stopping; i++) {
-            if (w[i].pid > 0)
-                continue;
+            if (w[i].pid > 0) continue;
             unsigned long g = w[i].gen++;
             gens++;
             int pid = fork();
-            if (pid == 0)
-                worker(i, mix(mix(seed, (unsigned long)i), g));
+            if (pid == 0) worker(i, mix(mix(seed, (unsigned long)i), g));
             if (pid < 0) {
                 w[i].pid = 0;
                 break; /* out of processes: retry on the next tick */
@@ -557,14 +641,11 @@ int main(int argc, char* argv[]) {
                 sleep(5);
                 exit(0);
             }
-            if (ticker < 0)
-                ticker = 0;
+            if (ticker < 0) ticker = 0;
         }
         int alive = 0;
-        for (int i = 0; i < nw; i++)
-            alive += w[i].pid > 0;
-        if (stopping && alive == 0)
-            break;
+        for (int i = 0; i < nw; i++) alive += w[i].pid > 0;
+        if (stopping && alive == 0) break;
         int status = 0;
         int pid = wait(&status);
         now = uptime_ns();
@@ -576,8 +657,7 @@ int main(int argc, char* argv[]) {
             ticker = 0;
         } else {
             for (int i = 0; i < nw; i++) {
-                if (w[i].pid != pid)
-                    continue;
+                if (w[i].pid != pid) continue;
                 w[i].pid = 0;
                 if (status == BATCH) {
                     calls += BATCH;
@@ -585,22 +665,20 @@ int main(int argc, char* argv[]) {
                 } else {
                     died++;
                     if (verbose)
-                        printf("fuzz: worker %d generation %d (pid %d) ended with status %d\n", i,
-                               (int)(w[i].gen - 1), pid, status);
+                        printf("fuzz: worker %d generation %d (pid %d) ended with status %d\n", i, (int)(w[i].gen - 1),
+                               pid, status);
                 }
             }
         }
         /* watchdog: a worker that blocks is killed; one that survives a kill is a kernel bug */
         for (int i = 0; i < nw; i++) {
-            if (w[i].pid <= 0)
-                continue;
+            if (w[i].pid <= 0) continue;
             unsigned long age = now - w[i].started;
             if (!w[i].killed && (age > 4 * S || stopping)) {
                 kill(w[i].pid);
                 w[i].killed = 1;
                 w[i].started = now;
-                if (!stopping)
-                    watchdog++;
+                if (!stopping) watchdog++;
             } else if (w[i].killed && age > 10 * S && !(stuck & (1 << i))) {
                 stuck |= 1 << i;
                 printf("fuzz: BUG worker %d (pid %d, generation %d) survived kill for 10 s\n", i, w[i].pid,
@@ -609,11 +687,10 @@ int main(int argc, char* argv[]) {
         }
         if (now - last_print >= S) {
             last_print = now;
-            printf("fuzz: progress t=%ds calls=%d batches=%d died=%d watchdog=%d freepages=%d\n",
-                   (int)((now - t0) / S), (int)calls, (int)batches, (int)died, (int)watchdog, freepages());
+            printf("fuzz: progress t=%ds calls=%d batches=%d died=%d watchdog=%d freepages=%d\n", (int)((now - t0) / S),
+                   (int)calls, (int)batches, (int)died, (int)watchdog, freepages());
         }
-        if (stuck && stopping && now - t0 > (secs + 30) * S)
-            break;
+        if (stuck && stopping && now - t0 > (secs + 30) * S) break;
     }
     while (ticker > 0 && wait(0) >= 0)
         ;

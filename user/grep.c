@@ -9,8 +9,8 @@
  * (to search for "-h", write the pattern as ".*-h"); other patterns are
  * taken as they are, even when they start with '-'.
  */
-#include "kernel/types.h"
 #include "kernel/fcntl.h"
+#include "kernel/types.h"
 #include "user/user.h"
 
 static int match_here(const char* re, const char* text);
@@ -18,30 +18,23 @@ static int match_here(const char* re, const char* text);
 /* c* at the start of the text: try every count of c, shortest first. */
 static int match_star(char c, const char* re, const char* text) {
     do {
-        if (match_here(re, text))
-            return 1;
+        if (match_here(re, text)) return 1;
     } while (*text != 0 && (*text++ == c || c == '.'));
     return 0;
 }
 
 static int match_here(const char* re, const char* text) {
-    if (re[0] == 0)
-        return 1;
-    if (re[1] == '*')
-        return match_star(re[0], re + 2, text);
-    if (re[0] == '$' && re[1] == 0)
-        return *text == 0;
-    if (*text != 0 && (re[0] == '.' || re[0] == *text))
-        return match_here(re + 1, text + 1);
+    if (re[0] == 0) return 1;
+    if (re[1] == '*') return match_star(re[0], re + 2, text);
+    if (re[0] == '$' && re[1] == 0) return *text == 0;
+    if (*text != 0 && (re[0] == '.' || re[0] == *text)) return match_here(re + 1, text + 1);
     return 0;
 }
 
 static int match(const char* re, const char* text) {
-    if (re[0] == '^')
-        return match_here(re + 1, text);
+    if (re[0] == '^') return match_here(re + 1, text);
     do {
-        if (match_here(re, text))
-            return 1;
+        if (match_here(re, text)) return 1;
     } while (*text++ != 0);
     return 0;
 }
@@ -65,8 +58,7 @@ static void grep(const char* pattern, int fd) {
         }
         have -= line - buf;
         if (have == (int)sizeof(buf) - 1) { /* an overlong line: match this piece */
-            if (match(pattern, buf))
-                printf("%s\n", buf);
+            if (match(pattern, buf)) printf("%s\n", buf);
             have = 0;
         } else if (have > 0) {
             memmove(buf, line, have);
@@ -74,16 +66,14 @@ static void grep(const char* pattern, int fd) {
     }
     if (have > 0) { /* last line without a newline */
         buf[have] = 0;
-        if (match(pattern, buf))
-            printf("%s\n", buf);
+        if (match(pattern, buf)) printf("%s\n", buf);
     }
 }
 
 int main(int argc, char* argv[]) {
     static const char usage[] = "grep pattern [file...]";
     usage_on_help(argc, argv, usage);
-    if (argc < 2)
-        usage_exit(usage, 1);
+    if (argc < 2) usage_exit(usage, 1);
     if (argc == 2) {
         grep(argv[1], 0);
         return 0;

@@ -46,10 +46,8 @@ static int reap(int pid) {
     int status = 0;
     for (;;) {
         int w = wait(&status);
-        if (w == pid)
-            return status;
-        if (w < 0)
-            return -100;
+        if (w == pid) return status;
+        if (w < 0) return -100;
     }
 }
 
@@ -61,13 +59,11 @@ static volatile int image_marker = 12345;
  * image intact, 2 if exec returned anything else, 3 if the image changed. */
 static int try_exec(const char* path) {
     int pid = fork();
-    if (pid < 0)
-        return -2;
+    if (pid < 0) return -2;
     if (pid == 0) {
         char* argv[] = {(char*)path, 0};
         int r = exec(path, argv);
-        if (r != -1)
-            exit(2);
+        if (r != -1) exit(2);
         exit(image_marker == 12345 ? 0 : 3);
     }
     return reap(pid);
@@ -75,22 +71,19 @@ static int try_exec(const char* path) {
 
 static void t_elf(void) {
     int fd = open("/", O_RDONLY);
-    if (fd < 0)
-        return fail("elf", "cannot open /", fd);
+    if (fd < 0) return fail("elf", "cannot open /", fd);
     struct dirent de;
     char names[32][DIRSIZ + 2];
     int n = 0;
     while (n < 32 && read(fd, &de, sizeof de) == sizeof de) {
-        if (de.inum == 0 || de.name[0] != 'b' || de.name[1] != 'e' || de.name[2] != '_')
-            continue;
+        if (de.inum == 0 || de.name[0] != 'b' || de.name[1] != 'e' || de.name[2] != '_') continue;
         names[n][0] = '/';
         memmove(names[n] + 1, de.name, DIRSIZ);
         names[n][DIRSIZ + 1] = 0;
         n++;
     }
     close(fd);
-    if (n < 10)
-        return fail("elf", "too few /be_* files on the image", n);
+    if (n < 10) return fail("elf", "too few /be_* files on the image", n);
     int before = freepages();
     int bad = 0;
     for (int i = 0; i < n; i++) {
@@ -104,10 +97,8 @@ static void t_elf(void) {
         }
     }
     int after = freepages();
-    if (bad)
-        return fail("elf", "cases failed", bad);
-    if (after != before)
-        return fail("elf", "free pages changed across the failed execs", after - before);
+    if (bad) return fail("elf", "cases failed", bad);
+    if (after != before) return fail("elf", "free pages changed across the failed execs", after - before);
     char s[48];
     strcpy(s, "cases: ");
     s[7] = (char)('0' + n / 10);
@@ -121,18 +112,15 @@ static void t_elf(void) {
 /* Grow until at most `keep` pages are free (or sbrk fails). */
 static void eat_memory(int keep) {
     while (freepages() > keep + 300)
-        if (sbrk(1 << 20) == (char*)-1)
-            break;
+        if (sbrk(1 << 20) == (char*)-1) break;
     while (freepages() > keep)
-        if (sbrk(4096) == (char*)-1)
-            break;
+        if (sbrk(4096) == (char*)-1) break;
 }
 
 static void t_oom(void) {
     int before = freepages();
     int go[2], ready[2];
-    if (pipe(go) < 0 || pipe(ready) < 0)
-        return fail("oom", "pipe failed", -1);
+    if (pipe(go) < 0 || pipe(ready) < 0) return fail("oom", "pipe failed", -1);
     int execer = fork();
     if (execer == 0) {
         char c;
@@ -160,12 +148,9 @@ static void t_oom(void) {
     close(ready[0]);
     close(ready[1]);
     int after = freepages();
-    if (low > 64)
-        return fail("oom", "could not bring free pages down to 64", low);
-    if (st != 0)
-        return fail("oom", "exec of a 1 MiB bss with 64 pages free did not return -1 cleanly", st);
-    if (after != before)
-        return fail("oom", "free pages changed", after - before);
+    if (low > 64) return fail("oom", "could not bring free pages down to 64", low);
+    if (st != 0) return fail("oom", "exec of a 1 MiB bss with 64 pages free did not return -1 cleanly", st);
+    if (after != before) return fail("oom", "free pages changed", after - before);
     /* With memory back, the same program runs. */
     int pid = fork();
     if (pid == 0) {
@@ -174,8 +159,7 @@ static void t_oom(void) {
         exit(9);
     }
     st = reap(pid);
-    if (st != 0)
-        return fail("oom", "bigbss does not run with memory free", st);
+    if (st != 0) return fail("oom", "bigbss does not run with memory free", st);
     pass("oom", "exec -1 at 64 free pages, runs afterwards");
 }
 
@@ -183,26 +167,19 @@ static void t_oom(void) {
 
 static int dead_dir_checks(void) {
     int bad = 0;
-    if (chdir("..") != -1)
-        bad |= 1;
+    if (chdir("..") != -1) bad |= 1;
     int fd = open("f", O_CREATE | O_RDWR);
     if (fd != -1) {
         bad |= 2;
         close(fd);
     }
-    if (mkdir("d") != -1)
-        bad |= 4;
-    if (mknod("n", 9, 0) != -1)
-        bad |= 8;
-    if (link("/README.md", "l") != -1)
-        bad |= 16;
+    if (mkdir("d") != -1) bad |= 4;
+    if (mknod("n", 9, 0) != -1) bad |= 8;
+    if (link("/README.md", "l") != -1) bad |= 16;
     fd = open(".", O_RDONLY); /* the dead directory itself is still there */
-    if (fd < 0)
-        bad |= 32;
-    else
-        close(fd);
-    if (chdir("/") != 0)
-        bad |= 64;
+    if (fd < 0) bad |= 32;
+    else close(fd);
+    if (chdir("/") != 0) bad |= 64;
     return bad;
 }
 
@@ -210,28 +187,22 @@ static void t_rmcwd(void) {
     int pid = fork();
     if (pid == 0) {
         /* mkdir /hc; mkdir /hc/s; cd /hc/s; rm /hc/s; rm /hc; cd .. */
-        if (mkdir("/hc") < 0 || mkdir("/hc/s") < 0 || chdir("/hc/s") < 0)
-            exit(100);
-        if (unlink("/hc/s") < 0 || unlink("/hc") < 0)
-            exit(101);
+        if (mkdir("/hc") < 0 || mkdir("/hc/s") < 0 || chdir("/hc/s") < 0) exit(100);
+        if (unlink("/hc/s") < 0 || unlink("/hc") < 0) exit(101);
         exit(dead_dir_checks());
     }
     int st = reap(pid);
-    if (st != 0)
-        return fail("rmcwd", "nested: failed checks (bit mask; 100+ = setup)", st);
+    if (st != 0) return fail("rmcwd", "nested: failed checks (bit mask; 100+ = setup)", st);
     pid = fork();
     if (pid == 0) {
         /* mkdir /hd; cd /hd; rm /hd; echo x > f */
-        if (mkdir("/hd") < 0 || chdir("/hd") < 0 || unlink("/hd") < 0)
-            exit(100);
+        if (mkdir("/hd") < 0 || chdir("/hd") < 0 || unlink("/hd") < 0) exit(100);
         exit(dead_dir_checks());
     }
     st = reap(pid);
-    if (st != 0)
-        return fail("rmcwd", "flat: failed checks (bit mask; 100+ = setup)", st);
+    if (st != 0) return fail("rmcwd", "flat: failed checks (bit mask; 100+ = setup)", st);
     struct stat s;
-    if (stat("/hc", &s) == 0 || stat("/hd", &s) == 0)
-        return fail("rmcwd", "removed directory still named", 0);
+    if (stat("/hc", &s) == 0 || stat("/hd", &s) == 0) return fail("rmcwd", "removed directory still named", 0);
     pass("rmcwd", "cd .. and creates in a removed cwd fail");
 }
 
@@ -239,8 +210,7 @@ static void t_rmcwd(void) {
 
 static void t_dirrace(void) {
     const int rounds = 400;
-    if (mkdir("/hr") < 0 || chdir("/hr") < 0)
-        return fail("dirrace", "setup", -1);
+    if (mkdir("/hr") < 0 || chdir("/hr") < 0) return fail("dirrace", "setup", -1);
     int a = fork();
     if (a == 0) {
         for (int i = 0; i < rounds; i++) {
@@ -255,8 +225,7 @@ static void t_dirrace(void) {
             mkdir("rx/y");
             unlink("rx/y");
             int fd = open("rx/f", O_CREATE | O_RDWR);
-            if (fd >= 0)
-                close(fd);
+            if (fd >= 0) close(fd);
             unlink("rx/f");
         }
         exit(0);
@@ -267,8 +236,7 @@ static void t_dirrace(void) {
     unlink("rx/f");
     unlink("rx");
     chdir("/");
-    if (unlink("/hr") != 0)
-        return fail("dirrace", "directory not empty after the race", -1);
+    if (unlink("/hr") != 0) return fail("dirrace", "directory not empty after the race", -1);
     pass("dirrace", "400 rounds; fsck judges");
 }
 
@@ -277,21 +245,17 @@ static void t_dirrace(void) {
 static void t_console(void) {
     const char* kaddr = (const char*)0x80000000L;
     int w = write(1, kaddr, 10);
-    if (w != -1)
-        return fail("console", "write from a kernel address", w);
+    if (w != -1) return fail("console", "write from a kernel address", w);
     /* The host types "abc" once it sees this line. */
     printf("console: type a line\n");
     int r = read(0, (char*)kaddr, 10);
-    if (r != -1)
-        return fail("console", "read into a kernel address", r);
+    if (r != -1) return fail("console", "read into a kernel address", r);
     r = read(0, (char*)0, 10); /* page 0 is text: not writable */
-    if (r != -1)
-        return fail("console", "read into read-only text", r);
+    if (r != -1) return fail("console", "read into read-only text", r);
     char buf[16];
     memset(buf, 0, sizeof buf);
     r = read(0, buf, sizeof buf);
-    if (r != 4 || memcmp(buf, "abc\n", 4) != 0)
-        return fail("console", "the line was not all there after bad reads", r);
+    if (r != 4 || memcmp(buf, "abc\n", 4) != 0) return fail("console", "the line was not all there after bad reads", r);
     pass("console", "bad buffers -1, no input lost");
 }
 
@@ -309,8 +273,7 @@ static void t_badsys(void) {
     int t0 = uptime();
     for (int i = 0; i < 20000; i++) {
         long r = raw_syscall(nums[i % 6]);
-        if (r != -1)
-            return fail("badsys", "unknown system call did not return -1", nums[i % 6]);
+        if (r != -1) return fail("badsys", "unknown system call did not return -1", nums[i % 6]);
     }
     int t1 = uptime();
     printf("badsys: 20000 calls in %d ticks\n", t1 - t0);
@@ -321,13 +284,11 @@ static void t_badsys(void) {
 
 static void t_renice(void) {
     char orig[16];
-    if (sched_get(orig, sizeof orig) < 0)
-        return fail("renice", "sched_get", -1);
+    if (sched_get(orig, sizeof orig) < 0) return fail("renice", "sched_get", -1);
     static const char* policies[] = {"rr", "dwrr", "idwrr", "eevdf"};
     int switcher = fork();
     if (switcher == 0) {
-        for (int i = 0; i < 400; i++)
-            sched_set(policies[i % 4]);
+        for (int i = 0; i < 400; i++) sched_set(policies[i % 4]);
         exit(0);
     }
     int bad = 0;
@@ -335,28 +296,23 @@ static void t_renice(void) {
         int kids[4];
         for (int k = 0; k < 4; k++) {
             kids[k] = fork();
-            if (kids[k] == 0)
-                exit(0);
+            if (kids[k] == 0) exit(0);
         }
         for (int k = 0; k < 4; k++) {
-            if (kids[k] < 0)
-                continue;
+            if (kids[k] < 0) continue;
             /* The child may be running, exiting, a zombie, or gone. */
             setpriority(kids[k], (round + k) % 40 - 20);
             getpriority(kids[k]);
             setpriority(kids[k] + 1, 5); /* perhaps a recycled slot */
         }
         for (int k = 0; k < 4; k++)
-            if (kids[k] > 0)
-                reap(kids[k]);
+            if (kids[k] > 0) reap(kids[k]);
         for (int k = 0; k < 4; k++)
-            if (kids[k] > 0 && setpriority(kids[k], 0) != -1)
-                bad++; /* reaped: must be gone */
+            if (kids[k] > 0 && setpriority(kids[k], 0) != -1) bad++; /* reaped: must be gone */
     }
     reap(switcher);
     sched_set(orig);
-    if (bad)
-        return fail("renice", "setpriority of a reaped pid succeeded", bad);
+    if (bad) return fail("renice", "setpriority of a reaped pid succeeded", bad);
     pass("renice", "100 rounds of 4 children, 400 policy switches");
 }
 
@@ -372,22 +328,18 @@ static void t_forkbomb(void) {
             while (uptime() < stop) {
                 int pid = fork();
                 if (pid == 0) {
-                    while (uptime() < stop)
-                        sleep(1);
+                    while (uptime() < stop) sleep(1);
                     exit(0);
                 }
-                if (pid < 0)
-                    full++;
+                if (pid < 0) full++;
             }
-            while (wait(0) >= 0) {
-            }
+            while (wait(0) >= 0) {}
             exit(full > 0 ? 0 : 1);
         }
     }
     int filled = 0;
     for (int b = 0; b < 3; b++)
-        if (bombers[b] > 0 && reap(bombers[b]) == 0)
-            filled++;
+        if (bombers[b] > 0 && reap(bombers[b]) == 0) filled++;
     printf("forkbomb: done, table filled by %d of 3 bombers\n", filled);
 }
 
@@ -395,8 +347,7 @@ static void t_memhog(void) {
     eat_memory(0);
     printf("memhog: full, %d pages free\n", freepages());
     int stop = uptime() + 300; /* 30 s, unless killed */
-    while (uptime() < stop)
-        sbrk(4096);
+    while (uptime() < stop) sbrk(4096);
     printf("memhog: not killed\n");
 }
 
@@ -405,9 +356,9 @@ struct test {
     void (*fn)(void);
 };
 static struct test tests[] = {
-    {"elf", t_elf},         {"oom", t_oom},       {"rmcwd", t_rmcwd},       {"dirrace", t_dirrace},
-    {"console", t_console}, {"badsys", t_badsys}, {"renice", t_renice},     {"forkbomb", t_forkbomb},
-    {"memhog", t_memhog},
+    {"elf", t_elf},         {"oom", t_oom},           {"rmcwd", t_rmcwd},
+    {"dirrace", t_dirrace}, {"console", t_console},   {"badsys", t_badsys},
+    {"renice", t_renice},   {"forkbomb", t_forkbomb}, {"memhog", t_memhog},
 };
 
 int main(int argc, char* argv[]) {

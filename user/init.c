@@ -16,9 +16,9 @@
  * prints the usage line and exits (any other argument is ignored, as before:
  * init must come up whatever it is given).
  */
-#include "kernel/types.h"
-#include "kernel/stat.h"
 #include "kernel/fcntl.h"
+#include "kernel/stat.h"
+#include "kernel/types.h"
 #include "user/user.h"
 
 static char* sh_argv[] = {"sh", 0};
@@ -26,15 +26,13 @@ static int backoff = 1; /* ticks to sleep before the next retry */
 
 static void pause_and_back_off(void) {
     sleep(backoff);
-    if (backoff < 32)
-        backoff *= 2;
+    if (backoff < 32) backoff *= 2;
 }
 
 static void open_console(void) {
     while (open("console", O_RDWR) < 0) {
         mknod("console", CONSOLE, 0);
-        if (open("console", O_RDWR) >= 0)
-            break;
+        if (open("console", O_RDWR) >= 0) break;
         pause_and_back_off(); /* nowhere to even report it */
     }
     dup(0); /* stdout */
@@ -51,8 +49,7 @@ static int start_shell(void) {
             printf("init: exec sh failed\n");
             exit(1);
         }
-        if (pid > 0)
-            return pid;
+        if (pid > 0) return pid;
         printf("init: fork failed, retrying\n");
         pause_and_back_off();
     }
@@ -66,15 +63,11 @@ int main(int argc, char* argv[]) {
         unsigned started = uptime();
         for (;;) {
             int pid = wait(0);
-            if (pid == sh)
-                break; /* restart the shell */
-            if (pid < 0)
-                pause_and_back_off(); /* cannot happen: sh is a child */
+            if (pid == sh) break;              /* restart the shell */
+            if (pid < 0) pause_and_back_off(); /* cannot happen: sh is a child */
             /* otherwise an orphan was reaped: keep waiting */
         }
-        if (uptime() - started > 100)
-            backoff = 1; /* that shell ran for a while: start again at once */
-        else
-            pause_and_back_off(); /* it died at once (exec failed?): slow down */
+        if (uptime() - started > 100) backoff = 1; /* that shell ran for a while: start again at once */
+        else pause_and_back_off();                 /* it died at once (exec failed?): slow down */
     }
 }

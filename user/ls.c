@@ -5,21 +5,19 @@
  * then type, inode number and size in bytes. -h or any other option prints
  * the usage line.
  */
-#include "kernel/types.h"
-#include "kernel/stat.h"
-#include "kernel/fs.h"
 #include "kernel/fcntl.h"
+#include "kernel/fs.h"
+#include "kernel/stat.h"
+#include "kernel/types.h"
 #include "user/user.h"
 
 /* The last path component, padded with blanks to DIRSIZ characters. */
 static const char* fmtname(const char* path) {
     static char buf[DIRSIZ + 1];
     const char* p = path + strlen(path);
-    while (p > path && p[-1] != '/')
-        p--;
+    while (p > path && p[-1] != '/') p--;
     int n = strlen(p);
-    if (n >= DIRSIZ)
-        return p;
+    if (n >= DIRSIZ) return p;
     memmove(buf, p, n);
     memset(buf + n, ' ', DIRSIZ - n);
     buf[DIRSIZ] = 0;
@@ -42,8 +40,7 @@ static void list_dir(int fd, const char* path) {
     *p++ = '/';
     struct dirent de;
     while (read(fd, &de, sizeof(de)) == sizeof(de)) {
-        if (de.inum == 0)
-            continue;
+        if (de.inum == 0) continue;
         memmove(p, de.name, DIRSIZ);
         p[DIRSIZ] = 0;
         struct stat st;
@@ -74,9 +71,7 @@ static void ls(const char* path) {
 
 int main(int argc, char* argv[]) {
     usage_no_options(argc, argv, "ls [path...]");
-    if (argc < 2)
-        ls(".");
-    for (int i = 1; i < argc; i++)
-        ls(argv[i]);
+    if (argc < 2) ls(".");
+    for (int i = 1; i < argc; i++) ls(argv[i]);
     return 0;
 }

@@ -208,8 +208,7 @@ int main(int argc, char* argv[]) {
         else usage();
         if (i + 1 >= argc || !parse_int(argv[++i], dst)) usage();
     }
-    if (workers < 1 || workers > MAXWORKERS || seconds < 1 || units < 0 || warmup < 0 || interval_ms < 10)
-        usage();
+    if (workers < 1 || workers > MAXWORKERS || seconds < 1 || units < 0 || warmup < 0 || interval_ms < 10) usage();
 
     int ready[2];
     int go_w[MAXWORKERS];
@@ -337,7 +336,6 @@ int main(int argc, char* argv[]) {
     printf("sched delay (kernel): avg %s usec per dispatch, max wakeup %s usec\n", p50, p90);
     bench_fixed(hist_pct(&wake_h, 500, &upto), 10, 1, p50);
     bench_fixed(hist_pct(&wake_h, 900, &upto), 10, 1, p90);
-    printf("schbench: rps=%s p50=%s p90=%s p99=%s p999=%s max=%s samples=%lu\n", a, p50, p90, p99, p999, mx,
-           wake_h.n);
+    printf("schbench: rps=%s p50=%s p90=%s p99=%s p999=%s max=%s samples=%lu\n", a, p50, p90, p99, p999, mx, wake_h.n);
     exit(0);
 }

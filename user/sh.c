@@ -15,8 +15,8 @@
  * commands from a file without printing the "$ " prompt (to stderr).
  * `sh -h`, another option, or more than one file prints the usage line.
  */
-#include "kernel/types.h"
 #include "kernel/fcntl.h"
+#include "kernel/types.h"
 #include "user/user.h"
 
 enum { EXEC = 1, REDIR, PIPE, LIST, BACK };
@@ -24,12 +24,12 @@ enum { MAXARGS = 32, MAXNODES = 64, LINESZ = 512 };
 
 struct cmd {
     int type;
-    int argc;                 /* EXEC */
-    char* argv[MAXARGS + 1];  /* EXEC */
-    struct cmd* left;         /* PIPE, LIST; the inner command of BACK, REDIR */
-    struct cmd* right;        /* PIPE, LIST */
-    char* file;               /* REDIR */
-    int fd, mode, append;     /* REDIR */
+    int argc;                /* EXEC */
+    char* argv[MAXARGS + 1]; /* EXEC */
+    struct cmd* left;        /* PIPE, LIST; the inner command of BACK, REDIR */
+    struct cmd* right;       /* PIPE, LIST */
+    char* file;              /* REDIR */
+    int fd, mode, append;    /* REDIR */
 };
 
 static struct cmd pool[MAXNODES];
@@ -56,8 +56,7 @@ static struct cmd* node(int type) {
 }
 
 static void skip_space(void) {
-    while (*ps && strchr(kSpace, *ps))
-        ps++;
+    while (*ps && strchr(kSpace, *ps)) ps++;
 }
 
 /* Is the next token one of the characters in toks? */
@@ -86,11 +85,9 @@ static int symbol(void) {
 static char* word(void) {
     skip_space();
     char* start = ps;
-    while (*ps && !strchr(kSpace, *ps) && !strchr(kSymbols, *ps))
-        ps++;
+    while (*ps && !strchr(kSpace, *ps) && !strchr(kSymbols, *ps)) ps++;
     int n = ps - start;
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     if (narena + n + 1 > (int)sizeof(arena)) {
         perr = "line too long";
         return 0;
@@ -109,8 +106,7 @@ static struct cmd* parse_redir(struct cmd* inner) {
     struct cmd* r = node(REDIR);
     r->left = inner;
     r->file = word();
-    if (r->file == 0 && !perr)
-        perr = "missing file for redirection";
+    if (r->file == 0 && !perr) perr = "missing file for redirection";
     r->fd = sym == '<' ? 0 : 1;
     r->mode = sym == '<' ? O_RDONLY : sym == '>' ? (O_WRONLY | O_CREATE | O_TRUNC) : (O_RDWR | O_CREATE);
     r->append = sym == '+';
@@ -150,29 +146,25 @@ static struct cmd* parse_block(void) {
     symbol(); /* ( */
     struct cmd* c = parse_line();
     if (!peek(")")) {
-        if (!perr)
-            perr = "missing )";
+        if (!perr) perr = "missing )";
         return c;
     }
     symbol();
     struct cmd* reds[8];
     int nreds = 0;
-    while (!perr && peek("<>") && nreds < 8)
-        reds[nreds++] = parse_redir(0);
+    while (!perr && peek("<>") && nreds < 8) reds[nreds++] = parse_redir(0);
     return parse_redirs(c, reds, nreds);
 }
 
 static struct cmd* parse_pipe(void) {
     struct cmd* c = peek("(") ? parse_block() : parse_exec();
-    if (c->type == EXEC && c->argc == 0 && peek("|") && !perr)
-        perr = "empty command in pipe";
+    if (c->type == EXEC && c->argc == 0 && peek("|") && !perr) perr = "empty command in pipe";
     if (!perr && peek("|")) {
         symbol();
         struct cmd* p = node(PIPE);
         p->left = c;
         p->right = parse_pipe();
-        if (p->right->type == EXEC && p->right->argc == 0 && !perr)
-            perr = "empty command in pipe";
+        if (p->right->type == EXEC && p->right->argc == 0 && !perr) perr = "empty command in pipe";
         return p;
     }
     return c;
@@ -186,8 +178,7 @@ static struct cmd* parse_line(void) {
             b->left = c;
             c = b;
         }
-        if (at_end())
-            break;
+        if (at_end()) break;
         struct cmd* l = node(LIST);
         l->left = c;
         l->right = parse_pipe();
@@ -202,8 +193,7 @@ static struct cmd* parse(char* line) {
     ps = line;
     struct cmd* c = parse_line();
     skip_space();
-    if (*ps && !perr)
-        perr = "unexpected character";
+    if (*ps && !perr) perr = "unexpected character";
     return c;
 }
 
@@ -224,8 +214,7 @@ static void run(struct cmd* c) __attribute__((noreturn));
  * only search path). Names containing '/' are taken as given. */
 static void exec_from_root(char** argv) {
     char path[LINESZ + 2];
-    if (strchr(argv[0], '/') || strlen(argv[0]) > LINESZ)
-        return;
+    if (strchr(argv[0], '/') || strlen(argv[0]) > LINESZ) return;
     path[0] = '/';
     strcpy(path + 1, argv[0]);
     exec(path, argv);
@@ -239,8 +228,7 @@ static void run_redir(struct cmd* c) {
     }
     if (c->append) { /* no seek call: reading to the end moves the offset */
         char buf[512];
-        while (read(c->fd, buf, sizeof(buf)) > 0) {
-        }
+        while (read(c->fd, buf, sizeof(buf)) > 0) {}
     }
     run(c->left);
 }
@@ -274,42 +262,36 @@ static void run_pipe(struct cmd* c) {
 
 static void run(struct cmd* c) {
     switch (c->type) {
-    case EXEC:
-        if (c->argc == 0)
+        case EXEC:
+            if (c->argc == 0) exit(0);
+            exec(c->argv[0], c->argv);
+            exec_from_root(c->argv);
+            fprintf(2, "exec %s failed\n", c->argv[0]);
+            exit(1);
+        case REDIR:
+            run_redir(c);
+        case PIPE:
+            run_pipe(c);
+        case LIST:
+            if (fork1() == 0) run(c->left);
+            wait(0);
+            run(c->right);
+        case BACK:
+            if (fork1() == 0) run(c->left);
             exit(0);
-        exec(c->argv[0], c->argv);
-        exec_from_root(c->argv);
-        fprintf(2, "exec %s failed\n", c->argv[0]);
-        exit(1);
-    case REDIR:
-        run_redir(c);
-    case PIPE:
-        run_pipe(c);
-    case LIST:
-        if (fork1() == 0)
-            run(c->left);
-        wait(0);
-        run(c->right);
-    case BACK:
-        if (fork1() == 0)
-            run(c->left);
-        exit(0);
     }
     exit(1);
 }
 
 /* A builtin runs in the shell itself; returns 1 if c was one. */
 static int builtin(struct cmd* c) {
-    if (c->type != EXEC || c->argc == 0)
-        return c->type == EXEC; /* an empty command is done */
+    if (c->type != EXEC || c->argc == 0) return c->type == EXEC; /* an empty command is done */
     if (strcmp(c->argv[0], "cd") == 0) {
         const char* dir = c->argc > 1 ? c->argv[1] : "/";
-        if (chdir(dir) < 0)
-            fprintf(2, "cannot cd %s\n", dir);
+        if (chdir(dir) < 0) fprintf(2, "cannot cd %s\n", dir);
         return 1;
     }
-    if (strcmp(c->argv[0], "exit") == 0)
-        exit(c->argc > 1 ? atoi(c->argv[1]) : 0);
+    if (strcmp(c->argv[0], "exit") == 0) exit(c->argc > 1 ? atoi(c->argv[1]) : 0);
     return 0;
 }
 
@@ -319,23 +301,19 @@ static void run_top(struct cmd* c) {
         run_top(c->right);
         return;
     }
-    if (builtin(c))
-        return;
+    if (builtin(c)) return;
     int pid = fork();
     if (pid < 0) { /* the shell itself survives a full table or memory */
         fprintf(2, "sh: fork failed\n");
         return;
     }
-    if (pid == 0)
-        run(c);
+    if (pid == 0) run(c);
     int w;
-    while ((w = wait(0)) >= 0 && w != pid) {
-    }
+    while ((w = wait(0)) >= 0 && w != pid) {}
 }
 
 static int getcmd(char* buf, int n, int prompt) {
-    if (prompt)
-        write(2, "$ ", 2);
+    if (prompt) write(2, "$ ", 2);
     memset(buf, 0, n);
     gets(buf, n);
     return buf[0] == 0 ? -1 : 0;
@@ -353,8 +331,7 @@ int main(int argc, char* argv[]) {
     }
     static const char usage[] = "sh [file]";
     usage_no_options(argc, argv, usage);
-    if (argc > 2)
-        usage_exit(usage, 1);
+    if (argc > 2) usage_exit(usage, 1);
     int prompt = 1;
     if (argc > 1) {
         close(0);

@@ -92,7 +92,7 @@ int main(int argc, char* argv[]) {
             exit(1);
         }
     }
-    setpriority(0, -20);  /* the parent must wake up on time */
+    setpriority(0, -20); /* the parent must wake up on time */
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1 && warmup > 0) {
             unsigned long until = uptime_ns() + (unsigned long)warmup * 1000000UL;
@@ -105,7 +105,7 @@ int main(int argc, char* argv[]) {
         }
     }
     unsigned long start[MAXKIDS], stop[MAXKIDS], used[MAXKIDS];
-    sleep(1);  /* let every child set its nice value */
+    sleep(1); /* let every child set its nice value */
     unsigned long snap_start = snapshot(n, pid, start);
     unsigned long end = uptime_ns() + (unsigned long)ms * 1000000UL;
     while (uptime_ns() < end) sleep(1);

@@ -53,7 +53,10 @@ int main(int argc, char* argv[]) {
                 else bounce(ab[0], ba[1], rounds, 0);
             }
         }
-        close(ab[0]); close(ab[1]); close(ba[0]); close(ba[1]);
+        close(ab[0]);
+        close(ab[1]);
+        close(ba[0]);
+        close(ba[1]);
     }
     int bad = 0;
     for (int i = 0; i < 2 * pairs; i++) {

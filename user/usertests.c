@@ -13,14 +13,14 @@
  * All files are created in the current directory with a "ut" prefix and
  * removed again.
  */
-#include "kernel/types.h"
-#include "kernel/stat.h"
+#include "user/usertests.h"
 #include "kernel/fcntl.h"
 #include "kernel/fs.h"
-#include "kernel/param.h"
 #include "kernel/memlayout.h"
+#include "kernel/param.h"
+#include "kernel/stat.h"
+#include "kernel/types.h"
 #include "user/user.h"
-#include "user/usertests.h"
 
 const char* cur = "";
 char buf[8192];
@@ -44,17 +44,14 @@ int child_status(void (*fn)(void)) {
 int make_file(const char* name, int n) {
     int fd = open(name, O_CREATE | O_RDWR | O_TRUNC);
     CHECK(fd >= 0, "cannot create %s", name);
-    for (int i = 0; i < n; i++)
-        buf[i] = (char)(i * 7 + 3);
-    if (n > 0)
-        CHECK(write(fd, buf, n) == n, "short write to %s", name);
+    for (int i = 0; i < n; i++) buf[i] = (char)(i * 7 + 3);
+    if (n > 0) CHECK(write(fd, buf, n) == n, "short write to %s", name);
     return fd;
 }
 
 int file_size(const char* name) {
     struct stat st;
-    if (stat(name, &st) < 0)
-        return -1;
+    if (stat(name, &st) < 0) return -1;
     return (int)st.size;
 }
 
@@ -68,8 +65,8 @@ void expect_killed(void (*fn)(void), unsigned long addr, const char* what) {
 }
 
 /* The bad addresses every pointer argument is tried with. */
-const unsigned long bad_ptrs[] = {KERNBASE, KERNBASE + 0x12345, MAXVA, MAXVA + PGSIZE, TRAMPOLINE,
-                                         0xffffffffffff0000UL, 0xfffffffffffff000UL};
+const unsigned long bad_ptrs[] = {
+    KERNBASE, KERNBASE + 0x12345, MAXVA, MAXVA + PGSIZE, TRAMPOLINE, 0xffffffffffff0000UL, 0xfffffffffffff000UL};
 
 /* ---- memory ------------------------------------------------------------ */
 
@@ -77,8 +74,7 @@ static void t_sbrk_basic(void) {
     char* a = sbrk(0);
     char* b = sbrk(3 * PGSIZE);
     CHECK(a == b, "sbrk returned %p, break was %p", b, a);
-    for (int i = 0; i < 3 * PGSIZE; i += 512)
-        b[i] = (char)i;
+    for (int i = 0; i < 3 * PGSIZE; i += 512) b[i] = (char)i;
     CHECK(sbrk(0) == a + 3 * PGSIZE, "break did not move");
     unsigned long page = PGROUNDUP((unsigned long)a) + PGSIZE;
     CHECK(sbrk(-3 * PGSIZE) == a + 3 * PGSIZE, "shrink returned the wrong old break");
@@ -98,10 +94,8 @@ static void t_sbrk_100mib(void) {
     const int n = 100 << 20;
     char* p = sbrk(n);
     CHECK(p != (char*)-1, "sbrk(100 MiB) failed");
-    for (int i = 0; i < n; i += PGSIZE)
-        p[i] = (char)(i >> 12);
-    for (int i = 0; i < n; i += PGSIZE)
-        CHECK(p[i] == (char)(i >> 12), "page %d lost its contents", i / PGSIZE);
+    for (int i = 0; i < n; i += PGSIZE) p[i] = (char)(i >> 12);
+    for (int i = 0; i < n; i += PGSIZE) CHECK(p[i] == (char)(i >> 12), "page %d lost its contents", i / PGSIZE);
     CHECK(sbrk(-n) == p + n, "shrink failed");
 }
 
@@ -109,8 +103,7 @@ static void t_sbrk_100mib(void) {
 static long exhaust_memory(void) {
     long total = 0;
     for (int chunk = 1 << 20; chunk >= PGSIZE; chunk /= 2)
-        while (sbrk(chunk) != (char*)-1)
-            total += chunk;
+        while (sbrk(chunk) != (char*)-1) total += chunk;
     return total;
 }
 
@@ -118,18 +111,15 @@ static void t_oom_fork_exec(void) {
     long total = exhaust_memory();
     CHECK(total > 0, "could not allocate anything");
     int pid = fork();
-    if (pid == 0)
-        exit(0);
-    if (pid > 0)
-        wait(0);
+    if (pid == 0) exit(0);
+    if (pid > 0) wait(0);
     CHECK(pid < 0, "fork succeeded with memory exhausted");
     char* argv[] = {"kill", 0}; /* exits 1 if the exec wrongly succeeds */
     CHECK(exec("kill", argv) < 0, "exec returned although memory is exhausted");
     sbrk(-(int)(total > 0x7fffffff ? 0x7fffffff : total));
     pid = fork();
     CHECK(pid >= 0, "fork fails after memory was freed");
-    if (pid == 0)
-        exit(0);
+    if (pid == 0) exit(0);
     wait(0);
 }
 
@@ -146,8 +136,7 @@ static void churn(void) {
 static void t_free_on_exit(void) {
     child_status(churn); /* warm-up: first-use allocations */
     int before = freepages();
-    for (int i = 0; i < 5; i++)
-        CHECK(child_status(churn) == 0, "churn child failed");
+    for (int i = 0; i < 5; i++) CHECK(child_status(churn) == 0, "churn child failed");
     int after = freepages();
     CHECK(after == before, "free pages %d before, %d after: %d leaked", before, after, before - after);
 }
@@ -239,12 +228,10 @@ static void pipe_transfer(int nw, int nr, int total) {
     CHECK(pipe(p) == 0 && pipe(res) == 0, "pipe");
     for (int w = 0; w < nw; w++) {
         if (fork() == 0) {
-            for (int i = 0; i < 1000; i++)
-                buf[i] = (char)(i % 251);
+            for (int i = 0; i < 1000; i++) buf[i] = (char)(i % 251);
             for (int left = total / nw; left > 0;) {
                 int n = write(p[1], buf, left < 1000 ? left : 1000);
-                if (n <= 0)
-                    exit(1);
+                if (n <= 0) exit(1);
                 left -= n;
             }
             exit(0);
@@ -254,16 +241,14 @@ static void pipe_transfer(int nw, int nr, int total) {
         if (fork() == 0) {
             close(p[1]);
             long got = 0, n;
-            while ((n = read(p[0], buf, 777)) > 0)
-                got += n;
+            while ((n = read(p[0], buf, 777)) > 0) got += n;
             write(res[1], &got, sizeof(got));
             exit(0);
         }
     }
     close(p[0]), close(p[1]), close(res[1]);
     long sum = 0, got;
-    while (read(res[0], &got, sizeof(got)) == sizeof(got))
-        sum += got;
+    while (read(res[0], &got, sizeof(got)) == sizeof(got)) sum += got;
     close(res[0]);
     for (int i = 0; i < nw + nr; i++) {
         int st;
@@ -283,28 +268,23 @@ static void t_fork_wait(void) {
     for (int i = 0; i < 4; i++) {
         int pid = fork();
         CHECK(pid >= 0, "fork");
-        if (pid == 0)
-            exit(codes[i]);
+        if (pid == 0) exit(codes[i]);
         int st = 12345;
         CHECK(wait(&st) == pid && st == codes[i], "exit(%d) reported as %d", codes[i], st);
     }
     CHECK(wait(0) < 0, "wait with no children succeeded");
     int me = getpid(), pid = fork();
-    if (pid == 0)
-        exit(getpid() != me && getpid() > 0 ? 0 : 1);
+    if (pid == 0) exit(getpid() != me && getpid() > 0 ? 0 : 1);
     int st;
     CHECK(wait(&st) == pid && st == 0 && me > 0, "getpid");
     pid = fork();
-    if (pid == 0)
-        exit(3);
+    if (pid == 0) exit(3);
     CHECK(wait((int*)KERNBASE) < 0, "wait wrote status to a kernel address");
-    while (wait(0) > 0) {
-    }
+    while (wait(0) > 0) {}
 }
 
 static void spin(void) {
-    for (;;)
-        g_addr++;
+    for (;;) g_addr++;
 }
 static void nap(void) { sleep(1000); }
 static void block_read(void) {
@@ -335,8 +315,7 @@ static void t_kill(void) {
 static void t_fork_full(void) {
     int p[2], n = 0, pid;
     CHECK(pipe(p) == 0, "pipe");
-    while ((pid = fork()) > 0)
-        n++;
+    while ((pid = fork()) > 0) n++;
     if (pid == 0) {
         close(p[1]);
         read(p[0], buf, 1);
@@ -344,19 +323,16 @@ static void t_fork_full(void) {
     }
     CHECK(n > 5 && n < NPROC, "forked %d children before failing", n);
     close(p[1]);
-    for (int i = 0; i < n; i++)
-        CHECK(wait(0) > 0, "wait");
+    for (int i = 0; i < n; i++) CHECK(wait(0) > 0, "wait");
     CHECK((pid = fork()) >= 0, "fork fails after recovery");
-    if (pid == 0)
-        exit(0);
+    if (pid == 0) exit(0);
     wait(0);
 }
 
 static int pid_exists(int pid) {
     struct procinfo pi;
     for (int i = 0; i < NPROC; i++)
-        if (procinfo(i, &pi) == 0 && pi.pid == pid)
-            return 1;
+        if (procinfo(i, &pi) == 0 && pi.pid == pid) return 1;
     return 0;
 }
 
@@ -377,8 +353,7 @@ static void t_orphans(void) {
     CHECK(read(p[0], &g, sizeof(g)) == sizeof(g) && g > 0, "grandchild pid");
     wait(0);
     int i = 0;
-    while (pid_exists(g) && i++ < 100)
-        sleep(1);
+    while (pid_exists(g) && i++ < 100) sleep(1);
     CHECK(!pid_exists(g), "orphan %d never reaped", g);
 }
 
@@ -401,8 +376,7 @@ static void t_exec(void) {
     close(p[0]);
     CHECK(exec("utnope", ok) < 0 && exec("README.md", ok) < 0, "exec of a non-program");
     static char* many[MAXARG + 3];
-    for (int i = 0; i < MAXARG + 2; i++)
-        many[i] = "x";
+    for (int i = 0; i < MAXARG + 2; i++) many[i] = "x";
     CHECK(exec("echo", many) < 0, "exec with %d arguments", MAXARG + 2);
 }
 
@@ -438,32 +412,48 @@ static const struct test {
     void (*fn)(void);
     int slow;
 } tests[] = {
-    {"sbrk_basic", t_sbrk_basic, QUICK},     {"sbrk_bad", t_sbrk_bad, QUICK},
-    {"sbrk_100mib", t_sbrk_100mib, QUICK},   {"oom_fork_exec", t_oom_fork_exec, QUICK},
-    {"free_on_exit", t_free_on_exit, QUICK}, {"kernel_memory", t_kernel_memory, QUICK},
-    {"high_addresses", t_high_addresses, QUICK}, {"guard_page", t_guard_page, QUICK},
-    {"text_readonly", t_text_readonly, QUICK}, {"data_noexec", t_data_noexec, QUICK},
-    {"bad_pointers", t_bad_pointers, QUICK}, {"file_rw", t_file_rw, QUICK},
-    {"bad_fds", t_bad_fds, QUICK},           {"truncate", t_truncate, QUICK},
-    {"offsets", t_offsets, QUICK},           {"max_file", t_max_file, QUICK},
-    {"unlink_open", t_unlink_open, QUICK},   {"names14", t_names, QUICK},
-    {"dirs", t_dirs, QUICK},                 {"links", t_links, QUICK},
-    {"mknod", t_mknod, QUICK},               {"concurrent_dir", t_concurrent_dir, QUICK},
-    {"fd_limit", t_fd_limit, QUICK},         {"pipe_basic", t_pipe_basic, QUICK},
-    {"pipe_large", t_pipe_large, QUICK},     {"pipe_many", t_pipe_many, QUICK},
-    {"fork_wait", t_fork_wait, QUICK},       {"kill", t_kill, QUICK},
-    {"fork_full", t_fork_full, QUICK},       {"orphans", t_orphans, QUICK},
-    {"exec", t_exec, QUICK},                 {"time", t_time, QUICK},
-    {"sched_calls", t_sched_calls, QUICK},   {"pipe_huge", t_pipe_huge, SLOW},
-    {"disk_full", t_disk_full, SLOW},        {"inodes_full", t_inodes_full, SLOW},
+    {"sbrk_basic", t_sbrk_basic, QUICK},
+    {"sbrk_bad", t_sbrk_bad, QUICK},
+    {"sbrk_100mib", t_sbrk_100mib, QUICK},
+    {"oom_fork_exec", t_oom_fork_exec, QUICK},
+    {"free_on_exit", t_free_on_exit, QUICK},
+    {"kernel_memory", t_kernel_memory, QUICK},
+    {"high_addresses", t_high_addresses, QUICK},
+    {"guard_page", t_guard_page, QUICK},
+    {"text_readonly", t_text_readonly, QUICK},
+    {"data_noexec", t_data_noexec, QUICK},
+    {"bad_pointers", t_bad_pointers, QUICK},
+    {"file_rw", t_file_rw, QUICK},
+    {"bad_fds", t_bad_fds, QUICK},
+    {"truncate", t_truncate, QUICK},
+    {"offsets", t_offsets, QUICK},
+    {"max_file", t_max_file, QUICK},
+    {"unlink_open", t_unlink_open, QUICK},
+    {"names14", t_names, QUICK},
+    {"dirs", t_dirs, QUICK},
+    {"links", t_links, QUICK},
+    {"mknod", t_mknod, QUICK},
+    {"concurrent_dir", t_concurrent_dir, QUICK},
+    {"fd_limit", t_fd_limit, QUICK},
+    {"pipe_basic", t_pipe_basic, QUICK},
+    {"pipe_large", t_pipe_large, QUICK},
+    {"pipe_many", t_pipe_many, QUICK},
+    {"fork_wait", t_fork_wait, QUICK},
+    {"kill", t_kill, QUICK},
+    {"fork_full", t_fork_full, QUICK},
+    {"orphans", t_orphans, QUICK},
+    {"exec", t_exec, QUICK},
+    {"time", t_time, QUICK},
+    {"sched_calls", t_sched_calls, QUICK},
+    {"pipe_huge", t_pipe_huge, SLOW},
+    {"disk_full", t_disk_full, SLOW},
+    {"inodes_full", t_inodes_full, SLOW},
 };
 
 static int selected(const char* name, int argc, char** argv, int first) {
-    if (first >= argc)
-        return 1;
+    if (first >= argc) return 1;
     for (int i = first; i < argc; i++)
-        if (strlen(argv[i]) <= strlen(name) && memcmp(argv[i], name, strlen(argv[i])) == 0)
-            return 1;
+        if (strlen(argv[i]) <= strlen(name) && memcmp(argv[i], name, strlen(argv[i])) == 0) return 1;
     return 0;
 }
 
@@ -480,22 +470,17 @@ static int run_test(const struct test* t) {
         exit(0);
     }
     int st = -12345, w;
-    while ((w = wait(&st)) >= 0 && w != pid) {
-    }
-    if (st == 0)
-        printf("PASS %s\n", t->name);
-    else if (st != kFailStatus)
-        printf("FAIL %s: test process exited with status %d\n", t->name, st);
+    while ((w = wait(&st)) >= 0 && w != pid) {}
+    if (st == 0) printf("PASS %s\n", t->name);
+    else if (st != kFailStatus) printf("FAIL %s: test process exited with status %d\n", t->name, st);
     return st == 0;
 }
 
 int main(int argc, char* argv[]) {
     int quick = 0, do_halt = 0, first = 1;
     for (; first < argc && argv[first][0] == '-'; first++) {
-        if (strcmp(argv[first], "-q") == 0)
-            quick = 1;
-        else if (strcmp(argv[first], "-h") == 0)
-            do_halt = 1;
+        if (strcmp(argv[first], "-q") == 0) quick = 1;
+        else if (strcmp(argv[first], "-h") == 0) do_halt = 1;
         else {
             fprintf(2, "usage: usertests [-q] [-h] [test-name-prefix...]\n");
             exit(2);
@@ -504,15 +489,11 @@ int main(int argc, char* argv[]) {
     printf("usertests: starting (%s mode)\n", quick ? "quick" : "full");
     int passed = 0, failed = 0;
     for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-        if ((quick && tests[i].slow) || !selected(tests[i].name, argc, argv, first))
-            continue;
-        if (run_test(&tests[i]))
-            passed++;
-        else
-            failed++;
+        if ((quick && tests[i].slow) || !selected(tests[i].name, argc, argv, first)) continue;
+        if (run_test(&tests[i])) passed++;
+        else failed++;
     }
     printf("usertests: %d passed, %d failed\n", passed, failed);
-    if (do_halt)
-        halt(failed ? 1 : 0);
+    if (do_halt) halt(failed ? 1 : 0);
     return failed ? 1 : 0;
 }

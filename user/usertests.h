@@ -7,20 +7,19 @@
 #ifndef QUANTA_USERTESTS_H
 #define QUANTA_USERTESTS_H
 
-extern const char* cur;  /* name of the running test, for FAIL */
+extern const char* cur;    /* name of the running test, for FAIL */
 enum { kFailStatus = 99 }; /* a test that printed its own FAIL line */
 
-#define FAIL(...)                            \
-    do {                                     \
-        printf("FAIL %s: ", cur);            \
-        printf(__VA_ARGS__);                 \
-        printf(" (line %d)\n", __LINE__);    \
-        exit(kFailStatus);                   \
+#define FAIL(...)                         \
+    do {                                  \
+        printf("FAIL %s: ", cur);         \
+        printf(__VA_ARGS__);              \
+        printf(" (line %d)\n", __LINE__); \
+        exit(kFailStatus);                \
     } while (0)
-#define CHECK(cond, ...)        \
-    do {                        \
-        if (!(cond))            \
-            FAIL(__VA_ARGS__);  \
+#define CHECK(cond, ...)                \
+    do {                                \
+        if (!(cond)) FAIL(__VA_ARGS__); \
     } while (0)
 
 extern char buf[8192];

@@ -4,12 +4,12 @@
  * create/delete in one directory, descriptor limits, full disk and inodes.
  * The driver and the shared helpers are in usertests.c.
  */
-#include "kernel/types.h"
-#include "kernel/stat.h"
 #include "kernel/fcntl.h"
 #include "kernel/fs.h"
-#include "kernel/param.h"
 #include "kernel/memlayout.h"
+#include "kernel/param.h"
+#include "kernel/stat.h"
+#include "kernel/types.h"
 #include "user/user.h"
 #include "user/usertests.h"
 
@@ -116,8 +116,7 @@ void t_names(void) {
     struct dirent de;
     int found = 0;
     while (read(fd, &de, sizeof(de)) == sizeof(de))
-        if (de.inum != 0 && memcmp(de.name, n14, DIRSIZ) == 0)
-            found = 1;
+        if (de.inum != 0 && memcmp(de.name, n14, DIRSIZ) == 0) found = 1;
     close(fd);
     CHECK(found, "14-character name not in the directory");
     CHECK(unlink(n14) == 0, "unlink of a 14-character name");
@@ -210,12 +209,10 @@ void t_concurrent_dir(void) {
 void t_fd_limit(void) {
     int n = 0, fds[NOFILE + 5];
     int fd;
-    while (n < NOFILE + 5 && (fd = dup(1)) >= 0)
-        fds[n++] = fd;
+    while (n < NOFILE + 5 && (fd = dup(1)) >= 0) fds[n++] = fd;
     CHECK(n >= NOFILE - 3 && n <= NOFILE, "%d descriptors before running out", n);
     CHECK(open("README.md", O_RDONLY) < 0 && pipe(fds + n) < 0, "open/pipe with a full table");
-    for (int i = 0; i < n; i++)
-        close(fds[i]);
+    for (int i = 0; i < n; i++) close(fds[i]);
     CHECK((fd = dup(1)) >= 0, "dup after closing");
     close(fd);
 }
@@ -226,15 +223,12 @@ static void fill_files(char prefix, int bytes, int* made) {
     for (int i = 0; i < 100; i++) {
         name[2] = prefix, name[3] = '0' + i / 10, name[4] = '0' + i % 10;
         int fd = open(name, O_CREATE | O_RDWR);
-        if (fd < 0)
-            break;
+        if (fd < 0) break;
         (*made)++;
         int w = 0;
-        while (w < bytes && write(fd, buf, BSIZE) == BSIZE)
-            w += BSIZE;
+        while (w < bytes && write(fd, buf, BSIZE) == BSIZE) w += BSIZE;
         close(fd);
-        if (w < bytes)
-            break;
+        if (w < bytes) break;
     }
 }
 
@@ -262,8 +256,7 @@ void t_inodes_full(void) {
     for (; n < 1000; n++) {
         name[3] = '0' + n / 100, name[4] = '0' + n / 10 % 10, name[5] = '0' + n % 10;
         int fd = open(name, O_CREATE | O_RDWR);
-        if (fd < 0)
-            break;
+        if (fd < 0) break;
         close(fd);
     }
     CHECK(n > 10 && n < 1000, "inodes never ran out (%d files)", n);
@@ -276,4 +269,3 @@ void t_inodes_full(void) {
     close(fd);
     unlink("utafter");
 }
-

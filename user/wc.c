@@ -6,8 +6,8 @@
  * vertical tab. Arguments are file names; -h or any other option prints
  * the usage line.
  */
-#include "kernel/types.h"
 #include "kernel/fcntl.h"
+#include "kernel/types.h"
 #include "user/user.h"
 
 static char buf[512];
@@ -19,8 +19,7 @@ static void wc(int fd, const char* name) {
     while ((n = read(fd, buf, sizeof(buf))) > 0) {
         for (int i = 0; i < n; i++) {
             bytes++;
-            if (buf[i] == '\n')
-                lines++;
+            if (buf[i] == '\n') lines++;
             if (is_space(buf[i])) {
                 in_word = 0;
             } else if (!in_word) {

@@ -86,32 +86,32 @@ void console_intr(char c) {
     {
         LockGuard g(g_cons_lock);
         switch (c) {
-        case ctrl('P'):
-            dump = true;
-            break;
-        case ctrl('U'):
-            while (g_e != g_w && g_in[(g_e - 1) % kInputSize] != '\n') {
-                g_e--;
-                echo(kBackspace);
-            }
-            break;
-        case ctrl('H'):
-        case kBackspace:
-            if (g_e != g_w) {
-                g_e--;
-                echo(kBackspace);
-            }
-            break;
-        default:
-            if (c == 0 || g_e - g_r >= kInputSize) break;
-            if (c == '\r') c = '\n';
-            echo(c);
-            g_in[g_e++ % kInputSize] = c;
-            if (c == '\n' || c == ctrl('D') || g_e - g_r == kInputSize) {
-                g_w = g_e;
-                wakeup(&g_r);
-            }
-            break;
+            case ctrl('P'):
+                dump = true;
+                break;
+            case ctrl('U'):
+                while (g_e != g_w && g_in[(g_e - 1) % kInputSize] != '\n') {
+                    g_e--;
+                    echo(kBackspace);
+                }
+                break;
+            case ctrl('H'):
+            case kBackspace:
+                if (g_e != g_w) {
+                    g_e--;
+                    echo(kBackspace);
+                }
+                break;
+            default:
+                if (c == 0 || g_e - g_r >= kInputSize) break;
+                if (c == '\r') c = '\n';
+                echo(c);
+                g_in[g_e++ % kInputSize] = c;
+                if (c == '\n' || c == ctrl('D') || g_e - g_r == kInputSize) {
+                    g_w = g_e;
+                    wakeup(&g_r);
+                }
+                break;
         }
     }
     if (dump) procdump();

@@ -37,8 +37,8 @@ static_assert(kFrameBytes == 320 * 200 * 4, "XRGB8888 320x200");
 static_assert(kFrameBytes <= 0x7fff'ffff, "a whole frame fits one write()");
 
 constinit SleepLock g_lock("fb");
-bool (*g_flush)() = nullptr;  // after a write; null when the display scans memory out itself
-constinit bool g_broken = false;        // the display failed: every transfer fails from then on
+bool (*g_flush)() = nullptr;      // after a write; null when the display scans memory out itself
+constinit bool g_broken = false;  // the display failed: every transfer fails from then on
 
 i64 fb_write(bool user_src, u64 src, int n, u32* off) {
     SleepGuard g(g_lock);

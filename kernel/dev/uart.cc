@@ -53,7 +53,8 @@ void uart_init() {
 
 void uart_putc(char c) {
     LockGuard g(g_tx_lock);
-    if (g_panicked) for (;;) {}
+    if (g_panicked)
+        for (;;) {}
     while (g_tx_write == g_tx_read + kTxSize) sleep(&g_tx_read, g_tx_lock);
     g_tx_buf[g_tx_write % kTxSize] = c;
     g_tx_write++;
@@ -62,7 +63,8 @@ void uart_putc(char c) {
 
 void uart_putc_sync(char c) {
     push_off();
-    if (g_panicked) for (;;) {}
+    if (g_panicked)
+        for (;;) {}
     while ((reg(Reg::Lsr) & kLsrTxIdle) == 0) {}
     reg(Reg::Thr) = static_cast<u8>(c);
     pop_off();

@@ -44,7 +44,6 @@ constinit SpinLock g_lock("virtio_disk");
 
 volatile u32& reg(Reg r) { return virtio_reg(layout::kVirtio0, r); }
 
-
 int alloc_desc() {
     for (u32 i = 0; i < kQueueSize; i++) {
         if (g_disk.free[i]) {
@@ -89,8 +88,8 @@ void disk_init() {
     if (!virtio_probe(layout::kVirtio0, kDeviceBlock))
         panic("virtio disk: no modern virtio-blk device at %p (run QEMU with -global virtio-mmio.force-legacy=false)",
               reinterpret_cast<void*>(layout::kVirtio0));
-    constexpr u32 kRefused = kBlkReadOnly | kBlkScsi | kBlkConfigWce | kBlkMultiQueue | kAnyLayout | kRingEventIdx |
-                             kRingIndirect;
+    constexpr u32 kRefused =
+        kBlkReadOnly | kBlkScsi | kBlkConfigWce | kBlkMultiQueue | kAnyLayout | kRingEventIdx | kRingIndirect;
     VirtQueue vq;
     const char* why = "";
     if (!virtio_start(layout::kVirtio0, ~kRefused, 0, &vq, &why)) panic("virtio disk: %s", why);

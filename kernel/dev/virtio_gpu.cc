@@ -56,7 +56,6 @@ constinit CtrlHdr g_resp;
 
 volatile u32& reg(Reg r) { return virtio_reg(layout::kVirtio1, r); }
 
-
 CtrlHdr header(u32 type) { return CtrlHdr{type, 0, 0, 0, 0, {0, 0, 0}}; }
 
 // Send the request in g_req (len bytes) and wait for its response.

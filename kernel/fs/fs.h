@@ -88,9 +88,9 @@ class FsOp {
 struct Inode {
     u32 dev = 0;
     u32 inum = 0;
-    int ref = 0;                 // guarded by the inode table lock
-    SleepLock lock{"inode"};     // guards the fields below
-    bool valid = false;          // fields below loaded from disk
+    int ref = 0;              // guarded by the inode table lock
+    SleepLock lock{"inode"};  // guards the fields below
+    bool valid = false;       // fields below loaded from disk
     fs::InodeType type = fs::InodeType::Free;
     i16 major = 0;
     i16 minor = 0;
@@ -202,7 +202,7 @@ class InodeLock {
 };
 
 struct LockedInode {
-    InodeRef ref;    // declared first: destroyed last
+    InodeRef ref;  // declared first: destroyed last
     InodeLock lock;
 
     LockedInode() = default;

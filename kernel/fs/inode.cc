@@ -123,11 +123,10 @@ u32 root_device() { return g_root_dev; }
 void fs_init(u32 dev) {
     memmove(&g_sb, BufRef(dev, 1).data(), sizeof g_sb);
     if (g_sb.magic != fs::kMagic)
-        panic("fs_init: bad superblock magic %x on device %u (expected %x): not a quanta file system",
-              g_sb.magic, dev, fs::kMagic);
+        panic("fs_init: bad superblock magic %x on device %u (expected %x): not a quanta file system", g_sb.magic, dev,
+              fs::kMagic);
     if (g_sb.size == 0 || g_sb.ninodes == 0 || g_sb.nblocks >= g_sb.size)
-        panic("fs_init: inconsistent superblock (size %u, inodes %u, data %u)", g_sb.size,
-              g_sb.ninodes, g_sb.nblocks);
+        panic("fs_init: inconsistent superblock (size %u, inodes %u, data %u)", g_sb.size, g_sb.ninodes, g_sb.nblocks);
     g_root_dev = dev;
     log_init(dev, g_sb);
 }
@@ -227,8 +226,7 @@ void ilock(Inode* ip) {
         memmove(ip->addrs, dip->addrs, sizeof ip->addrs);
     }
     ip->valid = true;
-    if (ip->type == fs::InodeType::Free)
-        panic("ilock: inode %u is free on disk: corrupt directory entry", ip->inum);
+    if (ip->type == fs::InodeType::Free) panic("ilock: inode %u is free on disk: corrupt directory entry", ip->inum);
 }
 
 void iunlock(Inode* ip) {

@@ -56,8 +56,7 @@ void read_head() {
     fs::LogHeader disk_header;
     memmove(&disk_header, BufRef(g_log.dev, g_log.start).data(), sizeof disk_header);
     if (!fs::log_header_valid(disk_header, g_log.capacity))
-        panic("fs: log header claims %u blocks, log holds %u: corrupt file system", disk_header.n,
-              g_log.capacity);
+        panic("fs: log header claims %u blocks, log holds %u: corrupt file system", disk_header.n, g_log.capacity);
     g_log.header = disk_header;
 }
 
@@ -108,8 +107,10 @@ void abandon(const char* where) {
         kept++;
     }
     g_log.header.n = 0;
-    kprintf("fs: disk write failed %s; the file system is read-only until reboot (%u changed blocks kept in "
-            "memory only)\n", where, kept);
+    kprintf(
+        "fs: disk write failed %s; the file system is read-only until reboot (%u changed blocks kept in "
+        "memory only)\n",
+        where, kept);
 }
 
 // Commit the group; returns false when a write failed.
@@ -145,16 +146,14 @@ void log_init(u32 dev, const fs::SuperBlock& sb) {
     g_log.dev = dev;
     g_log.failed = false;  // (re-init for host tests)
     if (g_log.capacity < static_cast<u32>(param::kMaxOpBlocks))
-        panic("fs: log of %u blocks cannot hold one operation (%d blocks)", sb.nlog,
-              param::kMaxOpBlocks);
+        panic("fs: log of %u blocks cannot hold one operation (%d blocks)", sb.nlog, param::kMaxOpBlocks);
     recover();
 }
 
 void begin_op() {
     LockGuard guard(g_log.lock);
     for (;;) {
-        if (g_log.committing ||
-            !fs::log_admits(g_log.header.n, g_log.outstanding, g_log.capacity)) {
+        if (g_log.committing || !fs::log_admits(g_log.header.n, g_log.outstanding, g_log.capacity)) {
             sleep(&g_log, g_log.lock);
         } else {
             g_log.outstanding++;

@@ -72,8 +72,7 @@ Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 mino
         dp_lock.unlock();
         dp.reset();
         LockedInode ip(move(existing).value());
-        if (type == InodeType::File && (ip->type == InodeType::File || ip->type == InodeType::Device))
-            return ip;
+        if (type == InodeType::File && (ip->type == InodeType::File || ip->type == InodeType::Device)) return ip;
         return Error::Exists;
     }
     if (existing.error() != Error::NotFound) return existing.error();
@@ -116,8 +115,7 @@ Result<int> do_open(const char* path, int omode) {
     FsOp op;
     if ((omode & O_TRUNC) && !fs_writable()) return Error::IoError;
     Q_TRY(ip, open_inode(path, omode));
-    if (ip->type == InodeType::Device && (ip->major < 0 || ip->major >= param::kMaxDevices))
-        return Error::NotSupported;
+    if (ip->type == InodeType::Device && (ip->major < 0 || ip->major >= param::kMaxDevices)) return Error::NotSupported;
     Q_TRY(file, filealloc());
     auto fd = fdalloc(file);
     if (!fd.ok()) {

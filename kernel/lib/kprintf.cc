@@ -73,25 +73,39 @@ static void vformat(const char* fmt, va_list ap) {
             fmt++;
         }
         switch (*fmt) {
-        case 'd': put_num(is_long ? va_arg(ap, i64) : va_arg(ap, int), 10, true, spec); break;
-        case 'u': put_num(is_long ? va_arg(ap, u64) : va_arg(ap, unsigned), 10, false, spec); break;
-        case 'x': put_num(is_long ? va_arg(ap, u64) : va_arg(ap, unsigned), 16, false, spec); break;
-        case 'p':
-            put_str("0x");
-            put_num(reinterpret_cast<u64>(va_arg(ap, void*)), 16, false, spec);
-            break;
-        case 's': {
-            const char* str = va_arg(ap, const char*);
-            if (!str) str = "(null)";
-            int len = 0;
-            while (str[len]) len++;
-            put_padded(str, len, spec);
-            break;
-        }
-        case 'c': uart_putc_sync(static_cast<char>(va_arg(ap, int))); break;
-        case '%': uart_putc_sync('%'); break;
-        case 0: return;
-        default: uart_putc_sync('%'); uart_putc_sync(*fmt); break;
+            case 'd':
+                put_num(is_long ? va_arg(ap, i64) : va_arg(ap, int), 10, true, spec);
+                break;
+            case 'u':
+                put_num(is_long ? va_arg(ap, u64) : va_arg(ap, unsigned), 10, false, spec);
+                break;
+            case 'x':
+                put_num(is_long ? va_arg(ap, u64) : va_arg(ap, unsigned), 16, false, spec);
+                break;
+            case 'p':
+                put_str("0x");
+                put_num(reinterpret_cast<u64>(va_arg(ap, void*)), 16, false, spec);
+                break;
+            case 's': {
+                const char* str = va_arg(ap, const char*);
+                if (!str) str = "(null)";
+                int len = 0;
+                while (str[len]) len++;
+                put_padded(str, len, spec);
+                break;
+            }
+            case 'c':
+                uart_putc_sync(static_cast<char>(va_arg(ap, int)));
+                break;
+            case '%':
+                uart_putc_sync('%');
+                break;
+            case 0:
+                return;
+            default:
+                uart_putc_sync('%');
+                uart_putc_sync(*fmt);
+                break;
         }
     }
 }

@@ -50,8 +50,8 @@ void oom_kill(const Proc* caller) {
     for (Proc& p : g_procs) {
         if (&p == g_init_proc || &p == caller) continue;
         LockGuard g(p.lock);
-        const bool live = p.state == ProcState::Runnable || p.state == ProcState::Running ||
-                          p.state == ProcState::Sleeping;
+        const bool live =
+            p.state == ProcState::Runnable || p.state == ProcState::Running || p.state == ProcState::Sleeping;
         if (!live || p.killed || p.sz <= most) continue;
         most = p.sz;
         victim = p.pid;

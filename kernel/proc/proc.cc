@@ -69,13 +69,13 @@ void proc_init() {
 PageTable proc_pagetable(Proc* p) {
     PageTable pt = uvm_create();
     if (!pt) return nullptr;
-    if (!map_pages(pt, layout::kTrampoline, kPageSize, reinterpret_cast<u64>(trampoline),
-                   riscv::kPteR | riscv::kPteX).ok()) {
+    if (!map_pages(pt, layout::kTrampoline, kPageSize, reinterpret_cast<u64>(trampoline), riscv::kPteR | riscv::kPteX)
+             .ok()) {
         uvm_free(pt, 0);
         return nullptr;
     }
-    if (!map_pages(pt, layout::kTrapFrame, kPageSize, reinterpret_cast<u64>(p->trapframe),
-                   riscv::kPteR | riscv::kPteW).ok()) {
+    if (!map_pages(pt, layout::kTrapFrame, kPageSize, reinterpret_cast<u64>(p->trapframe), riscv::kPteR | riscv::kPteW)
+             .ok()) {
         uvm_unmap(pt, layout::kTrampoline, 1, false);
         uvm_free(pt, 0);
         return nullptr;
@@ -260,8 +260,7 @@ Result<int> wait(UserAddr status_addr) {
             have_kids = true;
             if (c.state != ProcState::Zombie) continue;
             const int pid = c.pid;
-            if (!status_addr.is_null() &&
-                !copy_out(p->pagetable, status_addr, &c.xstate, sizeof(c.xstate)).ok()) {
+            if (!status_addr.is_null() && !copy_out(p->pagetable, status_addr, &c.xstate, sizeof(c.xstate)).ok()) {
                 return Error::BadAddress;
             }
             free_proc(&c);

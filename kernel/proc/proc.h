@@ -40,16 +40,16 @@ struct Proc {
     ProcState state = ProcState::Unused;
     const void* chan = nullptr;  // sleeping on this channel
     bool killed = false;
-    int xstate = 0;              // exit status for the parent's wait()
+    int xstate = 0;  // exit status for the parent's wait()
     int pid = 0;
 
     // guarded by the wait lock
     Proc* parent = nullptr;
 
     // private to the process
-    u64 kstack = 0;              // kernel stack (virtual address)
-    u64 sz = 0;                  // bytes of user memory
-    u64* pagetable = nullptr;    // user page table (root page)
+    u64 kstack = 0;            // kernel stack (virtual address)
+    u64 sz = 0;                // bytes of user memory
+    u64* pagetable = nullptr;  // user page table (root page)
     TrapFrame* trapframe = nullptr;
     Context context{};
     File* ofile[param::kMaxOpenPerProc] = {};
@@ -61,17 +61,17 @@ struct Proc {
     // dispatches the process, under p->lock (kernel/proc/sched.cc:run)
     sched::Entity se;
     int nice = 0;
-    int running_on = -1;         // hart running it, or -1
-    u64 stat_cpu = 0;            // timer cycles spent running
-    u64 stat_switches = 0;       // times dispatched
+    int running_on = -1;    // hart running it, or -1
+    u64 stat_cpu = 0;       // timer cycles spent running
+    u64 stat_switches = 0;  // times dispatched
     u64 stat_voluntary = 0;
     u64 stat_involuntary = 0;
-    u64 stat_wait = 0;           // cycles runnable but not running
-    u64 stat_last_latency = 0;   // wakeup latency of the last wakeup
+    u64 stat_wait = 0;          // cycles runnable but not running
+    u64 stat_last_latency = 0;  // wakeup latency of the last wakeup
     u64 stat_max_latency = 0;
-    u64 runnable_since = 0;      // time it last became runnable
-    u64 running_since = 0;       // time it was last dispatched
-    bool woken = false;          // became runnable by wakeup (for latency)
+    u64 runnable_since = 0;  // time it last became runnable
+    u64 running_since = 0;   // time it was last dispatched
+    bool woken = false;      // became runnable by wakeup (for latency)
     // run queues (kernel/proc/runqueue.h): rq changes only under the lock of
     // the queue it names and of the new one; the rest under rq's lock.
     int rq = -1;                 // queue it is on or was last on, -1: none yet
@@ -85,14 +85,14 @@ struct Proc {
 };
 
 struct Cpu {
-    Proc* proc = nullptr;   // running process, or null
-    Context context{};      // the scheduler loop's context
-    int noff = 0;           // push_off depth
-    bool intena = false;    // interrupts enabled before the outermost push_off
+    Proc* proc = nullptr;  // running process, or null
+    Context context{};     // the scheduler loop's context
+    int noff = 0;          // push_off depth
+    bool intena = false;   // interrupts enabled before the outermost push_off
     int id = 0;
     bool need_resched = false;
-    bool idle = false;      // waiting for work in the scheduler loop
-    u64 slice_end = 0;      // when the running process's slice ends (timer cycles)
+    bool idle = false;  // waiting for work in the scheduler loop
+    u64 slice_end = 0;  // when the running process's slice ends (timer cycles)
 };
 
 extern Cpu g_cpus[param::kMaxCpus];

@@ -53,8 +53,8 @@ struct RunQueue {
     sched::PolicyStorage storage[sched::kPolicyKinds];
     sched::Policy* policies[sched::kPolicyKinds] = {};
     // Guarded by lock; read without it as hints by other harts.
-    u64 load = 0;  // sum of the weights of its processes (queued or running)
-    u32 nr = 0;    // its processes (queued or running)
+    u64 load = 0;          // sum of the weights of its processes (queued or running)
+    u32 nr = 0;            // its processes (queued or running)
     u64 next_balance = 0;  // private to the owning hart
     // Lock statistics (guarded by lock; updated right after acquiring it).
     u64 acquisitions = 0;
@@ -178,7 +178,8 @@ bool try_migrate(Proc* p, int src, int dst, u64 now) {
 Proc* steal_candidate(int src, int dst, u64 now) {
     Proc* best = nullptr;
     for (Proc& p : g_procs) {
-        if (p.rq != src || !p.se.queued || p.moved || !sched::mask_has(p.affinity, static_cast<unsigned>(dst))) continue;
+        if (p.rq != src || !p.se.queued || p.moved || !sched::mask_has(p.affinity, static_cast<unsigned>(dst)))
+            continue;
         if (!best || sched::behind(service(p, now), p.se.weight, service(*best, now), best->se.weight)) best = &p;
     }
     return best;
@@ -286,7 +287,6 @@ void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int nc
     }
     g_kind = static_cast<unsigned>(kind);
 }
-
 
 void rq_wake(Proc* p, u64 now) {
     int target = 0;

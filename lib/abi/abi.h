@@ -61,11 +61,11 @@ enum { CONSOLE = 1, FRAMEBUFFER = 2 /* 320x200 XRGB8888, docs/devices.md */ };
 enum { DIRSIZ = 14 };
 
 struct stat {
-    int dev;             /* file system's disk device */
-    unsigned int ino;    /* inode number */
-    short type;          /* T_DIR, T_FILE or T_DEVICE */
-    short nlink;         /* links to file */
-    unsigned long size;  /* size of file in bytes (64-bit on RV64) */
+    int dev;            /* file system's disk device */
+    unsigned int ino;   /* inode number */
+    short type;         /* T_DIR, T_FILE or T_DEVICE */
+    short nlink;        /* links to file */
+    unsigned long size; /* size of file in bytes (64-bit on RV64) */
 };
 
 struct dirent {
@@ -77,18 +77,18 @@ struct dirent {
 struct procinfo {
     int pid;
     int ppid;
-    int state;            /* 0 unused, 1 embryo, 2 sleeping, 3 runnable, 4 running, 5 zombie */
+    int state; /* 0 unused, 1 embryo, 2 sleeping, 3 runnable, 4 running, 5 zombie */
     int nice;
     unsigned int weight;
     char name[16];
-    unsigned long cpu_ticks;     /* timer cycles spent running */
-    unsigned long switches;      /* times scheduled */
-    unsigned long voluntary;     /* switches because it blocked or yielded */
-    unsigned long involuntary;   /* switches because it was preempted */
-    unsigned long wait_cycles;   /* runnable but not running */
+    unsigned long cpu_ticks;   /* timer cycles spent running */
+    unsigned long switches;    /* times scheduled */
+    unsigned long voluntary;   /* switches because it blocked or yielded */
+    unsigned long involuntary; /* switches because it was preempted */
+    unsigned long wait_cycles; /* runnable but not running */
     unsigned long last_wakeup_latency;
     unsigned long max_wakeup_latency;
-    unsigned long migrations;    /* times moved between run queues */
+    unsigned long migrations; /* times moved between run queues */
 };
 
 /* One run queue's statistics (SYS_rqstat): one queue per hart in percpu
@@ -96,11 +96,11 @@ struct procinfo {
  * the queue's lock since boot; spin is in timer cycles (10 MHz). */
 struct rqstat {
     unsigned long acquisitions;
-    unsigned long contentions;   /* acquisitions that found it held */
-    unsigned long spin_cycles;   /* time spent waiting for it */
-    unsigned long load;          /* sum of the weights of its processes */
-    unsigned int nr;             /* its processes (queued or running) */
-    unsigned int queues;         /* how many queues there are */
+    unsigned long contentions; /* acquisitions that found it held */
+    unsigned long spin_cycles; /* time spent waiting for it */
+    unsigned long load;        /* sum of the weights of its processes */
+    unsigned int nr;           /* its processes (queued or running) */
+    unsigned int queues;       /* how many queues there are */
 };
 
 /* The layouts above are the ABI: pinned here for every compiler that

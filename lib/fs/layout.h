@@ -29,31 +29,31 @@ constexpr u32 kNameLen = 14;
 enum class InodeType : i16 { Free = 0, Dir = 1, File = 2, Device = 3 };
 
 struct SuperBlock {
-    u32 magic;        // kMagic
-    u32 size;         // total blocks in the image
-    u32 nblocks;      // data blocks
-    u32 ninodes;      // inodes
-    u32 nlog;         // log blocks (header included)
-    u32 logstart;     // first log block (the header)
-    u32 inodestart;   // first inode block
-    u32 bmapstart;    // first free-bitmap block
+    u32 magic;       // kMagic
+    u32 size;        // total blocks in the image
+    u32 nblocks;     // data blocks
+    u32 ninodes;     // inodes
+    u32 nlog;        // log blocks (header included)
+    u32 logstart;    // first log block (the header)
+    u32 inodestart;  // first inode block
+    u32 bmapstart;   // first free-bitmap block
 };
 static_assert(sizeof(SuperBlock) == 32);
 
 struct DiskInode {
     InodeType type;
-    i16 major;   // device files only
+    i16 major;  // device files only
     i16 minor;
-    i16 nlink;   // directory entries naming this inode
-    u32 size;    // bytes
+    i16 nlink;               // directory entries naming this inode
+    u32 size;                // bytes
     u32 addrs[kDirect + 1];  // direct blocks, then the indirect block
 };
 static_assert(sizeof(DiskInode) == 64);
 static_assert(kBlockSize % sizeof(DiskInode) == 0);
 
 struct DirEntry {
-    u16 inum;              // 0 = free slot
-    char name[kNameLen];   // NUL-padded, not terminated when 14 long
+    u16 inum;             // 0 = free slot
+    char name[kNameLen];  // NUL-padded, not terminated when 14 long
 };
 static_assert(sizeof(DirEntry) == 16);
 static_assert(kBlockSize % sizeof(DirEntry) == 0);

@@ -54,9 +54,7 @@ constexpr void name_store(char (&dst)[kNameLen], const char* src) {
     for (; i < kNameLen; i++) dst[i] = '\0';
 }
 
-constexpr bool is_dot_or_dotdot(const char* name) {
-    return name_equal(name, ".") || name_equal(name, "..");
-}
+constexpr bool is_dot_or_dotdot(const char* name) { return name_equal(name, ".") || name_equal(name, ".."); }
 
 // Is the path empty or made only of slashes ("", "/", "///")?
 constexpr bool path_has_no_elem(const char* path) {

@@ -6,9 +6,7 @@ namespace q::sched {
 namespace {
 
 // Lighter: less load, then fewer tasks (ties keep the earlier one).
-bool lighter(const QueueLoad& a, const QueueLoad& b) {
-    return a.load < b.load || (a.load == b.load && a.nr < b.nr);
-}
+bool lighter(const QueueLoad& a, const QueueLoad& b) { return a.load < b.load || (a.load == b.load && a.nr < b.nr); }
 
 }  // namespace
 

@@ -65,8 +65,8 @@ inline constexpr CpuMask kAllCpus = ~CpuMask{0};
 constexpr bool mask_has(CpuMask m, unsigned cpu) { return cpu < kMaxCpus && ((m >> cpu) & 1) != 0; }
 
 struct QueueLoad {
-    u64 load = 0;  // sum of weights of the queue's tasks (queued and running)
-    u32 nr = 0;    // the queue's tasks (queued and running)
+    u64 load = 0;     // sum of weights of the queue's tasks (queued and running)
+    u32 nr = 0;       // the queue's tasks (queued and running)
     u32 running = 0;  // 1 if a task of this queue is on its cpu
     // The task with the least service per weight on the queue (for
     // rotations; min_weight 0: unknown or empty).

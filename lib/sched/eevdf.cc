@@ -104,7 +104,7 @@ void Eevdf::readjust_slow() {
             // k < m: at k = m - 1 the test is top[m-1] <= rest, which holds.
             u64 rest = real_weight_;
             unsigned k = 0;
-            while (k < m && static_cast<u64>(top[k]) * (m - k) > rest) rest -= top[k++];
+            while (k<m&& static_cast<u64>(top[k]) * (m - k)> rest) rest -= top[k++];
             if (k > 0) cap = static_cast<u32>(rest / (m - k));  // >= top[k] >= 1
         }
     }

@@ -27,8 +27,7 @@ namespace q::sched {
 
 class InterleavedDwrr final : public Policy {
   public:
-    constexpr InterleavedDwrr(const u32* queue_weights, u32 price)
-        : weights_(queue_weights), price_(price) {}
+    constexpr InterleavedDwrr(const u32* queue_weights, u32 price) : weights_(queue_weights), price_(price) {}
     explicit constexpr InterleavedDwrr(const PolicyConfig& c) : InterleavedDwrr(weight_table(c.table), c.price) {}
 
     const char* name() const override { return "idwrr"; }

@@ -10,10 +10,10 @@
 #ifndef QUANTA_SCHED_POLICIES_H
 #define QUANTA_SCHED_POLICIES_H
 
-#define Q_SCHED_POLICIES(X)              \
-    X(RR, RoundRobin, "rr")              \
-    X(DWRR, Dwrr, "dwrr")                \
-    X(IDWRR, InterleavedDwrr, "idwrr")   \
+#define Q_SCHED_POLICIES(X)            \
+    X(RR, RoundRobin, "rr")            \
+    X(DWRR, Dwrr, "dwrr")              \
+    X(IDWRR, InterleavedDwrr, "idwrr") \
     X(EEVDF, Eevdf, "eevdf")
 
 /* " rr dwrr idwrr eevdf": every name, each after a space. */

@@ -53,15 +53,15 @@ constexpr unsigned kMaxCpus = 64;  // per-cpu state is kept in fixed arrays
 
 struct Entity {
     // Set by the caller.
-    u32 weight = 1024;   // share weight (nice 0 = 1024)
-    u8 level = 20;       // queue index 0..39 for queue-based policies
+    u32 weight = 1024;  // share weight (nice 0 = 1024)
+    u8 level = 20;      // queue index 0..39 for queue-based policies
     void* owner = nullptr;
 
     // Policy-private state.
     ListNode link;
     bool queued = false;
-    u16 cpu = 0;         // cpu of the last pick (dwrr charges that cpu's queue)
-    u64 seq = 0;         // enqueue order: FIFO tie-break in the EEVDF tree
+    u16 cpu = 0;  // cpu of the last pick (dwrr charges that cpu's queue)
+    u64 seq = 0;  // enqueue order: FIFO tie-break in the EEVDF tree
     // EEVDF state and tree hooks (tree ordered by deadline, augmented with
     // the minimum vruntime of each subtree; see eevdf_tree.h).
     i64 vruntime = 0;

@@ -49,7 +49,8 @@ Policy* construct_policy(PolicyKind kind, PolicyStorage& storage, const PolicyCo
     void* p = storage.bytes;
     switch (kind) {
 #define Q_SCHED_CONSTRUCT(k, cls, name) \
-    case PolicyKind::k: return new (p, InPlace{}) cls(c);
+    case PolicyKind::k:                 \
+        return new (p, InPlace{}) cls(c);
         Q_SCHED_POLICIES(Q_SCHED_CONSTRUCT)
 #undef Q_SCHED_CONSTRUCT
     }

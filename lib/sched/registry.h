@@ -37,7 +37,7 @@ constexpr usize max_size() {
 
 #define Q_SCHED_CLASS(kind, cls, name) , cls
 struct PolicyStorage {
-    alignas(8) unsigned char bytes[detail::max_size<void* Q_SCHED_POLICIES(Q_SCHED_CLASS)>()];
+    alignas(8) unsigned char bytes[detail::max_size<void * Q_SCHED_POLICIES(Q_SCHED_CLASS)>()];
 };
 #undef Q_SCHED_CLASS
 

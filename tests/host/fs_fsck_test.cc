@@ -15,7 +15,7 @@ namespace q::tools::test {
 namespace {
 
 class FsFsck : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         Builder b;
         std::string err;
@@ -44,15 +44,13 @@ protected:
 
     static std::string dump(const Report& r) {
         std::string s;
-        for (const Finding& f : r.findings)
-            s += std::string(problem_name(f.kind)) + ": " + f.message + "\n";
+        for (const Finding& f : r.findings) s += std::string(problem_name(f.kind)) + ": " + f.message + "\n";
         return s;
     }
 
     u32 first_free_block() const {
         for (u32 b = fs::first_data_block(sb_); b < sb_.size; b++)
-            if (!img_.bitmap_bit(sb_, b))
-                return b;
+            if (!img_.bitmap_bit(sb_, b)) return b;
         return 0;
     }
 
@@ -234,8 +232,7 @@ TEST_F(FsFsck, OrphanInodeIsAWarning) {
 }
 
 TEST_F(FsFsck, ManyFindingsAreCapped) {
-    for (u32 b = fs::first_data_block(sb_); b < sb_.size; b++)
-        img_.set_bitmap_bit(sb_, b, true);
+    for (u32 b = fs::first_data_block(sb_); b < sb_.size; b++) img_.set_bitmap_bit(sb_, b, true);
     const Report r = check();
     EXPECT_GT(r.count(Problem::BitmapFreeButUsed), Report::kMaxPerKind);
     EXPECT_EQ(r.findings.size(), static_cast<size_t>(Report::kMaxPerKind));
@@ -281,10 +278,9 @@ TEST_F(FsFsck, ReplayedLogIsChecked) {
 // ---- the binary --------------------------------------------------------
 
 class FsFsckBinary : public FsFsck {
-protected:
+  protected:
     void SetUp() override {
-        if (!exists(Q_FSCK_PATH))
-            GTEST_SKIP() << Q_FSCK_PATH << " not built";
+        if (!exists(Q_FSCK_PATH)) GTEST_SKIP() << Q_FSCK_PATH << " not built";
         FsFsck::SetUp();
     }
     std::string save(const Image& img) {
@@ -319,8 +315,7 @@ TEST_F(FsFsckBinary, BadUsageAndUnreadableImages) {
 }
 
 TEST_F(FsFsckBinary, ChecksAMkfsImage) {
-    if (!exists(Q_MKFS_PATH))
-        GTEST_SKIP();
+    if (!exists(Q_MKFS_PATH)) GTEST_SKIP();
     const std::string p = tmp_.path() + "/m.img";
     ASSERT_EQ(run(std::string(Q_MKFS_PATH) + " " + p + " " + tmp_.file("_x", pattern(30000, 4))).status, 0);
     const RunResult r = run(std::string(Q_FSCK_PATH) + " " + p);

@@ -48,8 +48,8 @@ TEST(FsMkfs, EmptyRootDirectory) {
 
 TEST(FsMkfs, FileContentsReadBack) {
     Builder b;
-    const size_t sizes[] = {0, 1, 1023, 1024, 1025, 12 * 1024, 12 * 1024 + 1, 100 * 1000,
-                            size_t{fs::kMaxFileBlocks} * fs::kBlockSize};
+    const size_t sizes[] = {
+        0, 1, 1023, 1024, 1025, 12 * 1024, 12 * 1024 + 1, 100 * 1000, size_t{fs::kMaxFileBlocks} * fs::kBlockSize};
     std::string err;
     for (size_t i = 0; i < std::size(sizes); i++) {
         u32 inum = 0;
@@ -84,8 +84,7 @@ TEST(FsMkfs, BitmapMarksExactlyTheUsedBlocks) {
     const u32 used_end = fs::first_data_block(sb) + b.data_blocks_used();
     // root dir block + 50 data blocks + 1 indirect block
     EXPECT_EQ(b.data_blocks_used(), 52u);
-    for (u32 blk = 0; blk < sb.size; blk++)
-        ASSERT_EQ(img.bitmap_bit(sb, blk), blk < used_end) << "block " << blk;
+    for (u32 blk = 0; blk < sb.size; blk++) ASSERT_EQ(img.bitmap_bit(sb, blk), blk < used_end) << "block " << blk;
 }
 
 TEST(FsMkfs, SubdirectoriesAndLinkCounts) {
@@ -142,8 +141,7 @@ TEST(FsMkfs, OutOfInodes) {
     std::string err;
     u32 inum = 0;
     int added = 0;
-    while (b.add_file(b.root(), "f" + std::to_string(added), "x", 1, &inum, &err))
-        added++;
+    while (b.add_file(b.root(), "f" + std::to_string(added), "x", 1, &inum, &err)) added++;
     EXPECT_EQ(added, 8);  // inodes 2..9; 0 is reserved and 1 is the root
     EXPECT_NE(err.find("no free inodes"), std::string::npos) << err;
 }
@@ -154,8 +152,7 @@ TEST(FsMkfs, OutOfBlocks) {
     u32 inum = 0;
     const auto data = pattern(20 * 1024, 2);
     int added = 0;
-    while (b.add_file(b.root(), "f" + std::to_string(added), data.data(), data.size(), &inum, &err))
-        added++;
+    while (b.add_file(b.root(), "f" + std::to_string(added), data.data(), data.size(), &inum, &err)) added++;
     EXPECT_GT(added, 0);
     EXPECT_NE(err.find("no free data blocks"), std::string::npos) << err;
 }
@@ -163,10 +160,9 @@ TEST(FsMkfs, OutOfBlocks) {
 // ---- the binary --------------------------------------------------------
 
 class FsMkfsBinary : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
-        if (!exists(Q_MKFS_PATH))
-            GTEST_SKIP() << Q_MKFS_PATH << " not built";
+        if (!exists(Q_MKFS_PATH)) GTEST_SKIP() << Q_MKFS_PATH << " not built";
         ASSERT_FALSE(tmp.path().empty());
     }
     TempDir tmp;
@@ -175,8 +171,8 @@ protected:
 TEST_F(FsMkfsBinary, BuildsImageWithBaseNames) {
     const auto a = pattern(5000, 1), c = pattern(10, 2);
     const std::string img_path = tmp.path() + "/fs.img";
-    const RunResult r = run(std::string(Q_MKFS_PATH) + " " + img_path + " " + tmp.file("_prog", a) + " " +
-                            tmp.file("notes.txt", c));
+    const RunResult r =
+        run(std::string(Q_MKFS_PATH) + " " + img_path + " " + tmp.file("_prog", a) + " " + tmp.file("notes.txt", c));
     ASSERT_EQ(r.status, 0) << r.output;
     Image img;
     std::string err;
@@ -212,8 +208,7 @@ TEST_F(FsMkfsBinary, Errors) {
     // 15 maximum-size files do not fit in 4000 blocks.
     std::string cmd = mkfs + " " + img_path;
     const auto big = pattern(size_t{fs::kMaxFileBlocks} * fs::kBlockSize, 9);
-    for (int i = 0; i < 15; i++)
-        cmd += " " + tmp.file("big" + std::to_string(i), big);
+    for (int i = 0; i < 15; i++) cmd += " " + tmp.file("big" + std::to_string(i), big);
     r = run(cmd);
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("image full"), std::string::npos) << r.output;

@@ -33,8 +33,7 @@ inline EntryLoc find_entry(const Image& img, u32 dir, const std::string& name) {
     for (u32 off = 0; off + sizeof(fs::DirEntry) <= di.size; off += sizeof(fs::DirEntry)) {
         const u32 b = img.file_block(di, off / fs::kBlockSize);
         const fs::DirEntry de = img.get<fs::DirEntry>(b, off % fs::kBlockSize);
-        if (de.inum != 0 && entry_name(de) == name)
-            return {b, off % fs::kBlockSize, true};
+        if (de.inum != 0 && entry_name(de) == name) return {b, off % fs::kBlockSize, true};
     }
     return {};
 }
@@ -56,8 +55,7 @@ void edit_inode(Image& img, u32 inum, F f) {
 template <typename F>
 void edit_entry(Image& img, u32 dir, const std::string& name, F f) {
     const EntryLoc loc = find_entry(img, dir, name);
-    if (!loc.found)
-        return;
+    if (!loc.found) return;
     fs::DirEntry de = img.get<fs::DirEntry>(loc.block, loc.offset);
     f(de);
     img.put(loc.block, loc.offset, de);
@@ -65,14 +63,13 @@ void edit_entry(Image& img, u32 dir, const std::string& name, F f) {
 
 inline std::vector<u8> pattern(size_t n, u32 seed) {
     std::vector<u8> v(n);
-    for (size_t i = 0; i < n; i++)
-        v[i] = static_cast<u8>((i * 31 + seed * 7 + (i >> 8)) & 0xff);
+    for (size_t i = 0; i < n; i++) v[i] = static_cast<u8>((i * 31 + seed * 7 + (i >> 8)) & 0xff);
     return v;
 }
 
 // A fresh directory under /tmp, removed with its contents at scope exit.
 class TempDir {
-public:
+  public:
     TempDir() {
         char tmpl[] = "/tmp/quanta-fs-test-XXXXXX";
         path_ = mkdtemp(tmpl) ? tmpl : "";
@@ -84,12 +81,12 @@ public:
     const std::string& path() const { return path_; }
     std::string file(const std::string& name, const std::vector<u8>& data) const {
         const std::string p = path_ + "/" + name;
-        std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(data.data()),
-                                                 static_cast<std::streamsize>(data.size()));
+        std::ofstream(p, std::ios::binary)
+            .write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
         return p;
     }
 
-private:
+  private:
     std::string path_;
 };
 
@@ -101,12 +98,10 @@ struct RunResult {
 inline RunResult run(const std::string& cmd) {
     RunResult r;
     FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    if (!p)
-        return r;
+    if (!p) return r;
     char buf[512];
     size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
-        r.output.append(buf, n);
+    while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
     const int st = pclose(p);
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     return r;

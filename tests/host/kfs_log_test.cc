@@ -36,7 +36,7 @@ TEST(KfsLog, ReportsFullWithoutOverflowing) {
 
 TEST(KfsLog, AdmissionReservesWorstCase) {
     const q::u32 cap = q::fs::log_capacity(q::param::kLogBlocks);  // 29
-    const q::u32 m = q::param::kMaxOpBlocks;                         // 10
+    const q::u32 m = q::param::kMaxOpBlocks;                       // 10
     EXPECT_TRUE(q::fs::log_admits(0, 0, cap));
     EXPECT_TRUE(q::fs::log_admits(0, 1, cap));   // two ops: 20 <= 29
     EXPECT_FALSE(q::fs::log_admits(0, 2, cap));  // three ops: 30 > 29
@@ -51,8 +51,7 @@ TEST(KfsLog, AdmittedOpsNeverOverflow) {
     q::u32 outstanding = 0, next = 1000;
     while (q::fs::log_admits(h.n, outstanding, cap)) outstanding++;
     for (q::u32 op = 0; op < outstanding; op++)
-        for (int i = 0; i < q::param::kMaxOpBlocks; i++)
-            EXPECT_EQ(q::fs::log_absorb(h, cap, next++), Absorb::Added);
+        for (int i = 0; i < q::param::kMaxOpBlocks; i++) EXPECT_EQ(q::fs::log_absorb(h, cap, next++), Absorb::Added);
     EXPECT_LE(h.n, cap);
 }
 

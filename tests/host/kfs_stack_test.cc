@@ -38,18 +38,54 @@ struct KDirent {
     char name[14];
 };
 
-i64 open_(const char* path, int mode) { kfs_args(kfs_ptr(path), mode); return sys_open(); }
-i64 close_(int fd) { kfs_args(fd); return sys_close(); }
-i64 write_(int fd, const void* buf, int n) { kfs_args(fd, kfs_ptr(buf), n); return sys_write(); }
-i64 read_(int fd, void* buf, int n) { kfs_args(fd, kfs_ptr(buf), n); return sys_read(); }
-i64 mkdir_(const char* p) { kfs_args(kfs_ptr(p)); return sys_mkdir(); }
-i64 unlink_(const char* p) { kfs_args(kfs_ptr(p)); return sys_unlink(); }
-i64 chdir_(const char* p) { kfs_args(kfs_ptr(p)); return sys_chdir(); }
-i64 link_(const char* a, const char* b) { kfs_args(kfs_ptr(a), kfs_ptr(b)); return sys_link(); }
-i64 mknod_(const char* p, int ma, int mi) { kfs_args(kfs_ptr(p), ma, mi); return sys_mknod(); }
-i64 dup_(int fd) { kfs_args(fd); return sys_dup(); }
-i64 fstat_(int fd, KStat* st) { kfs_args(fd, kfs_ptr(st)); return sys_fstat(); }
-i64 pipe_(int* fds) { kfs_args(kfs_ptr(fds)); return sys_pipe(); }
+i64 open_(const char* path, int mode) {
+    kfs_args(kfs_ptr(path), mode);
+    return sys_open();
+}
+i64 close_(int fd) {
+    kfs_args(fd);
+    return sys_close();
+}
+i64 write_(int fd, const void* buf, int n) {
+    kfs_args(fd, kfs_ptr(buf), n);
+    return sys_write();
+}
+i64 read_(int fd, void* buf, int n) {
+    kfs_args(fd, kfs_ptr(buf), n);
+    return sys_read();
+}
+i64 mkdir_(const char* p) {
+    kfs_args(kfs_ptr(p));
+    return sys_mkdir();
+}
+i64 unlink_(const char* p) {
+    kfs_args(kfs_ptr(p));
+    return sys_unlink();
+}
+i64 chdir_(const char* p) {
+    kfs_args(kfs_ptr(p));
+    return sys_chdir();
+}
+i64 link_(const char* a, const char* b) {
+    kfs_args(kfs_ptr(a), kfs_ptr(b));
+    return sys_link();
+}
+i64 mknod_(const char* p, int ma, int mi) {
+    kfs_args(kfs_ptr(p), ma, mi);
+    return sys_mknod();
+}
+i64 dup_(int fd) {
+    kfs_args(fd);
+    return sys_dup();
+}
+i64 fstat_(int fd, KStat* st) {
+    kfs_args(fd, kfs_ptr(st));
+    return sys_fstat();
+}
+i64 pipe_(int* fds) {
+    kfs_args(kfs_ptr(fds));
+    return sys_pipe();
+}
 
 KStat stat_path(const char* p) {
     KStat st{};
@@ -115,8 +151,9 @@ struct Fsck {
         std::vector<fs::DirEntry> out;
         for (u32 off = 0; off < d.size; off += sizeof(fs::DirEntry)) {
             const u32 bn = off / fs::kBlockSize;
-            const u32 b = bn < fs::kDirect ? d.addrs[bn]
-                                          : reinterpret_cast<const u32*>(block(d.addrs[fs::kDirect]))[bn - fs::kDirect];
+            const u32 b = bn < fs::kDirect
+                              ? d.addrs[bn]
+                              : reinterpret_cast<const u32*>(block(d.addrs[fs::kDirect]))[bn - fs::kDirect];
             fs::DirEntry e;
             std::memcpy(&e, block(b) + off % fs::kBlockSize, sizeof e);
             if (e.inum) out.push_back(e);
@@ -136,7 +173,8 @@ struct Fsck {
             }
             if (d.type == fs::InodeType::Dir)
                 for (const auto& e : entries(d))
-                    if (std::strncmp(e.name, ".", 14) != 0 && !(inum == fs::kRootInode && !std::strncmp(e.name, "..", 14)))
+                    if (std::strncmp(e.name, ".", 14) != 0 &&
+                        !(inum == fs::kRootInode && !std::strncmp(e.name, "..", 14)))
                         refs[e.inum]++;
         }
         for (u32 b = fs::first_data_block(sb); b < sb.size; b++)
@@ -149,8 +187,8 @@ struct Fsck {
             }
             const int want = inum == fs::kRootInode ? 1 : refs[inum];
             if (d.nlink != want && inum != fs::kRootInode)
-                problems.push_back("inode " + std::to_string(inum) + " nlink " + std::to_string(d.nlink) +
-                                   " but " + std::to_string(want) + " names");
+                problems.push_back("inode " + std::to_string(inum) + " nlink " + std::to_string(d.nlink) + " but " +
+                                   std::to_string(want) + " names");
         }
         return problems.empty();
     }
@@ -185,7 +223,8 @@ TEST_F(KfsStack, LargestFileAndNoFurther) {
     EXPECT_EQ(slurp("big"), big);
     const i64 fd = open_("big", kWrOnly);
     char buf[fs::kBlockSize] = {};
-    for (int i = 0; i < static_cast<int>(fs::kMaxFileBlocks); i++) ASSERT_EQ(write_(static_cast<int>(fd), buf, sizeof buf), 1024);
+    for (int i = 0; i < static_cast<int>(fs::kMaxFileBlocks); i++)
+        ASSERT_EQ(write_(static_cast<int>(fd), buf, sizeof buf), 1024);
     EXPECT_EQ(write_(static_cast<int>(fd), buf, 1), -1);  // past the largest file
     close_(static_cast<int>(fd));
 }
@@ -353,7 +392,7 @@ TEST_F(KfsStack, FileAndInodeTablesRunOut) {
         held.push_back(std::move(ip).value());
     }
     EXPECT_EQ(held.size(), usize(param::kMaxInodes - 1));  // the cwd holds one
-    EXPECT_EQ(mkdir_("x"), -1);  // no in-memory inode: an error, not a panic
+    EXPECT_EQ(mkdir_("x"), -1);                            // no in-memory inode: an error, not a panic
     for (InodeRef& ip : held) {
         FsOp op;
         ip.reset();

@@ -33,9 +33,9 @@ TEST(SchedPlace, PrevIfEmptyElseEmptyElseWarmElseLeast) {
     EXPECT_EQ(select_cpu(q.data(), 4, 1, kAllCpus, false, 1024), 1);  // prev empty
     EXPECT_EQ(select_cpu(q.data(), 4, 2, kAllCpus, true, 1024), 1);   // an empty queue beats warm
     q[1] = q[0];
-    EXPECT_EQ(select_cpu(q.data(), 4, 2, kAllCpus, true, 1024), 2);   // warm, one weight heavier
-    EXPECT_EQ(select_cpu(q.data(), 4, 2, kAllCpus, false, 1024), 0);  // cold: least loaded
-    EXPECT_EQ(select_cpu(q.data(), 4, 2, kAllCpus, true, 15), 0);     // warm but too much heavier
+    EXPECT_EQ(select_cpu(q.data(), 4, 2, kAllCpus, true, 1024), 2);          // warm, one weight heavier
+    EXPECT_EQ(select_cpu(q.data(), 4, 2, kAllCpus, false, 1024), 0);         // cold: least loaded
+    EXPECT_EQ(select_cpu(q.data(), 4, 2, kAllCpus, true, 15), 0);            // warm but too much heavier
     EXPECT_EQ(select_cpu(q.data(), 4, 0, CpuMask{1} << 3, false, 1024), 3);  // affinity
     EXPECT_EQ(select_cpu(q.data(), 4, -1, kAllCpus, false, 1024), 0);
 }
@@ -106,10 +106,10 @@ namespace {
 
 struct PTask {
     Task t;
-    int cpu = 0;        // queue it is on
+    int cpu = 0;  // queue it is on
     CpuMask allowed = kAllCpus;
     u64 migrations = 0;
-    Service svc;  // decayed service (what rotations compare)
+    Service svc;         // decayed service (what rotations compare)
     bool moved = false;  // migrated and not picked since: not moved again
 };
 
@@ -157,7 +157,8 @@ class PerCpuSim {
         PTask* best = nullptr;
         for (auto& t : tasks_) {
             if (t->cpu != static_cast<int>(src) || !t->t.e.queued || t->moved || !mask_has(t->allowed, dst)) continue;
-            if (!best || behind(t->svc.at(now_, kHalfLife), t->t.e.weight, best->svc.at(now_, kHalfLife), best->t.e.weight))
+            if (!best ||
+                behind(t->svc.at(now_, kHalfLife), t->t.e.weight, best->svc.at(now_, kHalfLife), best->t.e.weight))
                 best = t.get();
         }
         return best;

@@ -23,9 +23,9 @@ TEST(SchedWeights, LinuxTablePinned) {
 
 TEST(SchedWeights, SeedTablePinned) {
     // level 0 lightest, higher is heavier; the seed's "Theor. Weight" column
-    const u32 expect[kLevels] = {11,   14,   18,   23,    29,    36,    46,    57,    72,    90,
-                                 112,  140,  175,  219,   274,   343,   428,   535,   669,   836,
-                                 1024, 1280, 1600, 2000,  2500,  3125,  3906,  4882,  6103,  7629,
+    const u32 expect[kLevels] = {11,   14,    18,    23,    29,    36,    46,    57,    72,    90,
+                                 112,  140,   175,   219,   274,   343,   428,   535,   669,   836,
+                                 1024, 1280,  1600,  2000,  2500,  3125,  3906,  4882,  6103,  7629,
                                  9536, 11920, 14901, 18626, 23283, 29103, 36379, 45474, 56843, 71053};
     for (unsigned i = 0; i < kLevels; i++) EXPECT_EQ(kSeedLevelWeight[i], expect[i]) << i;
     for (unsigned i = 1; i < kLevels; i++) EXPECT_GT(kSeedLevelWeight[i], kSeedLevelWeight[i - 1]);

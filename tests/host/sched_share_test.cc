@@ -13,8 +13,7 @@ using namespace qt;
 namespace {
 
 // Each task's share of the CPU time vs. its share of `weights`.
-void expect_shares(const std::vector<std::unique_ptr<Task>>& tasks, const std::vector<double>& weights,
-                   double tol) {
+void expect_shares(const std::vector<std::unique_ptr<Task>>& tasks, const std::vector<double>& weights, double tol) {
     double total_w = 0, total_t = 0;
     for (usize i = 0; i < tasks.size(); i++) {
         total_w += weights[i];

@@ -52,7 +52,7 @@ struct SimTask {
     bool runnable = false;
     bool slept = false;
     Time phase_start = 0;  // of the current runnable or sleeping phase
-    double ideal = 0;  // fluid service
+    double ideal = 0;      // fluid service
     double worst_lag = 0;
 };
 
@@ -288,7 +288,8 @@ TEST(SchedSmpEevdf, KernelConfigurationOneDay) {
         for (usize i = 0; i < n; i++) {
             const SimTask& s = *sim.tasks()[i];
             const double got = static_cast<double>(s.t.ran) - ran_h[i], want = s.ideal - ideal_h[i];
-            EXPECT_NEAR(got, want, 0.05 * want + 10 * kS) << "task " << i << " nice " << s.nice << " hour " << minute / 60;
+            EXPECT_NEAR(got, want, 0.05 * want + 10 * kS)
+                << "task " << i << " nice " << s.nice << " hour " << minute / 60;
             if (want > 0) worst_hour = std::max(worst_hour, std::fabs(got / want - 1));
         }
         mark(ran_h, ideal_h);

@@ -42,8 +42,7 @@ struct PolicyBox {
 };
 
 // One cpu, always-runnable tasks: `steps` picks of `slice` time units each.
-inline void run_hogs(Policy& p, std::vector<std::unique_ptr<Task>>& tasks, u64 steps, Time slice,
-                     unsigned cpus = 1) {
+inline void run_hogs(Policy& p, std::vector<std::unique_ptr<Task>>& tasks, u64 steps, Time slice, unsigned cpus = 1) {
     Time now = 0;
     for (auto& t : tasks) p.enqueue(t->e, now);
     std::vector<Entity*> running(cpus, nullptr);

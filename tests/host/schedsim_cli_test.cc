@@ -40,8 +40,8 @@ TEST(SchedsimCli, DefaultsAndValidValues) {
     const Options d = parse({});
     EXPECT_EQ(d.cfg.model, Model::Exact);
     EXPECT_EQ(d.cfg.cores, 16u);
-    const Options o = parse({"--cores", "64", "--model", "seed", "--policy", "all", "--slice", "4", "--tasks-out",
-                             "t.csv"});
+    const Options o =
+        parse({"--cores", "64", "--model", "seed", "--policy", "all", "--slice", "4", "--tasks-out", "t.csv"});
     EXPECT_EQ(o.cfg.cores, 64u);
     EXPECT_EQ(o.cfg.model, Model::Seed);
     EXPECT_EQ(o.cfg.slice, 4u);

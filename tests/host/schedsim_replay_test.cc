@@ -47,8 +47,9 @@ Result run(qs::PolicyKind k, const std::string& text, uint64_t ticks, unsigned c
 }  // namespace
 
 TEST(SchedsimReplay, ParsesBurstsRepeatAndLevelChanges) {
-    const auto v = load("# comment\n9 20 run 3 run 2 sleep 4 sleep 1 run inf at 100 level 30 at 50 level 10\n"
-                        "0 5 run 1 sleep 0 repeat\n\n1 7 run 4 sleep 9\n");
+    const auto v = load(
+        "# comment\n9 20 run 3 run 2 sleep 4 sleep 1 run inf at 100 level 30 at 50 level 10\n"
+        "0 5 run 1 sleep 0 repeat\n\n1 7 run 4 sleep 9\n");
     ASSERT_EQ(v.size(), 3u);
     EXPECT_EQ(v[0].arrival, 0u);  // sorted by arrival
     EXPECT_TRUE(v[0].repeat);

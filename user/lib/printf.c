@@ -18,22 +18,18 @@ struct out {
 };
 
 static void flush(struct out* o) {
-    if (o->n > 0)
-        write(o->fd, o->buf, o->n);
+    if (o->n > 0) write(o->fd, o->buf, o->n);
     o->n = 0;
 }
 
 static void put(struct out* o, char c) {
-    if (o->n == (int)sizeof(o->buf))
-        flush(o);
+    if (o->n == (int)sizeof(o->buf)) flush(o);
     o->buf[o->n++] = c;
 }
 
 static void put_str(struct out* o, const char* s) {
-    if (s == 0)
-        s = "(null)";
-    while (*s)
-        put(o, *s++);
+    if (s == 0) s = "(null)";
+    while (*s) put(o, *s++);
 }
 
 static void put_num(struct out* o, unsigned long x, int base, int neg) {
@@ -44,62 +40,56 @@ static void put_num(struct out* o, unsigned long x, int base, int neg) {
         tmp[i++] = digits[x % base];
         x /= base;
     } while (x != 0);
-    if (neg)
-        put(o, '-');
-    while (i > 0)
-        put(o, tmp[--i]);
+    if (neg) put(o, '-');
+    while (i > 0) put(o, tmp[--i]);
 }
 
 static void put_signed(struct out* o, long v) {
-    if (v < 0)
-        put_num(o, -(unsigned long)v, 10, 1);
-    else
-        put_num(o, (unsigned long)v, 10, 0);
+    if (v < 0) put_num(o, -(unsigned long)v, 10, 1);
+    else put_num(o, (unsigned long)v, 10, 0);
 }
 
 /* Format one conversion starting at fmt (just after '%'); returns the
  * number of format characters consumed. */
 static int convert(struct out* o, const char* fmt, va_list* ap) {
     int len = 0;
-    while (fmt[len] == 'l')
-        len++;
+    while (fmt[len] == 'l') len++;
     char c = fmt[len];
     int is_long = len > 0;
     switch (c) {
-    case 'd':
-        put_signed(o, is_long ? va_arg(*ap, long) : va_arg(*ap, int));
-        break;
-    case 'u':
-        put_num(o, is_long ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned int), 10, 0);
-        break;
-    case 'x':
-        put_num(o, is_long ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned int), 16, 0);
-        break;
-    case 'p':
-        put_str(o, "0x");
-        put_num(o, (unsigned long)va_arg(*ap, void*), 16, 0);
-        break;
-    case 's':
-        put_str(o, va_arg(*ap, const char*));
-        break;
-    case 'c':
-        put(o, (char)va_arg(*ap, int));
-        break;
-    case '%':
-        put(o, '%');
-        break;
-    case 0:
-        put(o, '%');
-        return len;
-    default:
-        if (is_long) { /* old xv6 "%l": a 64-bit decimal; c is plain text */
-            put_signed(o, va_arg(*ap, long));
+        case 'd':
+            put_signed(o, is_long ? va_arg(*ap, long) : va_arg(*ap, int));
+            break;
+        case 'u':
+            put_num(o, is_long ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned int), 10, 0);
+            break;
+        case 'x':
+            put_num(o, is_long ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned int), 16, 0);
+            break;
+        case 'p':
+            put_str(o, "0x");
+            put_num(o, (unsigned long)va_arg(*ap, void*), 16, 0);
+            break;
+        case 's':
+            put_str(o, va_arg(*ap, const char*));
+            break;
+        case 'c':
+            put(o, (char)va_arg(*ap, int));
+            break;
+        case '%':
+            put(o, '%');
+            break;
+        case 0:
+            put(o, '%');
             return len;
-        }
-        put(o, '%');
-        for (int i = 0; i <= len; i++)
-            put(o, fmt[i]);
-        break;
+        default:
+            if (is_long) { /* old xv6 "%l": a 64-bit decimal; c is plain text */
+                put_signed(o, va_arg(*ap, long));
+                return len;
+            }
+            put(o, '%');
+            for (int i = 0; i <= len; i++) put(o, fmt[i]);
+            break;
     }
     return len + 1;
 }

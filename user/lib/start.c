@@ -24,8 +24,7 @@ static int n_atexit;
 
 int __cxa_atexit(void (*fn)(void*), void* arg, void* dso) {
     (void)dso;
-    if (n_atexit == kMaxAtExit)
-        return -1;
+    if (n_atexit == kMaxAtExit) return -1;
     atexit_fns[n_atexit].fn = fn;
     atexit_fns[n_atexit].arg = arg;
     n_atexit++;
@@ -35,8 +34,7 @@ int __cxa_atexit(void (*fn)(void*), void* arg, void* dso) {
 void __ustart(int argc, char** argv) __attribute__((noreturn));
 
 void __ustart(int argc, char** argv) {
-    for (ctor_fn* f = __init_array_start; f < __init_array_end; f++)
-        (*f)();
+    for (ctor_fn* f = __init_array_start; f < __init_array_end; f++) (*f)();
     int r = main(argc, argv);
     while (n_atexit > 0) {
         n_atexit--;

@@ -11,51 +11,43 @@
 
 char* strcpy(char* dst, const char* src) {
     char* d = dst;
-    while ((*d++ = *src++) != 0) {
-    }
+    while ((*d++ = *src++) != 0) {}
     return dst;
 }
 
 int strcmp(const char* p, const char* q) {
-    while (*p && *p == *q)
-        p++, q++;
+    while (*p && *p == *q) p++, q++;
     return (unsigned char)*p - (unsigned char)*q;
 }
 
 unsigned int strlen(const char* s) {
     unsigned int n = 0;
-    while (s[n])
-        n++;
+    while (s[n]) n++;
     return n;
 }
 
 char* strchr(const char* s, char c) {
     for (; *s; s++)
-        if (*s == c)
-            return (char*)s;
+        if (*s == c) return (char*)s;
     return 0;
 }
 
 void* memset(void* dst, int c, unsigned int n) {
     char* d = (char*)dst;
-    for (unsigned int i = 0; i < n; i++)
-        d[i] = (char)c;
+    for (unsigned int i = 0; i < n; i++) d[i] = (char)c;
     return dst;
 }
 
 void* memmove(void* vdst, const void* vsrc, int n) {
     char* dst = (char*)vdst;
     const char* src = (const char*)vsrc;
-    if (n <= 0)
-        return vdst;
+    if (n <= 0) return vdst;
     if (src > dst) {
-        while (n-- > 0)
-            *dst++ = *src++;
+        while (n-- > 0) *dst++ = *src++;
     } else {
         dst += n;
         src += n;
-        while (n-- > 0)
-            *--dst = *--src;
+        while (n-- > 0) *--dst = *--src;
     }
     return vdst;
 }
@@ -66,8 +58,7 @@ int memcmp(const void* s1, const void* s2, unsigned int n) {
     const unsigned char* a = (const unsigned char*)s1;
     const unsigned char* b = (const unsigned char*)s2;
     for (unsigned int i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return a[i] - b[i];
+        if (a[i] != b[i]) return a[i] - b[i];
     return 0;
 }
 
@@ -77,8 +68,7 @@ int atoi(const char* s) {
         neg = 1;
         s++;
     }
-    while (*s >= '0' && *s <= '9')
-        n = n * 10 + (*s++ - '0');
+    while (*s >= '0' && *s <= '9') n = n * 10 + (*s++ - '0');
     return neg ? -n : n;
 }
 
@@ -87,11 +77,9 @@ char* gets(char* buf, int max) {
     int i = 0;
     while (i + 1 < max) {
         char c;
-        if (read(0, &c, 1) < 1)
-            break;
+        if (read(0, &c, 1) < 1) break;
         buf[i++] = c;
-        if (c == '\n' || c == '\r')
-            break;
+        if (c == '\n' || c == '\r') break;
     }
     buf[i] = 0;
     return buf;
@@ -99,8 +87,7 @@ char* gets(char* buf, int max) {
 
 int stat(const char* path, struct stat* st) {
     int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return -1;
+    if (fd < 0) return -1;
     int r = fstat(fd, st);
     close(fd);
     return r;
@@ -115,8 +102,7 @@ void usage_exit(const char* line, int status) {
 /* A first argument of exactly "-h" asks for the usage line: print it and
  * exit 0. Anything else returns. */
 void usage_on_help(int argc, char** argv, const char* line) {
-    if (argc > 1 && strcmp(argv[1], "-h") == 0)
-        usage_exit(line, 0);
+    if (argc > 1 && strcmp(argv[1], "-h") == 0) usage_exit(line, 0);
 }
 
 /* For programs whose arguments are names or numbers, not options: -h first
@@ -125,6 +111,5 @@ void usage_on_help(int argc, char** argv, const char* line) {
 void usage_no_options(int argc, char** argv, const char* line) {
     usage_on_help(argc, argv, line);
     for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-' && argv[i][1] != 0)
-            usage_exit(line, 1);
+        if (argv[i][0] == '-' && argv[i][1] != 0) usage_exit(line, 1);
 }

@@ -26,14 +26,12 @@ static Header base;
 static Header* freep;
 
 void free(void* p) {
-    if (p == 0)
-        return;
+    if (p == 0) return;
     Header* b = (Header*)p - 1;
     Header* q = freep;
     /* Find q with q < b < q->next, allowing for the wrap-around. */
     while (!(b > q && b < q->s.next)) {
-        if (q >= q->s.next && (b > q || b < q->s.next))
-            break;
+        if (q >= q->s.next && (b > q || b < q->s.next)) break;
         q = q->s.next;
     }
     if (b + b->s.units == q->s.next) { /* merge with the upper neighbour */
@@ -52,14 +50,11 @@ void free(void* p) {
 }
 
 static Header* grow(unsigned long units) {
-    if (units < kMinUnits)
-        units = kMinUnits;
+    if (units < kMinUnits) units = kMinUnits;
     unsigned long bytes = units * sizeof(Header);
-    if (bytes > 0x7fffffffUL)
-        return 0;
+    if (bytes > 0x7fffffffUL) return 0;
     char* p = sbrk((int)bytes);
-    if (p == (char*)-1)
-        return 0;
+    if (p == (char*)-1) return 0;
     Header* h = (Header*)p;
     h->s.units = units;
     free(h + 1);
@@ -85,7 +80,6 @@ void* malloc(unsigned int nbytes) {
             freep = prev;
             return (void*)(p + 1);
         }
-        if (p == freep && (p = grow(units)) == 0)
-            return 0;
+        if (p == freep && (p = grow(units)) == 0) return 0;
     }
 }

@@ -12,12 +12,12 @@
 
 namespace q::riscv {
 
-#define Q_DEFINE_CSR(name)                                          \
-    inline u64 r_##name() {                                         \
-        u64 x;                                                      \
-        asm volatile("csrr %0, " #name : "=r"(x));                  \
-        return x;                                                   \
-    }                                                               \
+#define Q_DEFINE_CSR(name)                         \
+    inline u64 r_##name() {                        \
+        u64 x;                                     \
+        asm volatile("csrr %0, " #name : "=r"(x)); \
+        return x;                                  \
+    }                                              \
     inline void w_##name(u64 x) { asm volatile("csrw " #name ", %0" : : "r"(x)); }
 
 Q_DEFINE_CSR(mhartid)
@@ -43,7 +43,11 @@ Q_DEFINE_CSR(stimecmp)
 Q_DEFINE_CSR(time)
 #undef Q_DEFINE_CSR
 
-inline u64 r_tp() { u64 x; asm volatile("mv %0, tp" : "=r"(x)); return x; }
+inline u64 r_tp() {
+    u64 x;
+    asm volatile("mv %0, tp" : "=r"(x));
+    return x;
+}
 inline void w_tp(u64 x) { asm volatile("mv tp, %0" : : "r"(x)); }
 
 // mstatus

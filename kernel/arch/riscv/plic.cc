@@ -34,8 +34,6 @@ void plic_init_hart() {
 u32 plic_claim() { return plic_reg(sclaim(cpuid())); }
 void plic_complete(u32 irq) { plic_reg(sclaim(cpuid())) = irq; }
 
-void send_ipi(int hart) {
-    *reinterpret_cast<volatile u32*>(layout::kClint + 4 * static_cast<u64>(hart)) = 1;
-}
+void send_ipi(int hart) { *reinterpret_cast<volatile u32*>(layout::kClint + 4 * static_cast<u64>(hart)) = 1; }
 
 }  // namespace q

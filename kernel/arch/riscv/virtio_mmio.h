@@ -8,9 +8,9 @@
 namespace q::virtio {
 
 enum class Reg : u32 {
-    Magic = 0x000,          // 0x74726976 "virt"
-    Version = 0x004,        // 2 for modern devices
-    DeviceId = 0x008,       // 2 = block device
+    Magic = 0x000,     // 0x74726976 "virt"
+    Version = 0x004,   // 2 for modern devices
+    DeviceId = 0x008,  // 2 = block device
     VendorId = 0x00c,
     DeviceFeatures = 0x010,
     DeviceFeaturesSel = 0x014,
