@@ -65,7 +65,7 @@ class Runner:
 
     def hog_pids(self):
         out = self.run("ps")
-        return [int(m.group(1)) for m in re.finditer(r"^(\d+) \d+ \S+ .* hog$", out, re.M)]
+        return [int(m.group(1)) for m in re.finditer(r"^ *(\d+) +\d+ \S+ .* hog$", out, re.M)]
 
     def kill_hogs(self):
         for _ in range(20):

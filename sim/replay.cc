@@ -88,19 +88,6 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
 
 }  // namespace
 
-std::vector<TaskSpec> load_replay(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open replay file '" + path + "'");
-    std::vector<TaskSpec> v;
-    std::string line;
-    for (int n = 1; std::getline(in, line); n++) {
-        const auto hash = line.find('#');
-        if (hash != std::string::npos) line.erase(hash);
-        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        v.push_back(parse_task(line, path + ":" + std::to_string(n)));
-    }
-    std::stable_sort(v.begin(), v.end(), [](const TaskSpec& a, const TaskSpec& b) { return a.arrival < b.arrival; });
-    return v;
-}
+std::vector<TaskSpec> load_replay(const std::string& path) { return read_task_file(path, "replay", parse_task); }
 
 }  // namespace schedsim

@@ -137,5 +137,10 @@ Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks);
 // std::runtime_error ("FILE:LINE: what") on a bad workload or replay file.
 std::vector<TaskSpec> load_workload(const Config& cfg);
 std::vector<TaskSpec> load_replay(const std::string& path);
+// One task a line, parsed by `parse` ("file:line" for its errors); '#'
+// starts a comment, blank lines are skipped, tasks sorted by arrival
+// (stable). `what` names the kind of file in the open error.
+std::vector<TaskSpec> read_task_file(const std::string& path, const char* what,
+                                     TaskSpec (*parse)(const std::string& line, const std::string& where));
 
 }  // namespace schedsim

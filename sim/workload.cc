@@ -55,20 +55,27 @@ TaskSpec parse_line(const std::string& line, const std::string& where) {
     return s;
 }
 
-std::vector<TaskSpec> from_file(const std::string& path) {
+}  // namespace
+
+std::vector<TaskSpec> read_task_file(const std::string& path, const char* what,
+                                     TaskSpec (*parse)(const std::string& line, const std::string& where)) {
     std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open workload file '" + path + "'");
+    if (!in) throw std::runtime_error(std::string("cannot open ") + what + " file '" + path + "'");
     std::vector<TaskSpec> v;
     std::string line;
     for (int n = 1; std::getline(in, line); n++) {
         const auto hash = line.find('#');
         if (hash != std::string::npos) line.erase(hash);
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-        v.push_back(parse_line(line, path + ":" + std::to_string(n)));
+        v.push_back(parse(line, path + ":" + std::to_string(n)));
     }
     std::stable_sort(v.begin(), v.end(), [](const TaskSpec& a, const TaskSpec& b) { return a.arrival < b.arrival; });
     return v;
 }
+
+namespace {
+
+std::vector<TaskSpec> from_file(const std::string& path) { return read_task_file(path, "workload", parse_line); }
 
 }  // namespace
 

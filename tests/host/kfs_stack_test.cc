@@ -497,22 +497,42 @@ TEST_F(KfsStack, PipesTransferWrapAndClose) {
     close_(q2[0]);
 }
 
+namespace {
+
+// The crash and I/O-error tests' workload: mkdir, a multi-transaction
+// write, link, unlink, a small file.
+void log_workload() {
+    mkdir_("d");
+    put("d/f", pattern(9000));
+    link_("d/f", "g");
+    unlink_("d/f");
+    put("h", "small");
+}
+
+// What a reader may see after log_workload() was cut short anywhere: whole
+// transactions only (g a prefix of the content made of whole write chunks,
+// h absent, empty or complete).
+void expect_whole_transactions(long n) {
+    const std::string content = pattern(9000);
+    const std::string g = slurp("g");
+    if (g != "<missing>") {
+        EXPECT_EQ(content.compare(0, g.size(), g), 0) << n;
+        EXPECT_TRUE(g.size() == content.size() || g.size() % 3072 == 0) << n << " size " << g.size();
+    }
+    const std::string h = slurp("h");
+    EXPECT_TRUE(h == "<missing>" || h == "" || h == "small") << n;
+}
+
+}  // namespace
+
 TEST(KfsCrash, EveryCrashPointLeavesAConsistentImage) {
     const std::vector<u8> base = kfs_mkfs(1000, 64);
     kfs_boot(base);
     g_env.writes = 0;
-    // A workload: mkdir, a multi-transaction write, link, unlink.
-    auto workload = [] {
-        mkdir_("d");
-        put("d/f", pattern(9000));
-        link_("d/f", "g");
-        unlink_("d/f");
-        put("h", "small");
-    };
+    auto workload = log_workload;
     workload();
     const long total = g_env.writes;
     ASSERT_GT(total, 20);
-    const std::string content = pattern(9000);
     for (long n = 1; n <= total; n++) {
         kfs_boot(base);
         g_env.writes = 0;
@@ -523,15 +543,7 @@ TEST(KfsCrash, EveryCrashPointLeavesAConsistentImage) {
         kfs_boot(crashed);  // recovery replays any committed transaction
         Fsck f(g_env.disk);
         ASSERT_TRUE(f.run()) << "crash after write " << n << ": " << f.problems[0];
-        // Whole transactions only: g, if present, is a prefix of content
-        // made of whole write chunks (or all of it).
-        const std::string g = slurp("g");
-        if (g != "<missing>") {
-            EXPECT_EQ(content.compare(0, g.size(), g), 0) << n;
-            EXPECT_TRUE(g.size() == content.size() || g.size() % 3072 == 0) << n << " size " << g.size();
-        }
-        const std::string h = slurp("h");
-        EXPECT_TRUE(h == "<missing>" || h == "" || h == "small") << n;
+        expect_whole_transactions(n);
         // The recovered image keeps working.
         EXPECT_TRUE(put("after", "ok"));
         EXPECT_EQ(slurp("after"), "ok");
@@ -545,26 +557,12 @@ TEST(KfsCrash, EveryCrashPointLeavesAConsistentImage) {
 // booted again, is clean and holds whole transactions only.
 TEST(KfsIoError, FailedWritesLeaveAConsistentReadOnlySystem) {
     const std::vector<u8> base = kfs_mkfs(1000, 64);
-    auto workload = [] {
-        mkdir_("d");
-        put("d/f", pattern(9000));
-        link_("d/f", "g");
-        unlink_("d/f");
-        put("h", "small");
-    };
+    auto workload = log_workload;
     kfs_boot(base);
     g_env.writes = 0;
     workload();
     const long total = g_env.writes;
     ASSERT_GT(total, 20);
-    const std::string content = pattern(9000);
-    auto whole = [&](const std::string& g, const std::string& h, long n) {
-        if (g != "<missing>") {
-            EXPECT_EQ(content.compare(0, g.size(), g), 0) << n;
-            EXPECT_TRUE(g.size() == content.size() || g.size() % 3072 == 0) << n << " size " << g.size();
-        }
-        EXPECT_TRUE(h == "<missing>" || h == "" || h == "small") << n;
-    };
     for (long n = 0; n < total; n++) {
         kfs_boot(base);
         g_env.fail_writes_from = n;
@@ -579,12 +577,12 @@ TEST(KfsIoError, FailedWritesLeaveAConsistentReadOnlySystem) {
             EXPECT_EQ(write_(static_cast<int>(fd), "zz", 2), -1) << n;
             close_(static_cast<int>(fd));
         }
-        whole(slurp("g"), slurp("h"), n);
+        expect_whole_transactions(n);
         const std::vector<u8> disk = g_env.disk;
         kfs_boot(disk);  // a healthy disk again; recovery replays a committed log
         Fsck f(g_env.disk);
         ASSERT_TRUE(f.run()) << "disk failing from write " << n << ": " << f.problems[0];
-        whole(slurp("g"), slurp("h"), n);
+        expect_whole_transactions(n);
         EXPECT_TRUE(put("after", "ok"));
         EXPECT_EQ(slurp("after"), "ok");
     }
