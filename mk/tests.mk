@@ -16,10 +16,12 @@ GUEST_SUITES += tests/guest/shell_tests.py 1 3 8
 EXTRA_GUEST_SUITES += tests/guest/sched_tests.py
 EXTRA_GUEST_SUITES += tests/guest/usertests.py 1 3
 
-#   make test TEST_JOBS=1                one binary/check/suite at a time (default 2 at once)
+#   make test TEST_JOBS=2                two binaries/checks/suites at once (default 1: an
+#                                        8-hart guest beside a sanitizer binary on 2 cores
+#                                        once stalled past a suite's 30 s timeout)
 SUITE ?=
 GTEST_FILTER ?=
-TEST_JOBS ?= 2
+TEST_JOBS ?= 1
 RUN_TESTS = python3 tests/run_tests.py --jobs $(TEST_JOBS) $(if $(GTEST_FILTER),--gtest-filter='$(GTEST_FILTER)')
 RUN_HOST_ARGS = $(foreach t,$(HOST_TESTS),--gtest $(t)) \
   $(foreach c,$(HOST_CHECKS),--check '$(c):$(MAKE) --no-print-directory -s $(c)')
