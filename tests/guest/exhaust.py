@@ -10,13 +10,12 @@ console tail. No randomness: the hart count is all a rerun needs.
 """
 import argparse
 import os
-import re
 import sys
 
 import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu import Guest  # noqa: E402
+from qemu import Guest, relay_results  # noqa: E402
 
 
 def main():
@@ -44,8 +43,7 @@ def main():
             except pexpect.EOF:
                 pass
             out += "panic:" + (g.child.before or "")
-    for m in re.finditer(r"^(PASS|FAIL) (\S+?)(:| |$)(.*)$", out, re.M):
-        print("%s exhaust-%s-%s%s%s" % (m.group(1), m.group(2), tag, m.group(3), m.group(4)))
+    relay_results(out, "exhaust", tag)
     if i != 0:
         print("FAIL exhaust-run-%s: %s (rerun: make exhaust CPUS=%d)\n%s" % (
             tag, "kernel panic" if i == 1 else "no 'exhaust: done' (%s)" % err, a.cpus, out[-3000:]))

@@ -36,7 +36,7 @@ import time
 import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu import ROOT, Guest  # noqa: E402
+from qemu import ROOT, Guest, relay_results  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console"]
 
@@ -88,11 +88,6 @@ def expect(g, pattern, timeout):
     return before
 
 
-def relay(out, tag):
-    for m in re.finditer(r"^(PASS|FAIL) (\S+?)(:| |$)(.*)$", out, re.M):
-        print("%s hostile-%s-%s%s%s" % (m.group(1), m.group(2), tag, m.group(3), m.group(4)))
-
-
 def check(ok, name, why=""):
     print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, why)))
     return ok
@@ -105,7 +100,7 @@ def run_foreground(g, test, tag):
         time.sleep(0.5)
         g.child.sendline("abc")
     out = expect(g, r"hostile: done[^\n]*\n", 240)
-    relay(out, tag)
+    relay_results(out, "hostile", tag)
     if test == "badsys":
         reports = len(re.findall(r"unknown system call", out))
         m = re.search(r"badsys: 20000 calls in (\d+) ticks", out)

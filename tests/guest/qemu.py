@@ -97,6 +97,13 @@ class Guest:
         self.close()
 
 
+def relay_results(out, prefix, tag):
+    """Print a guest program's `PASS name ...` / `FAIL name: ...` lines as
+    `PASS prefix-name-tag ...` for tests/run_tests.py."""
+    for m in re.finditer(r"^(PASS|FAIL) (\S+?)(:| |$)(.*)$", out, re.M):
+        print("%s %s-%s-%s%s%s" % (m.group(1), prefix, m.group(2), tag, m.group(3), m.group(4)))
+
+
 def run_cases(guest, cases, suffix="", timeout=30):
     """Run (name, command line, regex) cases in a booted guest's shell.
 
