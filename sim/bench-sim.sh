@@ -6,7 +6,8 @@
 # the report, whose cost depends on the figures' values, are excluded)
 # divided by cores * (T2 - T1) is the marginal cost of one core-tick. Targets (issue 4): < 150 for rr,
 # dwrr, idwrr; < 400 for eevdf; O(1) policies grow < 25% from 4k to 400k tasks.
-# MODEL (exact|seed, default exact) and SLICE (default 1) are passed on.
+# MODEL (exact|seed, default exact), SLICE (default 1) and QUEUES (single|percpu,
+# default single) are passed on; QUEUES=both prints single, percpu and their ratio.
 set -e
 SIM=${1:-build/schedsim}
 CORES=16
@@ -14,22 +15,40 @@ T1=${T1:-1000}
 T2=${T2:-3000}
 MODEL=${MODEL:-exact}
 SLICE=${SLICE:-1}
+QUEUES=${QUEUES:-single}
 instr() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-        --toggle-collect='*Simulator<*>::run()' "$SIM" --no-progress \
+        --toggle-collect='*Simulator<*>::run()' "$SIM" --no-progress --queues "$4" \
         --model "$MODEL" --slice "$SLICE" --cores $CORES --policy "$1" --tasks "$2" --ticks "$3" 2>&1 >/dev/null |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-echo "model $MODEL, slice $SLICE, $CORES cores"
+# Marginal instructions per core-tick of policy $1 with $2 tasks, queues $3.
+per_tick() {
+    a=$(instr "$1" "$2" "$T1" "$3")
+    b=$(instr "$1" "$2" "$T2" "$3")
+    echo "$a $b" | awk -v c=$CORES -v d=$((T2 - T1)) '{printf "%.1f", ($2 - $1) / (c * d)}'
+}
+echo "model $MODEL, slice $SLICE, $CORES cores, queues $QUEUES"
+if [ "$QUEUES" = both ]; then
+    # Issue 12: percpu (placement, stealing, balancing) within 1.5x of single.
+    printf '%-6s %10s %12s %12s %8s   %s\n' policy tasks single percpu ratio target
+    for p in $("$SIM" --list-policies); do
+        for n in 4000 400000; do
+            s=$(per_tick "$p" "$n" single)
+            m=$(per_tick "$p" "$n" percpu)
+            r=$(echo "$s $m" | awk '{printf "%.2f", $2 / $1}')
+            printf '%-6s %10s %12s %12s %8s   <= 1.5\n' "$p" "$n" "$s" "$m" "$r"
+        done
+    done
+    exit 0
+fi
 printf '%-6s %10s %16s   %s\n' policy tasks instr/core-tick target
 for p in $("$SIM" --list-policies); do
     target=150
     [ "$p" = eevdf ] && target=400
     first=""
     for n in 4000 400000; do
-        a=$(instr "$p" "$n" "$T1")
-        b=$(instr "$p" "$n" "$T2")
-        per=$(echo "$a $b" | awk -v c=$CORES -v d=$((T2 - T1)) '{printf "%.1f", ($2 - $1) / (c * d)}')
+        per=$(per_tick "$p" "$n" "$QUEUES")
         growth=""
         if [ -z "$first" ]; then first=$per; else
             growth=$(echo "$first $per" | awk '{printf "(%+.1f%% vs 4000 tasks)", ($2 / $1 - 1) * 100}')

@@ -26,7 +26,8 @@ simulated multicore and prints the seed harness's report.
                  --runtime-max), blocking chance uniform in [0, --block-max)
                  per executed tick; level = pid mod 40
       FILE:      one task a line: arrival runtime level block_chance
-                 (runtime 0 or inf = never finishes; '#' comments)
+                 [cpus=LIST] (runtime 0 or inf = never finishes; LIST e.g.
+                 0,2-3: the cores it may use; '#' comments)
   --replay FILE      tasks as run/sleep bursts with level changes, one a line:
                      ARRIVAL LEVEL BURST... [repeat] [at TICK level L]...
                      BURST: 'run N' (N >= 1 or inf) | 'sleep N' (N >= 0);
@@ -52,11 +53,15 @@ simulated multicore and prints the seed harness's report.
                      blocks or finishes is not charged, no preemption); it
                      reproduces the seed's published tables
   --slice N          run length in ticks (exact) and policy slice (default 1)
+  --queues single|percpu  one run queue shared by every core (default), or
+                     one per core with the kernel's placement, work stealing
+                     and balancing (exact model only); percpu reports
+                     migrations and honours cpus= in workload/replay files
   --format text|csv|json  report format (default text)
   --plot FILE.png    draw per-level execs and response time (gnuplot)
   --tasks-out FILE.csv  one row per task (and policy): policy,id,arrival,
                      level,weight,executed,waited,blocks,wakeups,wake_p50,
-                     wake_p99,wake_max,max_lag,fluid
+                     wake_p99,wake_max,max_lag,fluid,migrations
   --no-progress      no progress bar (shown on a terminal after 1 s)
   --help             this text
 
@@ -170,6 +175,11 @@ Options parse_options(int argc, const char* const* argv) {
             if (m == "exact") c.model = Model::Exact;
             else if (m == "seed") c.model = Model::Seed;
             else fail("unknown model '" + m + "' (exact, seed)");
+        } else if (f == "--queues") {
+            const std::string m = v;
+            if (m == "single") c.queues = Queues::Single;
+            else if (m == "percpu") c.queues = Queues::PerCpu;
+            else fail("unknown queue mode '" + m + "' (single, percpu)");
         } else if (f == "--weights") {
             const std::string w = v;
             if (w == "seed") c.weights = q::sched::WeightTable::Seed;
@@ -186,6 +196,8 @@ Options parse_options(int argc, const char* const* argv) {
         }
     }
     if (c.runtime_max <= c.runtime_min) fail("--runtime-max must be greater than --runtime-min");
+    if (c.queues == Queues::PerCpu && c.model == Model::Seed)
+        fail("--queues percpu needs --model exact (the seed model re-picks every core every tick)");
     return o;
 }
 

@@ -46,6 +46,7 @@ void print_text(std::FILE* out, const Result& r) {
     std::fprintf(out, "  Avg Response Time : %.2f ticks (All tasks)\n", r.avg_response);
     std::fprintf(out, "  Context Switches  : %llu\n", ull(r.ctx_switches));
     std::fprintf(out, "  Ctx Switch Rate   : %.2f%% of executed ticks\n", 100.0 * r.ctx_rate);
+    if (r.percpu) std::fprintf(out, "  Migrations        : %llu (between per-core queues)\n", ull(r.migrations));
     if (r.policy != "rr") print_levels(out, r);
     std::fprintf(out, "\n=== Fairness ===\n");
     std::fprintf(out, "  Jain's Index      : %.4f (received / fluid service, per task)\n", r.jain);
@@ -99,6 +100,10 @@ void print_side_by_side(std::FILE* out, const std::vector<Result>& rs) {
         "Context Switches", [](R r) { return ull(r.ctx_switches); }, " %14llu");
     row(
         "Ctx Switch Rate %", [](R r) { return 100.0 * r.ctx_rate; }, " %14.2f");
+    if (!rs.empty() && rs[0].percpu) {
+        row(
+            "Migrations", [](R r) { return ull(r.migrations); }, " %14llu");
+    }
     row(
         "Jain's Index", [](R r) { return r.jain; }, " %14.4f");
     row(
@@ -124,23 +129,23 @@ void print_side_by_side(std::FILE* out, const std::vector<Result>& rs) {
 }
 
 void print_csv(std::FILE* out, const std::vector<Result>& rs) {
-    std::fprintf(
-        out,
-        "policy,level,weight,ticks,cores,spawned,finished,executed,blocks,idle,alive,util,efficiency,"
-        "forced_idle,wasted_idle,avg_turnaround,avg_wait,max_wait,avg_response,ctx_switches,ctx_rate,jain,"
-        "worst_lag,max_lag,wakeups,wake_p50,wake_p99,wake_max,avg_execs,level_avg_wait,level_avg_resp,samples\n");
+    std::fprintf(out,
+                 "policy,level,weight,ticks,cores,spawned,finished,executed,blocks,idle,alive,util,efficiency,"
+                 "forced_idle,wasted_idle,avg_turnaround,avg_wait,max_wait,avg_response,ctx_switches,ctx_rate,jain,"
+                 "worst_lag,max_lag,wakeups,wake_p50,wake_p99,wake_max,avg_execs,level_avg_wait,level_avg_resp,samples,"
+                 "migrations\n");
     for (const Result& r : rs) {
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             const LevelStats& s = r.levels[l];
             std::fprintf(out,
                          "%s,%u,%u,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%.2f,%.2f,%llu,%.2f,%llu,%"
-                         ".6f,%.6f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.4f,%.2f,%.2f,%llu\n",
+                         ".6f,%.6f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.4f,%.2f,%.2f,%llu,%llu\n",
                          r.policy.c_str(), l, s.weight, ull(r.ticks), r.cores, ull(r.spawned), ull(r.finished),
                          ull(r.executed), ull(r.blocks), ull(r.idle), ull(r.alive), r.util, r.efficiency,
                          ull(r.forced_idle), ull(r.wasted_idle), r.avg_turnaround, r.avg_wait, ull(r.max_wait),
                          r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag, r.max_lag,
                          ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max), s.avg_execs, s.avg_wait,
-                         s.avg_resp, ull(s.samples));
+                         s.avg_resp, ull(s.samples), ull(r.migrations));
         }
     }
 }
@@ -161,12 +166,13 @@ void print_json(std::FILE* out, const std::vector<Result>& rs) {
         } else {
             std::fprintf(out, "\"avg_turnaround\": null, ");
         }
-        std::fprintf(out,
-                     "\"avg_wait\": %.2f, \"max_wait\": %llu, \"avg_response\": %.2f, \"ctx_switches\": %llu, "
-                     "\"ctx_rate\": %.6f, \"jain\": %.6f, \"worst_lag\": %.2f, \"max_lag\": %.2f, \"wakeups\": %llu, "
-                     "\"wake_p50\": %llu, \"wake_p99\": %llu, \"wake_max\": %llu,\n   \"levels\": [",
-                     r.avg_wait, ull(r.max_wait), r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag,
-                     r.max_lag, ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max));
+        std::fprintf(
+            out,
+            "\"avg_wait\": %.2f, \"max_wait\": %llu, \"avg_response\": %.2f, \"ctx_switches\": %llu, "
+            "\"ctx_rate\": %.6f, \"jain\": %.6f, \"worst_lag\": %.2f, \"max_lag\": %.2f, \"wakeups\": %llu, "
+            "\"wake_p50\": %llu, \"wake_p99\": %llu, \"wake_max\": %llu, \"migrations\": %llu,\n   \"levels\": [",
+            r.avg_wait, ull(r.max_wait), r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag,
+            r.max_lag, ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max), ull(r.migrations));
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             const LevelStats& s = r.levels[l];
             std::fprintf(out,
@@ -186,12 +192,15 @@ bool write_tasks_csv(const std::string& path, const std::vector<Result>& rs) {
         return false;
     }
     std::fprintf(
-        f, "policy,id,arrival,level,weight,executed,waited,blocks,wakeups,wake_p50,wake_p99,wake_max,max_lag,fluid\n");
+        f,
+        "policy,id,arrival,level,weight,executed,waited,blocks,wakeups,wake_p50,wake_p99,wake_max,max_lag,fluid,"
+        "migrations\n");
     for (const Result& r : rs) {
         for (const TaskStats& t : r.tasks) {
-            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f\n", r.policy.c_str(),
+            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,%llu\n", r.policy.c_str(),
                          ull(t.id), ull(t.arrival), t.level, t.weight, ull(t.executed), ull(t.waited), ull(t.blocks),
-                         ull(t.wakeups), ull(t.wake_p50), ull(t.wake_p99), ull(t.wake_max), t.max_lag, t.fluid);
+                         ull(t.wakeups), ull(t.wake_p50), ull(t.wake_p99), ull(t.wake_max), t.max_lag, t.fluid,
+                         ull(t.migrations));
         }
     }
     if (std::fclose(f) != 0) {

@@ -19,32 +19,16 @@
 #include <stdexcept>
 
 #include "sim/fluid_world.h"
+#include "sim/queues.h"
 #include "sim/rng.h"
 #include "sim/source.h"
+#include "sim/task.h"
 
 namespace schedsim {
 
 namespace qs = q::sched;
 
 namespace {
-
-constexpr uint64_t kNever = ~uint64_t{0};
-
-struct Task {
-    qs::Entity e;
-    uint64_t id = 0;
-    Rng block_rng{0};                     // this task's blocking decisions, one per executed tick
-    uint64_t arrival = 0, remaining = 0;  // remaining: of the current run burst
-    const TaskSpec* spec = nullptr;       // replay tasks: their bursts
-    size_t burst = 0;
-    uint64_t blocks = 0, woke = kNever;  // woke: wake-up tick until dispatched
-    std::vector<uint64_t> wake_lat;      // ticks from each wake-up to its run
-    uint64_t first_run = kNever, completion = kNever;
-    uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
-    double block_chance = 0;
-    i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen (fluid.h units)
-    bool blocked = false;
-};
 
 class Progress {
   public:
@@ -85,21 +69,16 @@ template <typename P>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
-        : cfg_(cfg), fixed_(fixed), source_(cfg, fixed), cores_(cfg.cores), world_(cfg, fixed) {
+        : cfg_(cfg), fixed_(fixed), source_(cfg, fixed), queues_(cfg), cores_(cfg.cores), world_(cfg, fixed) {
         spec_task_.assign(fixed.size(), nullptr);
         for (size_t i = 0; i < fixed.size(); i++) {
             for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
         }
         std::stable_sort(changes_.begin(), changes_.end(),
                          [](const Change& a, const Change& b) { return a.tick < b.tick; });
-        qs::PolicyConfig pc;
-        pc.table = cfg.weights;
-        pc.slice = cfg.slice;
-        policy_ = static_cast<P*>(qs::construct_policy(cfg.policy, storage_, pc));
-        policy_->set_cpus(cfg.cores);  // all cores share this one queue (EEVDF caps infeasible weights)
     }
 
-    void run();  // the ticks (bench-sim.sh counts this function's instructions)
+    [[gnu::noinline]] void run();  // the ticks (bench-sim.sh counts this function's instructions: not inlined)
     Result collect() const;
 
   private:
@@ -131,8 +110,7 @@ class Simulator {
     // policy sees the same tasks and (per task, per executed tick) blocking
     // decisions.
     TaskSource source_;
-    qs::PolicyStorage storage_;
-    P* policy_ = nullptr;
+    QueueSet<P> queues_;
     std::deque<Task> tasks_;
     struct Sleeper {
         uint64_t wake, seq;
@@ -204,9 +182,10 @@ void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     t.block_chance = s.block_chance;
     qs::set_priority(t.e, cfg_.weights, s.level);
     t.e.owner = &t;
+    t.affinity = s.affinity;
     r_.spawned++;
     make_runnable(t);
-    policy_->enqueue(t.e, now);
+    queues_.place(t, now);
     if (cfg_.model == Model::Exact) placed_.push_back(&t);
 }
 
@@ -224,7 +203,7 @@ void Simulator<P>::wakeups(uint64_t now) {
         t.blocked_ticks += now - t.block_start;
         t.woke = now;
         make_runnable(t);
-        policy_->enqueue(t.e, now);
+        queues_.place(t, now);
         if (cfg_.model == Model::Exact) placed_.push_back(&t);
     }
 }
@@ -244,7 +223,7 @@ template <typename P>
     }
     if (stops_after_tick(t, now)) {
         leave_runnable(t);
-        policy_->stop(t.e);
+        queues_.stop(t, static_cast<unsigned>(&core - cores_.data()), now);
         return;
     }
     core.running = &t;
@@ -295,7 +274,7 @@ void Simulator<P>::level_changes(uint64_t now) {
 
 template <typename P>
 void Simulator<P>::change_level(Task& t, uint8_t level) {
-    policy_->reweight(t.e, qs::weight_table(cfg_.weights)[level], level);
+    queues_.reweight(t, qs::weight_table(cfg_.weights)[level], level);
 }
 
 // After an executed tick that did not finish t: does it block now? (Its
@@ -324,10 +303,10 @@ template <typename P>
     Core& core = cores_[c];
     if (Task* prev = core.running) {
         core.running = nullptr;
-        policy_->charge(prev->e, 1);
-        policy_->enqueue(prev->e, now);
+        queues_.charge(*prev, 1, now);
+        queues_.requeue(*prev, c, now);
     }
-    qs::Entity* e = policy_->pick(c, now);
+    qs::Entity* e = queues_.pick(c, now);
     if (!e) {
         r_.idle++;
         (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
@@ -341,13 +320,21 @@ void Simulator<P>::tick_seed(uint64_t now) {
     for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);
 }
 
-// Exact model, step 1's second half: the kernel's wake-up path (an idle
-// core takes the task, else the first core whose running task it preempts
-// reschedules); called when no idle core is left for it.
+// Exact model, step 1's second half: the kernel's wake-up path. single: an
+// idle core takes the task, else the first core whose running task it
+// preempts reschedules (called when no idle core is left for it). percpu:
+// the core of the queue it was placed on reschedules if the task preempts
+// what runs there (an idle core picks it anyway; another idle core would
+// steal it when it picks).
 template <typename P>
 void Simulator<P>::wake_preempt(Task& t) {
+    if (queues_.percpu()) {
+        Core& core = cores_[static_cast<unsigned>(t.q)];
+        if (core.running && core.running != &t && queues_.of(t).preempts(t.e, core.running->e)) core.resched = true;
+        return;
+    }
     for (Core& core : cores_) {
-        if (core.running && !core.resched && policy_->preempts(t.e, core.running->e)) {
+        if (core.running && !core.resched && queues_.of(t).preempts(t.e, core.running->e)) {
             core.resched = true;
             return;
         }
@@ -360,11 +347,11 @@ template <typename P>
 [[gnu::always_inline]] inline void Simulator<P>::run_exact(Core& core, Task& t, uint64_t now) {
     t.execs++;
     core.ran++;
-    policy_->charge(t.e, 1);
+    queues_.charge(t, 1, now);
     if (!stops_after_tick(t, now)) return;
     leave_runnable(t);
     note_deschedule(t);
-    policy_->stop(t.e);
+    queues_.stop(t, static_cast<unsigned>(&core - cores_.data()), now);
     core.running = nullptr;
 }
 
@@ -374,7 +361,9 @@ void Simulator<P>::tick_exact(uint64_t now) {
     // tick picks now.
     if (!placed_.empty()) {
         unsigned idle = 0;
-        for (const Core& core : cores_) idle += core.running == nullptr;
+        if (!queues_.percpu()) {
+            for (const Core& core : cores_) idle += core.running == nullptr;
+        }
         for (Task* t : placed_) {
             if (idle) {
                 idle--;
@@ -385,11 +374,12 @@ void Simulator<P>::tick_exact(uint64_t now) {
         placed_.clear();
     }
     const uint64_t slice = cfg_.slice;
-    for (Core& core : cores_) {
+    for (unsigned c = 0; c < cfg_.cores; c++) {
+        Core& core = cores_[c];
         Task* t = core.running;
         if (t && (core.ran >= slice || core.resched)) {
             note_deschedule(*t);
-            policy_->enqueue(t->e, now);
+            queues_.requeue(*t, c, now);
             core.running = nullptr;
         }
         core.resched = false;
@@ -397,7 +387,7 @@ void Simulator<P>::tick_exact(uint64_t now) {
     for (unsigned c = 0; c < cfg_.cores; c++) {
         Core& core = cores_[c];
         if (core.running) continue;
-        qs::Entity* e = policy_->pick(c, now);
+        qs::Entity* e = queues_.pick(c, now);
         if (!e) {
             r_.idle++;
             (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
@@ -445,7 +435,9 @@ Result Simulator<P>::collect() const {
     const uint64_t end = cfg_.ticks;
     r.executed = static_cast<uint64_t>(cfg_.cores) * end - r.idle;
     for (const Core& core : cores_) r.ctx_switches -= core.last != nullptr;
-    r.policy = policy_->name();
+    r.policy = queues_.name();
+    r.migrations = queues_.migrations();
+    r.percpu = queues_.percpu();
     r.ticks = end;
     r.cores = cfg_.cores;
     r.alive = r.spawned - r.finished;
@@ -495,6 +487,7 @@ Result Simulator<P>::collect() const {
         ts.executed = t.execs;
         ts.waited = w;
         ts.blocks = t.blocks;
+        ts.migrations = t.migrations;
         ts.max_lag = max_lag;
         ts.fluid = FluidReference::ticks(fluid);
         std::vector<uint64_t> lat = t.wake_lat;

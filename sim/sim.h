@@ -1,6 +1,8 @@
 // sim/sim.h - schedsim: the policies of lib/sched on a simulated multicore.
 //
-// Discrete ticks; C cores share ONE policy instance (one global run queue).
+// Discrete ticks on C cores. Run queues (Config::queues, sim/queues.h):
+// one policy instance shared by every core (single), or one per core with
+// the kernel's placement, stealing and balancing (percpu).
 // Two models (Config::model):
 //
 // exact (default) - what the kernel does (kernel/proc/sched.cc), tick by
@@ -61,16 +63,19 @@ struct TaskSpec {
     std::vector<Burst> bursts;
     bool repeat = false;
     std::vector<LevelChange> changes;  // by tick, each >= arrival
+    uint64_t affinity = ~uint64_t{0};  // bit c: may run on core c (percpu queues only)
 };
 
 constexpr uint64_t kForever = ~uint64_t{0};
 
 enum class WorkloadKind { Idealised, Random, File, Replay };
 enum class Model { Exact, Seed };
+enum class Queues { Single, PerCpu };
 
 struct Config {
     q::sched::PolicyKind policy = q::sched::PolicyKind::RR;
     Model model = Model::Exact;
+    Queues queues = Queues::Single;
     WorkloadKind workload = WorkloadKind::Idealised;
     std::string workload_file;
     unsigned cores = 16;
@@ -99,7 +104,7 @@ struct TaskStats {
     uint64_t id = 0, arrival = 0;
     unsigned level = 0;
     uint32_t weight = 0;
-    uint64_t executed = 0, waited = 0, blocks = 0, wakeups = 0;
+    uint64_t executed = 0, waited = 0, blocks = 0, wakeups = 0, migrations = 0;
     uint64_t wake_p50 = 0, wake_p99 = 0, wake_max = 0;
     double max_lag = 0;  // max |fluid reference - received| over the run (exact
                          // model; seed model: at the end)
@@ -117,6 +122,8 @@ struct Result {
     double avg_turnaround = 0, avg_wait = 0, avg_response = 0;
     uint64_t max_wait = 0;
     uint64_t ctx_switches = 0;
+    uint64_t migrations = 0;  // percpu: moves of a task between queues
+    bool percpu = false;
     double ctx_rate = 0;
     double jain = 0;       // over received / fluid service (tasks with fluid > 0)
     double worst_lag = 0;  // max over tasks of |fluid - received| at the end, ticks
@@ -137,6 +144,8 @@ Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks);
 // std::runtime_error ("FILE:LINE: what") on a bad workload or replay file.
 std::vector<TaskSpec> load_workload(const Config& cfg);
 std::vector<TaskSpec> load_replay(const std::string& path);
+// A cpus= list ("0,2-3") as a mask; throws "WHERE: ..." on a bad list.
+uint64_t parse_cpus(const std::string& list, const std::string& where);
 // One task a line, parsed by `parse` ("file:line" for its errors); '#'
 // starts a comment, blank lines are skipped, tasks sorted by arrival
 // (stable). `what` names the kind of file in the open error.

@@ -1,7 +1,8 @@
 // sim/workload.cc - fixed task lists: the idealised workload and workload
-// files. A file has one task a line: "arrival runtime level block_chance"
-// (runtime 0 or "inf" = never finishes), '#' starts a comment. Lines are
-// sorted by arrival (stable), so the file need not be.
+// files. A file has one task a line: "arrival runtime level block_chance
+// [cpus=LIST]" (runtime 0 or "inf" = never finishes; LIST: the cores the
+// task may run on, e.g. 0,2-3, honoured by --queues percpu), '#' starts a
+// comment. Lines are sorted by arrival (stable), so the file need not be.
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -31,7 +32,11 @@ TaskSpec parse_line(const std::string& line, const std::string& where) {
     if (!(in >> arrival >> runtime >> level >> chance))
         throw std::runtime_error(where + ": expected 'arrival runtime level block_chance'");
     std::string extra;
-    if (in >> extra) throw std::runtime_error(where + ": unexpected text '" + extra + "'");
+    if (in >> extra) {
+        if (extra.rfind("cpus=", 0) != 0) throw std::runtime_error(where + ": unexpected text '" + extra + "'");
+        s.affinity = parse_cpus(extra.substr(5), where);
+        if (in >> extra) throw std::runtime_error(where + ": unexpected text '" + extra + "'");
+    }
     if (arrival < 0) throw std::runtime_error(where + ": arrival must be >= 0");
     if (level < 0 || level >= static_cast<long long>(q::sched::kLevels))
         throw std::runtime_error(where + ": level must be 0..39");
@@ -57,6 +62,35 @@ TaskSpec parse_line(const std::string& line, const std::string& where) {
 
 }  // namespace
 
+uint64_t parse_cpus(const std::string& list, const std::string& where) {
+    const auto bad = [&](const std::string& why) {
+        return std::runtime_error(where + ": cpus=" + list + ": " + why + " (expected e.g. cpus=0,2-3)");
+    };
+    uint64_t mask = 0;
+    size_t i = 0;
+    const auto num = [&]() -> unsigned {
+        size_t start = i;
+        unsigned v = 0;
+        while (i < list.size() && list[i] >= '0' && list[i] <= '9' && i - start < 3) v = v * 10 + (list[i++] - '0');
+        if (i == start) throw bad("a core number is missing");
+        if (v >= q::sched::kMaxCpus) throw bad("cores are 0.." + std::to_string(q::sched::kMaxCpus - 1));
+        return v;
+    };
+    while (true) {
+        const unsigned lo = num();
+        unsigned hi = lo;
+        if (i < list.size() && list[i] == '-') {
+            i++;
+            hi = num();
+            if (hi < lo) throw bad("a range runs backwards");
+        }
+        for (unsigned c = lo; c <= hi; c++) mask |= uint64_t{1} << c;
+        if (i == list.size()) return mask;
+        if (list[i] != ',') throw bad("unexpected '" + std::string(1, list[i]) + "'");
+        i++;
+    }
+}
+
 std::vector<TaskSpec> read_task_file(const std::string& path, const char* what,
                                      TaskSpec (*parse)(const std::string& line, const std::string& where)) {
     std::ifstream in(path);
@@ -79,7 +113,9 @@ std::vector<TaskSpec> from_file(const std::string& path) { return read_task_file
 
 }  // namespace
 
-std::vector<TaskSpec> load_workload(const Config& cfg) {
+namespace {
+
+std::vector<TaskSpec> load(const Config& cfg) {
     switch (cfg.workload) {
         case WorkloadKind::Idealised:
             return idealised(cfg);
@@ -91,6 +127,19 @@ std::vector<TaskSpec> load_workload(const Config& cfg) {
             return {};
     }
     return {};
+}
+
+}  // namespace
+
+std::vector<TaskSpec> load_workload(const Config& cfg) {
+    std::vector<TaskSpec> v = load(cfg);
+    const uint64_t cores = cfg.cores >= 64 ? ~uint64_t{0} : (uint64_t{1} << cfg.cores) - 1;
+    for (const TaskSpec& s : v) {
+        if ((s.affinity & cores) == 0)
+            throw std::runtime_error(cfg.workload_file + ": the task arriving at tick " + std::to_string(s.arrival) +
+                                     " may run on no core below --cores " + std::to_string(cfg.cores));
+    }
+    return v;
 }
 
 }  // namespace schedsim

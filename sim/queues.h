@@ -1,0 +1,295 @@
+// sim/queues.h - schedsim's run queues: one shared queue (--queues single,
+// OSTEP's SQMS, xv6's design) or one per core (--queues percpu, MQMS, the
+// kernel's default), each an instance of the policy under test.
+//
+// percpu follows the kernel (kernel/proc/runqueue.cc) through the same
+// decisions of lib/sched/balance.h:
+//   place    a new or woken task goes where select_cpu says (its previous
+//            core if its queue is empty, else an empty queue, else the
+//            previous one if warm - it stopped within a slice - and at most
+//            its weight heavier than the lightest, else the least loaded),
+//            among the cores its affinity allows;
+//   steal    a core whose queue is empty, about to pick, takes the most
+//            behind waiting task (service per weight) of the queue with the
+//            most waiting (steal_victim);
+//   balance  every 2 slices per core (staggered), a core pulls the move
+//            PullChooser likes best (one that lowers the larger load, else
+//            an equal-load rotation);
+//   migrate  keeps the task's lag (EEVDF re-bases its vruntime).
+// Where the simulator differs from the kernel, for cost: loads are the
+// plain sums of weights (the kernel counts only tasks runnable for a slice
+// or more), and a steal or balance looks at no more than kScan tasks of a
+// queue (Linux's nr_migrate bound), taken round-robin from the queue's
+// member list, so over a few balances every task is seen; a queue is
+// skipped at once when even its lightest task could not move (its weight
+// above the difference of loads). A core's queue is visited only by that
+// core (the simulator is sequential: no locks).
+//
+// Affinity (TaskSpec::affinity) is honoured in percpu mode only, like the
+// kernel, whose single queue ignores it.
+//
+// Invariants: a task is counted on exactly one queue (load, nr, members,
+// level counts) from place() to stop(); e.queued iff it is in that queue's
+// policy; a running task stays on the queue of the core running it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lib/sched/balance.h"
+#include "lib/sched/registry.h"
+#include "lib/sched/weights.h"
+#include "sim/task.h"
+
+namespace schedsim {
+
+template <typename P>
+class QueueSet {
+  public:
+    static constexpr unsigned kScan = 32;
+
+    explicit QueueSet(const Config& cfg)
+        : percpu_(cfg.queues == Queues::PerCpu),
+          n_(percpu_ ? cfg.cores : 1),
+          slice_(cfg.slice),
+          half_life_(64 * cfg.slice),
+          table_(cfg.weights),
+          storage_(n_),
+          pol_(n_),
+          q_(n_) {
+        q::sched::PolicyConfig pc;
+        pc.table = cfg.weights;
+        pc.slice = cfg.slice;
+        for (unsigned i = 0; i < n_; i++) {
+            pol_[i] = static_cast<P*>(q::sched::construct_policy(cfg.policy, storage_[i], pc));
+            // Cores sharing the queue: EEVDF caps infeasible weights.
+            pol_[i]->set_cpus(percpu_ ? 1 : cfg.cores);
+            q_[i].next_balance = static_cast<uint64_t>(i) * 2 * cfg.slice / n_;
+        }
+    }
+
+    bool percpu() const { return percpu_; }
+    P& of(const Task& t) { return *pol_[t.q < 0 ? 0 : t.q]; }
+    const P& of(const Task& t) const { return *pol_[t.q < 0 ? 0 : t.q]; }
+    P& at(unsigned core) { return *pol_[percpu_ ? core : 0]; }
+    uint64_t migrations() const { return migrations_; }
+    const char* name() const { return pol_[0]->name(); }
+
+    // A new or woken task becomes runnable: choose its queue, count it
+    // there and enqueue it. Returns the queue.
+    unsigned place(Task& t, uint64_t now) {
+        unsigned target = 0;
+        if (percpu_) {
+            q::sched::QueueLoad snap[q::sched::kMaxCpus];
+            snapshot(snap);
+            const bool warm = t.q >= 0 && t.last_ran != kNever && now - t.last_ran < slice_;
+            target = static_cast<unsigned>(q::sched::select_cpu(snap, n_, t.q, t.affinity, warm, t.e.weight));
+        }
+        t.q = static_cast<int>(target);
+        count(t);
+        pol_[target]->enqueue(t.e, now);
+        return target;
+    }
+
+    // t ran on core `core` and is put back on its queue.
+    void requeue(Task& t, unsigned core, uint64_t now) {
+        if (percpu_) q_[core].running = false;
+        of(t).enqueue(t.e, now);
+    }
+
+    void charge(Task& t, uint64_t ran, uint64_t now) {
+        of(t).charge(t.e, ran);
+        if (percpu_) t.service.add(ran, now, half_life_);
+    }
+
+    // t, running on `core` and charged, stops being runnable (after tick now).
+    void stop(Task& t, unsigned core, uint64_t now) {
+        of(t).stop(t.e);
+        if (percpu_) q_[core].running = false;
+        uncount(t);
+        t.last_ran = now + 1;
+    }
+
+    void reweight(Task& t, uint32_t weight, uint8_t level) {
+        if (t.counted) {
+            Queue& q = q_[t.q];
+            q.load = q.load - t.e.weight + weight;
+            level_out(q, t.e.level);
+            level_in(q, level);
+        }
+        of(t).reweight(t.e, weight, level);
+    }
+
+    // Core `core` picks (percpu: after stealing if its queue is empty, and
+    // balancing when due).
+    q::sched::Entity* pick(unsigned core, uint64_t now) {
+        if (!percpu_) return pol_[0]->pick(core, now);
+        if (q_[core].nr == 0) steal(core, now);
+        if (n_ > 1 && now >= q_[core].next_balance) {
+            q_[core].next_balance = now + 2 * slice_;
+            balance(core, now);
+        }
+        q::sched::Entity* e = pol_[core]->pick(core, now);
+        if (e) {
+            static_cast<Task*>(e->owner)->moved = false;
+            q_[core].running = true;
+        }
+        return e;
+    }
+
+  private:
+    struct Queue {
+        uint64_t load = 0;
+        std::vector<Task*> members;  // counted here, queued or running
+        uint32_t nr = 0;
+        bool running = false;
+        uint64_t next_balance = 0;
+        size_t cursor = 0;  // where the next bounded scan starts
+        uint32_t levels[q::sched::kLevels] = {};
+        uint64_t level_bits = 0;
+    };
+
+    void level_in(Queue& q, uint8_t level) {
+        if (q.levels[level]++ == 0) q.level_bits |= uint64_t{1} << level;
+    }
+    void level_out(Queue& q, uint8_t level) {
+        if (--q.levels[level] == 0) q.level_bits &= ~(uint64_t{1} << level);
+    }
+    // The lightest weight on q (both tables are monotonic in the level).
+    uint32_t min_weight(const Queue& q) const {
+        if (!q.level_bits) return 0;
+        const uint32_t* w = q::sched::weight_table(table_);
+        const uint32_t lo = w[__builtin_ctzll(q.level_bits)], hi = w[63 - __builtin_clzll(q.level_bits)];
+        return lo < hi ? lo : hi;
+    }
+
+    void count(Task& t) {
+        Queue& q = q_[t.q];
+        q.load += t.e.weight;
+        q.nr++;
+        t.qpos = q.members.size();
+        q.members.push_back(&t);
+        level_in(q, t.e.level);
+        t.counted = true;
+    }
+    void uncount(Task& t) {
+        Queue& q = q_[t.q];
+        q.load -= t.e.weight;
+        q.nr--;
+        Task* last = q.members.back();
+        q.members[t.qpos] = last;
+        last->qpos = t.qpos;
+        q.members.pop_back();
+        level_out(q, t.e.level);
+        t.counted = false;
+    }
+
+    void snapshot(q::sched::QueueLoad* out) const {
+        for (unsigned i = 0; i < n_; i++) {
+            out[i] = q::sched::QueueLoad{};
+            out[i].load = q_[i].load;
+            out[i].nr = q_[i].nr;
+            out[i].running = q_[i].running ? 1 : 0;
+        }
+    }
+
+    // Calls f(task) for up to kScan members of queue i, round-robin.
+    template <typename F>
+    void scan(unsigned i, F&& f) {
+        Queue& q = q_[i];
+        const size_t n = q.members.size();
+        if (n == 0) return;
+        const size_t k = n < kScan ? n : kScan;
+        size_t at = q.cursor % n;
+        for (size_t j = 0; j < k; j++) {
+            f(*q.members[at]);
+            if (++at == n) at = 0;
+        }
+        q.cursor = at;
+    }
+
+    uint64_t service(const Task& t, uint64_t now) const { return t.service.at(now, half_life_); }
+
+    void migrate(Task& t, unsigned dst, uint64_t now) {
+        q::sched::migrate(*pol_[t.q], *pol_[dst], t.e, now);
+        uncount(t);
+        t.q = static_cast<int>(dst);
+        count(t);
+        t.moved = true;
+        t.migrations++;
+        migrations_++;
+    }
+
+    void steal(unsigned core, uint64_t now) {
+        q::sched::QueueLoad snap[q::sched::kMaxCpus];
+        snapshot(snap);
+        const int victim = q::sched::steal_victim(snap, n_, core);
+        if (victim < 0) return;
+        Task* best = nullptr;
+        scan(static_cast<unsigned>(victim), [&](Task& t) {
+            if (!t.e.queued || t.moved || !q::sched::mask_has(t.affinity, core)) return;
+            if (!best || q::sched::behind(service(t, now), t.e.weight, service(*best, now), best->e.weight)) best = &t;
+        });
+        if (best) migrate(*best, core, now);
+    }
+
+    // Queue i's least served task among the tasks seen (for rotations).
+    void least_served(Task* const* seen, size_t n, q::sched::QueueLoad& l, uint64_t now) const {
+        for (size_t j = 0; j < n; j++) {
+            const Task& t = *seen[j];
+            const uint64_t s = service(t, now);
+            if (l.min_weight == 0 || q::sched::behind(s, t.e.weight, l.min_service, l.min_weight)) {
+                l.min_service = s;
+                l.min_weight = t.e.weight;
+            }
+        }
+    }
+
+    // Up to kScan members of queue i into seen; returns how many.
+    size_t sample(unsigned i, Task** seen) {
+        size_t n = 0;
+        scan(i, [&](Task& t) { seen[n++] = &t; });
+        return n;
+    }
+
+    void balance(unsigned self, uint64_t now) {
+        q::sched::QueueLoad snap[q::sched::kMaxCpus];
+        snapshot(snap);
+        bool any = false;
+        for (unsigned i = 0; i < n_ && !any; i++) any = i != self && could_move(i, snap[self].load);
+        if (!any) return;
+        Task* seen[kScan];
+        least_served(seen, sample(self, seen), snap[self], now);
+        q::sched::PullChooser pc(snap, self);
+        for (unsigned i = 0; i < n_; i++) {
+            if (i == self || !could_move(i, snap[self].load)) continue;
+            const size_t n = sample(i, seen);
+            least_served(seen, n, snap[i], now);
+            for (size_t j = 0; j < n; j++) {
+                Task& t = *seen[j];
+                if (t.e.queued && q::sched::mask_has(t.affinity, self))
+                    pc.offer(&t, i, t.e.weight, service(t, now), t.moved);
+            }
+        }
+        if (pc.best()) migrate(*static_cast<Task*>(pc.best()), self, now);
+    }
+
+    // Could any task of queue i move to a queue of load `dst_load`? Only if
+    // the queue is heavier by at least its lightest weight (judge_move).
+    bool could_move(unsigned i, uint64_t dst_load) const {
+        const Queue& q = q_[i];
+        if (q.nr <= (q.running ? 1u : 0u) || q.load <= dst_load) return false;
+        return min_weight(q) <= q.load - dst_load;
+    }
+
+    bool percpu_;
+    unsigned n_;
+    uint64_t slice_, half_life_;
+    q::sched::WeightTable table_;
+    std::vector<q::sched::PolicyStorage> storage_;
+    std::vector<P*> pol_;
+    std::vector<Queue> q_;
+    uint64_t migrations_ = 0;
+};
+
+}  // namespace schedsim

@@ -1,0 +1,45 @@
+// sim/task.h - one simulated task: its policy entity, where it is queued,
+// and the figures the report needs. Owned by the simulator (a deque, so
+// pointers stay valid); the run queues (queues.h) and the loop (sim.cc)
+// both work on it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "lib/sched/balance.h"
+#include "sim/fluid.h"
+#include "sim/rng.h"
+#include "sim/sim.h"
+
+namespace schedsim {
+
+constexpr uint64_t kNever = ~uint64_t{0};
+
+struct Task {
+    q::sched::Entity e;
+    uint64_t id = 0;
+    Rng block_rng{0};                     // this task's blocking decisions, one per executed tick
+    uint64_t arrival = 0, remaining = 0;  // remaining: of the current run burst
+    const TaskSpec* spec = nullptr;       // replay tasks: their bursts
+    size_t burst = 0;
+    uint64_t blocks = 0, woke = kNever;  // woke: wake-up tick until dispatched
+    std::vector<uint64_t> wake_lat;      // ticks from each wake-up to its run
+    uint64_t first_run = kNever, completion = kNever;
+    uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
+    double block_chance = 0;
+    i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen (fluid.h units)
+    bool blocked = false;
+    // Run queues (queues.h). q: the queue it is counted on (from placement
+    // to stop), or was last on; qpos: its index in that queue's member list.
+    int q = -1;
+    size_t qpos = 0;
+    bool counted = false;
+    bool moved = false;  // migrated and not picked since (no ping-pong)
+    q::sched::CpuMask affinity = q::sched::kAllCpus;
+    q::sched::Service service;   // CPU time with a half-life (balance.h)
+    uint64_t last_ran = kNever;  // tick after its last run (placement's "warm")
+    uint64_t migrations = 0;
+};
+
+}  // namespace schedsim
