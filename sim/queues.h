@@ -18,12 +18,12 @@
 //   migrate  keeps the task's lag (EEVDF re-bases its vruntime).
 // Where the simulator differs from the kernel, for cost: loads are the
 // plain sums of weights (the kernel counts only tasks runnable for a slice
-// or more), and a steal or balance looks at no more than kScan tasks of a
-// queue (Linux's nr_migrate bound), taken round-robin from the queue's
+// or more), and a steal or balance looks at no more than kScan (16) tasks
+// of a queue (Linux bounds its scan at nr_migrate, 32), taken round-robin from the queue's
 // member list, so over a few balances every task is seen; a queue is
-// skipped at once when even its lightest task could not move (its weight
-// above the difference of loads). A core's queue is visited only by that
-// core (the simulator is sequential: no locks).
+// skipped at once when no task on it could move by weight (none lighter
+// than the difference of loads and none as heavy: per-level counts tell).
+// The simulator is sequential: no locks, and loads are exact, not hints.
 //
 // Affinity (TaskSpec::affinity) is honoured in percpu mode only, like the
 // kernel, whose single queue ignores it.
@@ -33,6 +33,7 @@
 // policy; a running task stays on the queue of the core running it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -46,7 +47,7 @@ namespace schedsim {
 template <typename P>
 class QueueSet {
   public:
-    static constexpr unsigned kScan = 32;
+    static constexpr unsigned kScan = 16;
 
     explicit QueueSet(const Config& cfg)
         : percpu_(cfg.queues == Queues::PerCpu),
@@ -56,7 +57,8 @@ class QueueSet {
           table_(cfg.weights),
           storage_(n_),
           pol_(n_),
-          q_(n_) {
+          q_(n_),
+          load_(n_) {
         q::sched::PolicyConfig pc;
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
@@ -80,10 +82,8 @@ class QueueSet {
     unsigned place(Task& t, uint64_t now) {
         unsigned target = 0;
         if (percpu_) {
-            q::sched::QueueLoad snap[q::sched::kMaxCpus];
-            snapshot(snap);
             const bool warm = t.q >= 0 && t.last_ran != kNever && now - t.last_ran < slice_;
-            target = static_cast<unsigned>(q::sched::select_cpu(snap, n_, t.q, t.affinity, warm, t.e.weight));
+            target = static_cast<unsigned>(q::sched::select_cpu(load_.data(), n_, t.q, t.affinity, warm, t.e.weight));
         }
         t.q = static_cast<int>(target);
         count(t);
@@ -93,7 +93,7 @@ class QueueSet {
 
     // t ran on core `core` and is put back on its queue.
     void requeue(Task& t, unsigned core, uint64_t now) {
-        if (percpu_) q_[core].running = false;
+        if (percpu_) load_[core].running = 0;
         of(t).enqueue(t.e, now);
     }
 
@@ -105,7 +105,7 @@ class QueueSet {
     // t, running on `core` and charged, stops being runnable (after tick now).
     void stop(Task& t, unsigned core, uint64_t now) {
         of(t).stop(t.e);
-        if (percpu_) q_[core].running = false;
+        if (percpu_) load_[core].running = 0;
         uncount(t);
         t.last_ran = now + 1;
     }
@@ -113,7 +113,7 @@ class QueueSet {
     void reweight(Task& t, uint32_t weight, uint8_t level) {
         if (t.counted) {
             Queue& q = q_[t.q];
-            q.load = q.load - t.e.weight + weight;
+            load_[t.q].load = load_[t.q].load - t.e.weight + weight;
             level_out(q, t.e.level);
             level_in(q, level);
         }
@@ -124,7 +124,7 @@ class QueueSet {
     // balancing when due).
     q::sched::Entity* pick(unsigned core, uint64_t now) {
         if (!percpu_) return pol_[0]->pick(core, now);
-        if (q_[core].nr == 0) steal(core, now);
+        if (load_[core].nr == 0) steal(core, now);
         if (n_ > 1 && now >= q_[core].next_balance) {
             q_[core].next_balance = now + 2 * slice_;
             balance(core, now);
@@ -132,41 +132,48 @@ class QueueSet {
         q::sched::Entity* e = pol_[core]->pick(core, now);
         if (e) {
             static_cast<Task*>(e->owner)->moved = false;
-            q_[core].running = true;
+            load_[core].running = 1;
         }
         return e;
     }
 
   private:
+    // load_[i] (load, nr, running) is kept up to date, so the decisions of
+    // balance.h read it in place; min_service/min_weight stay 0 there.
     struct Queue {
-        uint64_t load = 0;
         std::vector<Task*> members;  // counted here, queued or running
-        uint32_t nr = 0;
-        bool running = false;
         uint64_t next_balance = 0;
-        size_t cursor = 0;  // where the next bounded scan starts
-        uint32_t levels[q::sched::kLevels] = {};
-        uint64_t level_bits = 0;
+        size_t cursor = 0;                        // where the next bounded scan starts
+        uint32_t levels[q::sched::kLevels] = {};  // tasks per level
+        uint64_t level_bits = 0;                  // levels with tasks
+        uint32_t min_weight = 0;                  // the lightest task's weight (0: none)
     };
 
     void level_in(Queue& q, uint8_t level) {
-        if (q.levels[level]++ == 0) q.level_bits |= uint64_t{1} << level;
+        if (q.levels[level]++ == 0) {
+            q.level_bits |= uint64_t{1} << level;
+            q.min_weight = lightest(q.level_bits);
+        }
     }
     void level_out(Queue& q, uint8_t level) {
-        if (--q.levels[level] == 0) q.level_bits &= ~(uint64_t{1} << level);
+        if (--q.levels[level] == 0) {
+            q.level_bits &= ~(uint64_t{1} << level);
+            q.min_weight = lightest(q.level_bits);
+        }
     }
-    // The lightest weight on q (both tables are monotonic in the level).
-    uint32_t min_weight(const Queue& q) const {
-        if (!q.level_bits) return 0;
+    // The lightest weight among levels `bits` (both tables are monotonic in
+    // the level, so it is at one end).
+    uint32_t lightest(uint64_t bits) const {
+        if (!bits) return 0;
         const uint32_t* w = q::sched::weight_table(table_);
-        const uint32_t lo = w[__builtin_ctzll(q.level_bits)], hi = w[63 - __builtin_clzll(q.level_bits)];
+        const uint32_t lo = w[__builtin_ctzll(bits)], hi = w[63 - __builtin_clzll(bits)];
         return lo < hi ? lo : hi;
     }
 
     void count(Task& t) {
         Queue& q = q_[t.q];
-        q.load += t.e.weight;
-        q.nr++;
+        load_[t.q].load += t.e.weight;
+        load_[t.q].nr++;
         t.qpos = q.members.size();
         q.members.push_back(&t);
         level_in(q, t.e.level);
@@ -174,23 +181,14 @@ class QueueSet {
     }
     void uncount(Task& t) {
         Queue& q = q_[t.q];
-        q.load -= t.e.weight;
-        q.nr--;
+        load_[t.q].load -= t.e.weight;
+        load_[t.q].nr--;
         Task* last = q.members.back();
         q.members[t.qpos] = last;
         last->qpos = t.qpos;
         q.members.pop_back();
         level_out(q, t.e.level);
         t.counted = false;
-    }
-
-    void snapshot(q::sched::QueueLoad* out) const {
-        for (unsigned i = 0; i < n_; i++) {
-            out[i] = q::sched::QueueLoad{};
-            out[i].load = q_[i].load;
-            out[i].nr = q_[i].nr;
-            out[i].running = q_[i].running ? 1 : 0;
-        }
     }
 
     // Calls f(task) for up to kScan members of queue i, round-robin.
@@ -221,9 +219,7 @@ class QueueSet {
     }
 
     void steal(unsigned core, uint64_t now) {
-        q::sched::QueueLoad snap[q::sched::kMaxCpus];
-        snapshot(snap);
-        const int victim = q::sched::steal_victim(snap, n_, core);
+        const int victim = q::sched::steal_victim(load_.data(), n_, core);
         if (victim < 0) return;
         Task* best = nullptr;
         scan(static_cast<unsigned>(victim), [&](Task& t) {
@@ -253,16 +249,19 @@ class QueueSet {
     }
 
     void balance(unsigned self, uint64_t now) {
+        const uint64_t self_load = load_[self].load;
+        uint64_t sources = 0;  // queues a task could come from
+        for (unsigned i = 0; i < n_; i++) {
+            if (i != self && could_move(i, self_load)) sources |= uint64_t{1} << i;
+        }
+        if (!sources) return;
         q::sched::QueueLoad snap[q::sched::kMaxCpus];
-        snapshot(snap);
-        bool any = false;
-        for (unsigned i = 0; i < n_ && !any; i++) any = i != self && could_move(i, snap[self].load);
-        if (!any) return;
+        std::copy(load_.begin(), load_.end(), snap);
         Task* seen[kScan];
         least_served(seen, sample(self, seen), snap[self], now);
         q::sched::PullChooser pc(snap, self);
-        for (unsigned i = 0; i < n_; i++) {
-            if (i == self || !could_move(i, snap[self].load)) continue;
+        for (; sources; sources &= sources - 1) {
+            const unsigned i = static_cast<unsigned>(__builtin_ctzll(sources));
             const size_t n = sample(i, seen);
             least_served(seen, n, snap[i], now);
             for (size_t j = 0; j < n; j++) {
@@ -274,12 +273,14 @@ class QueueSet {
         if (pc.best()) migrate(*static_cast<Task*>(pc.best()), self, now);
     }
 
-    // Could any task of queue i move to a queue of load `dst_load`? Only if
-    // the queue is heavier by at least its lightest weight (judge_move).
+    // Could a task of queue i move to a queue of load `dst_load`? Only one
+    // lighter than the difference of loads, or as heavy (a rotation), and
+    // only if one is waiting (judge_move): so only if the lightest is no
+    // heavier than the difference.
     bool could_move(unsigned i, uint64_t dst_load) const {
-        const Queue& q = q_[i];
-        if (q.nr <= (q.running ? 1u : 0u) || q.load <= dst_load) return false;
-        return min_weight(q) <= q.load - dst_load;
+        const q::sched::QueueLoad& l = load_[i];
+        if (l.nr <= l.running || l.load <= dst_load) return false;
+        return q_[i].min_weight <= l.load - dst_load;
     }
 
     bool percpu_;
@@ -289,6 +290,7 @@ class QueueSet {
     std::vector<q::sched::PolicyStorage> storage_;
     std::vector<P*> pol_;
     std::vector<Queue> q_;
+    std::vector<q::sched::QueueLoad> load_;
     uint64_t migrations_ = 0;
 };
 
