@@ -19,7 +19,7 @@ In each scenario it starts the hogs in the background (the second one is
 writes OUT/results.csv (policy,scenario,benchmark,metric,value), OUT/raw.log
 (every command's output) and OUT/results.png (gnuplot).
 
-    python3 bench/guest_bench.py [--cpus 1] [--slice 4000] [--seconds 3]
+    python3 bench/guest_bench.py [--cpus 1] [--rq percpu|single] [--slice 4000] [--seconds 3]
                                  [--policies rr,eevdf] [--scenarios idle,hogs2]
 """
 import argparse
@@ -189,6 +189,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cpus", type=int, default=1)
     ap.add_argument("--slice", type=int, default=4000, help="preemption slice, microseconds")
+    ap.add_argument("--rq", choices=["percpu", "single"], default="percpu", help="run-queue mode (boot rq=)")
     ap.add_argument("--seconds", type=int, default=3, help="virtual seconds per benchmark run")
     ap.add_argument("--warmup", type=int, default=1, help="schbench warm-up seconds")
     ap.add_argument("--work", type=int, default=1, help="schbench work units per request")
@@ -202,14 +203,15 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     t_start = time.time()
     results = {}
-    print("guest bench: %d hart(s), slice %d us, icount shift=%d, %d s per run, schbench -t %d -n %d -w %d"
-          % (args.cpus, args.slice, ICOUNT, args.seconds, args.workers or args.cpus, args.work, args.warmup))
+    print("guest bench: %d hart(s), rq=%s, slice %d us, icount shift=%d, %d s per run, schbench -t %d -n %d -w %d"
+          % (args.cpus, args.rq, args.slice, ICOUNT, args.seconds, args.workers or args.cpus, args.work,
+             args.warmup))
     with open(os.path.join(args.out, "raw.log"), "w") as log:
         for policy in policies:
             t0 = time.time()
-            log.write("### policy %s, %d harts, slice %d us\n" % (policy, args.cpus, args.slice))
+            log.write("### policy %s, %d harts, rq=%s, slice %d us\n" % (policy, args.cpus, args.rq, args.slice))
             try:
-                with Guest(cpus=args.cpus, sched=policy, icount=ICOUNT, bootargs="slice=%d" % args.slice,
+                with Guest(cpus=args.cpus, sched=policy, icount=ICOUNT, bootargs="slice=%d rq=%s" % (args.slice, args.rq),
                            timeout=120) as g:
                     g.boot(timeout=120)
                     r = Runner(g, log)

@@ -6,12 +6,14 @@
 #                              (build/bench/results.csv, results.png)
 #   make bench BENCH_CPUS=2    the same on 2 harts (default 1)
 #   make bench BENCH_SLICE=US  preemption slice in microseconds (default 4000)
+#   make bench BENCH_RQ=single run queues: percpu (default, the kernel's) or single
 # `make test` runs a short smoke test of both programs (tests/guest/bench_smoke.py).
 
 UPROG_NAMES += schbench frames
 
 BENCH_CPUS ?= 1
 BENCH_SLICE ?= 4000
+BENCH_RQ ?= percpu
 BENCH_ARGS ?=
 
 EXTRA_GUEST_SUITES += tests/guest/bench_smoke.py
@@ -20,4 +22,4 @@ EXTRA_GUEST_SUITES += tests/guest/bench_smoke.py
 bench:
 	@tools/install-deps.sh
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
-	python3 bench/guest_bench.py --cpus $(BENCH_CPUS) --slice $(BENCH_SLICE) --out $(BUILD)/bench $(BENCH_ARGS)
+	python3 bench/guest_bench.py --cpus $(BENCH_CPUS) --slice $(BENCH_SLICE) --rq $(BENCH_RQ) --out $(BUILD)/bench $(BENCH_ARGS)

@@ -24,11 +24,11 @@ PROMPT = r"\$ "
 
 class Guest:
     def __init__(self, cpus=3, sched=None, icount=None, mem="128M", image=None, bootargs=None, timeout=60,
-                 extra_args=None, blkdebug=None):
+                 extra_args=None, blkdebug=None, kernel=None):
         self.tmpdir = tempfile.mkdtemp(prefix="quanta-")
         self.image = os.path.join(self.tmpdir, "fs.img")
         shutil.copyfile(image or os.path.join(ROOT, "build", "fs.img"), self.image)
-        args = ["-machine", "virt", "-bios", "none", "-kernel", os.path.join(ROOT, "build", "kernel.elf"),
+        args = ["-machine", "virt", "-bios", "none", "-kernel", kernel or os.path.join(ROOT, "build", "kernel.elf"),
                 "-m", mem, "-smp", str(cpus), "-nographic",
                 "-global", "virtio-mmio.force-legacy=false",
                 "-drive", ("file=%s,if=none,format=raw,id=x0" % self.image if not blkdebug else
