@@ -60,10 +60,17 @@ struct RunQueue {
     u64 acquisitions = 0;
     u64 contentions = 0;
     u64 spin_cycles = 0;
+    u64 handoffs = 0;      // acquisitions by another hart than the last holder
+    int last_holder = -1;  // hart that last held the lock
 
     void acquire() {
         const u64 waited = lock.acquire_timed();
         acquisitions++;
+        const int me = cpuid();
+        if (me != last_holder) {
+            if (last_holder >= 0) handoffs++;
+            last_holder = me;
+        }
         if (waited) {
             contentions++;
             spin_cycles += waited;
@@ -448,6 +455,7 @@ bool rq_stat(int queue, RqStat& out) {
     out.acquisitions = q.acquisitions;
     out.contentions = q.contentions;
     out.spin_cycles = q.spin_cycles;
+    out.handoffs = q.handoffs;
     out.load = q.load;
     out.nr = q.nr;
     out.queues = static_cast<u32>(queues);

@@ -51,6 +51,7 @@ bool rq_set_affinity(Proc* p, u64 mask);
 struct RqStat {
     u64 acquisitions, contentions, spin_cycles, load;
     u32 nr, queues;
+    u64 handoffs;
 };
 // Statistics of queue i (its lock's acquisitions since boot); false if no
 // such queue.

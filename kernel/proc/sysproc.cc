@@ -160,6 +160,7 @@ i64 sys_rqstat() {
     out.load = st.load;
     out.nr = st.nr;
     out.queues = st.queues;
+    out.handoffs = st.handoffs;
     return to_user(copy_out(myproc()->pagetable, arg_addr(1), &out, sizeof(out)));
 }
 

@@ -101,6 +101,8 @@ struct rqstat {
     unsigned long load;        /* sum of the weights of its processes */
     unsigned int nr;           /* its processes (queued or running) */
     unsigned int queues;       /* how many queues there are */
+    unsigned long handoffs;    /* acquisitions by another hart than the last holder:
+                                  the lock's cache line moved (contention's cause) */
 };
 
 /* The layouts above are the ABI: pinned here for every compiler that
@@ -121,6 +123,6 @@ QUANTA_ABI_ASSERT(sizeof(struct procinfo) == 104 && __builtin_offsetof(struct pr
                       __builtin_offsetof(struct procinfo, cpu_ticks) == 40 &&
                       __builtin_offsetof(struct procinfo, migrations) == 96,
                   "struct procinfo is shared with user programs: change both sides");
-QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 40, "struct rqstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with user programs");
 
 #endif

@@ -184,6 +184,29 @@ def tool_tests():
         run_cases(g, TOOL_CASES, timeout=60)
 
 
+def lockstat_test():
+    """lockstat over a wake-heavy command (storm: pairs of processes waking
+    each other) lists every queue and a total whose counts are consistent:
+    some acquisitions changed hands between harts, and no more than there
+    were acquisitions; in percpu mode one row per hart."""
+    for rq, queues in (("percpu", 2), ("single", 1)):
+        name = "lockstat-storm-2harts-%s" % rq
+        try:
+            with Guest(cpus=2, icount=ICOUNT, bootargs="rq=%s" % rq) as g:
+                g.boot()
+                out = g.run("lockstat storm 4 50", timeout=300)
+            rows = re.findall(r"^(\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$", out, re.M)
+            total = re.search(r"^total (\d+) (\d+) (\d+) (\d+)$", out, re.M)
+            ok = ("%s queues: %d\n" % (rq, queues)) in out and "QUEUE ACQUIRED HANDOFF CONTENDED" in out
+            ok = ok and len(rows) == queues and total is not None
+            if ok:
+                acq, hand, con = (int(total.group(i)) for i in (1, 2, 3))
+                ok = 0 < hand <= acq and con <= acq and acq == sum(int(r[1]) for r in rows)
+            report(ok, name, out.strip().replace("\n", " | "))
+        except Exception as e:  # noqa: BLE001
+            report(False, name, "%s" % type(e).__name__)
+
+
 def storm_tests():
     for policy in ("rr", "dwrr", "idwrr", "eevdf"):
         name = "storm-4harts-%s" % policy
@@ -211,6 +234,7 @@ def boot_tests():
 
 def main():
     tool_tests()
+    lockstat_test()
     for policy in ("dwrr", "eevdf"):
         ratio_test(policy, 0, 5, 0.10)
     # nice -20 vs 0 over 8 s: a nice 0 hog's share is 1024/89785 of a hart,
