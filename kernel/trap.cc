@@ -6,7 +6,8 @@
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
 // Timer: each dispatch arms a full slice (timer_new_slice); any hart advances the 0.1 s tick.
-// A software interrupt (IPI) asks this hart to reschedule.
+// A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
+// this hart to reschedule (need_resched).
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
@@ -15,6 +16,7 @@
 #include "kernel/dev/uart.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
 
 extern "C" char trampoline[];
@@ -107,8 +109,11 @@ Intr dev_intr() {
     }
     if (code == kIrqTimer) return clock_intr();
     if (code == kIrqSoftware) {
+        // An IPI: processes woken for this hart's queue (rq_drain), or a
+        // request to reschedule (need_resched set by the sender).
         w_sip(r_sip() & ~2ull);
-        return Intr::Resched;
+        rq_drain(cpuid());
+        return mycpu()->need_resched ? Intr::Resched : Intr::Handled;
     }
     return Intr::None;
 }

@@ -73,8 +73,10 @@ struct Proc {
     u64 running_since = 0;   // time it was last dispatched
     bool woken = false;      // became runnable by wakeup (for latency)
     // run queues (kernel/proc/runqueue.h): rq changes only under the lock of
-    // the queue it names and of the new one; the rest under rq's lock.
+    // the queue it names and of the new one, or under p->lock while p is in
+    // no queue (a remote wake-up); the rest under rq's lock.
     int rq = -1;                 // queue it is on or was last on, -1: none yet
+    Proc* wake_next = nullptr;   // link in a hart's remote wake list
     bool rq_counted = false;     // counted in rq's load (runnable or running)
     bool moved = false;          // migrated and not dispatched since
     u64 last_ran = 0;            // when it last stopped running (cache warmth)

@@ -15,6 +15,17 @@
 // zombie) it reports the stop (rq_stop). A process counts in its queue's
 // load (sum of weights) and nr from rq_wake until rq_stop (Proc::rq_counted).
 //
+// Remote wake-ups (percpu): a process woken for another hart's queue is
+// not enqueued by the waker; it is pushed on that hart's wake list (a
+// lock-free stack: compare-and-swap on the head) and the hart is sent an
+// IPI; the hart moves the list into its own queue under its own lock
+// (rq_drain, from the IPI and before every pick) and decides there whether
+// the woken process preempts what it runs. So a wake-up never takes
+// another hart's queue lock (Linux: the ttwu wake list); only stealing and
+// balancing do. On the list a process is Runnable and counted in the
+// queue's load (placement sees it) but not queued: stealing and balancing
+// pass it by.
+//
 // percpu mode: rq_wake places by select_cpu (the previous hart if its queue
 // is empty, else an empty queue, else the previous one if the process ran
 // there within a slice and it is not more than its weight heavier, else the
@@ -53,9 +64,10 @@ struct RunQueue {
     sched::PolicyStorage storage[sched::kPolicyKinds];
     sched::Policy* policies[sched::kPolicyKinds] = {};
     // Guarded by lock; read without it as hints by other harts.
-    u64 load = 0;          // sum of the weights of its processes (queued or running)
-    u32 nr = 0;            // its processes (queued or running)
-    u64 next_balance = 0;  // private to the owning hart
+    u64 load = 0;               // sum of the weights of its processes (queued, running or
+    u32 nr = 0;                 // its processes                     on its wake list)
+    u64 next_balance = 0;       // private to the owning hart
+    Proc* wake_list = nullptr;  // remote wake-ups, pushed lock-free (newest first)
     // Lock statistics (guarded by lock; updated right after acquiring it).
     u64 acquisitions = 0;
     u64 contentions = 0;
@@ -154,15 +166,17 @@ void snapshot(sched::QueueLoad* out) {
     }
 }
 
+// load and nr change by atomic adds: a remote wake-up counts its process
+// when it pushes it (so the next placement sees it), without the lock.
 void count(RunQueue& q, Proc* p) {
-    q.load += p->se.weight;
-    q.nr++;
+    __atomic_fetch_add(&q.load, p->se.weight, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&q.nr, 1, __ATOMIC_RELAXED);
     p->rq_counted = true;
 }
 
 void uncount(RunQueue& q, Proc* p) {
-    q.load -= p->se.weight;
-    q.nr--;
+    __atomic_fetch_sub(&q.load, p->se.weight, __ATOMIC_RELAXED);
+    __atomic_fetch_sub(&q.nr, 1, __ATOMIC_RELAXED);
     p->rq_counted = false;
 }
 
@@ -200,6 +214,19 @@ void steal(int cpu, u64 now) {
     if (Proc* p = steal_candidate(victim, cpu, now)) try_migrate(p, victim, cpu, now);
 }
 
+// p waits on queue `target` behind the running process: an idle hart it may
+// use (every queue was busy when it was placed, one has emptied since) is
+// woken to steal it rather than sleep until its next tick.
+void wake_thief(Proc* woken, int target) {
+    for (int i = 0; i < g_ncpus; i++) {
+        if (i != target && g_cpus[i].proc == nullptr && g_cpus[i].idle &&
+            sched::mask_has(woken->affinity, static_cast<unsigned>(i))) {
+            send_ipi(i);
+            return;
+        }
+    }
+}
+
 // Wake a hart for p, just queued on queue `target`. percpu: `preempt` says
 // (decided under the target's lock) whether p should preempt the process
 // running there.
@@ -215,16 +242,7 @@ void kick(Proc* woken, int target, bool preempt) {
             send_ipi(target);
             return;
         }
-        // It waits behind the running process: an idle hart it may use
-        // (every queue was busy when it was placed, one has emptied since)
-        // is woken to steal it rather than sleep until its next tick.
-        for (int i = 0; i < g_ncpus; i++) {
-            if (i != target && g_cpus[i].proc == nullptr && g_cpus[i].idle &&
-                sched::mask_has(woken->affinity, static_cast<unsigned>(i))) {
-                send_ipi(i);
-                return;
-            }
-        }
+        wake_thief(woken, target);
         return;
     }
     // One queue: an idle hart takes it at once; otherwise preempt a hart
@@ -295,6 +313,29 @@ void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int nc
     g_kind = static_cast<unsigned>(kind);
 }
 
+namespace {
+
+// Queue p (woken, not yet counted) on queue `target` at time now, under
+// its lock; returns whether p should preempt what runs on hart target.
+bool enqueue_woken(RunQueue& q, Proc* p, int target, u64 now) {
+    RqLock g(q);
+    if (!p->rq_counted) count(q, p);  // a remote wake-up counted it when it pushed it
+    policy(q).enqueue(p->se, now);
+    return g_percpu && should_preempt(q, p, target);
+}
+
+void push_remote(Proc* p, int target) {
+    RunQueue& q = g_rqs[target];
+    count(q, p);
+    Proc* head = __atomic_load_n(&q.wake_list, __ATOMIC_RELAXED);
+    do {
+        p->wake_next = head;
+    } while (!__atomic_compare_exchange_n(&q.wake_list, &head, p, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    send_ipi(target);
+}
+
+}  // namespace
+
 void rq_wake(Proc* p, u64 now) {
     int target = 0;
     if (g_percpu) {
@@ -303,17 +344,42 @@ void rq_wake(Proc* p, u64 now) {
         const bool warm = p->rq >= 0 && now - p->last_ran < g_slice;
         target = sched::select_cpu(q, static_cast<unsigned>(g_ncpus), p->rq, p->affinity, warm, p->se.weight);
     }
-    bool preempt = false;
-    {
-        RunQueue& q = g_rqs[target];
-        RqLock g(q);
-        p->rq = target;
-        p->woke_at = now;
-        count(q, p);
-        policy(q).enqueue(p->se, now);
-        if (g_percpu) preempt = should_preempt(q, p, target);
+    p->rq = target;
+    p->woke_at = now;
+    if (g_percpu && target != mycpu()->id) {
+        push_remote(p, target);
+        return;
     }
+    const bool preempt = enqueue_woken(g_rqs[target], p, target, now);
     kick(p, target, preempt);
+}
+
+bool rq_drain(int cpu) {
+    if (!g_percpu) return false;
+    RunQueue& q = g_rqs[cpu];
+    if (!__atomic_load_n(&q.wake_list, __ATOMIC_RELAXED)) return false;
+    Proc* list = __atomic_exchange_n(&q.wake_list, nullptr, __ATOMIC_ACQUIRE);
+    // Oldest first.
+    Proc* fifo = nullptr;
+    while (list) {
+        Proc* next = list->wake_next;
+        list->wake_next = fifo;
+        fifo = list;
+        list = next;
+    }
+    bool preempt = false;
+    while (fifo) {
+        Proc* p = fifo;
+        fifo = p->wake_next;
+        p->wake_next = nullptr;
+        if (enqueue_woken(q, p, cpu, now_cycles())) {
+            preempt = true;
+        } else if (g_cpus[cpu].proc) {
+            wake_thief(p, cpu);  // it waits here: an idle hart may steal it
+        }
+    }
+    if (preempt) g_cpus[cpu].need_resched = true;
+    return preempt;
 }
 
 void rq_enqueue(Proc* p, u64 now) {
@@ -334,6 +400,7 @@ void rq_enqueue(Proc* p, u64 now) {
 
 Proc* rq_pick(int cpu) {
     RunQueue& q = g_rqs[g_percpu ? cpu : 0];
+    rq_drain(cpu);
     const u64 start = now_cycles();
     if (g_percpu && __atomic_load_n(&q.nr, __ATOMIC_RELAXED) == 0) steal(cpu, start);
     RqLock g(q);
@@ -467,7 +534,10 @@ void rq_set_nice(Proc* p, int nice) {
     p->nice = nice;
     const u8 index = sched::nice_to_index(nice);
     const u32 w = sched::kLinuxNiceWeight[index];
-    if (p->rq_counted) g.queue().load = g.queue().load - p->se.weight + w;
+    if (p->rq_counted) {
+        __atomic_fetch_add(&g.queue().load, w, __ATOMIC_RELAXED);
+        __atomic_fetch_sub(&g.queue().load, p->se.weight, __ATOMIC_RELAXED);
+    }
     policy(g.queue()).reweight(p->se, w, index);
 }
 

@@ -7,6 +7,8 @@
 //           of every policy (OSTEP's MQMS): new and woken processes are
 //           placed by lib/sched/balance.h, a hart whose queue is empty
 //           steals, and every hart balances by load every two slices.
+// A wake-up for another hart's queue goes on that hart's lock-free wake
+// list and an IPI; the hart queues it itself (rq_drain).
 // Lock order: a process's lock before any run-queue lock; two run-queue
 // locks in index order. A process's queue (Proc::rq) changes only under
 // that queue's lock and the new one's, so holding the lock of the queue a
@@ -29,6 +31,10 @@ void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int nc
 // p became runnable (new or woken; caller holds p->lock, state Runnable):
 // choose its queue, queue it at time now, wake or preempt a hart for it.
 void rq_wake(Proc* p, u64 now);
+// percpu: move the processes other harts woke for this hart's queue into it
+// (called from the IPI and by rq_pick); true if one should preempt the
+// process running here (need_resched is then set).
+bool rq_drain(int cpu);
 // p (running, charged, still runnable) goes back to its queue at time now.
 void rq_enqueue(Proc* p, u64 now);
 // Next process for this hart, removed from the queue, or null (percpu: an
