@@ -134,7 +134,11 @@ static Result<Proc*> alloc_proc() {
     p->stat_cpu = p->stat_switches = p->stat_voluntary = p->stat_involuntary = 0;
     p->stat_wait = p->stat_last_latency = p->stat_max_latency = 0;
     p->woken = false;
+    // A fresh scheduling entity: the slot's previous owner's EEVDF lag and
+    // policy state are not inherited (rq_set_nice then sets the weight).
+    p->se.reset();
     p->rq = -1;
+    p->wake_next = nullptr;
     p->moved = false;
     p->affinity = ~0ull;
     p->stat_migrations = 0;

@@ -82,6 +82,22 @@ struct Entity {
     // one tree node (the group's first by seq); members form a ring.
     Entity* gnext = nullptr;
     Entity* gprev = nullptr;
+
+    // Forget all policy state (a reused task slot starts afresh: no lag,
+    // no credit). Only for an entity no policy holds (not queued, stopped).
+    void reset() {
+        queued = false;
+        cpu = 0;
+        seq = 0;
+        vruntime = deadline = vlag = 0;
+        eweight = weight;
+        vrem = 0;
+        on_cpu = false;
+        run_until = 0;
+        min_vruntime = 0;
+        left = right = parent = gnext = gprev = nullptr;
+        red = false;
+    }
 };
 
 class Policy {

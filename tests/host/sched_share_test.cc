@@ -211,6 +211,27 @@ TEST(SchedEevdf, LagKeptAcrossSleepAndClamped) {
     EXPECT_LE(ev.virtual_time() - a->vruntime, 2 * ev.vslice(1024));
 }
 
+// A reused task slot (the kernel's alloc_proc) starts afresh: reset()
+// drops the lag its previous owner left, so it is placed like a new task,
+// at V. (Before, a new process inherited the slot's old lag, up to two
+// slices either way.)
+TEST(SchedEevdf, ResetEntityStartsWithoutLag) {
+    PolicyBox box(PolicyKind::EEVDF, PolicyConfig{});
+    auto& ev = static_cast<Eevdf&>(*box.p);
+    auto tasks = mixed_tasks({0, 0, 0, 0});
+    for (auto& t : tasks) ev.enqueue(t->e, 0);
+    Entity* a = ev.pick(0, 0);
+    ev.charge(*a, 5);
+    ev.stop(*a);  // exits with a debt
+    ASSERT_LT(a->vlag, 0);
+    a->reset();
+    EXPECT_EQ(a->vlag, 0);
+    EXPECT_FALSE(a->queued);
+    ev.enqueue(*a, 100);  // the slot's new owner
+    EXPECT_EQ(a->vruntime, ev.virtual_time());
+    EXPECT_TRUE(ev.eligible(*a));
+}
+
 TEST(SchedEevdf, ReweightKeepsLagInTime) {
     PolicyBox box(PolicyKind::EEVDF, PolicyConfig{});
     auto& ev = static_cast<Eevdf&>(*box.p);
