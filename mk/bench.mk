@@ -22,4 +22,4 @@ EXTRA_GUEST_SUITES += tests/guest/bench_smoke.py
 bench:
 	@tools/install-deps.sh
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
-	python3 bench/guest_bench.py --cpus $(BENCH_CPUS) --slice $(BENCH_SLICE) --rq $(BENCH_RQ) --out $(BUILD)/bench $(BENCH_ARGS)
+	$(GUEST_PY) bench/guest_bench.py --cpus $(BENCH_CPUS) --slice $(BENCH_SLICE) --rq $(BENCH_RQ) --out $(BUILD)/bench $(BENCH_ARGS)

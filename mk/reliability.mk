@@ -26,19 +26,19 @@ EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 3
 .PHONY: fuzz crashtest exhaust hostile
 fuzz:
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
-	python3 tests/guest/fuzz.py --seconds $(FUZZ_SECONDS) --cpus $(FUZZ_CPUS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
+	$(GUEST_PY) tests/guest/fuzz.py --seconds $(FUZZ_SECONDS) --cpus $(FUZZ_CPUS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 crashtest:
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck
-	python3 tests/guest/crashtest.py --crashes $(CRASHES) --cpus $(CPUS) $(if $(CRASH_SEED),--seed $(CRASH_SEED))
+	$(GUEST_PY) tests/guest/crashtest.py --crashes $(CRASHES) --cpus $(CPUS) $(if $(CRASH_SEED),--seed $(CRASH_SEED))
 
 exhaust:
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
-	python3 tests/guest/exhaust.py --cpus $(CPUS)
+	$(GUEST_PY) tests/guest/exhaust.py --cpus $(CPUS)
 
 hostile:
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck
-	python3 tests/guest/hostile.py --cpus $(CPUS)
+	$(GUEST_PY) tests/guest/hostile.py --cpus $(CPUS)
 
 # make soak: the full in-guest suite (slow tests included), the exhaustion
 # suite and the fuzzer, all on 8 harts; the fuzzer runs SOAK_SECONDS
@@ -49,4 +49,4 @@ SOAK_SUITES = tests/guest/usertests.py --full 8 tests/guest/exhaust.py --cpus 8 
 .PHONY: soak
 soak:
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
-	@python3 tests/run_tests.py --guest-list='$(SOAK_SUITES)'
+	@$(GUEST_PY) tests/run_tests.py --guest-list='$(SOAK_SUITES)'

@@ -19,10 +19,12 @@ EXTRA_GUEST_SUITES += tests/guest/usertests.py 1 3
 #   make test TEST_JOBS=2                two binaries/checks/suites at once (default 1: an
 #                                        8-hart guest beside a sanitizer binary on 2 cores
 #                                        once stalled past a suite's 30 s timeout)
+# Python that drives guests: tests/guest/qemu.py boots $(BUILD)'s kernel and image.
+GUEST_PY = QUANTA_BUILD=$(abspath $(BUILD)) python3
 SUITE ?=
 GTEST_FILTER ?=
 TEST_JOBS ?= 1
-RUN_TESTS = python3 tests/run_tests.py --jobs $(TEST_JOBS) $(if $(GTEST_FILTER),--gtest-filter='$(GTEST_FILTER)')
+RUN_TESTS = $(GUEST_PY) tests/run_tests.py --jobs $(TEST_JOBS) $(if $(GTEST_FILTER),--gtest-filter='$(GTEST_FILTER)')
 RUN_HOST_ARGS = $(foreach t,$(HOST_TESTS),--gtest $(t)) \
   $(foreach c,$(HOST_CHECKS),--check '$(c):$(MAKE) --no-print-directory -s $(c)')
 RUN_GUEST_ARGS = --guest-list='$(GUEST_SUITES) $(EXTRA_GUEST_SUITES)' $(if $(SUITE),--suite '$(SUITE)')

@@ -37,9 +37,9 @@ import time
 import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu import ROOT, Guest  # noqa: E402
+from qemu import BUILD, ROOT, Guest  # noqa: E402
 
-FSCK = os.path.join(ROOT, "build", "fsck")
+FSCK = os.path.join(BUILD, "fsck")
 KILL_WINDOW = 3.0
 
 
@@ -159,7 +159,7 @@ def main():
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1, 1 << 30)
     if not os.path.exists(FSCK):
-        subprocess.run(["make", "--no-print-directory", "-s", "build/fsck"], cwd=ROOT, check=False)
+        subprocess.run(["make", "--no-print-directory", "-s", "BUILD=" + BUILD, FSCK], cwd=ROOT, check=False)
     print("crashtest: seed %d, %d crashes, %d harts, %d steps" % (seed, a.crashes, a.cpus, a.steps))
     sys.stdout.flush()
     passed = failed = 0

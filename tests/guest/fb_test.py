@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from qemu import Guest
+from qemu import BUILD, Guest
 
 FRAMES_RE = re.compile(r"frames: fps=([\d.]+) frames=(\d+) ms=(\d+) checksum=([0-9a-f]+)")
 W, H = 320, 200
@@ -108,8 +108,7 @@ def display_run(name, device_args, banner, tmp):
         edge = sum(1 for y in range(H) if px[(y * W) * 3:(y * W) * 3 + 3] == bytes(background(y)))
         report(edge > H * 9 // 10, name + "-screen-background", "%d of %d left-edge pixels" % (edge, H))
         # Keep a copy for people to look at.
-        keep = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                            "build", "fb_test-%s.ppm" % name)
+        keep = os.path.join(BUILD, "fb_test-%s.ppm" % name)
         try:
             open(keep, "wb").write(open(ppm, "rb").read())
         except OSError:

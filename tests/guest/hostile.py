@@ -36,7 +36,7 @@ import time
 import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu import ROOT, Guest, relay_results  # noqa: E402
+from qemu import BUILD, ROOT, Guest, relay_results  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console"]
 
@@ -61,17 +61,17 @@ def memsz_total(path):
 
 def build_image(workdir):
     """build/fs.img's files plus the bad ELFs, as a new image; returns its path."""
-    bigbss = os.path.join(ROOT, "build", "user", "_bigbss")
+    bigbss = os.path.join(BUILD, "user", "_bigbss")
     if memsz_total(bigbss) < 1 << 20:  # the oom test needs a real 1 MiB bss
         sys.exit("hostile: %s has no 1 MiB bss (optimised away?)" % bigbss)
     bad = os.path.join(workdir, "elves")
     subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mkbadelf.py"),
-                    os.path.join(ROOT, "build", "user", "_echo"), bad], check=True)
-    files = open(os.path.join(ROOT, "build", "fs.list")).read().split()
+                    os.path.join(BUILD, "user", "_echo"), bad], check=True)
+    files = open(os.path.join(BUILD, "fs.list")).read().split()
     files = [f if os.path.isabs(f) else os.path.join(ROOT, f) for f in files]
     files += sorted(os.path.join(bad, f) for f in os.listdir(bad))
     image = os.path.join(workdir, "hostile.img")
-    subprocess.run([os.path.join(ROOT, "build", "mkfs"), image] + files, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([os.path.join(BUILD, "mkfs"), image] + files, check=True, stdout=subprocess.DEVNULL)
     return image
 
 
@@ -169,7 +169,7 @@ def boot_ioerror(workdir):
     """The disk fails every write to the first log data block."""
     import struct
     name = "hostile-ioerror"
-    image = os.path.join(ROOT, "build", "fs.img")
+    image = os.path.join(BUILD, "fs.img")
     logstart = struct.unpack_from("<8I", open(image, "rb").read(), 1024)[5]
     conf = os.path.join(workdir, "blkdebug.conf")
     with open(conf, "w") as f:  # 1 KiB blocks are 2 sectors each

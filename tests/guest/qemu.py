@@ -19,6 +19,9 @@ import time
 import pexpect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The build directory: make's BUILD (exported as QUANTA_BUILD by mk/tests.mk
+# and mk/bench.mk), else build/ in the tree.
+BUILD = os.environ.get("QUANTA_BUILD") or BUILD
 PROMPT = r"\$ "
 
 
@@ -27,8 +30,8 @@ class Guest:
                  extra_args=None, blkdebug=None, kernel=None):
         self.tmpdir = tempfile.mkdtemp(prefix="quanta-")
         self.image = os.path.join(self.tmpdir, "fs.img")
-        shutil.copyfile(image or os.path.join(ROOT, "build", "fs.img"), self.image)
-        args = ["-machine", "virt", "-bios", "none", "-kernel", kernel or os.path.join(ROOT, "build", "kernel.elf"),
+        shutil.copyfile(image or os.path.join(BUILD, "fs.img"), self.image)
+        args = ["-machine", "virt", "-bios", "none", "-kernel", kernel or os.path.join(BUILD, "kernel.elf"),
                 "-m", mem, "-smp", str(cpus), "-nographic",
                 "-global", "virtio-mmio.force-legacy=false",
                 "-drive", ("file=%s,if=none,format=raw,id=x0" % self.image if not blkdebug else
@@ -79,7 +82,7 @@ class Guest:
         """
         if self.child.isalive():
             self.child.terminate(force=True)
-        p = subprocess.run([os.path.join(ROOT, "build", "fsck"), self.image], stdout=subprocess.PIPE,
+        p = subprocess.run([os.path.join(BUILD, "fsck"), self.image], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, errors="replace")
         return p.returncode == 0, p.stdout
 
