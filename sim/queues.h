@@ -58,7 +58,8 @@ class QueueSet {
           storage_(n_),
           pol_(n_),
           q_(n_),
-          load_(n_) {
+          load_(n_),
+          snap_(n_) {
         q::sched::PolicyConfig pc;
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
@@ -114,6 +115,7 @@ class QueueSet {
         if (t.counted) {
             Queue& q = q_[t.q];
             load_[t.q].load = load_[t.q].load - t.e.weight + weight;
+            version_++;
             level_out(q, t.e.level);
             level_in(q, level);
         }
@@ -174,6 +176,7 @@ class QueueSet {
         Queue& q = q_[t.q];
         load_[t.q].load += t.e.weight;
         load_[t.q].nr++;
+        version_++;
         t.qpos = q.members.size();
         q.members.push_back(&t);
         level_in(q, t.e.level);
@@ -183,6 +186,7 @@ class QueueSet {
         Queue& q = q_[t.q];
         load_[t.q].load -= t.e.weight;
         load_[t.q].nr--;
+        version_++;
         Task* last = q.members.back();
         q.members[t.qpos] = last;
         last->qpos = t.qpos;
@@ -250,12 +254,25 @@ class QueueSet {
 
     void balance(unsigned self, uint64_t now) {
         const uint64_t self_load = load_[self].load;
+        // Quick exit: no queue is heavier than this one by its lightest
+        // task's weight (the heaviest load and the lightest weight are
+        // recomputed only after a load changed).
+        if (cached_ != version_) {
+            cached_ = version_;
+            max_load_ = 0;
+            lightest_ = ~uint32_t{0};
+            for (unsigned i = 0; i < n_; i++) {
+                if (load_[i].load > max_load_) max_load_ = load_[i].load;
+                if (q_[i].min_weight && q_[i].min_weight < lightest_) lightest_ = q_[i].min_weight;
+            }
+        }
+        if (max_load_ <= self_load || max_load_ - self_load < lightest_) return;
         uint64_t sources = 0;  // queues a task could come from
         for (unsigned i = 0; i < n_; i++) {
             if (i != self && could_move(i, self_load)) sources |= uint64_t{1} << i;
         }
         if (!sources) return;
-        q::sched::QueueLoad snap[q::sched::kMaxCpus];
+        q::sched::QueueLoad* snap = snap_.data();  // the chooser's copy, with least served tasks
         std::copy(load_.begin(), load_.end(), snap);
         Task* seen[kScan];
         least_served(seen, sample(self, seen), snap[self], now);
@@ -290,7 +307,10 @@ class QueueSet {
     std::vector<q::sched::PolicyStorage> storage_;
     std::vector<P*> pol_;
     std::vector<Queue> q_;
-    std::vector<q::sched::QueueLoad> load_;
+    std::vector<q::sched::QueueLoad> load_, snap_;
+    uint64_t version_ = 0, cached_ = ~uint64_t{0};  // load changes; when max_load_/lightest_ were computed
+    uint64_t max_load_ = 0;
+    uint32_t lightest_ = 0;
     uint64_t migrations_ = 0;
 };
 
