@@ -21,7 +21,7 @@ import pexpect
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The build directory: make's BUILD (exported as QUANTA_BUILD by mk/tests.mk
 # and mk/bench.mk), else build/ in the tree.
-BUILD = os.environ.get("QUANTA_BUILD") or BUILD
+BUILD = os.environ.get("QUANTA_BUILD") or os.path.join(ROOT, "build")
 PROMPT = r"\$ "
 
 
