@@ -7,18 +7,27 @@
 #   make bench BENCH_CPUS=2    the same on 2 harts (default 1)
 #   make bench BENCH_SLICE=US  preemption slice in microseconds (default 4000)
 #   make bench BENCH_RQ=single run queues: percpu (default, the kernel's) or single
+#   make bench-os              OS paths (null syscall, fork, pipe, files...), 1 and 3 harts
 # `make test` runs a short smoke test of both programs (tests/guest/bench_smoke.py).
 
-UPROG_NAMES += schbench frames
+UPROG_NAMES += schbench frames benchos
 
 BENCH_CPUS ?= 1
 BENCH_SLICE ?= 4000
 BENCH_RQ ?= percpu
+BENCH_OS_ARGS ?=
 BENCH_ARGS ?=
 
 EXTRA_GUEST_SUITES += tests/guest/bench_smoke.py
 
-.PHONY: bench
+.PHONY: bench bench-os
+# make bench-os: user/benchos (lmbench-style OS paths) under -icount at 1
+# and 3 harts: a table and $(BUILD)/bench/os.csv (docs/benchmarks.md).
+bench-os:
+	@tools/install-deps.sh
+	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
+	$(GUEST_PY) bench/os_bench.py --out $(BUILD)/bench $(BENCH_OS_ARGS)
+
 bench:
 	@tools/install-deps.sh
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)

@@ -1,7 +1,8 @@
 """tests/guest/bench_smoke.py - quick in-guest check of schbench and frames.
 
 Boots one guest (2 harts, -icount shift=3 so the run is short and
-repeatable), runs each benchmark for about a virtual second, parses the
+repeatable), runs each benchmark for about a virtual second (benchos: a
+tick of a few of its benchmarks), parses the
 output and checks the numbers are sane: samples counted, percentiles
 ordered, positive rates, a deterministic frame checksum, usage errors.
 One `PASS name` / `FAIL name: why` line per check. Takes about 15 s.
@@ -54,6 +55,30 @@ def main():
                "frames-deterministic", "%s / %s" % (a and a.group(0), b and b.group(0)))
         out = g.run("frames -x", timeout=30)
         report("usage: frames" in out, "frames-usage", repr(out))
+        benchos_checks(g)
+
+
+BENCHOS_RE = re.compile(r"^(\w+) ops (\d+) ns/op (\d+) ops/s (\d+)$", re.M)
+
+
+def benchos_checks(g):
+    """benchos -q: one timed tick (0.1 s) per benchmark. Each line's
+    operation count times its ns/op is that tick (the clock is read every
+    1/100 tick of operations, so within 2%), and each benchmark cleaned up
+    its files (a second run starts from the same state and ls shows none)."""
+    out = g.run("benchos -q null pipe create sbrk", timeout=120)
+    rows = BENCHOS_RE.findall(out)
+    names = [r[0] for r in rows]
+    ok = names == ["null", "pipe", "create", "sbrk"] and "benchos: done 4" in out
+    spans = [int(r[1]) * int(r[2]) for r in rows]
+    report(ok and all(0.98e8 <= s <= 1.02e8 for s in spans), "benchos-runs",
+           "%s; ops x ns/op = %s" % (repr(out), spans))
+    report(len(rows) == 4 and int(rows[0][2]) < int(rows[1][2]) < int(rows[2][2]), "benchos-order",
+           "null < pipe round trip < create: %s" % [r[2] for r in rows])
+    left = g.run("ls", timeout=30)
+    report("bo." not in left, "benchos-cleans-up", repr(left))
+    out = g.run("benchos nosuch", timeout=30)
+    report(out == "usage: benchos [-q] [-t TICK_MS] [NAME...]\n", "benchos-usage", repr(out))
 
 
 if __name__ == "__main__":

@@ -58,6 +58,8 @@ CASES = [
     ("usage-sched-h", "sched -h", r"usage: sched \[POLICY\]   policies:( \w+)+\n"),
     ("usage-sched-bad", "sched eevdf rr", r"usage: sched \[POLICY\]   policies:( \w+)+\n"),
     ("usage-ps-h", "ps -h", r"usage: ps\n"),
+    ("usage-benchos-h", "benchos -h", r"usage: benchos \[-q\] \[-t TICK_MS\] \[NAME\.\.\.\]\n"),
+    ("usage-benchos-bad", "benchos -z", r"usage: benchos \[-q\] \[-t TICK_MS\] \[NAME\.\.\.\]\n"),
     ("usage-ps-bad", "ps x", r"usage: ps\n"),
     ("usage-frames-h", "frames -h", r"usage: frames \[-t SECONDS\] \[-f FRAMES\]\n"),
     ("usage-exhaust-bad", "exhaust nosuch", r"usage: exhaust \[procs\|fds\|files\|inodes\|blocks\|memory\.\.\.\]\n"),

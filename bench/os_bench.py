@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""bench/os_bench.py - runs user/benchos (lmbench-style OS paths) in the guest.
+
+Boots the kernel under QEMU -icount (shift=3, sleep=off: 125 M virtual
+instructions per virtual second, whatever the host does), once per hart
+count, runs `benchos` (each benchmark for 10 ticks = 1 s of virtual time)
+and prints a table of ns/op per benchmark and hart count; writes
+OUT/os.csv (harts,benchmark,ops,ns_per_op,ops_per_s) and OUT/os-raw.log.
+Because time is virtual the figures repeat from run to run, so two kernels
+can be compared row by row.
+
+    python3 bench/os_bench.py [--cpus 1,3] [--out build/bench] [--quick] [NAME...]
+"""
+import argparse
+import csv
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "guest"))
+from qemu import Guest  # noqa: E402
+
+ICOUNT = 3
+LINE = re.compile(r"^(\w+) ops (\d+) ns/op (\d+) ops/s (\d+)$", re.M)
+
+
+def parse(out):
+    """benchos output -> [(name, ops, ns_per_op, ops_per_s)]; raises on a
+    failed or unfinished run."""
+    if "benchos: done" not in out:
+        raise RuntimeError("benchos did not finish: %r" % out[-300:])
+    return [(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))) for m in LINE.finditer(out)]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cpus", default="1,3", help="hart counts, comma-separated")
+    ap.add_argument("--out", default="build/bench")
+    ap.add_argument("--quick", action="store_true", help="one tick per benchmark (benchos -q)")
+    ap.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    cmd = "benchos" + (" -q" if args.quick else "") + "".join(" " + n for n in args.names)
+    results = {}
+    harts = [int(c) for c in args.cpus.split(",")]
+    with open(os.path.join(args.out, "os-raw.log"), "w") as log:
+        for cpus in harts:
+            with Guest(cpus=cpus, icount=ICOUNT, timeout=600) as g:
+                g.boot(timeout=120)
+                out = g.run(cmd, timeout=1800)
+            log.write("### %d harts\n%s\n" % (cpus, out))
+            results[cpus] = parse(out)
+    with open(os.path.join(args.out, "os.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["harts", "benchmark", "ops", "ns_per_op", "ops_per_s"])
+        for cpus in harts:
+            for row in results[cpus]:
+                w.writerow([cpus] + list(row))
+    names = [r[0] for r in results[harts[0]]]
+    print("benchos, -icount shift=%d (virtual time), ns per operation" % ICOUNT)
+    print("%-10s" % "benchmark" + "".join("%14s" % ("%d hart%s" % (c, "s" if c > 1 else "")) for c in harts))
+    for i, name in enumerate(names):
+        print("%-10s" % name + "".join("%14d" % results[c][i][2] for c in harts))
+    print("wrote %s" % os.path.join(args.out, "os.csv"))
+
+
+if __name__ == "__main__":
+    main()
