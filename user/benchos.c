@@ -16,9 +16,9 @@
  * Output: one line a benchmark,
  *   NAME ops OPS ns/op NS ops/s RATE
  * then "benchos: done". NAME arguments run only those benchmarks. */
-#include "kernel/types.h"
-#include "kernel/stat.h"
 #include "kernel/fcntl.h"
+#include "kernel/stat.h"
+#include "kernel/types.h"
 #include "user/user.h"
 
 #define FILE_KB 50
@@ -31,8 +31,7 @@ static char* self = "benchos";
 /* Waits for the clock to reach the next tick edge; returns that tick. */
 static int edge(void) {
     int t = uptime();
-    while (uptime() == t) {
-    }
+    while (uptime() == t) {}
     return t + 1;
 }
 
@@ -178,10 +177,9 @@ struct bench {
 };
 
 static struct bench benches[] = {
-    {"null", op_null, 0},         {"fork", op_fork, 0},       {"exec", op_exec, 0},
-    {"pipe", op_pipe, 1},         {"create", op_create, 0},   {"append", op_append, 2},
-    {"read512", op_read, 3},      {"read4k", op_read, 4},     {"mkdir", op_mkdir, 0},
-    {"sbrk", op_sbrk, 0},         {"pages64", op_pages, 0},
+    {"null", op_null, 0},     {"fork", op_fork, 0},     {"exec", op_exec, 0},     {"pipe", op_pipe, 1},
+    {"create", op_create, 0}, {"append", op_append, 2}, {"read512", op_read, 3},  {"read4k", op_read, 4},
+    {"mkdir", op_mkdir, 0},   {"sbrk", op_sbrk, 0},     {"pages64", op_pages, 0},
 };
 #define NBENCH (int)(sizeof(benches) / sizeof(benches[0]))
 
