@@ -41,6 +41,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/internal.h"
+#include "kernel/trace/trace.h"
 #include "lib/sched/balance.h"
 #include "lib/sched/registry.h"
 
@@ -161,7 +162,7 @@ void uncount(RunQueue& q, Proc* p) {
 
 // Move p (believed queued on src) to dst if it still is; both queues' locks
 // are taken here. Returns whether it moved.
-bool try_migrate(Proc* p, int src, int dst, u64 now) {
+bool try_migrate(Proc* p, int src, int dst, u64 now, trace::MigrateReason why) {
     PairGuard g(src, dst);
     if (p->rq != src || !p->se.queued || !p->rq_counted || !sched::mask_has(p->affinity, static_cast<unsigned>(dst)))
         return false;
@@ -171,6 +172,7 @@ bool try_migrate(Proc* p, int src, int dst, u64 now) {
     count(g_rqs[dst], p);
     p->moved = true;
     p->stat_migrations++;
+    trace_migrate(p->pid, src, dst, why);
     return true;
 }
 
@@ -190,7 +192,7 @@ void steal(int cpu, u64 now) {
     snapshot(q);
     const int victim = sched::steal_victim(q, static_cast<unsigned>(g_ncpus), static_cast<unsigned>(cpu));
     if (victim < 0) return;
-    if (Proc* p = steal_candidate(victim, cpu, now)) try_migrate(p, victim, cpu, now);
+    if (Proc* p = steal_candidate(victim, cpu, now)) try_migrate(p, victim, cpu, now, trace::MigrateReason::Steal);
 }
 
 // Wake a hart for p, just queued on queue `target`. percpu: `preempt` says
@@ -304,6 +306,7 @@ void rq_wake(Proc* p, u64 now) {
         p->woke_at = now;
         count(q, p);
         policy(q).enqueue(p->se, now);
+        trace_wake(p, target, q.nr);
         if (g_percpu) preempt = should_preempt(q, p, target);
     }
     kick(p, target, preempt);
@@ -314,6 +317,7 @@ void rq_enqueue(Proc* p, u64 now) {
         QueueGuard g(p);
         if (!g_percpu || sched::mask_has(p->affinity, static_cast<unsigned>(p->rq))) {
             policy(g.queue()).enqueue(p->se, now);
+            trace_enqueue(p, queue_index(p), g.queue().nr);
             return;
         }
         // Its affinity no longer allows this hart: it leaves the queue (as
@@ -334,6 +338,7 @@ Proc* rq_pick(int cpu) {
     sched::Entity* e = policy(q).pick(static_cast<unsigned>(cpu), now);
     if (!e) return nullptr;
     Proc* p = static_cast<Proc*>(e->owner);
+    trace_pick(p, g_percpu ? cpu : 0, q.nr);
     p->running_since = now;
     p->moved = false;
     return p;
@@ -369,7 +374,8 @@ void rq_balance(int cpu, u64 now) {
             continue;
         pc.offer(&p, static_cast<unsigned>(p.rq), p.se.weight, service(p, now), p.moved);
     }
-    if (pc.best()) try_migrate(static_cast<Proc*>(pc.best()), static_cast<int>(pc.src()), cpu, now);
+    if (pc.best())
+        try_migrate(static_cast<Proc*>(pc.best()), static_cast<int>(pc.src()), cpu, now, trace::MigrateReason::Balance);
 }
 
 void rq_charge(Proc* p, u64 ran) {
@@ -431,7 +437,7 @@ bool rq_set_affinity(Proc* p, u64 mask) {
         sched::QueueLoad q[param::kMaxCpus];
         snapshot(q);
         const int dst = sched::select_cpu(q, static_cast<unsigned>(g_ncpus), -1, mask, false, p->se.weight);
-        try_migrate(p, p->rq, dst, now_cycles());
+        try_migrate(p, p->rq, dst, now_cycles(), trace::MigrateReason::Affinity);
         kick(p, dst, false);
     } else if (cpu >= 0 && !sched::mask_has(mask, static_cast<unsigned>(cpu))) {
         g_cpus[cpu].need_resched = true;
