@@ -67,8 +67,8 @@ def fidelity(image, path, out):
     p = subprocess.run([QTRACE, "-p", path, "--replay", replay, "--summary", "-", image],
                        stdout=subprocess.PIPE, text=True, check=True)
     kernel = {}
-    for m in re.finditer(r"^\s+(\S+):(\d+)\s+\|\s+([\d.]+) \|\s+(\d+) \|", p.stdout, re.M):
-        kernel[int(m.group(2))] = (m.group(1), float(m.group(3)), int(m.group(4)))
+    for m in re.finditer(r"^\s+(\S+):(\d+)\s+\|\s+([\d.]+) \|\s+(\d+) \|.*\| ([\d.]+)$", p.stdout, re.M):
+        kernel[int(m.group(2))] = (m.group(1), float(m.group(3)), int(m.group(4)), float(m.group(5)))
     head = open(replay).read()
     cmd = re.search(r"# run: schedsim (.*) --policy all", head).group(1).replace("FILE", replay).split()
     tasks_csv = os.path.join(out, "tasks.csv")
@@ -78,14 +78,17 @@ def fidelity(image, path, out):
     sim = {}
     with open(tasks_csv) as f:
         for row in csv.DictReader(f):
-            sim[pids[int(row["id"])]] = int(row["executed"])
+            sim[pids[int(row["id"])]] = (int(row["executed"]), int(row["waited"]))
+    tick_ms = 0.1
     ktot = sum(kernel[p][1] for p in sim)
-    stot = sum(sim.values())
+    stot = sum(s[0] for s in sim.values())
     rows = []
     for pid in sorted(sim, key=lambda p: -kernel[p][1]):
-        rows.append((pid, kernel[pid][0], 100 * kernel[pid][1] / ktot, 100 * sim[pid] / stot))
-    switches = re.search(r"[Cc]ontext switch\w*,(\d+)", s.stdout)
-    return rows, sum(k[2] for k in kernel.values()), switches.group(1) if switches else "?", s.stdout
+        rows.append((pid, kernel[pid][0], 100 * kernel[pid][1] / ktot, 100 * sim[pid][0] / stot, kernel[pid][3],
+                     sim[pid][1] * tick_ms))
+    lines = s.stdout.splitlines()
+    row = dict(zip(lines[0].split(","), lines[1].split(",")))
+    return rows, sum(k[2] for k in kernel.values()), row.get("ctx_switches", "?"), s.stdout
 
 
 def main():
@@ -145,10 +148,10 @@ def main():
           (", ".join("%.0f" % r for r, _ in rates), ", ".join(str(d) for _, d in rates)))
     print("storm: %.0f records/s (%d records in %.2f s), %d dropped" % (storm[0], storm[2], storm[3], storm[1]))
     rows, kswitch, sswitch, _ = fidelity(first_image, "/bench.dat", a.out)
-    print("replay fidelity (boot 0, eevdf): pid name kernel%% sim%%")
+    print("replay fidelity (boot 0, eevdf): pid name | CPU share %% kernel sim | wait ms kernel sim")
     err = 0.0
-    for pid, name, k, s in rows:
-        print("  %4d %-10s %6.2f %6.2f" % (pid, name, k, s))
+    for pid, name, k, s, kw, sw in rows:
+        print("  %4d %-10s | %6.2f %6.2f | %8.1f %8.1f" % (pid, name, k, s, kw, sw))
         err += abs(k - s)
     print("  sum of |share difference|: %.2f percentage points; dispatches: kernel %d, schedsim context switches %s"
           % (err, kswitch, sswitch))

@@ -61,6 +61,7 @@ struct Builder {
             p.started = true;
         }
         p.switches++;
+        p.waited += static_cast<u64>(r.key);
         p.state = 4;
         auto w = pending_wake.find(r.pid);
         if (w != pending_wake.end()) {

@@ -47,6 +47,7 @@ struct ProcStats {
     u64 first = 0;  // time it appeared (trace start, or fork)
     u64 runtime = 0;
     u64 switches = 0;
+    u64 waited = 0;   // runnable but not running (sum of the Switches' waits)
     u64 wakeups = 0;  // wake-ups from sleep followed by a dispatch
     u64 delay_sum = 0;
     u64 delay_max = 0;

@@ -137,10 +137,11 @@ void write_summary(const Model& m, std::FILE* f) {
     std::fprintf(f, "traced %s ms: %" PRIu64 " records, %" PRIu64 " dropped%s\n", ms(span, hz).c_str(), m.records,
                  m.dropped, m.dropped ? " (buffers full: later events are missing; use trace start -b KB)" : "");
     for (const std::string& p : m.policy_changes) std::fprintf(f, "policy changed to %s during the trace\n", p.c_str());
-    std::fprintf(f,
-                 "\n -------------------------------------------------------------------------------------------\n"
-                 "  Task                 |   Runtime ms | Switches | Avg delay ms | Max delay ms | Max delay at s\n"
-                 " -------------------------------------------------------------------------------------------\n");
+    std::fprintf(
+        f,
+        "\n -------------------------------------------------------------------------------------------\n"
+        "  Task                 |   Runtime ms | Switches | Avg delay ms | Max delay ms | Max delay at s | Wait ms\n"
+        " -------------------------------------------------------------------------------------------\n");
     std::vector<const ProcStats*> order;
     for (const auto& [pid, p] : m.procs) order.push_back(&p);
     std::stable_sort(order.begin(), order.end(),
@@ -152,15 +153,18 @@ void write_summary(const Model& m, std::FILE* f) {
         total_sw += p->switches;
         const std::string task = p->name + ":" + std::to_string(p->pid);
         const u64 avg = p->wakeups ? p->delay_sum / p->wakeups : 0;
-        std::fprintf(f, "  %-20.20s | %12s | %8" PRIu64 " | %12s | %12s | %s\n", task.c_str(),
+        std::fprintf(f, "  %-20.20s | %12s | %8" PRIu64 " | %12s | %12s | %14s | %s\n", task.c_str(),
                      ms(p->runtime, hz).c_str(), p->switches, ms(avg, hz).c_str(), ms(p->delay_max, hz).c_str(),
-                     p->wakeups ? secs(p->delay_max_at - m.header.start_time, hz).c_str() : "-");
+                     p->wakeups ? secs(p->delay_max_at - m.header.start_time, hz).c_str() : "-",
+                     ms(p->waited, hz).c_str());
     }
     std::fprintf(f,
                  " -------------------------------------------------------------------------------------------\n"
                  "  TOTAL:               | %12s | %8" PRIu64 "\n",
                  ms(total_run, hz).c_str(), total_sw);
-    std::fprintf(f, "\n(delay: runnable after a wake-up from sleep until dispatched; switches: dispatches)\n");
+    std::fprintf(f,
+                 "\n(delay: runnable after a wake-up from sleep until dispatched; switches: dispatches;\n"
+                 " wait: all the time it was runnable but not running)\n");
 }
 
 void write_replay(const Model& m, u64 tick, std::FILE* f) {
