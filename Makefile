@@ -1,6 +1,6 @@
 # quanta - top-level build.
 #
-# Everything builds into build/. Each area has a fragment in mk/, all 16
+# Everything builds into build/. Each area has a fragment in mk/, all 17
 # included below (with `include`: a missing or misspelt one is an error):
 #   mk/toolchain.mk    compilers and flags (host and RISC-V cross), V=1, GTEST_LIBS
 #   mk/lib.mk          dual-compiled pure code (lib/) for the host, the
@@ -19,6 +19,7 @@
 #   mk/bench.mk        in-guest benchmarks (make bench)
 #   mk/dev.mk          docs-check, compile-commands, format, lint
 #   mk/gfx.mk          framebuffer test suite
+#   mk/trace.mk        scheduler tracing: the trace program, qtrace, make trace
 #
 # Main targets: make qemu | make qemu-gfx | make test | make sim | make bench-sim | make clean
 # Quiet build (one `  TAG  file` line per step); `make V=1` shows full commands.
@@ -44,6 +45,7 @@ include mk/klib-tests.mk
 include mk/bench.mk
 include mk/dev.mk
 include mk/gfx.mk
+include mk/trace.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

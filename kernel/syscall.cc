@@ -10,6 +10,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/sysproc.h"
+#include "kernel/trace/trace.h"
 #include "lib/abi/abi.h"
 
 namespace q {
@@ -79,6 +80,10 @@ constexpr auto make_table() {
     t.h[SYS_rqstat] = sys_rqstat;
     t.h[SYS_setaffinity] = sys_setaffinity;
     t.h[SYS_getaffinity] = sys_getaffinity;
+    t.h[SYS_trace_start] = trace::sys_trace_start;
+    t.h[SYS_trace_stop] = trace::sys_trace_stop;
+    t.h[SYS_trace_read] = trace::sys_trace_read;
+    t.h[SYS_trace_stat] = trace::sys_trace_stat;
     return t;
 }
 

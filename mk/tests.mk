@@ -4,6 +4,7 @@
 #   HOST_CHECKS  make targets run as single checks (pass = exit 0)
 #   GUEST_SUITES, EXTRA_GUEST_SUITES  python scripts under tests/guest printing
 #                PASS/FAIL lines, each followed by its arguments
+#   GUEST_DEPS   host tools the guest suites run (built before them)
 #
 # Fast loops (docs: README.md "Tests"):
 #   make test-host                       host tests and checks only; no kernel, no QEMU
@@ -32,7 +33,7 @@ RUN_GUEST_ARGS = --guest-list='$(GUEST_SUITES) $(EXTRA_GUEST_SUITES)' $(if $(SUI
 .PHONY: test test-host test-guest
 test:
 	@tools/install-deps.sh
-	@$(MAKE) --no-print-directory -j2 $(HOST_TESTS) $(KERNEL) $(FS_IMG)
+	@$(MAKE) --no-print-directory -j2 $(HOST_TESTS) $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(GUEST_DEPS)
 	@$(RUN_TESTS) $(RUN_HOST_ARGS) $(RUN_GUEST_ARGS)
 
 test-host:
@@ -41,5 +42,5 @@ test-host:
 
 test-guest:
 	@tools/install-deps.sh
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck
+	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(GUEST_DEPS)
 	@$(RUN_TESTS) $(RUN_GUEST_ARGS)

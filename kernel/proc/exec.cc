@@ -18,6 +18,7 @@
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
 #include "kernel/syscall.h"
+#include "kernel/trace/trace.h"
 #include "lib/elf.h"
 
 namespace q {
@@ -187,6 +188,7 @@ Result<int> exec(const char* path, char* const argv[]) {
 
     // Commit: from here exec cannot fail.
     safe_strcpy(p->name, base_name(path), sizeof(p->name));
+    trace_exec(p->pid, p->name);
     PageTable old = p->pagetable;
     const u64 oldsz = p->sz;
     p->sz = img.size();

@@ -17,6 +17,7 @@
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/trace/trace.h"
 
 extern "C" char trampoline[];
 extern "C" char initcode_start[];
@@ -205,6 +206,7 @@ Result<int> fork() {
     LockGuard g(child->lock);
     rq_set_nice(child, parent->nice);
     child->affinity = parent->affinity;
+    trace_fork(pid, parent->pid);
     make_runnable(child);
     return pid;
 }
@@ -248,6 +250,7 @@ void exit(int status) {
     p->lock.acquire();
     p->xstate = status;
     p->state = ProcState::Zombie;
+    trace_exit(p->pid, status);
     g_wait_lock.release();
     sched_switch();
     panic("zombie exit");

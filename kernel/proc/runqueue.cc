@@ -52,6 +52,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/internal.h"
+#include "kernel/trace/trace.h"
 #include "lib/sched/balance.h"
 #include "lib/sched/registry.h"
 
@@ -182,7 +183,7 @@ void uncount(RunQueue& q, Proc* p) {
 
 // Move p (believed queued on src) to dst if it still is; both queues' locks
 // are taken here. Returns whether it moved.
-bool try_migrate(Proc* p, int src, int dst, u64 now) {
+bool try_migrate(Proc* p, int src, int dst, u64 now, trace::MigrateReason why) {
     PairGuard g(src, dst);
     if (p->rq != src || !p->se.queued || !p->rq_counted || !sched::mask_has(p->affinity, static_cast<unsigned>(dst)))
         return false;
@@ -192,6 +193,7 @@ bool try_migrate(Proc* p, int src, int dst, u64 now) {
     count(g_rqs[dst], p);
     p->moved = true;
     p->stat_migrations++;
+    trace_migrate(p->pid, src, dst, why);
     return true;
 }
 
@@ -211,7 +213,7 @@ void steal(int cpu, u64 now) {
     snapshot(q);
     const int victim = sched::steal_victim(q, static_cast<unsigned>(g_ncpus), static_cast<unsigned>(cpu));
     if (victim < 0) return;
-    if (Proc* p = steal_candidate(victim, cpu, now)) try_migrate(p, victim, cpu, now);
+    if (Proc* p = steal_candidate(victim, cpu, now)) try_migrate(p, victim, cpu, now, trace::MigrateReason::Steal);
 }
 
 // p waits on queue `target` behind the running process: an idle hart it may
@@ -321,6 +323,7 @@ bool enqueue_woken(RunQueue& q, Proc* p, int target, u64 now) {
     RqLock g(q);
     if (!p->rq_counted) count(q, p);  // a remote wake-up counted it when it pushed it
     policy(q).enqueue(p->se, now);
+    trace_enqueue(p, target, q.nr);
     return g_percpu && should_preempt(q, p, target);
 }
 
@@ -346,6 +349,7 @@ void rq_wake(Proc* p, u64 now) {
     }
     p->rq = target;
     p->woke_at = now;
+    trace_wake(p, target);
     if (g_percpu && target != mycpu()->id) {
         push_remote(p, target);
         return;
@@ -387,6 +391,7 @@ void rq_enqueue(Proc* p, u64 now) {
         QueueGuard g(p);
         if (!g_percpu || sched::mask_has(p->affinity, static_cast<unsigned>(p->rq))) {
             policy(g.queue()).enqueue(p->se, now);
+            trace_enqueue(p, queue_index(p), g.queue().nr);
             return;
         }
         // Its affinity no longer allows this hart: it leaves the queue (as
@@ -408,6 +413,7 @@ Proc* rq_pick(int cpu) {
     sched::Entity* e = policy(q).pick(static_cast<unsigned>(cpu), now);
     if (!e) return nullptr;
     Proc* p = static_cast<Proc*>(e->owner);
+    trace_pick(p, g_percpu ? cpu : 0, q.nr);
     p->running_since = now;
     p->moved = false;
     return p;
@@ -443,7 +449,8 @@ void rq_balance(int cpu, u64 now) {
             continue;
         pc.offer(&p, static_cast<unsigned>(p.rq), p.se.weight, service(p, now), p.moved);
     }
-    if (pc.best()) try_migrate(static_cast<Proc*>(pc.best()), static_cast<int>(pc.src()), cpu, now);
+    if (pc.best())
+        try_migrate(static_cast<Proc*>(pc.best()), static_cast<int>(pc.src()), cpu, now, trace::MigrateReason::Balance);
 }
 
 void rq_charge(Proc* p, u64 ran) {
@@ -505,7 +512,7 @@ bool rq_set_affinity(Proc* p, u64 mask) {
         sched::QueueLoad q[param::kMaxCpus];
         snapshot(q);
         const int dst = sched::select_cpu(q, static_cast<unsigned>(g_ncpus), -1, mask, false, p->se.weight);
-        try_migrate(p, p->rq, dst, now_cycles());
+        try_migrate(p, p->rq, dst, now_cycles(), trace::MigrateReason::Affinity);
         kick(p, dst, false);
     } else if (cpu >= 0 && !sched::mask_has(mask, static_cast<unsigned>(cpu))) {
         g_cpus[cpu].need_resched = true;

@@ -15,6 +15,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/trace/trace.h"
 
 extern "C" void context_switch(q::Context* save, q::Context* load);
 
@@ -29,6 +30,7 @@ void run(Cpu* c, Proc* p) {
     p->state = ProcState::Running;
     p->running_on = c->id;
     p->stat_switches++;
+    trace_switch(p, p->runnable_since && now > p->runnable_since ? now - p->runnable_since : 0);
     if (p->runnable_since && now > p->runnable_since) {
         const u64 waited = now - p->runnable_since;
         p->stat_wait += waited;
@@ -89,6 +91,7 @@ void sched_switch() {
     const u64 ran = end - p->running_since;
     rq_charge(p, ran);
     p->stat_cpu += ran;
+    trace_deschedule(p, static_cast<int>(p->state), ran);
     if (p->state == ProcState::Runnable) {
         p->runnable_since = end;
         rq_enqueue(p, p->running_since + ran);

@@ -13,6 +13,7 @@
 #include "kernel/proc/procdump.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
+#include "kernel/trace/trace.h"
 #include "lib/abi/abi.h"
 
 namespace q {
@@ -88,6 +89,7 @@ i64 sys_setpriority() {
     // The slot may have been freed and reused since the unlocked lookup.
     if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->pid != pid)) return -1;
     rq_set_nice(p, nice);
+    trace_renice(p->pid, nice, p->se.weight);
     return 0;
 }
 
@@ -114,7 +116,9 @@ i64 sys_sched_get() {
 i64 sys_sched_set() {
     char name[16];
     if (!arg_str(0, name, sizeof(name)).ok()) return -1;
-    return rq_set_policy(name) ? 0 : -1;
+    if (!rq_set_policy(name)) return -1;
+    trace_policy(myproc()->pid, name);
+    return 0;
 }
 
 // procinfo(index, struct procinfo*) -> 0 for a used slot, 1 for an unused

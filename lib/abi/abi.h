@@ -45,7 +45,12 @@ enum {
     SYS_rqstat = 30,      /* (queue, struct rqstat*) -> 0, or -1 past the last queue */
     SYS_setaffinity = 31, /* (pid, mask) -> 0, or -1 (no such process, no hart in mask) */
     SYS_getaffinity = 32, /* (pid) -> mask of harts it may run on, or 0 */
-    SYS_MAX = 32
+    /* 33..42: users and protection (issue 14) */
+    SYS_trace_start = 43, /* (kb per hart, 0 = default) -> 0, or -1 (tracing, bad size, no memory) */
+    SYS_trace_stop = 44,  /* () -> records kept, or -1 if not tracing */
+    SYS_trace_read = 45,  /* (offset, buf, len) -> bytes of the dump copied, 0 at its end, -1 */
+    SYS_trace_stat = 46,  /* (struct tracestat*) -> 0 or -1 */
+    SYS_MAX = 46
 };
 
 /* File types (struct stat.type). */
@@ -105,6 +110,16 @@ struct rqstat {
                                   the lock's cache line moved (contention's cause) */
 };
 
+/* The tracer's state (SYS_trace_stat); the dump format is lib/trace/format.h. */
+struct tracestat {
+    int on;                 /* 1 while tracing */
+    int harts;              /* sections in a dump */
+    unsigned long records;  /* records kept so far (all harts) */
+    unsigned long dropped;  /* records lost to full buffers (all harts) */
+    unsigned long bytes;    /* size of the dump (after trace_stop) */
+    unsigned long capacity; /* records each hart's buffer holds */
+};
+
 /* The layouts above are the ABI: pinned here for every compiler that
  * includes this header (kernel, user programs in C and C++, host tests).
  * LP64 throughout (RV64 and the x86-64 host). */
@@ -124,5 +139,6 @@ QUANTA_ABI_ASSERT(sizeof(struct procinfo) == 104 && __builtin_offsetof(struct pr
                       __builtin_offsetof(struct procinfo, migrations) == 96,
                   "struct procinfo is shared with user programs: change both sides");
 QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 
 #endif

@@ -57,6 +57,10 @@ int halt(int status);
 int rqstat(int queue, struct rqstat*);
 int setaffinity(int pid, unsigned long mask);
 unsigned long getaffinity(int pid);
+int trace_start(int kb);
+int trace_stop(void);
+int trace_read(unsigned long offset, void* buf, int len);
+int trace_stat(struct tracestat*);
 
 /* ulib.c */
 int stat(const char*, struct stat*);

@@ -1,0 +1,148 @@
+"""tests/guest/trace_tests.py - the scheduler tracer end to end, in the guest.
+
+Boots 3 harts under -icount (virtual time, 1 ms slice), starts tracing,
+runs two hogs in the background and a short schbench, stops tracing and
+runs `ps` just before stopping it (`ps; trace stop`), dumps, and checks the guest's image with
+fsck. Then build/qtrace extracts the dump from the image and the test
+checks that the trace is consistent with itself and with the kernel's own
+statistics:
+  - no records dropped; every switched-to pid is known (snapshot or fork);
+  - per hart, dispatches and deschedules alternate and runs never overlap;
+    no pid runs on two harts at once;
+  - each hog's CPU_MS and SCHED in ps lie between the trace's runtime and
+    dispatch count for it at ps's exec and at ps's exit (ps read them in
+    between; both count completed runs only);
+  - the replay file has a line for each hog.
+It also checks the control program's errors (stop when not tracing, dump
+while tracing, a bad -b). One `PASS name` / `FAIL name: why` line per check.
+"""
+import os
+import re
+import subprocess
+import sys
+
+from qemu import BUILD, ROOT, Guest
+
+
+def report(ok, name, detail=""):
+    print(("PASS %s %s" if ok else "FAIL %s: %s") % (name, detail))
+    sys.stdout.flush()
+
+
+def events(image):
+    p = subprocess.run([os.path.join(BUILD, "qtrace"), "--events", "-p", "/t.dat", image],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("qtrace --events: " + p.stdout.strip())
+    out = []
+    for line in p.stdout.splitlines():
+        f = line.split()
+        ev = {"t": int(f[0]), "hart": int(f[2]), "type": f[3], "pid": int(f[5])}
+        kv = dict(zip(f[6::2], f[7::2]))
+        ev.update(kv)
+        out.append(ev)
+    return out
+
+
+def check_consistency(evs):
+    known = set()
+    running = {}  # hart -> pid
+    on_hart = {}  # pid -> hart
+    problems = []
+    for e in evs:
+        if e["type"] in ("proc", "fork"):
+            known.add(e["pid"])
+        elif e["type"] == "switch":
+            if e["pid"] not in known:
+                problems.append("switch to unknown pid %d at %d" % (e["pid"], e["t"]))
+            if e["hart"] in running:
+                problems.append("hart %d dispatches %d while %d runs" % (e["hart"], e["pid"], running[e["hart"]]))
+            if e["pid"] in on_hart:
+                problems.append("pid %d dispatched on hart %d while on hart %d" % (e["pid"], e["hart"],
+                                                                                   on_hart[e["pid"]]))
+            running[e["hart"]] = e["pid"]
+            on_hart[e["pid"]] = e["hart"]
+        elif e["type"] == "deschedule":
+            if e["hart"] in running and running[e["hart"]] != e["pid"]:
+                problems.append("hart %d deschedules %d while %d runs" % (e["hart"], e["pid"], running[e["hart"]]))
+            running.pop(e["hart"], None)
+            on_hart.pop(e["pid"], None)
+    return problems
+
+
+def matches_ps(evs, ps):
+    """ps read each hog's CPU and dispatch count at some instant between its
+    own exec and exit, both in the trace: the counts must lie between the
+    trace's at those two instants (CPU counts completed runs only, as ps's
+    does)."""
+    ps_pid = [e["pid"] for e in evs if e["type"] == "exec" and e.get("name") == "ps"]
+    if not ps_pid:
+        return False, "no exec of ps in the trace"
+    t_exec = max(e["t"] for e in evs if e["type"] == "exec" and e["pid"] == ps_pid[-1])
+    t_exit = [e["t"] for e in evs if e["type"] == "exit" and e["pid"] == ps_pid[-1]]
+    if not t_exit:
+        return False, "ps did not exit inside the trace"
+    hogs = [pid for pid, r in ps.items() if r[0] == "hog"]
+    ok, details = len(hogs) == 2, []
+
+    def at(pid, t):
+        cpu = sum(int(e["key"]) for e in evs if e["type"] == "deschedule" and e["pid"] == pid and e["t"] <= t)
+        sw = sum(1 for e in evs if e["type"] == "switch" and e["pid"] == pid and e["t"] <= t)
+        return cpu // 10000, sw
+
+    for pid in hogs:
+        (lo_ms, lo_sw), (hi_ms, hi_sw) = at(pid, t_exec), at(pid, t_exit[0])
+        _, cpu_ms, sched = ps[pid]
+        ok = ok and lo_ms <= cpu_ms <= hi_ms and lo_sw <= sched <= hi_sw
+        details.append("pid %d: ps %d ms %d dispatches, trace %d..%d ms %d..%d" %
+                       (pid, cpu_ms, sched, lo_ms, hi_ms, lo_sw, hi_sw))
+    return ok, "; ".join(details) or "no hogs in ps: %r" % ps
+
+
+def ps_rows(text):
+    rows = {}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 13 and f[0].isdigit():
+            rows[int(f[0])] = (f[12], int(f[5]), int(f[7]))  # name, CPU_MS, SCHED
+    return rows
+
+
+def main():
+    with Guest(cpus=3, icount=3, bootargs="slice=1000", timeout=120) as g:
+        g.boot()
+        out = g.run("trace stop")
+        report("not tracing" in out, "trace-stop-when-off", out.strip())
+        out = g.run("trace start -b 3")
+        report(out.startswith("usage:"), "trace-bad-size", out.strip())
+        out = g.run("trace start -b 512")
+        report(out.strip() == "", "trace-start", out.strip())
+        out = g.run("trace dump /t.dat")
+        report("still tracing" in out, "trace-dump-while-tracing", out.strip())
+        g.run("hog 3 & hog 3 &")
+        g.run("schbench -r 1 -w 0", timeout=120)
+        out = g.run("ps; trace stop", timeout=60)
+        m = re.search(r"trace: (\d+) records, (\d+) dropped", out)
+        report(m is not None and m.group(2) == "0", "trace-no-drops", m.group(0) if m else out)
+        ps = ps_rows(out)
+        out = g.run("trace dump /t.dat", timeout=120)
+        report("wrote" in out, "trace-dump", out.strip())
+        clean, fsck = g.stop_and_fsck()
+        report(clean, "trace-fsck", "" if clean else fsck)
+        try:
+            evs = events(g.image)
+            problems = check_consistency(evs)
+            report(not problems and len(evs) > 1000, "trace-consistent",
+                   "%d records" % len(evs) if not problems else "; ".join(problems[:5]))
+            p = subprocess.run([os.path.join(BUILD, "qtrace"), "-p", "/t.dat", "--summary", "-",
+                                "--replay", "-", g.image], stdout=subprocess.PIPE, text=True)
+            ok, detail = matches_ps(evs, ps)
+            report(ok, "trace-matches-ps", detail)
+            replay_hogs = len(re.findall(r"^\d+ 20 run .*# pid \d+ hog$", p.stdout, re.M))
+            report(replay_hogs == 2, "trace-replay-lines", "%d hog lines" % replay_hogs)
+        except Exception as e:  # noqa: BLE001
+            report(False, "trace-extract", str(e))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,280 @@
+// tests/host/trace_reader_test.cc - the host side of scheduler tracing.
+//
+// Builds dumps in memory in the kernel's format (lib/trace/format.h) and
+// checks: a valid dump parses and merges harts by time; each kind of bad
+// dump (truncated, trailing bytes, bad magic, other version, impossible
+// counts, bad records) is refused with its own message; random truncations
+// and byte flips never crash the reader, the model or the writers (the -san
+// binary runs this under ASan/UBSan); the model's runtimes, switches and
+// wake-up delays; the replay file is accepted by schedsim's own parser with
+// the expected bursts; a dump is found in a disk image, parts joined, and
+// an image without one is an error; qtrace's exit statuses.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "sim/sim.h"
+#include "tools/fsbuild.h"
+#include "tools/trace_output.h"
+
+namespace {
+
+using namespace q;
+using namespace q::tools;
+using trace::DumpHeader;
+using trace::Event;
+using trace::Record;
+
+constexpr u64 kStart = 1'000'000;
+
+Record rec(Event e, u8 cpu, u64 t, int pid, int other = 0, u8 a = 0, u8 b = 0, i64 key = 0) {
+    Record r{};
+    r.type = static_cast<u8>(e);
+    r.cpu = cpu;
+    r.time = t;
+    r.pid = pid;
+    r.other = other;
+    r.a = a;
+    r.b = b;
+    r.key = key;
+    return r;
+}
+
+Record named(Event e, u8 cpu, u64 t, int pid, const char* name, u8 a = 0, u8 b = 20) {
+    Record r = rec(e, cpu, t, pid, 0, a, b);
+    trace::put_name(r, name);
+    return r;
+}
+
+// A dump of per-hart record lists.
+std::vector<u8> dump(const std::vector<std::vector<Record>>& harts, u64 stop = kStart + 1'000'000) {
+    DumpHeader h{};
+    h.magic = trace::kMagic;
+    h.version = trace::kVersion;
+    h.header_size = sizeof(DumpHeader);
+    h.record_size = sizeof(Record);
+    h.harts = static_cast<u32>(harts.size());
+    h.timer_hz = 10'000'000;
+    h.slice_cycles = 10'000;
+    h.start_time = kStart;
+    h.stop_time = stop;
+    h.capacity = 1024;
+    for (size_t i = 0; i < harts.size(); i++) h.records[i] = harts[i].size();
+    std::snprintf(h.policy, sizeof(h.policy), "eevdf");
+    std::snprintf(h.rq_mode, sizeof(h.rq_mode), "percpu");
+    std::vector<u8> out(sizeof(h));
+    std::memcpy(out.data(), &h, sizeof(h));
+    for (const auto& recs : harts) {
+        for (const Record& r : recs) {
+            const size_t at = out.size();
+            out.resize(at + sizeof(r));
+            std::memcpy(out.data() + at, &r, sizeof(r));
+        }
+    }
+    return out;
+}
+
+// Two hogs on hart 0 and 1, a sleeper woken on hart 1 (wait 300 cycles).
+std::vector<std::vector<Record>> sample() {
+    return {
+        {named(Event::Proc, 0, kStart + 10, 1, "init", 2), named(Event::Proc, 0, kStart + 10, 2, "sh", 2),
+         rec(Event::Fork, 0, kStart + 100, 3, 2), named(Event::Exec, 0, kStart + 150, 3, "hog"),
+         rec(Event::Switch, 0, kStart + 200, 3, 0, 0, 0, 50),
+         rec(Event::Deschedule, 0, kStart + 10'200, 3, 0, 3, 0, 10'000),
+         rec(Event::Switch, 0, kStart + 10'300, 3, 3, 3, 0, 100),
+         rec(Event::Deschedule, 0, kStart + 20'300, 3, 0, 5, 0, 10'000)},
+        {rec(Event::Wakeup, 1, kStart + 5'000, 2, 0, 1, 1), rec(Event::Enqueue, 1, kStart + 5'000, 2, 1024, 1, 1),
+         rec(Event::Pick, 1, kStart + 5'300, 2, 1024, 1, 1), rec(Event::Switch, 1, kStart + 5'300, 2, 0, 0, 0, 300),
+         rec(Event::Deschedule, 1, kStart + 6'300, 2, 0, 2, 0, 1'000),
+         rec(Event::Renice, 1, kStart + 7'000, 2, 5, 0, 0, 0)},
+    };
+}
+
+std::string parse_error(const std::vector<u8>& bytes) {
+    TraceDump d;
+    std::string err;
+    EXPECT_FALSE(parse_dump(bytes, &d, &err));
+    return err;
+}
+
+TEST(TraceReader, ParsesAndMergesByTime) {
+    TraceDump d;
+    std::string err;
+    ASSERT_TRUE(parse_dump(dump(sample()), &d, &err)) << err;
+    ASSERT_EQ(d.records.size(), 14u);
+    for (size_t i = 1; i < d.records.size(); i++) EXPECT_LE(d.records[i - 1].time, d.records[i].time);
+    EXPECT_EQ(d.records[5].type, static_cast<u8>(Event::Wakeup));  // hart 1's first, between hart 0's
+}
+
+TEST(TraceReader, RefusesBadDumpsWithOneReason) {
+    const std::vector<u8> good = dump(sample());
+    EXPECT_NE(parse_error({}).find("truncated trace dump: 0 bytes"), std::string::npos);
+    std::vector<u8> cut(good.begin(), good.end() - 5);
+    EXPECT_NE(parse_error(cut).find("truncated trace dump"), std::string::npos);
+    std::vector<u8> longer = good;
+    longer.push_back(0);
+    EXPECT_NE(parse_error(longer).find("the header says"), std::string::npos);
+    std::vector<u8> magic = good;
+    magic[0] ^= 1;
+    EXPECT_EQ(parse_error(magic), "not a quanta trace dump (bad magic)");
+    std::vector<u8> version = good;
+    version[8] = 2;
+    EXPECT_NE(parse_error(version).find("trace dump version 2, this tool reads version 1"), std::string::npos);
+    auto with_header = [&](auto change) {
+        std::vector<u8> b = good;
+        DumpHeader h;
+        std::memcpy(&h, b.data(), sizeof(h));
+        change(h);
+        std::memcpy(b.data(), &h, sizeof(h));
+        return parse_error(b);
+    };
+    EXPECT_NE(with_header([](DumpHeader& h) { h.harts = 9; }).find("9 harts"), std::string::npos);
+    EXPECT_NE(with_header([](DumpHeader& h) { h.capacity = 3; }).find("record count out of range"), std::string::npos);
+    EXPECT_NE(with_header([](DumpHeader& h) { h.records[0] = ~0ull; }).find("record count out of range"),
+              std::string::npos);
+    EXPECT_NE(with_header([](DumpHeader& h) { h.record_size = 16; }).find("record size"), std::string::npos);
+    auto with_record = [&](int hart, int i, auto change) {
+        auto s = sample();
+        change(s[hart][i]);
+        return parse_error(dump(s));
+    };
+    EXPECT_NE(with_record(0, 2, [](Record& r) { r.type = 77; }).find("hart 0 record 2: unknown event type 77"),
+              std::string::npos);
+    EXPECT_NE(with_record(1, 0, [](Record& r) { r.cpu = 0; }).find("another's section"), std::string::npos);
+    EXPECT_NE(with_record(0, 3, [](Record& r) { r.time = kStart + 1; }).find("backwards"), std::string::npos);
+    EXPECT_NE(with_record(0, 0, [](Record& r) { r.time = 1; }).find("outside the trace"), std::string::npos);
+}
+
+void exercise(const std::vector<u8>& bytes) {
+    TraceDump d;
+    std::string err;
+    if (!parse_dump(bytes, &d, &err)) {
+        EXPECT_FALSE(err.empty());
+        EXPECT_EQ(err.find('\n'), std::string::npos);
+        return;
+    }
+    const Model m = build_model(d);
+    std::FILE* f = std::tmpfile();
+    ASSERT_NE(f, nullptr);
+    write_json(m, f);
+    write_summary(m, f);
+    write_replay(m, 1000, f);
+    std::fclose(f);
+}
+
+TEST(TraceReader, FuzzTruncatedAndRandomDumps) {
+    const std::vector<u8> good = dump(sample());
+    std::mt19937_64 rng(15);
+    for (size_t n = 0; n <= good.size(); n++) exercise(std::vector<u8>(good.begin(), good.begin() + n));
+    for (int i = 0; i < 20000; i++) {
+        std::vector<u8> b = good;
+        const int flips = 1 + static_cast<int>(rng() % 8);
+        for (int k = 0; k < flips; k++) b[rng() % b.size()] ^= static_cast<u8>(1u << (rng() % 8));
+        // Keep the header valid half of the time, so the records get fuzzed.
+        if (i % 2) std::memcpy(b.data(), good.data(), sizeof(DumpHeader));
+        exercise(b);
+    }
+    for (int i = 0; i < 2000; i++) {
+        std::vector<u8> b(rng() % 2048);
+        for (u8& c : b) c = static_cast<u8>(rng());
+        if (b.size() >= sizeof(DumpHeader) && i % 2) std::memcpy(b.data(), good.data(), 64);
+        exercise(b);
+    }
+}
+
+TEST(TraceModel, RuntimeSwitchesAndDelays) {
+    TraceDump d;
+    std::string err;
+    ASSERT_TRUE(parse_dump(dump(sample()), &d, &err)) << err;
+    const Model m = build_model(d);
+    const ProcStats& hog = m.procs.at(3);
+    EXPECT_EQ(hog.name, "hog");
+    EXPECT_EQ(hog.runtime, 20'000u);
+    EXPECT_EQ(hog.switches, 2u);
+    EXPECT_TRUE(hog.exited);
+    const ProcStats& sh = m.procs.at(2);
+    EXPECT_EQ(sh.wakeups, 1u);
+    EXPECT_EQ(sh.delay_max, 300u);
+    EXPECT_EQ(sh.nice, 5);
+    ASSERT_EQ(m.runs.size(), 3u);
+    ASSERT_EQ(m.wakes.size(), 1u);
+    EXPECT_EQ(m.wakes[0].dispatch_time, kStart + 5'300);
+}
+
+TEST(TraceModel, ReplayIsWhatSchedsimReads) {
+    TraceDump d;
+    std::string err;
+    ASSERT_TRUE(parse_dump(dump(sample()), &d, &err)) << err;
+    char path[] = "/tmp/qtrace-replay-XXXXXX";
+    const int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    std::FILE* f = fdopen(fd, "w");
+    write_replay(build_model(d), 1000, f);  // 100 us ticks
+    std::fclose(f);
+    const std::vector<schedsim::TaskSpec> tasks = schedsim::load_replay(path);
+    std::remove(path);
+    ASSERT_EQ(tasks.size(), 2u);
+    // The hog: forked at 100 cycles, 20000 cycles of CPU in two slices -> 20 ticks.
+    EXPECT_EQ(tasks[0].arrival, 0u);
+    ASSERT_EQ(tasks[0].bursts.size(), 1u);
+    EXPECT_EQ(tasks[0].bursts[0].ticks, 20u);
+    // sh: asleep at the start, so it arrives when woken (5000 cycles = tick 5), runs 1 tick, renice at tick 7.
+    EXPECT_EQ(tasks[1].arrival, 5u);
+    EXPECT_EQ(tasks[1].level, 20);
+    ASSERT_EQ(tasks[1].changes.size(), 1u);
+    EXPECT_EQ(tasks[1].changes[0].tick, 7u);
+    EXPECT_EQ(tasks[1].changes[0].level, 25);
+}
+
+TEST(TraceImage, FindsAndJoinsParts) {
+    std::vector<std::vector<Record>> harts = sample();
+    for (int i = 0; i < 300; i++) harts[1].push_back(rec(Event::Renice, 1, kStart + 8'000 + i, 2, 0));
+    const std::vector<u8> bytes = dump(harts);
+    ASSERT_GT(bytes.size(), 4096u);
+    Builder b;
+    std::string err;
+    u32 inum;
+    ASSERT_TRUE(b.add_file(b.root(), "t.dat", bytes.data(), 4096, &inum, &err)) << err;
+    ASSERT_TRUE(b.add_file(b.root(), "t.dat.1", bytes.data() + 4096, bytes.size() - 4096, &inum, &err)) << err;
+    ASSERT_TRUE(b.add_file(b.root(), "half.dat", bytes.data(), 4096, &inum, &err)) << err;
+    const Image img = b.finish();
+    std::vector<u8> got;
+    ASSERT_TRUE(read_dump_from_image(img, "/t.dat", &got, &err)) << err;
+    EXPECT_EQ(got, bytes);
+    EXPECT_FALSE(read_dump_from_image(img, "/half.dat", &got, &err));
+    EXPECT_NE(err.find("part /half.dat.1 is missing"), std::string::npos) << err;
+    EXPECT_FALSE(read_dump_from_image(img, "/trace.dat", &got, &err));
+    EXPECT_NE(err.find("no trace dump /trace.dat in the image"), std::string::npos) << err;
+}
+
+int run(const std::string& cmd, std::string* out) {
+    std::FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    char buf[4096];
+    out->clear();
+    while (size_t n = std::fread(buf, 1, sizeof(buf), p)) out->append(buf, n);
+    const int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(Qtrace, OneLineErrorsAndExitStatus) {
+    std::string out;
+    char path[] = "/tmp/qtrace-dump-XXXXXX";
+    const int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    std::vector<u8> bytes = dump(sample());
+    bytes.resize(bytes.size() - 1);
+    ASSERT_EQ(write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+    close(fd);
+    EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --dump " + path, &out), 1);
+    EXPECT_EQ(out, std::string("qtrace: ") + path + ": truncated trace dump: 703 bytes, the header says 704\n");
+    EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " /nonexistent.img", &out), 1);
+    EXPECT_EQ(out, "qtrace: cannot open /nonexistent.img\n");
+    EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --bogus x", &out), 2);
+    EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --dump " + path + " --tick-us 0", &out), 1);
+    std::remove(path);
+}
+
+}  // namespace

@@ -1,0 +1,103 @@
+// tools/trace_model.h - what a trace says, rebuilt from its records.
+//
+// build_model() walks the merged records of a TraceDump once and keeps:
+//   - runs: [start, end) of each process on each hart, from its Switch to
+//     its Deschedule (a process running when tracing started runs from the
+//     start; one still running at the stop runs to the stop);
+//   - per process: name (Proc snapshot or Exec), nice, runtime (the cycles
+//     each Deschedule charged, clipped to the trace), dispatches, wake-up
+//     delays (the Switch's wait after a wake-up from sleep: the kernel's own
+//     latency measure), migrations, and its life as run and sleep bursts
+//     (for the replay file);
+//   - marks: wake-ups (with the waker's hart and the dispatch that ended
+//     the wait), migrations, and each queue's length over time.
+// Output writers (tools/trace_output.cc) only read a Model.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tools/trace_reader.h"
+
+namespace q::tools {
+
+struct Run {
+    int hart;
+    int pid;
+    u64 start, end;
+    int end_state;  // 2 sleeping, 3 preempted, 5 exited, 0 still running at the stop
+};
+
+struct Burst {
+    bool run;
+    u64 cycles;
+};
+
+struct NiceChange {
+    u64 time;
+    int nice;
+};
+
+struct ProcStats {
+    int pid = 0;
+    std::string name;
+    int nice = 0;
+    int initial_nice = 0;
+    u64 first = 0;  // time it appeared (trace start, or fork)
+    u64 runtime = 0;
+    u64 switches = 0;
+    u64 waited = 0;   // runnable but not running (sum of the Switches' waits)
+    u64 wakeups = 0;  // wake-ups from sleep followed by a dispatch
+    u64 delay_sum = 0;
+    u64 delay_max = 0;
+    u64 delay_max_at = 0;  // time of the dispatch that ended the longest wait
+    u64 migrations = 0;
+    bool exited = false;
+    // Life for the replay: run and sleep bursts from `first`; a process
+    // sleeping when tracing started begins with its first wake-up.
+    std::vector<Burst> bursts;
+    std::vector<NiceChange> renices;
+    // Builder state.
+    int state = 0;  // last known: 2 sleeping, 3 runnable, 4 running
+    u64 sleep_since = 0;
+    u64 run_acc = 0;  // CPU of the current run burst so far
+    bool started = false;
+    u64 wake_time = 0;
+    bool woke = false;
+    int queue = -1;
+};
+
+struct WakeMark {
+    u64 time;
+    int pid, waker, waker_hart, target;
+    u64 dispatch_time;  // 0 if never dispatched in the trace
+    int dispatch_hart;
+};
+
+struct MigrateMark {
+    u64 time;
+    int pid, from, to, reason;
+};
+
+struct QueueSample {
+    u64 time;
+    int queue;
+    int nr;
+};
+
+struct Model {
+    trace::DumpHeader header{};
+    u64 records = 0;
+    u64 dropped = 0;
+    std::vector<Run> runs;
+    std::map<int, ProcStats> procs;
+    std::vector<WakeMark> wakes;
+    std::vector<MigrateMark> migrations;
+    std::vector<QueueSample> queue_len;
+    std::vector<std::string> policy_changes;
+};
+
+Model build_model(const TraceDump& d);
+
+}  // namespace q::tools

@@ -1,0 +1,217 @@
+// tools/trace_output.cc - a Model as Chrome trace-event JSON, a latency
+// summary and a schedsim replay file (declared in tools/trace_output.h).
+//
+// JSON (the Trace Event Format that ui.perfetto.dev and chrome://tracing
+// open): one process "quanta" whose threads are the harts; a complete
+// event ("X") per run named "pid N name"; an instant ("i") per wake-up on
+// the target queue's hart, with a flow arrow ("s" -> "f") from the waker's
+// hart to the dispatch that ended the wait; an instant per migration; a
+// counter ("C") per queue with its length. Times are microseconds with one
+// decimal (the dump's 100 ns resolution).
+//
+// Replay (sim/replay.cc's format): one line per process that ran, times in
+// ticks of `tick` cycles, arrival relative to the trace start; each burst
+// is rounded so that the running sum of emitted ticks follows the running
+// sum of cycles (no drift), and a run is at least one tick (the
+// simulator's minimum), which lengthens bursts shorter than a tick.
+#include "tools/trace_output.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+namespace q::tools {
+
+namespace {
+
+std::string us(u64 cycles, u64 hz) {
+    // cycles at hz to microseconds with one decimal (hz is 10 MHz in practice).
+    const u64 tenths = hz ? cycles * 10'000'000 / hz : 0;
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%" PRIu64 ".%" PRIu64, tenths / 10, tenths % 10);
+    return buf;
+}
+
+std::string ms(u64 cycles, u64 hz) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.3f", hz ? static_cast<double>(cycles) * 1000.0 / static_cast<double>(hz) : 0.0);
+    return buf;
+}
+
+std::string secs(u64 cycles, u64 hz) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.6f", hz ? static_cast<double>(cycles) / static_cast<double>(hz) : 0.0);
+    return buf;
+}
+
+std::string json_str(const std::string& s) {
+    std::string o = "\"";
+    for (unsigned char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += static_cast<char>(c);
+        } else if (c < 0x20 || c >= 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+            o += buf;
+        } else {
+            o += static_cast<char>(c);
+        }
+    }
+    return o + "\"";
+}
+
+std::string label(const Model& m, int pid) {
+    auto it = m.procs.find(pid);
+    return "pid " + std::to_string(pid) + " " + (it == m.procs.end() ? std::string("?") : it->second.name);
+}
+
+const char* state_name(int s) {
+    switch (s) {
+        case 2:
+            return "sleeping";
+        case 3:
+            return "preempted";
+        case 5:
+            return "exited";
+        default:
+            return "running at stop";
+    }
+}
+
+}  // namespace
+
+void write_json(const Model& m, std::FILE* f) {
+    const u64 hz = m.header.timer_hz, t0 = m.header.start_time;
+    auto ts = [&](u64 t) { return us(t - t0, hz); };
+    std::fprintf(f, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
+    std::fprintf(f, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"quanta (%s, %s)\"}}",
+                 m.header.policy, m.header.rq_mode);
+    for (u32 h = 0; h < m.header.harts; h++)
+        std::fprintf(
+            f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"hart %u\"}}", h, h);
+    for (const Run& r : m.runs) {
+        std::fprintf(f,
+                     ",\n{\"ph\":\"X\",\"name\":%s,\"cat\":\"run\",\"pid\":1,\"tid\":%d,\"ts\":%s,\"dur\":%s,"
+                     "\"args\":{\"pid\":%d,\"end\":\"%s\"}}",
+                     json_str(label(m, r.pid)).c_str(), r.hart, ts(r.start).c_str(), us(r.end - r.start, hz).c_str(),
+                     r.pid, state_name(r.end_state));
+    }
+    u64 id = 1;
+    for (const WakeMark& w : m.wakes) {
+        const int target = w.target >= 0 && w.target < static_cast<int>(m.header.harts) ? w.target : w.waker_hart;
+        std::fprintf(f,
+                     ",\n{\"ph\":\"i\",\"s\":\"t\",\"name\":%s,\"cat\":\"wakeup\",\"pid\":1,\"tid\":%d,\"ts\":%s,"
+                     "\"args\":{\"pid\":%d,\"waker\":%d,\"delay_us\":%s}}",
+                     json_str("wakeup " + label(m, w.pid)).c_str(), target, ts(w.time).c_str(), w.pid, w.waker,
+                     w.dispatch_time ? us(w.dispatch_time - w.time, hz).c_str() : "null");
+        if (!w.dispatch_time) continue;
+        std::fprintf(f,
+                     ",\n{\"ph\":\"s\",\"id\":%" PRIu64
+                     ",\"name\":\"wakeup\",\"cat\":\"wakeup\",\"pid\":1,\"tid\":%d,\"ts\":%s}"
+                     ",\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":%" PRIu64
+                     ",\"name\":\"wakeup\",\"cat\":\"wakeup\",\"pid\":1,\"tid\":%d,\"ts\":%s}",
+                     id, w.waker_hart, ts(w.time).c_str(), id, w.dispatch_hart, ts(w.dispatch_time).c_str());
+        id++;
+    }
+    for (const MigrateMark& mm : m.migrations) {
+        static const char* const why[] = {"steal", "balance", "affinity"};
+        std::fprintf(f,
+                     ",\n{\"ph\":\"i\",\"s\":\"t\",\"name\":%s,\"cat\":\"migrate\",\"pid\":1,\"tid\":%d,\"ts\":%s,"
+                     "\"args\":{\"pid\":%d,\"from\":%d,\"to\":%d,\"reason\":\"%s\"}}",
+                     json_str("migrate " + label(m, mm.pid)).c_str(), mm.to, ts(mm.time).c_str(), mm.pid, mm.from,
+                     mm.to, mm.reason >= 0 && mm.reason <= 2 ? why[mm.reason] : "?");
+    }
+    for (const QueueSample& q : m.queue_len) {
+        std::fprintf(f, ",\n{\"ph\":\"C\",\"name\":\"queue %d\",\"pid\":1,\"ts\":%s,\"args\":{\"processes\":%d}}",
+                     q.queue, ts(q.time).c_str(), q.nr);
+    }
+    std::fprintf(f, "\n]}\n");
+}
+
+void write_summary(const Model& m, std::FILE* f) {
+    const u64 hz = m.header.timer_hz;
+    const u64 span = m.header.stop_time - m.header.start_time;
+    std::fprintf(f, "quanta scheduler trace: %s policy, %s queues, %u harts, slice %s ms\n", m.header.policy,
+                 m.header.rq_mode, m.header.harts, ms(m.header.slice_cycles, hz).c_str());
+    std::fprintf(f, "traced %s ms: %" PRIu64 " records, %" PRIu64 " dropped%s\n", ms(span, hz).c_str(), m.records,
+                 m.dropped, m.dropped ? " (buffers full: later events are missing; use trace start -b KB)" : "");
+    for (const std::string& p : m.policy_changes) std::fprintf(f, "policy changed to %s during the trace\n", p.c_str());
+    std::fprintf(
+        f,
+        "\n -------------------------------------------------------------------------------------------\n"
+        "  Task                 |   Runtime ms | Switches | Avg delay ms | Max delay ms | Max delay at s | Wait ms\n"
+        " -------------------------------------------------------------------------------------------\n");
+    std::vector<const ProcStats*> order;
+    for (const auto& [pid, p] : m.procs) order.push_back(&p);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const ProcStats* a, const ProcStats* b) { return a->runtime > b->runtime; });
+    u64 total_run = 0, total_sw = 0;
+    for (const ProcStats* p : order) {
+        if (p->pid == 0) continue;
+        total_run += p->runtime;
+        total_sw += p->switches;
+        const std::string task = p->name + ":" + std::to_string(p->pid);
+        const u64 avg = p->wakeups ? p->delay_sum / p->wakeups : 0;
+        std::fprintf(f, "  %-20.20s | %12s | %8" PRIu64 " | %12s | %12s | %14s | %s\n", task.c_str(),
+                     ms(p->runtime, hz).c_str(), p->switches, ms(avg, hz).c_str(), ms(p->delay_max, hz).c_str(),
+                     p->wakeups ? secs(p->delay_max_at - m.header.start_time, hz).c_str() : "-",
+                     ms(p->waited, hz).c_str());
+    }
+    std::fprintf(f,
+                 " -------------------------------------------------------------------------------------------\n"
+                 "  TOTAL:               | %12s | %8" PRIu64 "\n",
+                 ms(total_run, hz).c_str(), total_sw);
+    std::fprintf(f,
+                 "\n(delay: runnable after a wake-up from sleep until dispatched; switches: dispatches;\n"
+                 " wait: all the time it was runnable but not running)\n");
+}
+
+void write_replay(const Model& m, u64 tick, std::FILE* f) {
+    const u64 t0 = m.header.start_time;
+    const u64 span = m.header.stop_time - t0;
+    std::fprintf(f, "# schedsim replay of a quanta trace (qtrace): %s policy, %s queues, %u harts\n", m.header.policy,
+                 m.header.rq_mode, m.header.harts);
+    std::fprintf(f, "# 1 tick = %" PRIu64 " timer cycles; kernel slice = %" PRIu64 " ticks; traced %" PRIu64 " ticks\n",
+                 tick, (m.header.slice_cycles + tick / 2) / tick, (span + tick - 1) / tick);
+    std::fprintf(f,
+                 "# run: schedsim --replay FILE --weights linux --cores %u --slice %" PRIu64 " --ticks %" PRIu64
+                 " --policy all\n",
+                 m.header.harts, std::max<u64>(1, (m.header.slice_cycles + tick / 2) / tick), (span + tick - 1) / tick);
+    std::fprintf(f, "# ARRIVAL LEVEL BURST... [at TICK level L]   (level = nice + 20)\n");
+    struct Line {
+        u64 arrival;
+        int pid;
+        std::string text;
+    };
+    std::vector<Line> lines;
+    for (const auto& [pid, p] : m.procs) {
+        if (pid == 0 || p.bursts.empty() || !p.bursts.front().run) continue;
+        const u64 first = p.first < t0 ? 0 : p.first - t0;
+        const u64 arrival = first / tick;
+        std::string s = std::to_string(arrival) + " " + std::to_string(p.initial_nice + 20);
+        // Exact cumulative cycles -> ticks, so the rounding error never grows.
+        u64 cyc = first, emitted = arrival;
+        for (size_t i = 0; i < p.bursts.size(); i++) {
+            const Burst& b = p.bursts[i];
+            cyc += b.cycles;
+            const u64 target = (cyc + tick / 2) / tick;
+            u64 n = target > emitted ? target - emitted : 0;
+            if (b.run && n == 0) n = 1;
+            if (!b.run && i + 1 == p.bursts.size()) break;  // a trailing sleep ends the task anyway
+            s += b.run ? " run " : " sleep ";
+            s += std::to_string(n);
+            emitted += n;
+        }
+        for (const NiceChange& c : p.renices) {
+            const u64 at = c.time < t0 ? 0 : (c.time - t0) / tick;
+            s += " at " + std::to_string(std::max(at, arrival)) + " level " + std::to_string(c.nice + 20);
+        }
+        s += "   # pid " + std::to_string(pid) + " " + p.name;
+        lines.push_back({arrival, pid, s});
+    }
+    std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.arrival < b.arrival; });
+    for (const Line& l : lines) std::fprintf(f, "%s\n", l.text.c_str());
+}
+
+}  // namespace q::tools
