@@ -80,6 +80,16 @@ constexpr auto make_table() {
     t.h[SYS_rqstat] = sys_rqstat;
     t.h[SYS_setaffinity] = sys_setaffinity;
     t.h[SYS_getaffinity] = sys_getaffinity;
+    t.h[SYS_getuid] = sys_getuid;
+    t.h[SYS_geteuid] = sys_geteuid;
+    t.h[SYS_setuid] = sys_setuid;
+    t.h[SYS_getgid] = sys_getgid;
+    t.h[SYS_getegid] = sys_getegid;
+    t.h[SYS_setgid] = sys_setgid;
+    t.h[SYS_chmod] = sys_chmod;
+    t.h[SYS_chown] = sys_chown;
+    t.h[SYS_xstat] = sys_xstat;
+    t.h[SYS_fxstat] = sys_fxstat;
     t.h[SYS_trace_start] = trace::sys_trace_start;
     t.h[SYS_trace_stop] = trace::sys_trace_stop;
     t.h[SYS_trace_read] = trace::sys_trace_read;

@@ -42,6 +42,10 @@ i64 sys_unlink();
 i64 sys_link();
 i64 sys_mkdir();
 i64 sys_chdir();
+i64 sys_chmod();
+i64 sys_chown();
+i64 sys_xstat();
+i64 sys_fxstat();
 // exec (kernel/proc/exec.cc).
 i64 sys_exec();
 

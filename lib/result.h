@@ -38,7 +38,8 @@ enum class Error : u8 {
     BadExec,       // not a valid executable
     NotSupported,  // operation not supported by this object
     CrossDevice,
-    IoError,  // the disk reported an error, or the file system went read-only after one
+    IoError,     // the disk reported an error, or the file system went read-only after one
+    Permission,  // the caller's credentials do not allow it (lib/fs/perm.h)
 };
 
 template <typename T>

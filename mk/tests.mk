@@ -16,6 +16,7 @@
 GUEST_SUITES += tests/guest/shell_tests.py 1 3 8
 EXTRA_GUEST_SUITES += tests/guest/sched_tests.py
 EXTRA_GUEST_SUITES += tests/guest/usertests.py 1 3
+EXTRA_GUEST_SUITES += tests/guest/users_tests.py 3
 
 #   make test TEST_JOBS=2                two binaries/checks/suites at once (default 1: an
 #                                        8-hart guest beside a sanitizer binary on 2 cores

@@ -15,6 +15,7 @@
 # appends to UPROG_NAMES in fragments included after this one still count.
 
 UPROG_NAMES += init sh cat echo grep kill ln ls mkdir rm wc halt usertests
+UPROG_NAMES += id whoami su chmod chown permtest
 UPROGS = $(patsubst %,$(BUILD)/user/_%,$(sort $(UPROG_NAMES)))
 FS_IMG := $(BUILD)/fs.img
 EXTRA_FILES ?=
@@ -23,7 +24,7 @@ FS_FILES = $(wildcard README.md) $(UPROGS) $(EXTRA_FILES)
 U_EXTRA_FLAGS := -fno-tree-loop-distribute-patterns
 U_LDFLAGS := $(U_ARCH) -nostdlib -static -no-pie -Wl,--build-id=none -Wl,--no-warn-rwx-segments -T user/user.ld
 
-ULIB_SRCS := user/lib/start.c user/lib/ulib.c user/lib/printf.c user/lib/umalloc.c user/lib/cxxrt.cc
+ULIB_SRCS := user/lib/start.c user/lib/ulib.c user/lib/printf.c user/lib/umalloc.c user/lib/cxxrt.cc user/lib/passwd.c
 ULIB_OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(ULIB_SRCS))) $(BUILD)/user/lib/usys.o
 ULIB := $(BUILD)/user/libulib.a
 UCRT0 := $(BUILD)/user/lib/crt0.o

@@ -2,8 +2,10 @@
 #include "tools/fsbuild.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
+#include "lib/fs/perm.h"
 #include "lib/seam.h"
 
 namespace q::tools {
@@ -27,6 +29,9 @@ bool Builder::alloc_inode(fs::InodeType type, u32* inum, std::string* err) {
     fs::DiskInode di{};
     di.type = type;
     di.nlink = 1;
+    di.mode = type == fs::InodeType::Dir      ? perm::kDirMode
+              : type == fs::InodeType::Device ? perm::kDevMode
+                                              : perm::kFileMode;
     *inum = next_inode_++;
     img_.set_inode(sb_, *inum, di);
     return true;
@@ -129,6 +134,21 @@ bool Builder::add_device(u32 dir, const std::string& name, i16 major, i16 minor,
     di.major = major;
     di.minor = minor;
     img_.set_inode(sb_, *inum, di);
+    return true;
+}
+
+bool Builder::set_owner(u32 inum, u32 uid, u32 gid, u16 mode, std::string* err) {
+    if (mode > perm::kModeMask || inum == 0 || inum >= next_inode_) {
+        char buf[80];
+        std::snprintf(buf, sizeof buf, "bad owner change: inode %u, mode 0%o", inum, static_cast<unsigned>(mode));
+        *err = buf;
+        return false;
+    }
+    fs::DiskInode di = img_.inode(sb_, inum);
+    di.uid = uid;
+    di.gid = gid;
+    di.mode = mode;
+    img_.set_inode(sb_, inum, di);
     return true;
 }
 

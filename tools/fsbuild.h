@@ -6,7 +6,9 @@
 // finish() marks every block below the first never-used one in the bitmap.
 // Link counts follow xv6: a new file or directory has nlink 1 (its entry in
 // the parent), and each subdirectory's ".." adds one to its parent; "."
-// entries are not counted. Every operation reports failure (image full,
+// entries are not counted. New inodes belong to root (uid 0, gid 0) with
+// the kernel's default modes (lib/fs/perm.h: 0644 files, 0755 directories,
+// 0666 devices); set_owner() changes that. Every operation reports failure (image full,
 // name too long, duplicate name, file too big) as false plus a message;
 // the image is then partly built and the caller should give up on it.
 #pragma once
@@ -31,6 +33,9 @@ class Builder {
     bool add_dir(u32 dir, const std::string& name, u32* inum, std::string* err);
     // Add a device file (T_DEVICE) with the given major/minor.
     bool add_device(u32 dir, const std::string& name, i16 major, i16 minor, u32* inum, std::string* err);
+
+    // Give inode inum an owner, group and mode (bits beyond perm::kModeMask are refused).
+    bool set_owner(u32 inum, u32 uid, u32 gid, u16 mode, std::string* err);
 
     // Lower-level steps, public for tests that build unusual images.
     bool alloc_inode(fs::InodeType type, u32* inum, std::string* err);

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <set>
 
+#include "lib/fs/perm.h"
+
 namespace q::tools {
 
 using fs::DiskInode;
@@ -60,6 +62,12 @@ bool Checker::check_superblock() {
     sb_ = img_.superblock();
     const u64 size = sb_.size, ipb = fs::kInodesPerBlock, bpb = fs::kBitsPerBlock;
     const char* bad = nullptr;
+    if (sb_.magic == fs::kMagic && sb_.version != fs::kFormatVersion) {
+        error(Problem::BadVersion, fmt("superblock: file-system format version %lu, this fsck reads only version %lu "
+                                       "(inodes with owners and modes): rebuild the image with this tree's mkfs",
+                                       sb_.version, fs::kFormatVersion));
+        return false;
+    }
     if (sb_.magic != fs::kMagic) bad = "bad magic number";
     else if (size != img_.nblocks()) bad = "size does not match the image's length";
     else if (sb_.nlog < 2 || sb_.nlog - 1 > static_cast<u32>(param::kLogBlocks)) bad = "log size out of range";
@@ -166,6 +174,11 @@ void Checker::scan_inode(u32 inum) {
     }
     type_[inum] = t;
     r_.inodes_used++;
+    bool reserved_zero = true;
+    for (u8 byte : di.reserved) reserved_zero = reserved_zero && byte == 0;
+    if (di.mode > perm::kModeMask || di.pad != 0 || !reserved_zero)
+        error(Problem::BadMode, fmt("inode %lu: mode 0%lo has bits beyond 0%lo, or reserved bytes are set", inum,
+                                    di.mode, perm::kModeMask));
     scan_blocks(inum, di);
 }
 
@@ -288,11 +301,31 @@ void Checker::run() {
 
 const char* problem_name(Problem p) {
     static const char* const names[] = {
-        "bad-superblock",       "log-bad-count",      "log-bad-block",   "log-replayed",       "bad-inode-type",
-        "block-out-of-range",   "block-duplicate",    "size-mismatch",   "block-past-size",    "bitmap-used-but-free",
-        "bitmap-free-but-used", "root-not-dir",       "dir-bad-size",    "dir-missing-dot",    "dir-missing-dotdot",
-        "dir-bad-parent",       "dir-duplicate-name", "dir-unreachable", "dir-multiple-names", "entry-out-of-range",
-        "entry-to-free-inode",  "bad-link-count",     "orphan-inode",
+        "bad-superblock",
+        "bad-version",
+        "log-bad-count",
+        "log-bad-block",
+        "log-replayed",
+        "bad-inode-type",
+        "bad-mode",
+        "block-out-of-range",
+        "block-duplicate",
+        "size-mismatch",
+        "block-past-size",
+        "bitmap-used-but-free",
+        "bitmap-free-but-used",
+        "root-not-dir",
+        "dir-bad-size",
+        "dir-missing-dot",
+        "dir-missing-dotdot",
+        "dir-bad-parent",
+        "dir-duplicate-name",
+        "dir-unreachable",
+        "dir-multiple-names",
+        "entry-out-of-range",
+        "entry-to-free-inode",
+        "bad-link-count",
+        "orphan-inode",
     };
     static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Problem::OrphanInode) + 1);
     return names[static_cast<int>(p)];

@@ -4,11 +4,13 @@
 // and mkfs (lib/fs/layout.h) and returns a Report of findings, each with a
 // kind (so tests can ask "was this corruption detected?"), a severity and a
 // readable message. What is checked:
-//   - the superblock: magic, regions in order, inside the image;
+//   - the superblock: magic, format version (kFormatVersion: an older image
+//     is refused, nothing else checked), regions in order, inside the image;
 //   - the log: header count within the log, home blocks in range; a
 //     committed log (n > 0) is replayed on a copy, which is then checked,
 //     just as the kernel would replay it at boot;
-//   - inodes: valid types; every block number inside the data region and
+//   - inodes: valid types; a mode with no bits beyond perm::kModeMask and
+//     zero reserved bytes; every block number inside the data region and
 //     used once; no holes below the size; size within the maximum file;
 //   - the bitmap: a block is marked used iff it is metadata or some inode
 //     uses it;
@@ -33,10 +35,12 @@ namespace q::tools {
 
 enum class Problem {
     BadSuperblock,
+    BadVersion,
     LogBadCount,
     LogBadBlock,
     LogReplayed,
     BadInodeType,
+    BadMode,
     BlockOutOfRange,
     BlockDuplicate,
     SizeMismatch,

@@ -5,7 +5,13 @@
 // The image has param::kFsBlocks blocks and param::kFsInodes inodes, laid
 // out by lib/fs/layout.h (the kernel's own definition). Each FILE is added
 // to the root directory under its base name with one leading '_' removed
-// (build/user/_ls becomes /ls). The image is built in memory (tools/
+// (build/user/_ls becomes /ls); ELF files (programs) get mode 0755, the
+// rest 0644, all owned by root. mkfs then adds the accounts (lib/abi/users.h
+// format, docs/users-and-protection.md):
+//   /etc/passwd     root (uid 0) and student (uid 1000, gid 1000)
+//   /home/student   student's home, owned by student, 0755
+//   /tmp            world-writable and sticky (01777)
+// The image is built in memory (tools/
 // fsbuild.h) and written only when every file fitted, so a failed run never
 // leaves a half-made image behind. Exit status: 0 on success, 1 when a file
 // is missing or unreadable, a name is too long or duplicated, or the image
@@ -16,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/fs/perm.h"
 #include "tools/fsbuild.h"
 
 namespace {
@@ -45,16 +52,38 @@ bool read_host_file(const std::string& path, std::vector<u8>* data, std::string*
     return true;
 }
 
+bool is_elf(const std::vector<u8>& data) {
+    return data.size() >= 4 && data[0] == 0x7f && data[1] == 'E' && data[2] == 'L' && data[3] == 'F';
+}
+
 bool add_host_file(q::tools::Builder& b, const std::string& path) {
     std::vector<u8> data;
     std::string err;
     u32 inum = 0;
     if (!read_host_file(path, &data, &err) ||
-        !b.add_file(b.root(), image_name(path), data.data(), data.size(), &inum, &err)) {
+        !b.add_file(b.root(), image_name(path), data.data(), data.size(), &inum, &err) ||
+        !b.set_owner(inum, 0, 0, is_elf(data) ? 0755 : q::perm::kFileMode, &err)) {
         std::fprintf(stderr, "mkfs: %s: %s\n", path.c_str(), err.c_str());
         return false;
     }
     return true;
+}
+
+constexpr char kPasswd[] =
+    "root:0:0:/:/sh\n"
+    "student:1000:1000:/home/student:/sh\n";
+
+// /etc/passwd, /home/student and /tmp (see the top of the file).
+bool add_accounts(q::tools::Builder& b) {
+    std::string err;
+    u32 etc = 0, passwd = 0, home = 0, student = 0, tmp = 0;
+    const bool ok = b.add_dir(b.root(), "etc", &etc, &err) &&
+                    b.add_file(etc, "passwd", kPasswd, sizeof kPasswd - 1, &passwd, &err) &&
+                    b.add_dir(b.root(), "home", &home, &err) && b.add_dir(home, "student", &student, &err) &&
+                    b.set_owner(student, 1000, 1000, q::perm::kDirMode, &err) &&
+                    b.add_dir(b.root(), "tmp", &tmp, &err) && b.set_owner(tmp, 0, 0, q::perm::kSticky | 0777, &err);
+    if (!ok) std::fprintf(stderr, "mkfs: accounts: %s\n", err.c_str());
+    return ok;
 }
 
 }  // namespace
@@ -68,6 +97,7 @@ int main(int argc, char* argv[]) {
     q::tools::Builder b;
     for (int i = 2; i < argc; i++)
         if (!add_host_file(b, argv[i])) return 1;
+    if (!add_accounts(b)) return 1;
     const q::tools::Image img = b.finish();
     std::string err;
     if (!img.save(image_path, &err)) {

@@ -38,6 +38,11 @@
  * mkdir/unlink race with a child on another hart, forking until the table
  * is full, and filling memory until sbrk fails. Shapes are off when a
  * SKIPMASK is given, so a narrowed-down replay issues plain calls only.
+ * Users and protection: setuid/setgid get root, student, other and junk
+ * ids, so a worker (root at birth) often drops to an ordinary user for the
+ * rest of its batch and then meets the permission checks; chmod and chown
+ * get random paths with plausible and junk modes and ids (-1 included),
+ * xstat/fxstat hostile paths, descriptors and pointers.
  * Valid buffers point into a heap scratch area allocated at start, so that
  * a large read lands in the heap and never in the worker's own variables.
  */
@@ -397,6 +402,25 @@ static void one_shape(void) {
     }
 }
 
+/* A user or group id: root, student, another user, "keep" (-1), the
+ * caller's own, or junk. */
+static long id_any(void) {
+    switch (below(6)) {
+        case 0:
+            return 0;
+        case 1:
+            return 1000;
+        case 2:
+            return 1001;
+        case 3:
+            return -1;
+        case 4:
+            return getuid();
+        default:
+            return (long)rnd();
+    }
+}
+
 /* Issue one random system call. */
 static void one_call(void) {
     if (skipmask == 0 && chance(2)) {
@@ -548,6 +572,32 @@ static void one_call(void) {
         case SYS_procinfo:
             a0 = chance(70) ? (long)below(80) - 8 : (long)rnd();
             a1 = ptr_any();
+            break;
+        case SYS_setuid:
+        case SYS_setgid:
+            a0 = id_any();
+            break;
+        case SYS_chmod:
+            a0 = path_any();
+            a1 = chance(70) ? (long)below(02001) : chance(50) ? -1 : (long)rnd();
+            break;
+        case SYS_chown:
+            a0 = path_any();
+            a1 = id_any();
+            a2 = id_any();
+            break;
+        case SYS_xstat:
+            a0 = chance(80) ? path_any() : bad_ptr();
+            a1 = ptr_any();
+            break;
+        case SYS_fxstat:
+            a0 = fd_any();
+            a1 = ptr_any();
+            break;
+        case SYS_getuid:
+        case SYS_geteuid:
+        case SYS_getgid:
+        case SYS_getegid:
             break;
         default:
             break; /* unknown number: random arguments */

@@ -25,7 +25,7 @@ int main(int argc, char* argv[]) {
     if (v < -20) v = -20;
     if (v > 19) v = 19;
     if (setpriority(0, v) < 0) {
-        fprintf(2, "nice: cannot set nice %d\n", v);
+        fprintf(2, "nice: cannot set nice %d (only root may lower it)\n", v);
         exit(1);
     }
     exec(argv[3], argv + 3);

@@ -6,7 +6,7 @@
 // ^P dump prints the very same table): pid, parent, state, nice, weight,
 // CPU time and wait time in milliseconds, times scheduled, voluntary and
 // involuntary switches, worst wakeup latency in microseconds, migrations
-// between run queues, name. The policy and run-queue mode head the table.
+// between run queues, user (name from /etc/passwd), name. The policy and run-queue mode head the table.
 // `ps -h` prints the usage line and exits 0; any argument prints it, exit 2.
 #include "lib/abi/procview.h"
 #include "user/user.h"
@@ -25,7 +25,8 @@ int main(int argc, char* argv[]) {
         const int r = procinfo(i, &pi);
         if (r < 0) break;
         if (r > 0) continue;
-        q::procview::format_row(pi, row);
+        char user[PW_NAME_MAX];
+        q::procview::format_row(pi, row, pw_name(pi.uid, user));
         printf("%s\n", row);
     }
     exit(0);

@@ -4,12 +4,24 @@
  *
  * Sets PID's nice value to N (-20..19), as the seed's walkthrough uses it.
  * -h prints the usage line and exits 0. An unknown pid, a value out of
- * range or a malformed command line prints one error line and exits 1. */
+ * range, a refused change (only root may lower a nice value or renice
+ * another user's process) or a malformed command line prints one error line
+ * and exits 1. */
 #include "kernel/types.h"
 #include "user/args.h"
 #include "user/user.h"
 
 static const char usage[] = "renice -n N -p PID";
+
+/* Is pid a live process? (getpriority's -1 is also a valid nice value.) */
+static int exists(int pid) {
+    struct procinfo pi;
+    for (int i = 0;; i++) {
+        const int r = procinfo(i, &pi);
+        if (r < 0) return 0;
+        if (r == 0 && pi.pid == pid && pi.state != 5) return 1;
+    }
+}
 
 int main(int argc, char* argv[]) {
     int n, pid;
@@ -24,7 +36,8 @@ int main(int argc, char* argv[]) {
         exit(1);
     }
     if (setpriority(pid, n) < 0) {
-        fprintf(2, "renice: no process %d\n", pid);
+        if (exists(pid)) fprintf(2, "renice: %d: permission denied\n", pid);
+        else fprintf(2, "renice: no process %d\n", pid);
         exit(1);
     }
     printf("%d: nice %d\n", pid, n);

@@ -6,7 +6,8 @@
  *                    lib/sched/policies.h, like the kernel's)
  *
  * Every process keeps its nice value and stays runnable across a switch.
- * An unknown policy prints an error and exits 1; -h prints the usage line
+ * Switching is root's (docs/users-and-protection.md): anyone else gets
+ * "permission denied" and exit 1. An unknown policy prints an error and exits 1; -h prints the usage line
  * and exits 0, more arguments print it and exit 1. */
 #include "kernel/types.h"
 #include "lib/sched/policies.h"
@@ -17,6 +18,10 @@ int main(int argc, char* argv[]) {
     static const char usage[] = "sched [POLICY]   policies:" Q_SCHED_POLICY_NAMES;
     usage_on_help(argc, argv, usage);
     if (argc > 2) usage_exit(usage, 1);
+    if (argc == 2 && geteuid() != 0) {
+        fprintf(2, "sched: permission denied: only root may switch the policy\n");
+        exit(1);
+    }
     if (argc == 2 && sched_set(argv[1]) < 0) {
         fprintf(2, "sched: unknown policy '%s' (policies:" Q_SCHED_POLICY_NAMES ")\n", argv[1]);
         exit(1);

@@ -49,7 +49,7 @@ int main(int argc, char* argv[]) {
         }
         if (argc != 4 || !parse_mask(argv[2], &mask) || !parse_int(argv[3], &pid)) usage();
         if (setaffinity(pid, mask) < 0) {
-            fprintf(2, "taskset: cannot set 0x%lx on %d (no such process or no such hart)\n", mask, pid);
+            fprintf(2, "taskset: cannot set 0x%lx on %d (no such process, no such hart, or not yours)\n", mask, pid);
             exit(1);
         }
         exit(0);

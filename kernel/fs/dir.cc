@@ -18,6 +18,11 @@
 // deadlock with a walk the other way. Every returned inode is referenced and
 // unlocked (an InodeRef). Walks may drop the last reference to a removed
 // directory, so callers run them inside a transaction.
+//
+// Search permission: a walk looks a name up in a directory only if the
+// caller may execute (search) it (lib/fs/perm.h); otherwise the walk fails
+// with Permission, as in Unix. Stopping at the parent checks nothing more:
+// the caller checks what it means to do there.
 #include "kernel/fs/fs.h"
 #include "kernel/lib/string.h"
 #include "kernel/proc/proc.h"
@@ -53,6 +58,7 @@ Result<InodeRef> namex(const char* path, bool parent, char* name) {
         {
             InodeLock lock(ip.get());
             if (ip->type != fs::InodeType::Dir) return Error::NotDir;
+            Q_CHECK(check_access(ip.get(), perm::kExec));
             if (parent && *path == '\0') {
                 memmove(name, elem, fs::kNameBuf);
                 return ip;  // unlocked on the way out, still referenced

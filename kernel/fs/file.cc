@@ -127,6 +127,16 @@ Status filestat(File* f, UserAddr addr) {
     return copy_out(myproc()->pagetable, addr, &st, sizeof st);
 }
 
+Status filexstat(File* f, UserAddr addr) {
+    if (f->type != FileType::Inode && f->type != FileType::Device) return Error::NotSupported;
+    struct xstat st;
+    {
+        InodeLock lock(f->inode);
+        xstati(f->inode, &st);
+    }
+    return copy_out(myproc()->pagetable, addr, &st, sizeof st);
+}
+
 Result<i64> fileread(File* f, UserAddr dst, int n) {
     if (!f->readable) return Error::BadFd;
     if (n < 0) return Error::BadArgument;

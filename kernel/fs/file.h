@@ -51,6 +51,7 @@ File* filedup(File* f);
 void fileclose(File* f);
 // Copy the file's struct stat to user address st.
 Status filestat(File* f, UserAddr st);
+Status filexstat(File* f, UserAddr st);  // struct xstat: stat plus owner and mode
 Result<i64> fileread(File* f, UserAddr dst, int n);
 Result<i64> filewrite(File* f, UserAddr src, int n);
 

@@ -42,10 +42,12 @@
 #include "kernel/sync/sleeplock.h"
 #include "lib/fs/layout.h"
 #include "lib/fs/path.h"
+#include "lib/fs/perm.h"
 #include "lib/result.h"
 #include "lib/types.h"
 
 struct stat;
+struct xstat;
 
 namespace q {
 
@@ -97,7 +99,21 @@ struct Inode {
     i16 nlink = 0;
     u32 size = 0;
     u32 addrs[fs::kDirect + 1] = {};
+    u32 uid = 0;  // owner, group and mode (lib/fs/perm.h)
+    u32 gid = 0;
+    u16 mode = 0;
 };
+
+// What the permission rules need of a locked inode.
+inline perm::Owner owner_of(const Inode* ip) {
+    return perm::Owner{ip->uid, ip->gid, ip->mode, ip->type == fs::InodeType::Dir};
+}
+// The current process's credentials (kernel/proc; a stand-in in host tests).
+const perm::Cred& current_cred();
+// Is the current process allowed `want` (perm::Access bits) on locked ip?
+inline Status check_access(const Inode* ip, u16 want) {
+    return perm::may_access(current_cred(), owner_of(ip), want) ? Status{} : Status(Error::Permission);
+}
 
 // Read the superblock (panic on a bad magic number) and recover the log.
 // Runs in the first process (it sleeps on disk I/O).
@@ -119,6 +135,7 @@ void iupdate(Inode* ip);
 // Free all of a locked inode's data blocks (in a transaction).
 void itrunc(Inode* ip);
 void stati(Inode* ip, struct stat* st);
+void xstati(Inode* ip, struct xstat* st);  // stat plus owner and mode
 // Read/write file contents of a locked inode. Short counts at end of file
 // (read) or when the disk fills (write); an error only if nothing moved.
 Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n);

@@ -125,6 +125,11 @@ void fs_init(u32 dev) {
     if (g_sb.magic != fs::kMagic)
         panic("fs_init: bad superblock magic %x on device %u (expected %x): not a quanta file system", g_sb.magic, dev,
               fs::kMagic);
+    if (g_sb.version != fs::kFormatVersion)
+        panic(
+            "fs_init: device %u holds file-system format version %u, this kernel reads only version %u "
+            "(inodes with owners and modes): rebuild the image with this tree's mkfs",
+            dev, g_sb.version, fs::kFormatVersion);
     if (g_sb.size == 0 || g_sb.ninodes == 0 || g_sb.nblocks >= g_sb.size)
         panic("fs_init: inconsistent superblock (size %u, inodes %u, data %u)", g_sb.size, g_sb.ninodes, g_sb.nblocks);
     g_root_dev = dev;
@@ -202,6 +207,9 @@ void iupdate(Inode* ip) {
     dip->nlink = ip->nlink;
     dip->size = ip->size;
     memmove(dip->addrs, ip->addrs, sizeof ip->addrs);
+    dip->uid = ip->uid;
+    dip->gid = ip->gid;
+    dip->mode = ip->mode;
     log_write(bp.get());
 }
 
@@ -224,6 +232,9 @@ void ilock(Inode* ip) {
         ip->nlink = dip->nlink;
         ip->size = dip->size;
         memmove(ip->addrs, dip->addrs, sizeof ip->addrs);
+        ip->uid = dip->uid;
+        ip->gid = dip->gid;
+        ip->mode = dip->mode;
     }
     ip->valid = true;
     if (ip->type == fs::InodeType::Free) panic("ilock: inode %u is free on disk: corrupt directory entry", ip->inum);
@@ -280,6 +291,18 @@ void stati(Inode* ip, struct stat* st) {
     st->ino = ip->inum;
     st->type = static_cast<short>(ip->type);
     st->nlink = ip->nlink;
+    st->size = ip->size;
+}
+
+void xstati(Inode* ip, struct xstat* st) {
+    *st = xstat{};
+    st->dev = static_cast<int>(ip->dev);
+    st->ino = ip->inum;
+    st->type = static_cast<short>(ip->type);
+    st->nlink = ip->nlink;
+    st->mode = ip->mode;
+    st->uid = ip->uid;
+    st->gid = ip->gid;
     st->size = ip->size;
 }
 

@@ -12,6 +12,14 @@
 // right order and inside the transaction; create's undo (nlink 0) frees the
 // new inode that way. The order of unlocks and drops is xv6's throughout.
 //
+// Permissions (lib/fs/perm.h, checked under the inode's lock): a path walk
+// needs search (x) on every directory it passes; create, mkdir, mknod, link
+// and unlink need w+x on the directory they change (and unlink in a sticky
+// directory ownership of the file or directory); open needs r and/or w on
+// the file as its mode asks (O_TRUNC counts as writing); chdir needs x on
+// the directory; mknod is root's; chmod the owner's or root's; chown as
+// perm::may_chown. A refused call changes nothing and returns -1.
+//
 // Descriptors: Proc::ofile[fd] is the File for fd; fdalloc takes the lowest
 // free slot. An fd is valid when 0 <= fd < kMaxOpenPerProc and its slot is
 // set. Paths longer than kMaxPath - 1 bytes are refused by arg_str.
@@ -76,11 +84,15 @@ Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 mino
         return Error::Exists;
     }
     if (existing.error() != Error::NotFound) return existing.error();
+    Q_CHECK(check_access(dp.get(), perm::kWrite | perm::kExec));
     Q_TRY(made, ialloc(dp->dev, type));
     LockedInode ip(move(made));
     ip->major = major;
     ip->minor = minor;
     ip->nlink = 1;
+    ip->uid = current_cred().euid;
+    ip->gid = current_cred().egid;
+    ip->mode = type == InodeType::Dir ? perm::kDirMode : type == InodeType::Device ? perm::kDevMode : perm::kFileMode;
     iupdate(ip.get());
 
     Status st;
@@ -110,11 +122,20 @@ Result<LockedInode> open_inode(const char* path, int omode) {
     return ip;
 }
 
+// The access bits open(omode) needs (O_TRUNC writes).
+u16 open_access(int omode) {
+    u16 want = 0;
+    if (!(omode & O_WRONLY)) want |= perm::kRead;
+    if ((omode & O_WRONLY) || (omode & O_RDWR) || (omode & O_TRUNC)) want |= perm::kWrite;
+    return want;
+}
+
 // Open path with the given mode; returns the new descriptor.
 Result<int> do_open(const char* path, int omode) {
     FsOp op;
     if ((omode & O_TRUNC) && !fs_writable()) return Error::IoError;
     Q_TRY(ip, open_inode(path, omode));
+    Q_CHECK(check_access(ip.get(), open_access(omode)));
     if (ip->type == InodeType::Device && (ip->major < 0 || ip->major >= param::kMaxDevices)) return Error::NotSupported;
     Q_TRY(file, filealloc());
     auto fd = fdalloc(file);
@@ -143,6 +164,7 @@ Status do_unlink(const char* path) {
     Q_TRY(ip, dirlookup(dp.get(), name, &off));
     if (ip.get() == dp.get()) return Error::BadArgument;  // only a damaged directory names itself other than "."
     InodeLock ip_lock(ip.get());
+    if (!perm::may_unlink_from(current_cred(), owner_of(dp.get()), owner_of(ip.get()))) return Error::Permission;
     if (ip->nlink < 1) return Error::NotFound;  // damaged link count: refuse rather than underflow
     if (ip->type == InodeType::Dir) {
         Q_TRY(empty, dir_is_empty(ip.get()));
@@ -168,6 +190,7 @@ Status link_into(const char* new_path, Inode* ip) {
     Q_TRY(dp, nameiparent(new_path, name));
     InodeLock dp_lock(dp.get());
     if (dp->dev != ip->dev) return Error::CrossDevice;
+    Q_CHECK(check_access(dp.get(), perm::kWrite | perm::kExec));
     return dirlink(dp.get(), name, ip->inum);
 }
 
@@ -197,11 +220,51 @@ Status do_chdir(const char* path) {
     {
         InodeLock lock(ip.get());
         if (ip->type != InodeType::Dir) return Error::NotDir;
+        Q_CHECK(check_access(ip.get(), perm::kExec));
     }
     Proc* p = myproc();
     InodeRef old(p->cwd);  // dropped on return, inside the transaction
     p->cwd = ip.release();
     return {};
+}
+
+// Change the locked inode path names with change(ip) once allowed(owner) says so.
+template <typename Allowed, typename Change>
+Status change_inode(const char* path, Allowed allowed, Change change) {
+    FsOp op;
+    if (!fs_writable()) return Error::IoError;
+    Q_TRY(ip, namei(path));
+    InodeLock lock(ip.get());
+    if (!allowed(owner_of(ip.get()))) return Error::Permission;
+    change(ip.get());
+    iupdate(ip.get());
+    return {};
+}
+
+Status do_chmod(const char* path, u32 mode) {
+    return change_inode(
+        path, [mode](const perm::Owner& o) { return perm::may_chmod(current_cred(), o, mode); },
+        [mode](Inode* ip) { ip->mode = static_cast<u16>(mode); });
+}
+
+Status do_chown(const char* path, u32 uid, u32 gid) {
+    return change_inode(
+        path, [uid, gid](const perm::Owner& o) { return perm::may_chown(current_cred(), o, uid, gid); },
+        [uid, gid](Inode* ip) {
+            if (uid != perm::kKeep) ip->uid = uid;
+            if (gid != perm::kKeep) ip->gid = gid;
+        });
+}
+
+Status do_xstat(const char* path, UserAddr dst) {
+    struct xstat st;
+    {
+        FsOp op;  // the walk may drop the last reference to a removed directory
+        Q_TRY(ip, namei(path));
+        InodeLock lock(ip.get());
+        xstati(ip.get(), &st);
+    }
+    return copy_out(myproc()->pagetable, dst, &st, sizeof st);
 }
 
 Status do_pipe(UserAddr fdarray) {
@@ -274,6 +337,7 @@ i64 sys_mknod() {
     const int major = arg_int(1);
     const int minor = arg_int(2);
     if (major < -0x8000 || major > 0x7fff || minor < -0x8000 || minor > 0x7fff) return -1;
+    if (!current_cred().root()) return -1;  // device files are root's to make, as in Unix
     FsOp op;
     return create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor)).ok() ? 0 : -1;
 }
@@ -302,6 +366,36 @@ i64 sys_chdir() {
     char path[param::kMaxPath];
     if (!arg_path(0, path).ok()) return -1;
     return to_user(do_chdir(path));
+}
+
+// chmod(path, mode) -> 0, or -1 (no such path, mode beyond 01777, not the
+// owner or root).
+i64 sys_chmod() {
+    char path[param::kMaxPath];
+    if (!arg_path(0, path).ok()) return -1;
+    return to_user(do_chmod(path, static_cast<u32>(arg_int(1))));
+}
+
+// chown(path, uid, gid) -> 0 or -1 (perm::may_chown); an id of -1 is kept.
+i64 sys_chown() {
+    char path[param::kMaxPath];
+    if (!arg_path(0, path).ok()) return -1;
+    return to_user(do_chown(path, static_cast<u32>(arg_int(1)), static_cast<u32>(arg_int(2))));
+}
+
+// xstat(path, struct xstat*) -> 0 or -1. Needs search permission on the
+// path's directories only, as stat(2).
+i64 sys_xstat() {
+    char path[param::kMaxPath];
+    if (!arg_path(0, path).ok()) return -1;
+    return to_user(do_xstat(path, arg_addr(1)));
+}
+
+// fxstat(fd, struct xstat*) -> 0 or -1.
+i64 sys_fxstat() {
+    auto f = arg_file(0);
+    if (!f.ok()) return -1;
+    return to_user(filexstat(f.value(), arg_addr(1)));
 }
 
 }  // namespace q

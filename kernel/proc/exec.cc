@@ -181,6 +181,8 @@ Result<int> exec(const char* path, char* const argv[]) {
         FsOp op;  // declared first: the inode is unlocked and dropped inside it
         Q_TRY(ip, namei(path));
         InodeLock lock(ip.get());
+        if (ip->type != fs::InodeType::File) return Error::BadExec;
+        Q_CHECK(check_access(ip.get(), perm::kExec));  // lib/fs/perm.h: x for the caller's class
         Q_CHECK(load_program(img, ip.get(), &eh));
     }
     u64 argc = 0;

@@ -32,7 +32,9 @@ Result<u64> grow_proc(i64 n);
 Result<int> fork();
 [[noreturn]] void exit(int status);
 Result<int> wait(UserAddr status_addr);
-Status kill(int pid);
+// kill on behalf of `as` (a user's kill: lib/fs/perm.h's rule), or of the
+// kernel itself (as == null: the out-of-memory killer).
+Status kill(int pid, const perm::Cred* as = nullptr);
 Proc* proc_by_pid(int pid);  // caller holds no locks; result may change
 Result<int> exec(const char* path, char* const argv[]);
 

@@ -50,6 +50,8 @@ Proc* myproc() {
     return p;
 }
 
+const perm::Cred& current_cred() { return myproc()->cred; }
+
 void proc_map_stacks(PageTable kpt) {
     for (int i = 0; i < param::kMaxProcs; i++) {
         void* pa = kalloc();
@@ -144,6 +146,7 @@ static Result<Proc*> alloc_proc() {
     p->affinity = ~0ull;
     p->stat_migrations = 0;
     p->bal_service = {};
+    p->cred = perm::Cred{};  // root until fork copies the parent's
     return p;
 }
 
@@ -196,6 +199,7 @@ Result<int> fork() {
     }
     child->cwd = idup(parent->cwd);
     safe_strcpy(child->name, parent->name, sizeof(child->name));
+    child->cred = parent->cred;  // child->lock held; the parent changes its own only under its lock
     const int pid = child->pid;
     child->lock.release();
 
@@ -279,12 +283,13 @@ Result<int> wait(UserAddr status_addr) {
     }
 }
 
-Status kill(int pid) {
+Status kill(int pid, const perm::Cred* as) {
     // init must never exit (the kernel would have nobody to reap orphans).
     if (g_init_proc && pid == g_init_proc->pid) return Error::BadArgument;
     for (Proc& p : g_procs) {
         LockGuard g(p.lock);
         if (p.pid != pid || p.state == ProcState::Unused) continue;
+        if (as != nullptr && !perm::may_touch_process(*as, p.cred.uid)) return Error::Permission;
         p.killed = true;
         if (p.state == ProcState::Sleeping) make_runnable(&p);
         return {};

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "kernel/sync/spinlock.h"
+#include "lib/fs/perm.h"
 #include "lib/params.h"
 #include "lib/result.h"
 #include "lib/sched/balance.h"
@@ -42,6 +43,11 @@ struct Proc {
     bool killed = false;
     int xstate = 0;  // exit status for the parent's wait()
     int pid = 0;
+    // Who it runs as (lib/fs/perm.h): changed only by the process itself
+    // (setuid/setgid) and read by others (kill, renice, procinfo), both
+    // under lock; the process itself reads its own without it. Set from the
+    // parent's at fork; init's is root's.
+    perm::Cred cred;
 
     // guarded by the wait lock
     Proc* parent = nullptr;
@@ -110,6 +116,9 @@ void wakeup(const void* chan);
 bool killed(Proc* p);
 void set_killed(Proc* p);
 void yield();
+
+// The current process's credentials.
+const perm::Cred& current_cred();
 
 // Copy to/from either a user address (current process) or a kernel address.
 Status either_copyout(bool user_dst, u64 dst, const void* src, u64 len);

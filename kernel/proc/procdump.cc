@@ -23,6 +23,7 @@ void proc_info(const Proc& p, procinfo* info) {
     info->nice = p.nice;
     info->weight = p.se.weight;
     safe_strcpy(info->name, p.name, sizeof(info->name));
+    info->uid = p.cred.uid;
     info->cpu_ticks = p.stat_cpu;
     info->switches = p.stat_switches;
     info->voluntary = p.stat_voluntary;

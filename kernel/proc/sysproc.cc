@@ -1,6 +1,9 @@
 // kernel/proc/sysproc.cc - process, time and scheduling system calls.
 //
 // Each handler documents its user-visible contract; errors return -1.
+// Privilege follows Linux (lib/fs/perm.h decides): a user may kill and
+// raise the nice of their own processes; lowering nice, touching other
+// users' processes, switching the policy and halting are root's.
 #include "kernel/proc/sysproc.h"
 
 #include "kernel/arch/riscv/memlayout.h"
@@ -32,8 +35,9 @@ i64 sys_exit() { exit(arg_int(0)); }
 // wait(int* status) -> pid of a child that exited; status may be 0.
 i64 sys_wait() { return to_user(wait(arg_addr(0))); }
 
-// kill(pid) -> 0, or -1 if no such process (or pid is init, which may not die).
-i64 sys_kill() { return to_user(kill(arg_int(0))); }
+// kill(pid) -> 0, or -1 if no such process, pid is init (which may not
+// die), or it belongs to another user and the caller is not root.
+i64 sys_kill() { return to_user(kill(arg_int(0), &current_cred())); }
 
 i64 sys_getpid() { return myproc()->pid; }
 
@@ -78,7 +82,9 @@ i64 sys_getpriority() {
     return p->nice;
 }
 
-// setpriority(pid, nice) -> 0, or -1 for no such process or nice out of -20..19.
+// setpriority(pid, nice) -> 0, or -1 for no such process, nice out of
+// -20..19, or no privilege: only root may lower a nice value or renice
+// another user's process.
 i64 sys_setpriority() {
     const int nice = arg_int(1);
     if (nice < -20 || nice > 19) return -1;
@@ -88,6 +94,7 @@ i64 sys_setpriority() {
     LockGuard g(p->lock);
     // The slot may have been freed and reused since the unlocked lookup.
     if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->pid != pid)) return -1;
+    if (!perm::may_renice(current_cred(), p->cred.uid, p->nice, nice)) return -1;
     rq_set_nice(p, nice);
     trace_renice(p->pid, nice, p->se.weight);
     return 0;
@@ -112,8 +119,9 @@ i64 sys_sched_get() {
     return to_user(copy_out(myproc()->pagetable, arg_addr(0), buf, n));
 }
 
-// sched_set(name) -> 0, or -1 for an unknown policy.
+// sched_set(name) -> 0, or -1 for an unknown policy or a caller other than root.
 i64 sys_sched_set() {
+    if (!perm::may_admin(current_cred())) return -1;
     char name[16];
     if (!arg_str(0, name, sizeof(name)).ok()) return -1;
     if (!rq_set_policy(name)) return -1;
@@ -143,8 +151,10 @@ i64 sys_procinfo() {
 // freepages() -> free physical pages.
 i64 sys_freepages() { return static_cast<i64>(kalloc_free_pages()); }
 
-// halt(status): power off QEMU through the virt machine's test device.
+// halt(status): power off QEMU through the virt machine's test device;
+// -1 (and nothing happens) unless the caller is root.
 i64 sys_halt() {
+    if (!perm::may_admin(current_cred())) return -1;
     const u32 status = static_cast<u32>(arg_int(0));
     const u32 code = status == 0 ? 0x5555 : ((status << 16) | 0x3333);
     kprintf("halt: status %d\n", static_cast<int>(status));
@@ -169,7 +179,8 @@ i64 sys_rqstat() {
 }
 
 // setaffinity(pid, mask) -> 0; -1 for no such process or a mask with no
-// hart of this machine (pid 0: the caller). Children inherit the mask.
+// hart of this machine (pid 0: the caller), or another user's process
+// when the caller is not root. Children inherit the mask.
 i64 sys_setaffinity() {
     const int pid = arg_int(0);
     const u64 mask = arg_raw(1);
@@ -177,6 +188,7 @@ i64 sys_setaffinity() {
     if (!p) return -1;
     LockGuard g(p->lock);
     if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->pid != pid)) return -1;
+    if (!perm::may_touch_process(current_cred(), p->cred.uid)) return -1;
     return rq_set_affinity(p, mask) ? 0 : -1;
 }
 
@@ -190,5 +202,29 @@ i64 sys_getaffinity() {
     if (p->state == ProcState::Unused || (pid != 0 && p->pid != pid)) return 0;
     return static_cast<i64>(p->affinity);
 }
+
+// ---- users (docs/users-and-protection.md) ----------------------------------
+i64 sys_getuid() { return current_cred().uid; }
+i64 sys_geteuid() { return current_cred().euid; }
+i64 sys_getgid() { return current_cred().gid; }
+i64 sys_getegid() { return current_cred().egid; }
+
+namespace {
+// Change the caller's credentials with apply (perm::apply_setuid/setgid).
+i64 change_cred(bool (*apply)(perm::Cred&, u32), u32 id) {
+    Proc* p = myproc();
+    perm::Cred c = p->cred;
+    if (!apply(c, id)) return -1;
+    LockGuard g(p->lock);
+    p->cred = c;
+    return 0;
+}
+}  // namespace
+
+// setuid(uid) -> 0: root takes uid as real and effective user; anyone else
+// may only set the effective uid to their real or effective one. Else -1.
+i64 sys_setuid() { return change_cred(perm::apply_setuid, static_cast<u32>(arg_int(0))); }
+// setgid(gid) -> 0 or -1, by the same rule for groups.
+i64 sys_setgid() { return change_cred(perm::apply_setgid, static_cast<u32>(arg_int(0))); }
 
 }  // namespace q

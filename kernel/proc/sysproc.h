@@ -24,5 +24,11 @@ i64 sys_halt();
 i64 sys_rqstat();
 i64 sys_setaffinity();
 i64 sys_getaffinity();
+i64 sys_getuid();
+i64 sys_geteuid();
+i64 sys_setuid();
+i64 sys_getgid();
+i64 sys_getegid();
+i64 sys_setgid();
 
 }  // namespace q

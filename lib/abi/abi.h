@@ -45,7 +45,17 @@ enum {
     SYS_rqstat = 30,      /* (queue, struct rqstat*) -> 0, or -1 past the last queue */
     SYS_setaffinity = 31, /* (pid, mask) -> 0, or -1 (no such process, no hart in mask) */
     SYS_getaffinity = 32, /* (pid) -> mask of harts it may run on, or 0 */
-    /* 33..42: users and protection (issue 14) */
+    /* users and file protection (docs/users-and-protection.md) */
+    SYS_getuid = 33,      /* () -> real user id */
+    SYS_geteuid = 34,     /* () -> effective user id */
+    SYS_setuid = 35,      /* (uid) -> 0, or -1 unless root or uid is the caller's own */
+    SYS_getgid = 36,      /* () -> real group id */
+    SYS_getegid = 37,     /* () -> effective group id */
+    SYS_setgid = 38,      /* (gid) -> 0, or -1 unless root or gid is the caller's own */
+    SYS_chmod = 39,       /* (path, mode) -> 0, or -1 unless owner or root */
+    SYS_chown = 40,       /* (path, uid, gid) -> 0 or -1; -1 as an id keeps it */
+    SYS_xstat = 41,       /* (path, struct xstat*) -> 0 or -1 */
+    SYS_fxstat = 42,      /* (fd, struct xstat*) -> 0 or -1 */
     SYS_trace_start = 43, /* (kb per hart, 0 = default) -> 0, or -1 (tracing, bad size, no memory) */
     SYS_trace_stop = 44,  /* () -> records kept, or -1 if not tracing */
     SYS_trace_read = 45,  /* (offset, buf, len) -> bytes of the dump copied, 0 at its end, -1 */
@@ -73,6 +83,21 @@ struct stat {
     unsigned long size; /* size of file in bytes (64-bit on RV64) */
 };
 
+/* struct stat plus owner and mode (SYS_xstat, SYS_fxstat); struct stat
+ * itself keeps xv6's layout. mode: rwx bits for owner, group, others
+ * (0777) plus the sticky bit (01000). */
+struct xstat {
+    int dev;
+    unsigned int ino;
+    short type;
+    short nlink;
+    unsigned short mode;
+    unsigned short pad;
+    unsigned int uid;
+    unsigned int gid;
+    unsigned long size;
+};
+
 struct dirent {
     unsigned short inum;
     char name[DIRSIZ];
@@ -86,6 +111,7 @@ struct procinfo {
     int nice;
     unsigned int weight;
     char name[16];
+    unsigned int uid;          /* real user id (fills what was padding) */
     unsigned long cpu_ticks;   /* timer cycles spent running */
     unsigned long switches;    /* times scheduled */
     unsigned long voluntary;   /* switches because it blocked or yielded */
@@ -138,6 +164,10 @@ QUANTA_ABI_ASSERT(sizeof(struct procinfo) == 104 && __builtin_offsetof(struct pr
                       __builtin_offsetof(struct procinfo, cpu_ticks) == 40 &&
                       __builtin_offsetof(struct procinfo, migrations) == 96,
                   "struct procinfo is shared with user programs: change both sides");
+QUANTA_ABI_ASSERT(__builtin_offsetof(struct procinfo, uid) == 36, "procinfo.uid fills the padding before cpu_ticks");
+QUANTA_ABI_ASSERT(sizeof(struct xstat) == 32 && __builtin_offsetof(struct xstat, mode) == 12 &&
+                      __builtin_offsetof(struct xstat, uid) == 16 && __builtin_offsetof(struct xstat, size) == 24,
+                  "struct xstat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 

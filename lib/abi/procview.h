@@ -6,7 +6,9 @@
 // caller's buffer with right-aligned numbers (neither the user library's
 // printf nor a lock-free dump wants field widths of its own). Units: CPU and
 // wait time in milliseconds, worst wakeup latency in microseconds (the timer
-// runs at 10 MHz: 1 cycle = 100 ns).
+// runs at 10 MHz: 1 cycle = 100 ns). USER is the process's real user: a
+// name when the caller knows it (ps reads /etc/passwd), else the uid (^P:
+// the kernel has no accounts).
 #pragma once
 
 #include "lib/abi/abi.h"
@@ -15,7 +17,7 @@ namespace q::procview {
 
 constexpr int kRowMax = 128;  // longest row, NUL included
 constexpr const char* kHeader =
-    "  PID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED    VOL  INVOL MAXLAT_US  MIGR NAME";
+    "  PID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED    VOL  INVOL MAXLAT_US  MIGR USER     NAME";
 
 constexpr const char* state_name(int s) {
     constexpr const char* kNames[] = {"unused", "embryo", "sleep", "runble", "run", "zombie"};
@@ -58,7 +60,8 @@ class Row {
 };
 
 // One row for p (matching kHeader) into out[kRowMax]; returns its length.
-inline int format_row(const procinfo& p, char* out) {
+// user: the name for p.uid, or null to print the number.
+inline int format_row(const procinfo& p, char* out, const char* user = nullptr) {
     Row r(out);
     r.num(p.pid, 5);
     r.num(p.ppid, 5);
@@ -73,6 +76,14 @@ inline int format_row(const procinfo& p, char* out) {
     r.num(static_cast<long>(p.involuntary), 6);
     r.num(static_cast<long>(p.max_wakeup_latency / 10), 9);
     r.num(static_cast<long>(p.migrations), 5);
+    if (user != nullptr) {
+        r.text(user, 8);
+        r.text(" ");
+    } else {
+        const int before = r.length();
+        r.num(p.uid, 1);
+        for (int k = r.length() - before; k < 9; k++) r.text(" ");
+    }
     r.text(p.name);
     return r.length();
 }

@@ -7,9 +7,14 @@
 //
 // Block 0 is unused, block 1 the superblock, which records where every other
 // region starts. Inodes have 12 direct block numbers and one singly indirect
-// block. Directories are files of 16-byte entries (inode number + 14-byte
-// name, not necessarily NUL-terminated). All integers are little endian, as
-// on RISC-V and x86-64 hosts; static_asserts pin every size.
+// block, and an owner (uid, gid) and a mode (rwx bits for owner, group,
+// others, plus sticky; lib/fs/perm.h decides what they allow). Directories are files of 16-byte entries (inode number +
+// 14-byte name, not necessarily NUL-terminated). All integers are little endian, as on RISC-V and x86-64 hosts;
+// static_asserts pin every size.
+//
+// Format versions: 1 (no version field, read as 0) had 64-byte inodes with
+// no owner or mode; 2 added SuperBlock::version and the 128-byte inode.
+// The kernel and fsck refuse any other version with a message saying so.
 #pragma once
 
 #include "lib/params.h"
@@ -24,6 +29,7 @@ constexpr u32 kDirect = 12;
 constexpr u32 kIndirect = kBlockSize / sizeof(u32);
 constexpr u32 kMaxFileBlocks = kDirect + kIndirect;
 constexpr u32 kNameLen = 14;
+constexpr u32 kFormatVersion = 2;
 
 // Inode types, as struct stat reports them (xv6-riscv ABI).
 enum class InodeType : i16 { Free = 0, Dir = 1, File = 2, Device = 3 };
@@ -37,8 +43,9 @@ struct SuperBlock {
     u32 logstart;    // first log block (the header)
     u32 inodestart;  // first inode block
     u32 bmapstart;   // first free-bitmap block
+    u32 version;     // kFormatVersion (0 on version-1 images: the field was not there)
 };
-static_assert(sizeof(SuperBlock) == 32);
+static_assert(sizeof(SuperBlock) == 36);
 
 struct DiskInode {
     InodeType type;
@@ -47,8 +54,13 @@ struct DiskInode {
     i16 nlink;               // directory entries naming this inode
     u32 size;                // bytes
     u32 addrs[kDirect + 1];  // direct blocks, then the indirect block
+    u32 uid;                 // owner
+    u32 gid;                 // group
+    u16 mode;                // rwx x3 and sticky (perm::kModeMask); the type is separate
+    u16 pad;
+    u8 reserved[52];  // zero; room for times and the like without another format change
 };
-static_assert(sizeof(DiskInode) == 64);
+static_assert(sizeof(DiskInode) == 128 && __builtin_offsetof(DiskInode, uid) == 64);
 static_assert(kBlockSize % sizeof(DiskInode) == 0);
 
 struct DirEntry {
@@ -86,6 +98,7 @@ constexpr SuperBlock make_superblock(u32 size, u32 ninodes) {
     sb.logstart = 2;
     sb.inodestart = 2 + nlog;
     sb.bmapstart = 2 + nlog + ninodeblocks;
+    sb.version = kFormatVersion;
     return sb;
 }
 constexpr u32 first_data_block(const SuperBlock& sb) { return sb.size - sb.nblocks; }

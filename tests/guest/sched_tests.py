@@ -116,7 +116,7 @@ def affinity_test():
         # (the window ends on a 100 ms tick: up to 2.1 s; unpinned: 3 harts)
         ok = len(got) == 3 and sum(got) <= 1.2 * hart and min(got) >= 0.3 * hart
         want_tools = ("pid 1 mask 0x5\n"
-                      "taskset: cannot set 0x8 on 1 (no such process or no such hart)\n"
+                      "taskset: cannot set 0x8 on 1 (no such process, no such hart, or not yours)\n"
                       "usage: taskset MASK command [args...] | taskset -p [MASK] PID\n")
         report(ok and tools == want_tools, name,
                "shares %s (one hart: %d cycles); tools %r" % (got, hart, tools))
@@ -170,8 +170,8 @@ TOOL_CASES = [
     ("renice-init", "renice -n 3 -p 1; ps", r"(?s)1: nice 3\n.*\n +1 +0 sleep +3 +526 .*init\n.*"),
     # Columns right-aligned under the header (lib/abi/procview.h; ^P prints the same).
     ("ps-columns", "ps", r"(?s)policy eevdf percpu\n  PID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED    VOL  INVOL"
-     r" MAXLAT_US  MIGR NAME\n    1     0 sleep  [ -]{2}[ \d]\d [ \d]{5}\d [ \d]{6}\d [ \d]{6}\d [ \d]{5}\d "
-     r"[ \d]{5}\d [ \d]{5}\d [ \d]{8}\d [ \d]{4}\d init\n.*sh\n.*ps\n"),
+     r" MAXLAT_US  MIGR USER     NAME\n    1     0 sleep  [ -]{2}[ \d]\d [ \d]{5}\d [ \d]{6}\d [ \d]{6}\d [ \d]{5}\d "
+     r"[ \d]{5}\d [ \d]{5}\d [ \d]{8}\d [ \d]{4}\d root     init\n.*sh\n.*ps\n"),
     ("nice-inherited", "nice -n 7 ps", r"(?s).*\d+ +\d+ run +7 +215 .*ps\n"),
     ("switch-keeps-hogs", "hog 3 & ; hog 3 & ; sched rr; sched idwrr; sched dwrr; sched eevdf; ps",
      r"(?s)rr percpu\nidwrr percpu\ndwrr percpu\neevdf percpu\n.*(run|runble) +0 +1024 .*hog\n.*(run|runble) +0 +1024 .*hog\n.*"),

@@ -35,8 +35,8 @@ CASES = [
     ("usage-grep-bad", "grep", r"usage: grep pattern \[file\.\.\.\]\n"),
     ("usage-wc-h", "wc -h", r"usage: wc \[file\.\.\.\]\n"),
     ("usage-wc-bad", "wc -l README.md", r"usage: wc \[file\.\.\.\]\n"),
-    ("usage-ls-h", "ls -h", r"usage: ls \[path\.\.\.\]\n"),
-    ("usage-ls-bad", "ls -l", r"usage: ls \[path\.\.\.\]\n"),
+    ("usage-ls-h", "ls -h", r"usage: ls \[-l\] \[path\.\.\.\]\n"),
+    ("usage-ls-bad", "ls -x", r"usage: ls \[-l\] \[path\.\.\.\]\n"),
     ("usage-rm-bad", "rm", r"usage: rm file\.\.\.\n"),
     ("usage-ln-bad", "ln a", r"usage: ln old new\n"),
     ("usage-kill-h", "kill -h", r"usage: kill pid\.\.\.\n"),
@@ -88,7 +88,7 @@ def run_suite(cpus):
         try:
             g.child.sendcontrol("p")
             g.child.expect(r"policy \w+ (percpu|single)\r?\n  PID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED"
-                           r"    VOL  INVOL MAXLAT_US  MIGR NAME\r?\n    1     0 sleep .* init", timeout=10)
+                           r"    VOL  INVOL MAXLAT_US  MIGR USER     NAME\r?\n    1     0 sleep .* init", timeout=10)
             ok = g.run("echo alive", timeout=10) .endswith("alive\n")
         except Exception as e:  # noqa: BLE001
             ok = False

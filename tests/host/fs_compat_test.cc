@@ -51,4 +51,14 @@ TEST(FsCompat, FsHeaderMatchesLayout) {
     EXPECT_EQ(static_cast<int>(compat::T_DEVICE), static_cast<int>(fs::InodeType::Device));
 }
 
+// The on-disk format this tree writes and reads: version 2 (owners and
+// modes, 128-byte inodes). Changing the layout means bumping the version,
+// and the kernel and fsck then refuse older images (lib/fs/layout.h).
+TEST(FsCompat, ImageFormatVersionIsPinned) {
+    EXPECT_EQ(fs::kFormatVersion, 2u);
+    EXPECT_EQ(sizeof(fs::DiskInode), 128u);
+    EXPECT_EQ(fs::kInodesPerBlock, 8u);
+    EXPECT_EQ(fs::make_superblock(param::kFsBlocks, param::kFsInodes).version, fs::kFormatVersion);
+}
+
 }  // namespace

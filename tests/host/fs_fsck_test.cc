@@ -72,6 +72,28 @@ TEST_F(FsFsck, BadMagic) {
     expect_error(Problem::BadSuperblock);
 }
 
+// A version-1 image (64-byte inodes, no version field, so it reads as 0) is
+// refused by name, not reported as a heap of damage.
+TEST_F(FsFsck, OldFormatVersionIsRefusedClearly) {
+    sb_.version = 0;
+    img_.set_superblock(sb_);
+    const Report r = check();
+    ASSERT_TRUE(r.has(Problem::BadVersion)) << dump(r);
+    EXPECT_EQ(r.errors, 1) << dump(r);
+    EXPECT_NE(r.findings[0].message.find("version 0"), std::string::npos) << r.findings[0].message;
+    EXPECT_NE(r.findings[0].message.find("mkfs"), std::string::npos) << r.findings[0].message;
+}
+
+TEST_F(FsFsck, ModeBeyondTwelveBits) {
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.mode = 04755; });  // setuid: not in quanta
+    expect_error(Problem::BadMode);
+}
+
+TEST_F(FsFsck, ReservedInodeBytesSet) {
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.reserved[7] = 1; });
+    expect_error(Problem::BadMode);
+}
+
 TEST_F(FsFsck, SuperblockSizeBeyondImage) {
     sb_.size += 100;
     img_.set_superblock(sb_);
@@ -312,6 +334,14 @@ TEST_F(FsFsckBinary, BadUsageAndUnreadableImages) {
     EXPECT_EQ(run(fsck + " a b").status, 2);
     EXPECT_EQ(run(fsck + " " + tmp_.path() + "/missing.img").status, 2);
     EXPECT_EQ(run(fsck + " " + tmp_.file("short.img", pattern(1500, 1))).status, 2);
+}
+
+TEST_F(FsFsckBinary, OldImageExitsOneWithAClearMessage) {
+    sb_.version = 1;
+    img_.set_superblock(sb_);
+    const RunResult r = run(std::string(Q_FSCK_PATH) + " " + save(img_));
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("format version 1, this fsck reads only version 2"), std::string::npos) << r.output;
 }
 
 TEST_F(FsFsckBinary, ChecksAMkfsImage) {

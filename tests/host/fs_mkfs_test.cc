@@ -184,6 +184,37 @@ TEST_F(FsMkfsBinary, BuildsImageWithBaseNames) {
     EXPECT_EQ(img.read_file(img.inode(sb, lookup(img, fs::kRootInode, "prog"))), a);
     EXPECT_EQ(img.read_file(img.inode(sb, lookup(img, fs::kRootInode, "notes.txt"))), c);
     EXPECT_TRUE(check_image(img).clean());
+    // Programs (ELF) are executable, other files are not; root owns both.
+    EXPECT_EQ(img.inode(sb, lookup(img, fs::kRootInode, "notes.txt")).mode, 0644);
+}
+
+// The accounts mkfs adds (docs/users-and-protection.md).
+TEST_F(FsMkfsBinary, AddsAccountsHomeAndTmp) {
+    std::vector<u8> elf = pattern(100, 3);
+    elf[0] = 0x7f, elf[1] = 'E', elf[2] = 'L', elf[3] = 'F';
+    const std::string img_path = tmp.path() + "/fs.img";
+    const RunResult r = run(std::string(Q_MKFS_PATH) + " " + img_path + " " + tmp.file("_prog", elf));
+    ASSERT_EQ(r.status, 0) << r.output;
+    Image img;
+    std::string err;
+    ASSERT_TRUE(img.load(img_path, &err)) << err;
+    const fs::SuperBlock sb = img.superblock();
+    EXPECT_EQ(sb.version, fs::kFormatVersion);
+    EXPECT_EQ(img.inode(sb, lookup(img, fs::kRootInode, "prog")).mode, 0755);
+    const u32 etc = lookup(img, fs::kRootInode, "etc");
+    ASSERT_NE(etc, 0u);
+    const std::vector<u8> passwd = img.read_file(img.inode(sb, lookup(img, etc, "passwd")));
+    EXPECT_EQ(std::string(passwd.begin(), passwd.end()), "root:0:0:/:/sh\nstudent:1000:1000:/home/student:/sh\n");
+    const fs::DiskInode home = img.inode(sb, lookup(img, lookup(img, fs::kRootInode, "home"), "student"));
+    EXPECT_EQ(home.type, fs::InodeType::Dir);
+    EXPECT_EQ(home.uid, 1000u);
+    EXPECT_EQ(home.gid, 1000u);
+    EXPECT_EQ(home.mode, 0755);
+    const fs::DiskInode tmpdir = img.inode(sb, lookup(img, fs::kRootInode, "tmp"));
+    EXPECT_EQ(tmpdir.mode, 01777);
+    EXPECT_EQ(tmpdir.uid, 0u);
+    EXPECT_EQ(img.inode(sb, fs::kRootInode).mode, 0755);
+    EXPECT_TRUE(check_image(img).clean());
 }
 
 TEST_F(FsMkfsBinary, Errors) {

@@ -74,6 +74,7 @@ void SleepLock::release() {
 bool SleepLock::holding() { return locked_; }
 
 Proc* myproc() { return &g_proc; }
+const perm::Cred& current_cred() { return g_proc.cred; }
 Cpu* mycpu() { return &g_cpus[0]; }
 int cpuid() { return 0; }
 void sleep(const void*, SpinLock& lk) {
@@ -149,6 +150,7 @@ std::vector<u8> kfs_mkfs(u32 blocks, u32 inodes) {
     root.nlink = 1;
     root.size = 2 * sizeof(fs::DirEntry);
     root.addrs[0] = root_data;
+    root.mode = perm::kDirMode;
     std::memcpy(&img[usize(fs::inode_block(fs::kRootInode, sb)) * fs::kBlockSize +
                      (fs::kRootInode % fs::kInodesPerBlock) * sizeof root],
                 &root, sizeof root);

@@ -17,6 +17,7 @@
 #define QUANTA_USER_H
 
 #include "lib/abi/abi.h"
+#include "lib/abi/users.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,6 +58,17 @@ int halt(int status);
 int rqstat(int queue, struct rqstat*);
 int setaffinity(int pid, unsigned long mask);
 unsigned long getaffinity(int pid);
+/* users and file protection (docs/users-and-protection.md) */
+int getuid(void);
+int geteuid(void);
+int setuid(int uid);
+int getgid(void);
+int getegid(void);
+int setgid(int gid);
+int chmod(const char* path, int mode);
+int chown(const char* path, int uid, int gid); /* -1 keeps that id */
+int xstat(const char* path, struct xstat*);
+int fxstat(int fd, struct xstat*);
 int trace_start(int kb);
 int trace_stop(void);
 int trace_read(unsigned long offset, void* buf, int len);
@@ -82,6 +94,15 @@ void* memcpy(void*, const void*, unsigned int);
 void usage_exit(const char* line, int status) __attribute__((noreturn));
 void usage_on_help(int argc, char** argv, const char* line);
 void usage_no_options(int argc, char** argv, const char* line);
+
+/* passwd.c: look an account up in /etc/passwd (lib/abi/users.h format);
+ * 1 when found, 0 when not (or the file is unreadable). pw_name writes the
+ * account name of uid, or the number when there is none, into buf[16]. */
+int getpwnam(const char* name, struct pwent* e);
+int getpwuid(unsigned int uid, struct pwent* e);
+int getpwgid(unsigned int gid, struct pwent* e); /* first account with that gid */
+const char* pw_name(unsigned int uid, char* buf);
+const char* pw_group(unsigned int gid, char* buf);
 
 /* umalloc.c */
 void* malloc(unsigned int);

@@ -1,0 +1,56 @@
+/* su - run a command (or a shell) as another user.
+ *
+ *   su NAME [CMD ARGS...]
+ *
+ * Looks NAME up in /etc/passwd, sets the group and then the user id
+ * (setgid before setuid: after setuid a non-root process could no longer
+ * change its group), and execs CMD with its arguments, or the account's
+ * shell when no CMD is given. The working directory is not changed (like
+ * `su` without `-`).
+ *
+ * Passwords: there are none. su is an ordinary program, not a setuid one,
+ * so it has exactly its caller's rights: root may become anyone; any other
+ * user only themselves (the kernel refuses the setuid, and su says
+ * "permission denied"). docs/users-and-protection.md explains the choice
+ * and what a real Unix does instead.
+ *
+ * Exit status: 1 for an unknown user, a refused switch or a failed exec;
+ * -h prints the usage line.
+ */
+#include "user/user.h"
+
+static const char usage[] = "su NAME [CMD ARGS...]";
+
+/* exec as the shell does: the name as given, then from "/". */
+static void run(char** argv) {
+    exec(argv[0], argv);
+    if (strchr(argv[0], '/') == 0 && strlen(argv[0]) < 60) {
+        char path[64];
+        path[0] = '/';
+        strcpy(path + 1, argv[0]);
+        exec(path, argv);
+    }
+}
+
+int main(int argc, char* argv[]) {
+    usage_on_help(argc, argv, usage);
+    if (argc < 2 || argv[1][0] == '-') usage_exit(usage, 1);
+    struct pwent e;
+    if (!getpwnam(argv[1], &e)) {
+        fprintf(2, "su: no user '%s' in /etc/passwd\n", argv[1]);
+        exit(1);
+    }
+    if (setgid((int)e.gid) < 0 || setuid((int)e.uid) < 0) {
+        fprintf(2, "su: permission denied: only root may become another user (there are no passwords)\n");
+        exit(1);
+    }
+    if (argc > 2) {
+        run(argv + 2);
+        fprintf(2, "su: cannot run %s\n", argv[2]);
+    } else {
+        char* sh_argv[] = {e.shell, 0};
+        run(sh_argv);
+        fprintf(2, "su: cannot run shell %s\n", e.shell);
+    }
+    exit(1);
+}
