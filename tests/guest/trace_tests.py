@@ -100,11 +100,14 @@ def matches_ps(evs, ps):
 
 
 def ps_rows(text):
-    rows = {}
+    """pid -> (name, CPU_MS, SCHED), by ps's header (columns may be added)."""
+    rows, cols = {}, None
     for line in text.splitlines():
         f = line.split()
-        if len(f) >= 13 and f[0].isdigit():
-            rows[int(f[0])] = (f[12], int(f[5]), int(f[7]))  # name, CPU_MS, SCHED
+        if f and f[0] == "PID":
+            cols = f
+        elif cols and len(f) == len(cols) and f[0].isdigit():
+            rows[int(f[0])] = (f[cols.index("NAME")], int(f[cols.index("CPU_MS")]), int(f[cols.index("SCHED")]))
     return rows
 
 
