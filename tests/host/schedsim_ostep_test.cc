@@ -1,0 +1,226 @@
+// tests/host/schedsim_ostep_test.cc - `schedsim ostep scheduler` and
+// `schedsim ostep mlfq` against answers worked out by hand from the
+// homework scripts' algorithms (each case's working is in its comment).
+//
+// scheduler.py: all jobs arrive at time 0. FIFO: job i starts at the sum
+// of the lengths before it; response = wait = that start, turnaround =
+// start + length. SJF: FIFO over the lengths sorted (stable), printed in
+// run order. RR (quantum q): the head of the queue runs min(q, left) and
+// goes to the back if unfinished; response = its first start, turnaround
+// = its finish, wait = turnaround - length (every job arrives at 0).
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "sim/ostep.h"
+
+namespace {
+
+struct Ran {
+    int status;
+    std::string out, err;
+};
+
+Ran ostep(std::vector<std::string> args) {
+    Ran r;
+    r.status = schedsim::ostep::run(args, r.out, r.err);
+    return r;
+}
+
+// "job:response:turnaround:wait" per Final statistics line, in print order,
+// then "avg:response:turnaround:wait".
+std::vector<std::string> stats(const std::string& out) {
+    std::vector<std::string> v;
+    static const std::regex job(R"(  Job +(\d+) -- Response: (\S+)  Turnaround (\S+)  Wait (\S+)\n)");
+    static const std::regex avg(R"(  Average -- Response: (\S+)  Turnaround (\S+)  Wait (\S+)\n)");
+    for (std::sregex_iterator it(out.begin(), out.end(), job), end; it != end; ++it)
+        v.push_back((*it)[1].str() + ":" + (*it)[2].str() + ":" + (*it)[3].str() + ":" + (*it)[4].str());
+    std::smatch m;
+    if (std::regex_search(out, m, avg)) v.push_back("avg:" + m[1].str() + ":" + m[2].str() + ":" + m[3].str());
+    return v;
+}
+
+struct Case {
+    std::vector<std::string> args;
+    std::vector<std::string> want;
+};
+
+}  // namespace
+
+TEST(OstepScheduler, HandWorkedAnswers) {
+    const Case cases[] = {
+        // 1. FIFO 200,200,200: starts 0, 200, 400.
+        {{"-p", "FIFO", "-l", "200,200,200"},
+         {"0:0.00:200.00:0.00", "1:200.00:400.00:200.00", "2:400.00:600.00:400.00", "avg:200.00:400.00:200.00"}},
+        // 2. SJF on equal lengths keeps job order: same as FIFO.
+        {{"-p", "SJF", "-l", "200,200,200"},
+         {"0:0.00:200.00:0.00", "1:200.00:400.00:200.00", "2:400.00:600.00:400.00", "avg:200.00:400.00:200.00"}},
+        // 3. FIFO 100,200,300: starts 0, 100, 300; turnarounds 100, 300, 600
+        // (average 1000/3); waits average 400/3.
+        {{"-p", "FIFO", "-l", "100,200,300"},
+         {"0:0.00:100.00:0.00", "1:100.00:300.00:100.00", "2:300.00:600.00:300.00", "avg:133.33:333.33:133.33"}},
+        // 4. SJF 300,200,100 runs jobs 2, 1, 0 at 0, 100, 300.
+        {{"-p", "SJF", "-l", "300,200,100"},
+         {"2:0.00:100.00:0.00", "1:100.00:300.00:100.00", "0:300.00:600.00:300.00", "avg:133.33:333.33:133.33"}},
+        // 5. FIFO 300,200,100: starts 0, 300, 500 (800/3); turnarounds 300,
+        // 500, 600 (1400/3).
+        {{"-p", "FIFO", "-l", "300,200,100"},
+         {"0:0.00:300.00:0.00", "1:300.00:500.00:300.00", "2:500.00:600.00:500.00", "avg:266.67:466.67:266.67"}},
+        // 6. RR q1 200,200,200: round k (0-based) runs jobs at 3k, 3k+1,
+        // 3k+2; the last round is k = 199: finishes 598, 599, 600.
+        {{"-p", "RR", "-q", "1", "-l", "200,200,200"},
+         {"0:0.00:598.00:398.00", "1:1.00:599.00:399.00", "2:2.00:600.00:400.00", "avg:1.00:599.00:399.00"}},
+        // 7. RR q1 100,200,300: round k (k = 0..99) runs j0, j1, j2 at 3k,
+        // 3k+1, 3k+2, so j0 ends at 3*99+1 = 298. From 300 j1 (100 left) and
+        // j2 (200 left) alternate at 300+2m and 301+2m: j1's last run is
+        // m = 99, 498-499; j2 has 100 left at 500 and ends at 600.
+        // Turnarounds 298, 499, 600 (1397/3); waits 198, 299, 300 (797/3).
+        {{"-p", "RR", "-q", "1", "-l", "100,200,300"},
+         {"0:0.00:298.00:198.00", "1:1.00:499.00:299.00", "2:2.00:600.00:300.00", "avg:1.00:465.67:265.67"}},
+        // 8. RR q100 100,200,300: 0-100 job 0 done; 100-200 job 1; 200-300
+        // job 2; 300-400 job 1 done; 400-600 job 2 (two quanta) done.
+        {{"-p", "RR", "-q", "100", "-l", "100,200,300"},
+         {"0:0.00:100.00:0.00", "1:100.00:400.00:200.00", "2:200.00:600.00:300.00", "avg:100.00:366.67:166.67"}},
+        // 9. RR q3 5,5: 0-3 j0, 3-6 j1, 6-8 j0 done, 8-10 j1 done.
+        {{"-p", "RR", "-q", "3", "-l", "5,5"}, {"0:0.00:8.00:3.00", "1:3.00:10.00:5.00", "avg:1.50:9.00:4.00"}},
+        // 10. RR q2 1,2,3: 0-1 j0 done, 1-3 j1 done, 3-5 j2, 5-6 j2 done.
+        {{"-p", "RR", "-q", "2", "-l", "1,2,3"},
+         {"0:0.00:1.00:0.00", "1:1.00:3.00:1.00", "2:3.00:6.00:3.00", "avg:1.33:3.33:1.33"}},
+        // 11. One job.
+        {{"-p", "FIFO", "-l", "10"}, {"0:0.00:10.00:0.00", "avg:0.00:10.00:0.00"}},
+        // 12. SJF 5,3,5,1: stable order j3 (1), j1 (3), j0 (5), j2 (5):
+        // starts 0, 1, 4, 9 (average 14/4); ends 1, 4, 9, 14 (28/4).
+        {{"-p", "SJF", "-l", "5,3,5,1"},
+         {"3:0.00:1.00:0.00", "1:1.00:4.00:1.00", "0:4.00:9.00:4.00", "2:9.00:14.00:9.00", "avg:3.50:7.00:3.50"}},
+        // 13. RR q1 on fractional lengths 2.5,1: 0-1 j0, 1-2 j1 done, 2-3 j0,
+        // 3-3.5 j0 done; j0 waited 1 (1-2).
+        {{"-p", "RR", "-l", "2.5,1"}, {"0:0.00:3.50:1.00", "1:1.00:2.00:1.00", "avg:0.50:2.75:1.00"}},
+        // 14. FIFO 0.1,0.2: job 1 ends at 0.1 + 0.2 (0.30000000000000004 in
+        // doubles, printed 0.30); averages 0.05, 0.2, 0.05.
+        {{"-p", "FIFO", "-l", "0.1,0.2"}, {"0:0.00:0.10:0.00", "1:0.10:0.30:0.10", "avg:0.05:0.20:0.05"}},
+        // 15. RR q4 4,4,4: every job fits its quantum: FIFO.
+        {{"-p", "RR", "-q", "4", "-l", "4,4,4"},
+         {"0:0.00:4.00:0.00", "1:4.00:8.00:4.00", "2:8.00:12.00:8.00", "avg:4.00:8.00:4.00"}},
+        // 16. RR q5 10,1: 0-5 j0, 5-6 j1 done, 6-11 j0 done (waited 5-6).
+        {{"-p", "RR", "-q", "5", "-l", "10,1"}, {"0:0.00:11.00:1.00", "1:5.00:6.00:5.00", "avg:2.50:8.50:3.00"}},
+        // 17. SJF 10,1: j1 0-1, j0 1-11.
+        {{"-p", "SJF", "-l", "10,1"}, {"1:0.00:1.00:0.00", "0:1.00:11.00:1.00", "avg:0.50:6.00:0.50"}},
+        // 18. FIFO 10,1 (the convoy): j0 0-10, j1 10-11.
+        {{"-p", "FIFO", "-l", "10,1"}, {"0:0.00:10.00:0.00", "1:10.00:11.00:10.00", "avg:5.00:10.50:5.00"}},
+        // 19. RR q2 3,3,3: 0-2, 2-4, 4-6 first quanta; 6-7 j0, 7-8 j1, 8-9 j2.
+        {{"-p", "RR", "-q", "2", "-l", "3,3,3"},
+         {"0:0.00:7.00:4.00", "1:2.00:8.00:5.00", "2:4.00:9.00:6.00", "avg:2.00:8.00:5.00"}},
+        // 20. RR with the default quantum 1, 2,1: 0-1 j0, 1-2 j1 done, 2-3 j0.
+        {{"-p", "RR", "-l", "2,1"}, {"0:0.00:3.00:1.00", "1:1.00:2.00:1.00", "avg:0.50:2.50:1.00"}},
+        // 21. Long flags with = and abbreviations: RR q2 3,1: 0-2 j0, 2-3 j1
+        // done, 3-4 j0 done.
+        {{"--policy=RR", "--jl=3,1", "--quantum", "2"}, {"0:0.00:4.00:1.00", "1:2.00:3.00:2.00", "avg:1.00:3.50:1.50"}},
+        // 22. Attached short values: SJF 3,1: j1 0-1, j0 1-4.
+        {{"-pSJF", "-l3,1"}, {"1:0.00:1.00:0.00", "0:1.00:4.00:1.00", "avg:0.50:2.50:0.50"}},
+        // 23. The default policy is FIFO.
+        {{"-l", "2,4"}, {"0:0.00:2.00:0.00", "1:2.00:6.00:2.00", "avg:1.00:4.00:1.00"}},
+        // 24. RR q3 7,2,4: 0-3 j0, 3-5 j1 done, 5-8 j2, 8-11 j0, 11-12 j2
+        // done, 12-13 j0 done. Waits: j0 (3-8) 5 + (11-12) 1 = 6, j1 3, j2
+        // 5 + (8-11) 3 = 8.
+        {{"-p", "RR", "-q", "3", "-l", "7,2,4"},
+         {"0:0.00:13.00:6.00", "1:3.00:5.00:3.00", "2:5.00:12.00:8.00", "avg:2.67:10.00:5.67"}},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> args = {"scheduler", "-c"};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        const Ran r = ostep(args);
+        std::string joined;
+        for (auto& a : c.args) joined += a + " ";
+        ASSERT_EQ(r.status, 0) << joined << r.err;
+        EXPECT_EQ(stats(r.out), c.want) << joined;
+    }
+}
+
+// The whole output of FIFO 200,200,200 with -c, line for line as
+// scheduler.py prints it (its README shows this run).
+TEST(OstepScheduler, ExactOutputFifo) {
+    const Ran r = ostep({"scheduler", "-p", "FIFO", "-l", "200,200,200", "-c"});
+    EXPECT_EQ(r.out,
+              "ARG policy FIFO\n"
+              "ARG jlist 200,200,200\n"
+              "\n"
+              "Here is the job list, with the run time of each job: \n"
+              "  Job 0 ( length = 200.0 )\n"
+              "  Job 1 ( length = 200.0 )\n"
+              "  Job 2 ( length = 200.0 )\n"
+              "\n\n"
+              "** Solutions **\n"
+              "\n"
+              "Execution trace:\n"
+              "  [ time   0 ] Run job 0 for 200.00 secs ( DONE at 200.00 )\n"
+              "  [ time 200 ] Run job 1 for 200.00 secs ( DONE at 400.00 )\n"
+              "  [ time 400 ] Run job 2 for 200.00 secs ( DONE at 600.00 )\n"
+              "\n"
+              "Final statistics:\n"
+              "  Job   0 -- Response: 0.00  Turnaround 200.00  Wait 0.00\n"
+              "  Job   1 -- Response: 200.00  Turnaround 400.00  Wait 200.00\n"
+              "  Job   2 -- Response: 400.00  Turnaround 600.00  Wait 400.00\n"
+              "\n"
+              "  Average -- Response: 200.00  Turnaround 400.00  Wait 200.00\n"
+              "\n");
+}
+
+// RR's trace: "%3d" job numbers, the time truncated to an integer.
+TEST(OstepScheduler, RoundRobinTrace) {
+    const Ran r = ostep({"scheduler", "-p", "RR", "-l", "2.5,1", "-c"});
+    EXPECT_NE(r.out.find("  Job 0 ( length = 2.5 )\n  Job 1 ( length = 1.0 )\n"), std::string::npos);
+    EXPECT_NE(r.out.find("Execution trace:\n"
+                         "  [ time   0 ] Run job   0 for 1.00 secs\n"
+                         "  [ time   1 ] Run job   1 for 1.00 secs ( DONE at 2.00 )\n"
+                         "  [ time   2 ] Run job   0 for 1.00 secs\n"
+                         "  [ time   3 ] Run job   0 for 0.50 secs ( DONE at 3.50 )\n"),
+              std::string::npos)
+        << r.out;
+}
+
+// Without -c: the problem only. Random jobs: ARG lines, integer lengths in
+// 1..maxlen, the same jobs for the same seed (schedsim's generator).
+TEST(OstepScheduler, ProblemOnlyAndRandomJobs) {
+    const Ran p = ostep({"scheduler", "-l", "3,1"});
+    EXPECT_EQ(stats(p.out).size(), 0u);
+    EXPECT_NE(p.out.find("Compute the turnaround time, response time, and wait time for each job.\n"),
+              std::string::npos);
+    const Ran a = ostep({"scheduler", "-j", "5", "-s", "7", "-m", "4", "-c"});
+    const Ran b = ostep({"scheduler", "-j", "5", "-s", "7", "-m", "4", "-c"});
+    ASSERT_EQ(a.status, 0);
+    EXPECT_EQ(a.out, b.out);
+    EXPECT_NE(a.out.find("ARG policy FIFO\nARG jobs 5\nARG maxlen 4\nARG seed 7\n"), std::string::npos);
+    const std::regex len(R"(  Job \d+ \( length = (\d+) \)\n)");
+    int n = 0;
+    for (std::sregex_iterator it(a.out.begin(), a.out.end(), len), end; it != end; ++it, ++n) {
+        const int l = std::stoi((*it)[1].str());
+        EXPECT_GE(l, 1);
+        EXPECT_LE(l, 4);
+    }
+    EXPECT_EQ(n, 5);
+    EXPECT_EQ(stats(a.out).size(), 6u);
+}
+
+TEST(OstepScheduler, UnknownPolicyAndBadFlags) {
+    const Ran u = ostep({"scheduler", "-p", "STCF", "-l", "1", "-c"});
+    EXPECT_EQ(u.status, 0);  // as the script: a message, no figures
+    EXPECT_NE(u.out.find("Error: Policy STCF is not available.\n"), std::string::npos);
+    for (std::vector<std::string> bad : std::vector<std::vector<std::string>>{{"scheduler", "-q", "0", "-l", "1", "-c"},
+                                                                              {"scheduler", "-l", "1,x"},
+                                                                              {"scheduler", "-l", "1,-2"},
+                                                                              {"scheduler", "-z"},
+                                                                              {"scheduler", "-p"},
+                                                                              {"scheduler", "-q", "1.5"},
+                                                                              {"scheduler", "-j", "0"},
+                                                                              {"scheduler", "--policyy=RR"},
+                                                                              {"nosuch"},
+                                                                              {}}) {
+        const Ran r = ostep(bad);
+        EXPECT_EQ(r.status, 2) << (bad.empty() ? "(none)" : bad.back());
+        EXPECT_FALSE(r.err.empty());
+        EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+    }
+    EXPECT_EQ(ostep({"scheduler", "-h"}).status, 0);
+}
