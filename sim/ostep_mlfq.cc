@@ -160,7 +160,7 @@ void mlfq(const std::vector<std::string>& args, std::string& out) {
         "  startTime : at what time does the job enter the system\n"
         "  runTime   : the total CPU time needed by the job to finish\n"
         "  ioFreq    : every ioFreq time units, the job issues an I/O\n"
-        "              (the I/O takes ioTime units to complete)\n\n\n"
+        "              (the I/O takes ioTime units to complete)\n\n"
         "Job List:\n";
     for (size_t i = 0; i < jobs.size(); i++) {
         out += fmt("  Job %2zu: startTime %3lld - runTime %3lld - ioFreq %3lld\n", i,

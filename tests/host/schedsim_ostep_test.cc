@@ -224,3 +224,148 @@ TEST(OstepScheduler, UnknownPolicyAndBadFlags) {
     }
     EXPECT_EQ(ostep({"scheduler", "-h"}).status, 0);
 }
+
+// ---- mlfq.py ----
+//
+// The script's model: queue numQueues-1 is the top; the head of the highest
+// non-empty queue runs one tick at a time; at the end of its quantum it
+// goes to the back, one queue lower once it has used `allotment` quanta
+// there; every ioFreq ticks of its run it leaves for ioTime ticks; a tick's
+// events are: boost, then arrivals/I/O completions (to the back, -I: the
+// front), then the run. Response = first run - start, turnaround = end -
+// start.
+
+namespace {
+
+// "job:response:turnaround" per job, then "avg:response:turnaround".
+std::vector<std::string> mlfq_stats(const std::string& out) {
+    std::vector<std::string> v;
+    static const std::regex job(R"(  Job +(\d+): startTime +\d+ - response +(\d+) - turnaround +(\d+)\n)");
+    static const std::regex avg(R"(  Avg +\d+: startTime n/a - response (\S+) - turnaround (\S+)\n)");
+    for (std::sregex_iterator it(out.begin(), out.end(), job), end; it != end; ++it)
+        v.push_back((*it)[1].str() + ":" + (*it)[2].str() + ":" + (*it)[3].str());
+    std::smatch m;
+    if (std::regex_search(out, m, avg)) v.push_back("avg:" + m[1].str() + ":" + m[2].str());
+    return v;
+}
+
+}  // namespace
+
+TEST(OstepMlfq, HandWorkedAnswers) {
+    const Case cases[] = {
+        // 1. Two queues, q10, jobs 8 and 4: j0 runs 0-8, j1 8-12 (its quantum
+        // never ends). A published homework run shows the same.
+        {{"-n", "2", "-l", "0,8,0:0,4,0"}, {"0:0:8", "1:8:12", "avg:4.00:10.00"}},
+        // 2. One job of 200 (the chapter's first example): response 0, done 200.
+        {{"-n", "3", "-q", "10", "-l", "0,200,0"}, {"0:0:200", "avg:0.00:200.00"}},
+        // 3. One queue = round robin q2, 4 and 4: 0-2 j0, 2-4 j1, 4-6 j0, 6-8 j1.
+        {{"-n", "1", "-q", "2", "-l", "0,4,0:0,4,0"}, {"0:0:6", "1:2:8", "avg:1.00:7.00"}},
+        // 4. RR q1, 3 and 3: j0 at 0, 2, 4 (done 5), j1 at 1, 3, 5 (done 6).
+        {{"-n", "1", "-q", "1", "-l", "0,3,0:0,3,0"}, {"0:0:5", "1:1:6", "avg:0.50:5.50"}},
+        // 5. Two queues q2: j0 0-2 then sinks; j1 2-4 done (finish is checked
+        // before the quantum end); j0 4-8 at the bottom.
+        {{"-n", "2", "-q", "2", "-l", "0,6,0:0,2,0"}, {"0:0:8", "1:2:4", "avg:1.00:6.00"}},
+        // 6. Start times: j0 0-2, idle 2-5, j1 begins at 5 and runs 5-7.
+        {{"-n", "1", "-q", "10", "-l", "0,2,0:5,2,0"}, {"0:0:2", "1:0:2", "avg:0.00:2.00"}},
+        // 7. A late arrival on top: j0 0-3 (sinks at 3), 3-4 at the bottom;
+        // j1 begins at 4 on top, 4-6; j0 resumes 6-12 (10 ticks in all).
+        {{"-n", "2", "-q", "3", "-l", "0,10,0:4,2,0"}, {"0:0:12", "1:0:2", "avg:0.00:7.00"}},
+        // 8. I/O: j0 (I/O every 2, -i 2) runs 0-2, I/O 2-4; j1 2-4 and, still
+        // at the head when j0 returns to the back at 4, 4-6 (done); j0 6-8.
+        {{"-n", "1", "-q", "10", "-i", "2", "-l", "0,4,2:0,4,0"}, {"0:0:8", "1:2:6", "avg:1.00:7.00"}},
+        // 9. The same with -I: j0 returns to the front at 4 and runs 4-6; j1
+        // 6-8.
+        {{"-n", "1", "-q", "10", "-i", "2", "-I", "-l", "0,4,2:0,4,0"}, {"0:0:6", "1:2:8", "avg:1.00:7.00"}},
+        // 10. Boost every 4: j0 0-2 and j1 2-4 sink; the boost at 4 lifts
+        // both (ticks = the top allotment, 1): j0 4-5, sinks; j1 5-6, sinks;
+        // j0 6-7 done (4 ticks), j1 7-8 done.
+        {{"-n", "2", "-q", "2", "-B", "4", "-l", "0,4,0:0,4,0"}, {"0:0:7", "1:2:8", "avg:1.00:7.50"}},
+        // 11. No boost: j0 0-2, j1 2-4, then at the bottom j0 4-6 done, j1 6-8.
+        {{"-n", "2", "-q", "2", "-l", "0,4,0:0,4,0"}, {"0:0:6", "1:2:8", "avg:1.00:7.00"}},
+        // 12. I/O at the quantum's last tick (q2, I/O every 2, -i 1): j0 0-2,
+        // I/O 2-3, sinks; j1 2-4, sinks; bottom: j0 4-6, I/O 6-7; j1 6-8; j0
+        // 8-10 done; j1 10-12 done.
+        {{"-n", "2", "-q", "2", "-i", "1", "-l", "0,6,2:0,6,0"}, {"0:0:10", "1:2:12", "avg:1.00:11.00"}},
+        // 13. The same with -S: the reset comes before the quantum-end check,
+        // which still sees the quantum used up, so j0 sinks all the same.
+        {{"-n", "2", "-q", "2", "-i", "1", "-S", "-l", "0,6,2:0,6,0"}, {"0:0:10", "1:2:12", "avg:1.00:11.00"}},
+        // 14. I/O mid-quantum (q3): j0 0-2, I/O 2-3, back on top behind j1;
+        // j1 2-5 sinks; j0 5-6 ends its quantum, sinks; bottom j1 6-9 done;
+        // j0 9-10, I/O 10-11 (idle 10), 11-13 done.
+        {{"-n", "2", "-q", "3", "-i", "1", "-l", "0,6,2:0,6,0"}, {"0:0:13", "1:2:9", "avg:1.00:11.00"}},
+        // 15. The same with -S: j0's I/O at 2 gives it a fresh quantum and
+        // allotment on top; j1 2-5 sinks; j0 5-7, I/O 7-8 (fresh again); j1
+        // 7-8 at the bottom; j0 back on top 8-10 done; j1 10-12 done.
+        {{"-n", "2", "-q", "3", "-i", "1", "-S", "-l", "0,6,2:0,6,0"}, {"0:0:10", "1:2:12", "avg:1.00:11.00"}},
+        // 16. -Q 1,2: top quantum 1, bottom 2: 0-1 on top, then 1-5 below.
+        {{"-Q", "1,2", "-A", "1,1", "-l", "0,5,0"}, {"0:0:5", "avg:0.00:5.00"}},
+        // 17. -Q 1,4, two jobs of 3: j0 0-1 and j1 1-2 sink; j0 2-4, j1 4-6.
+        {{"-Q", "1,4", "-l", "0,3,0:0,3,0"}, {"0:0:4", "1:1:6", "avg:0.50:5.00"}},
+        // 18. -a 2 (q1): each job gets two quanta on top: j0 0, j1 1, j0 2
+        // (sinks), j1 3 (sinks), j0 4 done, j1 5 done.
+        {{"-n", "2", "-q", "1", "-a", "2", "-l", "0,3,0:0,3,0"}, {"0:0:5", "1:1:6", "avg:0.50:5.50"}},
+        // 19. Long flags and attached values: as case 3.
+        {{"--numQueues=1", "--quantum", "2", "-l0,4,0:0,4,0"}, {"0:0:6", "1:2:8", "avg:1.00:7.00"}},
+        // 20. Arrival during another's quantum on one queue: j0 0-10 (q10),
+        // j1 begins at 3 and waits; j0's quantum ends at 10 with 2 left: j1
+        // 10-15 done, j0 15-17 done (response of j1: 10 - 3 = 7).
+        {{"-n", "1", "-l", "0,12,0:3,5,0"}, {"0:0:17", "1:7:12", "avg:3.50:14.50"}},
+    };
+    for (const Case& c : cases) {
+        std::vector<std::string> args = {"mlfq", "-c"};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        const Ran r = ostep(args);
+        std::string joined;
+        for (auto& a : c.args) joined += a + " ";
+        ASSERT_EQ(r.status, 0) << joined << r.err;
+        EXPECT_EQ(mlfq_stats(r.out), c.want) << joined;
+    }
+}
+
+// The boost's own choice (ticks = the top queue's allotment) shows in the
+// trace; OPTIONS lines list queues from the top.
+TEST(OstepMlfq, TraceAndOptions) {
+    // j0 alone: 0-2 on top, sinks; 2-4 at the bottom (allotment renewed);
+    // 4 at the bottom; boost at 5: top queue, ticks 1 - 1 = 0 at its run.
+    const Ran r = ostep({"mlfq", "-n", "2", "-q", "2", "-B", "5", "-l", "0,8,0", "-c"});
+    EXPECT_NE(r.out.find("[ time 5 ] BOOST ( every 5 )\n"
+                         "[ time 5 ] Run JOB 0 at PRIORITY 1 [ TICKS 0 ALLOT 1 TIME 2 (of 8) ]\n"),
+              std::string::npos)
+        << r.out;
+    const Ran o = ostep({"mlfq", "-Q", "1,2", "-A", "3,4", "-l", "0,5,0"});
+    EXPECT_NE(o.out.find("OPTIONS jobs 1\nOPTIONS queues 2\n"
+                         "OPTIONS allotments for queue  1 is   3\n"
+                         "OPTIONS quantum length for queue  1 is   1\n"
+                         "OPTIONS allotments for queue  0 is   4\n"
+                         "OPTIONS quantum length for queue  0 is   2\n"
+                         "OPTIONS boost 0\nOPTIONS ioTime 5\nOPTIONS stayAfterIO False\nOPTIONS iobump False\n"),
+              std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("Job List:\n  Job  0: startTime   0 - runTime   5 - ioFreq   0\n\n"
+                         "Compute the execution trace"),
+              std::string::npos);
+    EXPECT_EQ(mlfq_stats(o.out).size(), 0u);
+}
+
+TEST(OstepMlfq, RandomJobsAndBadInput) {
+    const Ran a = ostep({"mlfq", "-j", "4", "-s", "3", "-c"});
+    const Ran b = ostep({"mlfq", "-j", "4", "-s", "3", "-c"});
+    ASSERT_EQ(a.status, 0) << a.err;
+    EXPECT_EQ(a.out, b.out);
+    EXPECT_EQ(mlfq_stats(a.out).size(), 5u);
+    for (std::vector<std::string> bad : std::vector<std::vector<std::string>>{
+             {"mlfq", "-Q", "1,2", "-A", "1"},
+             {"mlfq", "-A", "0,1,1"},
+             {"mlfq", "-l", "0,5"},
+             {"mlfq", "-n", "0"},
+             {"mlfq", "-i", "-1"},
+             {"mlfq", "-l", "-1,5,0"},
+             {"mlfq", "-l", "0,0,0", "-c"},
+             {"mlfq", "-q", "x"},
+             {"mlfq", "--quantu", "3"},
+         }) {
+        const Ran r = ostep(bad);
+        EXPECT_EQ(r.status, 2) << bad.back();
+        EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+    }
+}
