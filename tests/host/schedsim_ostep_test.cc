@@ -10,7 +10,8 @@
 // = its finish, wait = turnaround - length (every job arrives at 0).
 #include <gtest/gtest.h>
 
-#include <regex>
+#include <cstdio>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,16 +30,25 @@ Ran ostep(std::vector<std::string> args) {
     return r;
 }
 
+std::vector<std::string> lines(const std::string& out) {
+    std::vector<std::string> v;
+    std::istringstream in(out);
+    for (std::string l; std::getline(in, l);) v.push_back(l);
+    return v;
+}
+
 // "job:response:turnaround:wait" per Final statistics line, in print order,
 // then "avg:response:turnaround:wait".
 std::vector<std::string> stats(const std::string& out) {
     std::vector<std::string> v;
-    static const std::regex job(R"(  Job +(\d+) -- Response: (\S+)  Turnaround (\S+)  Wait (\S+)\n)");
-    static const std::regex avg(R"(  Average -- Response: (\S+)  Turnaround (\S+)  Wait (\S+)\n)");
-    for (std::sregex_iterator it(out.begin(), out.end(), job), end; it != end; ++it)
-        v.push_back((*it)[1].str() + ":" + (*it)[2].str() + ":" + (*it)[3].str() + ":" + (*it)[4].str());
-    std::smatch m;
-    if (std::regex_search(out, m, avg)) v.push_back("avg:" + m[1].str() + ":" + m[2].str() + ":" + m[3].str());
+    for (const std::string& l : lines(out)) {
+        int job;
+        char r[32], t[32], w[32];
+        if (std::sscanf(l.c_str(), "  Job %d -- Response: %31s Turnaround %31s Wait %31s", &job, r, t, w) == 4)
+            v.push_back(std::to_string(job) + ":" + r + ":" + t + ":" + w);
+        else if (std::sscanf(l.c_str(), "  Average -- Response: %31s Turnaround %31s Wait %31s", r, t, w) == 3)
+            v.push_back(std::string("avg:") + r + ":" + t + ":" + w);
+    }
     return v;
 }
 
@@ -192,12 +202,13 @@ TEST(OstepScheduler, ProblemOnlyAndRandomJobs) {
     ASSERT_EQ(a.status, 0);
     EXPECT_EQ(a.out, b.out);
     EXPECT_NE(a.out.find("ARG policy FIFO\nARG jobs 5\nARG maxlen 4\nARG seed 7\n"), std::string::npos);
-    const std::regex len(R"(  Job \d+ \( length = (\d+) \)\n)");
     int n = 0;
-    for (std::sregex_iterator it(a.out.begin(), a.out.end(), len), end; it != end; ++it, ++n) {
-        const int l = std::stoi((*it)[1].str());
-        EXPECT_GE(l, 1);
-        EXPECT_LE(l, 4);
+    for (const std::string& l : lines(a.out)) {
+        int job, len;
+        if (std::sscanf(l.c_str(), "  Job %d ( length = %d )", &job, &len) != 2) continue;
+        EXPECT_GE(len, 1);
+        EXPECT_LE(len, 4);
+        n++;
     }
     EXPECT_EQ(n, 5);
     EXPECT_EQ(stats(a.out).size(), 6u);
@@ -240,12 +251,15 @@ namespace {
 // "job:response:turnaround" per job, then "avg:response:turnaround".
 std::vector<std::string> mlfq_stats(const std::string& out) {
     std::vector<std::string> v;
-    static const std::regex job(R"(  Job +(\d+): startTime +\d+ - response +(\d+) - turnaround +(\d+)\n)");
-    static const std::regex avg(R"(  Avg +\d+: startTime n/a - response (\S+) - turnaround (\S+)\n)");
-    for (std::sregex_iterator it(out.begin(), out.end(), job), end; it != end; ++it)
-        v.push_back((*it)[1].str() + ":" + (*it)[2].str() + ":" + (*it)[3].str());
-    std::smatch m;
-    if (std::regex_search(out, m, avg)) v.push_back("avg:" + m[1].str() + ":" + m[2].str());
+    for (const std::string& l : lines(out)) {
+        int job, start, resp, turn;
+        char r[32], t[32];
+        if (std::sscanf(l.c_str(), "  Job %d: startTime %d - response %d - turnaround %d", &job, &start, &resp,
+                        &turn) == 4)
+            v.push_back(std::to_string(job) + ":" + std::to_string(resp) + ":" + std::to_string(turn));
+        else if (std::sscanf(l.c_str(), "  Avg %d: startTime n/a - response %31s - turnaround %31s", &job, r, t) == 3)
+            v.push_back(std::string("avg:") + r + ":" + t);
+    }
     return v;
 }
 
