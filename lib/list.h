@@ -45,6 +45,7 @@ class List {
 
     bool empty() const { return !head_.linked(); }
     void push_back(T& item) { (item.*Node).insert_before(head_); }
+    void push_front(T& item) { (item.*Node).insert_after(head_); }
     static void remove(T& item) { (item.*Node).unlink(); }
     T* front() { return empty() ? nullptr : from_node(head_.next); }
     T* pop_front() {

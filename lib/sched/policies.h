@@ -14,9 +14,12 @@
     X(RR, RoundRobin, "rr")            \
     X(DWRR, Dwrr, "dwrr")              \
     X(IDWRR, InterleavedDwrr, "idwrr") \
-    X(EEVDF, Eevdf, "eevdf")
+    X(EEVDF, Eevdf, "eevdf")           \
+    X(STRIDE, Stride, "stride")        \
+    X(LOTTERY, Lottery, "lottery")     \
+    X(MLFQ, Mlfq, "mlfq")
 
-/* " rr dwrr idwrr eevdf": every name, each after a space. */
+/* " rr dwrr idwrr eevdf stride lottery mlfq": every name, each after a space. */
 #define Q_SCHED_NAME_WITH_SPACE(kind, cls, name) " " name
 #define Q_SCHED_POLICY_NAMES Q_SCHED_POLICIES(Q_SCHED_NAME_WITH_SPACE)
 

@@ -82,6 +82,15 @@ struct Entity {
     // one tree node (the group's first by seq); members form a ring.
     Entity* gnext = nullptr;
     Entity* gprev = nullptr;
+    // Stride, lottery and MLFQ state (stride.h, mlfq.h).
+    bool picked = false;  // picked by stride/mlfq, not yet put back or stopped
+    u8 mq = 0;            // MLFQ: its queue, 0 = the highest priority
+    u64 prem = 0;         // stride: remainder of the pass division
+    i64 pass = 0;         // stride: pass value
+    i64 plag = 0;         // stride: pass - global pass when it left a queue
+    Time used = 0;        // MLFQ: time used at its queue (the allotment)
+    Time turn = 0;        // MLFQ: time used in its current quantum
+    u64 epoch = 0;        // MLFQ: boost period it was last placed in
 
     // Forget all policy state (a reused task slot starts afresh: no lag,
     // no credit). Only for an entity no policy holds (not queued, stopped).
@@ -97,6 +106,12 @@ struct Entity {
         min_vruntime = 0;
         left = right = parent = gnext = gprev = nullptr;
         red = false;
+        picked = false;
+        mq = 0;
+        prem = 0;
+        pass = plag = 0;
+        used = turn = 0;
+        epoch = 0;
     }
 };
 

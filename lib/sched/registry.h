@@ -13,8 +13,11 @@
 #include "lib/sched/dwrr.h"
 #include "lib/sched/eevdf.h"
 #include "lib/sched/idwrr.h"
+#include "lib/sched/lottery.h"
+#include "lib/sched/mlfq.h"
 #include "lib/sched/policies.h"
 #include "lib/sched/rr.h"
+#include "lib/sched/stride.h"
 #include "lib/sched/weights.h"
 
 namespace q::sched {

@@ -208,7 +208,7 @@ def lockstat_test():
 
 
 def storm_tests():
-    for policy in ("rr", "dwrr", "idwrr", "eevdf"):
+    for policy in ("rr", "dwrr", "idwrr", "eevdf", "stride", "lottery", "mlfq"):
         name = "storm-4harts-%s" % policy
         try:
             with Guest(cpus=4, sched=policy) as g:
@@ -220,7 +220,7 @@ def storm_tests():
 
 
 def boot_tests():
-    for policy in ("rr", "dwrr", "idwrr", "eevdf"):
+    for policy in ("rr", "dwrr", "idwrr", "eevdf", "stride", "lottery", "mlfq"):
         for cpus in (1, 8):
             name = "boot-%s-%dharts" % (policy, cpus)
             try:

@@ -63,7 +63,7 @@ TEST(SchedLevels, Ctz64DeBruijnMatchesBuiltin) {
 }
 
 TEST(SchedRegistry, NamesAndStorage) {
-    for (const char* n : {"rr", "dwrr", "idwrr", "eevdf"}) {
+    for (const char* n : {"rr", "dwrr", "idwrr", "eevdf", "stride", "lottery", "mlfq"}) {
         PolicyKind k;
         ASSERT_TRUE(parse_policy(n, k)) << n;
     }

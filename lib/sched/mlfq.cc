@@ -1,0 +1,96 @@
+// lib/sched/mlfq.cc - Multi-Level Feedback Queue (see mlfq.h for the rules).
+#include "lib/sched/mlfq.h"
+
+namespace q::sched {
+
+void Mlfq::to_top(Entity& e, u64 epoch) {
+    e.mq = 0;
+    e.used = 0;
+    e.turn = 0;
+    e.epoch = epoch;
+}
+
+void Mlfq::push(Entity& e, bool front) {
+    if (e.mq >= p_.queues) e.mq = static_cast<u8>(p_.queues - 1);
+    if (front) {
+        q_[e.mq].push_front(e);
+    } else {
+        q_[e.mq].push_back(e);
+    }
+    e.queued = true;
+    count_++;
+}
+
+void Mlfq::enqueue(Entity& e, Time now) {
+    Q_ASSERT(!e.queued);
+    const u64 epoch = period(now);
+    if (e.epoch != epoch) to_top(e, epoch);  // rule 5 for a task away at the boost
+    bool front;
+    if (e.picked) {
+        front = e.turn != 0;  // quantum left: it continues it
+    } else {
+        if (p_.io_reset) e.used = e.turn = 0;
+        front = p_.io_front;
+    }
+    e.picked = false;
+    push(e, front);
+}
+
+void Mlfq::dequeue(Entity& e) {
+    Q_ASSERT(e.queued);
+    q_[e.mq].remove(e);
+    e.queued = false;
+    count_--;
+}
+
+void Mlfq::boost_all(u64 epoch) {
+    for (Entity& e : q_[0]) to_top(e, epoch);
+    for (unsigned i = 1; i < p_.queues; i++) {
+        while (Entity* e = q_[i].pop_front()) {
+            to_top(*e, epoch);
+            q_[0].push_back(*e);
+        }
+    }
+}
+
+Entity* Mlfq::pick(unsigned cpu, Time now) {
+    if (count_ == 0) return nullptr;
+    const u64 epoch = period(now);
+    if (epoch != epoch_) {
+        epoch_ = epoch;
+        boost_all(epoch);
+    }
+    for (unsigned i = 0; i < p_.queues; i++) {
+        if (Entity* e = q_[i].pop_front()) {
+            e->queued = false;
+            count_--;
+            e->cpu = static_cast<u16>(cpu);
+            e->picked = true;
+            return e;
+        }
+    }
+    return nullptr;
+}
+
+void Mlfq::charge(Entity& e, Time ran) {
+    if (e.mq >= p_.queues) e.mq = static_cast<u8>(p_.queues - 1);
+    e.used += ran;
+    e.turn += ran;
+    if (e.used >= p_.allotment[e.mq]) {  // rule 4
+        if (e.mq + 1u < p_.queues) e.mq++;
+        e.used = 0;
+        e.turn = 0;
+    } else if (e.turn >= p_.quantum[e.mq]) {  // rule 2: its turn is over
+        e.turn = 0;
+    }
+}
+
+void Mlfq::forget(Entity& e) {
+    e.picked = false;
+    e.mq = 0;
+    e.used = e.turn = 0;
+}
+
+usize Mlfq::queued_at(unsigned q) const { return q < p_.queues ? q_[q].size() : 0; }
+
+}  // namespace q::sched

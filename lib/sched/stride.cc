@@ -1,0 +1,86 @@
+// lib/sched/stride.cc - stride scheduling (see stride.h for the design).
+#include "lib/sched/stride.h"
+
+namespace q::sched {
+
+namespace {
+
+i64 clamp(i64 v, i64 lo, i64 hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+}  // namespace
+
+void Stride::enqueue(Entity& e, Time) {
+    Q_ASSERT(!e.queued);
+    if (!e.picked) e.pass = global_ + e.plag;  // new, woken or migrated
+    e.picked = false;
+    e.plag = 0;
+    e.seq = seq_++;
+    queue_.push_back(e);
+    e.queued = true;
+    count_++;
+}
+
+void Stride::leave(Entity& e) {
+    const i64 s = stride(e.weight);
+    e.plag = clamp(e.pass - global_, -s, s);
+}
+
+void Stride::dequeue(Entity& e) {
+    Q_ASSERT(e.queued);
+    queue_.remove(e);
+    e.queued = false;
+    count_--;
+    leave(e);
+}
+
+Entity* Stride::pick(unsigned cpu, Time) {
+    Entity* best = nullptr;
+    for (Entity& e : queue_) {
+        if (!best || e.pass < best->pass || (e.pass == best->pass && e.seq < best->seq)) best = &e;
+    }
+    if (!best) return nullptr;
+    queue_.remove(*best);
+    best->queued = false;
+    count_--;
+    best->cpu = static_cast<u16>(cpu);
+    best->picked = true;
+    if (best->pass > global_) global_ = best->pass;
+    return best;
+}
+
+void Stride::charge(Entity& e, Time ran) {
+    const u64 scaled = static_cast<u64>(stride(e.weight)) * ran + e.prem;
+    e.pass += static_cast<i64>(scaled / slice_);
+    e.prem = scaled % slice_;
+}
+
+void Stride::stop(Entity& e) {
+    Q_ASSERT(!e.queued);
+    if (e.picked) leave(e);
+    e.picked = false;
+}
+
+void Stride::forget(Entity& e) {
+    e.picked = false;
+    e.plag = 0;
+    e.prem = 0;
+}
+
+bool Stride::preempts(const Entity& woken, const Entity& running) const {
+    return woken.pass + stride(woken.weight) <= running.pass;
+}
+
+void Stride::reweight(Entity& e, u32 weight, u8 level) {
+    const i64 old_s = stride(e.weight), new_s = stride(weight);
+    if (e.queued || e.picked) {
+        const i64 remain = clamp(e.pass - global_, -4 * old_s, 4 * old_s);
+        e.pass = global_ + remain * new_s / old_s;
+    } else {
+        e.plag = clamp(e.plag * new_s / old_s, -new_s, new_s);
+    }
+    e.prem = 0;
+    e.weight = weight;
+    e.level = level;
+}
+
+}  // namespace q::sched
