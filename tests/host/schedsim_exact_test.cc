@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/sim.h"
+#include "tests/host/schedsim_test_util.h"
 
 using namespace schedsim;
 namespace qs = q::sched;
@@ -16,22 +17,12 @@ namespace qs = q::sched;
 namespace {
 
 TaskSpec task(uint8_t level, double block_chance, uint64_t arrival = 0) {
-    TaskSpec s;
-    s.arrival = arrival;
-    s.runtime = kForever;
-    s.level = level;
-    s.block_chance = block_chance;
-    return s;
+    return test::forever_task(level, block_chance, arrival);
 }
 
 Config one_core(qs::PolicyKind k, uint64_t wake_delay) {
-    Config c;
-    c.policy = k;
-    c.workload = WorkloadKind::File;
-    c.cores = 1;
-    c.ticks = 100000;
+    Config c = test::quiet_config(k, WorkloadKind::File, 1, 100000);
     c.wake_delay = wake_delay;
-    c.progress = false;
     return c;
 }
 

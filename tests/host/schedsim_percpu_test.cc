@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/cli.h"
+#include "tests/host/schedsim_test_util.h"
 
 using namespace schedsim;
 namespace qs = q::sched;
@@ -19,23 +20,23 @@ namespace qs = q::sched;
 namespace {
 
 TaskSpec hog(uint8_t level, uint64_t arrival = 0, uint64_t affinity = ~uint64_t{0}) {
-    TaskSpec s;
-    s.arrival = arrival;
-    s.runtime = kForever;
-    s.level = level;
-    s.affinity = affinity;
-    return s;
+    return test::forever_task(level, 0, arrival, affinity);
 }
 
 Config cfg(qs::PolicyKind k, unsigned cores, uint64_t ticks, Queues queues = Queues::PerCpu) {
-    Config c;
-    c.policy = k;
-    c.workload = WorkloadKind::File;
-    c.cores = cores;
-    c.ticks = ticks;
+    Config c = test::quiet_config(k, WorkloadKind::File, cores, ticks);
     c.queues = queues;
     c.weights = qs::WeightTable::Linux;
-    c.progress = false;
+    return c;
+}
+
+// The random workload with blocking tasks.
+Config random(Config c, double spawn, uint64_t runtime_max, double block_max, uint64_t wake_delay) {
+    c.workload = WorkloadKind::Random;
+    c.spawn_chance = spawn;
+    c.runtime_max = runtime_max;
+    c.block_max = block_max;
+    c.wake_delay = wake_delay;
     return c;
 }
 
@@ -63,12 +64,7 @@ std::string write_file(const std::string& name, const std::string& text) {
 // figures, no migrations (random arrivals, blocking, every policy).
 TEST(SchedsimPercpu, OneCoreIsTheSingleQueue) {
     for (qs::PolicyKind k : all_policies()) {
-        Config c = cfg(k, 1, 20000, Queues::Single);
-        c.workload = WorkloadKind::Random;
-        c.spawn_chance = 0.01;
-        c.runtime_max = 500;
-        c.block_max = 0.05;
-        c.wake_delay = 20;
+        Config c = random(cfg(k, 1, 20000, Queues::Single), 0.01, 500, 0.05, 20);
         const Result a = simulate(c, {});
         c.queues = Queues::PerCpu;
         const Result b = simulate(c, {});
@@ -143,12 +139,7 @@ TEST(SchedsimPercpu, AffinityPinsTasks) {
 // idles for long while another has work waiting (wasted idle below 1% of
 // the slots), and the random workload's work gets done as in single mode.
 TEST(SchedsimPercpu, IdleCoresStealWork) {
-    Config c = cfg(qs::PolicyKind::EEVDF, 4, 40000);
-    c.workload = WorkloadKind::Random;
-    c.spawn_chance = 0.002;
-    c.runtime_max = 3000;
-    c.block_max = 0.02;
-    c.wake_delay = 10;
+    Config c = random(cfg(qs::PolicyKind::EEVDF, 4, 40000), 0.002, 3000, 0.02, 10);
     const Result r = simulate(c, {});
     EXPECT_GT(r.migrations, 0u);
     EXPECT_LT(static_cast<double>(r.wasted_idle), 0.01 * 4 * 40000);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/sim.h"
+#include "tests/host/schedsim_test_util.h"
 
 using namespace schedsim;
 namespace qs = q::sched;
@@ -35,13 +36,7 @@ std::string error_of(const std::string& text) {
 }
 
 Result run(qs::PolicyKind k, const std::string& text, uint64_t ticks, unsigned cores = 1) {
-    Config c;
-    c.policy = k;
-    c.workload = WorkloadKind::Replay;
-    c.cores = cores;
-    c.ticks = ticks;
-    c.progress = false;
-    return simulate(c, load(text));
+    return simulate(test::quiet_config(k, WorkloadKind::Replay, cores, ticks), load(text));
 }
 
 }  // namespace
