@@ -6,6 +6,8 @@
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
 // Timer: each dispatch arms a full slice (timer_new_slice); any hart advances the 0.1 s tick.
+// While the profiler is on (kernel/prof/prof.h) the timer is also armed for
+// its next sample; a sample-only interrupt is Handled, never SliceOver.
 // A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
 // this hart to reschedule (need_resched).
 #include "kernel/arch/riscv/csr.h"
@@ -17,6 +19,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/prof/prof.h"
 #include "kernel/syscall.h"
 
 extern "C" char trampoline[];
@@ -54,7 +57,12 @@ enum class Intr { None, Handled, SliceOver, Resched };
 void arm_timer() {
     const u64 next_tick = __atomic_load_n(&g_next_tick, __ATOMIC_RELAXED);
     const u64 slice_end = mycpu()->slice_end;
-    w_stimecmp(slice_end < next_tick ? slice_end : next_tick);
+    u64 when = slice_end < next_tick ? slice_end : next_tick;
+    if (prof::on()) {
+        const u64 due = prof::next_due();
+        if (due < when) when = due;
+    }
+    w_stimecmp(when);
 }
 
 // Advance the tick counter if a tick boundary has passed (any hart may).
@@ -74,6 +82,9 @@ void update_ticks(u64 now) {
 // tick, so every process gets whole slices whatever the tick's phase.
 Intr clock_intr() {
     const u64 now = r_time();
+    // sepc and sstatus.SPP still describe the interrupted code here (usertrap
+    // has only copied sepc to the trapframe; kernel_trap has not yet returned).
+    if (prof::on()) prof::on_timer(now, r_sepc(), !(r_sstatus() & kSstatusSpp));
     update_ticks(now);
     Cpu* c = mycpu();
     const bool slice_over = now >= c->slice_end;
@@ -83,6 +94,9 @@ Intr clock_intr() {
 }
 
 }  // namespace
+
+// Re-arm after the profiler's period changed (prof_start; interrupts off).
+void timer_rearm() { arm_timer(); }
 
 void timer_new_slice() {
     mycpu()->slice_end = r_time() + g_slice_cycles;
