@@ -80,11 +80,13 @@ void update_ticks(u64 now) {
 // A timer interrupt. Only the end of the running process's slice is a
 // reason to reschedule; a tick boundary inside a slice just counts the
 // tick, so every process gets whole slices whatever the tick's phase.
-Intr clock_intr() {
+// kregs: the registers kernelvec saved (a trap from supervisor mode), null
+// for a trap from user mode.
+Intr clock_intr(const u64* kregs) {
     const u64 now = r_time();
-    // sepc and sstatus.SPP still describe the interrupted code here (usertrap
-    // has only copied sepc to the trapframe; kernel_trap has not yet returned).
-    if (prof::on()) prof::on_timer(now, r_sepc(), !(r_sstatus() & kSstatusSpp));
+    // sepc still names the interrupted instruction here (usertrap has only
+    // copied it to the trapframe; kernel_trap has not yet returned).
+    if (prof::on()) prof::on_timer(now, r_sepc(), kregs);
     update_ticks(now);
     Cpu* c = mycpu();
     const bool slice_over = now >= c->slice_end;
@@ -105,7 +107,8 @@ void timer_new_slice() {
 
 namespace {
 
-Intr dev_intr() {
+// kregs as for clock_intr.
+Intr dev_intr(const u64* kregs) {
     const u64 scause = r_scause();
     if (!(scause & kCauseInterrupt)) return Intr::None;
     const u64 code = scause & ~kCauseInterrupt;
@@ -121,11 +124,12 @@ Intr dev_intr() {
         if (irq) plic_complete(irq);
         return Intr::Handled;
     }
-    if (code == kIrqTimer) return clock_intr();
+    if (code == kIrqTimer) return clock_intr(kregs);
     if (code == kIrqSoftware) {
         // An IPI: processes woken for this hart's queue (rq_drain), or a
         // request to reschedule (need_resched set by the sender).
         w_sip(r_sip() & ~2ull);
+        if (prof::on()) arm_timer();  // prof_start asks every hart to arm its sampling timer
         rq_drain(cpuid());
         return mycpu()->need_resched ? Intr::Resched : Intr::Handled;
     }
@@ -146,7 +150,7 @@ extern "C" void usertrap() {
         p->trapframe->epc += 4;
         intr_on();
         syscall_dispatch();
-    } else if ((which = dev_intr()) == Intr::None) {
+    } else if ((which = dev_intr(nullptr)) == Intr::None) {
         kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
                 r_stval());
         set_killed(p);
@@ -175,13 +179,14 @@ extern "C" void usertrap_return() {
     reinterpret_cast<void (*)(u64)>(userret_va)(satp);
 }
 
-extern "C" void kernel_trap() {
+// regs: the interrupted registers, saved by kernelvec.S (x[n] at regs[n]).
+extern "C" void kernel_trap(const u64* regs) {
     const u64 sepc = r_sepc();
     const u64 sstatus = r_sstatus();
     const u64 scause = r_scause();
     if (!(sstatus & kSstatusSpp)) panic("kernel_trap: not from supervisor mode");
     if (intr_get()) panic("kernel_trap: interrupts enabled");
-    const Intr which = dev_intr();
+    const Intr which = dev_intr(regs);
     if (which == Intr::None) {
         panic("kernel trap: scause=%lx sepc=%lx stval=%lx hart %d", scause, sepc, r_stval(), cpuid());
     }

@@ -19,9 +19,9 @@ ALL_TARGETS += $(QPROF)
 -include $(BUILD)/host/tools/qprof.d
 
 # make profile CMD="benchos read512" [CPUS=3] [PROF_PERIOD=1000 us]
-#   [PROF_KB=256 per hart] [PROF_ICOUNT=3: virtual time] [PROF_TOP=25]
+#   [PROF_KB=1024 per hart] [PROF_ICOUNT=3: virtual time] [PROF_TOP=25]
 PROF_PERIOD ?= 1000
-PROF_KB ?= 256
+PROF_KB ?= 1024
 PROF_ICOUNT ?= 3
 PROF_TOP ?= 25
 .PHONY: profile

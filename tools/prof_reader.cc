@@ -67,6 +67,7 @@ bool check_sample(const Sample& s, u32 hart, u64 index, std::string* err) {
         return fail(err, where + ": unknown mode " + std::to_string(s.mode));
     if (s.pid < 0) return fail(err, where + ": negative pid");
     if (s.reserved != 0) return fail(err, where + ": reserved bits set");
+    if (s.depth > prof::kMaxCallers) return fail(err, where + ": call stack deeper than the format allows");
     return true;
 }
 

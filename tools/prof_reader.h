@@ -4,7 +4,7 @@
 // parse_prof_dump() trusts nothing: it checks the header (magic, version,
 // sizes, hart count, per-hart counts against the buffer capacity, the
 // period), the exact length, and every sample (the hart of its section, a
-// known mode, pid >= 0, reserved bytes 0), and on any failure returns false
+// known mode, pid >= 0, reserved bytes 0, call-stack depth in range), and on any failure returns false
 // with one line saying what is wrong. read_prof_from_image() finds the dump
 // in a disk image and joins its parts (tools/image_files.h).
 //

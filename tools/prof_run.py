@@ -31,7 +31,7 @@ def main():
     ap.add_argument("--cmd", required=True)
     ap.add_argument("--cpus", type=int, default=3)
     ap.add_argument("--period", type=int, default=1000)
-    ap.add_argument("--kb", type=int, default=256)
+    ap.add_argument("--kb", type=int, default=1024)
     ap.add_argument("--icount", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(BUILD, "profile"))
     ap.add_argument("--timeout", type=int, default=900)

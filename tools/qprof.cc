@@ -2,7 +2,7 @@
 // folded stacks.
 //
 //   qprof [-p PATH] [-k KERNEL_ELF] [-u USER_DIR] [-o DIR] [--flat F]
-//         [--folded F] [--top N] [--samples] IMAGE
+//         [--folded F] [--top N] [--sort self|total] [--samples] IMAGE
 //   qprof --dump FILE [same options]
 //
 // Reads the dump `prof dump PATH` wrote into a disk image (default
@@ -11,9 +11,12 @@
 // (default build/kernel.elf), a user PC against USER_DIR/_NAME (default
 // build/user) for the program name the sample carries, or "NAME:0x..." if
 // that file is missing or has no symbol there. Writes the flat profile
-// (samples, %, where, function; most samples first) and the folded stacks
-// ("PROCESS;kernel|user;FUNCTION COUNT" lines: one frame per sample, since
-// the kernel records no call stacks; idle harts are the process "idle"),
+// (self samples, self %, total % - samples with the function anywhere on
+// the stack -, where, function; most self samples first, or most total
+// with --sort total) and the folded stacks for flame graphs
+// ("PROCESS[PID];kernel|user;OUTERMOST;...;FUNCTION COUNT": kernel samples
+// carry their frame-pointer call stack, user samples one frame; idle harts
+// are the process "idle"),
 // -o DIR: DIR/flat.txt and DIR/folded.txt; --flat/--folded FILE each one
 // ('-' is stdout); with no output named the flat profile goes to stdout.
 // --top N prints only the first N functions on stdout. --samples prints
@@ -21,6 +24,7 @@
 // a truncated, corrupt or other-version dump, an unreadable image or
 // kernel ELF): one line on stderr, exit 1; a bad command line: usage on
 // stderr, exit 2.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -38,15 +42,15 @@ using q::prof::Mode;
 using q::prof::Sample;
 
 const char kUsage[] =
-    "usage: qprof [-p PATH] [-k KERNEL_ELF] [-u USER_DIR] [-o DIR] [--flat F] [--folded F] [--top N] [--samples] "
-    "IMAGE\n"
-    "       qprof --dump FILE [-k KERNEL_ELF] [-u USER_DIR] [-o DIR] [--flat F] [--folded F] [--top N] [--samples]\n";
+    "usage: qprof [-p PATH] [-k KERNEL_ELF] [-u USER_DIR] [-o DIR] [--flat F] [--folded F] [--top N]\n"
+    "             [--sort self|total] [--samples] IMAGE\n"
+    "       qprof --dump FILE [same options]\n";
 
 struct Options {
     std::string image, dump, path = "/prof.dat", kernel = "build/kernel.elf", user_dir = "build/user", dir, flat,
                              folded;
     size_t top = 0;  // 0: all
-    bool samples = false;
+    bool samples = false, by_total = false;
 };
 
 [[noreturn]] void usage(int status) {
@@ -76,7 +80,11 @@ Options parse(int argc, char** argv) {
         else if (a == "--flat") o.flat = value();
         else if (a == "--folded") o.folded = value();
         else if (a == "--samples") o.samples = true;
-        else if (a == "--top") {
+        else if (a == "--sort") {
+            const std::string v = value();
+            if (v != "self" && v != "total") fail("--sort must be self or total, got '" + v + "'");
+            o.by_total = v == "total";
+        } else if (a == "--top") {
             const std::string v = value();
             if (v.empty() || v.size() > 6 || v.find_first_not_of("0123456789") != std::string::npos)
                 fail("--top must be an integer 0..999999, got '" + v + "'");
@@ -121,12 +129,22 @@ class Symboliser {
         if (!kernel_.load(o.kernel, &err)) fail("kernel symbols: " + err);
     }
 
-    std::string function(const Sample& s) {
+    std::string function(const Sample& s) { return function(s, s.pc); }
+
+    // A kernel return address names the call instruction's function: look
+    // up ra - 2 (the smallest call, c.jalr, is 2 bytes), so a call that is
+    // the last instruction of a function is not charged to the next one.
+    std::string caller(q::u64 ra) {
+        const std::string f = kernel_.lookup(ra - 2);
+        return f.empty() ? kernel_hex(ra) : f;
+    }
+
+    std::string function(const Sample& s, q::u64 pc) {
         char hex[32];
-        std::snprintf(hex, sizeof(hex), "0x%" PRIx64, s.pc);
+        std::snprintf(hex, sizeof(hex), "0x%" PRIx64, pc);
         if (s.mode == static_cast<q::u8>(Mode::Kernel)) {
-            const std::string f = kernel_.lookup(s.pc);
-            return f.empty() ? std::string("kernel:") + hex : f;
+            const std::string f = kernel_.lookup(pc);
+            return f.empty() ? kernel_hex(pc) : f;
         }
         const std::string prog = sample_name(s);
         auto it = users_.find(prog);
@@ -137,8 +155,14 @@ class Symboliser {
                 syms = Symbols();
             it = users_.emplace(prog, std::move(syms)).first;
         }
-        const std::string f = it->second.lookup(s.pc);
+        const std::string f = it->second.lookup(pc);
         return prog + ":" + (f.empty() ? std::string(hex) : f);
+    }
+
+    static std::string kernel_hex(q::u64 pc) {
+        char hex[40];
+        std::snprintf(hex, sizeof(hex), "kernel:0x%" PRIx64, pc);
+        return hex;
     }
 
   private:
@@ -167,7 +191,7 @@ void to_file(const std::string& name, F write) {
 
 struct Row {
     std::string where, function;
-    q::u64 samples;
+    q::u64 self = 0, total = 0;
 };
 
 void write_flat(const ProfDump& d, const std::vector<Row>& rows, size_t top, std::FILE* f) {
@@ -183,12 +207,12 @@ void write_flat(const ProfDump& d, const std::vector<Row>& rows, size_t top, std
                  "# %" PRIu64 " samples on %u harts every %.0f us (%" PRIu64 " kernel, %" PRIu64 " user, %" PRIu64
                  " idle; %" PRIu64 " dropped)\n",
                  total, d.header.harts, us, kernel, user, idle, dropped);
-    std::fprintf(f, "%8s %7s  %-6s  %s\n", "samples", "%", "where", "function");
+    std::fprintf(f, "%8s %7s %7s  %-6s  %s\n", "self", "self%", "total%", "where", "function");
+    auto pct = [total](q::u64 v) { return total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0; };
     size_t n = 0;
     for (const Row& r : rows) {
         if (top && n++ >= top) break;
-        std::fprintf(f, "%8" PRIu64 " %6.2f%%  %-6s  %s\n", r.samples,
-                     total ? 100.0 * static_cast<double>(r.samples) / static_cast<double>(total) : 0.0, r.where.c_str(),
+        std::fprintf(f, "%8" PRIu64 " %6.2f%% %6.2f%%  %-6s  %s\n", r.self, pct(r.self), pct(r.total), r.where.c_str(),
                      r.function.c_str());
     }
 }
@@ -202,21 +226,41 @@ int main(int argc, char** argv) {
     std::string err;
     if (!parse_prof_dump(bytes, &d, &err)) fail((o.dump.empty() ? o.image + ":" + o.path : o.dump) + ": " + err);
     Symboliser sym(o);
-    std::map<std::pair<std::string, std::string>, q::u64> flat;  // (where, function)
-    std::map<std::string, q::u64> folded;                        // "process;mode;function"
+    std::map<std::pair<std::string, std::string>, Row> flat;  // by (where, function)
+    std::map<std::string, q::u64> folded;                     // "process;mode;outermost;...;function"
     for (const Sample& s : d.samples) {
-        const std::string fn = sym.function(s);
         const std::string w = where(s);
-        if (o.samples)
-            std::printf("hart %u pid %d name %s mode %s pc 0x%" PRIx64 " fn %s\n", s.cpu, s.pid,
-                        s.pid ? sample_name(s).c_str() : "-", w.c_str(), s.pc, fn.c_str());
-        flat[{w, fn}]++;
-        const std::string proc = s.pid == 0 ? "idle" : sample_name(s) + "[" + std::to_string(s.pid) + "]";
-        folded[proc + ";" + (s.mode == static_cast<q::u8>(Mode::User) ? "user" : "kernel") + ";" + fn]++;
+        std::vector<std::string> stack{sym.function(s)};  // innermost first
+        for (q::u32 i = 0; i < s.depth; i++) stack.push_back(sym.caller(s.callers[i]));
+        if (o.samples) {
+            std::printf("hart %u pid %d name %s mode %s pc 0x%" PRIx64 " fn %s", s.cpu, s.pid,
+                        s.pid ? sample_name(s).c_str() : "-", w.c_str(), s.pc, stack[0].c_str());
+            for (size_t i = 1; i < stack.size(); i++) std::printf(" <- %s", stack[i].c_str());
+            std::printf("\n");
+        }
+        Row& self = flat[{w, stack[0]}];
+        self.self++;
+        std::vector<std::string> seen;
+        for (const std::string& fn : stack) {
+            if (std::find(seen.begin(), seen.end(), fn) != seen.end()) continue;  // recursion counts once
+            seen.push_back(fn);
+            flat[{w, fn}].total++;
+        }
+        std::string line = s.pid == 0 ? "idle" : sample_name(s) + "[" + std::to_string(s.pid) + "]";
+        line += s.mode == static_cast<q::u8>(Mode::User) ? ";user" : ";kernel";
+        for (size_t i = stack.size(); i-- > 0;) line += ";" + stack[i];
+        folded[line]++;
     }
     std::vector<Row> rows;
-    for (const auto& [k, n] : flat) rows.push_back({k.first, k.second, n});
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.samples > b.samples; });
+    for (auto& [k, r] : flat) {
+        r.where = k.first;
+        r.function = k.second;
+        rows.push_back(r);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+        if (o.by_total) return a.total != b.total ? a.total > b.total : a.self > b.self;
+        return a.self != b.self ? a.self > b.self : a.total > b.total;
+    });
     to_file(o.flat, [&](std::FILE* f) { write_flat(d, rows, o.flat == "-" ? o.top : 0, f); });
     to_file(o.folded, [&](std::FILE* f) {
         for (const auto& [k, n] : folded) std::fprintf(f, "%s %" PRIu64 "\n", k.c_str(), n);

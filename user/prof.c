@@ -2,7 +2,7 @@
  *
  *   prof start [-p PERIOD_US] [-b KB]   start sampling every PERIOD_US
  *                                       (20..1000000, default 1000) into
- *                                       KB per hart (4..4096, default 256)
+ *                                       KB per hart (4..8192, default 1024)
  *   prof stop                           stop; print the samples kept
  *   prof dump FILE                      write the last profile's dump to FILE
  *   prof [-p PERIOD_US] [-b KB] [-o FILE] CMD [ARGS...]
@@ -31,7 +31,7 @@ static void usage(void) { usage_exit(usage_line, 1); }
 static int cmd_start(int period_us, int kb) {
     if (prof_start(period_us, kb) < 0) {
         fprintf(2,
-                "prof: cannot start (already profiling, -p outside 20..1000000, -b outside 4..4096, or out "
+                "prof: cannot start (already profiling, -p outside 20..1000000, -b outside 4..8192, or out "
                 "of memory)\n");
         return 1;
     }
@@ -88,7 +88,7 @@ int main(int argc, char* argv[]) {
     const char* file = "/prof.dat";
     while (i < argc && argv[i][0] == '-') {
         if (strcmp(argv[i], "-b") == 0 && i + 1 < argc) {
-            if (!parse_int(argv[i + 1], &kb) || kb < 4 || kb > 4096) usage();
+            if (!parse_int(argv[i + 1], &kb) || kb < 4 || kb > 8192) usage();
         } else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc) {
             if (!parse_int(argv[i + 1], &period) || period < 20 || period > 1000000) usage();
         } else if (!start && strcmp(argv[i], "-o") == 0 && i + 1 < argc) {

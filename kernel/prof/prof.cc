@@ -2,12 +2,21 @@
 // calls (the scheduler tracer's design, kernel/trace/trace.cc, with one
 // kind of record).
 //
-// Each hart owns one buffer: pages from kalloc (128 Samples of 32 bytes
+// Each hart owns one buffer: pages from kalloc (32 Samples of 128 bytes
 // each), allocated by prof_start and freed by the next prof_start or once
 // the dump has been read to its end, never wrapped: when it is full, new
 // samples are counted as dropped, so a dump holds each hart's first
 // samples. Only the owning hart writes its buffer, from its timer
 // interrupt (interrupts off), so a sample needs no lock.
+//
+// Kernel call stacks: RISC-V frames built with frame pointers keep the
+// return address at fp-8 and the caller's fp at fp-16. The walk starts at
+// the interrupted s0 and follows the chain while each fp is 8-aligned,
+// grows towards the stack's top and stays inside the page holding the
+// trap's saved registers (a process's kernel stack is one page; a boot
+// stack is larger, so its outer frames may be cut): it never reads
+// outside the interrupted stack, whatever garbage s0 holds (a function
+// interrupted in its prologue, or assembly that uses s0 otherwise).
 //
 // Stopping must not race with a hart in the middle of a sample: the
 // sampler sets its hart's `writing` flag, then (full fence) checks g_on;
@@ -17,10 +26,14 @@
 // it is never taken from the interrupt path.
 #include "kernel/prof/prof.h"
 
+#include "kernel/arch/riscv/memlayout.h"
+#include "kernel/arch/riscv/plic.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
 #include "kernel/syscall.h"
+
+extern "C" char etext[];  // kernel/arch/riscv/kernel.ld: end of kernel text
 
 namespace q {
 
@@ -36,8 +49,8 @@ constinit bool g_on = false;
 namespace {
 
 constexpr u64 kPerPage = kPageSize / sizeof(Sample);
-constexpr u32 kDefaultKb = 256;  // per hart: 8192 samples, 8 s at 1 ms
-constexpr u32 kMaxKb = 4096;     // per hart
+constexpr u32 kDefaultKb = 1024;  // per hart: 8192 samples, 8 s at 1 ms
+constexpr u32 kMaxKb = 8192;      // per hart
 constexpr u32 kMaxPages = kMaxKb / (kPageSize / 1024);
 constexpr u64 kCyclesPerUs = param::kTimerHz / 1'000'000;
 constexpr u64 kDefaultPeriodUs = 1000;
@@ -87,7 +100,28 @@ bool alloc_buffers(u32 pages) {
     return true;
 }
 
-void record(HartBuf& h, int cpu, u64 pc, bool user) {
+// Return addresses of the frame chain from the interrupted s0 (kregs[8]).
+u8 walk(const u64* kregs, u64* out) {
+    const u64 lo = reinterpret_cast<u64>(kregs) & ~(kPageSize - 1);
+    const u64 hi = lo + kPageSize;
+    u64 fp = kregs[8];
+    u8 n = 0;
+    while (n < kMaxCallers && fp % 8 == 0 && fp >= lo + 16 && fp <= hi) {
+        const u64* frame = reinterpret_cast<const u64*>(fp);
+        const u64 ra = frame[-1];
+        const u64 prev = frame[-2];
+        // usertrap's frame holds the user's ra and s0 (the trampoline
+        // jumps, it does not call): the chain ends at the first return
+        // address outside kernel text.
+        if (ra < layout::kKernBase || ra >= reinterpret_cast<u64>(etext)) break;
+        out[n++] = ra;
+        if (prev <= fp) break;  // the chain must move towards the top
+        fp = prev;
+    }
+    return n;
+}
+
+void record(HartBuf& h, int cpu, u64 pc, const u64* kregs) {
     if (h.count >= g_capacity) {
         h.dropped++;
         return;
@@ -97,8 +131,10 @@ void record(HartBuf& h, int cpu, u64 pc, bool user) {
     s.pc = pc;
     s.pid = p ? p->pid : 0;
     s.cpu = static_cast<u8>(cpu);
-    s.mode = static_cast<u8>(user ? Mode::User : Mode::Kernel);
+    s.mode = static_cast<u8>(kregs ? Mode::Kernel : Mode::User);
     s.reserved = 0;
+    for (u32 i = 0; i < kMaxCallers; i++) s.callers[i] = 0;
+    s.depth = kregs ? walk(kregs, s.callers) : 0;
     // p->name changes only in exec, which p itself runs: not concurrently.
     for (u32 i = 0; i < kNameLen; i++) s.name[i] = 0;
     if (p) safe_strcpy(s.name, p->name, kNameLen);
@@ -111,7 +147,7 @@ void init(int ncpus) { g_ncpus = ncpus < 1 ? 1 : (ncpus > param::kMaxCpus ? para
 
 u64 next_due() { return g_bufs[cpuid()].next_due; }
 
-void on_timer(u64 now, u64 pc, bool user) {
+void on_timer(u64 now, u64 pc, const u64* kregs) {
     const int cpu = cpuid();
     HartBuf& h = g_bufs[cpu];
     if (now < h.next_due) return;  // a slice or tick interrupt between samples
@@ -119,17 +155,16 @@ void on_timer(u64 now, u64 pc, bool user) {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (__atomic_load_n(&g_on, __ATOMIC_RELAXED)) {
         h.next_due = now + g_period;
-        record(h, cpu, pc, user);
+        record(h, cpu, pc, kregs);
     }
     __atomic_store_n(&h.writing, 0, __ATOMIC_RELEASE);
 }
 
 // prof_start(period_us, kb) -> 0; -1 if already profiling, period_us
-// outside 20..1000000 or kb outside 4..4096 (0 means the default: 1000 us,
-// 256 KiB per hart), or out of memory. Frees the previous profile's
-// buffers, allocates kb KiB per hart and arms this hart's timer for its
-// first sample (other harts pick the period up at their next timer
-// interrupt or dispatch).
+// outside 20..1000000 or kb outside 4..8192 (0 means the default: 1000 us,
+// 1024 KiB per hart), or out of memory. Frees the previous profile's
+// buffers, allocates kb KiB per hart and arms every hart's timer for its
+// first sample (the others through an IPI).
 i64 sys_prof_start() {
     const u64 us = arg_raw(0) == 0 ? kDefaultPeriodUs : arg_raw(0);
     const int kb = arg_int(1) == 0 ? static_cast<int>(kDefaultKb) : arg_int(1);
@@ -146,8 +181,13 @@ i64 sys_prof_start() {
     }
     g_header.start_time = now;
     __atomic_store_n(&g_on, true, __ATOMIC_SEQ_CST);
+    // Every hart arms its timer for the period: this one now, the others
+    // when the IPI arrives (kernel/trap.cc re-arms on an IPI while
+    // profiling), not up to a slice later at their next timer interrupt.
     push_off();
     timer_rearm();
+    for (int h = 0; h < g_ncpus; h++)
+        if (h != cpuid()) send_ipi(h);
     pop_off();
     return 0;
 }

@@ -19,9 +19,11 @@ extern bool g_on;
 
 inline bool on() { return __builtin_expect(__atomic_load_n(&g_on, __ATOMIC_RELAXED), false); }
 
-// A timer interrupt on this hart at `now` that interrupted `pc` (user mode
-// if `user`): takes a sample if this hart's is due. Interrupts off.
-void on_timer(u64 now, u64 pc, bool user);
+// A timer interrupt on this hart at `now` that interrupted `pc`: takes a
+// sample if this hart's is due. kregs: the interrupted kernel registers
+// (kernelvec.S, x[n] at kregs[n]), whose frame pointer s0 starts the call
+// stack; null when the interrupt came from user mode. Interrupts off.
+void on_timer(u64 now, u64 pc, const u64* kregs);
 
 // When this hart's next sample is due (timer cycles). Interrupts off.
 u64 next_due();

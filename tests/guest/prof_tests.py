@@ -9,7 +9,8 @@ on the guest's image:
     against build/user/_hog (a function name, not an address);
   - `prof benchos -q null` (a system-call loop): kernel samples appear in
     benchos's pid, and its kernel functions include the system-call path
-    (usertrap, syscall_dispatch, sys_*);
+    (usertrap, syscall_dispatch, sys_*), and most of them carry a call stack
+    through usertrap or syscall_dispatch, every frame a kernel symbol;
   - the control program's errors: stop when not profiling, a bad period,
     starting twice, dumping a dump already read (the kernel freed it);
   - the guest's image checks clean with fsck.
@@ -38,7 +39,9 @@ def samples(image, path):
     out = []
     for line in p.stdout.splitlines():
         f = line.split(None, 11)
-        out.append({"hart": int(f[1]), "pid": int(f[3]), "name": f[5], "mode": f[7], "pc": f[9], "fn": f[11]})
+        stack = f[11].split(" <- ")
+        out.append({"hart": int(f[1]), "pid": int(f[3]), "name": f[5], "mode": f[7], "pc": f[9], "fn": stack[0],
+                    "stack": stack})
     return out
 
 
@@ -59,10 +62,13 @@ def check_null(ss):
     kern = [s for s in bench if s["mode"] == "kernel"]
     fns = {s["fn"] for s in kern}
     path = sorted(f for f in fns if re.search(r"usertrap|syscall|::sys_", f))
+    in_path = [s for s in kern if any(re.search(r"usertrap|syscall_dispatch", f) for f in s["stack"])]
     report(len(kern) >= 0.2 * max(len(bench), 1) and len(kern) >= 20, "prof-null-kernel-samples",
            "%d of %d benchos samples in the kernel" % (len(kern), len(bench)))
     report(len(path) > 0, "prof-null-syscall-path", "functions: %s" % ", ".join(path[:6] or sorted(fns)[:6]))
-    unknown = [s for s in kern if s["fn"].startswith("kernel:0x")]
+    report(len(in_path) >= 0.5 * max(len(kern), 1), "prof-null-stacks",
+           "%d of %d kernel samples with usertrap or syscall_dispatch on the stack" % (len(in_path), len(kern)))
+    unknown = [s for s in kern if any(f.startswith("kernel:0x") for f in s["stack"])]
     report(not unknown, "prof-null-kernel-symbolised", "%d unsymbolised, e.g. %s" %
            (len(unknown), unknown[0]["pc"] if unknown else "-"))
 

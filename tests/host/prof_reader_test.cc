@@ -31,8 +31,12 @@ using prof::Sample;
 
 constexpr u64 kText = 0x80000000;
 
-Sample smp(u8 cpu, int pid, const char* name, prof::Mode mode, u64 pc) {
+Sample smp(u8 cpu, int pid, const char* name, prof::Mode mode, u64 pc, u64 caller = 0) {
     Sample s{};
+    if (caller) {
+        s.callers[0] = caller;
+        s.depth = 1;
+    }
     s.pc = pc;
     s.pid = pid;
     s.cpu = cpu;
@@ -45,8 +49,8 @@ std::vector<std::vector<Sample>> sample_set() {
     return {
         {smp(0, 3, "hog", prof::Mode::User, 0x1010), smp(0, 3, "hog", prof::Mode::Kernel, kText + 0x104),
          smp(0, 0, "", prof::Mode::Kernel, kText + 0x208)},
-        {smp(1, 4, "benchos", prof::Mode::Kernel, kText + 0x104),
-         smp(1, 4, "benchos", prof::Mode::Kernel, kText + 0x110)},
+        {smp(1, 4, "benchos", prof::Mode::Kernel, kText + 0x104, kText + 0x100),
+         smp(1, 4, "benchos", prof::Mode::Kernel, kText + 0x110, kText + 0x100)},
     };
 }
 
@@ -158,10 +162,10 @@ TEST(ProfReader, RefusesBadDumpsWithOneReason) {
     EXPECT_EQ(parse_error(std::vector<u8>(good.begin(), good.begin() + 100)),
               "truncated profile dump: 100 bytes, a header needs 256");
     EXPECT_EQ(parse_error(std::vector<u8>(good.begin(), good.end() - 1)),
-              "truncated profile dump: 415 bytes, the header says 416");
+              "truncated profile dump: 895 bytes, the header says 896");
     std::vector<u8> longer = good;
     longer.push_back(0);
-    EXPECT_EQ(parse_error(longer), "corrupt profile dump: 417 bytes, the header says 416");
+    EXPECT_EQ(parse_error(longer), "corrupt profile dump: 897 bytes, the header says 896");
     EXPECT_EQ(with_header([](DumpHeader& h) { h.magic ^= 1; }), "not a quanta profile dump (bad magic)");
     EXPECT_NE(with_header([](DumpHeader& h) { h.version = 9; }).find("profile dump version 9"), std::string::npos);
     EXPECT_NE(with_header([](DumpHeader& h) { h.sample_size = 40; }).find("sample size"), std::string::npos);
@@ -184,6 +188,8 @@ TEST(ProfReader, RefusesBadDumpsWithOneReason) {
     EXPECT_EQ(with_sample(1, [](Sample& s) { s.pid = -1; }), "corrupt profile dump: hart 0 sample 1: negative pid");
     EXPECT_EQ(with_sample(2, [](Sample& s) { s.reserved = 1; }),
               "corrupt profile dump: hart 0 sample 2: reserved bits set");
+    EXPECT_EQ(with_sample(4, [](Sample& s) { s.depth = prof::kMaxCallers + 1; }),
+              "corrupt profile dump: hart 1 sample 1: call stack deeper than the format allows");
 }
 
 TEST(ProfSymbols, NearestFunctionBelowInsideText) {
@@ -317,15 +323,18 @@ TEST(Qprof, FlatProfileFoldedStacksAndErrors) {
     ASSERT_EQ(run(qprof + " --dump " + good, &out), 0) << out;
     EXPECT_NE(out.find("# 5 samples on 2 harts every 1000 us (3 kernel, 1 user, 1 idle; 0 dropped)"), std::string::npos)
         << out;
-    EXPECT_NE(out.find("       3  60.00%  kernel  q::bread\n"), std::string::npos) << out;
-    EXPECT_NE(out.find("       1  20.00%  user    hog:0x1010\n"), std::string::npos) << out;
-    EXPECT_NE(out.find("       1  20.00%  idle    kernelvec\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("       3  60.00%  60.00%  kernel  q::bread\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("       1  20.00%  20.00%  user    hog:0x1010\n"), std::string::npos) << out;
+    EXPECT_NE(out.find("       1  20.00%  20.00%  idle    kernelvec\n"), std::string::npos) << out;
+    // A caller's return address at the next function's first byte is
+    // still the caller's (a call as its last instruction): looked up at ra - 2.
+    EXPECT_NE(out.find("       0   0.00%  40.00%  kernel  q_start\n"), std::string::npos) << out;
     EXPECT_EQ(run(qprof + " --dump " + good + " --folded -", &out), 0) << out;
     EXPECT_EQ(out,
-              "benchos[4];kernel;q::bread 2\n"
+              "benchos[4];kernel;q_start;q::bread 2\n"
               "hog[3];kernel;q::bread 1\nhog[3];user;hog:0x1010 1\nidle;kernel;kernelvec 1\n");
     EXPECT_EQ(run(qprof + " --dump " + bad, &out), 1);
-    EXPECT_EQ(out, "qprof: " + bad + ": truncated profile dump: 415 bytes, the header says 416\n");
+    EXPECT_EQ(out, "qprof: " + bad + ": truncated profile dump: 895 bytes, the header says 896\n");
     EXPECT_EQ(run(qprof + " /nonexistent.img", &out), 1);
     EXPECT_EQ(out, "qprof: cannot open /nonexistent.img\n");
     EXPECT_EQ(run(std::string(Q_QPROF_PATH) + " -k /nonexistent.elf --dump " + good, &out), 1);
