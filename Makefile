@@ -46,6 +46,7 @@ include mk/bench.mk
 include mk/dev.mk
 include mk/gfx.mk
 include mk/trace.mk
+include mk/prof.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

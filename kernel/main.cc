@@ -21,6 +21,7 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/prof/prof.h"
 #include "kernel/trace/trace.h"
 #include "lib/fdt.h"
 
@@ -106,6 +107,7 @@ void boot_hart0() {
     boot_arg(g_boot.bootargs, "rq", rq_mode, sizeof(rq_mode));
     rq_init(policy, rq_mode, g_slice_cycles, g_boot.ncpus);
     trace::init(g_boot.ncpus);
+    prof::init(g_boot.ncpus);
     kprintf("quanta: scheduler %s (%s queues), slice %lu us\n", rq_policy_name(), rq_mode_name(),
             g_slice_cycles / (param::kTimerHz / 1'000'000));
     user_init();

@@ -10,6 +10,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/sysproc.h"
+#include "kernel/prof/prof.h"
 #include "kernel/trace/trace.h"
 #include "lib/abi/abi.h"
 
@@ -94,6 +95,9 @@ constexpr auto make_table() {
     t.h[SYS_trace_stop] = trace::sys_trace_stop;
     t.h[SYS_trace_read] = trace::sys_trace_read;
     t.h[SYS_trace_stat] = trace::sys_trace_stat;
+    t.h[SYS_prof_start] = prof::sys_prof_start;
+    t.h[SYS_prof_stop] = prof::sys_prof_stop;
+    t.h[SYS_prof_read] = prof::sys_prof_read;
     return t;
 }
 

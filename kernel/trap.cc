@@ -6,6 +6,8 @@
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
 // Timer: each dispatch arms a full slice (timer_new_slice); any hart advances the 0.1 s tick.
+// While the profiler is on (kernel/prof/prof.h) the timer is also armed for
+// its next sample; a sample-only interrupt is Handled, never SliceOver.
 // A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
 // this hart to reschedule (need_resched).
 #include "kernel/arch/riscv/csr.h"
@@ -17,6 +19,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/prof/prof.h"
 #include "kernel/syscall.h"
 
 extern "C" char trampoline[];
@@ -54,7 +57,12 @@ enum class Intr { None, Handled, SliceOver, Resched };
 void arm_timer() {
     const u64 next_tick = __atomic_load_n(&g_next_tick, __ATOMIC_RELAXED);
     const u64 slice_end = mycpu()->slice_end;
-    w_stimecmp(slice_end < next_tick ? slice_end : next_tick);
+    u64 when = slice_end < next_tick ? slice_end : next_tick;
+    if (prof::on()) {
+        const u64 due = prof::next_due();
+        if (due < when) when = due;
+    }
+    w_stimecmp(when);
 }
 
 // Advance the tick counter if a tick boundary has passed (any hart may).
@@ -72,8 +80,13 @@ void update_ticks(u64 now) {
 // A timer interrupt. Only the end of the running process's slice is a
 // reason to reschedule; a tick boundary inside a slice just counts the
 // tick, so every process gets whole slices whatever the tick's phase.
-Intr clock_intr() {
+// kregs: the registers kernelvec saved (a trap from supervisor mode), null
+// for a trap from user mode.
+Intr clock_intr(const u64* kregs) {
     const u64 now = r_time();
+    // sepc still names the interrupted instruction here (usertrap has only
+    // copied it to the trapframe; kernel_trap has not yet returned).
+    if (prof::on()) prof::on_timer(now, r_sepc(), kregs);
     update_ticks(now);
     Cpu* c = mycpu();
     const bool slice_over = now >= c->slice_end;
@@ -84,6 +97,9 @@ Intr clock_intr() {
 
 }  // namespace
 
+// Re-arm after the profiler's period changed (prof_start; interrupts off).
+void timer_rearm() { arm_timer(); }
+
 void timer_new_slice() {
     mycpu()->slice_end = r_time() + g_slice_cycles;
     arm_timer();
@@ -91,7 +107,8 @@ void timer_new_slice() {
 
 namespace {
 
-Intr dev_intr() {
+// kregs as for clock_intr.
+Intr dev_intr(const u64* kregs) {
     const u64 scause = r_scause();
     if (!(scause & kCauseInterrupt)) return Intr::None;
     const u64 code = scause & ~kCauseInterrupt;
@@ -107,11 +124,12 @@ Intr dev_intr() {
         if (irq) plic_complete(irq);
         return Intr::Handled;
     }
-    if (code == kIrqTimer) return clock_intr();
+    if (code == kIrqTimer) return clock_intr(kregs);
     if (code == kIrqSoftware) {
         // An IPI: processes woken for this hart's queue (rq_drain), or a
         // request to reschedule (need_resched set by the sender).
         w_sip(r_sip() & ~2ull);
+        if (prof::on()) arm_timer();  // prof_start asks every hart to arm its sampling timer
         rq_drain(cpuid());
         return mycpu()->need_resched ? Intr::Resched : Intr::Handled;
     }
@@ -132,7 +150,7 @@ extern "C" void usertrap() {
         p->trapframe->epc += 4;
         intr_on();
         syscall_dispatch();
-    } else if ((which = dev_intr()) == Intr::None) {
+    } else if ((which = dev_intr(nullptr)) == Intr::None) {
         kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
                 r_stval());
         set_killed(p);
@@ -161,13 +179,14 @@ extern "C" void usertrap_return() {
     reinterpret_cast<void (*)(u64)>(userret_va)(satp);
 }
 
-extern "C" void kernel_trap() {
+// regs: the interrupted registers, saved by kernelvec.S (x[n] at regs[n]).
+extern "C" void kernel_trap(const u64* regs) {
     const u64 sepc = r_sepc();
     const u64 sstatus = r_sstatus();
     const u64 scause = r_scause();
     if (!(sstatus & kSstatusSpp)) panic("kernel_trap: not from supervisor mode");
     if (intr_get()) panic("kernel_trap: interrupts enabled");
-    const Intr which = dev_intr();
+    const Intr which = dev_intr(regs);
     if (which == Intr::None) {
         panic("kernel trap: scause=%lx sepc=%lx stval=%lx hart %d", scause, sepc, r_stval(), cpuid());
     }

@@ -6,6 +6,8 @@
 // first problem found.
 #include "tools/trace_reader.h"
 
+#include "tools/image_files.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -107,80 +109,17 @@ bool parse_dump(const std::vector<u8>& bytes, TraceDump* out, std::string* err) 
     return true;
 }
 
-namespace {
-
-// The image with a committed log copied to its home blocks.
-Image replayed(const Image& img) {
-    Image copy = img;
-    const fs::SuperBlock sb = copy.superblock();
-    const fs::LogHeader lh = copy.get<fs::LogHeader>(sb.logstart, 0);
-    if (lh.n == 0 || lh.n >= sb.nlog || lh.n > static_cast<u32>(param::kLogBlocks)) return copy;
-    for (u32 i = 0; i < lh.n; i++) {
-        const u8* src = copy.block(sb.logstart + 1 + i);
-        u8* dst = copy.block(lh.block[i]);
-        if (src && dst && lh.block[i] >= sb.inodestart) std::memcpy(dst, src, fs::kBlockSize);
-    }
-    return copy;
-}
-
-// Inode number of an absolute path, 0 if absent.
-u32 lookup(const Image& img, const fs::SuperBlock& sb, const std::string& path) {
-    u32 inum = fs::kRootInode;
-    size_t pos = 0;
-    while (pos < path.size()) {
-        while (pos < path.size() && path[pos] == '/') pos++;
-        if (pos >= path.size()) break;
-        const size_t end = path.find('/', pos);
-        const std::string part = path.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-        pos = end == std::string::npos ? path.size() : end;
-        const fs::DiskInode dir = img.inode(sb, inum);
-        if (dir.type != fs::InodeType::Dir) return 0;
-        u32 found = 0;
-        for (const fs::DirEntry& de : img.read_dir(dir)) {
-            if (de.inum != 0 && entry_name(de) == part && de.inum < sb.ninodes) {
-                found = de.inum;
-                break;
-            }
-        }
-        if (!found) return 0;
-        inum = found;
-    }
-    return inum;
-}
-
-}  // namespace
-
-bool read_dump_from_image(const Image& raw, const std::string& path, std::vector<u8>* out, std::string* err) {
-    const fs::SuperBlock sb = raw.superblock();
-    if (sb.magic != fs::kMagic || sb.size > raw.nblocks() || sb.ninodes == 0)
-        return fail(err, "not a quanta file-system image (bad superblock)");
-    const Image img = replayed(raw);
-    out->clear();
-    u64 want = 0;
-    for (int part = 0;; part++) {
-        const std::string name = part == 0 ? path : path + "." + std::to_string(part);
-        const u32 inum = lookup(img, sb, name);
-        if (inum == 0) {
-            if (part == 0) return fail(err, "no trace dump " + path + " in the image (run `trace dump " + path + "`)");
-            return fail(err, "truncated trace dump: part " + name + " is missing (" + std::to_string(out->size()) +
-                                 " of " + std::to_string(want) + " bytes)");
-        }
-        const fs::DiskInode di = img.inode(sb, inum);
-        if (di.type != fs::InodeType::File) return fail(err, name + " is not a file");
-        const std::vector<u8> data = img.read_file(di);
-        out->insert(out->end(), data.begin(), data.end());
-        if (part == 0) {
-            if (out->size() < sizeof(trace::DumpHeader)) return true;  // parse_dump says why
-            trace::DumpHeader h{};
-            std::memcpy(&h, out->data(), sizeof(h));
-            if (h.magic != trace::kMagic || h.harts > trace::kMaxHarts) return true;
-            for (u32 i = 0; i < trace::kMaxHarts; i++)
-                if (h.records[i] > kMaxRecordsPerHart) return true;  // (no overflow below)
-            want = trace::dump_size(h);
-        }
-        if (out->size() >= want) return true;
-        if (part >= 999) return true;
-    }
+bool read_dump_from_image(const Image& img, const std::string& path, std::vector<u8>* out, std::string* err) {
+    auto size = [](const std::vector<u8>& first) -> u64 {
+        if (first.size() < sizeof(trace::DumpHeader)) return 0;
+        trace::DumpHeader h{};
+        std::memcpy(&h, first.data(), sizeof(h));
+        if (h.magic != trace::kMagic || h.harts > trace::kMaxHarts) return 0;
+        for (u32 i = 0; i < trace::kMaxHarts; i++)
+            if (h.records[i] > kMaxRecordsPerHart) return 0;  // (no overflow below)
+        return trace::dump_size(h);
+    };
+    return read_split_dump(img, path, "trace", size, out, err);
 }
 
 }  // namespace q::tools

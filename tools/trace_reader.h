@@ -7,10 +7,8 @@
 // failure returns false with one line saying what is wrong. On success the
 // records of all harts are merged by time (ties: hart order, then the
 // order within the section), so each hart's own order is kept.
-// read_dump_from_image() finds the dump file in a disk image (after
-// replaying a committed log, as the kernel would at boot) and joins its
-// parts (FILE, FILE.1, ...: user/trace.c splits dumps larger than one
-// file can hold).
+// read_dump_from_image() finds the dump file in a disk image and joins its
+// parts (tools/image_files.h).
 #pragma once
 
 #include <string>

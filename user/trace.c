@@ -10,47 +10,25 @@
  *
  * The kernel hands out the dump as a byte stream (SYS_trace_read: a header,
  * then each hart's records; lib/trace/format.h); this program copies it
- * without interpreting it. A file holds at most 268 KiB (xv6's 12 direct
- * blocks + one indirect block), so a dump is written in parts of 256 KiB:
- * FILE, FILE.1, FILE.2, ...; stale parts of an older, longer dump are
- * removed. The host tool (tools/qtrace.cc) joins them, using the header's
- * size to know when it has them all.
+ * without interpreting it (user/dumpfile.c: parts of 256 KiB, FILE,
+ * FILE.1, ..., which the host tool tools/qtrace.cc joins).
  * -h prints the usage line and exits 0; a malformed command line prints it
  * and exits 1; a failing system call prints one line and exits 1.
  */
 #include "kernel/fcntl.h"
 #include "kernel/types.h"
 #include "user/args.h"
+#include "user/dumpfile.h"
 #include "user/user.h"
-
-#define PART_BYTES (256 * 1024)
-#define CHUNK 4096
-#define MAXNAME 64
 
 static const char usage_line[] =
     "trace start [-b KB] | trace stop | trace status | trace dump FILE | trace [-b KB] [-o FILE] CMD [ARGS...]";
-
-static char chunk[CHUNK];
 
 static void usage(void) { usage_exit(usage_line, 1); }
 
 static void die(const char* what, const char* arg) {
     fprintf(2, "trace: %s%s\n", what, arg);
     exit(1);
-}
-
-/* name of part k: FILE, FILE.1, FILE.2, ... (k < 1000) */
-static void part_name(char* out, const char* file, int k) {
-    int n = strlen(file);
-    memmove(out, file, n);
-    if (k > 0) {
-        char digits[4];
-        int d = 0;
-        out[n++] = '.';
-        for (int v = k; v > 0; v /= 10) digits[d++] = (char)('0' + v % 10);
-        while (d > 0) out[n++] = digits[--d];
-    }
-    out[n] = 0;
 }
 
 static int cmd_start(int kb) {
@@ -81,49 +59,7 @@ static int cmd_status(void) {
 }
 
 static int cmd_dump(const char* file) {
-    char name[MAXNAME];
-    unsigned long off = 0;
-    int part = 0, fd = -1, in_part = 0;
-    if (strlen(file) + 5 > MAXNAME) die("file name too long: ", file);
-    for (;;) {
-        int n = trace_read(off, chunk, CHUNK);
-        if (n < 0) {
-            fprintf(2, "trace: no trace to dump (still tracing, or never stopped)\n");
-            return 1;
-        }
-        if (n == 0) break;
-        for (int done = 0; done < n;) {
-            int take = n - done;
-            if (fd >= 0 && in_part == PART_BYTES) {
-                close(fd);
-                fd = -1;
-                part++;
-            }
-            if (fd < 0) {
-                part_name(name, file, part);
-                fd = open(name, O_CREATE | O_WRONLY | O_TRUNC);
-                if (fd < 0) die("cannot create ", name);
-                in_part = 0;
-            }
-            if (take > PART_BYTES - in_part) take = PART_BYTES - in_part;
-            if (write(fd, chunk + done, take) != take) {
-                fprintf(2, "trace: %s: write failed after %lu bytes (disk full?)\n", name, off + done);
-                close(fd);
-                return 1;
-            }
-            done += take;
-            in_part += take;
-        }
-        off += (unsigned long)n;
-    }
-    if (fd >= 0) close(fd);
-    /* Parts left over from an older, longer dump. */
-    for (int k = part + 1; k < 1000; k++) {
-        part_name(name, file, k);
-        if (unlink(name) < 0) break;
-    }
-    printf("trace: wrote %lu bytes to %s (%d part%s)\n", off, file, part + 1, part ? "s" : "");
-    return 0;
+    return dump_to_file(trace_read, file, "trace", "no trace to dump (still tracing, or never stopped)");
 }
 
 static int cmd_run(int kb, const char* file, char** argv) {

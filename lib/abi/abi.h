@@ -60,7 +60,10 @@ enum {
     SYS_trace_stop = 44,  /* () -> records kept, or -1 if not tracing */
     SYS_trace_read = 45,  /* (offset, buf, len) -> bytes of the dump copied, 0 at its end, -1 */
     SYS_trace_stat = 46,  /* (struct tracestat*) -> 0 or -1 */
-    SYS_MAX = 46
+    SYS_prof_start = 47,  /* (period us, kb per hart; 0 = defaults) -> 0, or -1 (profiling, bad args, no memory) */
+    SYS_prof_stop = 48,   /* () -> samples kept, or -1 if not profiling */
+    SYS_prof_read = 49,   /* (offset, buf, len) -> bytes of the dump copied, 0 at its end (frees it), -1 */
+    SYS_MAX = 49
 };
 
 /* File types (struct stat.type). */

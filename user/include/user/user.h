@@ -73,6 +73,9 @@ int trace_start(int kb);
 int trace_stop(void);
 int trace_read(unsigned long offset, void* buf, int len);
 int trace_stat(struct tracestat*);
+int prof_start(int period_us, int kb);
+int prof_stop(void);
+int prof_read(unsigned long offset, void* buf, int len);
 
 /* ulib.c */
 int stat(const char*, struct stat*);
