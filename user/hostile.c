@@ -30,6 +30,7 @@
  * No argument or -h prints the usage line with the list of tests (exit 2,
  * or 0 for -h); an unknown test is reported as `hostile: no test NAME`.
  */
+#include "lib/sched/policies.h"
 #include "user/user.h"
 
 static int failures;
@@ -285,10 +286,13 @@ static void t_badsys(void) {
 static void t_renice(void) {
     char orig[16];
     if (sched_get(orig, sizeof orig) < 0) return fail("renice", "sched_get", -1);
-    static const char* policies[] = {"rr", "dwrr", "idwrr", "eevdf"};
+#define HOSTILE_POLICY_NAME(kind, cls, name) name,
+    static const char* policies[] = {Q_SCHED_POLICIES(HOSTILE_POLICY_NAME)};
+#undef HOSTILE_POLICY_NAME
+    const int npolicies = (int)(sizeof(policies) / sizeof(policies[0]));
     int switcher = fork();
     if (switcher == 0) {
-        for (int i = 0; i < 400; i++) sched_set(policies[i % 4]);
+        for (int i = 0; i < 400; i++) sched_set(policies[i % npolicies]);
         exit(0);
     }
     int bad = 0;

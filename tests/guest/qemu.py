@@ -84,6 +84,12 @@ class Guest:
             self.child.terminate(force=True)
         p = subprocess.run([os.path.join(BUILD, "fsck"), self.image], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, errors="replace")
+        keep = os.environ.get("QUANTA_KEEP_BAD_IMAGE")  # a directory: keep damaged images there
+        if p.returncode != 0 and keep:
+            os.makedirs(keep, exist_ok=True)
+            kept = os.path.join(keep, "damaged-%d.img" % int(time.time() * 1000))
+            shutil.copyfile(self.image, kept)
+            p.stdout += "\n(image kept as %s)" % kept
         return p.returncode == 0, p.stdout
 
     def close(self):
