@@ -73,8 +73,6 @@ class QueueSet {
 
     bool percpu() const { return percpu_; }
     P& of(const Task& t) { return *pol_[t.q < 0 ? 0 : t.q]; }
-    const P& of(const Task& t) const { return *pol_[t.q < 0 ? 0 : t.q]; }
-    P& at(unsigned core) { return *pol_[percpu_ ? core : 0]; }
     uint64_t migrations() const { return migrations_; }
     const char* name() const { return pol_[0]->name(); }
 
