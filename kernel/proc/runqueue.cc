@@ -317,8 +317,9 @@ void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int nc
 
 namespace {
 
-// Queue p (woken, not yet counted) on queue `target` at time now, under
-// its lock; returns whether p should preempt what runs on hart target.
+// Queue p (woken) on queue `target` at time now, under its lock, counting
+// it there unless push_remote already did; returns whether p should
+// preempt what runs on hart target.
 bool enqueue_woken(RunQueue& q, Proc* p, int target, u64 now) {
     RqLock g(q);
     if (!p->rq_counted) count(q, p);  // a remote wake-up counted it when it pushed it
