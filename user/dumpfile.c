@@ -6,7 +6,8 @@
  * so a dump is written in parts of 256 KiB: FILE, FILE.1, FILE.2, ...;
  * stale parts of an older, longer dump are removed. The host tools
  * (tools/image_files.h) join them, using the dump header's size to know
- * when they have them all.
+ * when they have them all. run_and_wait runs the command of `trace CMD`
+ * and `prof CMD`.
  */
 #include "user/dumpfile.h"
 
@@ -85,4 +86,20 @@ int dump_to_file(dump_reader read, const char* file, const char* prog, const cha
     }
     printf("%s: wrote %lu bytes to %s (%d part%s)\n", prog, off, file, part + 1, part ? "s" : "");
     return 0;
+}
+
+int run_and_wait(char** argv, const char* prog) {
+    int pid = fork();
+    if (pid < 0) {
+        fprintf(2, "%s: fork failed\n", prog);
+        return -1;
+    }
+    if (pid == 0) {
+        exec(argv[0], argv);
+        fprintf(2, "%s: cannot run %s\n", prog, argv[0]);
+        exit(127);
+    }
+    int status = 0;
+    while (wait(&status) != pid) {}
+    return status;
 }

@@ -1,4 +1,5 @@
-/* user/dumpfile.h - copy a kernel dump (trace, prof) into files; see dumpfile.c. */
+/* user/dumpfile.h - copy a kernel dump (trace, prof) into files, and run the
+ * command being traced or profiled; see dumpfile.c. */
 #ifndef QUANTA_USER_DUMPFILE_H
 #define QUANTA_USER_DUMPFILE_H
 
@@ -11,5 +12,10 @@ typedef int (*dump_reader)(unsigned long offset, void* buf, int len);
  * "PROG: wrote N bytes to FILE (K parts)". 0, or 1 after printing one line
  * (no_dump when the first read fails). */
 int dump_to_file(dump_reader read, const char* file, const char* prog, const char* no_dump);
+
+/* Runs argv[0] with argv in a child and waits for it: the child's exit
+ * status (127 if it could not be run), or -1 after printing
+ * "PROG: fork failed". */
+int run_and_wait(char** argv, const char* prog);
 
 #endif

@@ -54,19 +54,11 @@ static int cmd_dump(const char* file) {
 
 static int cmd_run(int period_us, int kb, const char* file, char** argv) {
     if (cmd_start(period_us, kb)) return 1;
-    int pid = fork();
-    if (pid < 0) {
+    int status = run_and_wait(argv, "prof");
+    if (status < 0) {
         prof_stop();
-        fprintf(2, "prof: fork failed\n");
         return 1;
     }
-    if (pid == 0) {
-        exec(argv[0], argv);
-        fprintf(2, "prof: cannot run %s\n", argv[0]);
-        exit(127);
-    }
-    int status = 0;
-    while (wait(&status) != pid) {}
     if (cmd_stop()) return 1;
     if (cmd_dump(file)) return 1;
     return status;

@@ -64,18 +64,11 @@ static int cmd_dump(const char* file) {
 
 static int cmd_run(int kb, const char* file, char** argv) {
     if (cmd_start(kb)) return 1;
-    int pid = fork();
-    if (pid < 0) {
+    int status = run_and_wait(argv, "trace");
+    if (status < 0) {
         trace_stop();
-        die("fork failed", "");
+        return 1;
     }
-    if (pid == 0) {
-        exec(argv[0], argv);
-        fprintf(2, "trace: cannot run %s\n", argv[0]);
-        exit(127);
-    }
-    int status = 0;
-    while (wait(&status) != pid) {}
     if (cmd_stop()) return 1;
     if (cmd_dump(file)) return 1;
     return status;
