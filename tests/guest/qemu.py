@@ -3,7 +3,11 @@
 Used by the in-guest test runners. Each Guest boots from a private copy of
 the disk image (tests never change build/fs.img), drives the shell with
 pexpect, and always kills QEMU on close. `icount` runs QEMU with
--icount (shift, sleep=off) so guest time is virtual and repeatable.
+-icount (shift, sleep=off) so guest time is virtual and repeatable while a
+hart runs. When every hart idles (waiting for the disk), sleep=off jumps
+virtual time to the next timer deadline, and whether a disk wait loses that
+race depends on the host: `icount_sleep=True` (sleep=on) lets idle time pass
+with QEMU's clocks instead, which bench/os_bench.py uses for its disk rows.
 `extra_args` are appended to QEMU's command line as given (e.g. a display
 device and a monitor socket, tests/guest/fb_test.py). `blkdebug` names a
 QEMU blkdebug configuration file: the disk then goes through QEMU's
@@ -27,7 +31,7 @@ PROMPT = r"\$ "
 
 class Guest:
     def __init__(self, cpus=3, sched=None, icount=None, mem="128M", image=None, bootargs=None, timeout=60,
-                 extra_args=None, blkdebug=None, kernel=None):
+                 extra_args=None, blkdebug=None, kernel=None, icount_sleep=False):
         self.tmpdir = tempfile.mkdtemp(prefix="quanta-")
         self.image = os.path.join(self.tmpdir, "fs.img")
         shutil.copyfile(image or os.path.join(BUILD, "fs.img"), self.image)
@@ -46,7 +50,7 @@ class Guest:
         if append:
             args += ["-append", " ".join(append)]
         if icount is not None:
-            args += ["-icount", "shift=%d,sleep=off" % icount]
+            args += ["-icount", "shift=%d,sleep=%s" % (icount, "on" if icount_sleep else "off")]
         args += list(extra_args or [])
         self.started = time.time()
         self.child = pexpect.spawn("qemu-system-riscv64", args, encoding="utf-8", timeout=timeout,
