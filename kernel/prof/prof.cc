@@ -2,12 +2,12 @@
 // calls (the scheduler tracer's design, kernel/trace/trace.cc, with one
 // kind of record).
 //
-// Each hart owns one buffer: pages from kalloc (32 Samples of 128 bytes
-// each), allocated by prof_start and freed by the next prof_start or once
-// the dump has been read to its end, never wrapped: when it is full, new
-// samples are counted as dropped, so a dump holds each hart's first
-// samples. Only the owning hart writes its buffer, from its timer
-// interrupt (interrupts off), so a sample needs no lock.
+// Each hart owns one buffer of Samples (128 bytes each) in
+// kernel/lib/hart_records.h, which also holds the stop handshake and the
+// dump read-out: samples are written only by the owning hart, from its timer
+// interrupt (interrupts off), so a sample needs no lock; a full buffer
+// counts new samples as dropped. The buffers are freed by the next
+// prof_start or once the dump has been read to its end.
 //
 // Kernel call stacks: RISC-V frames built with frame pointers keep the
 // return address at fp-8 and the caller's fp at fp-16. The walk starts at
@@ -17,19 +17,14 @@
 // stack is larger, so its outer frames may be cut): it never reads
 // outside the interrupted stack, whatever garbage s0 holds (a function
 // interrupted in its prologue, or assembly that uses s0 otherwise).
-//
-// Stopping must not race with a hart in the middle of a sample: the
-// sampler sets its hart's `writing` flag, then (full fence) checks g_on;
-// prof_stop clears g_on, then (full fence) waits for every `writing` flag
-// to clear (Dekker's pattern, as in the tracer). The buffers are then
-// quiescent until the next prof_start. g_ctl serialises the system calls;
-// it is never taken from the interrupt path.
+// g_ctl serialises the system calls; it is never taken from the interrupt
+// path.
 #include "kernel/prof/prof.h"
 
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
+#include "kernel/lib/hart_records.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
 #include "kernel/syscall.h"
 
@@ -42,13 +37,11 @@ void timer_rearm();  // kernel/trap.cc
 namespace prof {
 
 static_assert(kMaxHarts == static_cast<u32>(param::kMaxCpus), "one dump section per possible hart");
-static_assert(kPageSize % sizeof(Sample) == 0);
 
 constinit bool g_on = false;
 
 namespace {
 
-constexpr u64 kPerPage = kPageSize / sizeof(Sample);
 constexpr u32 kDefaultKb = 1024;  // per hart: 8192 samples, 8 s at 1 ms
 constexpr u32 kMaxKb = 8192;      // per hart
 constexpr u32 kMaxPages = kMaxKb / (kPageSize / 1024);
@@ -57,47 +50,15 @@ constexpr u64 kDefaultPeriodUs = 1000;
 constexpr u64 kMinPeriodUs = 20;  // below this QEMU spends its time in the handler
 constexpr u64 kMaxPeriodUs = 1'000'000;
 
-struct HartBuf {
-    Sample* pages[kMaxPages] = {};
-    u64 count = 0;     // samples kept (only this hart writes it while on)
-    u64 dropped = 0;   // samples lost (likewise)
-    u64 next_due = 0;  // when this hart's next sample is due
-    u32 writing = 0;   // 1 while this hart is writing a sample
-};
-
-constinit HartBuf g_bufs[kMaxHarts];
-constinit u32 g_pages = 0;  // pages per hart currently allocated
-constinit u64 g_capacity = 0;
+constinit HartRecords<Sample, kMaxPages> g_rec{g_on};
+constinit u64 g_next_due[kMaxHarts] = {};  // when each hart's next sample is due (its own)
 constinit u64 g_period = kDefaultPeriodUs * kCyclesPerUs;
-constinit int g_ncpus = 1;
 constinit SpinLock g_ctl("prof");
 constinit DumpHeader g_header{};  // valid for reading once magic is set (after a stop)
 
 void free_buffers() {
-    for (int h = 0; h < g_ncpus; h++) {
-        for (u32 i = 0; i < g_pages; i++) {
-            if (g_bufs[h].pages[i]) kfree(g_bufs[h].pages[i]);
-            g_bufs[h].pages[i] = nullptr;
-        }
-    }
-    g_pages = 0;
-    g_capacity = 0;
+    g_rec.free();
     g_header = DumpHeader{};
-}
-
-bool alloc_buffers(u32 pages) {
-    g_pages = pages;
-    for (int h = 0; h < g_ncpus; h++) {
-        for (u32 i = 0; i < pages; i++) {
-            g_bufs[h].pages[i] = static_cast<Sample*>(kalloc());
-            if (!g_bufs[h].pages[i]) {
-                free_buffers();
-                return false;
-            }
-        }
-    }
-    g_capacity = u64{pages} * kPerPage;
-    return true;
 }
 
 // Return addresses of the frame chain from the interrupted s0 (kregs[8]).
@@ -121,12 +82,10 @@ u8 walk(const u64* kregs, u64* out) {
     return n;
 }
 
-void record(HartBuf& h, int cpu, u64 pc, const u64* kregs) {
-    if (h.count >= g_capacity) {
-        h.dropped++;
-        return;
-    }
-    Sample& s = h.pages[h.count / kPerPage][h.count % kPerPage];
+void record(int cpu, u64 pc, const u64* kregs) {
+    Sample* slot = g_rec.slot(cpu);
+    if (!slot) return;
+    Sample& s = *slot;
     const Proc* p = myproc();
     s.pc = pc;
     s.pid = p ? p->pid : 0;
@@ -138,26 +97,22 @@ void record(HartBuf& h, int cpu, u64 pc, const u64* kregs) {
     // p->name changes only in exec, which p itself runs: not concurrently.
     for (u32 i = 0; i < kNameLen; i++) s.name[i] = 0;
     if (p) safe_strcpy(s.name, p->name, kNameLen);
-    h.count++;
 }
 
 }  // namespace
 
-void init(int ncpus) { g_ncpus = ncpus < 1 ? 1 : (ncpus > param::kMaxCpus ? param::kMaxCpus : ncpus); }
+void init(int ncpus) { g_rec.set_harts(ncpus); }
 
-u64 next_due() { return g_bufs[cpuid()].next_due; }
+u64 next_due() { return g_next_due[cpuid()]; }
 
 void on_timer(u64 now, u64 pc, const u64* kregs) {
     const int cpu = cpuid();
-    HartBuf& h = g_bufs[cpu];
-    if (now < h.next_due) return;  // a slice or tick interrupt between samples
-    __atomic_store_n(&h.writing, 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&g_on, __ATOMIC_RELAXED)) {
-        h.next_due = now + g_period;
-        record(h, cpu, pc, kregs);
+    if (now < g_next_due[cpu]) return;  // a slice or tick interrupt between samples
+    if (g_rec.enter(cpu)) {
+        g_next_due[cpu] = now + g_period;
+        record(cpu, pc, kregs);
     }
-    __atomic_store_n(&h.writing, 0, __ATOMIC_RELEASE);
+    g_rec.leave(cpu);
 }
 
 // prof_start(period_us, kb) -> 0; -1 if already profiling, period_us
@@ -170,23 +125,20 @@ i64 sys_prof_start() {
     const int kb = arg_int(1) == 0 ? static_cast<int>(kDefaultKb) : arg_int(1);
     if (us < kMinPeriodUs || us > kMaxPeriodUs || kb < 4 || kb > static_cast<int>(kMaxKb)) return -1;
     LockGuard g(g_ctl);
-    if (__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return -1;
+    if (g_rec.is_on()) return -1;
     free_buffers();
-    if (!alloc_buffers(static_cast<u32>(kb) / 4)) return -1;
+    if (!g_rec.alloc(static_cast<u32>(kb) / 4)) return -1;
     g_period = us * kCyclesPerUs;
     const u64 now = now_cycles();
-    for (int h = 0; h < g_ncpus; h++) {
-        g_bufs[h].count = g_bufs[h].dropped = 0;
-        g_bufs[h].next_due = now + g_period;
-    }
+    for (int h = 0; h < g_rec.harts(); h++) g_next_due[h] = now + g_period;
     g_header.start_time = now;
-    __atomic_store_n(&g_on, true, __ATOMIC_SEQ_CST);
+    g_rec.turn_on();
     // Every hart arms its timer for the period: this one now, the others
     // when the IPI arrives (kernel/trap.cc re-arms on an IPI while
     // profiling), not up to a slice later at their next timer interrupt.
     push_off();
     timer_rearm();
-    for (int h = 0; h < g_ncpus; h++)
+    for (int h = 0; h < g_rec.harts(); h++)
         if (h != cpuid()) send_ipi(h);
     pop_off();
     return 0;
@@ -196,26 +148,22 @@ i64 sys_prof_start() {
 // dump can then be read with prof_read.
 i64 sys_prof_stop() {
     LockGuard g(g_ctl);
-    if (!__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return -1;
-    __atomic_store_n(&g_on, false, __ATOMIC_SEQ_CST);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    for (int h = 0; h < g_ncpus; h++) {
-        while (__atomic_load_n(&g_bufs[h].writing, __ATOMIC_ACQUIRE)) {}
-    }
+    if (!g_rec.is_on()) return -1;
+    g_rec.stop();
     DumpHeader& d = g_header;
     d.magic = kMagic;
     d.version = kVersion;
     d.header_size = sizeof(DumpHeader);
     d.sample_size = sizeof(Sample);
-    d.harts = static_cast<u32>(g_ncpus);
+    d.harts = static_cast<u32>(g_rec.harts());
     d.timer_hz = param::kTimerHz;
     d.period_cycles = g_period;
     d.stop_time = now_cycles();
-    d.capacity = g_capacity;
+    d.capacity = g_rec.capacity();
     u64 total = 0;
-    for (int h = 0; h < g_ncpus; h++) {
-        d.samples[h] = g_bufs[h].count;
-        d.dropped[h] = g_bufs[h].dropped;
+    for (int h = 0; h < g_rec.harts(); h++) {
+        d.samples[h] = g_rec.count(h);
+        d.dropped[h] = g_rec.dropped(h);
         total += d.samples[h];
     }
     return static_cast<i64>(total);
@@ -231,39 +179,13 @@ i64 sys_prof_read() {
     const i64 len_arg = static_cast<i64>(arg_raw(2));
     if (len_arg < 0) return -1;
     LockGuard g(g_ctl);
-    if (__atomic_load_n(&g_on, __ATOMIC_RELAXED) || g_header.magic != kMagic) return -1;
-    const u64 total = dump_size(g_header);
-    if (off >= total) {
+    if (g_rec.is_on() || g_header.magic != kMagic) return -1;
+    if (off >= dump_size(g_header)) {  // read to its end
         free_buffers();
         return 0;
     }
-    u64 len = static_cast<u64>(len_arg);
-    if (len > total - off) len = total - off;
-    if (len > (1u << 20)) len = 1u << 20;  // bounds the time spent with g_ctl held
-    u64 done = 0;
-    while (done < len) {
-        const u64 pos = off + done;
-        const u8* src = nullptr;
-        u64 avail = 0;
-        if (pos < sizeof(DumpHeader)) {
-            src = reinterpret_cast<const u8*>(&g_header) + pos;
-            avail = sizeof(DumpHeader) - pos;
-        } else {
-            u64 rel = pos - sizeof(DumpHeader);
-            int h = 0;
-            while (rel >= g_header.samples[h] * sizeof(Sample)) rel -= g_header.samples[h++] * sizeof(Sample);
-            const u64 idx = rel / sizeof(Sample);
-            const u64 in_page = (idx % kPerPage) * sizeof(Sample) + rel % sizeof(Sample);
-            src = reinterpret_cast<const u8*>(g_bufs[h].pages[idx / kPerPage]) + in_page;
-            avail = kPageSize - in_page;
-            const u64 left_in_section = g_header.samples[h] * sizeof(Sample) - rel;
-            if (avail > left_in_section) avail = left_in_section;
-        }
-        const u64 n = avail < len - done ? avail : len - done;
-        if (!copy_out(myproc()->pagetable, dst + done, src, n).ok()) return -1;
-        done += n;
-    }
-    return static_cast<i64>(done);
+    const auto done = g_rec.read(&g_header, sizeof g_header, g_header.samples, off, dst, static_cast<u64>(len_arg));
+    return done.ok() ? static_cast<i64>(done.value()) : -1;
 }
 
 }  // namespace prof

@@ -1,25 +1,22 @@
 // kernel/trace/trace.cc - per-hart trace buffers and the trace system calls.
 //
-// Each hart owns one buffer: an array of pages from kalloc (128 records of
-// 32 bytes each), filled in order and never wrapped: when it is full, new
-// records are counted as dropped, so a dump always holds a complete prefix
-// of each hart's events. Only the owning hart writes its buffer, with
-// interrupts off, so a record needs no lock and no atomic read-modify-write.
-//
-// Stopping must not race with a hart in the middle of a record: a writer
-// sets its hart's `writing` flag, then (full fence) checks g_on; trace_stop
-// clears g_on, then (full fence) waits for every `writing` flag to clear.
-// Either the writer sees g_on false, or the stopper sees it writing and
-// waits (Dekker's pattern). After that the buffers are quiescent until the
-// next trace_start, which is the only place they are freed and reallocated.
+// Each hart owns one buffer of 32-byte records (kernel/lib/hart_records.h,
+// shared with the profiler), filled in order and never wrapped: when it is
+// full, new records are counted as dropped, so a dump always holds a
+// complete prefix of each hart's events. Only the owning hart writes its
+// buffer, with interrupts off, so a record needs no lock and no atomic
+// read-modify-write. trace_stop clears g_on and waits until no hart is in
+// the middle of a record (the handshake in hart_records.h); after that the
+// buffers are quiescent until the next trace_start, which is the only
+// place they are freed and reallocated.
 // g_ctl serialises the system calls (start, stop, read, stat); it is taken
 // before any process lock (the start-up snapshot takes each p->lock) and
 // never by a trace point.
 #include "kernel/trace/trace.h"
 
+#include "kernel/lib/hart_records.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
-#include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
@@ -32,50 +29,35 @@ extern u64 g_slice_cycles;
 namespace trace {
 
 static_assert(kMaxHarts == static_cast<u32>(param::kMaxCpus), "one dump section per possible hart");
-static_assert(kPageSize % sizeof(Record) == 0);
 
 constinit bool g_on = false;
 
 namespace {
 
-constexpr u64 kPerPage = kPageSize / sizeof(Record);
 constexpr u32 kDefaultKb = 1024;  // per hart
 constexpr u32 kMaxKb = 8192;      // per hart
 constexpr u32 kMaxPages = kMaxKb / (kPageSize / 1024);
 
-struct HartBuf {
-    Record* pages[kMaxPages] = {};
-    u64 count = 0;    // records kept (only this hart writes it while on)
-    u64 dropped = 0;  // records lost (likewise)
-    u32 writing = 0;  // 1 while this hart is writing a record
-    int last_pid = 0;
-    u8 last_state = 0;
+// What each hart last descheduled (its own; the next Switch names it).
+struct Last {
+    int pid = 0;
+    u8 state = 0;
 };
 
-constinit HartBuf g_bufs[kMaxHarts];
-constinit u32 g_pages = 0;  // pages per hart currently allocated
-constinit u64 g_capacity = 0;
-constinit int g_ncpus = 1;
+constinit HartRecords<Record, kMaxPages> g_rec{g_on};
+constinit Last g_last[kMaxHarts];
 constinit SpinLock g_ctl("trace");
 constinit DumpHeader g_header{};  // valid for reading once magic is set (after a stop)
 
 void put(Record& r) {
     push_off();
     const int cpu = cpuid();
-    HartBuf& h = g_bufs[cpu];
-    __atomic_store_n(&h.writing, 1, __ATOMIC_RELAXED);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&g_on, __ATOMIC_RELAXED)) {
+    if (g_rec.enter(cpu)) {
         r.time = now_cycles();
         r.cpu = static_cast<u8>(cpu);
-        if (h.count < g_capacity) {
-            h.pages[h.count / kPerPage][h.count % kPerPage] = r;
-            h.count++;
-        } else {
-            h.dropped++;
-        }
+        if (Record* slot = g_rec.slot(cpu)) *slot = r;
     }
-    __atomic_store_n(&h.writing, 0, __ATOMIC_RELEASE);
+    g_rec.leave(cpu);
     pop_off();
 }
 
@@ -84,33 +66,6 @@ Record make(Event e, int pid) {
     r.type = static_cast<u8>(e);
     r.pid = pid;
     return r;
-}
-
-void free_buffers() {
-    for (int h = 0; h < g_ncpus; h++) {
-        for (u32 i = 0; i < g_pages; i++) {
-            if (g_bufs[h].pages[i]) kfree(g_bufs[h].pages[i]);
-            g_bufs[h].pages[i] = nullptr;
-        }
-    }
-    g_pages = 0;
-    g_capacity = 0;
-    g_header = DumpHeader{};
-}
-
-bool alloc_buffers(u32 pages) {
-    g_pages = pages;
-    for (int h = 0; h < g_ncpus; h++) {
-        for (u32 i = 0; i < pages; i++) {
-            g_bufs[h].pages[i] = static_cast<Record*>(kalloc());
-            if (!g_bufs[h].pages[i]) {
-                free_buffers();
-                return false;
-            }
-        }
-    }
-    g_capacity = u64{pages} * kPerPage;
-    return true;
 }
 
 // One Proc record per existing process (tracing is already on).
@@ -128,7 +83,7 @@ void snapshot() {
 
 }  // namespace
 
-void init(int ncpus) { g_ncpus = ncpus < 1 ? 1 : (ncpus > param::kMaxCpus ? param::kMaxCpus : ncpus); }
+void init(int ncpus) { g_rec.set_harts(ncpus); }
 
 void emit(Event e, int pid, int other, u8 a, u8 b, u32 arg, i64 key) {
     Record r = make(e, pid);
@@ -164,10 +119,10 @@ void emit_wake(const Proc* p, int queue) {
 
 void emit_switch(const Proc* next, u64 waited) {
     push_off();
-    HartBuf& h = g_bufs[cpuid()];
+    const Last& last = g_last[cpuid()];
     Record r = make(Event::Switch, next->pid);
-    r.other = h.last_pid;
-    r.a = h.last_state;
+    r.other = last.pid;
+    r.a = last.state;
     r.key = static_cast<i64>(waited);
     put(r);
     pop_off();
@@ -175,9 +130,9 @@ void emit_switch(const Proc* next, u64 waited) {
 
 void emit_deschedule(const Proc* p, int state, u64 ran) {
     push_off();
-    HartBuf& h = g_bufs[cpuid()];
-    h.last_pid = p->pid;
-    h.last_state = static_cast<u8>(state);
+    Last& last = g_last[cpuid()];
+    last.pid = p->pid;
+    last.state = static_cast<u8>(state);
     Record r = make(Event::Deschedule, p->pid);
     r.a = static_cast<u8>(state);
     r.key = static_cast<i64>(ran);
@@ -193,16 +148,12 @@ i64 sys_trace_start() {
     const int kb = arg_int(0) == 0 ? static_cast<int>(kDefaultKb) : arg_int(0);
     if (kb < 4 || kb > static_cast<int>(kMaxKb)) return -1;
     LockGuard g(g_ctl);
-    if (__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return -1;
-    free_buffers();
-    if (!alloc_buffers(static_cast<u32>(kb) / 4)) return -1;
-    for (int h = 0; h < g_ncpus; h++) {
-        g_bufs[h].count = g_bufs[h].dropped = 0;
-        g_bufs[h].last_pid = 0;
-        g_bufs[h].last_state = 0;
-    }
+    if (g_rec.is_on()) return -1;
+    g_header = DumpHeader{};
+    if (!g_rec.alloc(static_cast<u32>(kb) / 4)) return -1;
+    for (Last& last : g_last) last = Last{};
     g_header.start_time = now_cycles();
-    __atomic_store_n(&g_on, true, __ATOMIC_SEQ_CST);
+    g_rec.turn_on();
     snapshot();
     return 0;
 }
@@ -211,26 +162,22 @@ i64 sys_trace_start() {
 // can then be read with trace_read until the next trace_start.
 i64 sys_trace_stop() {
     LockGuard g(g_ctl);
-    if (!__atomic_load_n(&g_on, __ATOMIC_RELAXED)) return -1;
-    __atomic_store_n(&g_on, false, __ATOMIC_SEQ_CST);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    for (int h = 0; h < g_ncpus; h++) {
-        while (__atomic_load_n(&g_bufs[h].writing, __ATOMIC_ACQUIRE)) {}
-    }
+    if (!g_rec.is_on()) return -1;
+    g_rec.stop();
     DumpHeader& d = g_header;
     d.magic = kMagic;
     d.version = kVersion;
     d.header_size = sizeof(DumpHeader);
     d.record_size = sizeof(Record);
-    d.harts = static_cast<u32>(g_ncpus);
+    d.harts = static_cast<u32>(g_rec.harts());
     d.timer_hz = param::kTimerHz;
     d.slice_cycles = g_slice_cycles;
     d.stop_time = now_cycles();
-    d.capacity = g_capacity;
+    d.capacity = g_rec.capacity();
     u64 total = 0;
-    for (int h = 0; h < g_ncpus; h++) {
-        d.records[h] = g_bufs[h].count;
-        d.dropped[h] = g_bufs[h].dropped;
+    for (int h = 0; h < g_rec.harts(); h++) {
+        d.records[h] = g_rec.count(h);
+        d.dropped[h] = g_rec.dropped(h);
         total += d.records[h];
     }
     safe_strcpy(d.policy, rq_policy_name(), sizeof(d.policy));
@@ -247,36 +194,9 @@ i64 sys_trace_read() {
     const i64 len_arg = static_cast<i64>(arg_raw(2));
     if (len_arg < 0) return -1;
     LockGuard g(g_ctl);
-    if (__atomic_load_n(&g_on, __ATOMIC_RELAXED) || g_header.magic != kMagic) return -1;
-    const u64 total = dump_size(g_header);
-    if (off >= total) return 0;
-    u64 len = static_cast<u64>(len_arg);
-    if (len > total - off) len = total - off;
-    if (len > (1u << 20)) len = 1u << 20;  // bounds the time spent with g_ctl held
-    u64 done = 0;
-    while (done < len) {
-        const u64 pos = off + done;
-        const u8* src = nullptr;
-        u64 avail = 0;
-        if (pos < sizeof(DumpHeader)) {
-            src = reinterpret_cast<const u8*>(&g_header) + pos;
-            avail = sizeof(DumpHeader) - pos;
-        } else {
-            u64 rel = pos - sizeof(DumpHeader);
-            int h = 0;
-            while (rel >= g_header.records[h] * sizeof(Record)) rel -= g_header.records[h++] * sizeof(Record);
-            const u64 rec = rel / sizeof(Record);
-            const u64 in_page = (rec % kPerPage) * sizeof(Record) + rel % sizeof(Record);
-            src = reinterpret_cast<const u8*>(g_bufs[h].pages[rec / kPerPage]) + in_page;
-            avail = kPageSize - in_page;
-            const u64 left_in_section = g_header.records[h] * sizeof(Record) - rel;
-            if (avail > left_in_section) avail = left_in_section;
-        }
-        const u64 n = avail < len - done ? avail : len - done;
-        if (!copy_out(myproc()->pagetable, dst + done, src, n).ok()) return -1;
-        done += n;
-    }
-    return static_cast<i64>(done);
+    if (g_rec.is_on() || g_header.magic != kMagic) return -1;
+    const auto done = g_rec.read(&g_header, sizeof g_header, g_header.records, off, dst, static_cast<u64>(len_arg));
+    return done.ok() ? static_cast<i64>(done.value()) : -1;
 }
 
 // trace_stat(struct tracestat*) -> 0, or -1 for a bad pointer. Counts read
@@ -285,14 +205,14 @@ i64 sys_trace_stat() {
     tracestat st{};
     {
         LockGuard g(g_ctl);
-        st.on = __atomic_load_n(&g_on, __ATOMIC_RELAXED) ? 1 : 0;
-        st.harts = g_ncpus;
-        for (int h = 0; h < g_ncpus; h++) {
-            st.records += __atomic_load_n(&g_bufs[h].count, __ATOMIC_RELAXED);
-            st.dropped += __atomic_load_n(&g_bufs[h].dropped, __ATOMIC_RELAXED);
+        st.on = g_rec.is_on() ? 1 : 0;
+        st.harts = g_rec.harts();
+        for (int h = 0; h < g_rec.harts(); h++) {
+            st.records += g_rec.count(h);
+            st.dropped += g_rec.dropped(h);
         }
         st.bytes = !st.on && g_header.magic == kMagic ? dump_size(g_header) : 0;
-        st.capacity = g_capacity;
+        st.capacity = g_rec.capacity();
     }
     return to_user(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof(st)));
 }

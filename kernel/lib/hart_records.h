@@ -1,0 +1,155 @@
+// kernel/lib/hart_records.h - per-hart record buffers for the tracer and
+// the profiler (kernel/trace/trace.cc, kernel/prof/prof.cc).
+//
+// Each hart owns one buffer of fixed-size records: pages from kalloc,
+// allocated by start() and freed by free() or the next start(), never
+// wrapped: when a buffer is full, new records are counted as dropped, so
+// a dump holds each hart's first records. Only the owning hart writes its
+// buffer, with interrupts off, so writing needs no lock.
+//
+// Stopping must not race with a hart in the middle of a record. A writer
+// sets its hart's `writing` flag, then (full fence) checks `on`; stop()
+// clears `on`, then (full fence) waits for every `writing` flag to clear
+// (Dekker's pattern). The buffers are then quiescent until the next
+// start(). The owner serialises start/stop/read with its own lock, never
+// taken from the writing path.
+//
+// A dump is the owner's header followed by each hart's records in hart
+// order; read() copies any byte range of it out to user memory.
+#pragma once
+
+#include "kernel/mm/kalloc.h"
+#include "kernel/mm/uaccess.h"
+#include "kernel/proc/proc.h"
+#include "lib/params.h"
+#include "lib/result.h"
+
+namespace q {
+
+template <typename Rec, u32 kMaxPages>
+class HartRecords {
+  public:
+    static constexpr u64 kPerPage = kPageSize / sizeof(Rec);
+    static_assert(kPageSize % sizeof(Rec) == 0, "records must tile a page");
+
+    // `on` is the owner's flag, which its hooks test inline before doing
+    // any work: true between turn_on() and stop().
+    constexpr explicit HartRecords(bool& on) : on_(on) {}
+
+    bool is_on() const { return __atomic_load_n(&on_, __ATOMIC_RELAXED); }
+    void set_harts(int ncpus) { harts_ = ncpus < 1 ? 1 : (ncpus > param::kMaxCpus ? param::kMaxCpus : ncpus); }
+    int harts() const { return harts_; }
+    u64 capacity() const { return capacity_; }
+    u64 count(int h) const { return __atomic_load_n(&bufs_[h].count, __ATOMIC_RELAXED); }
+    u64 dropped(int h) const { return __atomic_load_n(&bufs_[h].dropped, __ATOMIC_RELAXED); }
+
+    // Frees the previous buffers, allocates `pages` per hart and zeroes the
+    // counts; false (with nothing allocated) when memory runs out. The
+    // caller turns `on` afterwards with turn_on().
+    bool alloc(u32 pages) {
+        if (pages > kMaxPages) return false;
+        free();
+        for (int h = 0; h < harts_; h++) {
+            for (u32 i = 0; i < pages; i++) {
+                bufs_[h].pages[i] = static_cast<Rec*>(kalloc());
+                if (!bufs_[h].pages[i]) {
+                    free();
+                    return false;
+                }
+            }
+            bufs_[h].count = bufs_[h].dropped = 0;
+        }
+        capacity_ = u64{pages} * kPerPage;
+        return true;
+    }
+
+    void free() {
+        for (int h = 0; h < harts_; h++) {
+            for (u32 i = 0; i < kMaxPages; i++) {
+                if (bufs_[h].pages[i]) kfree(bufs_[h].pages[i]);
+                bufs_[h].pages[i] = nullptr;
+            }
+        }
+        capacity_ = 0;
+    }
+
+    void turn_on() { __atomic_store_n(&on_, true, __ATOMIC_SEQ_CST); }
+
+    // Clears `on` and waits until no hart is writing.
+    void stop() {
+        __atomic_store_n(&on_, false, __ATOMIC_SEQ_CST);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        for (int h = 0; h < harts_; h++)
+            while (__atomic_load_n(&bufs_[h].writing, __ATOMIC_ACQUIRE)) {}
+    }
+
+    // Writer side, on hart `cpu` with interrupts off: enter() returns true
+    // if recording is on; then slot() gives the next record (or null when
+    // the buffer is full, counted as dropped); leave() always follows.
+    bool enter(int cpu) {
+        __atomic_store_n(&bufs_[cpu].writing, 1, __ATOMIC_RELAXED);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        return __atomic_load_n(&on_, __ATOMIC_RELAXED);
+    }
+    Rec* slot(int cpu) {
+        Buf& b = bufs_[cpu];
+        if (b.count >= capacity_) {
+            b.dropped++;
+            return nullptr;
+        }
+        Rec* r = &b.pages[b.count / kPerPage][b.count % kPerPage];
+        b.count++;
+        return r;
+    }
+    void leave(int cpu) { __atomic_store_n(&bufs_[cpu].writing, 0, __ATOMIC_RELEASE); }
+
+    // Copies bytes [off, off + len) of the dump (header, then each hart's
+    // records; counts[h] of hart h) to user address dst, at most 1 MiB per
+    // call (bounding the time the caller's lock is held). Returns the bytes
+    // copied, 0 at or past the end, or BadAddress.
+    Result<u64> read(const void* header, u64 header_size, const u64* counts, u64 off, UserAddr dst, u64 len) const {
+        u64 total = header_size;
+        for (int h = 0; h < harts_; h++) total += counts[h] * sizeof(Rec);
+        if (off >= total) return u64{0};
+        if (len > total - off) len = total - off;
+        if (len > (1u << 20)) len = 1u << 20;
+        u64 done = 0;
+        while (done < len) {
+            const u64 pos = off + done;
+            const u8* src = nullptr;
+            u64 avail = 0;
+            if (pos < header_size) {
+                src = static_cast<const u8*>(header) + pos;
+                avail = header_size - pos;
+            } else {
+                u64 rel = pos - header_size;
+                int h = 0;
+                while (rel >= counts[h] * sizeof(Rec)) rel -= counts[h++] * sizeof(Rec);
+                const u64 idx = rel / sizeof(Rec);
+                const u64 in_page = (idx % kPerPage) * sizeof(Rec) + rel % sizeof(Rec);
+                src = reinterpret_cast<const u8*>(bufs_[h].pages[idx / kPerPage]) + in_page;
+                avail = kPageSize - in_page;
+                const u64 left_in_section = counts[h] * sizeof(Rec) - rel;
+                if (avail > left_in_section) avail = left_in_section;
+            }
+            const u64 n = avail < len - done ? avail : len - done;
+            Q_CHECK(copy_out(myproc()->pagetable, dst + done, src, n));
+            done += n;
+        }
+        return done;
+    }
+
+  private:
+    struct Buf {
+        Rec* pages[kMaxPages] = {};
+        u64 count = 0;    // records kept (only the owning hart writes it while on)
+        u64 dropped = 0;  // records lost (likewise)
+        u32 writing = 0;  // 1 while the owning hart is writing a record
+    };
+    bool& on_;
+    Buf bufs_[param::kMaxCpus];
+    u64 capacity_ = 0;
+    int harts_ = 1;
+};
+
+}  // namespace q
