@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/dump_cli.h"
 #include "tools/prof_reader.h"
 
 namespace {
@@ -58,10 +59,9 @@ struct Options {
     std::exit(status);
 }
 
-[[noreturn]] void fail(const std::string& msg) {
-    std::fprintf(stderr, "qprof: %s\n", msg.c_str());
-    std::exit(1);
-}
+constexpr DumpCli cli("qprof");
+
+[[noreturn]] void fail(const std::string& msg) { cli.fail(msg); }
 
 Options parse(int argc, char** argv) {
     Options o;
@@ -85,10 +85,7 @@ Options parse(int argc, char** argv) {
             if (v != "self" && v != "total") fail("--sort must be self or total, got '" + v + "'");
             o.by_total = v == "total";
         } else if (a == "--top") {
-            const std::string v = value();
-            if (v.empty() || v.size() > 6 || v.find_first_not_of("0123456789") != std::string::npos)
-                fail("--top must be an integer 0..999999, got '" + v + "'");
-            o.top = std::stoul(v);
+            o.top = cli.number("--top", value(), 0, 999999);
         } else if (!a.empty() && a[0] == '-') {
             usage(2);
         } else if (o.image.empty()) {
@@ -104,20 +101,6 @@ Options parse(int argc, char** argv) {
     }
     if (o.flat.empty() && o.folded.empty() && !o.samples) o.flat = "-";
     return o;
-}
-
-std::vector<q::u8> read_bytes(const Options& o) {
-    if (!o.dump.empty()) {
-        std::ifstream in(o.dump, std::ios::binary);
-        if (!in) fail("cannot open " + o.dump);
-        return std::vector<q::u8>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    }
-    Image img;
-    std::string err;
-    if (!img.load(o.image, &err)) fail(err);
-    std::vector<q::u8> bytes;
-    if (!read_prof_from_image(img, o.path, &bytes, &err)) fail(o.image + ": " + err);
-    return bytes;
 }
 
 // Symbolises samples: the kernel's table, and each user program's, loaded
@@ -176,19 +159,6 @@ const char* where(const Sample& s) {
     return s.pid == 0 ? "idle" : "kernel";
 }
 
-template <typename F>
-void to_file(const std::string& name, F write) {
-    if (name.empty()) return;
-    if (name == "-") {
-        write(stdout);
-        return;
-    }
-    std::FILE* f = std::fopen(name.c_str(), "w");
-    if (!f) fail("cannot create " + name);
-    write(f);
-    if (std::fclose(f) != 0) fail("cannot write " + name);
-}
-
 struct Row {
     std::string where, function;
     q::u64 self = 0, total = 0;
@@ -221,7 +191,7 @@ void write_flat(const ProfDump& d, const std::vector<Row>& rows, size_t top, std
 
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
-    const std::vector<q::u8> bytes = read_bytes(o);
+    const std::vector<q::u8> bytes = cli.load(o.dump, o.image, o.path, read_prof_from_image);
     ProfDump d;
     std::string err;
     if (!parse_prof_dump(bytes, &d, &err)) fail((o.dump.empty() ? o.image + ":" + o.path : o.dump) + ": " + err);
@@ -261,8 +231,8 @@ int main(int argc, char** argv) {
         if (o.by_total) return a.total != b.total ? a.total > b.total : a.self > b.self;
         return a.self != b.self ? a.self > b.self : a.total > b.total;
     });
-    to_file(o.flat, [&](std::FILE* f) { write_flat(d, rows, o.flat == "-" ? o.top : 0, f); });
-    to_file(o.folded, [&](std::FILE* f) {
+    cli.to_file(o.flat, [&](std::FILE* f) { write_flat(d, rows, o.flat == "-" ? o.top : 0, f); });
+    cli.to_file(o.folded, [&](std::FILE* f) {
         for (const auto& [k, n] : folded) std::fprintf(f, "%s %" PRIu64 "\n", k.c_str(), n);
     });
     if (!o.dir.empty() && o.top) write_flat(d, rows, o.top, stdout);

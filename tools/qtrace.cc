@@ -20,6 +20,7 @@
 #include <iterator>
 #include <string>
 
+#include "tools/dump_cli.h"
 #include "tools/trace_output.h"
 
 namespace {
@@ -41,10 +42,9 @@ struct Options {
     std::exit(status);
 }
 
-[[noreturn]] void fail(const std::string& msg) {
-    std::fprintf(stderr, "qtrace: %s\n", msg.c_str());
-    std::exit(1);
-}
+constexpr DumpCli cli("qtrace");
+
+[[noreturn]] void fail(const std::string& msg) { cli.fail(msg); }
 
 Options parse(int argc, char** argv) {
     Options o;
@@ -62,13 +62,8 @@ Options parse(int argc, char** argv) {
         else if (a == "--summary") o.summary = value();
         else if (a == "--replay") o.replay = value();
         else if (a == "--events") o.events = true;
-        else if (a == "--tick-us") {
-            const std::string v = value();
-            if (v.empty() || v.size() > 7 || v.find_first_not_of("0123456789") != std::string::npos ||
-                std::stoul(v) == 0)
-                fail("--tick-us must be an integer 1..9999999, got '" + v + "'");
-            o.tick_us = std::stoul(v);
-        } else if (!a.empty() && a[0] == '-') {
+        else if (a == "--tick-us") o.tick_us = cli.number("--tick-us", value(), 1, 9999999);
+        else if (!a.empty() && a[0] == '-') {
             usage(2);
         } else if (o.image.empty()) {
             o.image = a;
@@ -84,33 +79,6 @@ Options parse(int argc, char** argv) {
     }
     if (o.json.empty() && o.summary.empty() && o.replay.empty() && !o.events) o.summary = "-";
     return o;
-}
-
-std::vector<q::u8> read_bytes(const Options& o) {
-    if (!o.dump.empty()) {
-        std::ifstream in(o.dump, std::ios::binary);
-        if (!in) fail("cannot open " + o.dump);
-        return std::vector<q::u8>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    }
-    Image img;
-    std::string err;
-    if (!img.load(o.image, &err)) fail(err);
-    std::vector<q::u8> bytes;
-    if (!read_dump_from_image(img, o.path, &bytes, &err)) fail(o.image + ": " + err);
-    return bytes;
-}
-
-template <typename F>
-void to_file(const std::string& name, F write) {
-    if (name.empty()) return;
-    if (name == "-") {
-        write(stdout);
-        return;
-    }
-    std::FILE* f = std::fopen(name.c_str(), "w");
-    if (!f) fail("cannot create " + name);
-    write(f);
-    if (std::fclose(f) != 0) fail("cannot write " + name);
 }
 
 void print_events(const TraceDump& d) {
@@ -130,15 +98,15 @@ void print_events(const TraceDump& d) {
 
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
-    const std::vector<q::u8> bytes = read_bytes(o);
+    const std::vector<q::u8> bytes = cli.load(o.dump, o.image, o.path, read_dump_from_image);
     TraceDump d;
     std::string err;
     if (!parse_dump(bytes, &d, &err)) fail((o.dump.empty() ? o.image + ":" + o.path : o.dump) + ": " + err);
     if (o.events) print_events(d);
     const Model m = build_model(d);
     const q::u64 tick = o.tick_us * (d.header.timer_hz / 1'000'000 ? d.header.timer_hz / 1'000'000 : 1);
-    to_file(o.json, [&](std::FILE* f) { write_json(m, f); });
-    to_file(o.summary, [&](std::FILE* f) { write_summary(m, f); });
-    to_file(o.replay, [&](std::FILE* f) { write_replay(m, tick, f); });
+    cli.to_file(o.json, [&](std::FILE* f) { write_json(m, f); });
+    cli.to_file(o.summary, [&](std::FILE* f) { write_summary(m, f); });
+    cli.to_file(o.replay, [&](std::FILE* f) { write_replay(m, tick, f); });
     return 0;
 }
