@@ -15,15 +15,12 @@ Exit status 0, or 1 with one line saying which step failed.
 """
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 
-import pexpect
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "guest"))
-from qemu import BUILD, Guest  # noqa: E402
+from qemu import BUILD, run_and_keep_image  # noqa: E402
 
 
 def main():
@@ -37,28 +34,17 @@ def main():
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--top", type=int, default=25)
     a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    step = "boot"
-    with Guest(cpus=a.cpus, icount=a.icount, timeout=a.timeout) as g:
-        try:
-            g.boot(timeout=120)
-            step = "prof " + a.cmd
-            out = g.run("prof -p %d -b %d %s" % (a.period, a.kb, a.cmd), timeout=a.timeout)
-            sys.stdout.write(out)
-            if "prof: wrote" not in out:
-                raise RuntimeError(out.strip().splitlines()[-1] if out.strip() else "no output")
-            step = "halt"
-            g.child.sendline("halt 0")
-            g.child.expect(pexpect.EOF, timeout=60)
-        except Exception as e:  # noqa: BLE001 - one line, whatever failed
-            print("prof_run: %s failed: %s" % (step, str(e).splitlines()[0] if str(e) else type(e).__name__),
-                  file=sys.stderr)
-            return 1
-        clean, report = g.stop_and_fsck()
-        image = os.path.join(a.out, "fs.img")
-        shutil.copyfile(g.image, image)
-    if not clean:
-        print("prof_run: fsck found errors in the profiled guest's image:\n" + report, file=sys.stderr)
+
+    def steps(g, mark):
+        mark("prof " + a.cmd)
+        out = g.run("prof -p %d -b %d %s" % (a.period, a.kb, a.cmd), timeout=a.timeout)
+        sys.stdout.write(out)
+        if "prof: wrote" not in out:
+            raise RuntimeError(out.strip().splitlines()[-1] if out.strip() else "no output")
+
+    image = run_and_keep_image("prof_run", dict(cpus=a.cpus, icount=a.icount, timeout=a.timeout), steps, a.out,
+                               "profiled")
+    if image is None:
         return 1
     p = subprocess.run([os.path.join(BUILD, "qprof"), "-k", os.path.join(BUILD, "kernel.elf"), "-u",
                         os.path.join(BUILD, "user"), "-o", a.out, "--top", str(a.top), image])

@@ -16,15 +16,12 @@ Exit status 0, or 1 with one line saying which step failed.
 """
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 
-import pexpect
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "guest"))
-from qemu import BUILD, Guest  # noqa: E402
+from qemu import BUILD, run_and_keep_image  # noqa: E402
 
 
 def main():
@@ -41,41 +38,28 @@ def main():
     ap.add_argument("--tick-us", type=int, default=100)
     a = ap.parse_args()
     boot = " ".join(x for x in [("rq=" + a.rq) if a.rq else "", a.bootargs] if x)
-    os.makedirs(a.out, exist_ok=True)
-    step = "boot"
-    with Guest(cpus=a.cpus, sched=a.sched or None, icount=a.icount, bootargs=boot or None,
-               timeout=a.timeout) as g:
-        try:
-            g.boot(timeout=120)
-            step = "trace start"
-            out = g.run("trace start -b %d" % a.kb)
-            if out.strip():
-                raise RuntimeError(out.strip())
-            step = "the command line"
-            cmd_out = g.run(a.cmd, timeout=a.timeout)
-            sys.stdout.write(cmd_out)
-            step = "trace stop"
-            out = g.run("trace stop")
-            if "records" not in out:
-                raise RuntimeError(out.strip())
-            print(out.strip())
-            step = "trace dump"
-            out = g.run("trace dump /trace.dat", timeout=a.timeout)
-            if "wrote" not in out:
-                raise RuntimeError(out.strip())
-            print(out.strip())
-            step = "halt"
-            g.child.sendline("halt 0")
-            g.child.expect(pexpect.EOF, timeout=60)
-        except Exception as e:  # noqa: BLE001 - one line, whatever failed
-            print("trace_run: %s failed: %s" % (step, str(e).splitlines()[0] if str(e) else type(e).__name__),
-                  file=sys.stderr)
-            return 1
-        clean, report = g.stop_and_fsck()
-        image = os.path.join(a.out, "fs.img")
-        shutil.copyfile(g.image, image)
-    if not clean:
-        print("trace_run: fsck found errors in the traced guest's image:\n" + report, file=sys.stderr)
+
+    def steps(g, mark):
+        mark("trace start")
+        out = g.run("trace start -b %d" % a.kb)
+        if out.strip():
+            raise RuntimeError(out.strip())
+        mark("the command line")
+        sys.stdout.write(g.run(a.cmd, timeout=a.timeout))
+        mark("trace stop")
+        out = g.run("trace stop")
+        if "records" not in out:
+            raise RuntimeError(out.strip())
+        print(out.strip())
+        mark("trace dump")
+        out = g.run("trace dump /trace.dat", timeout=a.timeout)
+        if "wrote" not in out:
+            raise RuntimeError(out.strip())
+        print(out.strip())
+
+    guest = dict(cpus=a.cpus, sched=a.sched or None, icount=a.icount, bootargs=boot or None, timeout=a.timeout)
+    image = run_and_keep_image("trace_run", guest, steps, a.out, "traced")
+    if image is None:
         return 1
     p = subprocess.run([os.path.join(BUILD, "qtrace"), "-o", a.out, "--tick-us", str(a.tick_us), image])
     if p.returncode != 0:

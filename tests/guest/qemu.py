@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -137,3 +138,35 @@ def run_cases(guest, cases, suffix="", timeout=30):
         else:
             print("FAIL %s: %r printed %r" % (name, line, out))
     return True
+
+
+def run_and_keep_image(tool, guest_args, steps, out_dir, what):
+    """Boots Guest(**guest_args), calls steps(g, mark) - mark(name) names
+    the step under way; a step fails by raising -, types `halt 0`, checks
+    the image with fsck and copies it to OUT_DIR/fs.img. Returns that path,
+    or None after printing one line `TOOL: STEP failed: WHY` (or the fsck
+    report) on stderr. Used by `make profile` and `make trace`."""
+    state = {"step": "boot"}
+
+    def mark(name):
+        state["step"] = name
+
+    os.makedirs(out_dir, exist_ok=True)
+    with Guest(**guest_args) as g:
+        try:
+            g.boot(timeout=120)
+            steps(g, mark)
+            mark("halt")
+            g.child.sendline("halt 0")
+            g.child.expect(pexpect.EOF, timeout=60)
+        except Exception as e:  # noqa: BLE001 - one line, whatever failed
+            why = str(e).splitlines()[0] if str(e) else type(e).__name__
+            print("%s: %s failed: %s" % (tool, state["step"], why), file=sys.stderr)
+            return None
+        clean, report = g.stop_and_fsck()
+        image = os.path.join(out_dir, "fs.img")
+        shutil.copyfile(g.image, image)
+    if not clean:
+        print("%s: fsck found errors in the %s guest's image:\n%s" % (tool, what, report), file=sys.stderr)
+        return None
+    return image
