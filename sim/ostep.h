@@ -24,5 +24,6 @@ int run(const std::vector<std::string>& args, std::string& out, std::string& err
 // The simulators (args without the simulator's name). May throw OstepError.
 void scheduler(const std::vector<std::string>& args, std::string& out);
 void mlfq(const std::vector<std::string>& args, std::string& out);
+void multi(const std::vector<std::string>& args, std::string& out);
 
 }  // namespace schedsim::ostep
