@@ -182,8 +182,8 @@ const char kUsage[] =
     "  mlfq       cpu-sched-mlfq/mlfq.py (chapter 8): -n -q -Q -a -A -l x,y,z:... -B -i -S -I -j -m -M -s -c\n"
     "  multi      cpu-sched-multi/multi.py (chapter 10): -n -L name:run:wset,... -M -q -p -P -w -r -A -o -t -T -C -S "
     "-c\n"
-    "  Explicit job lists (-l) match the scripts exactly; random jobs (-s/-j/-m)\n"
-    "  come from schedsim's generator, not Python's. SIMULATOR -h lists its flags.\n";
+    "  Output matches the scripts' exactly, random jobs (-s) included: draws come\n"
+    "  from Python's generator (MT19937). SIMULATOR -h lists its flags.\n";
 
 }  // namespace
 

@@ -10,9 +10,9 @@
 // (the "%3d" of a float time truncates, as Python's does). SJF is a stable
 // sort by length (Python's sorted), so equal lengths keep job order.
 // Lengths given with -l are floats (printed as Python's str(): "10.0");
-// random ones (-j/-m/-s) are integers int(maxlen * u) + 1 with u uniform in
-// [0, 1) from schedsim's generator, not Python's, so a seed gives other jobs
-// than the script's. Where the script would crash or loop (no jobs, a
+// random ones (-j/-m/-s) are integers int(maxlen * random()) + 1 drawn from
+// CPython's generator (py_random.h), so a seed gives the script's jobs
+// (under Python 2 or 3: random() is the same in both). Where the script would crash or loop (no jobs, a
 // quantum below 1, a negative or unreadable length) this one reports the
 // bad flag instead.
 #include <algorithm>
@@ -20,7 +20,7 @@
 
 #include "sim/ostep.h"
 #include "sim/ostep_flags.h"
-#include "sim/rng.h"
+#include "sim/py_random.h"
 
 namespace schedsim::ostep {
 
@@ -42,7 +42,7 @@ const char kHelp[] =
     "[-c]\n"
     "  OSTEP cpu-sched/scheduler.py: -p policy (FIFO), -l job lengths (else -j random jobs, 3, of\n"
     "  length 1..-m, 10, from seed -s, 0), -q RR time slice (1), -c print the answers.\n"
-    "  Explicit -l lists give the script's exact figures; random jobs differ from Python's.\n";
+    "  Random jobs are Python's for the same seed, so every figure is the script's.\n";
 
 void stats_line(std::string& out, int num, double response, double turnaround, double wait) {
     out += fmt("  Job %3d -- Response: %3.2f  Turnaround %3.2f  Wait %3.2f\n", num, response, turnaround, wait);
@@ -134,9 +134,10 @@ void scheduler(const std::vector<std::string>& args, std::string& out) {
     if (jlist.empty()) {
         if (njobs < 1 || njobs > 100000) throw OstepError("-j: between 1 and 100000 jobs");
         if (maxlen < 1) throw OstepError("-m: the maximum length must be at least 1");
-        Rng rng(static_cast<uint64_t>(seed));
+        PyRandom rng(seed);
         for (int64_t i = 0; i < njobs; i++) {
-            const double len = static_cast<double>(static_cast<int64_t>(static_cast<double>(maxlen) * rng.unit()) + 1);
+            const double len =
+                static_cast<double>(static_cast<int64_t>(static_cast<double>(maxlen) * rng.random()) + 1);
             jobs.push_back({static_cast<int>(i), len, true});
         }
     } else {
