@@ -180,6 +180,8 @@ const char kUsage[] =
     "  OSTEP's homework simulators, with the scripts' own flags and output:\n"
     "  scheduler  cpu-sched/scheduler.py (chapter 7): -p FIFO|SJF|RR -l LENGTHS -q N -j N -s N -m N -c\n"
     "  mlfq       cpu-sched-mlfq/mlfq.py (chapter 8): -n -q -Q -a -A -l x,y,z:... -B -i -S -I -j -m -M -s -c\n"
+    "  lottery    cpu-sched-lottery/lottery.py (chapter 9): -l len:tickets,... -j -m -T -q -s -c\n"
+    "  lottery-unfairness  chapter 9's U against job length: lottery.py, lib lottery, lib stride\n"
     "  multi      cpu-sched-multi/multi.py (chapter 10): -n -L name:run:wset,... -M -q -p -P -w -r -A -o -t -T -C -S "
     "-c\n"
     "  Output matches the scripts' exactly, random jobs (-s) included: draws come\n"
@@ -189,7 +191,9 @@ const char kUsage[] =
 
 int run(const std::vector<std::string>& args, std::string& out, std::string& err) {
     if (args.empty()) {
-        err += "schedsim ostep: name a simulator (scheduler, mlfq, multi); schedsim ostep -h for help\n";
+        err +=
+            "schedsim ostep: name a simulator (scheduler, mlfq, lottery, lottery-unfairness, multi); schedsim ostep -h "
+            "for help\n";
         return 2;
     }
     if (args[0] == "-h" || args[0] == "--help") {
@@ -204,8 +208,13 @@ int run(const std::vector<std::string>& args, std::string& out, std::string& err
             mlfq(rest, out);
         } else if (args[0] == "multi") {
             multi(rest, out);
+        } else if (args[0] == "lottery") {
+            lottery(rest, out);
+        } else if (args[0] == "lottery-unfairness") {
+            lottery_unfairness(rest, out);
         } else {
-            err += "schedsim ostep: unknown simulator '" + args[0] + "' (scheduler, mlfq, multi)\n";
+            err += "schedsim ostep: unknown simulator '" + args[0] +
+                   "' (scheduler, mlfq, lottery, lottery-unfairness, multi)\n";
             return 2;
         }
     } catch (const OstepError& e) {
