@@ -7,16 +7,20 @@
 // (FIFO/SJF: one running sum; RR: a queue, the time a job last ran, the
 // wait accumulated between its runs), so every printed figure is the
 // script's own, rounding included. Its output is reproduced line for line
-// (the "%3d" of a float time truncates, as Python's does). SJF is a stable
-// sort by length (Python's sorted), so equal lengths keep job order.
+// (the "%3d" of a float time truncates, as Python's does). The run order of
+// FIFO and SJF comes from lib/sched's Fifo and Sjf policies (batch.h); SJF
+// breaks ties by arrival, as Python's stable sorted() does. RR keeps the
+// script's own queue, whose float quantum arithmetic the figures need.
 // Lengths given with -l are floats (printed as Python's str(): "10.0");
 // random ones (-j/-m/-s) are integers int(maxlen * random()) + 1 drawn from
 // CPython's generator (py_random.h), so a seed gives the script's jobs
 // (under Python 2 or 3: random() is the same in both). Where the script would crash or loop (no jobs, a
 // quantum below 1, a negative or unreadable length) this one reports the
 // bad flag instead.
-#include <algorithm>
 #include <deque>
+#include <memory>
+
+#include "lib/sched/batch.h"
 
 #include "sim/ostep.h"
 #include "sim/ostep_flags.h"
@@ -53,6 +57,32 @@ void average_line(std::string& out, double r, double t, double w, double count) 
 }
 
 long long trunc_time(double t) { return static_cast<long long>(t); }
+
+// The order FIFO or SJF runs the jobs in, decided by lib/sched's Fifo or Sjf
+// policy (batch.h): all jobs arrive at 0 in job order; each runs to its end.
+struct Lengths final : q::sched::JobWork {
+    bool shorter(const q::sched::Entity& a, const q::sched::Entity& b) const override {
+        return static_cast<const Job*>(a.owner)->length < static_cast<const Job*>(b.owner)->length;
+    }
+};
+
+std::vector<Job> run_order(const std::vector<Job>& jobs, bool sjf) {
+    const Lengths lengths;
+    q::sched::Fifo fifo;
+    q::sched::Sjf shortest(lengths);
+    q::sched::Policy& p = sjf ? static_cast<q::sched::Policy&>(shortest) : fifo;
+    const std::unique_ptr<q::sched::Entity[]> e(new q::sched::Entity[jobs.size()]);
+    for (size_t i = 0; i < jobs.size(); i++) {
+        e[i].owner = const_cast<Job*>(&jobs[i]);
+        p.enqueue(e[i], 0);
+    }
+    std::vector<Job> order;
+    while (q::sched::Entity* next = p.pick(0, 0)) {
+        order.push_back(*static_cast<const Job*>(next->owner));
+        p.stop(*next);
+    }
+    return order;
+}
 
 void solve_fifo(std::vector<Job> jobs, std::string& out) {
     out += "Execution trace:\n";
@@ -173,11 +203,8 @@ void scheduler(const std::vector<std::string>& args, std::string& out) {
         return;
     }
     out += "** Solutions **\n\n";
-    if (policy == "SJF") {
-        std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.length < b.length; });
-        solve_fifo(jobs, out);
-    } else if (policy == "FIFO") {
-        solve_fifo(jobs, out);
+    if (policy == "SJF" || policy == "FIFO") {
+        solve_fifo(run_order(jobs, policy == "SJF"), out);
     } else if (policy == "RR") {
         solve_rr(jobs, static_cast<double>(quantum), out);
     } else {
