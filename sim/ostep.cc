@@ -180,6 +180,7 @@ const char kUsage[] =
     "  OSTEP's homework simulators, with the scripts' own flags and output:\n"
     "  scheduler  cpu-sched/scheduler.py (chapter 7): -p FIFO|SJF|RR -l LENGTHS -q N -j N -s N -m N -c\n"
     "  mlfq       cpu-sched-mlfq/mlfq.py (chapter 8): -n -q -Q -a -A -l x,y,z:... -B -i -S -I -j -m -M -s -c\n"
+    "  batch      chapter 7 with arrival times (not a script): -p FIFO|SJF|STCF|RR -l LEN[@ARRIVAL],... -q -c\n"
     "  lottery    cpu-sched-lottery/lottery.py (chapter 9): -l len:tickets,... -j -m -T -q -s -c\n"
     "  lottery-unfairness  chapter 9's U against job length: lottery.py, lib lottery, lib stride\n"
     "  multi      cpu-sched-multi/multi.py (chapter 10): -n -L name:run:wset,... -M -q -p -P -w -r -A -o -t -T -C -S "
@@ -192,7 +193,8 @@ const char kUsage[] =
 int run(const std::vector<std::string>& args, std::string& out, std::string& err) {
     if (args.empty()) {
         err +=
-            "schedsim ostep: name a simulator (scheduler, mlfq, lottery, lottery-unfairness, multi); schedsim ostep -h "
+            "schedsim ostep: name a simulator (scheduler, batch, mlfq, lottery, lottery-unfairness, multi); schedsim "
+            "ostep -h "
             "for help\n";
         return 2;
     }
@@ -208,13 +210,15 @@ int run(const std::vector<std::string>& args, std::string& out, std::string& err
             mlfq(rest, out);
         } else if (args[0] == "multi") {
             multi(rest, out);
+        } else if (args[0] == "batch") {
+            batch(rest, out);
         } else if (args[0] == "lottery") {
             lottery(rest, out);
         } else if (args[0] == "lottery-unfairness") {
             lottery_unfairness(rest, out);
         } else {
             err += "schedsim ostep: unknown simulator '" + args[0] +
-                   "' (scheduler, mlfq, lottery, lottery-unfairness, multi)\n";
+                   "' (scheduler, batch, mlfq, lottery, lottery-unfairness, multi)\n";
             return 2;
         }
     } catch (const OstepError& e) {

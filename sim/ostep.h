@@ -25,6 +25,7 @@ int run(const std::vector<std::string>& args, std::string& out, std::string& err
 void scheduler(const std::vector<std::string>& args, std::string& out);
 void mlfq(const std::vector<std::string>& args, std::string& out);
 void multi(const std::vector<std::string>& args, std::string& out);
+void batch(const std::vector<std::string>& args, std::string& out);
 void lottery(const std::vector<std::string>& args, std::string& out);
 void lottery_unfairness(const std::vector<std::string>& args, std::string& out);
 
