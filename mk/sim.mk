@@ -2,7 +2,7 @@
 #   make sim        build build/schedsim
 #   make bench-sim  instructions per simulated core-tick (callgrind)
 SIM_SRCS := sim/sim.cc sim/fluid_world.cc sim/workload.cc sim/replay.cc sim/report.cc sim/cli.cc \
-	sim/ostep.cc sim/ostep_scheduler.cc sim/ostep_mlfq.cc
+	sim/ostep.cc sim/ostep_scheduler.cc sim/ostep_mlfq.cc sim/ostep_multi.cc sim/ostep_lottery.cc sim/ostep_batch.cc sim/py_random.cc
 SIM_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(SIM_SRCS))
 
 $(BUILD)/schedsim: $(BUILD)/host/sim/main.o $(SIM_OBJS) $(BUILD)/libquanta-host.a

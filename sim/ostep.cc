@@ -20,7 +20,7 @@ std::string Flags::str(const std::string& name, const std::string& dflt) const {
 
 int64_t Flags::integer(const std::string& name, int64_t dflt) const {
     auto it = values.find(name);
-    return it == values.end() ? dflt : parse_int(it->second, "--" + name);
+    return it == values.end() ? dflt : parse_opt_int(it->second, "--" + name);
 }
 
 namespace {
@@ -66,14 +66,19 @@ Flags parse_flags(const std::vector<std::string>& args, const std::vector<FlagSp
             f = find_long(name, spec);
             if (attached && !f->takes_value) throw OstepError("--" + std::string(f->long_name) + " takes no value");
         } else {
-            for (const FlagSpec& s : spec) {
-                if (s.short_name == a[1]) f = &s;
-            }
-            if (!f) throw OstepError(std::string("no such option: -") + a[1]);
-            if (a.size() > 2) {
-                if (!f->takes_value) throw OstepError(std::string("-") + a[1] + " takes no value");
-                value = a.substr(2);
-                attached = true;
+            // "-tc" sets two boolean flags; "-tq5" also gives -q the value 5.
+            for (size_t k = 1; k < a.size() && !attached; k++) {
+                f = nullptr;
+                for (const FlagSpec& s : spec) {
+                    if (s.short_name == a[k]) f = &s;
+                }
+                if (!f) throw OstepError(std::string("no such option: -") + a[k]);
+                if (f->takes_value && k + 1 < a.size()) {
+                    value = a.substr(k + 1);
+                    attached = true;
+                } else if (!f->takes_value && k + 1 < a.size()) {
+                    out.values[f->long_name] = "";
+                }
             }
         }
         if (f->takes_value && !attached) {
@@ -93,6 +98,28 @@ int64_t parse_int(const std::string& text, const std::string& what) {
     const long long v = std::strtoll(s, &end, 10);
     while (end && (*end == ' ' || *end == '\t')) end++;
     if (end == s || *end != '\0' || errno == ERANGE || (*s != '-' && *s != '+' && (*s < '0' || *s > '9')))
+        throw OstepError(what + ": invalid integer value: '" + text + "'");
+    return v;
+}
+
+int64_t parse_opt_int(const std::string& text, const std::string& what) {
+    std::string digits = text;
+    int base = 10;
+    if (text.size() >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+        base = 16;
+        digits = text.substr(2);
+    } else if (text.size() >= 2 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B')) {
+        base = 2;
+        digits = text.size() == 2 ? "0" : text.substr(2);
+    } else if (!text.empty() && text[0] == '0') {
+        base = 8;
+    }
+    if (base == 10) return parse_int(text, what);
+    const char* s = digits.c_str();
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(s, &end, base);
+    if (digits.empty() || end == s || *end != '\0' || errno == ERANGE || *s == '-' || *s == '+' || *s == ' ')
         throw OstepError(what + ": invalid integer value: '" + text + "'");
     return v;
 }
@@ -153,14 +180,22 @@ const char kUsage[] =
     "  OSTEP's homework simulators, with the scripts' own flags and output:\n"
     "  scheduler  cpu-sched/scheduler.py (chapter 7): -p FIFO|SJF|RR -l LENGTHS -q N -j N -s N -m N -c\n"
     "  mlfq       cpu-sched-mlfq/mlfq.py (chapter 8): -n -q -Q -a -A -l x,y,z:... -B -i -S -I -j -m -M -s -c\n"
-    "  Explicit job lists (-l) match the scripts exactly; random jobs (-s/-j/-m)\n"
-    "  come from schedsim's generator, not Python's. SIMULATOR -h lists its flags.\n";
+    "  batch      chapter 7 with arrival times (not a script): -p FIFO|SJF|STCF|RR -l LEN[@ARRIVAL],... -q -c\n"
+    "  lottery    cpu-sched-lottery/lottery.py (chapter 9): -l len:tickets,... -j -m -T -q -s -c\n"
+    "  lottery-unfairness  chapter 9's U against job length: lottery.py, lib lottery, lib stride\n"
+    "  multi      cpu-sched-multi/multi.py (chapter 10): -n -L name:run:wset,... -M -q -p -P -w -r -A -o -t -T -C -S "
+    "-c\n"
+    "  Output matches the scripts' exactly, random jobs (-s) included: draws come\n"
+    "  from Python's generator (MT19937). SIMULATOR -h lists its flags.\n";
 
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::string& out, std::string& err) {
     if (args.empty()) {
-        err += "schedsim ostep: name a simulator (scheduler, mlfq); schedsim ostep -h for help\n";
+        err +=
+            "schedsim ostep: name a simulator (scheduler, batch, mlfq, lottery, lottery-unfairness, multi); schedsim "
+            "ostep -h "
+            "for help\n";
         return 2;
     }
     if (args[0] == "-h" || args[0] == "--help") {
@@ -173,8 +208,17 @@ int run(const std::vector<std::string>& args, std::string& out, std::string& err
             scheduler(rest, out);
         } else if (args[0] == "mlfq") {
             mlfq(rest, out);
+        } else if (args[0] == "multi") {
+            multi(rest, out);
+        } else if (args[0] == "batch") {
+            batch(rest, out);
+        } else if (args[0] == "lottery") {
+            lottery(rest, out);
+        } else if (args[0] == "lottery-unfairness") {
+            lottery_unfairness(rest, out);
         } else {
-            err += "schedsim ostep: unknown simulator '" + args[0] + "' (scheduler, mlfq)\n";
+            err += "schedsim ostep: unknown simulator '" + args[0] +
+                   "' (scheduler, batch, mlfq, lottery, lottery-unfairness, multi)\n";
             return 2;
         }
     } catch (const OstepError& e) {

@@ -22,8 +22,8 @@
 //
 // The lib/sched Mlfq policy (the kernel's) implements the same rules in
 // time units under the kernel's protocol; this file is the script's model,
-// for exact answers. Random jobs (-j/-m/-M/-s) come from schedsim's
-// generator, not Python's: same formulas, other numbers. Inputs on which
+// for exact answers. Random jobs (-j/-m/-M/-s) use the script's formulas on
+// CPython's generator (py_random.h): the script's jobs. Inputs on which
 // the script crashes or never ends (no queues, a negative start or I/O
 // time) are reported as errors instead.
 #include <deque>
@@ -31,7 +31,7 @@
 
 #include "sim/ostep.h"
 #include "sim/ostep_flags.h"
-#include "sim/rng.h"
+#include "sim/py_random.h"
 
 namespace schedsim::ostep {
 
@@ -51,7 +51,7 @@ const char kHelp[] =
     "  OSTEP cpu-sched-mlfq/mlfq.py: -n queues (3), -q quantum (10), -a allotment in quanta (1),\n"
     "  -Q/-A per queue, highest first; -l jobs; -B boost period (0: none); -i I/O time (5);\n"
     "  -S reset allotment at I/O; -I woken jobs to the front; -c print the answers.\n"
-    "  Explicit -l lists give the script's exact trace; random jobs differ from Python's.\n";
+    "  Random jobs are Python's for the same seed, so the trace is the script's.\n";
 
 struct Job {
     int64_t pri, ticks, allot, start, run, left, iofreq;
@@ -136,10 +136,10 @@ void mlfq(const std::vector<std::string>& args, std::string& out) {
         }
     } else {
         if (njobs < 1 || njobs > 100000) throw OstepError("-j: between 1 and 100000 jobs");
-        Rng rng(static_cast<uint64_t>(seed));
+        PyRandom rng(seed);
         for (int64_t i = 0; i < njobs; i++) {
-            const int64_t run = static_cast<int64_t>(rng.unit() * static_cast<double>(maxlen - 1) + 1);
-            const int64_t iofreq = static_cast<int64_t>(rng.unit() * static_cast<double>(maxio - 1) + 1);
+            const int64_t run = static_cast<int64_t>(rng.random() * static_cast<double>(maxlen - 1) + 1);
+            const int64_t iofreq = static_cast<int64_t>(rng.random() * static_cast<double>(maxio - 1) + 1);
             add_job(0, run, iofreq);
         }
     }

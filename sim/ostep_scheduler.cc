@@ -7,20 +7,24 @@
 // (FIFO/SJF: one running sum; RR: a queue, the time a job last ran, the
 // wait accumulated between its runs), so every printed figure is the
 // script's own, rounding included. Its output is reproduced line for line
-// (the "%3d" of a float time truncates, as Python's does). SJF is a stable
-// sort by length (Python's sorted), so equal lengths keep job order.
+// (the "%3d" of a float time truncates, as Python's does). The run order of
+// FIFO and SJF comes from lib/sched's Fifo and Sjf policies (batch.h); SJF
+// breaks ties by arrival, as Python's stable sorted() does. RR keeps the
+// script's own queue, whose float quantum arithmetic the figures need.
 // Lengths given with -l are floats (printed as Python's str(): "10.0");
-// random ones (-j/-m/-s) are integers int(maxlen * u) + 1 with u uniform in
-// [0, 1) from schedsim's generator, not Python's, so a seed gives other jobs
-// than the script's. Where the script would crash or loop (no jobs, a
+// random ones (-j/-m/-s) are integers int(maxlen * random()) + 1 drawn from
+// CPython's generator (py_random.h), so a seed gives the script's jobs
+// (under Python 2 or 3: random() is the same in both). Where the script would crash or loop (no jobs, a
 // quantum below 1, a negative or unreadable length) this one reports the
 // bad flag instead.
-#include <algorithm>
 #include <deque>
+#include <memory>
+
+#include "lib/sched/batch.h"
 
 #include "sim/ostep.h"
 #include "sim/ostep_flags.h"
-#include "sim/rng.h"
+#include "sim/py_random.h"
 
 namespace schedsim::ostep {
 
@@ -42,7 +46,7 @@ const char kHelp[] =
     "[-c]\n"
     "  OSTEP cpu-sched/scheduler.py: -p policy (FIFO), -l job lengths (else -j random jobs, 3, of\n"
     "  length 1..-m, 10, from seed -s, 0), -q RR time slice (1), -c print the answers.\n"
-    "  Explicit -l lists give the script's exact figures; random jobs differ from Python's.\n";
+    "  Random jobs are Python's for the same seed, so every figure is the script's.\n";
 
 void stats_line(std::string& out, int num, double response, double turnaround, double wait) {
     out += fmt("  Job %3d -- Response: %3.2f  Turnaround %3.2f  Wait %3.2f\n", num, response, turnaround, wait);
@@ -53,6 +57,32 @@ void average_line(std::string& out, double r, double t, double w, double count) 
 }
 
 long long trunc_time(double t) { return static_cast<long long>(t); }
+
+// The order FIFO or SJF runs the jobs in, decided by lib/sched's Fifo or Sjf
+// policy (batch.h): all jobs arrive at 0 in job order; each runs to its end.
+struct Lengths final : q::sched::JobWork {
+    bool shorter(const q::sched::Entity& a, const q::sched::Entity& b) const override {
+        return static_cast<const Job*>(a.owner)->length < static_cast<const Job*>(b.owner)->length;
+    }
+};
+
+std::vector<Job> run_order(const std::vector<Job>& jobs, bool sjf) {
+    const Lengths lengths;
+    q::sched::Fifo fifo;
+    q::sched::Sjf shortest(lengths);
+    q::sched::Policy& p = sjf ? static_cast<q::sched::Policy&>(shortest) : fifo;
+    const std::unique_ptr<q::sched::Entity[]> e(new q::sched::Entity[jobs.size()]);
+    for (size_t i = 0; i < jobs.size(); i++) {
+        e[i].owner = const_cast<Job*>(&jobs[i]);
+        p.enqueue(e[i], 0);
+    }
+    std::vector<Job> order;
+    while (q::sched::Entity* next = p.pick(0, 0)) {
+        order.push_back(*static_cast<const Job*>(next->owner));
+        p.stop(*next);
+    }
+    return order;
+}
 
 void solve_fifo(std::vector<Job> jobs, std::string& out) {
     out += "Execution trace:\n";
@@ -134,9 +164,10 @@ void scheduler(const std::vector<std::string>& args, std::string& out) {
     if (jlist.empty()) {
         if (njobs < 1 || njobs > 100000) throw OstepError("-j: between 1 and 100000 jobs");
         if (maxlen < 1) throw OstepError("-m: the maximum length must be at least 1");
-        Rng rng(static_cast<uint64_t>(seed));
+        PyRandom rng(seed);
         for (int64_t i = 0; i < njobs; i++) {
-            const double len = static_cast<double>(static_cast<int64_t>(static_cast<double>(maxlen) * rng.unit()) + 1);
+            const double len =
+                static_cast<double>(static_cast<int64_t>(static_cast<double>(maxlen) * rng.random()) + 1);
             jobs.push_back({static_cast<int>(i), len, true});
         }
     } else {
@@ -172,11 +203,8 @@ void scheduler(const std::vector<std::string>& args, std::string& out) {
         return;
     }
     out += "** Solutions **\n\n";
-    if (policy == "SJF") {
-        std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.length < b.length; });
-        solve_fifo(jobs, out);
-    } else if (policy == "FIFO") {
-        solve_fifo(jobs, out);
+    if (policy == "SJF" || policy == "FIFO") {
+        solve_fifo(run_order(jobs, policy == "SJF"), out);
     } else if (policy == "RR") {
         solve_rr(jobs, static_cast<double>(quantum), out);
     } else {

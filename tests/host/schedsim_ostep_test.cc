@@ -190,8 +190,10 @@ TEST(OstepScheduler, RoundRobinTrace) {
         << r.out;
 }
 
-// Without -c: the problem only. Random jobs: ARG lines, integer lengths in
-// 1..maxlen, the same jobs for the same seed (schedsim's generator).
+// Without -c: the problem only. Random jobs: ARG lines and Python's jobs,
+// int(maxlen * random()) + 1 after random.seed(S) (values from python3).
+// The README's "-p FIFO -j 3 -s 100" printed lengths 1, 4, 7 from an older
+// script without the "+ 1": the same draws as today's 2, 5, 8.
 TEST(OstepScheduler, ProblemOnlyAndRandomJobs) {
     const Ran p = ostep({"scheduler", "-l", "3,1"});
     EXPECT_EQ(stats(p.out).size(), 0u);
@@ -202,16 +204,27 @@ TEST(OstepScheduler, ProblemOnlyAndRandomJobs) {
     ASSERT_EQ(a.status, 0);
     EXPECT_EQ(a.out, b.out);
     EXPECT_NE(a.out.find("ARG policy FIFO\nARG jobs 5\nARG maxlen 4\nARG seed 7\n"), std::string::npos);
-    int n = 0;
-    for (const std::string& l : lines(a.out)) {
-        int job, len;
-        if (std::sscanf(l.c_str(), "  Job %d ( length = %d )", &job, &len) != 2) continue;
-        EXPECT_GE(len, 1);
-        EXPECT_LE(len, 4);
-        n++;
+    const struct {
+        std::vector<std::string> args;
+        std::vector<int> lengths;
+    } seeds[] = {
+        {{"-j", "5", "-s", "7", "-m", "4"}, {2, 1, 3, 1, 3}},
+        {{"-j", "3", "-s", "100"}, {2, 5, 8}},
+        {{"-s", "0"}, {9, 8, 5}},
+        {{"-s", "1"}, {2, 9, 8}},
+    };
+    for (const auto& c : seeds) {
+        std::vector<std::string> args = c.args;
+        args.insert(args.begin(), "scheduler");
+        std::vector<int> got;
+        for (const std::string& l : lines(ostep(args).out)) {
+            int job, len;
+            if (std::sscanf(l.c_str(), "  Job %d ( length = %d )", &job, &len) == 2) got.push_back(len);
+        }
+        EXPECT_EQ(got, c.lengths) << args.back();
     }
-    EXPECT_EQ(n, 5);
-    EXPECT_EQ(stats(a.out).size(), 6u);
+    // FIFO on 2, 1, 3, 1, 3: starts 0, 2, 3, 6, 7 (18/5), ends 2, 3, 6, 7, 10 (28/5).
+    EXPECT_EQ(stats(a.out).back(), "avg:3.60:5.60:3.60");
 }
 
 TEST(OstepScheduler, UnknownPolicyAndBadFlags) {
@@ -367,6 +380,18 @@ TEST(OstepMlfq, RandomJobsAndBadInput) {
     ASSERT_EQ(a.status, 0) << a.err;
     EXPECT_EQ(a.out, b.out);
     EXPECT_EQ(mlfq_stats(a.out).size(), 5u);
+    // Python's jobs: random.seed(3); run = int(random() * 99 + 1), ioFreq =
+    // int(random() * 9 + 1) per job (values from python3).
+    EXPECT_NE(a.out.find("  Job  0: startTime   0 - runTime  24 - ioFreq   5\n"
+                         "  Job  1: startTime   0 - runTime  37 - ioFreq   6\n"
+                         "  Job  2: startTime   0 - runTime  62 - ioFreq   1\n"
+                         "  Job  3: startTime   0 - runTime   2 - ioFreq   8\n"),
+              std::string::npos)
+        << a.out;
+    EXPECT_NE(ostep({"mlfq", "-j", "2", "-s", "1"})
+                  .out.find("  Job  0: startTime   0 - runTime  14 - ioFreq   8\n"
+                            "  Job  1: startTime   0 - runTime  76 - ioFreq   3\n"),
+              std::string::npos);
     for (std::vector<std::string> bad : std::vector<std::vector<std::string>>{
              {"mlfq", "-Q", "1,2", "-A", "1"},
              {"mlfq", "-A", "0,1,1"},
