@@ -391,9 +391,10 @@ struct test {
     void (*fn)(void);
 };
 static struct test tests[] = {
-    {"elf", t_elf},         {"oom", t_oom},           {"rmcwd", t_rmcwd},
-    {"dirrace", t_dirrace}, {"console", t_console},   {"conswrite", t_conswrite}, {"badsys", t_badsys},
-    {"renice", t_renice},   {"forkbomb", t_forkbomb}, {"memhog", t_memhog},
+    {"elf", t_elf},         {"oom", t_oom},         {"rmcwd", t_rmcwd},
+    {"dirrace", t_dirrace}, {"console", t_console}, {"conswrite", t_conswrite},
+    {"badsys", t_badsys},   {"renice", t_renice},   {"forkbomb", t_forkbomb},
+    {"memhog", t_memhog},
 };
 
 int main(int argc, char* argv[]) {
