@@ -1,6 +1,6 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom rmcwd dirrace console badsys renice
+ *   hostile TEST...     tests: elf oom rmcwd dirrace console conswrite badsys renice
  *                       (the foreground ones), forkbomb and memhog (run
  *                       in the background by tests/guest/hostile.py)
  *
@@ -21,6 +21,8 @@
  *            creates and removes entries in it (fsck judges the result);
  *   console  write from a kernel address is -1; a read into a bad buffer is
  *            -1 and loses no input;
+ *   conswrite four processes write lines at once: each write() reaches the
+ *            console whole (the host checks the lines);
  *   badsys   unknown system-call numbers return -1 (the console report is
  *            rate-limited; the host counts the lines);
  *   renice   renice and getpriority on exiting and recycled pids, and policy
@@ -241,6 +243,35 @@ static void t_dirrace(void) {
     pass("dirrace", "400 rounds; fsck judges");
 }
 
+/* ---- conswrite ------------------------------------------------------ */
+
+/* Four processes each write 25 lines of 100 copies of their digit (1-4),
+ * one write() a line, at the same time. Every line must reach the console
+ * whole: the host counts 100 lines of one digit each (the guest cannot see
+ * its own console output). */
+static void t_conswrite(void) {
+    enum { kWriters = 4, kLines = 25, kLen = 100 };
+    for (int w = 0; w < kWriters; w++) {
+        int pid = fork();
+        if (pid < 0) return fail("conswrite", "fork", pid);
+        if (pid == 0) {
+            char line[kLen + 1];
+            memset(line, '1' + w, kLen);
+            line[kLen] = '\n';
+            for (int i = 0; i < kLines; i++)
+                if (write(1, line, kLen + 1) != kLen + 1) exit(1);
+            exit(0);
+        }
+    }
+    int bad = 0;
+    for (int w = 0; w < kWriters; w++) {
+        int status = -1;
+        if (wait(&status) < 0 || status != 0) bad++;
+    }
+    if (bad) return fail("conswrite", "writers that failed", bad);
+    pass("conswrite", "four writers; the host checks every line is whole");
+}
+
 /* ---- console -------------------------------------------------------- */
 
 static void t_console(void) {
@@ -360,9 +391,10 @@ struct test {
     void (*fn)(void);
 };
 static struct test tests[] = {
-    {"elf", t_elf},         {"oom", t_oom},           {"rmcwd", t_rmcwd},
-    {"dirrace", t_dirrace}, {"console", t_console},   {"badsys", t_badsys},
-    {"renice", t_renice},   {"forkbomb", t_forkbomb}, {"memhog", t_memhog},
+    {"elf", t_elf},         {"oom", t_oom},         {"rmcwd", t_rmcwd},
+    {"dirrace", t_dirrace}, {"console", t_console}, {"conswrite", t_conswrite},
+    {"badsys", t_badsys},   {"renice", t_renice},   {"forkbomb", t_forkbomb},
+    {"memhog", t_memhog},
 };
 
 int main(int argc, char* argv[]) {

@@ -6,12 +6,19 @@
 // process list. A reader sleeps until a whole line (or ^D) is available.
 // Indexes are free-running: r <= w <= e <= r + kInputSize, where [r, w) is
 // ready for readers and [w, e) is the line being edited.
+// Output: one write() reaches the screen whole. The UART's ring is small
+// and a writer sleeps when it is full, so without g_write_lock another
+// process's characters would land inside the line (the shell's "$ " inside
+// a background job's output, say). As in Linux's terminal writes, the lock
+// is held for the whole call; characters echoed by the interrupt handler
+// and kernel messages do not take it.
 #include "kernel/dev/console.h"
 
 #include "kernel/dev/uart.h"
 #include "kernel/fs/file.h"
 #include "kernel/proc/proc.h"
 #include "kernel/proc/procdump.h"
+#include "kernel/sync/sleeplock.h"
 #include "lib/abi/abi.h"
 
 namespace q {
@@ -23,6 +30,7 @@ constexpr char ctrl(char c) { return static_cast<char>(c - '@'); }
 constexpr char kBackspace = 0x7f;
 
 constinit SpinLock g_cons_lock("console");
+constinit SleepLock g_write_lock("console write");  // one writer's call at a time
 constinit char g_in[kInputSize];
 constinit u32 g_r = 0;  // read index
 constinit u32 g_w = 0;  // write index (end of committed lines)
@@ -42,6 +50,7 @@ void echo(char c) {
 // Write n bytes; a bad source address ends the write: -1 when nothing was
 // written, else the count written before it.
 i64 console_write(bool user_src, u64 src, int n, u32* /*off*/) {
+    SleepGuard whole(g_write_lock);
     char chunk[64];
     int i = 0;
     while (i < n) {

@@ -10,6 +10,7 @@ guest cannot judge:
   - a kernel panic, or a test that never prints `hostile: done`, fails;
   - badsys: the console may report at most one unknown system call per
     clock tick (plus one);
+  - conswrite: the 100 lines four processes wrote at once all arrive whole;
   - forkbomb (in the background): while the process table is full the
     shell reports `sh: fork failed` and keeps its prompt, and init does not
     exit; afterwards the shell runs commands again;
@@ -38,7 +39,7 @@ import pexpect
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu import BUILD, ROOT, Guest, relay_results  # noqa: E402
 
-FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console"]
+FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite"]
 
 
 class Panic(Exception):
@@ -107,6 +108,12 @@ def run_foreground(g, test, tag):
         ticks = int(m.group(1)) if m else 0
         check(m is not None and 1 <= reports <= ticks + 2, "hostile-badsys-ratelimit-%s" % tag,
               "%d console reports in %d ticks" % (reports, ticks))
+    if test == "conswrite":
+        lines = [ln.strip("\r") for ln in out.split("\n")]
+        digits = [ln for ln in lines if ln and set(ln) <= set("1234")]
+        whole = [ln for ln in digits if len(ln) == 100 and len(set(ln)) == 1]
+        check(len(whole) == 100 and len(digits) == 100, "hostile-conswrite-lines-%s" % tag,
+              "%d whole lines of 100 expected, %d lines of digits, %d whole" % (100, len(digits), len(whole)))
     g.wait_prompt(timeout=30)
 
 
