@@ -258,6 +258,11 @@ TEST(OstepMulti, BadInputIsOneErrorLine) {
         {"-j", "0"},                                    // no jobs
         {"-L", "a:100:5", "-n", "1", "-p", "-q", "7"},  // stealing on one CPU
         {"-L", "a:10:5", "-x"},                         // unknown flag
+        // The stealing quirk strands x: at the peek at 1 CPU 1 (empty queue)
+        // takes x from CPU 0 although x may run only on 0, because x's run
+        // time equals 1; once y is done both CPUs idle forever (the script
+        // never ends; here an error after 192 idle ticks).
+        {"-n", "2", "-p", "-P", "1", "-L", "y:100:50,x:1:50", "-A", "y:0,x:0", "-c"},
     };
     for (const auto& args : bad) {
         const Ran r = multi(args);
