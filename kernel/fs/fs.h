@@ -48,6 +48,7 @@
 
 struct stat;
 struct xstat;
+struct bcachestat;
 
 namespace q {
 
@@ -65,6 +66,11 @@ void brelse(Buf* b);
 // Keep a block cached while the log holds it (reference without the lock).
 void bpin(Buf* b);
 void bunpin(Buf* b);
+// Sizes and counts (struct bcachestat, lib/abi/abi.h).
+bcachestat bcache_stat();
+// Free idle slabs, coldest first, until `pages` pages came back (what
+// kalloc does when it runs dry); returns the pages freed.
+u64 bcache_give_back(u64 pages);
 
 // ---- log (log.cc) ----------------------------------------------------------
 void log_init(u32 dev, const fs::SuperBlock& sb);

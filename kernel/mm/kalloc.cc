@@ -3,7 +3,9 @@
 // The pool covers [page_round_up(end), ram_end). A bad free (unaligned, in
 // the kernel image, past RAM) is a kernel bug and panics with its address.
 // The lock covers only the list operation: kfree junk-fills and kalloc
-// zeroes the page outside it, once each.
+// zeroes the page outside it, once each. When the list is empty, kalloc
+// asks the registered Lender (the buffer cache) for pages back, outside
+// the lock (the lender takes its own lock, then kfree), and tries again.
 #include "kernel/mm/kalloc.h"
 
 #include "kernel/lib/kprintf.h"
@@ -19,6 +21,13 @@ namespace {
 constinit SpinLock g_lock("kalloc");
 constinit PagePool g_pool;
 constinit u64 g_ram_end = 0;
+constinit u64 g_total = 0;
+constinit const Lender* g_lender = nullptr;
+
+void* pop() {
+    LockGuard g(g_lock);
+    return g_pool.pop();
+}
 }  // namespace
 
 void kalloc_init(u64 ram_end_addr) {
@@ -26,6 +35,7 @@ void kalloc_init(u64 ram_end_addr) {
     const u64 start = page_round_up(reinterpret_cast<u64>(end));
     g_pool.init(start, ram_end_addr, kPageSize);
     for (u64 p = start; p + kPageSize <= ram_end_addr; p += kPageSize) kfree(reinterpret_cast<void*>(p));
+    g_total = g_pool.count();
 }
 
 void kfree(void* page) {
@@ -37,19 +47,20 @@ void kfree(void* page) {
 }
 
 void* kalloc() {
-    void* p;
-    {
-        LockGuard g(g_lock);
-        p = g_pool.pop();
-    }
+    void* p = pop();
+    while (!p && g_lender && g_lender->give_back(1) > 0) p = pop();
     if (p) memset(p, 0, kPageSize);
     return p;
 }
 
-u64 kalloc_free_pages() {
+u64 kalloc_pool_pages() {
     LockGuard g(g_lock);
     return g_pool.count();
 }
+
+u64 kalloc_free_pages() { return kalloc_pool_pages() + (g_lender ? g_lender->borrowed() : 0); }
+u64 kalloc_total_pages() { return g_total; }
+void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
 
 u64 ram_end() { return g_ram_end; }
 
