@@ -37,3 +37,4 @@ bench:
 # per operation for the disk-bound benchos rows).
 UPROG_NAMES += bcstat
 UPROG_PARTS_bcstat := dumpfile
+EXTRA_GUEST_SUITES += tests/guest/bcache_tests.py

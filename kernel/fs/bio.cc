@@ -24,6 +24,10 @@
 //   - The cache spinlock guards dev, blockno, refcnt, the links, the slab
 //     list and the counts; `valid` and `data` are guarded by the buffer's
 //     sleep lock. Pages are allocated and freed outside the cache lock.
+//     Lock order: kalloc may call give_back with a process lock held (fork),
+//     so the cache lock is never held while taking another process's lock:
+//     sleepers are woken after it is released (inside it nest only
+//     kalloc's lock and, in sleep(), the caller's own process lock).
 // When every buffer is in use and the cache may not grow, bget sleeps until
 // one is released instead of panicking.
 // Kept blocks: when the log gives up after a disk write error, the blocks of
@@ -130,13 +134,24 @@ void ref(Buf* b) {
 }
 
 // Drop one reference (cache lock held); a buffer reaching zero becomes free.
-void unref(Buf* b) {
+// Returns whether bget sleepers must be woken: the caller does that after
+// releasing the cache lock, since wakeup takes every process's lock and
+// fork calls kalloc (so maybe give_back, so the cache lock) holding one.
+bool unref(Buf* b) {
     if (b->refcnt == 0) panic("bcache: release of unreferenced block %u", b->blockno);
-    if (--b->refcnt == 0) {
-        g_bcache.free.push_back(*b);
-        if (b->slab) b->slab->busy--;
-        if (g_bcache.waiters > 0) wakeup(&g_bcache);
+    if (--b->refcnt != 0) return false;
+    g_bcache.free.push_back(*b);
+    if (b->slab) b->slab->busy--;
+    return g_bcache.waiters > 0;
+}
+
+void unref_and_wake(Buf* b) {
+    bool wake;
+    {
+        LockGuard guard(g_bcache.lock);
+        wake = unref(b);
     }
+    if (wake) wakeup(&g_bcache);
 }
 
 // ---- slabs -----------------------------------------------------------------
@@ -345,8 +360,7 @@ void bkeep(Buf* b) {
 void brelse(Buf* b) {
     if (!b->lock.holding()) panic("brelse: buffer of block %u not locked", b->blockno);
     b->lock.release();
-    LockGuard guard(g_bcache.lock);
-    unref(b);
+    unref_and_wake(b);
 }
 
 void bpin(Buf* b) {
@@ -355,10 +369,7 @@ void bpin(Buf* b) {
     b->refcnt++;
 }
 
-void bunpin(Buf* b) {
-    LockGuard guard(g_bcache.lock);
-    unref(b);
-}
+void bunpin(Buf* b) { unref_and_wake(b); }
 
 bcachestat bcache_stat() {
     LockGuard guard(g_bcache.lock);

@@ -93,6 +93,10 @@ class FsOp {
 };
 
 // ---- inodes (inode.cc) -----------------------------------------------------
+// bmap's copy of part of an inode's indirect block (see Inode::map).
+constexpr u32 kMapWindow = 16;
+constexpr u32 kNoMap = ~0u;
+
 struct Inode {
     u32 dev = 0;
     u32 inum = 0;
@@ -108,6 +112,12 @@ struct Inode {
     u32 uid = 0;  // owner, group and mode (lib/fs/perm.h)
     u32 gid = 0;
     u16 mode = 0;
+    // A copy of kMapWindow entries of the indirect block from entry
+    // map_first (kNoMap: none), so sequential reads walk the block once
+    // per window, not once per call. Kept in step by bmap; dropped by
+    // itrunc and when ilock loads the inode (inode.cc).
+    u32 map_first = kNoMap;
+    u32 map[kMapWindow] = {};
 };
 
 // What the permission rules need of a locked inode.

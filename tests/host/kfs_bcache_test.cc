@@ -222,4 +222,27 @@ TEST_F(KfsBcache, FixedFloorServesReadsWithNoMemoryAtAll) {
     EXPECT_GT(s.disk_reads, u64(kFileBlocks));
 }
 
+// bmap's window of indirect entries (Inode::map) follows writes: read a
+// file (filling the window), rewrite it from scratch with other contents
+// and grow it, then read it again.
+TEST_F(KfsBcache, MapWindowFollowsTruncateAndGrowth) {
+    write_big();
+    read_big();
+    const int fd = static_cast<int>(open_("/big", 0x400 /* O_TRUNC */ | kRdWr));
+    ASSERT_GE(fd, 0);
+    std::vector<u8> blk(fs::kBlockSize);
+    for (int i = 0; i < kFileBlocks + 20; i++) {
+        std::memset(blk.data(), (i * 7 + 1) & 0xff, blk.size());
+        ASSERT_EQ(rw_(true, fd, blk.data(), fs::kBlockSize), i64(fs::kBlockSize));
+    }
+    close_(fd);
+    const int rd = static_cast<int>(open_("/big", kRdOnly));
+    for (int i = 0; i < kFileBlocks + 20; i++) {
+        ASSERT_EQ(rw_(false, rd, blk.data(), fs::kBlockSize), i64(fs::kBlockSize));
+        ASSERT_EQ(blk[0], (i * 7 + 1) & 0xff) << "block " << i;
+    }
+    EXPECT_EQ(rw_(false, rd, blk.data(), fs::kBlockSize), 0);
+    close_(rd);
+}
+
 }  // namespace
