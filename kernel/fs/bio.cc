@@ -117,7 +117,7 @@ Buf* lookup(u32 dev, u32 blockno) {
     return nullptr;
 }
 
-// Forget what a free buffer caches and put it first in line (cache lock held).
+// Forget what a free buffer caches (cache lock held; nobody holds its sleep lock).
 void make_empty(Buf& b) {
     if (b.hash.linked()) Chain::remove(b);
     b.dev = ~0u;
