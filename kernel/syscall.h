@@ -46,6 +46,7 @@ i64 sys_chmod();
 i64 sys_chown();
 i64 sys_xstat();
 i64 sys_fxstat();
+i64 sys_bcstat();
 // exec (kernel/proc/exec.cc).
 i64 sys_exec();
 

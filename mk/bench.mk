@@ -32,3 +32,9 @@ bench:
 	@tools/install-deps.sh
 	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
 	$(GUEST_PY) bench/guest_bench.py --cpus $(BENCH_CPUS) --slice $(BENCH_SLICE) --rq $(BENCH_RQ) --out $(BUILD)/bench $(BENCH_ARGS)
+
+# bcstat: the buffer cache's figures, or what a command cost it (disk blocks
+# per operation for the disk-bound benchos rows).
+UPROG_NAMES += bcstat
+UPROG_PARTS_bcstat := dumpfile
+EXTRA_GUEST_SUITES += tests/guest/bcache_tests.py

@@ -1,16 +1,35 @@
-// kernel/fs/bio.cc - the buffer cache.
+// kernel/fs/bio.cc - the buffer cache, growing with free memory.
 //
-// A fixed array of param::kBufs buffers caches disk blocks. Design:
-//   - At most one buffer holds a given (dev, blockno), so every user of a
-//     block sees the same copy; its sleep lock serialises them.
+// Buffers cache disk blocks. Design:
+//   - At most one buffer names a given (dev, blockno), so every user of a
+//     block sees the same copy; its sleep lock serialises them. Buffers that
+//     name a block sit on a hash chain (lib/fs/bcache_policy.h's bucket), so
+//     a lookup walks one short chain instead of the whole cache.
 //   - refcnt counts holders (bread callers and log pins). The free list
-//     `lru` links exactly the buffers with refcnt == 0, least recently
-//     released at the front; a free buffer still caches its block until it
-//     is recycled from the front.
-//   - The cache spinlock guards dev, blockno, refcnt and the list links;
-//     `valid` and `data` are guarded by the buffer's sleep lock.
-// When every buffer is in use, bget sleeps until one is released instead of
-// panicking (the log can pin up to a log's worth of blocks).
+//     `free` links exactly the buffers with refcnt == 0, least recently
+//     released at the back; a free buffer still caches its block until it is
+//     recycled. Buffers that cache nothing are kept at the front.
+//   - param::kBufs fixed buffers are the floor and never go away (the log
+//     pins up to a log's worth of blocks). On a miss with no empty buffer,
+//     while the page allocator has more than its reserve free
+//     (bcache::may_grow), the cache borrows a slab: one page of headers and
+//     kSlabDataPages pages of data (kBlocksPerPage blocks per page). Only
+//     when it may not grow does a miss recycle the least recently used block.
+//   - A slab counts its referenced buffers (`busy`). When kalloc runs dry it
+//     calls give_back (the Lender in kernel/mm/kalloc.h): whole slabs with
+//     busy == 0 are unhashed and freed, the one holding the least recently
+//     used block first. A free buffer is always clean (the log pins dirty
+//     blocks), so dropping its contents loses nothing. Borrowed pages count
+//     as free memory for kalloc_free_pages().
+//   - The cache spinlock guards dev, blockno, refcnt, the links, the slab
+//     list and the counts; `valid` and `data` are guarded by the buffer's
+//     sleep lock. Pages are allocated and freed outside the cache lock.
+//     Lock order: kalloc may call give_back with a process lock held (fork),
+//     so the cache lock is never held while taking another process's lock:
+//     sleepers are woken after it is released (inside it nest only
+//     kalloc's lock and, in sleep(), the caller's own process lock).
+// When every buffer is in use and the cache may not grow, bget sleeps until
+// one is released instead of panicking.
 // Kept blocks: when the log gives up after a disk write error, the blocks of
 // its last group will never reach the disk, so it hands them to bkeep();
 // a buffer that is recycled and read again gets the kept copy, not the
@@ -23,20 +42,53 @@
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/kalloc.h"
 #include "kernel/proc/proc.h"
 #include "kernel/sync/spinlock.h"
+#include "kernel/syscall.h"
+#include "lib/abi/abi.h"
+#include "lib/fs/bcache_policy.h"
 #include "lib/params.h"
 
 namespace q {
 namespace {
+struct InPlace {};
+}  // namespace
+}  // namespace q
+inline void* operator new(q::usize, void* where, q::InPlace) noexcept { return where; }
+
+namespace q {
+
+using bcache::kSlabBufs;
+using bcache::kSlabDataPages;
+using bcache::kSlabPages;
+
+struct BufSlab {
+    ListNode link;  // on the cache's slab list
+    u32 busy = 0;   // buffers with refcnt > 0
+    Buf bufs[kSlabBufs];
+};
+static_assert(sizeof(BufSlab) <= bcache::kPageBytes, "a slab's headers fit one page");
+
+namespace {
+
+using FreeList = List<Buf, &Buf::lru>;
+using Chain = List<Buf, &Buf::hash>;
 
 struct BufCache {
     SpinLock lock{"bcache"};
     Buf bufs[param::kBufs];
-    List<Buf, &Buf::lru> free;  // refcnt == 0, least recently used first
+    FreeList free;  // refcnt == 0: empty ones first, then least recently used first
+    Chain chains[bcache::kHashBuckets];
+    List<BufSlab, &BufSlab::link> slabs;
+    u32 nslabs = 0;
+    u32 waiters = 0;       // processes sleeping in bget for a buffer
+    bool growing = false;  // a bget is allocating a slab (lock dropped)
+    bcachestat stat = {};
 };
 
 constinit BufCache g_bcache;
+alignas(64) constinit u8 g_fixed_data[param::kBufs][fs::kBlockSize];
 
 struct Kept {
     u32 dev;
@@ -56,40 +108,184 @@ const u8* kept_copy(u32 dev, u32 blockno) {
 
 constexpr int kReadTries = 3;
 
+Chain& chain_of(u32 dev, u32 blockno) { return g_bcache.chains[bcache::bucket(dev, blockno)]; }
+
 // Find a cached copy of the block (cache lock held).
 Buf* lookup(u32 dev, u32 blockno) {
-    for (Buf& b : g_bcache.bufs)
+    for (Buf& b : chain_of(dev, blockno))
         if (b.dev == dev && b.blockno == blockno) return &b;
     return nullptr;
 }
 
-// Drop one reference (cache lock held); a buffer reaching zero becomes free.
-void unref(Buf* b) {
-    if (b->refcnt == 0) panic("bcache: release of unreferenced block %u", b->blockno);
-    if (--b->refcnt == 0) {
-        g_bcache.free.push_back(*b);
-        wakeup(&g_bcache);
+// Forget what a free buffer caches (cache lock held; nobody holds its sleep lock).
+void make_empty(Buf& b) {
+    if (b.hash.linked()) Chain::remove(b);
+    b.dev = ~0u;
+    b.blockno = ~0u;
+    b.valid = false;
+}
+
+// Take one reference (cache lock held).
+void ref(Buf* b) {
+    if (b->refcnt++ == 0) {
+        FreeList::remove(*b);
+        if (b->slab) b->slab->busy++;
     }
+}
+
+// Drop one reference (cache lock held); a buffer reaching zero becomes free.
+// Returns whether bget sleepers must be woken: the caller does that after
+// releasing the cache lock, since wakeup takes every process's lock and
+// fork calls kalloc (so maybe give_back, so the cache lock) holding one.
+bool unref(Buf* b) {
+    if (b->refcnt == 0) panic("bcache: release of unreferenced block %u", b->blockno);
+    if (--b->refcnt != 0) return false;
+    g_bcache.free.push_back(*b);
+    if (b->slab) b->slab->busy--;
+    return g_bcache.waiters > 0;
+}
+
+void unref_and_wake(Buf* b) {
+    bool wake;
+    {
+        LockGuard guard(g_bcache.lock);
+        wake = unref(b);
+    }
+    if (wake) wakeup(&g_bcache);
+}
+
+// ---- slabs -----------------------------------------------------------------
+
+// Allocate and link a slab (called without the cache lock); false when the
+// allocator has no pages for it.
+BufSlab* alloc_slab() {
+    void* header = kalloc();
+    if (header == nullptr) return nullptr;
+    auto* slab = new (header, InPlace{}) BufSlab;
+    for (u32 p = 0; p < kSlabDataPages; p++) {
+        u8* page = static_cast<u8*>(kalloc());
+        if (page == nullptr) {
+            for (u32 q = 0; q < p; q++) kfree(slab->bufs[q * bcache::kBlocksPerPage].data);
+            kfree(header);
+            return nullptr;
+        }
+        for (u32 i = 0; i < bcache::kBlocksPerPage; i++) {
+            Buf& b = slab->bufs[p * bcache::kBlocksPerPage + i];
+            b.data = page + i * fs::kBlockSize;
+            b.slab = slab;
+            b.dev = ~0u;
+            b.blockno = ~0u;
+        }
+    }
+    return slab;
+}
+
+// Add a new slab's buffers at the front of the free list (cache lock held).
+void add_slab(BufSlab* slab) {
+    g_bcache.slabs.push_back(*slab);
+    g_bcache.nslabs++;
+    g_bcache.stat.grows++;
+    for (Buf& b : slab->bufs) g_bcache.free.push_front(b);
+}
+
+// Unlink an idle slab from the cache (cache lock held); the caller frees it.
+void remove_slab(BufSlab* slab) {
+    for (Buf& b : slab->bufs) {
+        make_empty(b);
+        FreeList::remove(b);
+    }
+    List<BufSlab, &BufSlab::link>::remove(*slab);
+    g_bcache.nslabs--;
+    g_bcache.stat.shrinks++;
+}
+
+void free_slab(BufSlab* slab) {
+    for (u32 p = 0; p < kSlabDataPages; p++) kfree(slab->bufs[p * bcache::kBlocksPerPage].data);
+    kfree(slab);
+}
+
+// The idle slab holding the least recently used block, or null (cache lock
+// held). Empty buffers (at the front) say nothing about their slab's age:
+// skipped, so a half-filled new slab is not taken for the coldest. A slab
+// with no block cached at all is found in the second pass.
+BufSlab* coldest_idle_slab() {
+    for (Buf& b : g_bcache.free)
+        if (b.slab != nullptr && b.slab->busy == 0 && b.hash.linked()) return b.slab;
+    for (Buf& b : g_bcache.free)
+        if (b.slab != nullptr && b.slab->busy == 0) return b.slab;
+    return nullptr;
+}
+
+// Lender::give_back: free idle slabs, coldest first, until `pages` pages
+// came back; returns the pages freed (0: nothing idle to give).
+u64 give_back(u64 pages) {
+    u64 freed = 0;
+    while (freed < pages) {
+        BufSlab* slab;
+        {
+            LockGuard guard(g_bcache.lock);
+            if ((slab = coldest_idle_slab()) == nullptr) break;
+            remove_slab(slab);
+        }
+        free_slab(slab);
+        freed += kSlabPages;
+    }
+    return freed;
+}
+
+u64 borrowed_pages() { return u64(__atomic_load_n(&g_bcache.nslabs, __ATOMIC_RELAXED)) * kSlabPages; }
+
+constexpr Lender kLender = {give_back, borrowed_pages};
+
+// May this miss borrow a new slab? (cache lock held)
+bool should_grow() {
+    if (g_bcache.growing) return false;
+    return bcache::may_grow(kalloc_pool_pages(), kalloc_total_pages());
+}
+
+// Claim free buffer `b` for (dev, blockno) (cache lock held).
+Buf* claim(Buf* b, u32 dev, u32 blockno) {
+    make_empty(*b);
+    b->dev = dev;
+    b->blockno = blockno;
+    chain_of(dev, blockno).push_back(*b);
+    ref(b);
+    return b;
 }
 
 // Return the buffer for (dev, blockno) with its sleep lock held.
 Buf* bget(u32 dev, u32 blockno) {
     Buf* b = nullptr;
+    bool tried_grow = false;
     {
         LockGuard guard(g_bcache.lock);
         for (;;) {
             if ((b = lookup(dev, blockno)) != nullptr) {
-                if (b->refcnt++ == 0) List<Buf, &Buf::lru>::remove(*b);
+                ref(b);
                 break;
             }
-            if ((b = g_bcache.free.pop_front()) != nullptr) {
-                b->dev = dev;
-                b->blockno = blockno;
-                b->valid = false;
-                b->refcnt = 1;
+            Buf* front = g_bcache.free.front();
+            if (front != nullptr && !front->hash.linked()) {  // an empty buffer
+                b = claim(front, dev, blockno);
                 break;
             }
+            if (!tried_grow && should_grow()) {
+                tried_grow = true;  // once per call: a failed allocation is not retried
+                g_bcache.growing = true;
+                g_bcache.lock.release();
+                BufSlab* slab = alloc_slab();
+                g_bcache.lock.acquire();
+                g_bcache.growing = false;
+                if (slab != nullptr) add_slab(slab);
+                continue;  // look again: the block may have been cached meanwhile
+            }
+            if (front != nullptr) {  // recycle the least recently used block
+                b = claim(front, dev, blockno);
+                break;
+            }
+            g_bcache.waiters++;
             sleep(&g_bcache, g_bcache.lock);  // every buffer is held
+            g_bcache.waiters--;
         }
     }
     b->lock.acquire();
@@ -99,25 +295,43 @@ Buf* bget(u32 dev, u32 blockno) {
 }  // namespace
 
 void bcache_init() {
+    // Host tests boot many times: drop the previous boot's slabs, held or not.
+    for (;;) {
+        BufSlab* slab;
+        {
+            LockGuard guard(g_bcache.lock);
+            if ((slab = g_bcache.slabs.front()) == nullptr) break;
+            remove_slab(slab);
+        }
+        free_slab(slab);
+    }
     LockGuard guard(g_bcache.lock);
-    g_nkept = 0;  // (re-init for host tests)
-    for (Buf& b : g_bcache.bufs) {
-        b.dev = ~0u;  // caches nothing yet
-        b.blockno = ~0u;
+    g_nkept = 0;
+    g_bcache.stat = bcachestat{};
+    g_bcache.waiters = 0;
+    for (u32 i = 0; i < param::kBufs; i++) {
+        Buf& b = g_bcache.bufs[i];
+        b.data = g_fixed_data[i];
         b.refcnt = 0;
-        b.valid = false;
-        if (b.lru.linked()) List<Buf, &Buf::lru>::remove(b);  // re-init (host tests)
+        make_empty(b);
+        if (b.lru.linked()) FreeList::remove(b);
         g_bcache.free.push_back(b);
     }
+    kalloc_set_lender(&kLender);
 }
 
 Buf* bread(u32 dev, u32 blockno) {
     Buf* b = bget(dev, blockno);
-    if (b->valid) return b;
+    if (b->valid) {
+        __atomic_fetch_add(&g_bcache.stat.hits, 1, __ATOMIC_RELAXED);
+        return b;
+    }
+    __atomic_fetch_add(&g_bcache.stat.misses, 1, __ATOMIC_RELAXED);
     if (const u8* kept = kept_copy(dev, blockno)) {
         memmove(b->data, kept, fs::kBlockSize);
     } else {
         int tries = 0;
+        __atomic_fetch_add(&g_bcache.stat.disk_reads, 1, __ATOMIC_RELAXED);
         while (!disk_rw(b, false).ok())
             if (++tries == kReadTries) panic("bread: block %u cannot be read (disk I/O error)", blockno);
     }
@@ -127,6 +341,7 @@ Buf* bread(u32 dev, u32 blockno) {
 
 Status bwrite(Buf* b) {
     if (!b->lock.holding()) panic("bwrite: buffer of block %u not locked", b->blockno);
+    __atomic_fetch_add(&g_bcache.stat.disk_writes, 1, __ATOMIC_RELAXED);
     return disk_rw(b, true);
 }
 
@@ -145,8 +360,7 @@ void bkeep(Buf* b) {
 void brelse(Buf* b) {
     if (!b->lock.holding()) panic("brelse: buffer of block %u not locked", b->blockno);
     b->lock.release();
-    LockGuard guard(g_bcache.lock);
-    unref(b);
+    unref_and_wake(b);
 }
 
 void bpin(Buf* b) {
@@ -155,9 +369,23 @@ void bpin(Buf* b) {
     b->refcnt++;
 }
 
-void bunpin(Buf* b) {
+void bunpin(Buf* b) { unref_and_wake(b); }
+
+bcachestat bcache_stat() {
     LockGuard guard(g_bcache.lock);
-    unref(b);
+    bcachestat s = g_bcache.stat;
+    s.fixed = param::kBufs;
+    s.bufs = param::kBufs + u64(g_bcache.nslabs) * kSlabBufs;
+    s.pages = u64(g_bcache.nslabs) * kSlabPages;
+    return s;
+}
+
+u64 bcache_give_back(u64 pages) { return give_back(pages); }
+
+// bcstat(struct bcachestat*) -> 0 or -1.
+i64 sys_bcstat() {
+    const bcachestat st = bcache_stat();
+    return to_user(either_copyout(true, arg_addr(0).raw(), &st, sizeof st));
 }
 
 }  // namespace q

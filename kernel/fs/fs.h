@@ -48,6 +48,7 @@
 
 struct stat;
 struct xstat;
+struct bcachestat;
 
 namespace q {
 
@@ -65,6 +66,11 @@ void brelse(Buf* b);
 // Keep a block cached while the log holds it (reference without the lock).
 void bpin(Buf* b);
 void bunpin(Buf* b);
+// Sizes and counts (struct bcachestat, lib/abi/abi.h).
+bcachestat bcache_stat();
+// Free idle slabs, coldest first, until `pages` pages came back (what
+// kalloc does when it runs dry); returns the pages freed.
+u64 bcache_give_back(u64 pages);
 
 // ---- log (log.cc) ----------------------------------------------------------
 void log_init(u32 dev, const fs::SuperBlock& sb);
@@ -87,6 +93,10 @@ class FsOp {
 };
 
 // ---- inodes (inode.cc) -----------------------------------------------------
+// bmap's copy of part of an inode's indirect block (see Inode::map).
+constexpr u32 kMapWindow = 16;
+constexpr u32 kNoMap = ~0u;
+
 struct Inode {
     u32 dev = 0;
     u32 inum = 0;
@@ -102,6 +112,12 @@ struct Inode {
     u32 uid = 0;  // owner, group and mode (lib/fs/perm.h)
     u32 gid = 0;
     u16 mode = 0;
+    // A copy of kMapWindow entries of the indirect block from entry
+    // map_first (kNoMap: none), so sequential reads walk the block once
+    // per window, not once per call. Kept in step by bmap; dropped by
+    // itrunc and when ilock loads the inode (inode.cc).
+    u32 map_first = kNoMap;
+    u32 map[kMapWindow] = {};
 };
 
 // What the permission rules need of a locked inode.

@@ -7,7 +7,10 @@
 // the copy of the disk inode (valid, type, size, addrs, ...).
 //
 // Blocks are found through bmap(): 12 direct addresses, then one indirect
-// block of 256 more. Free blocks are tracked in the bitmap; allocation scans
+// block of 256 more; the in-memory inode keeps a window of 16 indirect
+// entries (Inode::map), so sequential reads do not lock the indirect block
+// on every call. Only bmap and itrunc change an inode's indirect block, both
+// under the inode's lock, and both keep the window in step. Free blocks are tracked in the bitmap; allocation scans
 // it from the first data block and zeroes the block it hands out. Every
 // change to a disk structure goes through log_write(), so callers must be in
 // a transaction. Running out of blocks or disk inodes returns NoSpace.
@@ -88,7 +91,9 @@ fs::DiskInode* disk_inode(const BufRef& bp, u32 inum) {
 
 // The disk block holding the n'th block of the file. A missing block is
 // allocated when `alloc`, else reported as 0 (a hole reads as zeros: only a
-// damaged inode has one, and reads run outside transactions).
+// damaged inode has one, and reads run outside transactions). Indirect
+// entries come from the inode's map window when it holds them; a read that
+// misses the window refills it from the indirect block.
 Result<u32> bmap(Inode* ip, u32 bn, bool alloc) {
     if (bn < fs::kDirect) {
         if (ip->addrs[bn] == 0) {
@@ -100,6 +105,10 @@ Result<u32> bmap(Inode* ip, u32 bn, bool alloc) {
     }
     bn -= fs::kDirect;
     if (bn >= fs::kIndirect) return Error::TooBig;
+    // The entry's place in the window; kMapWindow (outside) when there is no
+    // window or bn is not in it (bn below map_first wraps to a huge slot).
+    const u32 slot = ip->map_first == kNoMap ? kMapWindow : bn - ip->map_first;
+    if (slot < kMapWindow && (ip->map[slot] != 0 || !alloc)) return ip->map[slot];
     if (ip->addrs[fs::kDirect] == 0) {
         if (!alloc) return 0u;
         Q_TRY(ind, balloc(ip->dev));
@@ -111,6 +120,12 @@ Result<u32> bmap(Inode* ip, u32 bn, bool alloc) {
         Q_TRY(blk, balloc(ip->dev));
         table[bn] = blk;
         log_write(bp.get());
+        if (slot < kMapWindow) ip->map[slot] = blk;
+    }
+    if (!alloc) {
+        static_assert(fs::kIndirect % kMapWindow == 0, "windows tile the indirect block");
+        ip->map_first = bn / kMapWindow * kMapWindow;
+        memmove(ip->map, table + ip->map_first, sizeof ip->map);
     }
     return table[bn];
 }
@@ -236,6 +251,7 @@ void ilock(Inode* ip) {
         ip->gid = dip->gid;
         ip->mode = dip->mode;
     }
+    ip->map_first = kNoMap;
     ip->valid = true;
     if (ip->type == fs::InodeType::Free) panic("ilock: inode %u is free on disk: corrupt directory entry", ip->inum);
 }
@@ -282,6 +298,7 @@ void itrunc(Inode* ip) {
         bfree(ip->dev, ip->addrs[fs::kDirect]);
         ip->addrs[fs::kDirect] = 0;
     }
+    ip->map_first = kNoMap;
     ip->size = 0;
     iupdate(ip);
 }

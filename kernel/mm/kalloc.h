@@ -2,7 +2,10 @@
 //
 // All free physical memory between the end of the kernel image and the end
 // of RAM sits on one free list of 4096-byte pages. There is no other
-// allocator in the kernel.
+// allocator in the kernel. A cache may borrow free pages (the buffer cache
+// does): it registers a Lender, kalloc asks it for pages back before it
+// fails (without holding the allocator's lock), and kalloc_free_pages()
+// counts borrowed pages as free, since they come back on demand.
 #pragma once
 
 #include "lib/types.h"
@@ -13,7 +16,17 @@ void kalloc_init(u64 ram_end);
 // A zero-filled page, or null when memory is exhausted.
 void* kalloc();
 void kfree(void* page);
+// Free pages, counting those a Lender has borrowed (what programs see).
 u64 kalloc_free_pages();
+// Pages on the free list only (what a Lender checks before borrowing).
+u64 kalloc_pool_pages();
+u64 kalloc_total_pages();
+
+struct Lender {
+    u64 (*give_back)(u64 pages);  // kfree up to `pages` pages or more; returns how many
+    u64 (*borrowed)();            // pages held now
+};
+void kalloc_set_lender(const Lender* lender);
 u64 ram_end();
 
 }  // namespace q

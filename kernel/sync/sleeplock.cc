@@ -1,4 +1,8 @@
 // kernel/sync/sleeplock.cc - sleeping locks (see sleeplock.h).
+//
+// release() wakes sleepers only when acquire() counted one (waiters_, under
+// guard_): wakeup() scans the whole process table, and an uncontended
+// lock - a buffer or inode on a cached read - has none to wake.
 #include "kernel/sync/sleeplock.h"
 
 #include "kernel/proc/proc.h"
@@ -7,7 +11,11 @@ namespace q {
 
 void SleepLock::acquire() {
     LockGuard g(guard_);
-    while (locked_) sleep(this, guard_);
+    while (locked_) {
+        waiters_++;
+        sleep(this, guard_);
+        waiters_--;
+    }
     locked_ = true;
     pid_ = myproc()->pid;
 }
@@ -16,7 +24,7 @@ void SleepLock::release() {
     LockGuard g(guard_);
     locked_ = false;
     pid_ = 0;
-    wakeup(this);
+    if (waiters_ > 0) wakeup(this);
 }
 
 bool SleepLock::holding() {

@@ -2,8 +2,8 @@
 //
 // A process that finds the lock taken sleeps (yielding the hart) instead of
 // spinning, so it is safe to hold while waiting for the disk. Must not be
-// taken in interrupt handlers. The internal spinlock protects `locked_` and
-// `pid_` only.
+// taken in interrupt handlers. The internal spinlock protects `locked_`,
+// `pid_` and `waiters_` only.
 #pragma once
 
 #include "kernel/sync/spinlock.h"
@@ -25,6 +25,7 @@ class SleepLock {
     SpinLock guard_;
     bool locked_ = false;
     int pid_ = 0;
+    u32 waiters_ = 0;  // processes sleeping in acquire()
     const char* name_;
 };
 

@@ -63,7 +63,8 @@ enum {
     SYS_prof_start = 47,  /* (period us, kb per hart; 0 = defaults) -> 0, or -1 (profiling, bad args, no memory) */
     SYS_prof_stop = 48,   /* () -> samples kept, or -1 if not profiling */
     SYS_prof_read = 49,   /* (offset, buf, len) -> bytes of the dump copied, 0 at its end (frees it), -1 */
-    SYS_MAX = 49
+    SYS_bcstat = 52,      /* (struct bcachestat*) -> 0 or -1 */
+    SYS_MAX = 52
 };
 
 /* File types (struct stat.type). */
@@ -149,6 +150,19 @@ struct tracestat {
     unsigned long capacity; /* records each hart's buffer holds */
 };
 
+/* Buffer cache figures (bcstat): sizes now, counts since boot. */
+struct bcachestat {
+    unsigned long bufs;        /* buffers now: the fixed floor plus the slabs' */
+    unsigned long fixed;       /* the floor (param::kBufs) */
+    unsigned long pages;       /* pages borrowed from the allocator (counted as free by freepages) */
+    unsigned long hits;        /* bread found the block cached */
+    unsigned long misses;      /* bread had to load it */
+    unsigned long disk_reads;  /* blocks read from the disk */
+    unsigned long disk_writes; /* blocks written to the disk (log and home locations) */
+    unsigned long grows;       /* slabs borrowed */
+    unsigned long shrinks;     /* slabs given back under memory pressure */
+};
+
 /* The layouts above are the ABI: pinned here for every compiler that
  * includes this header (kernel, user programs in C and C++, host tests).
  * LP64 throughout (RV64 and the x86-64 host). */
@@ -172,6 +186,7 @@ QUANTA_ABI_ASSERT(sizeof(struct xstat) == 32 && __builtin_offsetof(struct xstat,
                       __builtin_offsetof(struct xstat, uid) == 16 && __builtin_offsetof(struct xstat, size) == 24,
                   "struct xstat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 
 #endif

@@ -12,6 +12,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/kalloc.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
 #include "kernel/sync/sleeplock.h"
@@ -126,6 +127,7 @@ Status disk_rw(Buf* b, bool write) {
     const usize at = usize(b->blockno) * fs::kBlockSize;
     if (at + fs::kBlockSize > g_env.disk.size()) panic("disk_rw: block %u beyond the disk", b->blockno);
     if (!write) {
+        g_env.disk_reads++;
         std::memcpy(b->data, &g_env.disk[at], fs::kBlockSize);
         return {};
     }
@@ -135,6 +137,33 @@ Status disk_rw(Buf* b, bool write) {
     if (g_env.writes == g_env.crash_after) g_env.crash_image = g_env.disk;
     return {};
 }
+
+static const Lender* g_lender = nullptr;
+
+static void* pool_take() {
+    if (g_env.pages_out >= g_env.pool_pages) return nullptr;
+    void* p = std::aligned_alloc(4096, 4096);
+    if (p == nullptr) panic("kalloc: host out of memory");
+    std::memset(p, 0, 4096);
+    g_env.pages_out++;
+    return p;
+}
+void* kalloc() {
+    void* p = pool_take();
+    while (!p && g_lender && g_lender->give_back(1) > 0) p = pool_take();
+    return p;
+}
+void kfree(void* page) {
+    if (page == nullptr || reinterpret_cast<u64>(page) % 4096 != 0) panic("kfree %p: bad page", page);
+    if (g_env.pages_out == 0) panic("kfree: more pages freed than allocated");
+    std::memset(page, 0x01, 4096);
+    std::free(page);
+    g_env.pages_out--;
+}
+u64 kalloc_pool_pages() { return g_env.pages_out >= g_env.pool_pages ? 0 : g_env.pool_pages - g_env.pages_out; }
+u64 kalloc_total_pages() { return g_env.pool_pages; }
+u64 kalloc_free_pages() { return kalloc_pool_pages() + (g_lender ? g_lender->borrowed() : 0); }
+void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
 
 }  // namespace q
 
@@ -168,11 +197,13 @@ void kfs_boot(const std::vector<u8>& image) {
     g_env.crash_after = -1;
     g_env.fail_writes_from = -1;
     g_env.write_attempts = 0;
+    g_env.disk_reads = 0;
     Proc* p = myproc();
     for (auto& f : p->ofile) f = nullptr;
     p->cwd = nullptr;
     p->killed = false;
     bcache_init();
+    g_env.pool_pages = 4096;
     inode_table_init();
     file_table_init();
     fs_init(param::kRootDev);

@@ -5,7 +5,10 @@
 // copies (user addresses are host pointers; anything below 4096 is "bad"),
 // system-call arguments, and a RAM disk that can be frozen after N writes to
 // model a crash, or fail every write from the Nth on (IoError) to model a
-// dying disk. kfs_mkfs() builds an empty file system image.
+// dying disk. kfs_mkfs() builds an empty file system image. Pages for the
+// buffer cache's slabs come from a stand-in kalloc with a pool of
+// pool_pages pages (reset by kfs_boot), which asks the registered Lender
+// for pages back when it runs dry, as the kernel's does.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +24,9 @@ struct KfsEnv {
     long fail_writes_from = -1;      // a dead disk: write attempts from this one on fail (IoError)
     long write_attempts = 0;         // counted only while fail_writes_from >= 0
     q::u64 args[6] = {};             // system-call arguments
+    q::u64 pool_pages = 4096;        // the stand-in kalloc's pool
+    q::u64 pages_out = 0;            // pages kalloc handed out and not freed
+    long disk_reads = 0;             // block reads since kfs_boot
 };
 
 extern KfsEnv g_env;

@@ -1,0 +1,100 @@
+"""tests/guest/bcache_tests.py - the growing buffer cache, in the guest.
+
+Boots 2 harts under -icount and checks, through `bcstat` (SYS_bcstat):
+  - growth: reading programs of about 700 KiB the first time goes to the
+    disk and the cache borrows slabs (more buffers than the fixed floor);
+  - the hit path: reading them again reads no block from the disk;
+  - give-back: a process that grows with sbrk until it fails (`bcstat -m`)
+    gets as many pages after the cache grew as it did right after boot
+    (within 2 pages: page-table pages), the cache gave its slabs back (at
+    least as many as the reads borrowed), and
+    freepages() counted the borrowed pages as free all along;
+  - after that the cache grows again and the files read correctly (the
+    same `wc` output as before);
+  - usage on -h and on a bad flag; the image checks clean with fsck.
+One `PASS name` / `FAIL name: why` line per check.
+"""
+import re
+import sys
+
+from qemu import Guest
+
+FILES = "/usertests /fuzz /ps /fsworkload /hostile /schbench /permtest /exhaust"
+SIZE = re.compile(r"bcstat: bufs (\d+) fixed (\d+) pages (\d+)")
+COUNTS = re.compile(r"hits (\d+) misses (\d+) disk_reads (\d+) disk_writes (\d+) grows (\d+) shrinks (\d+)")
+PROBE = re.compile(r"bcstat: sbrk got (\d+) pages; (\d+) were free before")
+
+
+def report(ok, name, detail=""):
+    print(("PASS %s %s" if ok else "FAIL %s: %s") % (name, detail))
+    sys.stdout.flush()
+
+
+def stat(out):
+    """bcstat output -> dict of the size and count fields (raises if absent)."""
+    s, c = SIZE.search(out), COUNTS.search(out)
+    if not s or not c:
+        raise RuntimeError("no bcstat figures in %r" % out[-300:])
+    keys = ["bufs", "fixed", "pages", "hits", "misses", "disk_reads", "disk_writes", "grows", "shrinks"]
+    return dict(zip(keys, [int(x) for x in s.groups() + c.groups()]))
+
+
+def probe(g):
+    out = g.run("bcstat -m", timeout=600)
+    m = PROBE.search(out)
+    if not m:
+        raise RuntimeError("bcstat -m: %r" % out[-300:])
+    return int(m.group(1)), int(m.group(2))
+
+
+def wc_lines(out):
+    return [l for l in out.splitlines() if l.strip() and not l.startswith("bcstat:")]
+
+
+def main():
+    with Guest(cpus=2, icount=3, timeout=600) as g:
+        g.boot(timeout=120)
+        out = g.run("bcstat -h")
+        report(out.startswith("usage:"), "bcstat-usage", out.strip())
+        out = g.run("bcstat -m extra")
+        report(out.startswith("usage:"), "bcstat-bad-args", out.strip())
+        try:
+            got0, free0 = probe(g)
+            base = stat(g.run("bcstat"))
+            first_out = g.run("bcstat wc " + FILES, timeout=300)
+            first = stat(first_out)
+            report(first["disk_reads"] > 500 and first["grows"] > 0, "bcache-grows",
+                   "first read: %d blocks from the disk, %d slabs borrowed" % (first["disk_reads"], first["grows"]))
+            report(first["bufs"] > first["fixed"] + 500, "bcache-holds-files",
+                   "%d buffers (%d fixed), %d pages" % (first["bufs"], first["fixed"], first["pages"]))
+            again_out = g.run("bcstat wc " + FILES, timeout=300)
+            again = stat(again_out)
+            report(again["disk_reads"] == 0 and again["misses"] == 0 and again["hits"] > 500, "bcache-hit-path",
+                   "second read: %d disk reads, %d misses, %d hits" % (again["disk_reads"], again["misses"],
+                                                                        again["hits"]))
+            report(wc_lines(again_out) == wc_lines(first_out), "bcache-same-contents",
+                   "%d wc lines, e.g. %r then %r" % (len(wc_lines(again_out)), wc_lines(first_out)[:1],
+                                                      wc_lines(again_out)[:1]))
+            free_full = g.run("bcstat -m")
+            m = PROBE.search(free_full)
+            got1, free1 = int(m.group(1)), int(m.group(2))
+            report(abs(got1 - got0) <= 2, "bcache-gives-back",
+                   "sbrk got %d pages after boot, %d with %d cache pages" % (got0, got1, first["pages"]))
+            report(abs(free1 - free0) <= 2, "bcache-counts-as-free",
+                   "freepages %d after boot, %d with the cache grown" % (free0, free1))
+            after = stat(g.run("bcstat"))
+            # (running bcstat itself reads its ELF again: a slab or two)
+            report(after["shrinks"] >= first["grows"] and after["pages"] <= 18, "bcache-shrank",
+                   "%d slabs given back, %d pages left" % (after["shrinks"] - base["shrinks"], after["pages"]))
+            third_out = g.run("bcstat wc " + FILES, timeout=300)
+            third = stat(third_out)
+            report(third["grows"] > 0 and wc_lines(third_out) == wc_lines(first_out), "bcache-regrows",
+                   "%d slabs borrowed again" % third["grows"])
+        except Exception as e:  # noqa: BLE001
+            report(False, "bcache-run", str(e))
+        clean, fsck = g.stop_and_fsck()
+        report(clean, "bcache-fsck", "" if clean else fsck)
+
+
+if __name__ == "__main__":
+    main()
