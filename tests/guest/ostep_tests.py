@@ -7,8 +7,9 @@ sink; a hog beside a gamer gets the CPU at least once per boost period, and
 starves without boosts under the gameable rule -S). Every run is under
 QEMU -icount (shift 3, sleep=off) with a 1 ms slice (slice=1000), so the
 figures are in virtual time and host load changes only how long a run
-takes. On 1 and 3 harts, per-hart queues (rq=percpu, the default); --long
-adds rq=single.
+takes. On 1 and 3 harts, per-hart queues (rq=percpu, the default), and
+two of the 3-hart runs with one shared queue (rq=single); --long runs
+every test in both modes.
 
 Limits, from the measurements (docs/ostep-kernel.md has the figures):
   - stride: each class of hogs' share of the CPU within 2% (relative) of
@@ -112,6 +113,12 @@ def lottery_test(cpus, nices, ms, rq="percpu"):
         fc = cpu[0] / (cpu[0] + cpu[5])
         zc = (fc - p) / math.sqrt(p * (1 - p) / ((cpu[0] + cpu[5]) / (CYCLES_PER_MS * SLICE_US / 1000)))
         ok = abs(z) <= 4 and abs(fc / p - 1) <= 0.02
+        if rq == "single" and cpus > 1:
+            # One lottery for 3 harts draws only among the waiting processes:
+            # a heavy one running elsewhere cannot win, so the light ones win
+            # more than their tickets (docs/ostep-kernel.md). Held as found.
+            name = "lottery-not-proportional-%s" % suffix(cpus, rq)
+            ok = z < -4 and fc < p
         report(ok, name, "over %d ms: nice 0 won %.4f of %d picks, tickets say %.4f: %.2f sigma (limit 4); "
                "its CPU share %.4f (%+.2f%%, limit 2%%; %.2f sigma counting 1 ms slices)"
                % (ms, f, n, p, z, fc, 100 * (fc / p - 1), zc))
@@ -217,6 +224,9 @@ def main():
         mlfq_interactive_test(3, 4, ms, rq)
         mlfq_game_tests(1, game_ms, rq)
         mlfq_game_tests(3, game_ms, rq)
+    if not LONG:  # one shared queue too, where it differs most from per-hart queues
+        stride_test(3, [0, 0, 0, 5, 5, 5], ms, "single")
+        mlfq_interactive_test(3, 4, ms, "single")
 
 
 if __name__ == "__main__":
