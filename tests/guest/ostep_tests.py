@@ -36,13 +36,14 @@ Limits, from the measurements (docs/ostep-kernel.md has the figures):
     too and the hog gets at least a third of the hart (measured half). On
     3 harts only the boosted run, held to "no hog starves" (see
     mlfq_game_tests).
-Run `python3 tests/guest/ostep_tests.py --long` for the 10 s figures.
+Plus mlfqtest's usage and bad arguments, and mlfqlevel under another policy
+(-1). Run `python3 tests/guest/ostep_tests.py --long` for the 10 s figures.
 """
 import math
 import re
 import sys
 
-from qemu import Guest
+from qemu import Guest, run_cases
 
 ICOUNT = 3
 SLICE_US = 1000
@@ -211,10 +212,31 @@ def mlfq_game_tests(cpus, ms, rq="percpu"):
         report(False, name, str(e))
 
 
+USAGE = r"usage: mlfqtest inter MS HOGS BURST_US \| mlfqtest game MS HOGS PAIRS BURST_US\n"
+TOOL_CASES = [
+    ("mlfqtest-usage", "mlfqtest -h", USAGE),
+    ("mlfqtest-bad-ms", "mlfqtest inter x 1 100", USAGE),
+    ("mlfqtest-too-many-hogs", "mlfqtest game 100 9 1 500", USAGE),
+    ("mlfqtest-bad-burst", "mlfqtest game 100 1 1 0", USAGE),
+    # Under another policy mlfqlevel is -1: no burst finds itself on top,
+    # every hog sample counts as "not mlfq" (the fourth column).
+    ("mlfqtest-not-mlfq", "mlfqtest inter 300 1 50",
+     r"interactive top 0/[1-9]\d* maxlat_us \d+ meanlat_us \d+ cpu_us \d+\nhogs levels 0 0 0 [1-9]\d* cpu_us \d+\n"),
+]
+
+
+def tool_tests():
+    with Guest(cpus=1, icount=ICOUNT) as g:
+        g.boot()
+        run_cases(g, TOOL_CASES, timeout=60)
+
+
 def main():
     ms = 10000 if LONG else 2000
     game_ms = 10000 if LONG else 1000
     modes = ("percpu", "single") if LONG else ("percpu",)
+    if not LONG:
+        tool_tests()
     for rq in modes:
         stride_test(1, [-5, 0, 5], ms, rq)
         stride_test(3, [0, 0, 0, 5, 5, 5], ms, rq)
