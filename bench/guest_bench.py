@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/guest_bench.py - schbench and frames under CPU hogs, every policy.
 
-Boots the kernel once per policy (rr, dwrr, idwrr, eevdf) under QEMU with
+Boots the kernel once per policy (rr, dwrr, idwrr, eevdf, and OSTEP's
+stride, lottery and mlfq) under QEMU with
 -icount (shift=3, sleep=off: 125 M virtual instructions per virtual second,
 so every figure comes from virtual time and repeats run to run), with
 --cpus harts and a --slice microsecond preemption slice, and in each boot
@@ -34,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "guest"))
 from qemu import Guest  # noqa: E402
 
-POLICIES = ["rr", "dwrr", "idwrr", "eevdf"]
+POLICIES = ["rr", "dwrr", "idwrr", "eevdf", "stride", "lottery", "mlfq"]
 SCENARIOS = ["idle", "hogs2", "hogs2-reniced", "saturated", "saturated-reniced"]
 ICOUNT = 3
 SCHBENCH_RE = re.compile(r"schbench: rps=([\d.]+) p50=([\d.]+) p90=([\d.]+) p99=([\d.]+) p999=([\d.]+) "

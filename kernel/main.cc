@@ -24,6 +24,7 @@
 #include "kernel/prof/prof.h"
 #include "kernel/trace/trace.h"
 #include "lib/fdt.h"
+#include "lib/sched/weights.h"
 
 namespace q {
 
@@ -56,6 +57,20 @@ u64 parse_u64(const char* s) {
     u64 v = 0;
     for (; *s >= '0' && *s <= '9'; s++) v = v * 10 + static_cast<u64>(*s - '0');
     return *s ? 0 : v;
+}
+
+// mlfq_boost=US (0: never; default 10 slices) and mlfq_reset=1 (mlfq.py -S).
+void mlfq_args() {
+    char boost[16], reset[4];
+    boot_arg(g_boot.bootargs, "mlfq_boost", boost, sizeof(boost));
+    boot_arg(g_boot.bootargs, "mlfq_reset", reset, sizeof(reset));
+    u64 cycles = sched::kMlfqBoostDefault;
+    if (boost[0]) {
+        const u64 us = parse_u64(boost);
+        if (us <= 100'000'000 && (us != 0 || strncmp(boost, "0", 2) == 0)) cycles = us * (param::kTimerHz / 1'000'000);
+        else kprintf("quanta: ignoring mlfq_boost=%s (0..100000000 us)\n", boost);
+    }
+    rq_set_mlfq(cycles, reset[0] == '1');
 }
 
 void read_device_tree() {
@@ -105,6 +120,7 @@ void boot_hart0() {
     }
     char rq_mode[16];
     boot_arg(g_boot.bootargs, "rq", rq_mode, sizeof(rq_mode));
+    mlfq_args();
     rq_init(policy, rq_mode, g_slice_cycles, g_boot.ncpus);
     trace::init(g_boot.ncpus);
     prof::init(g_boot.ncpus);

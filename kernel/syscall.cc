@@ -99,6 +99,7 @@ constexpr auto make_table() {
     t.h[SYS_prof_stop] = prof::sys_prof_stop;
     t.h[SYS_prof_read] = prof::sys_prof_read;
     t.h[SYS_bcstat] = sys_bcstat;
+    t.h[SYS_mlfqlevel] = sys_mlfqlevel;
     return t;
 }
 

@@ -5,7 +5,8 @@
  * Forks one CPU-bound child per NICE (each sets its own nice value first),
  * lets them run for MS milliseconds of the fine clock, then reads each
  * child's CPU time from the kernel's statistics (procinfo), kills and reaps
- * them, and prints one line per child: `share NICE CPU_CYCLES`, then
+ * them, and prints one line per child: `share NICE CPU_CYCLES PICKS` (PICKS:
+ * how many times it was scheduled in the window, procinfo.switches), then
  * `snapshots START_US END_US` (how long each reading took, below). The guest
  * test runner (tests/guest/sched_tests.py) turns these into ratios.
  *
@@ -39,27 +40,34 @@ static const char usage[] = "sharetest [-w WARMUP_MS] MS NICE [NICE...] (at most
 
 /* Every child's CPU time in one pass over the process table; returns how
  * long the pass took in microseconds. */
-static unsigned long snapshot_once(int n, const int* pid, unsigned long* cpu) {
+static unsigned long snapshot_once(int n, const int* pid, unsigned long* cpu, unsigned long* picks) {
     struct procinfo pi;
     unsigned long t0 = uptime_ns();
-    for (int k = 0; k < n; k++) cpu[k] = 0;
+    for (int k = 0; k < n; k++) cpu[k] = picks[k] = 0;
     int r;
     for (int i = 0; (r = procinfo(i, &pi)) >= 0; i++) {
         if (r != 0) continue; /* unused slot */
-        for (int k = 0; k < n; k++)
-            if (pi.pid == pid[k]) cpu[k] = pi.cpu_ticks;
+        for (int k = 0; k < n; k++) {
+            if (pi.pid == pid[k]) {
+                cpu[k] = pi.cpu_ticks;
+                picks[k] = pi.switches;
+            }
+        }
     }
     return (uptime_ns() - t0) / 1000;
 }
 
 /* The fastest of up to SNAP_TRIES passes, stopping at one within SNAP_MAX_US. */
-static unsigned long snapshot(int n, const int* pid, unsigned long* cpu) {
-    unsigned long best = ~0UL, tmp[MAXKIDS];
+static unsigned long snapshot(int n, const int* pid, unsigned long* cpu, unsigned long* picks) {
+    unsigned long best = ~0UL, tmp[MAXKIDS], tmp_picks[MAXKIDS];
     for (int t = 0; t < SNAP_TRIES && best > SNAP_MAX_US; t++) {
-        unsigned long d = snapshot_once(n, pid, tmp);
+        unsigned long d = snapshot_once(n, pid, tmp, tmp_picks);
         if (d < best) {
             best = d;
-            for (int k = 0; k < n; k++) cpu[k] = tmp[k];
+            for (int k = 0; k < n; k++) {
+                cpu[k] = tmp[k];
+                picks[k] = tmp_picks[k];
+            }
         }
     }
     return best;
@@ -104,16 +112,16 @@ int main(int argc, char* argv[]) {
             if (pid[i] == 0) spin(nice[i]);
         }
     }
-    unsigned long start[MAXKIDS], stop[MAXKIDS], used[MAXKIDS];
+    unsigned long start[MAXKIDS], stop[MAXKIDS], used[MAXKIDS], p0[MAXKIDS], p1[MAXKIDS];
     sleep(1); /* let every child set its nice value */
-    unsigned long snap_start = snapshot(n, pid, start);
+    unsigned long snap_start = snapshot(n, pid, start, p0);
     unsigned long end = uptime_ns() + (unsigned long)ms * 1000000UL;
     while (uptime_ns() < end) sleep(1);
-    unsigned long snap_end = snapshot(n, pid, stop);
+    unsigned long snap_end = snapshot(n, pid, stop, p1);
     for (int i = 0; i < n; i++) used[i] = stop[i] - start[i];
     for (int i = 0; i < n; i++) kill(pid[i]);
     for (int i = 0; i < n; i++) wait(0);
-    for (int i = 0; i < n; i++) printf("share %d %d\n", nice[i], (int)used[i]);
+    for (int i = 0; i < n; i++) printf("share %d %d %d\n", nice[i], (int)used[i], (int)(p1[i] - p0[i]));
     printf("snapshots %d %d\n", (int)snap_start, (int)snap_end);
     exit(0);
 }

@@ -109,7 +109,9 @@ constinit unsigned g_kind = 0;  // index of the current policy kind
 constinit bool g_percpu = true;
 constinit int g_ncpus = 1;
 constinit u64 g_slice = 1;
-constinit u64 g_half_life = 64;  // of Proc::bal_service: 64 slices
+constinit u64 g_half_life = 64;                         // of Proc::bal_service: 64 slices
+constinit u64 g_mlfq_boost = sched::kMlfqBoostDefault;  // rq_set_mlfq (before rq_init)
+constinit bool g_mlfq_reset = false;
 
 u64 service(const Proc& p, u64 now) { return p.bal_service.at(now, g_half_life); }
 
@@ -294,6 +296,8 @@ void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int nc
     config.price = 1024;
     config.slice = slice_cycles;
     config.vshift = 16;
+    config.mlfq_boost = g_mlfq_boost;
+    config.mlfq_io_reset = g_mlfq_reset;
     const int queues = g_percpu ? g_ncpus : 1;
     for (int i = 0; i < queues; i++) {
         for (unsigned k = 0; k < sched::kPolicyKinds; k++) {
@@ -535,6 +539,18 @@ bool rq_stat(int queue, RqStat& out) {
     out.nr = q.nr;
     out.queues = static_cast<u32>(queues);
     return true;
+}
+
+void rq_set_mlfq(u64 boost_cycles, bool io_reset) {
+    g_mlfq_boost = boost_cycles;
+    g_mlfq_reset = io_reset;
+}
+
+int rq_mlfq_level(Proc* p) {
+    QueueGuard g(p);  // the policy changes only under every queue's lock
+    if (g_kind != static_cast<unsigned>(sched::PolicyKind::MLFQ)) return -1;
+    const auto& mlfq = static_cast<const sched::Mlfq&>(policy(g.queue()));
+    return static_cast<int>(mlfq.level(p->se, now_cycles()));
 }
 
 void rq_set_nice(Proc* p, int nice) {

@@ -62,6 +62,12 @@ struct RqStat {
 // Statistics of queue i (its lock's acquisitions since boot); false if no
 // such queue.
 bool rq_stat(int queue, RqStat& out);
+// MLFQ's boost period (timer cycles; sched::kMlfqBoostDefault: 10 slices,
+// 0: never) and mlfq.py's -S (a sleep resets the allotment); before rq_init.
+void rq_set_mlfq(u64 boost_cycles, bool io_reset);
+// p's MLFQ queue (0 = top; lib/sched/mlfq.h Mlfq::level), or -1 when the
+// current policy is not mlfq.
+int rq_mlfq_level(Proc* p);
 // Set nice (-20..19): weight from the Linux table, kept across policies.
 void rq_set_nice(Proc* p, int nice);
 

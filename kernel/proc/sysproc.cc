@@ -148,6 +148,15 @@ i64 sys_procinfo() {
     return to_user(copy_out(myproc()->pagetable, arg_addr(1), &info, sizeof(info)));
 }
 
+// mlfqlevel(pid) -> the MLFQ queue p runs from next (0 = top), or -1 for
+// no such process or a policy other than mlfq (pid 0: the caller).
+i64 sys_mlfqlevel() {
+    const int pid = arg_int(0);
+    Proc* p = target(pid);
+    if (!p) return -1;
+    return rq_mlfq_level(p);
+}
+
 // freepages() -> free physical pages.
 i64 sys_freepages() { return static_cast<i64>(kalloc_free_pages()); }
 

@@ -19,6 +19,7 @@ i64 sys_sched_get();
 i64 sys_sched_set();
 i64 sys_uptime_ns();
 i64 sys_procinfo();
+i64 sys_mlfqlevel();
 i64 sys_freepages();
 i64 sys_halt();
 i64 sys_rqstat();

@@ -64,7 +64,9 @@ enum {
     SYS_prof_stop = 48,   /* () -> samples kept, or -1 if not profiling */
     SYS_prof_read = 49,   /* (offset, buf, len) -> bytes of the dump copied, 0 at its end (frees it), -1 */
     SYS_bcstat = 52,      /* (struct bcachestat*) -> 0 or -1 */
-    SYS_MAX = 52
+    /* OSTEP companion (docs/ostep-kernel.md) */
+    SYS_mlfqlevel = 56, /* (pid, 0 = caller) -> its MLFQ queue (0 = top), or -1 (no such process, policy not mlfq) */
+    SYS_MAX = 56
 };
 
 /* File types (struct stat.type). */

@@ -35,7 +35,8 @@
 // Kernel defaults (mlfq_defaults, from the kernel's slice): 3 queues with
 // quanta of 1, 2 and 4 slices, allotments of 2 quanta (2, 4 and 8 slices),
 // a boost every 10 slices (1 s with the default 100 ms slice), both I/O
-// options off. Bounded state: at most kMlfqMaxQueues queues, no allocation,
+// options off; PolicyConfig can change the boost period and io_reset (the
+// kernel's boot arguments mlfq_boost=US and mlfq_reset=1). Bounded state: at most kMlfqMaxQueues queues, no allocation,
 // O(1) pick but for the boost (O(n) once per period).
 #pragma once
 
@@ -67,10 +68,19 @@ constexpr MlfqParams mlfq_defaults(Time slice) {
     return p;
 }
 
+// The defaults with PolicyConfig's boost and io_reset (kernel boot arguments
+// mlfq_boost= and mlfq_reset=).
+constexpr MlfqParams mlfq_config(const PolicyConfig& c) {
+    MlfqParams p = mlfq_defaults(c.slice);
+    if (c.mlfq_boost != kMlfqBoostDefault) p.boost = c.mlfq_boost;
+    p.io_reset = c.mlfq_io_reset;
+    return p;
+}
+
 class Mlfq final : public Policy {
   public:
     explicit constexpr Mlfq(const MlfqParams& p) : p_(sanitize(p)) {}
-    explicit constexpr Mlfq(const PolicyConfig& c) : Mlfq(mlfq_defaults(c.slice)) {}
+    explicit constexpr Mlfq(const PolicyConfig& c) : Mlfq(mlfq_config(c)) {}
 
     const char* name() const override { return "mlfq"; }
     void enqueue(Entity& e, Time now) override;
@@ -88,6 +98,9 @@ class Mlfq final : public Policy {
 
     const MlfqParams& params() const { return p_; }
     usize queued_at(unsigned q) const;
+    // The queue e runs from next at time now: 0 if a boost came since it
+    // was last placed (boosts are applied lazily), else its queue.
+    unsigned level(const Entity& e, Time now) const { return e.epoch != period(now) ? 0 : e.mq; }
 
   private:
     static constexpr MlfqParams sanitize(MlfqParams p) {

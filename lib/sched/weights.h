@@ -47,7 +47,12 @@ struct PolicyConfig {
     u32 price = 1024;                        // credit one slice costs
     Time slice = 1;                          // time units of one slice
     unsigned vshift = 20;                    // EEVDF vruntime fixed point
+    // MLFQ (mlfq.h): boost period in time units, kMlfqBoostDefault for
+    // mlfq_defaults' 10 slices, 0 for no boost; io_reset is mlfq.py -S.
+    Time mlfq_boost = ~Time(0);
+    bool mlfq_io_reset = false;
 };
+inline constexpr Time kMlfqBoostDefault = ~Time(0);
 
 // Index of weight 1024 in each table: the default level for new tasks.
 constexpr u8 default_level(WeightTable) { return 20; }

@@ -53,6 +53,7 @@ int sched_get(char* buf, int len);
 int sched_set(const char* name);
 unsigned long uptime_ns(void);
 int procinfo(int index, struct procinfo*);
+int mlfqlevel(int pid); /* MLFQ queue (0 = top), -1: no such process or not mlfq */
 int freepages(void);
 int halt(int status);
 int rqstat(int queue, struct rqstat*);
