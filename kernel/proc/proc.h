@@ -1,12 +1,14 @@
 // kernel/proc/proc.h - processes: the table, sleep/wakeup, and per-hart state.
 //
 // A Proc's fields are guarded as marked. `lock` must be held to read or
-// change state, chan, killed, xstate and pid; `parent` is guarded by the
+// change state, chan, xstate and pid, and to set killed (which killed()
+// reads with one atomic load, no lock: it is checked on every system call); `parent` is guarded by the
 // global wait lock; the rest is private to the process itself (or to its
 // creator before it first runs). Every hart has a Cpu record, reached through
 // the tp register (mycpu()).
 #pragma once
 
+#include "kernel/arch/riscv/csr.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/fs/perm.h"
 #include "lib/params.h"
@@ -105,9 +107,21 @@ struct Cpu {
 
 extern Cpu g_cpus[param::kMaxCpus];
 
-Cpu* mycpu();
-int cpuid();
-Proc* myproc();
+// This hart's record: tp holds the hart id (start.cc sets it; context
+// switches never save it, so it names the hart, not the thread). Inline:
+// every lock acquire and release asks.
+inline Cpu* mycpu() { return &g_cpus[riscv::r_tp()]; }
+inline int cpuid() { return static_cast<int>(riscv::r_tp()); }
+// The running process. Reading tp and then that hart's proc must not
+// straddle a migration (a timer interrupt between them could move this
+// thread to another hart), so interrupts are off for those two loads: one
+// csrrci and one csrsi, not push_off/pop_off's counted nesting.
+inline Proc* myproc() {
+    const u64 saved = riscv::intr_save_off();
+    Proc* p = mycpu()->proc;
+    riscv::intr_restore(saved);
+    return p;
+}
 
 // Sleep on chan, atomically releasing lk; reacquires lk before returning.
 void sleep(const void* chan, SpinLock& lk);

@@ -42,8 +42,7 @@ void SpinLock::release() {
 bool SpinLock::holding() const { return __atomic_load_n(&locked_, __ATOMIC_RELAXED) && cpu_ == mycpu(); }
 
 void push_off() {
-    const bool was_on = riscv::intr_get();
-    riscv::intr_off();
+    const bool was_on = (riscv::intr_save_off() & riscv::kSstatusSie) != 0;
     Cpu* c = mycpu();
     if (c->noff == 0) c->intena = was_on;
     c->noff++;
