@@ -3,7 +3,8 @@
 // The pool covers [page_round_up(end), ram_end). A bad free (unaligned, in
 // the kernel image, past RAM) is a kernel bug and panics with its address.
 // The lock covers only the list operation: kfree junk-fills and kalloc
-// zeroes the page outside it, once each.
+// zeroes the page outside it, once each (kalloc_unzeroed skips the zeroing
+// for a caller that overwrites the whole page).
 #include "kernel/mm/kalloc.h"
 
 #include "kernel/lib/kprintf.h"
@@ -36,12 +37,13 @@ void kfree(void* page) {
     g_pool.push(page);
 }
 
+void* kalloc_unzeroed() {
+    LockGuard g(g_lock);
+    return g_pool.pop();
+}
+
 void* kalloc() {
-    void* p;
-    {
-        LockGuard g(g_lock);
-        p = g_pool.pop();
-    }
+    void* p = kalloc_unzeroed();
     if (p) memset(p, 0, kPageSize);
     return p;
 }
