@@ -42,6 +42,23 @@ int alloc_pid() {
 
 const perm::Cred& current_cred() { return myproc()->cred; }
 
+// tp holds the hart id: start.cc sets it and context switches never save
+// it, so it names the hart, not the thread.
+Cpu* mycpu() { return &g_cpus[riscv::r_tp()]; }
+int cpuid() { return static_cast<int>(riscv::r_tp()); }
+
+// Reading tp and then that hart's proc must not straddle a migration (a
+// timer interrupt between them could move this thread to another hart), so
+// interrupts are off for those two loads: one csrrci and one csrsi, not
+// push_off/pop_off's counted nesting (~75 instructions; a system call asks
+// four times).
+Proc* myproc() {
+    const u64 saved = riscv::intr_save_off();
+    Proc* p = g_cpus[riscv::r_tp()].proc;
+    riscv::intr_restore(saved);
+    return p;
+}
+
 void proc_map_stacks(PageTable kpt) {
     for (int i = 0; i < param::kMaxProcs; i++) {
         void* pa = kalloc();

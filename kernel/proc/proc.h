@@ -8,7 +8,6 @@
 // the tp register (mycpu()).
 #pragma once
 
-#include "kernel/arch/riscv/csr.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/fs/perm.h"
 #include "lib/params.h"
@@ -107,21 +106,11 @@ struct Cpu {
 
 extern Cpu g_cpus[param::kMaxCpus];
 
-// This hart's record: tp holds the hart id (start.cc sets it; context
-// switches never save it, so it names the hart, not the thread). Inline:
-// every lock acquire and release asks.
-inline Cpu* mycpu() { return &g_cpus[riscv::r_tp()]; }
-inline int cpuid() { return static_cast<int>(riscv::r_tp()); }
-// The running process. Reading tp and then that hart's proc must not
-// straddle a migration (a timer interrupt between them could move this
-// thread to another hart), so interrupts are off for those two loads: one
-// csrrci and one csrsi, not push_off/pop_off's counted nesting.
-inline Proc* myproc() {
-    const u64 saved = riscv::intr_save_off();
-    Proc* p = mycpu()->proc;
-    riscv::intr_restore(saved);
-    return p;
-}
+// This hart's record (tp holds the hart id).
+Cpu* mycpu();
+int cpuid();
+// The running process (interrupts off only around its two loads).
+Proc* myproc();
 
 // Sleep on chan, atomically releasing lk; reacquires lk before returning.
 void sleep(const void* chan, SpinLock& lk);
