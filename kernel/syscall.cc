@@ -132,8 +132,8 @@ void report_unknown(const Proc* p, u64 num) {
 
 }  // namespace
 
-void syscall_dispatch() {
-    Proc* p = myproc();
+// p: the calling process (usertrap has it already).
+void syscall_dispatch(Proc* p) {
     const u64 num = p->trapframe->x(TrapFrame::a7);
     i64 ret = -1;
     if (num > 0 && num <= SYS_MAX && kTable.h[num]) {

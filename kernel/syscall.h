@@ -11,6 +11,8 @@
 
 namespace q {
 
+struct Proc;
+
 u64 arg_raw(int n);
 int arg_int(int n);
 UserAddr arg_addr(int n);
@@ -20,7 +22,7 @@ Result<int> arg_str(int n, char* buf, int max);
 Result<u64> fetch_addr(UserAddr addr);
 Result<int> fetch_str(UserAddr addr, char* buf, int max);
 
-void syscall_dispatch();
+void syscall_dispatch(Proc* p);
 
 // Convert a kernel result to the value user code sees.
 inline i64 to_user(Status s) { return s.ok() ? 0 : -1; }

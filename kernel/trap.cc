@@ -149,7 +149,7 @@ extern "C" void usertrap() {
         if (killed(p)) exit(-1);
         p->trapframe->epc += 4;
         intr_on();
-        syscall_dispatch();
+        syscall_dispatch(p);
     } else if ((which = dev_intr(nullptr)) == Intr::None) {
         kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
                 r_stval());

@@ -12,6 +12,7 @@
 // use-after-free reads garbage.
 #pragma once
 
+#include "lib/memops.h"
 #include "lib/types.h"
 
 namespace q {
@@ -35,11 +36,8 @@ class PagePool {
         return nullptr;
     }
     // Fill a page being freed with kJunkFree (before push, outside any lock).
-    void junk(void* page) const {
-        auto* p = static_cast<volatile u64*>(page);
-        const u64 word = kJunkFree * 0x0101010101010101ull;
-        for (u64 i = 0; i < page_size_ / sizeof(u64); i++) p[i] = word;
-    }
+    // Word stores unrolled 4 times (lib/memops.h): ~640 instructions a page.
+    void junk(void* page) const { memops::fill(page, kJunkFree, page_size_); }
     // Caller has validated `page`.
     void push(void* page) {
         auto* n = static_cast<Node*>(page);

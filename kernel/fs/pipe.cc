@@ -5,7 +5,10 @@
 // spinlock guards the ring and the two open flags. Readers sleep on the
 // channel `can_read` while the ring is empty and a writer exists; writers
 // sleep on `can_write` while it is full and a reader exists; each side wakes
-// the other after moving bytes and when it closes. A slot returns to the pool (under
+// the other after moving bytes and when it closes, but only if somebody
+// sleeps there: each side counts its sleepers under the lock (a wakeup
+// scans the process table, and a pipe round trip found nobody asleep in
+// half of its four). A slot returns to the pool (under
 // the pool lock) once both ends are closed: nothing can reach it then.
 // Both sides give up when their process is killed.
 #include "kernel/fs/file.h"
@@ -32,6 +35,8 @@ struct Pipe {
     bool in_use = false;     // guarded by the pool lock
     SleepChannel can_read;   // readers wait here for bytes or the write end's close
     SleepChannel can_write;  // writers wait here for room or the read end's close
+    u32 nread_waiting = 0;   // processes asleep on can_read
+    u32 nwrite_waiting = 0;  // processes asleep on can_write
 };
 
 namespace {
@@ -57,6 +62,24 @@ Pipe* pipe_get() {
 void pipe_put(Pipe* p) {
     LockGuard guard(g_pipes.lock);
     p->in_use = false;
+}
+
+// Caller holds pi->lock.
+void wake_readers(Pipe* pi) {
+    if (pi->nread_waiting) wakeup(&pi->can_read);
+}
+void wake_writers(Pipe* pi) {
+    if (pi->nwrite_waiting) wakeup(&pi->can_write);
+}
+void sleep_reader(Pipe* pi) {
+    pi->nread_waiting++;
+    sleep(&pi->can_read, pi->lock);
+    pi->nread_waiting--;
+}
+void sleep_writer(Pipe* pi) {
+    pi->nwrite_waiting++;
+    sleep(&pi->can_write, pi->lock);
+    pi->nwrite_waiting--;
 }
 
 }  // namespace
@@ -94,10 +117,10 @@ void pipeclose(Pipe* pi, bool writable_end) {
         LockGuard guard(pi->lock);
         if (writable_end) {
             pi->writeopen = false;
-            wakeup(&pi->can_read);
+            wake_readers(pi);
         } else {
             pi->readopen = false;
-            wakeup(&pi->can_write);
+            wake_writers(pi);
         }
         both_closed = !pi->readopen && !pi->writeopen;
     }
@@ -117,8 +140,8 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
         }
         if (killed(pr)) return Error::Killed;
         if (pi->ring.full()) {
-            wakeup(&pi->can_read);
-            sleep(&pi->can_write, pi->lock);
+            wake_readers(pi);
+            sleep_writer(pi);
             continue;
         }
         fs::Span s = pi->ring.write_span(static_cast<u32>(n) - done);
@@ -129,7 +152,7 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
         pi->ring.commit_write(s.len);
         done += s.len;
     }
-    wakeup(&pi->can_read);
+    wake_readers(pi);
     if (done == 0 && err != Error::Ok) return err;
     return static_cast<i64>(done);
 }
@@ -141,7 +164,7 @@ Result<i64> piperead(Pipe* pi, UserAddr dst, int n) {
     LockGuard guard(pi->lock);
     while (pi->ring.empty() && pi->writeopen) {
         if (killed(pr)) return Error::Killed;
-        sleep(&pi->can_read, pi->lock);
+        sleep_reader(pi);
     }
     u32 done = 0;
     Error err = Error::Ok;
@@ -154,7 +177,7 @@ Result<i64> piperead(Pipe* pi, UserAddr dst, int n) {
         pi->ring.commit_read(s.len);
         done += s.len;
     }
-    wakeup(&pi->can_write);
+    wake_writers(pi);
     if (done == 0 && err != Error::Ok) return err;
     return static_cast<i64>(done);
 }

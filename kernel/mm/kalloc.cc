@@ -3,9 +3,10 @@
 // The pool covers [page_round_up(end), ram_end). A bad free (unaligned, in
 // the kernel image, past RAM) is a kernel bug and panics with its address.
 // The lock covers only the list operation: kfree junk-fills and kalloc
-// zeroes the page outside it, once each. When the list is empty, kalloc
-// asks the registered Lender (the buffer cache) for pages back, outside
-// the lock (the lender takes its own lock, then kfree), and tries again.
+// zeroes the page outside it, once each (kalloc_unzeroed skips the zeroing
+// for a caller that overwrites the whole page). When the list is empty,
+// both ask the registered Lender (the buffer cache) for pages back, outside
+// the lock (the lender takes its own lock, then kfree), and try again.
 #include "kernel/mm/kalloc.h"
 
 #include "kernel/lib/kprintf.h"
@@ -52,7 +53,7 @@ void kfree(void* page) {
     g_pool.push(page);
 }
 
-void* kalloc() {
+void* kalloc_unzeroed() {
     void* p;
     {
         LockGuard g(g_lock);
@@ -60,6 +61,11 @@ void* kalloc() {
     }
     if (p == nullptr) [[unlikely]]
         p = pop_after_give_back();
+    return p;
+}
+
+void* kalloc() {
+    void* p = kalloc_unzeroed();
     if (p) memset(p, 0, kPageSize);
     return p;
 }

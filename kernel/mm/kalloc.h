@@ -15,6 +15,9 @@ namespace q {
 void kalloc_init(u64 ram_end);
 // A zero-filled page, or null when memory is exhausted.
 void* kalloc();
+// A page still holding the free-page junk, for a caller that overwrites all
+// of it before anyone reads it (fork's page copies): saves kalloc's zeroing.
+void* kalloc_unzeroed();
 void kfree(void* page);
 // Free pages, counting those a Lender has borrowed (what programs see).
 u64 kalloc_free_pages();

@@ -29,8 +29,19 @@ void kmap(u64 va, u64 pa, u64 size, u64 perm) {
     if (!map_pages(g_kernel_pagetable, va, size, pa, perm).ok()) panic("kmap: out of memory");
 }
 
+// A user page table is almost all empty (5 tables of 512 entries for a
+// small program, a dozen entries used), so the scan skips 8 empty entries
+// with one test: ~2.3 instructions an entry instead of 7 (fork + exit + wait
+// scanned 2,560 entries, ~18,000 instructions).
+bool all_empty(const Pte* e) { return (e[0] | e[1] | e[2] | e[3] | e[4] | e[5] | e[6] | e[7]) == 0; }
+
 void free_table(PageTable pt) {
+    static_assert(512 % 8 == 0);
     for (int i = 0; i < 512; i++) {
+        if (i % 8 == 0 && all_empty(&pt[i])) {
+            i += 7;
+            continue;
+        }
         const Pte pte = pt[i];
         if ((pte & kPteV) && (pte & (kPteR | kPteW | kPteX)) == 0) {
             free_table(reinterpret_cast<PageTable>(pte_to_pa(pte)));
@@ -151,7 +162,7 @@ Status uvm_copy(PageTable from, PageTable to, u64 sz) {
     for (u64 a = 0; a < sz; a += kPageSize) {
         Pte* pte = walk(from, a, false);
         if (!pte || !(*pte & kPteV)) continue;
-        void* mem = kalloc();
+        void* mem = kalloc_unzeroed();  // every byte is copied over just below
         if (!mem) {
             uvm_unmap(to, 0, a / kPageSize, true);
             return Error::NoMemory;

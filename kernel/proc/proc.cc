@@ -40,17 +40,24 @@ int alloc_pid() {
 }
 }  // namespace
 
+const perm::Cred& current_cred() { return myproc()->cred; }
+
+// tp holds the hart id: start.cc sets it and context switches never save
+// it, so it names the hart, not the thread.
 Cpu* mycpu() { return &g_cpus[riscv::r_tp()]; }
 int cpuid() { return static_cast<int>(riscv::r_tp()); }
 
+// Reading tp and then that hart's proc must not straddle a migration (a
+// timer interrupt between them could move this thread to another hart), so
+// interrupts are off for those two loads: one csrrci and one csrsi, not
+// push_off/pop_off's counted nesting (~75 instructions; a system call asks
+// four times).
 Proc* myproc() {
-    push_off();
-    Proc* p = mycpu()->proc;
-    pop_off();
+    const u64 saved = riscv::intr_save_off();
+    Proc* p = g_cpus[riscv::r_tp()].proc;
+    riscv::intr_restore(saved);
     return p;
 }
-
-const perm::Cred& current_cred() { return myproc()->cred; }
 
 void proc_map_stacks(PageTable kpt) {
     for (int i = 0; i < param::kMaxProcs; i++) {
@@ -290,7 +297,7 @@ Status kill(int pid, const perm::Cred* as) {
         LockGuard g(p.lock);
         if (p.pid != pid || p.state == ProcState::Unused) continue;
         if (as != nullptr && !perm::may_touch_process(*as, p.cred.uid)) return Error::Permission;
-        p.killed = true;
+        __atomic_store_n(&p.killed, true, __ATOMIC_RELEASE);
         if (p.state == ProcState::Sleeping) make_runnable(&p);
         return {};
     }
@@ -299,13 +306,14 @@ Status kill(int pid, const perm::Cred* as) {
 
 void set_killed(Proc* p) {
     LockGuard g(p->lock);
-    p->killed = true;
+    __atomic_store_n(&p->killed, true, __ATOMIC_RELEASE);
 }
 
-bool killed(Proc* p) {
-    LockGuard g(p->lock);
-    return p->killed;
-}
+// No lock: usertrap asks twice per system call, and a flag that only ever
+// goes from false to true (until the slot is freed) needs none. A kill that
+// lands just after the load is seen at the next check; a sleeper is made
+// runnable by kill() under p->lock, and its loop checks again.
+bool killed(Proc* p) { return __atomic_load_n(&p->killed, __ATOMIC_ACQUIRE); }
 
 Proc* proc_by_pid(int pid) {
     for (Proc& p : g_procs) {

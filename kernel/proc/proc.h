@@ -1,7 +1,8 @@
 // kernel/proc/proc.h - processes: the table, sleep/wakeup, and per-hart state.
 //
 // A Proc's fields are guarded as marked. `lock` must be held to read or
-// change state, chan, killed, xstate and pid; `parent` is guarded by the
+// change state, chan, xstate and pid, and to set killed (which killed()
+// reads with one atomic load, no lock: it is checked on every system call); `parent` is guarded by the
 // global wait lock; the rest is private to the process itself (or to its
 // creator before it first runs). Every hart has a Cpu record, reached through
 // the tp register (mycpu()).
@@ -105,8 +106,10 @@ struct Cpu {
 
 extern Cpu g_cpus[param::kMaxCpus];
 
+// This hart's record (tp holds the hart id).
 Cpu* mycpu();
 int cpuid();
+// The running process (interrupts off only around its two loads).
 Proc* myproc();
 
 // Sleep on chan, atomically releasing lk; reacquires lk before returning.

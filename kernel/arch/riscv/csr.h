@@ -75,6 +75,17 @@ constexpr u64 kExcEcallUser = 8;
 inline void intr_on() { w_sstatus(r_sstatus() | kSstatusSie); }
 inline void intr_off() { w_sstatus(r_sstatus() & ~kSstatusSie); }
 inline bool intr_get() { return (r_sstatus() & kSstatusSie) != 0; }
+// Turn interrupts off and return the previous sstatus (one csrrci), for a
+// window too short to need push_off's nesting count; intr_restore(saved)
+// turns them back on only if they were on.
+inline u64 intr_save_off() {
+    u64 x;
+    asm volatile("csrrci %0, sstatus, %1" : "=r"(x) : "i"(kSstatusSie) : "memory");
+    return x;
+}
+inline void intr_restore(u64 saved) {
+    if (saved & kSstatusSie) asm volatile("csrsi sstatus, %0" : : "i"(kSstatusSie) : "memory");
+}
 
 inline void sfence_vma() { asm volatile("sfence.vma zero, zero"); }
 inline void wfi() { asm volatile("wfi"); }
