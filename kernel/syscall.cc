@@ -98,6 +98,7 @@ constexpr auto make_table() {
     t.h[SYS_prof_start] = prof::sys_prof_start;
     t.h[SYS_prof_stop] = prof::sys_prof_stop;
     t.h[SYS_prof_read] = prof::sys_prof_read;
+    t.h[SYS_diskstat] = sys_diskstat;
     return t;
 }
 

@@ -55,7 +55,7 @@ namespace q {
 void bcache_init();
 // Return the block locked, with its contents loaded. May sleep.
 Buf* bread(u32 dev, u32 blockno);
-// Write a locked buffer to disk now (the log uses this; others log_write).
+// Write a locked buffer to disk now (file-system code calls log_write instead).
 Status bwrite(Buf* b);
 // Keep a locked buffer's contents in memory for good: the disk will never
 // get them (the log gave up after a write error).
@@ -76,6 +76,14 @@ void log_write(Buf* b);
 // False once a disk write error made the file system read-only: every call
 // that would change it then fails with IoError before changing anything.
 bool fs_writable();
+// Since boot: groups committed, log installs; now: slots used, blocks pinned.
+struct LogStats {
+    u64 commits;
+    u64 installs;
+    u32 slots;
+    u32 pinned;
+};
+LogStats log_stats();
 
 // One file-system operation: a transaction for the object's lifetime.
 class FsOp {

@@ -76,6 +76,7 @@ int trace_stat(struct tracestat*);
 int prof_start(int period_us, int kb);
 int prof_stop(void);
 int prof_read(unsigned long offset, void* buf, int len);
+int diskstat(struct diskstat*);
 
 /* ulib.c */
 int stat(const char*, struct stat*);
