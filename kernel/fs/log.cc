@@ -196,6 +196,7 @@ void log_init(u32 dev, const fs::SuperBlock& sb) {
     g_log.failed = false;  // (re-init for host tests)
     g_log.outstanding = 0;
     g_log.committed = g_log.pinned = 0;
+    g_log.commits = g_log.installs = 0;
     g_log.header = {};
     if (g_log.capacity < static_cast<u32>(param::kMaxOpBlocks))
         panic("fs: log of %u blocks cannot hold one operation (%d blocks)", sb.nlog, param::kMaxOpBlocks);
