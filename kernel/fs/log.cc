@@ -4,11 +4,17 @@
 // modified buffers are passed to log_write(), which gives the block a slot
 // in the in-memory header (lib/fs/log_logic.h) and pins the buffer in the
 // cache (the block must not reach its home location before it is
-// committed). When the last outstanding operation ends, the group commits:
+// committed). When the last outstanding operation ends, the group commits
+// (write_commit), in one disk round trip:
 //   1. copy the group's blocks into a staging area and write them to their
 //      log slots, after the slots of earlier committed transactions, in one
-//      multi-block disk request                              (write_group)
-//   2. write the header listing every slot: the commit point (write_head)
+//      multi-block request, and at the same time
+//   2. write the header listing every slot, with a checksum of the group's
+//      slots: the commit point.
+// The device may complete the two requests in any order, and a crash may
+// cut the data write short; the checksum tells recovery whether the group's
+// slots are whole (then the group counts) or not (then it never returned,
+// and only the slots before it are replayed).
 // Installing is deferred: committed blocks stay pinned in the cache, where
 // readers find them, and on disk in the log, where recovery finds them. Only
 // when the log (or the cache's pin budget) could not take two more
@@ -16,16 +22,16 @@
 //   3. write the newest copy of each logged block to its home, all at once
 //      in flight (install), then
 //   4. write the header with n = 0: the log is empty again.
-// So an operation that returns costs two disk round trips (data, header)
-// plus its share of an occasional install, instead of one write waited for
-// per block, and a block written by many transactions between installs
-// (an inode, a bitmap, a directory) goes home once.
-// A crash before step 2 loses the open group whole (earlier committed
-// transactions stay in the log); after it, recovery at boot (log_init)
-// replays every slot in order (later slots win) and empties the log. The
-// header (n and the slot list) fits one 512-byte sector, so its write is
-// atomic. The log never writes through the cache: staging and the header
-// image are the log's own memory.
+// So an operation that returns costs one disk round trip plus its share of
+// an occasional install, instead of one write waited for per block, and a
+// block written by many transactions between installs (an inode, a bitmap,
+// a directory) goes home once.
+// A crash before steps 1-2 complete loses the open group whole (earlier
+// committed transactions stay in the log); after, recovery at boot
+// (log_init) replays every slot in order (later slots win; the last group's
+// only if its checksum matches) and empties the log. The header fits one
+// 512-byte sector, so its write is atomic. The log never writes through the
+// cache: staging and the header image are the log's own memory.
 //
 // A disk write error anywhere in a commit ends writing for good: the group
 // is abandoned where it stands. Before step 2 the disk keeps the earlier
@@ -82,22 +88,41 @@ alignas(8) constinit u8 g_stage[param::kLogBlocks][fs::kBlockSize];
 alignas(8) constinit u8 g_head_block[fs::kBlockSize];
 constinit DiskIo g_ios[param::kLogBlocks];
 
-Status write_head() {
+void fill_head() {
     memset(g_head_block, 0, sizeof g_head_block);
     memmove(g_head_block, &g_log.header, sizeof g_log.header);
+}
+
+// Write the header of an empty log (after an install).
+Status clear_head() {
+    g_log.header.n = g_log.header.prev = 0;
+    g_log.header.sum = fs::kLogSumSeed;
+    g_log.header.magic = fs::kLogMagic;
+    fill_head();
     const DiskIo io{g_log.start, 1, g_head_block, true};
     return disk_batch(&io, 1);
 }
 
-// Copy the open group's blocks from the cache into their log slots.
-Status write_group() {
+// Steps 1 and 2 at once: copy the open group's blocks from the cache into
+// the staging area, and write them to their slots and the header (with the
+// group's checksum) to its block, both requests in flight together.
+Status write_commit() {
     const u32 first = g_log.committed, n = g_log.header.n;
+    u64 sum = fs::kLogSumSeed;
     for (u32 i = first; i < n; i++) {
-        BufRef b(g_log.dev, g_log.header.block[i]);
-        memmove(g_stage[i - first], b.data(), fs::kBlockSize);
+        {
+            BufRef b(g_log.dev, g_log.header.block[i]);
+            memmove(g_stage[i - first], b.data(), fs::kBlockSize);
+        }
+        sum = fs::log_sum_slot(sum, g_log.header.block[i], g_stage[i - first]);
     }
-    const DiskIo io{g_log.start + 1 + first, n - first, g_stage[0], true};
-    return disk_batch(&io, 1);
+    g_log.header.magic = fs::kLogMagic;
+    g_log.header.prev = first;
+    g_log.header.sum = sum;
+    fill_head();
+    const DiskIo ios[2] = {{g_log.start + 1 + first, n - first, g_stage[0], true},
+                           {g_log.start, 1, g_head_block, true}};
+    return disk_batch(ios, 2);
 }
 
 // Call f(i) for the last slot of every logged block (each block once).
@@ -150,8 +175,8 @@ bool commit() {
     if (g_log.header.n == g_log.committed) return true;  // the group wrote nothing
     if (g_log.failed) panic("commit: a group formed after the file system went read-only");
     const char* where = nullptr;
-    if (!write_group().ok() || !write_head().ok()) {
-        where = "before the commit point (the disk keeps the earlier transactions)";
+    if (!write_commit().ok()) {
+        where = "committing (the disk keeps the earlier transactions)";
     } else {
         g_log.committed = g_log.header.n;
         g_log.commits++;
@@ -159,7 +184,7 @@ bool commit() {
         if (!install().ok()) {
             where = "installing the log (the next boot replays it)";
         } else {
-            if (write_head().ok()) return true;
+            if (clear_head().ok()) return true;
             where = "clearing the log (the next boot replays it again, harmlessly)";
         }
     }
@@ -180,11 +205,18 @@ void recover() {
     if (g_log.header.n == 0) return;
     const DiskIo slots{g_log.start + 1, g_log.header.n, g_stage[0], false};
     if (!disk_batch(&slots, 1).ok()) panic("fs: cannot read the log at boot (disk I/O error)");
+    u64 sum = fs::kLogSumSeed;
+    for (u32 i = g_log.header.prev; i < g_log.header.n; i++)
+        sum = fs::log_sum_slot(sum, g_log.header.block[i], g_stage[i]);
+    const u32 count = fs::log_replay_count(g_log.header, sum);
+    if (count < g_log.header.n)
+        kprintf("fs: log: the last transaction (slots %u-%u) was cut short by a crash; replaying %u slots\n",
+                g_log.header.prev, g_log.header.n - 1, count);
+    g_log.header.n = count;
     u32 k = 0;
     for_each_block([&](u32 i) { g_ios[k++] = DiskIo{g_log.header.block[i], 1, g_stage[i], true}; });
     if (!disk_batch(g_ios, k).ok()) panic("fs: cannot replay the log at boot (disk write error)");
-    g_log.header.n = 0;
-    if (!write_head().ok()) panic("fs: cannot clear the log at boot (disk write error)");
+    if (!clear_head().ok()) panic("fs: cannot clear the log at boot (disk write error)");
 }
 
 }  // namespace

@@ -80,6 +80,35 @@ constexpr bool log_last_slot(const LogHeader& h, u32 i) {
 }
 
 // Is a header read back from disk sane for a log of this capacity?
-constexpr bool log_header_valid(const LogHeader& h, u32 capacity) { return h.n <= capacity; }
+constexpr bool log_header_valid(const LogHeader& h, u32 capacity) {
+    if (h.n > capacity) return false;
+    return h.magic == 0 ? h.prev == 0 && h.sum == 0 : h.magic == kLogMagic && h.prev <= h.n;
+}
+
+// The checksum of a transaction's slots: FNV-1a over 64-bit words of each
+// slot's home block number and contents, in slot order. Start from
+// kLogSumSeed and add each slot with log_sum_slot.
+constexpr u64 kLogSumSeed = 0xcbf29ce484222325ull;
+constexpr u64 kLogSumPrime = 0x100000001b3ull;
+// (Words are loaded in the machine's order: little endian on RISC-V and
+// the x86-64 host alike, like every integer on disk.)
+inline u64 log_sum_slot(u64 h, u32 home, const u8* data) {
+    h = (h ^ home) * kLogSumPrime;
+    for (u32 i = 0; i < kBlockSize; i += 8) {
+        u64 w;
+        __builtin_memcpy(&w, data + i, sizeof w);
+        h = (h ^ w) * kLogSumPrime;
+    }
+    return h;
+}
+
+// Slots recovery replays from a valid header, given `last_sum`, the
+// checksum of slots [prev, n) as found on disk: all of them, unless that
+// checksum disagrees with the header's (a crash cut the last transaction's
+// writes, so its call never returned), then the slots before it.
+constexpr u32 log_replay_count(const LogHeader& h, u64 last_sum) {
+    if (h.magic != kLogMagic) return h.n;
+    return last_sum == h.sum ? h.n : h.prev;
+}
 
 }  // namespace q::fs

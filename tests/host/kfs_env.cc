@@ -150,7 +150,8 @@ Status disk_rw(Buf* b, bool write) {
 Status disk_batch(const DiskIo* ios, u32 n) {
     if (n > 0) g_env.stats.round_trips++;
     Status result;
-    for (u32 i = 0; i < n; i++) {
+    for (u32 j = 0; j < n; j++) {
+        const u32 i = g_env.reverse_batches ? n - 1 - j : j;
         (ios[i].write ? g_env.stats.write_requests : g_env.stats.read_requests)++;
         for (u32 k = 0; k < ios[i].nblocks; k++) {
             const Status s = disk_block(ios[i].blockno + k, ios[i].data + usize(k) * fs::kBlockSize, ios[i].write);

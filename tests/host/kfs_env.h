@@ -24,6 +24,7 @@ struct KfsEnv {
     long write_attempts = 0;         // counted only while fail_writes_from >= 0
     q::u64 args[6] = {};             // system-call arguments
     q::DiskStats stats = {};         // requests, blocks, round trips since kfs_boot
+    bool reverse_batches = false;    // run a batch's requests last first (a device may complete them in any order)
 };
 
 extern KfsEnv g_env;
