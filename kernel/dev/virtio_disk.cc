@@ -11,7 +11,9 @@
 // request the device fails (status byte not 0) is an IoError for the caller,
 // not a panic: the log decides what a failed write means (kernel/fs/log.cc).
 // Counters (disk_stats) record requests, blocks and round trips since boot:
-// deterministic measures of the file system's disk traffic.
+// deterministic measures of the file system's disk traffic. A round trip is
+// a wait with nothing else of the caller's in flight: one per disk_rw(),
+// one per disk_batch() (more only if other callers hold every descriptor).
 // Invariants (under g_lock): g_disk.free[i] says whether descriptor i is
 // free; info[head].busy is true from submit() until disk_intr() sees the
 // request whose chain starts at head completed (its status byte is
@@ -183,7 +185,7 @@ Status disk_batch(const DiskIo* ios, u32 n) {
             heads[next++ % kMaxInFlight] = head;
         }
         if (next != before) {
-            g_disk.stats.round_trips++;
+            if (before == first) g_disk.stats.round_trips++;  // (not when refilling behind requests in flight)
             notify();
         }
         if (first == next) {  // nothing of ours in flight: other callers hold every descriptor
