@@ -100,6 +100,7 @@ constexpr auto make_table() {
     t.h[SYS_prof_read] = prof::sys_prof_read;
     t.h[SYS_bcstat] = sys_bcstat;
     t.h[SYS_mlfqlevel] = sys_mlfqlevel;
+    t.h[SYS_diskstat] = sys_diskstat;
     return t;
 }
 

@@ -49,6 +49,8 @@ i64 sys_chown();
 i64 sys_xstat();
 i64 sys_fxstat();
 i64 sys_bcstat();
+// Disk and log counters (kernel/fs/log.cc).
+i64 sys_diskstat();
 // exec (kernel/proc/exec.cc).
 i64 sys_exec();
 

@@ -10,7 +10,7 @@
 #   make bench-os              OS paths (null syscall, fork, pipe, files...), 1 and 3 harts
 # `make test` runs a short smoke test of both programs (tests/guest/bench_smoke.py).
 
-UPROG_NAMES += schbench frames benchos
+UPROG_NAMES += schbench frames benchos diskstat
 
 BENCH_CPUS ?= 1
 BENCH_SLICE ?= 4000

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <set>
 
+#include "lib/fs/log_logic.h"
 #include "lib/fs/perm.h"
 
 namespace q::tools {
@@ -96,6 +97,11 @@ void Checker::check_log() {
               fmt("log header: n = %lu, but the log holds at most %lu blocks", lh.n, sb_.nlog - 1));
         return;
     }
+    if (!fs::log_header_valid(lh, sb_.nlog - 1)) {
+        error(Problem::LogBadCount, fmt("log header: magic %lu, prev %lu for n = %lu: not a header this fsck knows",
+                                        lh.magic, lh.prev, lh.n));
+        return;
+    }
     bool ok = true;
     for (u32 i = 0; i < lh.n; i++) {
         if (lh.block[i] < sb_.inodestart || lh.block[i] >= sb_.size) {
@@ -105,10 +111,22 @@ void Checker::check_log() {
         }
     }
     if (!ok) return;
-    for (u32 i = 0; i < lh.n; i++)
+    // As the kernel's recovery: the last transaction counts only if its
+    // slots match the header's checksum (lib/fs/log_logic.h).
+    u64 sum = fs::kLogSumSeed;
+    for (u32 i = lh.prev; i < lh.n && lh.magic == fs::kLogMagic; i++)
+        sum = fs::log_sum_slot(sum, lh.block[i], img_.block(sb_.logstart + 1 + i));
+    const u32 count = fs::log_replay_count(lh, sum);
+    for (u32 i = 0; i < count; i++)
         std::memcpy(img_.block(lh.block[i]), img_.block(sb_.logstart + 1 + i), fs::kBlockSize);
-    r_.add(Problem::LogReplayed, Severity::Note,
-           fmt("log: %lu committed blocks; checking the image as replayed", lh.n));
+    if (count < lh.n)
+        r_.add(Problem::LogReplayed, Severity::Note,
+               fmt("log: the last transaction (slots %lu-%lu) fails its checksum (a crash cut it short): ", lh.prev,
+                   lh.n - 1) +
+                   fmt("replaying the %lu slots before it", count));
+    if (count > 0)
+        r_.add(Problem::LogReplayed, Severity::Note,
+               fmt("log: %lu committed blocks; checking the image as replayed", count));
 }
 
 bool Checker::use_block(u32 b, u32 inum) {

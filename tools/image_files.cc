@@ -6,14 +6,23 @@
 
 #include <cstring>
 
+#include "lib/fs/log_logic.h"
+
 namespace q::tools {
 
 Image replay_log(const Image& img) {
     Image copy = img;
     const fs::SuperBlock sb = copy.superblock();
     const fs::LogHeader lh = copy.get<fs::LogHeader>(sb.logstart, 0);
-    if (lh.n == 0 || lh.n >= sb.nlog || lh.n > static_cast<u32>(param::kLogBlocks)) return copy;
-    for (u32 i = 0; i < lh.n; i++) {
+    if (lh.n == 0 || lh.n >= sb.nlog || !fs::log_header_valid(lh, param::kLogBlocks)) return copy;
+    u64 sum = fs::kLogSumSeed;  // the last transaction counts only if whole (lib/fs/log_logic.h)
+    for (u32 i = lh.prev; i < lh.n && lh.magic == fs::kLogMagic; i++) {
+        const u8* src = copy.block(sb.logstart + 1 + i);
+        if (!src) return copy;
+        sum = fs::log_sum_slot(sum, lh.block[i], src);
+    }
+    const u32 count = fs::log_replay_count(lh, sum);
+    for (u32 i = 0; i < count; i++) {
         const u8* src = copy.block(sb.logstart + 1 + i);
         u8* dst = copy.block(lh.block[i]);
         if (src && dst && lh.block[i] >= sb.inodestart) std::memcpy(dst, src, fs::kBlockSize);

@@ -1,15 +1,24 @@
 // kernel/dev/virtio_disk.cc - virtio-blk driver (modern virtio-mmio, slot 0).
 //
 // One virtqueue of kQueueSize descriptors. A request uses three chained
-// descriptors: header (device reads), data block (device reads or writes),
-// status byte (device writes). disk_rw() queues it, notifies the device and
-// sleeps on the Buf until disk_intr() sees it in the used ring. A request the
-// device fails (status byte not 0) is an IoError for the caller, not a panic:
-// the log decides what a failed write means (kernel/fs/log.cc).
+// descriptors: header (device reads), data (device reads or writes; one or
+// more consecutive blocks from contiguous memory), status byte (device
+// writes). submit() queues a request; the caller notifies the device and
+// sleeps on the request's info slot until disk_intr() sees it in the used
+// ring. disk_rw() does that for one cached block; disk_batch() puts several
+// requests in flight at once (as many as free descriptors allow) and waits
+// for them all, so a group of writes costs one round trip, not one each. A
+// request the device fails (status byte not 0) is an IoError for the caller,
+// not a panic: the log decides what a failed write means (kernel/fs/log.cc).
+// Counters (disk_stats) record requests, blocks and round trips since boot:
+// deterministic measures of the file system's disk traffic. A round trip is
+// a wait with nothing else of the caller's in flight: one per disk_rw(),
+// one per disk_batch() (more only if other callers hold every descriptor).
 // Invariants (under g_lock): g_disk.free[i] says whether descriptor i is
-// free; g_disk.info[head].b names the Buf of the request whose chain starts
-// at head (its status byte is info[head].status), and b->disk stays true
-// until disk_intr() sees the request completed.
+// free; info[head].busy is true from submit() until disk_intr() sees the
+// request whose chain starts at head completed (its status byte is
+// info[head].status); info[head].b names the Buf of a disk_rw() request,
+// whose b->disk stays true as long.
 #include "kernel/dev/disk.h"
 
 #include "kernel/arch/riscv/memlayout.h"
@@ -33,10 +42,12 @@ struct Disk {
     bool free[kQueueSize];
     u16 used_seen;
     struct {
-        Buf* b;
+        Buf* b;  // disk_rw's buffer, or null for a disk_batch request
+        bool busy;
         u8 status;
     } info[kQueueSize];
     BlkReq req[kQueueSize];
+    DiskStats stats;
 };
 
 constinit Disk g_disk;
@@ -82,6 +93,57 @@ bool alloc3(int idx[3]) {
     return true;
 }
 
+// Queue one request (g_lock held); returns its head descriptor, or -1 when
+// the descriptors are all in use. The caller notifies the device.
+int submit(const DiskIo& io, Buf* b) {
+    int idx[3];
+    if (!alloc3(idx)) return -1;
+    BlkReq* req = &g_disk.req[idx[0]];
+    req->type = io.write ? kBlkOut : kBlkIn;
+    req->reserved = 0;
+    req->sector = static_cast<u64>(io.blockno) * (fs::kBlockSize / 512);
+    g_disk.desc[idx[0]] = Desc{reinterpret_cast<u64>(req), sizeof(BlkReq), kDescNext, static_cast<u16>(idx[1])};
+    g_disk.desc[idx[1]] = Desc{reinterpret_cast<u64>(io.data), io.nblocks * fs::kBlockSize,
+                               static_cast<u16>(kDescNext | (io.write ? 0 : kDescWrite)), static_cast<u16>(idx[2])};
+    g_disk.info[idx[0]].status = 0xff;  // device writes 0 on success
+    g_disk.desc[idx[2]] = Desc{reinterpret_cast<u64>(&g_disk.info[idx[0]].status), 1, kDescWrite, 0};
+
+    g_disk.info[idx[0]].b = b;
+    g_disk.info[idx[0]].busy = true;
+    if (b) b->disk = true;
+    g_disk.avail->ring[g_disk.avail->idx % kQueueSize] = static_cast<u16>(idx[0]);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    g_disk.avail->idx++;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    DiskStats& s = g_disk.stats;
+    (io.write ? s.write_requests : s.read_requests)++;
+    (io.write ? s.blocks_written : s.blocks_read) += io.nblocks;
+    return idx[0];
+}
+
+// Notify the device without holding g_lock (which the caller holds on
+// entry and on return): the completion may be handled on another hart at
+// once, and (under single-threaded QEMU) this hart may not run again for a
+// while after the MMIO write; it must not hold the lock meanwhile. No wakeup
+// is lost: busy is tested under the lock before sleeping.
+void notify() {
+    g_lock.release();
+    reg(Reg::QueueNotify) = 0;
+    g_lock.acquire();
+}
+
+// Wait for the request at head to complete, free it (g_lock held).
+Status finish(int head, const DiskIo& io) {
+    while (g_disk.info[head].busy) sleep(&g_disk.info[head], g_lock);
+    const u8 status = g_disk.info[head].status;
+    g_disk.info[head].b = nullptr;
+    free_chain(head);
+    if (status == 0) return {};
+    kprintf("virtio disk: I/O error (status %d) %s block %u (+%u)\n", status, io.write ? "writing" : "reading",
+            io.blockno, io.nblocks - 1);
+    return Error::IoError;
+}
+
 }  // namespace
 
 void disk_init() {
@@ -100,43 +162,47 @@ void disk_init() {
 }
 
 Status disk_rw(Buf* b, bool write) {
-    const u64 sector = static_cast<u64>(b->blockno) * (fs::kBlockSize / 512);
-    int idx[3];
-    {
-        LockGuard g(g_lock);
-        while (!alloc3(idx)) sleep(&g_disk.free[0], g_lock);
-
-        BlkReq* req = &g_disk.req[idx[0]];
-        req->type = write ? kBlkOut : kBlkIn;
-        req->reserved = 0;
-        req->sector = sector;
-        g_disk.desc[idx[0]] = Desc{reinterpret_cast<u64>(req), sizeof(BlkReq), kDescNext, static_cast<u16>(idx[1])};
-        g_disk.desc[idx[1]] = Desc{reinterpret_cast<u64>(b->data), fs::kBlockSize,
-                                   static_cast<u16>(kDescNext | (write ? 0 : kDescWrite)), static_cast<u16>(idx[2])};
-        g_disk.info[idx[0]].status = 0xff;  // device writes 0 on success
-        g_disk.desc[idx[2]] = Desc{reinterpret_cast<u64>(&g_disk.info[idx[0]].status), 1, kDescWrite, 0};
-
-        b->disk = true;
-        g_disk.info[idx[0]].b = b;
-        g_disk.avail->ring[g_disk.avail->idx % kQueueSize] = static_cast<u16>(idx[0]);
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        g_disk.avail->idx++;
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    }
-    // Notify outside the lock: the completion may be handled on another hart
-    // at once, and (under single-threaded QEMU) this hart may not run again
-    // for a while after the MMIO write; it must not hold the lock meanwhile.
-    // No wakeup is lost: b->disk is tested under the lock before sleeping.
-    reg(Reg::QueueNotify) = 0;
-
+    const DiskIo io{b->blockno, 1, b->data, write};
     LockGuard g(g_lock);
-    while (b->disk) sleep(b, g_lock);
-    const u8 status = g_disk.info[idx[0]].status;
-    g_disk.info[idx[0]].b = nullptr;
-    free_chain(idx[0]);
-    if (status == 0) return {};
-    kprintf("virtio disk: I/O error (status %d) %s block %u\n", status, write ? "writing" : "reading", b->blockno);
-    return Error::IoError;
+    int head;
+    while ((head = submit(io, b)) < 0) sleep(&g_disk.free[0], g_lock);
+    g_disk.stats.round_trips++;
+    notify();
+    return finish(head, io);
+}
+
+Status disk_batch(const DiskIo* ios, u32 n) {
+    constexpr u32 kMaxInFlight = kQueueSize / 3;
+    int heads[kMaxInFlight];
+    u32 first = 0, next = 0;  // ios[first, next) are in flight, heads[i % kMaxInFlight]
+    Status result;
+    LockGuard g(g_lock);
+    while (first < n) {
+        const u32 before = next;
+        while (next < n && next - first < kMaxInFlight) {
+            const int head = submit(ios[next], nullptr);
+            if (head < 0) break;
+            heads[next++ % kMaxInFlight] = head;
+        }
+        if (next != before) {
+            if (before == first) g_disk.stats.round_trips++;  // (not when refilling behind requests in flight)
+            notify();
+        }
+        if (first == next) {  // nothing of ours in flight: other callers hold every descriptor
+            sleep(&g_disk.free[0], g_lock);
+            continue;
+        }
+        // Wait for the oldest; the others go on in the device meanwhile.
+        const Status s = finish(heads[first % kMaxInFlight], ios[first]);
+        if (!s.ok() && result.ok()) result = s;
+        first++;
+    }
+    return result;
+}
+
+DiskStats disk_stats() {
+    LockGuard g(g_lock);
+    return g_disk.stats;
 }
 
 void disk_intr() {
@@ -146,10 +212,10 @@ void disk_intr() {
     while (g_disk.used_seen != g_disk.used->idx) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         const u32 id = g_disk.used->ring[g_disk.used_seen % kQueueSize].id;
-        if (id >= kQueueSize || !g_disk.info[id].b) panic("virtio disk: bogus completion %d", id);
-        Buf* b = g_disk.info[id].b;
-        b->disk = false;
-        wakeup(b);
+        if (id >= kQueueSize || !g_disk.info[id].busy) panic("virtio disk: bogus completion %d", id);
+        g_disk.info[id].busy = false;
+        if (Buf* b = g_disk.info[id].b) b->disk = false;
+        wakeup(&g_disk.info[id]);
         g_disk.used_seen++;
     }
 }

@@ -56,8 +56,6 @@ namespace q {
 void bcache_init();
 // Return the block locked, with its contents loaded. May sleep.
 Buf* bread(u32 dev, u32 blockno);
-// Write a locked buffer to disk now (the log uses this; others log_write).
-Status bwrite(Buf* b);
 // Keep a locked buffer's contents in memory for good: the disk will never
 // get them (the log gave up after a write error).
 void bkeep(Buf* b);
@@ -76,12 +74,20 @@ u64 bcache_give_back(u64 pages);
 void log_init(u32 dev, const fs::SuperBlock& sb);
 void begin_op();
 void end_op();
-// Record a modified, locked buffer in the current transaction (instead of
-// bwrite). The block reaches its home location after the commit.
+// Record a modified, locked buffer in the current transaction. The block
+// reaches its home location after the commit.
 void log_write(Buf* b);
 // False once a disk write error made the file system read-only: every call
 // that would change it then fails with IoError before changing anything.
 bool fs_writable();
+// Since boot: groups committed, log installs; now: slots used, blocks pinned.
+struct LogStats {
+    u64 commits;
+    u64 installs;
+    u32 slots;
+    u32 pinned;
+};
+LogStats log_stats();
 
 // One file-system operation: a transaction for the object's lifetime.
 class FsOp {

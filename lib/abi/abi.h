@@ -63,6 +63,7 @@ enum {
     SYS_prof_start = 47,  /* (period us, kb per hart; 0 = defaults) -> 0, or -1 (profiling, bad args, no memory) */
     SYS_prof_stop = 48,   /* () -> samples kept, or -1 if not profiling */
     SYS_prof_read = 49,   /* (offset, buf, len) -> bytes of the dump copied, 0 at its end (frees it), -1 */
+    SYS_diskstat = 50,    /* (struct diskstat*) -> 0 or -1: disk requests and log commits since boot */
     SYS_bcstat = 52,      /* (struct bcachestat*) -> 0 or -1 */
     /* OSTEP companion (docs/ostep-kernel.md) */
     SYS_mlfqlevel = 56, /* (pid, 0 = caller) -> its MLFQ queue (0 = top), or -1 (no such process, policy not mlfq) */
@@ -165,6 +166,20 @@ struct bcachestat {
     unsigned long shrinks;     /* slabs given back under memory pressure */
 };
 
+/* Disk traffic and the log (SYS_diskstat), counted since boot. A round trip
+ * is one wait for the disk (several requests in flight count once). */
+struct diskstat {
+    unsigned long read_requests;
+    unsigned long write_requests;
+    unsigned long blocks_read;
+    unsigned long blocks_written;
+    unsigned long round_trips;
+    unsigned long log_commits;  /* groups of operations committed */
+    unsigned long log_installs; /* times the log was written home and emptied */
+    unsigned int log_slots;     /* now: blocks in the log (committed + open) */
+    unsigned int log_pinned;    /* now: distinct blocks the log keeps in the cache */
+};
+
 /* The layouts above are the ABI: pinned here for every compiler that
  * includes this header (kernel, user programs in C and C++, host tests).
  * LP64 throughout (RV64 and the x86-64 host). */
@@ -190,5 +205,6 @@ QUANTA_ABI_ASSERT(sizeof(struct xstat) == 32 && __builtin_offsetof(struct xstat,
 QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct diskstat) == 64, "struct diskstat is shared with user programs");
 
 #endif

@@ -70,12 +70,23 @@ struct DirEntry {
 static_assert(sizeof(DirEntry) == 16);
 static_assert(kBlockSize % sizeof(DirEntry) == 0);
 
-// The log's header block: how many blocks are committed, and their homes.
+// The log's header block: how many blocks (slots) are committed, and their
+// homes; slot i is log block logstart + 1 + i. The last transaction's slots
+// [prev, n) are written together with this header, so the header carries
+// their checksum (lib/fs/log_logic.h): recovery replays them only if it
+// matches, else only the slots before prev. A header without kLogMagic
+// (written before checksums existed) has every slot trusted.
+constexpr u32 kLogMagic = 0x31474f4c;  // "LOG1"
 struct LogHeader {
     u32 n;
     u32 block[param::kLogBlocks];
+    u32 magic;  // kLogMagic, or 0 on older images
+    u32 prev;   // slots committed before the last transaction
+    u64 sum;    // log checksum of slots [prev, n) with their homes
 };
-static_assert(sizeof(LogHeader) <= kBlockSize);
+static_assert(__builtin_offsetof(LogHeader, magic) == 4 + 4 * param::kLogBlocks &&
+              __builtin_offsetof(LogHeader, sum) % 8 == 0);
+static_assert(sizeof(LogHeader) <= 512, "the header is one sector: its write is atomic (the commit point)");
 
 constexpr u32 kInodesPerBlock = kBlockSize / sizeof(DiskInode);
 constexpr u32 kBitsPerBlock = kBlockSize * 8;

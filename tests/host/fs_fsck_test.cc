@@ -9,6 +9,7 @@
 // the fsck binary for its exit statuses.
 #include <gtest/gtest.h>
 
+#include "lib/fs/log_logic.h"
 #include "tests/host/fs_util.h"
 
 namespace q::tools::test {
@@ -295,6 +296,52 @@ TEST_F(FsFsck, ReplayedLogIsChecked) {
     img_.put<u32>(sb_.logstart, 0, 1);
     img_.put<u32>(sb_.logstart, 4, iblock);
     expect_error(Problem::BadLinkCount);
+}
+
+// A log of two transactions on small's inode block, whose home copy is
+// stale (nlink 7): slot 0 (committed earlier) holds it with nlink 1; slot 1
+// (the last transaction) is, if `whole`, the same block as its checksum
+// says, else garbage (its write was cut short: the checksum is of the block
+// it should have held).
+void two_transactions(Image& img, const fs::SuperBlock& sb, u32 inum, bool whole) {
+    const u32 iblock = fs::inode_block(inum, sb);
+    edit_inode(img, inum, [](fs::DiskInode& di) { di.nlink = 1; });
+    std::memcpy(img.block(sb.logstart + 1), img.block(iblock), fs::kBlockSize);
+    std::memcpy(img.block(sb.logstart + 2), img.block(iblock), fs::kBlockSize);
+    fs::LogHeader lh{};
+    lh.n = 2;
+    lh.block[0] = lh.block[1] = iblock;
+    lh.magic = fs::kLogMagic;
+    lh.prev = 1;
+    lh.sum = fs::log_sum_slot(fs::kLogSumSeed, iblock, img.block(sb.logstart + 2));
+    if (!whole) std::memset(img.block(sb.logstart + 2), 0x5a, fs::kBlockSize);
+    std::memcpy(img.block(sb.logstart), &lh, sizeof lh);
+    edit_inode(img, inum, [](fs::DiskInode& di) { di.nlink = 7; });
+}
+
+TEST_F(FsFsck, ChecksummedLastTransactionIsReplayedWhenWhole) {
+    two_transactions(img_, sb_, small_, true);
+    const Report r = check();
+    EXPECT_TRUE(r.has(Problem::LogReplayed)) << dump(r);
+    EXPECT_TRUE(r.clean()) << dump(r);  // both slots replayed: nlink 1
+}
+
+TEST_F(FsFsck, LastTransactionCutShortIsNotReplayed) {
+    // Slot 1's contents do not match the checksum: only slot 0 (nlink 1)
+    // counts. Replaying slot 1 (garbage) would break the inode block.
+    two_transactions(img_, sb_, small_, false);
+    const Report r = check();
+    EXPECT_TRUE(r.clean()) << dump(r);
+    bool said = false;
+    for (const auto& f : r.findings) said = said || f.message.find("fails its checksum") != std::string::npos;
+    EXPECT_TRUE(said) << dump(r);
+}
+
+TEST_F(FsFsck, LogHeaderWithUnknownMagic) {
+    img_.put<u32>(sb_.logstart, 0, 1);
+    img_.put<u32>(sb_.logstart, 4, fs::inode_block(small_, sb_));
+    img_.put<u32>(sb_.logstart, __builtin_offsetof(fs::LogHeader, magic), 0x12345678);
+    expect_error(Problem::LogBadCount);
 }
 
 // ---- the binary --------------------------------------------------------

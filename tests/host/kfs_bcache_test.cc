@@ -117,10 +117,10 @@ TEST_F(KfsBcache, GrowsSoAFileThatFitsIsReadWithoutTheDisk) {
     EXPECT_GT(grown.bufs, u64(kFileBlocks));
     EXPECT_EQ(grown.pages, grown.grows * bcache::kSlabPages);
     EXPECT_EQ(g_env.pages_out, grown.pages);
-    const long reads = g_env.disk_reads;
+    const u64 reads = g_env.stats.blocks_read;
     read_big();
     read_big();
-    EXPECT_EQ(g_env.disk_reads, reads) << "a second pass over a cached file went to the disk";
+    EXPECT_EQ(g_env.stats.blocks_read, reads) << "a second pass over a cached file went to the disk";
     const KBcStat again = stat_now();
     EXPECT_EQ(again.misses, grown.misses);
     EXPECT_GE(again.hits, grown.hits + 2 * kFileBlocks);
@@ -204,12 +204,12 @@ TEST_F(KfsBcache, GivesTheColdestSlabBackFirst) {
         for (u32 b = hot_from; b < hot_to; b++) BufRef(param::kRootDev, b);
     };
     touch_hot();
-    const long reads = g_env.disk_reads;
+    const u64 reads = g_env.stats.blocks_read;
     EXPECT_EQ(bcache_give_back(1), u64(bcache::kSlabPages));  // one slab is enough
     touch_hot();
-    EXPECT_EQ(g_env.disk_reads, reads) << "recently read blocks were given back before colder ones";
+    EXPECT_EQ(g_env.stats.blocks_read, reads) << "recently read blocks were given back before colder ones";
     read_big();
-    EXPECT_GT(g_env.disk_reads, reads) << "no cached block went with the slab";
+    EXPECT_GT(g_env.stats.blocks_read, reads) << "no cached block went with the slab";
 }
 
 TEST_F(KfsBcache, FixedFloorServesReadsWithNoMemoryAtAll) {

@@ -123,16 +123,20 @@ Result<int> arg_str(int n, char* buf, int max) {
     return Error::TooBig;
 }
 
-Status disk_rw(Buf* b, bool write) {
-    const usize at = usize(b->blockno) * fs::kBlockSize;
-    if (at + fs::kBlockSize > g_env.disk.size()) panic("disk_rw: block %u beyond the disk", b->blockno);
+// One block. Each block write is a crash point and may fail: a multi-block
+// request or a batch can be cut anywhere between its blocks, as on a real
+// disk that writes them in some order (here: in order).
+static Status disk_block(u32 blockno, u8* data, bool write) {
+    const usize at = usize(blockno) * fs::kBlockSize;
+    if (at + fs::kBlockSize > g_env.disk.size()) panic("disk: block %u beyond the disk", blockno);
     if (!write) {
-        g_env.disk_reads++;
-        std::memcpy(b->data, &g_env.disk[at], fs::kBlockSize);
+        g_env.stats.blocks_read++;
+        std::memcpy(data, &g_env.disk[at], fs::kBlockSize);
         return {};
     }
     if (g_env.fail_writes_from >= 0 && g_env.write_attempts++ >= g_env.fail_writes_from) return Error::IoError;
-    std::memcpy(&g_env.disk[at], b->data, fs::kBlockSize);
+    g_env.stats.blocks_written++;
+    std::memcpy(&g_env.disk[at], data, fs::kBlockSize);
     g_env.writes++;
     if (g_env.writes == g_env.crash_after) g_env.crash_image = g_env.disk;
     return {};
@@ -165,6 +169,28 @@ u64 kalloc_total_pages() { return g_env.pool_pages; }
 u64 kalloc_free_pages() { return kalloc_pool_pages() + (g_lender ? g_lender->borrowed() : 0); }
 void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
 
+Status disk_rw(Buf* b, bool write) {
+    g_env.stats.round_trips++;
+    (write ? g_env.stats.write_requests : g_env.stats.read_requests)++;
+    return disk_block(b->blockno, b->data, write);
+}
+
+Status disk_batch(const DiskIo* ios, u32 n) {
+    if (n > 0) g_env.stats.round_trips++;
+    Status result;
+    for (u32 j = 0; j < n; j++) {
+        const u32 i = g_env.reverse_batches ? n - 1 - j : j;
+        (ios[i].write ? g_env.stats.write_requests : g_env.stats.read_requests)++;
+        for (u32 k = 0; k < ios[i].nblocks; k++) {
+            const Status s = disk_block(ios[i].blockno + k, ios[i].data + usize(k) * fs::kBlockSize, ios[i].write);
+            if (!s.ok() && result.ok()) result = s;
+        }
+    }
+    return result;
+}
+
+DiskStats disk_stats() { return g_env.stats; }
+
 }  // namespace q
 
 using namespace q;
@@ -191,13 +217,26 @@ std::vector<u8> kfs_mkfs(u32 blocks, u32 inodes) {
     return img;
 }
 
+std::vector<u8> kfs_settled(const std::vector<u8>& image) {
+    std::vector<u8> out = image;
+    fs::SuperBlock sb;
+    std::memcpy(&sb, &out[fs::kBlockSize], sizeof sb);
+    fs::LogHeader lh;
+    std::memcpy(&lh, &out[usize(sb.logstart) * fs::kBlockSize], sizeof lh);
+    for (u32 i = 0; i < lh.n && i + 1 < sb.nlog; i++)
+        std::memcpy(&out[usize(lh.block[i]) * fs::kBlockSize], &out[usize(sb.logstart + 1 + i) * fs::kBlockSize],
+                    fs::kBlockSize);
+    std::memset(&out[usize(sb.logstart) * fs::kBlockSize], 0, usize(sb.nlog) * fs::kBlockSize);
+    return out;
+}
+
 void kfs_boot(const std::vector<u8>& image) {
     g_env.disk = image;
     g_env.writes = 0;
     g_env.crash_after = -1;
     g_env.fail_writes_from = -1;
     g_env.write_attempts = 0;
-    g_env.disk_reads = 0;
+    g_env.stats = {};
     Proc* p = myproc();
     for (auto& f : p->ofile) f = nullptr;
     p->cwd = nullptr;

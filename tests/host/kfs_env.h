@@ -3,7 +3,8 @@
 // kfs_env.cc implements, single-threaded, what kernel/fs needs from the rest
 // of the kernel: locks (which check misuse), a current process, checked user
 // copies (user addresses are host pointers; anything below 4096 is "bad"),
-// system-call arguments, and a RAM disk that can be frozen after N writes to
+// system-call arguments, and a RAM disk (counting requests, blocks and round
+// trips as the real driver does) that can be frozen after N block writes to
 // model a crash, or fail every write from the Nth on (IoError) to model a
 // dying disk. kfs_mkfs() builds an empty file system image. Pages for the
 // buffer cache's slabs come from a stand-in kalloc with a pool of
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernel/dev/disk.h"
 #include "lib/types.h"
 
 struct KfsEnv {
@@ -26,13 +28,18 @@ struct KfsEnv {
     q::u64 args[6] = {};             // system-call arguments
     q::u64 pool_pages = 4096;        // the stand-in kalloc's pool
     q::u64 pages_out = 0;            // pages kalloc handed out and not freed
-    long disk_reads = 0;             // block reads since kfs_boot
+    q::DiskStats stats = {};         // requests, blocks, round trips since kfs_boot
+    bool reverse_batches = false;    // run a batch's requests last first (a device may complete them in any order)
 };
 
 extern KfsEnv g_env;
 
 // A fresh image of `blocks` blocks and `inodes` inodes holding only "/".
 std::vector<q::u8> kfs_mkfs(q::u32 blocks, q::u32 inodes);
+// The file system an image holds: its committed log replayed (slots in
+// order) and the log area zeroed, so images that differ only in what is
+// still logged compare equal.
+std::vector<q::u8> kfs_settled(const std::vector<q::u8>& image);
 // Mount an image: (re)initialise the cache, inode and file tables, run
 // fs_init (log recovery) and give the test process "/" as its cwd.
 void kfs_boot(const std::vector<q::u8>& image);

@@ -51,7 +51,7 @@ constexpr u32 kRingIndirect = 1u << 28;
 constexpr u32 kRingEventIdx = 1u << 29;
 constexpr u32 kVersion1 = 1u << 0;  // bit 32: word 1, bit 0
 
-constexpr u32 kQueueSize = 8;  // descriptors in our one queue
+constexpr u32 kQueueSize = 32;  // descriptors in our one queue (the disk: 10 requests in flight)
 
 struct Desc {
     u64 addr;

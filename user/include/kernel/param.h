@@ -15,7 +15,7 @@
 #define ROOTDEV 1
 #define MAXARG 32
 #define MAXOPBLOCKS 10
-#define LOGBLOCKS (MAXOPBLOCKS * 3)
+#define LOGBLOCKS 64
 #define LOGSIZE LOGBLOCKS
 #define NBUF (MAXOPBLOCKS * 3)
 #define FSSIZE 4000

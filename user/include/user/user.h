@@ -78,6 +78,7 @@ int prof_start(int period_us, int kb);
 int prof_stop(void);
 int prof_read(unsigned long offset, void* buf, int len);
 int bcstat(struct bcachestat*);
+int diskstat(struct diskstat*);
 
 /* ulib.c */
 int stat(const char*, struct stat*);
