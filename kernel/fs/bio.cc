@@ -380,6 +380,8 @@ bcachestat bcache_stat() {
 
 u64 bcache_give_back(u64 pages) { return give_back(pages); }
 
+bool bcache_memory_short() { return !bcache::may_grow(kalloc_pool_pages(), kalloc_total_pages()); }
+
 // bcstat(struct bcachestat*) -> 0 or -1.
 i64 sys_bcstat() {
     const bcachestat st = bcache_stat();

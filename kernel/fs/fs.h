@@ -69,11 +69,18 @@ bcachestat bcache_stat();
 // Free idle slabs, coldest first, until `pages` pages came back (what
 // kalloc does when it runs dry); returns the pages freed.
 u64 bcache_give_back(u64 pages);
+// Is free memory below the cache's reserve (so it no longer grows)? The log
+// then installs after every commit, unpinning its blocks so their slabs can
+// go back to kalloc.
+bool bcache_memory_short();
 
 // ---- log (log.cc) ----------------------------------------------------------
 void log_init(u32 dev, const fs::SuperBlock& sb);
 void begin_op();
 void end_op();
+// Install every committed transaction now and empty the log, so no block
+// stays pinned (waits for running operations to end).
+void log_flush();
 // Record a modified, locked buffer in the current transaction. The block
 // reaches its home location after the commit.
 void log_write(Buf* b);

@@ -170,17 +170,27 @@ void abandon(const char* where) {
         where, kept);
 }
 
-// Commit the open group; returns false when a write failed.
-bool commit() {
-    if (g_log.header.n == g_log.committed) return true;  // the group wrote nothing
-    if (g_log.failed) panic("commit: a group formed after the file system went read-only");
+// Commit the open group, then install the log if it is too full for two
+// more operations, if memory is short (a pinned block keeps its whole slab
+// from going back to kalloc: bio.cc), or if `install_now`; returns false
+// when a write failed.
+bool commit(bool install_now) {
+    if (g_log.failed) {
+        if (g_log.header.n == g_log.committed) return true;
+        panic("commit: a group formed after the file system went read-only");
+    }
     const char* where = nullptr;
-    if (!write_commit().ok()) {
+    if (g_log.header.n != g_log.committed && !write_commit().ok()) {
         where = "committing (the disk keeps the earlier transactions)";
     } else {
-        g_log.committed = g_log.header.n;
-        g_log.commits++;
-        if (!fs::log_must_install(g_log.header.n, g_log.pinned, g_log.capacity)) return true;
+        if (g_log.header.n != g_log.committed) {
+            g_log.committed = g_log.header.n;
+            g_log.commits++;
+        }
+        if (g_log.header.n == 0) return true;
+        if (!install_now && !fs::log_must_install(g_log.header.n, g_log.pinned, g_log.capacity) &&
+            !bcache_memory_short())
+            return true;
         if (!install().ok()) {
             where = "installing the log (the next boot replays it)";
         } else {
@@ -190,6 +200,15 @@ bool commit() {
     }
     abandon(where);
     return false;
+}
+
+// The end of a commit (end_op, log_flush): record a failure, let
+// operations in again.
+void commit_done(bool ok) {
+    LockGuard guard(g_log.lock);
+    if (!ok) __atomic_store_n(&g_log.failed, true, __ATOMIC_RELEASE);
+    g_log.committing = false;
+    wakeup(&g_log);
 }
 
 // Boot: replay a committed log (every slot in order; for a block logged
@@ -264,11 +283,16 @@ void end_op() {
     if (!do_commit) return;
     // Commit without the lock: it sleeps on disk I/O. committing keeps
     // new operations out meanwhile.
-    const bool ok = commit();
-    LockGuard guard(g_log.lock);
-    if (!ok) __atomic_store_n(&g_log.failed, true, __ATOMIC_RELEASE);
-    g_log.committing = false;
-    wakeup(&g_log);
+    commit_done(commit(false));
+}
+
+void log_flush() {
+    {
+        LockGuard guard(g_log.lock);
+        while (g_log.committing || g_log.outstanding > 0) sleep(&g_log, g_log.lock);
+        g_log.committing = true;
+    }
+    commit_done(commit(true));
 }
 
 bool fs_writable() { return !__atomic_load_n(&g_log.failed, __ATOMIC_ACQUIRE); }

@@ -149,6 +149,7 @@ TEST_F(KfsBcache, StopsGrowingAtTheReserve) {
 
 TEST_F(KfsBcache, GivesEveryIdleSlabBackToAMemoryHog) {
     write_big();
+    log_flush();  // no block pinned by the log: the cache is idle
     read_big();
     const KBcStat grown = stat_now();
     ASSERT_GT(grown.pages, 0u);
@@ -171,6 +172,7 @@ TEST_F(KfsBcache, GivesEveryIdleSlabBackToAMemoryHog) {
 
 TEST_F(KfsBcache, NeverGivesBackAHeldBlock) {
     write_big();
+    log_flush();
     read_big();
     const u32 data0 = fs::first_data_block(superblock());
     // Hold a block that sits in a slab (the last one read is in the newest).
@@ -189,6 +191,26 @@ TEST_F(KfsBcache, NeverGivesBackAHeldBlock) {
     }
     EXPECT_EQ(bcache_give_back(~0ull), u64(bcache::kSlabPages));  // released: it goes too
     EXPECT_EQ(stat_now().pages, 0u);
+}
+
+// Blocks the log has committed but not installed stay pinned, and a pinned
+// block keeps its slab. When memory is short, the next file-system call
+// installs the log after its commit, so the hog gets those pages too.
+TEST_F(KfsBcache, MemoryPressureInstallsTheLogSoPinnedSlabsGoBack) {
+    write_big();  // leaves committed blocks pinned (the install is deferred)
+    const u64 free_before = kalloc_free_pages();
+    std::vector<void*> hog;
+    for (void* p; (p = kalloc()) != nullptr;) hog.push_back(p);
+    ASSERT_LT(hog.size(), free_before) << "expected pinned log blocks to hold a slab";
+    EXPECT_GT(stat_now().pages, 0u);
+    const int fd = static_cast<int>(open_("/small", kCreate | kRdWr));  // one call under pressure
+    ASSERT_GE(fd, 0);
+    close_(fd);
+    for (void* p; (p = kalloc()) != nullptr;) hog.push_back(p);
+    EXPECT_EQ(hog.size(), free_before);
+    EXPECT_EQ(stat_now().pages, 0u);
+    for (void* p : hog) kfree(p);
+    read_big();  // every block still reads back
 }
 
 TEST_F(KfsBcache, GivesTheColdestSlabBackFirst) {
