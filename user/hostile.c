@@ -1,6 +1,6 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom rmcwd dirrace console conswrite badsys renice
+ *   hostile TEST...     tests: elf oom rmcwd dirrace console conswrite pipeatomic badsys renice
  *                       (the foreground ones), forkbomb and memhog (run
  *                       in the background by tests/guest/hostile.py)
  *
@@ -23,6 +23,8 @@
  *            -1 and loses no input;
  *   conswrite four processes write lines at once: each write() reaches the
  *            console whole (the host checks the lines);
+ *   pipeatomic four processes write 100-byte records into one pipe: none
+ *            is split by another's (writes of up to 512 bytes are atomic);
  *   badsys   unknown system-call numbers return -1 (the console report is
  *            rate-limited; the host counts the lines);
  *   renice   renice and getpriority on exiting and recycled pids, and policy
@@ -270,6 +272,45 @@ static void t_conswrite(void) {
     }
     if (bad) return fail("conswrite", "writers that failed", bad);
     pass("conswrite", "four writers; the host checks every line is whole");
+}
+
+/* ---- pipeatomic ----------------------------------------------------- */
+
+/* Four processes write 100-byte records of their own letter into one pipe
+ * at once (one write() a record, 50 each); the reader takes the stream in
+ * whatever pieces come and checks every 100-byte record is one letter:
+ * a write of at most 512 bytes must not be split by another writer's. */
+static void t_pipeatomic(void) {
+    enum { kWriters = 4, kRecords = 50, kLen = 100 };
+    static char got[kWriters * kRecords * kLen];
+    int fds[2];
+    if (pipe(fds) < 0) return fail("pipeatomic", "pipe", -1);
+    for (int w = 0; w < kWriters; w++) {
+        int pid = fork();
+        if (pid < 0) return fail("pipeatomic", "fork", pid);
+        if (pid == 0) {
+            char rec[kLen];
+            close(fds[0]);
+            memset(rec, 'a' + w, kLen);
+            for (int i = 0; i < kRecords; i++)
+                if (write(fds[1], rec, kLen) != kLen) exit(1);
+            exit(0);
+        }
+    }
+    close(fds[1]);
+    int total = 0, n;
+    while (total < (int)sizeof got && (n = read(fds[0], got + total, sizeof got - total)) > 0) total += n;
+    close(fds[0]);
+    for (int w = 0; w < kWriters; w++) {
+        int status = -1;
+        wait(&status);
+        if (status != 0) return fail("pipeatomic", "a writer failed", status);
+    }
+    if (total != (int)sizeof got) return fail("pipeatomic", "bytes read", total);
+    for (int r = 0; r < kWriters * kRecords; r++)
+        for (int i = 1; i < kLen; i++)
+            if (got[r * kLen + i] != got[r * kLen]) return fail("pipeatomic", "record split by another writer", r);
+    pass("pipeatomic", "200 records of 100 bytes from four writers, none split");
 }
 
 /* ---- console -------------------------------------------------------- */

@@ -10,7 +10,9 @@
 // scans the process table, and a pipe round trip found nobody asleep in
 // half of its four). A slot returns to the pool (under
 // the pool lock) once both ends are closed: nothing can reach it then.
-// Both sides give up when their process is killed.
+// Both sides give up when their process is killed. A write of at most
+// 512 bytes is atomic: it waits for room for all of it, and the lock is
+// held while it copies, so no other writer's bytes land inside it.
 #include "kernel/fs/file.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
@@ -139,7 +141,7 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
             break;
         }
         if (killed(pr)) return Error::Killed;
-        if (pi->ring.full()) {
+        if (!pi->ring.writer_may_copy(static_cast<u32>(n), done)) {  // (writes of <= 512 bytes go in whole)
             wake_readers(pi);
             sleep_writer(pi);
             continue;

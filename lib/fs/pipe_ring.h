@@ -8,6 +8,7 @@
 // Invariants: 0 <= nwrite - nread <= N; empty() iff equal; full() iff the
 // difference is N. Transfers go through contiguous spans so the kernel can
 // copy user memory straight in or out, then commit only what it copied.
+// Writes of at most N bytes are atomic (writer_may_copy).
 #pragma once
 
 #include "lib/types.h"
@@ -31,6 +32,15 @@ class PipeRing {
     constexpr bool empty() const { return used() == 0; }
     constexpr bool full() const { return used() == N; }
     static constexpr u32 capacity() { return N; }
+
+    // May a writer of `total` bytes, `done` of them written, copy more now?
+    // A write of at most N bytes goes in whole (POSIX's PIPE_BUF rule): it
+    // waits until the ring has room for all of it, so no other writer's
+    // bytes land inside it. A longer write takes whatever room there is.
+    constexpr bool writer_may_copy(u32 total, u32 done) const {
+        if (total <= N && done == 0) return space() >= total;
+        return space() > 0;
+    }
 
     // Contiguous free bytes starting at the write position (at most `max`).
     constexpr Span write_span(u32 max) {

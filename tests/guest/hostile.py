@@ -39,7 +39,7 @@ import pexpect
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu import BUILD, ROOT, Guest, relay_results  # noqa: E402
 
-FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite"]
+FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
 
 
 class Panic(Exception):

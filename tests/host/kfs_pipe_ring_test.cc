@@ -58,6 +58,21 @@ TEST(KfsPipeRing, SpansStopAtTheWrap) {
     EXPECT_EQ(s.data[0], 'z');
 }
 
+// Writes of at most N bytes go in whole: a writer that started nothing
+// waits for room for all of it; a longer write takes what room there is.
+TEST(KfsPipeRing, ShortWritesWaitForRoomForAllOfThem) {
+    q::fs::PipeRing<16> r;
+    for (int i = 0; i < 10; i++) ASSERT_TRUE(r.push(1));  // 6 free
+    EXPECT_TRUE(r.writer_may_copy(6, 0));
+    EXPECT_FALSE(r.writer_may_copy(7, 0));   // would be split
+    EXPECT_FALSE(r.writer_may_copy(16, 0));  // exactly N: still whole
+    EXPECT_TRUE(r.writer_may_copy(17, 0));   // longer than the ring: in pieces
+    EXPECT_TRUE(r.writer_may_copy(17, 10));
+    for (int i = 0; i < 6; i++) ASSERT_TRUE(r.push(1));  // full
+    EXPECT_FALSE(r.writer_may_copy(17, 10));
+    EXPECT_FALSE(r.writer_may_copy(1, 0));
+}
+
 TEST(KfsPipeRing, SpanRespectsMax) {
     Ring r;
     EXPECT_EQ(r.write_span(3).len, 3u);
