@@ -64,6 +64,7 @@ class QueueSet {
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
         for (unsigned i = 0; i < n_; i++) {
+            pc.queue = i;  // as the kernel: each queue's lottery draws its own sequence
             pol_[i] = static_cast<P*>(q::sched::construct_policy(cfg.policy, storage_[i], pc));
             // Cores sharing the queue: EEVDF caps infeasible weights.
             pol_[i]->set_cpus(percpu_ ? 1 : cfg.cores);

@@ -300,6 +300,7 @@ void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int nc
     config.mlfq_io_reset = g_mlfq_reset;
     const int queues = g_percpu ? g_ncpus : 1;
     for (int i = 0; i < queues; i++) {
+        config.queue = static_cast<u32>(i);  // each hart's lottery draws its own sequence
         for (unsigned k = 0; k < sched::kPolicyKinds; k++) {
             RunQueue& q = g_rqs[i];
             q.policies[k] = sched::construct_policy(static_cast<sched::PolicyKind>(k), q.storage[k], config);

@@ -28,10 +28,14 @@ namespace q::sched {
 
 inline constexpr u64 kLotterySeed = 0x0575eb;  // the default seed (deterministic runs)
 
+// The seed of queue q's lottery: queue 0 keeps the default; the others are
+// spread by the golden-ratio step (Prng's seeding mixes them further).
+constexpr u64 lottery_seed(u32 queue) { return kLotterySeed + queue * 0x9e3779b97f4a7c15ull; }
+
 class Lottery final : public Policy {
   public:
     explicit constexpr Lottery(u64 seed = kLotterySeed) : rng_(seed) {}
-    explicit constexpr Lottery(const PolicyConfig&) : Lottery(kLotterySeed) {}
+    explicit constexpr Lottery(const PolicyConfig& c) : Lottery(lottery_seed(c.queue)) {}
 
     const char* name() const override { return "lottery"; }
     void enqueue(Entity& e, Time now) override;

@@ -51,6 +51,10 @@ struct PolicyConfig {
     // mlfq_defaults' 10 slices, 0 for no boost; io_reset is mlfq.py -S.
     Time mlfq_boost = ~Time(0);
     bool mlfq_io_reset = false;
+    // Which run queue the instance serves (one per hart with per-hart
+    // queues): randomised policies seed from it, so harts do not all draw
+    // one sequence.
+    u32 queue = 0;
 };
 inline constexpr Time kMlfqBoostDefault = ~Time(0);
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "tests/host/sched_test_util.h"
 
@@ -314,6 +315,42 @@ TEST(SchedLottery, NiceMapsToTickets) {
     run_hogs(*box.p, tasks, n, 1);
     const double p = 3121.0 / (3121 + 1024);
     EXPECT_NEAR(static_cast<double>(tasks[0]->picks), p * n, 4 * std::sqrt(n * p * (1 - p)));
+}
+
+// Each run queue's lottery draws its own sequence: with per-hart queues
+// every hart used to start from the same seed, so the harts' draws were
+// one sequence (lock-step, correlated). Queue 0 keeps the default seed.
+TEST(SchedLottery, EachQueueDrawsItsOwnSequence) {
+    auto winners = [](u32 queue) {
+        PolicyConfig c;
+        c.queue = queue;
+        PolicyBox box(PolicyKind::LOTTERY, c);
+        auto tasks = make_tasks(4);
+        for (auto& t : tasks) box.p->enqueue(t->e, 0);
+        std::vector<int> order;
+        for (int i = 0; i < 64; i++) {
+            Entity* e = box.p->pick(0, 0);
+            int which = 0;
+            while (&tasks[which]->e != e) which++;
+            order.push_back(which);
+            box.p->enqueue(*e, 0);
+        }
+        return order;
+    };
+    const auto q0 = winners(0), q1 = winners(1), q2 = winners(2);
+    EXPECT_NE(q0, q1);
+    EXPECT_NE(q1, q2);
+    EXPECT_NE(q0, q2);
+    Lottery def;  // the default seed
+    auto tasks = make_tasks(4);
+    for (auto& t : tasks) def.enqueue(t->e, 0);
+    for (int i = 0; i < 64; i++) {
+        Entity* e = def.pick(0, 0);
+        int which = 0;
+        while (&tasks[which]->e != e) which++;
+        EXPECT_EQ(which, q0[i]) << "queue 0 should keep the default seed (draw " << i << ")";
+        def.enqueue(*e, 0);
+    }
 }
 
 TEST(SchedLottery, TicketsFollowQueueAndReweight) {
