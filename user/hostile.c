@@ -432,9 +432,16 @@ struct test {
     void (*fn)(void);
 };
 static struct test tests[] = {
-    {"elf", t_elf},         {"oom", t_oom},         {"rmcwd", t_rmcwd},
-    {"dirrace", t_dirrace}, {"console", t_console}, {"conswrite", t_conswrite},
-    {"badsys", t_badsys},   {"renice", t_renice},   {"forkbomb", t_forkbomb},
+    {"elf", t_elf},
+    {"oom", t_oom},
+    {"rmcwd", t_rmcwd},
+    {"dirrace", t_dirrace},
+    {"console", t_console},
+    {"conswrite", t_conswrite},
+    {"pipeatomic", t_pipeatomic},
+    {"badsys", t_badsys},
+    {"renice", t_renice},
+    {"forkbomb", t_forkbomb},
     {"memhog", t_memhog},
 };
 
