@@ -16,9 +16,11 @@
 #include "kernel/syscall.h"
 #include "lib/fs/bcache_policy.h"
 #include "lib/params.h"
+#include "tests/host/kfs_calls.h"
 #include "tests/host/kfs_env.h"
 
 using namespace q;
+using namespace kfs_calls;
 
 namespace {
 
@@ -28,7 +30,6 @@ struct KBcStat {
     unsigned long bufs, fixed, pages, hits, misses, disk_reads, disk_writes, grows, shrinks;
 };
 static_assert(sizeof(KBcStat) == 72);
-constexpr int kRdOnly = 0x000, kCreate = 0x200, kRdWr = 0x002;
 
 KBcStat stat_now() {
     KBcStat s{};
@@ -37,18 +38,7 @@ KBcStat stat_now() {
     return s;
 }
 
-i64 open_(const char* path, int mode) {
-    kfs_args(kfs_ptr(path), mode);
-    return sys_open();
-}
-i64 close_(int fd) {
-    kfs_args(fd);
-    return sys_close();
-}
-i64 rw_(bool write, int fd, void* buf, int n) {
-    kfs_args(fd, kfs_ptr(buf), n);
-    return write ? sys_write() : sys_read();
-}
+i64 rw_(bool write, int fd, void* buf, int n) { return write ? write_(fd, buf, n) : read_(fd, buf, n); }
 
 constexpr int kFileBlocks = 200;  // well past the 30 fixed buffers
 

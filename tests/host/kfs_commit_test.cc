@@ -20,34 +20,15 @@
 #include "kernel/syscall.h"
 #include "lib/fs/layout.h"
 #include "lib/fs/log_logic.h"
+#include "tests/host/kfs_calls.h"
 #include "tests/host/kfs_env.h"
 
 using namespace q;
+using namespace kfs_calls;
 
 namespace {
 
-constexpr int kRdOnly = 0x000, kWrOnly = 0x001, kCreate = 0x200;
-
-i64 open_(const char* path, int mode) {
-    kfs_args(kfs_ptr(path), mode);
-    return sys_open();
-}
-i64 close_(int fd) {
-    kfs_args(fd);
-    return sys_close();
-}
-i64 write_(int fd, const std::string& s) {
-    kfs_args(fd, kfs_ptr(s.data()), s.size());
-    return sys_write();
-}
-i64 unlink_(const char* p) {
-    kfs_args(kfs_ptr(p));
-    return sys_unlink();
-}
-i64 mkdir_(const char* p) {
-    kfs_args(kfs_ptr(p));
-    return sys_mkdir();
-}
+i64 write_(int fd, const std::string& s) { return kfs_calls::write_(fd, s.data(), static_cast<int>(s.size())); }
 
 std::string slurp(const std::string& p) {
     const i64 fd = open_(p.c_str(), kRdOnly);

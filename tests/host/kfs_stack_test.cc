@@ -15,9 +15,11 @@
 #include "kernel/proc/proc.h"
 #include "kernel/syscall.h"
 #include "lib/fs/layout.h"
+#include "tests/host/kfs_calls.h"
 #include "tests/host/kfs_env.h"
 
 using namespace q;
+using namespace kfs_calls;
 
 namespace {
 
@@ -31,60 +33,15 @@ struct KStat {
     unsigned long size;
 };
 static_assert(sizeof(KStat) == 24);
-constexpr int kRdOnly = 0x000, kWrOnly = 0x001, kRdWr = 0x002, kCreate = 0x200, kTrunc = 0x400;
 constexpr int kTDir = 1, kTFile = 2, kTDevice = 3, kConsole = 1;
 struct KDirent {
     unsigned short inum;
     char name[14];
 };
 
-i64 open_(const char* path, int mode) {
-    kfs_args(kfs_ptr(path), mode);
-    return sys_open();
-}
-i64 close_(int fd) {
-    kfs_args(fd);
-    return sys_close();
-}
-i64 write_(int fd, const void* buf, int n) {
-    kfs_args(fd, kfs_ptr(buf), n);
-    return sys_write();
-}
-i64 read_(int fd, void* buf, int n) {
-    kfs_args(fd, kfs_ptr(buf), n);
-    return sys_read();
-}
-i64 mkdir_(const char* p) {
-    kfs_args(kfs_ptr(p));
-    return sys_mkdir();
-}
-i64 unlink_(const char* p) {
-    kfs_args(kfs_ptr(p));
-    return sys_unlink();
-}
-i64 chdir_(const char* p) {
-    kfs_args(kfs_ptr(p));
-    return sys_chdir();
-}
-i64 link_(const char* a, const char* b) {
-    kfs_args(kfs_ptr(a), kfs_ptr(b));
-    return sys_link();
-}
-i64 mknod_(const char* p, int ma, int mi) {
-    kfs_args(kfs_ptr(p), ma, mi);
-    return sys_mknod();
-}
-i64 dup_(int fd) {
-    kfs_args(fd);
-    return sys_dup();
-}
 i64 fstat_(int fd, KStat* st) {
     kfs_args(fd, kfs_ptr(st));
     return sys_fstat();
-}
-i64 pipe_(int* fds) {
-    kfs_args(kfs_ptr(fds));
-    return sys_pipe();
 }
 
 KStat stat_path(const char* p) {
