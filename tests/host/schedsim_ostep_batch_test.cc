@@ -5,23 +5,18 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/ostep.h"
+#include "tests/host/schedsim_ostep_util.h"
 
 namespace {
 
-struct Ran {
-    int status;
-    std::string out, err;
-};
+using schedsim::test::Ran;
+using schedsim::test::run_ostep;
 
-Ran batch(std::vector<std::string> args) {
-    args.insert(args.begin(), "batch");
-    Ran r;
-    r.status = schedsim::ostep::run(args, r.out, r.err);
-    return r;
-}
+Ran batch(std::vector<std::string> args) { return run_ostep("batch", std::move(args)); }
 
 std::string average(std::vector<std::string> args) {
     args.push_back("-c");

@@ -18,19 +18,14 @@
 #include <vector>
 
 #include "sim/ostep.h"
+#include "tests/host/schedsim_ostep_util.h"
 
 namespace {
 
-struct Ran {
-    int status;
-    std::string out, err;
-};
+using schedsim::test::Ran;
+using schedsim::test::run_ostep;
 
-Ran ostep(std::vector<std::string> args) {
-    Ran r;
-    r.status = schedsim::ostep::run(args, r.out, r.err);
-    return r;
-}
+Ran ostep(const std::vector<std::string>& args) { return run_ostep(args); }
 
 // The decisions of a -c run: "winner/total>job" and "D<job>@<time>".
 std::string decisions(const std::string& out) {

@@ -14,23 +14,18 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/ostep.h"
+#include "tests/host/schedsim_ostep_util.h"
 
 namespace {
 
-struct Ran {
-    int status;
-    std::string out, err;
-};
+using schedsim::test::Ran;
+using schedsim::test::run_ostep;
 
-Ran multi(std::vector<std::string> args) {
-    args.insert(args.begin(), "multi");
-    Ran r;
-    r.status = schedsim::ostep::run(args, r.out, r.err);
-    return r;
-}
+Ran multi(std::vector<std::string> args) { return run_ostep("multi", std::move(args)); }
 
 // The -c answer: "Finished time N" and the CPU lines, joined by '|'.
 std::string answer(std::vector<std::string> args) {
