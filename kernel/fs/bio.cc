@@ -10,7 +10,7 @@
 //     released at the back; a free buffer still caches its block until it is
 //     recycled. Buffers that cache nothing are kept at the front.
 //   - param::kBufs fixed buffers are the floor and never go away (the log
-//     pins up to a log's worth of blocks). On a miss with no empty buffer,
+//     pins up to fs::kLogPinBudget blocks). On a miss with no empty buffer,
 //     while the page allocator has more than its reserve free
 //     (bcache::may_grow), the cache borrows a slab: one page of headers and
 //     kSlabDataPages pages of data (kBlocksPerPage blocks per page). Only
@@ -30,11 +30,12 @@
 //     kalloc's lock and, in sleep(), the caller's own process lock).
 // When every buffer is in use and the cache may not grow, bget sleeps until
 // one is released instead of panicking.
-// Kept blocks: when the log gives up after a disk write error, the blocks of
-// its last group will never reach the disk, so it hands them to bkeep();
+// Kept blocks: when the log gives up after a disk write error, the blocks it
+// had not installed will never reach the disk, so it hands them to bkeep();
 // a buffer that is recycled and read again gets the kept copy, not the
-// older disk contents. At most one group (a log's worth) is ever kept: the
-// file system is read-only after that (log.cc).
+// older disk contents. They are the log's pinned blocks, so at most
+// fs::kLogPinBudget are ever kept: the file system is read-only after that
+// (log.cc).
 // A read the disk fails is retried; a block that cannot be read at all
 // stops the kernel (it has no way to go on without its metadata).
 #include "kernel/dev/disk.h"
@@ -48,6 +49,7 @@
 #include "kernel/syscall.h"
 #include "lib/abi/abi.h"
 #include "lib/fs/bcache_policy.h"
+#include "lib/fs/log_logic.h"
 #include "lib/params.h"
 
 namespace q {
@@ -95,7 +97,7 @@ struct Kept {
     u32 blockno;
     u8 data[fs::kBlockSize];
 };
-constinit Kept g_kept[param::kLogBlocks];
+constinit Kept g_kept[fs::kLogPinBudget];
 constinit u32 g_nkept = 0;  // guarded by the cache lock; entries never change once added
 
 // The kept copy of a block, or null.
@@ -343,7 +345,7 @@ void bkeep(Buf* b) {
     LockGuard guard(g_bcache.lock);
     for (u32 i = 0; i < g_nkept; i++)
         if (g_kept[i].dev == b->dev && g_kept[i].blockno == b->blockno) return;
-    if (g_nkept == param::kLogBlocks) panic("bkeep: more than one log group kept");
+    if (g_nkept == fs::kLogPinBudget) panic("bkeep: more blocks kept than the log can pin");
     g_kept[g_nkept].dev = b->dev;
     g_kept[g_nkept].blockno = b->blockno;
     memmove(g_kept[g_nkept].data, b->data, fs::kBlockSize);
