@@ -20,6 +20,7 @@
 #   mk/dev.mk          docs-check, compile-commands, format, lint
 #   mk/gfx.mk          framebuffer test suite
 #   mk/trace.mk        scheduler tracing: the trace program, qtrace, make trace
+#   mk/libc.mk         user floating point checks, the C library port (sysroot, qcc)
 #
 # Main targets: make qemu | make qemu-gfx | make test | make sim | make bench-sim | make clean
 # Quiet build (one `  TAG  file` line per step); `make V=1` shows full commands.
@@ -47,6 +48,7 @@ include mk/dev.mk
 include mk/gfx.mk
 include mk/trace.mk
 include mk/prof.mk
+include mk/libc.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

@@ -10,6 +10,10 @@
 // its next sample; a sample-only interrupt is Handled, never SliceOver.
 // A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
 // this hart to reschedule (need_resched).
+// User floating point is lazy (kernel/arch/fpu.h): usertrap saves it first
+// if the user dirtied it, an illegal instruction with FP off turns it on,
+// usertrap_return loads it when this hart does not hold it.
+#include "kernel/arch/fpu.h"
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
@@ -142,6 +146,7 @@ extern "C" void usertrap() {
     if (r_sstatus() & kSstatusSpp) panic("usertrap: not from user mode");
     w_stvec(reinterpret_cast<u64>(&kernelvec));
     Proc* p = myproc();
+    fpu_trap_entry(p->fp);
     p->trapframe->epc = r_sepc();
     Intr which = Intr::None;
     const u64 scause = r_scause();
@@ -150,6 +155,8 @@ extern "C" void usertrap() {
         p->trapframe->epc += 4;
         intr_on();
         syscall_dispatch(p);
+    } else if (scause == kExcIllegalInstr && fpu_first_use(p->fp)) {
+        // its first FP instruction: FP is on now and the instruction runs again
     } else if ((which = dev_intr(nullptr)) == Intr::None) {
         kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
                 r_stval());
@@ -169,6 +176,7 @@ extern "C" void usertrap_return() {
     p->trapframe->kernel_sp = p->kstack + kPageSize;
     p->trapframe->kernel_trap = reinterpret_cast<u64>(&usertrap);
     p->trapframe->kernel_hartid = r_tp();
+    fpu_trap_return(p->fp);  // sets sstatus.FS
     u64 x = r_sstatus();
     x &= ~kSstatusSpp;
     x |= kSstatusSpie;

@@ -198,6 +198,7 @@ Result<int> exec(const char* path, char* const argv[]) {
     p->trapframe->epc = eh.entry;
     p->trapframe->x(TrapFrame::sp) = sp;
     p->trapframe->x(TrapFrame::a1) = sp;
+    p->fp.reset();  // the new image starts with FP off
     proc_free_pagetable(old, oldsz);
     return static_cast<int>(argc);  // becomes a0 = argc
 }

@@ -154,6 +154,7 @@ static Result<Proc*> alloc_proc() {
     p->stat_migrations = 0;
     p->bal_service = {};
     p->cred = perm::Cred{};  // root until fork copies the parent's
+    p->fp.reset();
     return p;
 }
 
@@ -201,6 +202,7 @@ Result<int> fork() {
     child->sz = parent->sz;
     *child->trapframe = *parent->trapframe;
     child->trapframe->x(TrapFrame::a0) = 0;  // fork returns 0 in the child
+    child->fp.copy_from(parent->fp);
     for (int i = 0; i < param::kMaxOpenPerProc; i++) {
         if (parent->ofile[i]) child->ofile[i] = filedup(parent->ofile[i]);
     }

@@ -8,6 +8,7 @@
 // the tp register (mycpu()).
 #pragma once
 
+#include "kernel/arch/fpu.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/fs/perm.h"
 #include "lib/params.h"
@@ -62,6 +63,7 @@ struct Proc {
     File* ofile[param::kMaxOpenPerProc] = {};
     Inode* cwd = nullptr;
     char name[16] = {};
+    FpState fp{};  // user FP registers (kernel/arch/fpu.h), this process's own
 
     // scheduling: se and nice under the run-queue lock (see runqueue.h);
     // running_on and the stat_* counters are written by the hart that

@@ -70,6 +70,7 @@ constexpr u64 kCauseInterrupt = 1ull << 63;
 constexpr u64 kIrqSoftware = 1;
 constexpr u64 kIrqTimer = 5;
 constexpr u64 kIrqExternal = 9;
+constexpr u64 kExcIllegalInstr = 2;
 constexpr u64 kExcEcallUser = 8;
 
 inline void intr_on() { w_sstatus(r_sstatus() | kSstatusSie); }
