@@ -61,10 +61,10 @@ static u64 bits(double d) {
 /* Arithmetic under rounding mode frm: 1/3 and -1/3 must round as IEEE 754
  * says for that mode, and a sum of exact values must be exact. */
 static int math_check(int frm, int n) {
-    static const u64 third[5] = {0x3fd5555555555555, 0x3fd5555555555555, 0x3fd5555555555555,
-                                 0x3fd5555555555556, 0x3fd5555555555555};
-    static const u64 mthird[5] = {0xbfd5555555555555, 0xbfd5555555555555, 0xbfd5555555555556,
-                                  0xbfd5555555555555, 0xbfd5555555555555};
+    static const u64 third[5] = {0x3fd5555555555555, 0x3fd5555555555555, 0x3fd5555555555555, 0x3fd5555555555556,
+                                 0x3fd5555555555555};
+    static const u64 mthird[5] = {0xbfd5555555555555, 0xbfd5555555555555, 0xbfd5555555555556, 0xbfd5555555555555,
+                                  0xbfd5555555555555};
     volatile double one = 1.0, three = 3.0;
     asm volatile("fsrm %0" : : "r"(frm));
     double sum = 0;
@@ -95,7 +95,7 @@ static u64 my_preemptions(void) {
 }
 
 static void child(int seed, u64 deadline, int wfd) {
-    u64 in[33], out[33], result[3] = {0, 0, 0};  /* worker: 0, rounds, preemptions */
+    u64 in[33], out[33], result[3] = {0, 0, 0}; /* worker: 0, rounds, preemptions */
     int bad = 0;
     for (u64 round = 0; !bad && (round == 0 || uptime_ns() < deadline); round++) {
         pattern(seed, round, in);
@@ -158,7 +158,7 @@ int main(int argc, char* argv[]) {
         if (!v || i + 1 == argc || !parse_int(argv[++i], v)) usage_exit(usage, 1);
     }
     if (procs < 1 || procs > 16 || ms < 1) usage_exit(usage, 1);
-    int bad = fork_check(0x5eed);  /* before any other child exists: wait() is its */
+    int bad = fork_check(0x5eed); /* before any other child exists: wait() is its */
     int p[2];
     if (pipe(p) < 0) exit(1);
     const u64 deadline = uptime_ns() + (u64)ms * 1000000;
@@ -177,7 +177,7 @@ int main(int argc, char* argv[]) {
      * see only its own children); it reports its count as rounds. */
     int pid = fork();
     if (pid == 0) {
-        u64 result[3] = {1, 0, 0};  /* checker: 1, checks */
+        u64 result[3] = {1, 0, 0}; /* checker: 1, checks */
         int cbad = 0;
         close(p[0]);
         while (!cbad && (result[1] == 0 || uptime_ns() < deadline)) {
