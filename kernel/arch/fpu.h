@@ -7,12 +7,12 @@
 // registers) and the instruction runs again. From then on:
 //   - on every trap from user mode, fpu_trap_entry saves the registers only
 //     if the user changed them since they were last loaded or saved;
-//   - on every return to user mode, fpu_trap_return loads them only if this
+//   - on every return to user mode, fpu_enter_user loads them only if this
 //     hart's FP registers hold someone else's state (another process ran FP
 //     code here, or this one last ran on another hart).
-// The kernel does nothing with FP between those two points, so a process
-// that never used FP pays one flag test per crossing, and a switch between
-// two processes that do pays at most one save and one load. The arch code
+// In between, the kernel runs with the FP unit off. A process that never
+// used FP pays one flag test per crossing, and a switch between two
+// processes that do pays at most one save and one load. The arch code
 // (kernel/arch/riscv/fpu.{cc,S}) is the only place with FP instructions;
 // tools/check_kernel_fp.py checks that in the linked kernel.
 #pragma once
@@ -36,15 +36,33 @@ struct FpState {
     void copy_from(const FpState& parent);
 };
 
+// At boot, on each hart: the FP unit off.
+void fpu_init_hart();
+// The arch's slow path of fpu_trap_entry.
+void fpu_leave_user(FpState& fp);
+
 // Trap from user mode, before anything else: save the user's registers if
-// they changed. Cheap when the process does not use FP.
-void fpu_trap_entry(FpState& fp);
+// they changed, and turn the FP unit off (the kernel runs with it off, so
+// an FP instruction in the kernel would trap). One load and branch for a
+// process that never used FP: its FP unit is already off.
+inline void fpu_trap_entry(FpState& fp) {
+    if (fp.used) fpu_leave_user(fp);
+}
 // An illegal-instruction trap from user mode: if FP was off for this
-// process, turn it on and return true (retry the instruction); false if
-// the fault is the user's.
-bool fpu_first_use(FpState& fp);
-// Return to user mode (interrupts off): load the registers if this hart
-// does not hold them, and put the FP unit in the state fp calls for.
-void fpu_trap_return(FpState& fp);
+// process, turn it on and return true (retry the instruction; the return
+// path loads the zeroed registers); false if the fault is the user's.
+inline bool fpu_first_use(FpState& fp) {
+    if (fp.used) return false;
+    fp.used = true;
+    fp.last_cpu = -1;
+    return true;
+}
+// Return to user mode. The FP unit is off in the kernel, which is right
+// for a process that never used FP; for one that does (fpu_in_use) the
+// return path ends with fpu_enter_user instead of its own jump: load the
+// registers if this hart does not hold them, turn the FP unit on, then
+// enter(arg) (the jump to user mode). Interrupts off.
+inline bool fpu_in_use(const FpState& fp) { return fp.used; }
+[[noreturn]] void fpu_enter_user(FpState& fp, void (*enter)(u64), u64 arg);
 
 }  // namespace q

@@ -63,7 +63,6 @@ struct Proc {
     File* ofile[param::kMaxOpenPerProc] = {};
     Inode* cwd = nullptr;
     char name[16] = {};
-    FpState fp{};  // user FP registers (kernel/arch/fpu.h), this process's own
 
     // scheduling: se and nice under the run-queue lock (see runqueue.h);
     // running_on and the stat_* counters are written by the hart that
@@ -93,6 +92,11 @@ struct Proc {
     u64 affinity = ~0ull;        // harts it may run on (bit i: hart i)
     u64 stat_migrations = 0;     // times moved between queues
     sched::Service bal_service;  // CPU time with a half-life (balancing)
+
+    // private to the process: its user FP registers (kernel/arch/fpu.h).
+    // Last, so that it moves no other field's offset past the 12-bit
+    // immediate of a load (2 KiB).
+    FpState fp{};
 };
 
 struct Cpu {

@@ -58,6 +58,7 @@ constexpr u64 kSstatusSpp = 1ull << 8;   // previous mode: 1 = supervisor
 constexpr u64 kSstatusSpie = 1ull << 5;  // previous interrupt enable
 constexpr u64 kSstatusSie = 1ull << 1;   // supervisor interrupt enable
 constexpr u64 kSstatusSum = 1ull << 18;  // supervisor may access user pages (we never set it)
+constexpr u64 kSstatusFs = 3ull << 13;   // FP unit: 0 off, 1 initial, 2 clean, 3 dirty
 // sie / sip
 constexpr u64 kSieSsie = 1ull << 1;  // software
 constexpr u64 kSieStie = 1ull << 5;  // timer

@@ -1,10 +1,11 @@
 // kernel/arch/riscv/fpu.cc - lazy user FP state through sstatus.FS.
 //
-// sstatus.FS (bits 13-14) says what the FP unit holds: Off (FP instructions
-// trap as illegal), Initial, Clean (registers equal the saved copy) or
-// Dirty (the user changed them since). usertrap sees the user's FS: Dirty
-// means save. On the way back FS is set to Off for a process that never used
-// FP, else to Clean after making sure this hart's registers hold its state.
+// sstatus.FS (bits 13-14, kSstatusFs) says what the FP unit holds: Off (FP
+// instructions trap as illegal), Initial, Clean (registers equal the saved
+// copy) or Dirty (the user changed them since). The kernel runs with FS
+// Off. usertrap sees the user's FS: Dirty means save, then Off. For a
+// process that uses FP, fpu_enter_user sets it to Clean, just before
+// sret, after making sure this hart's registers hold its state.
 // g_owner[h] names the FpState whose values hart h's registers hold; with
 // FpState::last_cpu it tells when a load can be skipped. A state that was
 // reset or copied has last_cpu -1, so a recycled Proc slot always loads.
@@ -27,7 +28,6 @@ static_assert(offsetof(FpState, csr) == 256, "fpu.S: fcsr at 256");
 
 namespace {
 
-constexpr u64 kFsMask = 3ull << 13;
 constexpr u64 kFsClean = 2ull << 13;
 constexpr u64 kFsDirty = 3ull << 13;
 
@@ -48,29 +48,25 @@ void FpState::copy_from(const FpState& parent) {
     last_cpu = -1;
 }
 
-void fpu_trap_entry(FpState& fp) {
-    if ((riscv::r_sstatus() & kFsMask) == kFsDirty) fpu_save(&fp);
+void fpu_init_hart() { riscv::w_sstatus(riscv::r_sstatus() & ~riscv::kSstatusFs); }
+
+void fpu_leave_user(FpState& fp) {
+    const u64 s = riscv::r_sstatus();
+    if ((s & riscv::kSstatusFs) == kFsDirty) fpu_save(&fp);
+    riscv::w_sstatus(s & ~riscv::kSstatusFs);
 }
 
-bool fpu_first_use(FpState& fp) {
-    if (fp.used) return false;
-    fp.used = true;
-    fp.last_cpu = -1;  // fpu_trap_return loads the (zero) registers
-    return true;
-}
-
-void fpu_trap_return(FpState& fp) {
-    u64 s = riscv::r_sstatus() & ~kFsMask;
-    if (fp.used) {
-        const int hart = cpuid();
-        if (g_owner[hart] != &fp || fp.last_cpu != hart) {
-            fpu_load(&fp);
-            g_owner[hart] = &fp;
-            fp.last_cpu = hart;
-        }
-        s |= kFsClean;
+void fpu_enter_user(FpState& fp, void (*enter)(u64), u64 arg) {
+    const int hart = cpuid();
+    if (g_owner[hart] != &fp || fp.last_cpu != hart) {
+        fpu_load(&fp);  // and FS = Clean
+        g_owner[hart] = &fp;
+        fp.last_cpu = hart;
+    } else {
+        riscv::w_sstatus((riscv::r_sstatus() & ~riscv::kSstatusFs) | kFsClean);
     }
-    riscv::w_sstatus(s);
+    enter(arg);
+    __builtin_unreachable();
 }
 
 }  // namespace q
