@@ -1,4 +1,12 @@
-# mk/libc.mk - user floating point checks, and (later) the C library port.
+# mk/libc.mk - user floating point checks, and the C library port: picolibc
+# (Debian's picolibc-riscv64-unknown-elf, rv64imafdc/lp64d) with quanta's
+# glue in user/libc/, a sysroot and the compiler wrapper qcc.
+#
+#   make sysroot         build/sysroot/{bin/qcc,include,lib}: picolibc's
+#                        headers and libc.a/libm.a, libquanta.a (the glue),
+#                        crt0.o and quanta.ld (docs/userland.md)
+#   build/libc-tests/_*  the textbook test programs (tests/libc/*.c), built
+#                        with qcc only for tests/guest/libc_tests.py
 #
 #   build/user/_fptest   the FP test program (xv6 library, D instructions,
 #                        lp64 ABI); built only for tests/guest/fp_tests.py
@@ -16,3 +24,61 @@ HOST_CHECKS += check-kernel-fp
 .PHONY: check-kernel-fp
 check-kernel-fp: $(KERNEL)
 	@python3 tools/check_kernel_fp.py $(K_OBJDUMP) $(KERNEL)
+
+# --- the C library ---------------------------------------------------------
+LIBC_CC ?= riscv64-unknown-elf-gcc
+PICOLIBC ?= /usr/lib/picolibc/riscv64-unknown-elf
+PICOLIBC_LIB := $(PICOLIBC)/lib/rv64imafdc/lp64d
+SYSROOT := $(BUILD)/sysroot
+QCC := $(SYSROOT)/bin/qcc
+LIBC_ARCH := -march=rv64imafdc_zicsr_zifencei -mabi=lp64d -mcmodel=medany -ftls-model=local-exec
+# As in qcc (user/libc/qcc.sh): the POSIX options quanta has.
+LIBC_POSIX := -D__quanta__ -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L -D_POSIX_CPUTIME=1 \
+  -D_POSIX_THREAD_CPUTIME=1
+LIBC_CFLAGS := $(LIBC_ARCH) $(LIBC_POSIX) -O2 -g -Wall -Wextra -Werror=implicit-function-declaration \
+  -isystem $(PICOLIBC)/include -I$(BUILD)/libc -MMD -MP
+LIBC_SRCS := $(wildcard user/libc/*.c)
+LIBC_OBJS := $(patsubst user/libc/%.c,$(BUILD)/libc/%.o,$(LIBC_SRCS))
+LIBQUANTA := $(SYSROOT)/lib/libquanta.a
+SYSROOT_FILES := $(LIBQUANTA) $(SYSROOT)/lib/crt0.o $(SYSROOT)/lib/quanta.ld $(SYSROOT)/lib/libc.a \
+  $(SYSROOT)/lib/libm.a $(SYSROOT)/include/.stamp $(QCC)
+
+# QSYS_name N for every SYS_name = N of lib/abi/abi.h (sys.h).
+$(BUILD)/libc/sysnum.h: lib/abi/abi.h mk/libc.mk
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)sed -n 's/^ *SYS_\([a-z_0-9]*\) *= *\([0-9][0-9]*\),.*/#define QSYS_\1 \2/p' $< > $@.tmp && mv $@.tmp $@
+
+# abi_check.c includes the kernel's ABI header instead of picolibc's.
+$(BUILD)/libc/abi_check.o: LIBC_CFLAGS := $(LIBC_ARCH) $(LIBC_POSIX) -O2 -Wall -I. -I$(BUILD)/libc -MMD -MP
+$(BUILD)/libc/%.o: user/libc/%.c $(BUILD)/libc/sysnum.h
+	@mkdir -p $(dir $@)
+	$(call say,LIBCC,$<)$(LIBC_CC) $(LIBC_CFLAGS) -c $< -o $@
+
+$(BUILD)/libc/crt0.o: user/libc/crt0.S
+	@mkdir -p $(dir $@)
+	$(call say,LIBCAS,$<)$(LIBC_CC) $(LIBC_ARCH) -c $< -o $@
+
+$(LIBQUANTA): $(LIBC_OBJS)
+	@mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && riscv64-unknown-elf-ar rcs $@ $^
+
+$(SYSROOT)/lib/crt0.o: $(BUILD)/libc/crt0.o
+	@mkdir -p $(dir $@)
+	@cp $< $@
+$(SYSROOT)/lib/quanta.ld: user/libc/quanta.ld
+	@mkdir -p $(dir $@)
+	@cp $< $@
+$(SYSROOT)/lib/libc.a $(SYSROOT)/lib/libm.a: $(SYSROOT)/lib/%: $(PICOLIBC_LIB)/%
+	@mkdir -p $(dir $@)
+	@cp $< $@
+$(SYSROOT)/include/.stamp: $(PICOLIBC)/include/picolibc.h
+	@mkdir -p $(SYSROOT)/include
+	$(call say,COPY,$(SYSROOT)/include)cp -r $(PICOLIBC)/include/. $(SYSROOT)/include/ && touch $@
+$(QCC): user/libc/qcc.sh
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)cp $< $@ && chmod +x $@
+
+.PHONY: sysroot
+sysroot: $(SYSROOT_FILES)
+
+-include $(wildcard $(BUILD)/libc/*.d)
