@@ -44,7 +44,7 @@ SYSROOT_FILES := $(LIBQUANTA) $(SYSROOT)/lib/crt0.o $(SYSROOT)/lib/quanta.ld $(S
   $(SYSROOT)/lib/libm.a $(SYSROOT)/include/.stamp $(QCC)
 
 # QSYS_name N for every SYS_name = N of lib/abi/abi.h (sys.h).
-$(BUILD)/libc/sysnum.h: lib/abi/abi.h mk/libc.mk
+$(BUILD)/libc/sysnum.h: lib/abi/abi.h
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)sed -n 's/^ *SYS_\([a-z_0-9]*\) *= *\([0-9][0-9]*\),.*/#define QSYS_\1 \2/p' $< > $@.tmp && mv $@.tmp $@
 
@@ -82,3 +82,12 @@ $(QCC): user/libc/qcc.sh
 sysroot: $(SYSROOT_FILES)
 
 -include $(wildcard $(BUILD)/libc/*.d)
+
+# --- textbook programs built with qcc, for tests/guest/libc_tests.py --------
+LIBC_TEST_NAMES := wordfreq numstat timing fileio spawn
+LIBC_TESTS := $(patsubst %,$(BUILD)/libc-tests/_%,$(LIBC_TEST_NAMES))
+$(BUILD)/libc-tests/_%: tests/libc/%.c $(SYSROOT_FILES)
+	@mkdir -p $(dir $@)
+	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -o $@ $< -lm
+GUEST_DEPS += $(LIBC_TESTS)
+GUEST_SUITES += tests/guest/libc_tests.py 1 3

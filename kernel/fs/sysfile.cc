@@ -385,6 +385,30 @@ i64 sys_chown() {
 
 // xstat(path, struct xstat*) -> 0 or -1. Needs search permission on the
 // path's directories only, as stat(2).
+namespace {
+
+// The new offset of f: base (0, the current offset or the size, by whence)
+// plus off, which must land in 0..size (a write may not start past the end
+// of a file: writei). Pipes and devices cannot seek.
+Result<i64> fileseek(File* f, i64 off, int whence) {
+    if (f->type != FileType::Inode) return Error::NotSupported;
+    InodeLock lock(f->inode);
+    const i64 size = f->inode->size;
+    const i64 base = whence == 0 ? 0 : whence == 1 ? static_cast<i64>(f->off) : whence == 2 ? size : -1;
+    if (base < 0 || off < -base || off > size - base) return Error::BadArgument;
+    f->off = static_cast<u32>(base + off);
+    return static_cast<i64>(f->off);
+}
+
+}  // namespace
+
+// lseek(fd, offset, whence) -> the new offset, or -1.
+i64 sys_lseek() {
+    auto f = arg_file(0);
+    if (!f.ok()) return -1;
+    return to_user(fileseek(f.value(), static_cast<i64>(arg_raw(1)), arg_int(2)));
+}
+
 i64 sys_xstat() {
     char path[param::kMaxPath];
     if (!arg_path(0, path).ok()) return -1;

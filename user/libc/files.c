@@ -2,8 +2,9 @@
  *
  * open translates picolibc's O_ flags (Linux's values) to the kernel's
  * (xv6's: O_CREATE 0x200, O_TRUNC 0x400); O_EXCL is checked with a stat
- * first, O_APPEND seeks to the end once at open (the kernel has no append
- * mode: a file shared with another writer is not appended atomically).
+ * first, O_APPEND seeks to the end once at open (SYS_lseek; the kernel has
+ * no append mode: a file shared with another writer is not appended
+ * atomically). lseek cannot go past the end of a file (EINVAL).
  * The mode of a new file and of mkdir, less umask (022), is applied with
  * chmod. struct stat
  * is filled from the kernel's xstat (type, mode bits, owner, size; times
@@ -51,15 +52,9 @@ int dup2(int fd, int to) {
 }
 
 off_t lseek(int fd, off_t off, int whence) {
-#ifdef QSYS_lseek
-    return qsys_fail(qsys3(QSYS_lseek, fd, off, whence));
-#else
-    (void)fd;
-    (void)off;
-    (void)whence;
-    errno = ESPIPE;
-    return -1;
-#endif
+    const long r = qsys_fail(qsys3(QSYS_lseek, fd, off, whence));
+    if (r < 0 && errno == EOPNOTSUPP) errno = ESPIPE; /* a pipe or the console */
+    return r;
 }
 
 static void to_stat(const struct q_xstat* x, struct stat* st) {

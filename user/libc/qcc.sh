@@ -11,16 +11,20 @@
 # crt0.o, the layout quanta.ld, the glue and the libraries, statically;
 # the result runs on quanta (`make qemu EXTRA_FILES=prog`). -pthread is
 # accepted (it defines _REENTRANT; the thread library comes later).
-# Compiling only (-c, -S, -E, -M, -MM) adds no link options. The link asks
+# Compiling only (-c, -S, -E, -M, -MM) adds no link options. Without -g
+# the link drops debug sections (picolibc's alone would make a program
+# larger than the file system's largest file, 268 KiB). The link asks
 # for sbrk first (-u): libquanta's, over the system call, must win over
 # picolibc's fixed-arena one, which malloc would pull in otherwise.
 root=$(cd "$(dirname "$0")/.." && pwd)
 cc=${QCC_CC:-riscv64-unknown-elf-gcc}
 link=1
+strip=-Wl,--strip-debug
 for a do
     shift
     case $a in
         -pthread) set -- "$@" -D_REENTRANT ;;
+        -g*) strip=; set -- "$@" "$a" ;;
         -c | -S | -E | -M | -MM) link=0; set -- "$@" "$a" ;;
         *) set -- "$@" "$a" ;;
     esac
@@ -36,5 +40,5 @@ fi
 exec "$cc" $arch -isystem "$root/include" -static -nostdlib -nostartfiles \
     -T "$root/lib/quanta.ld" "$root/lib/crt0.o" "$@" \
     -L"$root/lib" -Wl,-u,sbrk -Wl,--wrap=fdopen -Wl,--wrap=fclose -Wl,--gc-sections \
-    -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
+    -Wl,--build-id=none -Wl,--no-warn-rwx-segments $strip \
     -Wl,--start-group -lquanta -lc -lm -lgcc -Wl,--end-group

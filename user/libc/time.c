@@ -4,7 +4,7 @@
  * count from boot, like CLOCK_MONOTONIC (SYS_uptime_ns, nanoseconds from
  * the 10 MHz timer, so 100 ns steps). CLOCK_PROCESS_CPUTIME_ID, clock()
  * and times() use the CPU time the kernel counts for the process
- * (procinfo's cpu_ticks, timer cycles). The kernel sleeps in 100 ms ticks
+ * (SYS_cputime, which includes the current run). The kernel sleeps in 100 ms ticks
  * (SYS_sleep n: until the n-th tick edge): nanosleep sleeps whole ticks
  * while more than one remains and waits out the rest by watching the
  * clock, so short sleeps are as exact as the clock; that wait keeps the
@@ -24,14 +24,7 @@ enum { kNsPerTick = 100000000, kNsPerCycle = 100 };
 
 static unsigned long now_ns(void) { return (unsigned long)qsys0(QSYS_uptime_ns); }
 
-static unsigned long cpu_ns(void) {
-    struct q_procinfo pi;
-    const int me = qsys0(QSYS_getpid);
-    for (int i = 0; qsys2(QSYS_procinfo, i, &pi) == 0; i++) {
-        if (pi.pid == me) return pi.cpu_ticks * kNsPerCycle;
-    }
-    return 0;
-}
+static unsigned long cpu_ns(void) { return (unsigned long)qsys0(QSYS_cputime); }
 
 int clock_gettime(clockid_t clk, struct timespec* ts) {
     unsigned long ns;
