@@ -103,6 +103,7 @@ constexpr auto make_table() {
     t.h[SYS_diskstat] = sys_diskstat;
     t.h[SYS_lseek] = sys_lseek;
     t.h[SYS_cputime] = sys_cputime;
+    t.h[SYS_sched_yield] = sys_sched_yield;
     return t;
 }
 

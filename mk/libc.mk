@@ -34,7 +34,7 @@ QCC := $(SYSROOT)/bin/qcc
 LIBC_ARCH := -march=rv64imafdc_zicsr_zifencei -mabi=lp64d -mcmodel=medany -ftls-model=local-exec
 # As in qcc (user/libc/qcc.sh): the POSIX options quanta has.
 LIBC_POSIX := -D__quanta__ -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L -D_POSIX_CPUTIME=1 \
-  -D_POSIX_THREAD_CPUTIME=1
+  -D_POSIX_THREAD_CPUTIME=1 -D_POSIX_THREADS=200112L
 LIBC_CFLAGS := $(LIBC_ARCH) $(LIBC_POSIX) -O2 -g -Wall -Wextra -Werror=implicit-function-declaration \
   -isystem $(PICOLIBC)/include -I$(BUILD)/libc -MMD -MP
 LIBC_SRCS := $(wildcard user/libc/*.c)
@@ -88,6 +88,6 @@ LIBC_TEST_NAMES := wordfreq numstat timing fileio spawn
 LIBC_TESTS := $(patsubst %,$(BUILD)/libc-tests/_%,$(LIBC_TEST_NAMES))
 $(BUILD)/libc-tests/_%: tests/libc/%.c $(SYSROOT_FILES)
 	@mkdir -p $(dir $@)
-	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -o $@ $< -lm
+	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -Werror=implicit-function-declaration -o $@ $< -lm
 GUEST_DEPS += $(LIBC_TESTS)
 GUEST_SUITES += tests/guest/libc_tests.py 1 3

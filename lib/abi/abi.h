@@ -69,8 +69,9 @@ enum {
     SYS_mlfqlevel = 56, /* (pid, 0 = caller) -> its MLFQ queue (0 = top), or -1 (no such process, policy not mlfq) */
     /* C library glue (user/libc, docs/userland.md): 100-103 */
     SYS_lseek = 100, /* (fd, offset, whence 0 set / 1 cur / 2 end) -> new offset, or -1 (not a file, outside 0..size) */
-    SYS_cputime = 101, /* () -> the caller's CPU time in nanoseconds, its current run included */
-    SYS_MAX = 101
+    SYS_cputime = 101,     /* () -> the caller's CPU time in nanoseconds, its current run included */
+    SYS_sched_yield = 102, /* () -> 0: the caller gives up its hart and stays runnable */
+    SYS_MAX = 102
 };
 
 /* File types (struct stat.type). */

@@ -1,7 +1,7 @@
 /* tests/libc/timing.c - measuring time the POSIX way.
  *
  * A textbook C program (gettimeofday, clock_gettime with the monotonic and
- * CPU-time clocks, clock(), time(), usleep, nanosleep, sleep), compiled
+ * CPU-time clocks, clock(), time(), usleep, nanosleep, sleep, sched_yield), compiled
  * with qcc (tests/guest/libc_tests.py).
  *
  *   timing [-s MS]
@@ -12,6 +12,7 @@
  * figures, and exits 1 if any check failed. A sleep must last at least
  * what was asked and, on an idle machine, less than that plus 150 ms (the
  * kernel sleeps in 100 ms ticks; the library waits out the rest). */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/time.h>
@@ -79,6 +80,10 @@ int main(int argc, char* argv[]) {
     check("clock", (clock() - k0) * 1e3 / CLOCKS_PER_SEC, ms * 0.5, ms * 1.5 + 100);
     const double diff = difftime(time(NULL), t0);
     check("time", diff * 1e3, 1000, 10000);
+    if (sched_yield() != 0) {
+        printf("sched_yield failed\n");
+        bad = 1;
+    }
     struct timespec res;
     if (clock_getres(CLOCK_MONOTONIC, &res) != 0 || res.tv_sec != 0 || res.tv_nsec <= 0) bad = 1;
     printf("resolution %ld ns\n", res.tv_nsec);

@@ -31,9 +31,11 @@ for a do
 done
 arch="-march=rv64imafdc_zicsr_zifencei -mabi=lp64d -mcmodel=medany -ftls-model=local-exec"
 # The POSIX options quanta provides, which picolibc's headers announce only
-# for the systems they know (CLOCK_MONOTONIC, the CPU-time clocks).
+# for the systems they know (CLOCK_MONOTONIC, the CPU-time clocks;
+# _POSIX_THREADS declares sched_yield and, for the coming thread library,
+# pthread.h).
 arch="$arch -D__quanta__ -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L -D_POSIX_CPUTIME=1"
-arch="$arch -D_POSIX_THREAD_CPUTIME=1"
+arch="$arch -D_POSIX_THREAD_CPUTIME=1 -D_POSIX_THREADS=200112L"
 if [ $link = 0 ]; then
     exec "$cc" $arch -isystem "$root/include" "$@"
 fi

@@ -6,10 +6,10 @@
  * and times() use the CPU time the kernel counts for the process
  * (SYS_cputime, which includes the current run). The kernel sleeps in 100 ms ticks
  * (SYS_sleep n: until the n-th tick edge): nanosleep sleeps whole ticks
- * while more than one remains and waits out the rest by watching the
- * clock, so short sleeps are as exact as the clock; that wait keeps the
- * hart busy for up to a tick. sched_yield has no kernel call to use yet
- * and returns 0. */
+ * while more than one remains and waits out the rest yielding the hart
+ * (SYS_sched_yield) until the clock passes the deadline, so short sleeps
+ * are as exact as the clock, but a process alone on its hart keeps it
+ * busy for up to a tick. */
 #define _GNU_SOURCE /* the _COARSE and _RAW clock names */
 #include <errno.h>
 #include <sched.h>
@@ -81,6 +81,8 @@ int nanosleep(const struct timespec* req, struct timespec* rem) {
     while ((t = now_ns()) < end) {
         if (end - t > kNsPerTick) {
             if (qsys_fail(qsys1(QSYS_sleep, 1)) < 0) break; /* killed */
+        } else {
+            qsys0(QSYS_sched_yield);
         }
     }
     if (rem) {
@@ -103,4 +105,4 @@ unsigned sleep(unsigned s) {
     return rem.tv_sec;
 }
 
-int sched_yield(void) { return 0; }
+int sched_yield(void) { return qsys_fail(qsys0(QSYS_sched_yield)); }
