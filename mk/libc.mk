@@ -36,7 +36,7 @@ LIBC_ARCH := -march=rv64imafdc_zicsr_zifencei -mabi=lp64d -mcmodel=medany -ftls-
 LIBC_POSIX := -D__quanta__ -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L -D_POSIX_CPUTIME=1 \
   -D_POSIX_THREAD_CPUTIME=1 -D_POSIX_THREADS=200112L
 LIBC_CFLAGS := $(LIBC_ARCH) $(LIBC_POSIX) -O2 -g -Wall -Wextra -Werror=implicit-function-declaration \
-  -isystem $(PICOLIBC)/include -I$(BUILD)/libc -MMD -MP
+  -isystem user/libc/include -isystem $(PICOLIBC)/include -I$(BUILD)/libc -MMD -MP
 LIBC_SRCS := $(wildcard user/libc/*.c)
 LIBC_OBJS := $(patsubst user/libc/%.c,$(BUILD)/libc/%.o,$(LIBC_SRCS))
 LIBQUANTA := $(SYSROOT)/lib/libquanta.a
@@ -71,9 +71,12 @@ $(SYSROOT)/lib/quanta.ld: user/libc/quanta.ld
 $(SYSROOT)/lib/libc.a $(SYSROOT)/lib/libm.a: $(SYSROOT)/lib/%: $(PICOLIBC_LIB)/%
 	@mkdir -p $(dir $@)
 	@cp $< $@
-$(SYSROOT)/include/.stamp: $(PICOLIBC)/include/picolibc.h
+# picolibc's headers, then quanta's over them (user/libc/include: the
+# headers picolibc leaves to the system, such as sys/dirent.h).
+$(SYSROOT)/include/.stamp: $(PICOLIBC)/include/picolibc.h $(wildcard user/libc/include/*/*.h)
 	@mkdir -p $(SYSROOT)/include
-	$(call say,COPY,$(SYSROOT)/include)cp -r $(PICOLIBC)/include/. $(SYSROOT)/include/ && touch $@
+	$(call say,COPY,$(SYSROOT)/include)cp -r $(PICOLIBC)/include/. $(SYSROOT)/include/ && \
+	  cp -r user/libc/include/. $(SYSROOT)/include/ && touch $@
 $(QCC): user/libc/qcc.sh
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)cp $< $@ && chmod +x $@
@@ -84,7 +87,7 @@ sysroot: $(SYSROOT_FILES)
 -include $(wildcard $(BUILD)/libc/*.d)
 
 # --- textbook programs built with qcc, for tests/guest/libc_tests.py --------
-LIBC_TEST_NAMES := wordfreq numstat timing fileio spawn
+LIBC_TEST_NAMES := wordfreq numstat timing fileio spawn lsdir
 LIBC_TESTS := $(patsubst %,$(BUILD)/libc-tests/_%,$(LIBC_TEST_NAMES))
 $(BUILD)/libc-tests/_%: tests/libc/%.c $(SYSROOT_FILES)
 	@mkdir -p $(dir $@)

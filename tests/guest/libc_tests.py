@@ -22,7 +22,7 @@ import tempfile
 from extra_image import build_image
 from qemu import BUILD, ROOT, Guest, run_cases
 
-PROGS = ["wordfreq", "numstat", "timing", "fileio", "spawn"]
+PROGS = ["wordfreq", "numstat", "timing", "fileio", "spawn", "lsdir"]
 DATA = ["words.txt", "numbers.txt", "ints.txt"]
 HAS_ERRNO = "SYS_errno" in open(os.path.join(ROOT, "lib", "abi", "abi.h")).read()
 ENOENT = "No such file or directory" if HAS_ERRNO else "I/O error"
@@ -56,6 +56,10 @@ CASES = [
     ("timing", "timing",
      r"usleep     ok\ntod        ok\nnanosleep  ok\nsleep      ok\ncputime    ok\nclock      ok\ntime       ok\n"
      r"resolution 100 ns\n"),
+    ("lsdir", "mkdir w; echo hello > w/b; mkdir w/a; echo x > w/c; cd w/a; /lsdir -p ..; cd /",
+     r"cwd /w/a\na d\nb f 6\nc f 2\n3 entries\n"),
+    ("lsdir-root-cwd", "lsdir -p w/a", r"cwd /\n0 entries\n"),
+    ("lsdir-missing", "lsdir nodir", r"nodir: %s\n" % ENOENT),
     ("timing-usage", "timing -s 0", r"usage: timing \[-s MS\]\n"),
 ]
 
