@@ -7,14 +7,18 @@ fcsr live across preemptions and system calls and compute under their own
 rounding modes, while a checker forks (the child must see the parent's
 registers) and execs (the new image must start with FP zeroed). Asserts
 `fptest: ok ...` with preemptions that actually happened (at least one per
-worker on 1 hart), the usage line, and a clean fsck.
+worker on 1 hart), the usage line, and a clean fsck. First, on the host:
+tools/check_kernel_fp.py, the kernel image's only FP instructions are
+kernel/arch/riscv/fpu.S's (also `make check-kernel-fp`).
 """
+import os
 import re
+import subprocess
 import sys
 import tempfile
 
 from extra_image import build_image
-from qemu import BUILD, Guest
+from qemu import BUILD, ROOT, Guest
 
 OK = re.compile(r"fptest: ok (\d+) procs (\d+) rounds (\d+) preemptions (\d+) exec checks\n")
 
@@ -48,7 +52,15 @@ def run(cpus, image):
         print(("PASS fp-fsck-" + tag) if clean else "FAIL fp-fsck-%s: %s" % (tag, report))
 
 
+def kernel_fp_check():
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "check_kernel_fp.py"), "riscv64-linux-gnu-objdump",
+                        os.path.join(BUILD, "kernel.elf")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    print(("PASS kernel-fp-only-in-fpu.S " if p.returncode == 0 else "FAIL kernel-fp-only-in-fpu.S: ") +
+          p.stdout.strip().replace("\n", "; "))
+
+
 def main():
+    kernel_fp_check()
     with tempfile.TemporaryDirectory(prefix="quanta-fp-") as work:
         image = build_image(work, [BUILD + "/user/_fptest"])
         for cpus in [int(a) for a in sys.argv[1:]] or [1, 3]:
