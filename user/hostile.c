@@ -1,6 +1,6 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom rmcwd dirrace console conswrite pipeatomic badsys renice
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace rmcwd dirrace console conswrite pipeatomic badsys renice
  *                       (the foreground ones), forkbomb and memhog (run
  *                       in the background by tests/guest/hostile.py)
  *
@@ -15,6 +15,11 @@
  *            be killed instead (valid image, bad entry point);
  *   oom      exec a program with a 1 MiB bss while another process leaves
  *            under 64 pages free: -1, nothing leaked;
+ *   oomhuge  as the student, with root holding 20 MiB: impossible execs
+ *            and sbrks fail with -1 and kill nobody;
+ *   oomuser  whom the out-of-memory rule may kill for a student and for
+ *            root (docs/memory.md);
+ *   oomrace  refused student requests beside root's forks: no fork fails;
  *   rmcwd    a directory removed while it is the cwd: `..` fails and so does
  *            every create in it (file, directory, device, link);
  *   dirrace  one process makes and removes a directory while another
@@ -166,6 +171,200 @@ static void t_oom(void) {
     st = reap(pid);
     if (st != 0) return fail("oom", "bigbss does not run with memory free", st);
     pass("oom", "exec -1 at 64 free pages, runs afterwards");
+}
+
+/* ---- oom as a student, with a root victim present ------------------ */
+
+enum { kStudentId = 1000 };
+
+/* Become the student of /etc/passwd (the group first: after setuid a
+ * non-root process could no longer change it). */
+static int become_student(void) { return setgid(kStudentId) == 0 && setuid(kStudentId) == 0 ? 0 : -1; }
+
+/* Children of the oom tests: a holder of n pages, a hog that leaves n
+ * pages free, an exec of /bigbss (256 pages) or of /be_hugemem (252 GiB),
+ * and a forker. Each says it is ready on one pipe and waits for "go" on
+ * the other; holders and hogs then exit 42, so a status of -1 means the
+ * out-of-memory rule (or somebody) killed them. */
+enum { kHold, kHog, kExecBig };
+struct kid {
+    int pid, to, from;
+};
+
+static struct { int pid, status; } kept[16];
+static int nkept;
+
+/* Exit status of child pid, keeping the statuses of others reaped meanwhile. */
+static int reap_kept(int pid) {
+    for (;;) {
+        for (int i = 0; i < nkept; i++)
+            if (kept[i].pid == pid) {
+                kept[i].pid = 0;
+                return kept[i].status;
+            }
+        int status = 0;
+        int w = wait(&status);
+        if (w < 0) return -100;
+        if (w == pid) return status;
+        if (nkept < 16) {
+            kept[nkept].pid = w;
+            kept[nkept++].status = status;
+        }
+    }
+}
+
+static void kid_body(int student, int what, int n, int to, int from) {
+    if (student && become_student() < 0) exit(100);
+    if (what == kHold)
+        for (int i = 0; i < n; i += 256)
+            if (sbrk(256 * 4096) == (char*)-1) exit(101);
+    if (what == kHog) eat_memory(n);
+    char c = 'r';
+    write(from, &c, 1);
+    read(to, &c, 1);
+    if (what != kExecBig) exit(42);
+    char* argv[] = {"bigbss", 0};
+    exec("/bigbss", argv);
+    exit(image_marker == 12345 ? 0 : 3); /* exec returned -1: good */
+}
+
+/* Start a kid and wait until it is ready; 0, or -1 if it could not start. */
+static int kid_start(struct kid* k, int student, int what, int n) {
+    int a[2], b[2];
+    if (pipe(a) < 0) return -1;
+    if (pipe(b) < 0) {
+        close(a[0]);
+        close(a[1]);
+        return -1;
+    }
+    k->pid = fork();
+    if (k->pid == 0) {
+        close(a[1]);
+        close(b[0]);
+        kid_body(student, what, n, a[0], b[1]);
+    }
+    close(a[0]);
+    close(b[1]);
+    k->to = a[1];
+    k->from = b[0];
+    char c;
+    if (k->pid < 0 || read(k->from, &c, 1) != 1) return -1;
+    return 0;
+}
+
+/* Tell the kid to go on; its exit status (42: a holder that survived). */
+static int kid_end(struct kid* k) {
+    write(k->to, "g", 1); /* -1 if it is dead already: no reader */
+    int st = reap_kept(k->pid);
+    close(k->to);
+    close(k->from);
+    return st;
+}
+
+/* As the student, with root holding 20 MiB: an exec of a 252 GiB image,
+ * sbrk(2^31 - 1) and sbrk of 64 pages more than are free all fail with
+ * -1 and kill nobody (before the fix the exec killed root's holder). */
+static void t_oomhuge(void) {
+    struct kid root;
+    if (kid_start(&root, 0, kHold, 5120) < 0) return fail("oomhuge", "root holder did not start", -1);
+    int before = freepages();
+    int pid = fork();
+    if (pid == 0) {
+        if (become_student() < 0) exit(100);
+        int bad = 0;
+        for (int i = 0; i < 10; i++) {
+            char* argv[] = {"be_hugemem", 0};
+            if (exec("/be_hugemem", argv) != -1) bad |= 1;
+            if (sbrk(0x7fffffff) != (char*)-1) bad |= 2;
+            if (sbrk((freepages() + 64) * 4096) != (char*)-1) bad |= 4;
+        }
+        exit(bad);
+    }
+    int st = reap_kept(pid);
+    int after = freepages();
+    int rs = kid_end(&root);
+    if (st != 0) return fail("oomhuge", "impossible requests not refused (bit mask; 100 = setup)", st);
+    if (rs != 42) return fail("oomhuge", "the student's impossible requests killed root's holder", rs);
+    if (after < before - 4) return fail("oomhuge", "pages lost", before - after);
+    pass("oomhuge", "252 GiB exec, 2 GiB sbrk, free+64 pages sbrk: -1, nobody killed");
+}
+
+/* Who the rule may kill when memory is really exhausted (a hog leaves 64
+ * pages free and somebody's exec of /bigbss fails):
+ *   A: root's hog, a student's exec: nobody (not another user's process);
+ *   B: a student's hog and root's 20 MiB holder, a student's exec: the
+ *      student's own hog, not root's holder;
+ *   C: a student's hog, root's exec: the hog (root can always get memory
+ *      back). Every exec returns -1 and no page is lost. */
+static int oom_case(int hog_student, int asker_student, int with_holder, int* hog_st, int* holder_st) {
+    struct kid holder, asker, hog;
+    *holder_st = 42;
+    if (with_holder && kid_start(&holder, 0, kHold, 5120) < 0) return 200;
+    if (kid_start(&asker, asker_student, kExecBig, 0) < 0) return 201;
+    if (kid_start(&hog, hog_student, kHog, 64) < 0) return 202;
+    int st = kid_end(&asker);
+    *hog_st = kid_end(&hog);
+    if (with_holder) *holder_st = kid_end(&holder);
+    return st;
+}
+
+static void t_oomuser(void) {
+    int before = freepages();
+    int hog, holder;
+    int st = oom_case(0, 1, 0, &hog, &holder);
+    if (st != 0) return fail("oomuser", "A: the student's exec did not return -1 cleanly (200+ = setup)", st);
+    if (hog != 42) return fail("oomuser", "A: a student's failed exec killed root's hog", hog);
+    st = oom_case(1, 1, 1, &hog, &holder);
+    if (st != 0) return fail("oomuser", "B: the student's exec did not return -1 cleanly (200+ = setup)", st);
+    if (holder != 42) return fail("oomuser", "B: a student's failed exec killed root's holder", holder);
+    if (hog != -1) return fail("oomuser", "B: the student's own hog was not killed", hog);
+    st = oom_case(1, 0, 0, &hog, &holder);
+    if (st != 0) return fail("oomuser", "C: root's exec did not return -1 cleanly (200+ = setup)", st);
+    if (hog != -1) return fail("oomuser", "C: root's failed exec did not kill the student's hog", hog);
+    int after = freepages();
+    if (after < before - 4) return fail("oomuser", "pages lost", before - after);
+    pass("oomuser", "A: nobody killed, B: the student's own hog, C: root kills the student's hog");
+}
+
+/* While the student asks again and again for 16 MiB more than is free,
+ * a root process of 8 MiB forks: every fork succeeds (a refused request
+ * takes no page, so memory is never empty for a moment) and root's 20 MiB
+ * holder survives. Before the fix sbrk took every free page and gave them
+ * back, and a fork landing in between failed and killed the holder. */
+static void t_oomrace(void) {
+    struct kid root;
+    if (kid_start(&root, 0, kHold, 5120) < 0) return fail("oomrace", "root holder did not start", -1);
+    int stop = uptime() + 30; /* 3 s */
+    int student = fork();
+    if (student == 0) {
+        if (become_student() < 0) exit(100);
+        while (uptime() < stop) {
+            /* 16 MiB more than free: more than the forker's children give back */
+            if (sbrk((freepages() + 4096) * 4096) != (char*)-1) exit(1);
+            char* argv[] = {"be_hugemem", 0};
+            exec("/be_hugemem", argv);
+        }
+        exit(0);
+    }
+    int forker = fork();
+    if (forker == 0) {
+        if (sbrk(8 << 20) == (char*)-1) exit(100);
+        int failed = 0;
+        while (uptime() < stop) {
+            int pid = fork();
+            if (pid == 0) exit(0);
+            if (pid < 0) failed++;
+            else wait(0);
+        }
+        exit(failed > 99 ? 99 : failed);
+    }
+    int ss = reap_kept(student);
+    int fs = reap_kept(forker);
+    int rs = kid_end(&root);
+    if (ss != 0) return fail("oomrace", "the student's request was not refused (100 = setup)", ss);
+    if (fs != 0) return fail("oomrace", "root's forks that failed (100 = setup)", fs);
+    if (rs != 42) return fail("oomrace", "root's holder was killed", rs);
+    pass("oomrace", "3 s of refused student requests beside root's forks: none failed, nobody killed");
 }
 
 /* ---- rmcwd ---------------------------------------------------------- */
@@ -434,6 +633,9 @@ struct test {
 static struct test tests[] = {
     {"elf", t_elf},
     {"oom", t_oom},
+    {"oomhuge", t_oomhuge},
+    {"oomuser", t_oomuser},
+    {"oomrace", t_oomrace},
     {"rmcwd", t_rmcwd},
     {"dirrace", t_dirrace},
     {"console", t_console},

@@ -41,8 +41,14 @@ class Image {
     bool ok() const { return pt_ != nullptr; }
     PageTable pt() const { return pt_; }
     u64 size() const { return sz_; }
-    // Map fresh pages up to newsz (uvm_alloc undoes a partial grow itself).
+    // Map fresh pages up to newsz (uvm_alloc undoes a partial grow itself),
+    // once the out-of-memory rule admits them: an image larger than RAM is
+    // TooBig, one larger than free memory NoMemory, with nothing allocated.
     Status grow(u64 newsz, u64 perm) {
+        if (newsz > sz_) {
+            const u64 total = page_round_up(newsz) / kPageSize;
+            Q_CHECK(oom_admit(total - page_round_up(sz_) / kPageSize, total));
+        }
         Q_TRY(sz, uvm_alloc(pt_, sz_, newsz, perm));
         sz_ = sz;
         return {};
@@ -214,7 +220,8 @@ i64 sys_exec() {
         if (r.ok()) return r.value();
         st = r.error();
     }
-    if (st.error() == Error::NoMemory) oom_kill(myproc());  // kernel/proc/oom.cc
+    // Memory short (not an impossible image, TooBig): kernel/proc/oom.cc decides.
+    if (st.error() == Error::NoMemory) oom_kill(myproc());
     return -1;
 }
 

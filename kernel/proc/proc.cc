@@ -16,6 +16,7 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/oom.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/trace/trace.h"
 
@@ -181,6 +182,8 @@ Result<u64> grow_proc(i64 n) {
     u64 sz = p->sz;
     if (n > 0) {
         if (static_cast<u64>(n) > layout::kTrapFrame || sz + n > layout::kTrapFrame) return Error::NoMemory;
+        const u64 total = page_round_up(sz + n) / kPageSize;
+        Q_CHECK(oom_admit(total - page_round_up(sz) / kPageSize, total));  // nothing taken if refused
         Q_TRY(newsz, uvm_alloc(p->pagetable, sz, sz + n, riscv::kPteR | riscv::kPteW));
         sz = newsz;
     } else if (n < 0) {
@@ -193,6 +196,8 @@ Result<u64> grow_proc(i64 n) {
 
 Result<int> fork() {
     Proc* parent = myproc();
+    const u64 pages = page_round_up(parent->sz) / kPageSize;
+    Q_CHECK(oom_admit(pages, pages));  // a copy that cannot fit fails before taking a page
     Q_TRY(child, alloc_proc());
     if (!uvm_copy(parent->pagetable, child->pagetable, parent->sz).ok()) {
         free_proc(child);
