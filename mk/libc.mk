@@ -82,8 +82,11 @@ $(QCC): user/libc/qcc.sh
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)cp $< $@ && chmod +x $@
 
+# make sysroot installs what is missing first (picolibc: tools/install-deps.sh).
 .PHONY: sysroot
-sysroot: $(SYSROOT_FILES)
+sysroot:
+	@tools/install-deps.sh
+	@$(MAKE) --no-print-directory $(SYSROOT_FILES)
 
 -include $(wildcard $(BUILD)/libc/*.d)
 
