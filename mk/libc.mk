@@ -83,10 +83,11 @@ $(QCC): user/libc/qcc.sh
 	$(call say,GEN,$@)cp $< $@ && chmod +x $@
 
 # make sysroot installs what is missing first (picolibc: tools/install-deps.sh).
-.PHONY: sysroot
+.PHONY: sysroot sysroot-files
 sysroot:
 	@tools/install-deps.sh
-	@$(MAKE) --no-print-directory $(SYSROOT_FILES)
+	@$(MAKE) --no-print-directory sysroot-files
+sysroot-files: $(SYSROOT_FILES)
 
 -include $(wildcard $(BUILD)/libc/*.d)
 
