@@ -82,8 +82,12 @@ $(QCC): user/libc/qcc.sh
 	@mkdir -p $(dir $@)
 	$(call say,GEN,$@)cp $< $@ && chmod +x $@
 
-.PHONY: sysroot
-sysroot: $(SYSROOT_FILES)
+# make sysroot installs what is missing first (picolibc: tools/install-deps.sh).
+.PHONY: sysroot sysroot-files
+sysroot:
+	@tools/install-deps.sh
+	@$(MAKE) --no-print-directory sysroot-files
+sysroot-files: $(SYSROOT_FILES)
 
 -include $(wildcard $(BUILD)/libc/*.d)
 

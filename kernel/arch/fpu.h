@@ -12,9 +12,10 @@
 //     code here, or this one last ran on another hart).
 // In between, the kernel runs with the FP unit off. A process that never
 // used FP pays one flag test per crossing, and a switch between two
-// processes that do pays at most one save and one load. The arch code
-// (kernel/arch/riscv/fpu.{cc,S}) is the only place with FP instructions;
-// tools/check_kernel_fp.py checks that in the linked kernel.
+// processes that do pays at most one save and one load. The RISC-V side is
+// kernel/arch/riscv/fpu.cc (the logic) and kernel/arch/riscv/fpu.S, the
+// only file with FP instructions; tools/check_kernel_fp.py checks that in
+// the linked kernel.
 #pragma once
 
 #include "lib/types.h"

@@ -48,7 +48,7 @@ CASES = [
     ("numstat-bad-precision", "numstat -p x", r"numstat: bad precision 'x'\n"),
     ("numstat-nothing", "echo x | numstat", r"numstat: line 1: not a number: x\nnumstat: no numbers\n"),
     ("fileio", "fileio d; cat d/unclosed.txt",
-     r"   42\|ab   \|003\.1\|ff\|z\|%%\nno-such-file: %s\nfileio: ok\natexit handler ran\nflushed at exit\n"
+     r"   42\|ab   \|003\.1\|ff\|z\|%%\nconsole append\nno-such-file: %s\nfileio: ok\natexit handler ran\nflushed at exit\n"
      % ENOENT),
     ("spawn", "spawn",
      r"1 3 14 ?\nwc: exit 0\necho: exit 0\nexit3: exit 3\nno-such-program: %s\nmissing: exit 127\n"

@@ -6,7 +6,7 @@
  * ftell, rewind); round-trips doubles through
  * snprintf/strtod and sscanf; checks ctype and strtoul; reports a missing
  * file with perror; leaves one stream unclosed (exit must flush it) and
- * prints from an atexit handler. Prints "fileio: ok" last on success, and
+ * prints from an atexit handler; appends to the console device. Prints "fileio: ok" last on success, and
  * "fileio: FAILED: what" lines otherwise (exit 1).
  *
  *   fileio DIR      (works in DIR, which it creates) */
@@ -82,6 +82,12 @@ int main(int argc, char* argv[]) {
     CHECK(strtoul("0777", NULL, 0) == 511 && strtoul("zz", NULL, 36) == 1295);
     CHECK(isdigit('7') && !isalpha('7') && toupper('q') == 'Q' && isspace('\t'));
     printf("%5d|%-5s|%05.1f|%x|%c|%%\n", 42, "ab", 3.14159, 255, 'z');
+    FILE* con = fopen("/console", "a"); /* append to a device: no seek */
+    CHECK(con != NULL);
+    if (con) {
+        fprintf(con, "console append\n");
+        fclose(con);
+    }
 
     errno = 0;
     FILE* missing = fopen("no-such-file", "r");

@@ -125,7 +125,7 @@ int open(const char* path, int flags, ...) {
     const int fd = qsys_fail(qsys2(QSYS_open, path, k));
     if (fd < 0) return -1;
     if ((flags & O_CREAT) && !existed) chmod(path, mode & ~cmask);
-    if ((flags & O_APPEND) && lseek(fd, 0, SEEK_END) < 0 && errno != ESPIPE) {
+    if ((flags & O_APPEND) && qsys2(QSYS_fxstat, fd, &x) == 0 && x.type == Q_T_FILE && lseek(fd, 0, SEEK_END) < 0) {
         close(fd);
         return -1;
     }
