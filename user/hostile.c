@@ -1,8 +1,8 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace rmcwd dirrace console conswrite pipeatomic badsys renice
- *                       (the foreground ones), forkbomb and memhog (run
- *                       in the background by tests/guest/hostile.py)
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare rmcwd dirrace console
+ * conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run in the background by
+ * tests/guest/hostile.py)
  *
  * Design: each test attacks the kernel through ordinary system calls the way
  * one of the bugs of the hardening pass was found, checks that the attack
@@ -20,6 +20,10 @@
  *   oomuser  whom the out-of-memory rule may kill for a student and for
  *            root (docs/memory.md);
  *   oomrace  refused student requests beside root's forks: no fork fails;
+ *   traceuser tracing and profiling are root's: the student cannot start,
+ *            stop, read or replace them; root's buffers are capped;
+ *   conskill a 256 KiB console write is killed within a second;
+ *   consshare a one-line write gets through beside a 256 KiB write;
  *   rmcwd    a directory removed while it is the cwd: `..` fails and so does
  *            every create in it (file, directory, device, link);
  *   dirrace  one process makes and removes a directory while another
@@ -367,6 +371,112 @@ static void t_oomrace(void) {
     pass("oomrace", "3 s of refused student requests beside root's forks: none failed, nobody killed");
 }
 
+/* ---- tracing and profiling are root's ----------------------------- */
+
+/* Root traces and profiles; the student can neither start their own, nor
+ * stop, read or replace root's (before the fix trace_start(8192) and the
+ * largest prof_start took every page but 19 at 8 harts and prof stop read
+ * root's samples). Root's own buffers stay within 1/8 of memory each. */
+static void t_traceuser(void) {
+    int before = freepages();
+    if (trace_start(512) < 0) return fail("traceuser", "root's trace_start(512)", -1);
+    if (prof_start(1000, 64) < 0) {
+        trace_stop();
+        return fail("traceuser", "root's prof_start(1000, 64)", -1);
+    }
+    int pid = fork();
+    if (pid == 0) {
+        if (become_student() < 0) exit(100);
+        char buf[64];
+        struct tracestat st;
+        int bad = 0;
+        if (trace_stop() != -1) bad |= 1;
+        if (prof_stop() != -1) bad |= 2;
+        if (trace_start(8192) != -1) bad |= 4;
+        if (prof_start(20, 8192) != -1) bad |= 8;
+        if (trace_read(0, buf, sizeof buf) != -1) bad |= 16;
+        if (prof_read(0, buf, sizeof buf) != -1) bad |= 32;
+        if (trace_stat(&st) != 0 || st.on != 1) bad |= 64; /* the counts are anyone's */
+        exit(bad);
+    }
+    int st = reap_kept(pid);
+    int kept = trace_stop(), samples = prof_stop();
+    char hdr[16];
+    int rd = trace_read(0, hdr, sizeof hdr);
+    static char rest[4096];
+    unsigned long off = 0;
+    int n;
+    while ((n = prof_read(off, rest, sizeof rest)) > 0) off += (unsigned long)n; /* to the end: frees it */
+    if (st != 0) return fail("traceuser", "the student's calls that did not fail (bit mask; 100 = setup)", st);
+    if (kept <= 0 || samples < 0) return fail("traceuser", "root's trace or profile was stopped by the student", kept);
+    if (rd != (int)sizeof hdr) return fail("traceuser", "root cannot read its trace", rd);
+    /* The largest per-hart size on every hart is over 1/8 of memory here: refused. */
+    if (trace_start(8192) != -1) {
+        int used = before - freepages();
+        trace_stop();
+        if (used > before / 8 + 64) return fail("traceuser", "root's trace took more than 1/8 of memory", used);
+    }
+    if (trace_start(4) < 0) return fail("traceuser", "a small trace no longer starts", -1);
+    trace_stop();
+    int after = freepages();
+    if (after < before - 8) return fail("traceuser", "pages still held by a stopped small trace", before - after);
+    pass("traceuser", "the student cannot start, stop or read; root's buffers within 1/8 of memory");
+}
+
+/* ---- console writes are killable and shared ----------------------- */
+
+/* A child writes 256 KiB in one write(1, ...) (lines of 100 'z's). */
+static int big_writer(void) {
+    int pid = fork();
+    if (pid == 0) {
+        enum { kBig = 256 * 1024 };
+        char* buf = sbrk(kBig);
+        if (buf == (char*)-1) exit(100);
+        for (int i = 0; i < kBig; i++) buf[i] = i % 101 == 100 ? '\n' : 'z';
+        write(1, buf, kBig);
+        exit(0);
+    }
+    return pid;
+}
+
+/* Killed in the middle of a 256 KiB console write, the writer is gone
+ * within a second (it took 8 s before the fix: the write held the console
+ * and uart_putc's sleep never looked at killed). */
+static void t_conskill(void) {
+    int pid = big_writer();
+    if (pid < 0) return fail("conskill", "fork", pid);
+    sleep(3);
+    int t0 = uptime();
+    kill(pid);
+    int st = reap_kept(pid);
+    int ticks = uptime() - t0;
+    printf("\n"); /* the writer may have stopped inside a line */
+    if (st != -1) return fail("conskill", "the writer was not killed", st);
+    if (ticks > 10) return fail("conskill", "ticks from kill to exit of a console writer", ticks);
+    printf("conskill: the writer was gone %d ticks after its kill\n", ticks);
+    pass("conskill", "a 256 KiB console write ends within a second of its kill");
+}
+
+/* While another process writes 256 KiB in one call, a one-line write gets
+ * through within a second (before: after the whole 256 KiB, 8 s) and its
+ * line arrives whole (the host checks). */
+static void t_consshare(void) {
+    int pid = big_writer();
+    if (pid < 0) return fail("consshare", "fork", pid);
+    sleep(3);
+    int t0 = uptime();
+    static const char line[] = "consshare: a line between the big writer's lines\n";
+    int w = write(1, line, sizeof line - 1);
+    int ticks = uptime() - t0;
+    kill(pid);
+    reap_kept(pid);
+    printf("\n");
+    if (w != (int)sizeof line - 1) return fail("consshare", "the line's write", w);
+    if (ticks > 10) return fail("consshare", "ticks a one-line write waited behind a 256 KiB write", ticks);
+    printf("consshare: the line's write took %d ticks\n", ticks);
+    pass("consshare", "a line gets through a 256 KiB write within a second");
+}
+
 /* ---- rmcwd ---------------------------------------------------------- */
 
 static int dead_dir_checks(void) {
@@ -636,6 +746,9 @@ static struct test tests[] = {
     {"oomhuge", t_oomhuge},
     {"oomuser", t_oomuser},
     {"oomrace", t_oomrace},
+    {"traceuser", t_traceuser},
+    {"conskill", t_conskill},
+    {"consshare", t_consshare},
     {"rmcwd", t_rmcwd},
     {"dirrace", t_dirrace},
     {"console", t_console},
