@@ -642,6 +642,17 @@ static void one_call(void) {
             a0 = fd_any();
             a1 = ptr_any();
             break;
+        case SYS_getrlimit:
+        case SYS_setrlimit:
+            a0 = chance(80) ? 6 : (long)rnd(); /* RLIMIT_NPROC, or junk */
+            a1 = ptr_any();
+            if (num == SYS_setrlimit && a1 >= (long)scratch && a1 < (long)(scratch + SCRATCH) && chance(50)) {
+                unsigned long* r = (unsigned long*)((unsigned long)a1 & ~7UL);
+                r[0] = below(300); /* a plausible limit: fork bombs meet it */
+                r[1] = chance(50) ? r[0] : ~0UL;
+                a1 = (long)r;
+            }
+            break;
         case SYS_getuid:
         case SYS_geteuid:
         case SYS_getgid:

@@ -1,7 +1,7 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare rmcwd dirrace console
- * conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run in the background by
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare forkuser rmcwd dirrace
+ * console conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run in the background by
  * tests/guest/hostile.py)
  *
  * Design: each test attacks the kernel through ordinary system calls the way
@@ -24,6 +24,8 @@
  *            stop, read or replace them; root's buffers are capped;
  *   conskill a 256 KiB console write is killed within a second;
  *   consshare a one-line write gets through beside a 256 KiB write;
+ *   forkuser two users' fork bombs leave root its reserve; RLIMIT_NPROC
+ *            (getrlimit, setrlimit) caps each user;
  *   rmcwd    a directory removed while it is the cwd: `..` fails and so does
  *            every create in it (file, directory, device, link);
  *   dirrace  one process makes and removes a directory while another
@@ -477,6 +479,119 @@ static void t_consshare(void) {
     pass("consshare", "a line gets through a 256 KiB write within a second");
 }
 
+/* ---- process slots: root's reserve and the per-user limit --------- */
+
+/* Fork children that wait until the gate pipe's write end closes, until
+ * fork fails (or cap of them); returns how many. */
+static int bomb(int cap, int gate[2]) {
+    int n = 0;
+    while (n < cap) {
+        int pid = fork();
+        if (pid == 0) {
+            char c;
+            close(gate[1]);
+            read(gate[0], &c, 1);
+            exit(0);
+        }
+        if (pid < 0) break;
+        n++;
+    }
+    return n;
+}
+
+/* A child running as uid that bombs (at most cap), reports its count on
+ * `report` and, once the gate closes, reaps its children and exits. */
+static int bomber(int uid, int cap, int gate[2], int report) {
+    int pid = fork();
+    if (pid == 0) {
+        close(gate[1]);
+        if (setgid(uid) < 0 || setuid(uid) < 0) exit(100);
+        int n = bomb(cap, gate);
+        write(report, &n, sizeof n);
+        char c;
+        read(gate[0], &c, 1);
+        while (wait(0) >= 0) {}
+        exit(0);
+    }
+    return pid;
+}
+
+/* Two users' fork bombs take what they may; root still forks (it has the
+ * last slots to itself). Before the fix a student's bomb took all 64
+ * slots and root's shell could not even run kill or ps. */
+static int slots_case(int* n1, int* n2, int* root_ok) {
+    int gate[2], rep[2];
+    if (pipe(gate) < 0 || pipe(rep) < 0) return 200;
+    *n1 = *n2 = -1;
+    int a = bomber(kStudentId, 1000, gate, rep[1]);
+    if (a < 0 || read(rep[0], n1, sizeof *n1) != sizeof *n1) return 201;
+    int b = bomber(kStudentId + 1, 1000, gate, rep[1]); /* no slot left for it before the fix */
+    if (b > 0 && read(rep[0], n2, sizeof *n2) != sizeof *n2) return 202;
+    if (b < 0) *n2 = 0;
+    *root_ok = 0;
+    for (int i = 0; i < 4; i++) {
+        int pid = fork();
+        if (pid == 0) exit(7);
+        if (pid > 0 && reap_kept(pid) == 7) (*root_ok)++;
+    }
+    close(gate[0]);
+    close(gate[1]);
+    close(rep[0]);
+    close(rep[1]);
+    reap_kept(a);
+    if (b > 0) reap_kept(b);
+    return 0;
+}
+
+/* getrlimit/setrlimit as the student: the default is half the user slots;
+ * lowering cur limits the student's forks; cur above max, raising max and
+ * unknown resources are refused. Exit status: bit mask of failures. */
+static int rlimit_checks(void) {
+    if (become_student() < 0) return 100;
+    struct rlimit r, d;
+    int bad = 0;
+    if (getrlimit(RLIMIT_NPROC, &d) != 0 || d.rlim_cur != d.rlim_max || d.rlim_cur < 64) bad |= 1;
+    if (getrlimit(999, &r) != -1 || setrlimit(999, &d) != -1) bad |= 2;
+    r.rlim_cur = d.rlim_max + 1;
+    r.rlim_max = d.rlim_max + 1;
+    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 4; /* raising max: root's */
+    r.rlim_cur = d.rlim_max + 1;
+    r.rlim_max = d.rlim_max;
+    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 8; /* cur above max */
+    r.rlim_cur = 5;
+    if (setrlimit(RLIMIT_NPROC, &r) != 0) bad |= 16;
+    int gate[2];
+    if (pipe(gate) < 0) return 101;
+    int n = bomb(100, gate); /* this process is one of the student's 5 */
+    close(gate[1]);
+    while (wait(0) >= 0) {}
+    close(gate[0]);
+    if (n != 4) bad |= 32;
+    r.rlim_cur = r.rlim_max = 5;
+    if (setrlimit(RLIMIT_NPROC, &r) != 0) bad |= 64;
+    r.rlim_max = 6;
+    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 128; /* no way back up */
+    if (getrlimit(RLIMIT_NPROC, (struct rlimit*)0x80000000L) != -1) bad |= 256;
+    return bad;
+}
+
+static void t_forkuser(void) {
+    int n1, n2, root_ok;
+    int st = slots_case(&n1, &n2, &root_ok);
+    if (st != 0) return fail("forkuser", "setup", st);
+    struct rlimit d;
+    getrlimit(RLIMIT_NPROC, &d);
+    printf("forkuser: the student forked %d, another user %d, root %d of 4\n", n1, n2, root_ok);
+    if (root_ok != 4) return fail("forkuser", "root's forks that succeeded beside two users' fork bombs", root_ok);
+    if (n1 < 1 || n2 < 1) return fail("forkuser", "a user's fork bomb got no process", n1 < 1 ? n1 : n2);
+    if (n1 != (int)d.rlim_cur - 1) return fail("forkuser", "the student's children (want RLIMIT_NPROC - 1)", n1);
+    int pid = fork();
+    if (pid == 0) exit(rlimit_checks());
+    st = reap_kept(pid);
+    if (st != 0) return fail("forkuser", "getrlimit/setrlimit checks (bit mask; 100+ = setup)", st);
+    pass("forkuser", "root forks beside two users' bombs; RLIMIT_NPROC caps each user");
+}
+
 /* ---- rmcwd ---------------------------------------------------------- */
 
 static int dead_dir_checks(void) {
@@ -651,7 +766,7 @@ static long raw_syscall(long num) {
 }
 
 static void t_badsys(void) {
-    static const long nums[] = {0, -1, 999, 1L << 40, 200, 64};
+    static const long nums[] = {0, -1, 999, 1L << 40, 200, 1000};
     int t0 = uptime();
     for (int i = 0; i < 20000; i++) {
         long r = raw_syscall(nums[i % 6]);
@@ -749,6 +864,7 @@ static struct test tests[] = {
     {"traceuser", t_traceuser},
     {"conskill", t_conskill},
     {"consshare", t_consshare},
+    {"forkuser", t_forkuser},
     {"rmcwd", t_rmcwd},
     {"dirrace", t_dirrace},
     {"console", t_console},

@@ -67,7 +67,10 @@ enum {
     SYS_bcstat = 52,      /* (struct bcachestat*) -> 0 or -1 */
     /* OSTEP companion (docs/ostep-kernel.md) */
     SYS_mlfqlevel = 56, /* (pid, 0 = caller) -> its MLFQ queue (0 = top), or -1 (no such process, policy not mlfq) */
-    SYS_MAX = 56
+    /* process limits (lib/rlimit.h) */
+    SYS_getrlimit = 64, /* (resource, struct rlimit*) -> 0, or -1 (unknown resource, bad pointer) */
+    SYS_setrlimit = 65, /* (resource, const struct rlimit*) -> 0, or -1 (unknown, bad pointer, not allowed) */
+    SYS_MAX = 65
 };
 
 /* File types (struct stat.type). */
@@ -180,6 +183,16 @@ struct diskstat {
     unsigned int log_pinned;    /* now: distinct blocks the log keeps in the cache */
 };
 
+/* A resource limit (getrlimit, setrlimit): the soft limit enforced and the
+ * hard ceiling for it. RLIMIT_NPROC (Linux's number 6) is the only resource:
+ * processes of the caller's real user (root is exempt). */
+enum { RLIMIT_NPROC = 6 };
+#define RLIM_INFINITY (~0UL)
+struct rlimit {
+    unsigned long rlim_cur;
+    unsigned long rlim_max;
+};
+
 /* The layouts above are the ABI: pinned here for every compiler that
  * includes this header (kernel, user programs in C and C++, host tests).
  * LP64 throughout (RV64 and the x86-64 host). */
@@ -206,5 +219,6 @@ QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with use
 QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct diskstat) == 64, "struct diskstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct rlimit) == 16, "struct rlimit is shared with user programs");
 
 #endif
