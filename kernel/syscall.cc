@@ -101,6 +101,8 @@ constexpr auto make_table() {
     t.h[SYS_bcstat] = sys_bcstat;
     t.h[SYS_mlfqlevel] = sys_mlfqlevel;
     t.h[SYS_diskstat] = sys_diskstat;
+    t.h[SYS_getrlimit] = sys_getrlimit;
+    t.h[SYS_setrlimit] = sys_setrlimit;
     t.h[SYS_lseek] = sys_lseek;
     t.h[SYS_cputime] = sys_cputime;
     t.h[SYS_sched_yield] = sys_sched_yield;

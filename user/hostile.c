@@ -1,8 +1,8 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace rmcwd dirrace console conswrite pipeatomic badsys renice
- *                       (the foreground ones), forkbomb and memhog (run
- *                       in the background by tests/guest/hostile.py)
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare forkuser rmcwd dirrace
+ * console conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run in the background by
+ * tests/guest/hostile.py)
  *
  * Design: each test attacks the kernel through ordinary system calls the way
  * one of the bugs of the hardening pass was found, checks that the attack
@@ -20,6 +20,12 @@
  *   oomuser  whom the out-of-memory rule may kill for a student and for
  *            root (docs/memory.md);
  *   oomrace  refused student requests beside root's forks: no fork fails;
+ *   traceuser tracing and profiling are root's: the student cannot start,
+ *            stop, read or replace them; root's buffers are capped;
+ *   conskill a 256 KiB console write is killed within a second;
+ *   consshare a one-line write gets through beside a 256 KiB write;
+ *   forkuser two users' fork bombs leave root its reserve; RLIMIT_NPROC
+ *            (getrlimit, setrlimit) caps each user;
  *   rmcwd    a directory removed while it is the cwd: `..` fails and so does
  *            every create in it (file, directory, device, link);
  *   dirrace  one process makes and removes a directory while another
@@ -367,6 +373,225 @@ static void t_oomrace(void) {
     pass("oomrace", "3 s of refused student requests beside root's forks: none failed, nobody killed");
 }
 
+/* ---- tracing and profiling are root's ----------------------------- */
+
+/* Root traces and profiles; the student can neither start their own, nor
+ * stop, read or replace root's (before the fix trace_start(8192) and the
+ * largest prof_start took every page but 19 at 8 harts and prof stop read
+ * root's samples). Root's own buffers stay within 1/8 of memory each. */
+static void t_traceuser(void) {
+    int before = freepages();
+    if (trace_start(512) < 0) return fail("traceuser", "root's trace_start(512)", -1);
+    if (prof_start(1000, 64) < 0) {
+        trace_stop();
+        return fail("traceuser", "root's prof_start(1000, 64)", -1);
+    }
+    int pid = fork();
+    if (pid == 0) {
+        if (become_student() < 0) exit(100);
+        char buf[64];
+        struct tracestat st;
+        int bad = 0;
+        if (trace_stop() != -1) bad |= 1;
+        if (prof_stop() != -1) bad |= 2;
+        if (trace_start(8192) != -1) bad |= 4;
+        if (prof_start(20, 8192) != -1) bad |= 8;
+        if (trace_read(0, buf, sizeof buf) != -1) bad |= 16;
+        if (prof_read(0, buf, sizeof buf) != -1) bad |= 32;
+        if (trace_stat(&st) != 0 || st.on != 1) bad |= 64; /* the counts are anyone's */
+        exit(bad);
+    }
+    int st = reap_kept(pid);
+    int kept = trace_stop(), samples = prof_stop();
+    char hdr[16];
+    int rd = trace_read(0, hdr, sizeof hdr);
+    static char rest[4096];
+    unsigned long off = 0;
+    int n;
+    while ((n = prof_read(off, rest, sizeof rest)) > 0) off += (unsigned long)n; /* to the end: frees it */
+    if (st != 0) return fail("traceuser", "the student's calls that did not fail (bit mask; 100 = setup)", st);
+    if (kept <= 0 || samples < 0) return fail("traceuser", "root's trace or profile was stopped by the student", kept);
+    if (rd != (int)sizeof hdr) return fail("traceuser", "root cannot read its trace", rd);
+    /* The largest per-hart size on every hart is over 1/8 of memory here: refused. */
+    if (trace_start(8192) != -1) {
+        int used = before - freepages();
+        trace_stop();
+        if (used > before / 8 + 64) return fail("traceuser", "root's trace took more than 1/8 of memory", used);
+    }
+    if (trace_start(4) < 0) return fail("traceuser", "a small trace no longer starts", -1);
+    trace_stop();
+    int after = freepages();
+    if (after < before - 8) return fail("traceuser", "pages still held by a stopped small trace", before - after);
+    pass("traceuser", "the student cannot start, stop or read; root's buffers within 1/8 of memory");
+}
+
+/* ---- console writes are killable and shared ----------------------- */
+
+/* A child writes 256 KiB in one write(1, ...) (lines of 100 'z's). */
+static int big_writer(void) {
+    int pid = fork();
+    if (pid == 0) {
+        enum { kBig = 256 * 1024 };
+        char* buf = sbrk(kBig);
+        if (buf == (char*)-1) exit(100);
+        for (int i = 0; i < kBig; i++) buf[i] = i % 101 == 100 ? '\n' : 'z';
+        write(1, buf, kBig);
+        exit(0);
+    }
+    return pid;
+}
+
+/* Killed in the middle of a 256 KiB console write, the writer is gone
+ * within a second (it took 8 s before the fix: the write held the console
+ * and uart_putc's sleep never looked at killed). */
+static void t_conskill(void) {
+    int pid = big_writer();
+    if (pid < 0) return fail("conskill", "fork", pid);
+    sleep(3);
+    int t0 = uptime();
+    kill(pid);
+    int st = reap_kept(pid);
+    int ticks = uptime() - t0;
+    printf("\n"); /* the writer may have stopped inside a line */
+    if (st != -1) return fail("conskill", "the writer was not killed", st);
+    if (ticks > 10) return fail("conskill", "ticks from kill to exit of a console writer", ticks);
+    printf("conskill: the writer was gone %d ticks after its kill\n", ticks);
+    pass("conskill", "a 256 KiB console write ends within a second of its kill");
+}
+
+/* While another process writes 256 KiB in one call, a one-line write gets
+ * through within a second (before: after the whole 256 KiB, 8 s) and its
+ * line arrives whole (the host checks). */
+static void t_consshare(void) {
+    int pid = big_writer();
+    if (pid < 0) return fail("consshare", "fork", pid);
+    sleep(3);
+    int t0 = uptime();
+    static const char line[] = "consshare: a line between the big writer's lines\n";
+    int w = write(1, line, sizeof line - 1);
+    int ticks = uptime() - t0;
+    kill(pid);
+    reap_kept(pid);
+    printf("\n");
+    if (w != (int)sizeof line - 1) return fail("consshare", "the line's write", w);
+    if (ticks > 10) return fail("consshare", "ticks a one-line write waited behind a 256 KiB write", ticks);
+    printf("consshare: the line's write took %d ticks\n", ticks);
+    pass("consshare", "a line gets through a 256 KiB write within a second");
+}
+
+/* ---- process slots: root's reserve and the per-user limit --------- */
+
+/* Fork children that wait until the gate pipe's write end closes, until
+ * fork fails (or cap of them); returns how many. */
+static int bomb(int cap, int gate[2]) {
+    int n = 0;
+    while (n < cap) {
+        int pid = fork();
+        if (pid == 0) {
+            char c;
+            close(gate[1]);
+            read(gate[0], &c, 1);
+            exit(0);
+        }
+        if (pid < 0) break;
+        n++;
+    }
+    return n;
+}
+
+/* A child running as uid that bombs (at most cap), reports its count on
+ * `report` and, once the gate closes, reaps its children and exits. */
+static int bomber(int uid, int cap, int gate[2], int report) {
+    int pid = fork();
+    if (pid == 0) {
+        close(gate[1]);
+        if (setgid(uid) < 0 || setuid(uid) < 0) exit(100);
+        int n = bomb(cap, gate);
+        write(report, &n, sizeof n);
+        char c;
+        read(gate[0], &c, 1);
+        while (wait(0) >= 0) {}
+        exit(0);
+    }
+    return pid;
+}
+
+/* Two users' fork bombs take what they may; root still forks (it has the
+ * last slots to itself). Before the fix a student's bomb took all 64
+ * slots and root's shell could not even run kill or ps. */
+static int slots_case(int* n1, int* n2, int* root_ok) {
+    int gate[2], rep[2];
+    if (pipe(gate) < 0 || pipe(rep) < 0) return 200;
+    *n1 = *n2 = -1;
+    int a = bomber(kStudentId, 1000, gate, rep[1]);
+    if (a < 0 || read(rep[0], n1, sizeof *n1) != sizeof *n1) return 201;
+    int b = bomber(kStudentId + 1, 1000, gate, rep[1]); /* no slot left for it before the fix */
+    if (b > 0 && read(rep[0], n2, sizeof *n2) != sizeof *n2) return 202;
+    if (b < 0) *n2 = 0;
+    *root_ok = 0;
+    for (int i = 0; i < 4; i++) {
+        int pid = fork();
+        if (pid == 0) exit(7);
+        if (pid > 0 && reap_kept(pid) == 7) (*root_ok)++;
+    }
+    close(gate[0]);
+    close(gate[1]);
+    close(rep[0]);
+    close(rep[1]);
+    reap_kept(a);
+    if (b > 0) reap_kept(b);
+    return 0;
+}
+
+/* getrlimit/setrlimit as the student: the default is half the user slots;
+ * lowering cur limits the student's forks; cur above max, raising max and
+ * unknown resources are refused. Exit status: bit mask of failures. */
+static int rlimit_checks(void) {
+    if (become_student() < 0) return 100;
+    struct rlimit r, d;
+    int bad = 0;
+    if (getrlimit(RLIMIT_NPROC, &d) != 0 || d.rlim_cur != d.rlim_max || d.rlim_cur < 64) bad |= 1;
+    if (getrlimit(999, &r) != -1 || setrlimit(999, &d) != -1) bad |= 2;
+    r.rlim_cur = d.rlim_max + 1;
+    r.rlim_max = d.rlim_max + 1;
+    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 4; /* raising max: root's */
+    r.rlim_cur = d.rlim_max + 1;
+    r.rlim_max = d.rlim_max;
+    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 8; /* cur above max */
+    r.rlim_cur = 5;
+    if (setrlimit(RLIMIT_NPROC, &r) != 0) bad |= 16;
+    int gate[2];
+    if (pipe(gate) < 0) return 101;
+    int n = bomb(100, gate); /* this process is one of the student's 5 */
+    close(gate[1]);
+    while (wait(0) >= 0) {}
+    close(gate[0]);
+    if (n != 4) bad |= 32;
+    r.rlim_cur = r.rlim_max = 5;
+    if (setrlimit(RLIMIT_NPROC, &r) != 0) bad |= 64;
+    r.rlim_max = 6;
+    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 128; /* no way back up */
+    if (getrlimit(RLIMIT_NPROC, (struct rlimit*)0x80000000L) != -1) bad |= 256;
+    return bad;
+}
+
+static void t_forkuser(void) {
+    int n1, n2, root_ok;
+    int st = slots_case(&n1, &n2, &root_ok);
+    if (st != 0) return fail("forkuser", "setup", st);
+    struct rlimit d;
+    getrlimit(RLIMIT_NPROC, &d);
+    printf("forkuser: the student forked %d, another user %d, root %d of 4\n", n1, n2, root_ok);
+    if (root_ok != 4) return fail("forkuser", "root's forks that succeeded beside two users' fork bombs", root_ok);
+    if (n1 < 1 || n2 < 1) return fail("forkuser", "a user's fork bomb got no process", n1 < 1 ? n1 : n2);
+    if (n1 != (int)d.rlim_cur - 1) return fail("forkuser", "the student's children (want RLIMIT_NPROC - 1)", n1);
+    int pid = fork();
+    if (pid == 0) exit(rlimit_checks());
+    st = reap_kept(pid);
+    if (st != 0) return fail("forkuser", "getrlimit/setrlimit checks (bit mask; 100+ = setup)", st);
+    pass("forkuser", "root forks beside two users' bombs; RLIMIT_NPROC caps each user");
+}
+
 /* ---- rmcwd ---------------------------------------------------------- */
 
 static int dead_dir_checks(void) {
@@ -541,7 +766,7 @@ static long raw_syscall(long num) {
 }
 
 static void t_badsys(void) {
-    static const long nums[] = {0, -1, 999, 1L << 40, 200, 64};
+    static const long nums[] = {0, -1, 999, 1L << 40, 200, 1000};
     int t0 = uptime();
     for (int i = 0; i < 20000; i++) {
         long r = raw_syscall(nums[i % 6]);
@@ -636,6 +861,10 @@ static struct test tests[] = {
     {"oomhuge", t_oomhuge},
     {"oomuser", t_oomuser},
     {"oomrace", t_oomrace},
+    {"traceuser", t_traceuser},
+    {"conskill", t_conskill},
+    {"consshare", t_consshare},
+    {"forkuser", t_forkuser},
     {"rmcwd", t_rmcwd},
     {"dirrace", t_dirrace},
     {"console", t_console},

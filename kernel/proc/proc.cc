@@ -2,7 +2,8 @@
 //
 // Process slots are fixed (param::kMaxProcs); a slot is Unused, Embryo while
 // being set up, then Runnable/Running/Sleeping, and Zombie until its parent
-// waits. Each slot's kernel stack is mapped once at boot (kvm) and reused.
+// waits. Who may take a slot is lib/rlimit.h's rule (root's reserve, the
+// per-user RLIMIT_NPROC), applied in claim_slot. Each slot's kernel stack is mapped once at boot (kvm) and reused.
 // g_wait_lock serialises parent/child links: it is taken before any p->lock
 // and guards every Proc::parent, so a parent cannot miss a child's exit.
 #include "kernel/proc/proc.h"
@@ -33,6 +34,7 @@ constinit Proc* g_init_proc = nullptr;
 
 namespace {
 constinit SpinLock g_pid_lock("nextpid");
+constinit SpinLock g_claim_lock("claim");  // serialises slot claims (claim_slot)
 constinit int g_next_pid = 1;
 
 int alloc_pid() {
@@ -116,22 +118,37 @@ static void free_proc(Proc* p) {
     p->state = ProcState::Unused;
 }
 
-// Find an unused slot and prepare it to run forkret in the kernel.
-// Returns with p->lock held; NoProcess when the table is full, NoMemory
-// when its trapframe or page table cannot be had.
-static Result<Proc*> alloc_proc() {
+// An unused slot the caller (running as `as`, with RLIMIT_NPROC `nproc`)
+// may take (lib/rlimit.h: root's reserve, the per-user limit), claimed as
+// Embryo and returned with its lock held; NoProcess if there is none.
+// g_claim_lock serialises claims, so the counts a non-root caller takes
+// cannot be overtaken by another claim; frees only lower them.
+static Result<Proc*> claim_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
+    LockGuard claims(g_claim_lock);
     Proc* p = nullptr;
+    int used = 0, mine = 0;
     for (Proc& cand : g_procs) {
-        cand.lock.acquire();
+        LockGuard g(cand.lock);
         if (cand.state == ProcState::Unused) {
-            p = &cand;
-            break;
+            if (!p) p = &cand;
+            if (as.root()) break;  // bound by no count: the first free slot will do
+            continue;
         }
-        cand.lock.release();
+        used++;
+        if (cand.cred.uid == as.uid) mine++;
     }
-    if (!p) return Error::NoProcess;
-    p->pid = alloc_pid();
+    if (!p || !rlimit::may_take_slot(as, as.root() ? 0 : used, mine, nproc)) return Error::NoProcess;
+    p->lock.acquire();
     p->state = ProcState::Embryo;
+    return p;
+}
+
+// Find a slot the caller may take and prepare it to run forkret in the
+// kernel. Returns with p->lock held; NoProcess when the table is full (for
+// this caller), NoMemory when its trapframe or page table cannot be had.
+static Result<Proc*> alloc_proc(const perm::Cred& as, const rlimit::Limit& nproc) {
+    Q_TRY(p, claim_slot(as, nproc));
+    p->pid = alloc_pid();
     p->trapframe = static_cast<TrapFrame*>(kalloc());
     if (p->trapframe) p->pagetable = proc_pagetable(p);
     if (!p->trapframe || !p->pagetable) {
@@ -156,11 +173,12 @@ static Result<Proc*> alloc_proc() {
     p->bal_service = {};
     p->cred = perm::Cred{};  // root until fork copies the parent's
     p->fp.reset();
+    p->nproc_limit = rlimit::kDefaultNproc;
     return p;
 }
 
 void user_init() {
-    Proc* p = alloc_proc().value_or(nullptr);
+    Proc* p = alloc_proc(perm::Cred{}, rlimit::kDefaultNproc).value_or(nullptr);
     if (!p) panic("user_init: no process");
     g_init_proc = p;
     const u64 len = static_cast<u64>(initcode_end - initcode_start);
@@ -198,7 +216,7 @@ Result<int> fork() {
     Proc* parent = myproc();
     const u64 pages = page_round_up(parent->sz) / kPageSize;
     Q_CHECK(oom_admit(pages, pages));  // a copy that cannot fit fails before taking a page
-    Q_TRY(child, alloc_proc());
+    Q_TRY(child, alloc_proc(parent->cred, parent->nproc_limit));
     if (!uvm_copy(parent->pagetable, child->pagetable, parent->sz).ok()) {
         free_proc(child);
         child->lock.release();
@@ -214,6 +232,7 @@ Result<int> fork() {
     child->cwd = idup(parent->cwd);
     safe_strcpy(child->name, parent->name, sizeof(child->name));
     child->cred = parent->cred;  // child->lock held; the parent changes its own only under its lock
+    child->nproc_limit = parent->nproc_limit;
     const int pid = child->pid;
     child->lock.release();
 

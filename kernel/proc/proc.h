@@ -13,6 +13,7 @@
 #include "lib/fs/perm.h"
 #include "lib/params.h"
 #include "lib/result.h"
+#include "lib/rlimit.h"
 #include "lib/sched/balance.h"
 #include "lib/sched/policy.h"
 #include "lib/types.h"
@@ -63,6 +64,7 @@ struct Proc {
     File* ofile[param::kMaxOpenPerProc] = {};
     Inode* cwd = nullptr;
     char name[16] = {};
+    rlimit::Limit nproc_limit;  // RLIMIT_NPROC (lib/rlimit.h), inherited at fork
 
     // scheduling: se and nice under the run-queue lock (see runqueue.h);
     // running_on and the stat_* counters are written by the hart that

@@ -33,5 +33,7 @@ i64 sys_setuid();
 i64 sys_getgid();
 i64 sys_getegid();
 i64 sys_setgid();
+i64 sys_getrlimit();  // kernel/proc/rlimit.cc
+i64 sys_setrlimit();
 
 }  // namespace q

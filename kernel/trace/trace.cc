@@ -9,6 +9,9 @@
 // the middle of a record (the handshake in hart_records.h); after that the
 // buffers are quiescent until the next trace_start, which is the only
 // place they are freed and reallocated.
+// Who may: starting, stopping and reading a trace are root's (the records
+// name every user's processes and what they run); trace_stat's counts are
+// anyone's. A trace takes at most 1/8 of memory (hart_records.h: fits()).
 // g_ctl serialises the system calls (start, stop, read, stat); it is taken
 // before any process lock (the start-up snapshot takes each p->lock) and
 // never by a trace point.
@@ -140,13 +143,15 @@ void emit_deschedule(const Proc* p, int state, u64 ran) {
     pop_off();
 }
 
-// trace_start(kb) -> 0; -1 if already tracing, kb outside 4..8192 (0 means
-// the default, 1024 KiB per hart), or out of memory. Frees the previous
-// trace's buffers (its dump can no longer be read), allocates kb KiB per
-// hart, and writes one Proc record for every existing process.
+// trace_start(kb) -> 0; -1 if the caller is not root, already tracing, kb
+// outside 4..8192 (0 means the default, 1024 KiB per hart), all harts'
+// buffers together over 1/8 of memory, or out of memory. Frees the
+// previous trace's buffers (its dump can no longer be read), allocates kb
+// KiB per hart, and writes one Proc record for every existing process.
 i64 sys_trace_start() {
     const int kb = arg_int(0) == 0 ? static_cast<int>(kDefaultKb) : arg_int(0);
     if (kb < 4 || kb > static_cast<int>(kMaxKb)) return -1;
+    if (!perm::may_admin(current_cred())) return -1;
     LockGuard g(g_ctl);
     if (g_rec.is_on()) return -1;
     g_header = DumpHeader{};
@@ -158,9 +163,11 @@ i64 sys_trace_start() {
     return 0;
 }
 
-// trace_stop() -> records kept (all harts), or -1 if not tracing. The dump
-// can then be read with trace_read until the next trace_start.
+// trace_stop() -> records kept (all harts), or -1 if the caller is not root
+// or not tracing. The dump can then be read with trace_read until the next
+// trace_start.
 i64 sys_trace_stop() {
+    if (!perm::may_admin(current_cred())) return -1;
     LockGuard g(g_ctl);
     if (!g_rec.is_on()) return -1;
     g_rec.stop();
@@ -187,8 +194,10 @@ i64 sys_trace_stop() {
 
 // trace_read(offset, buf, len) -> bytes of the dump (header, then each
 // hart's records) copied from `offset` into buf, 0 at or past its end; -1
-// while tracing, before the first stop, or for a bad pointer.
+// for a caller who is not root, while tracing, before the first stop, or
+// for a bad pointer.
 i64 sys_trace_read() {
+    if (!perm::may_admin(current_cred())) return -1;
     const u64 off = arg_raw(0);
     const UserAddr dst = arg_addr(1);
     const i64 len_arg = static_cast<i64>(arg_raw(2));

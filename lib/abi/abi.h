@@ -67,6 +67,9 @@ enum {
     SYS_bcstat = 52,      /* (struct bcachestat*) -> 0 or -1 */
     /* OSTEP companion (docs/ostep-kernel.md) */
     SYS_mlfqlevel = 56, /* (pid, 0 = caller) -> its MLFQ queue (0 = top), or -1 (no such process, policy not mlfq) */
+    /* process limits (lib/rlimit.h) */
+    SYS_getrlimit = 64, /* (resource, struct rlimit*) -> 0, or -1 (unknown resource, bad pointer) */
+    SYS_setrlimit = 65, /* (resource, const struct rlimit*) -> 0, or -1 (unknown, bad pointer, not allowed) */
     /* C library glue (user/libc, docs/userland.md): 100-103 */
     SYS_lseek = 100, /* (fd, offset, whence 0 set / 1 cur / 2 end) -> new offset, or -1 (not a file, outside 0..size) */
     SYS_cputime = 101,     /* () -> the caller's CPU time in nanoseconds, its current run included */
@@ -184,6 +187,16 @@ struct diskstat {
     unsigned int log_pinned;    /* now: distinct blocks the log keeps in the cache */
 };
 
+/* A resource limit (getrlimit, setrlimit): the soft limit enforced and the
+ * hard ceiling for it. RLIMIT_NPROC (Linux's number 6) is the only resource:
+ * processes of the caller's real user (root is exempt). */
+enum { RLIMIT_NPROC = 6 };
+#define RLIM_INFINITY (~0UL)
+struct rlimit {
+    unsigned long rlim_cur;
+    unsigned long rlim_max;
+};
+
 /* The layouts above are the ABI: pinned here for every compiler that
  * includes this header (kernel, user programs in C and C++, host tests).
  * LP64 throughout (RV64 and the x86-64 host). */
@@ -210,5 +223,6 @@ QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with use
 QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct diskstat) == 64, "struct diskstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct rlimit) == 16, "struct rlimit is shared with user programs");
 
 #endif

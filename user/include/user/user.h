@@ -78,6 +78,8 @@ int prof_start(int period_us, int kb);
 int prof_stop(void);
 int prof_read(unsigned long offset, void* buf, int len);
 int bcstat(struct bcachestat*);
+int getrlimit(int resource, struct rlimit*); /* RLIMIT_NPROC (lib/rlimit.h) */
+int setrlimit(int resource, const struct rlimit*);
 int diskstat(struct diskstat*);
 
 /* ulib.c */
