@@ -5,7 +5,8 @@
 // exception kills the offending process (status -1) and never the kernel.
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
-// Timer: each dispatch arms a full slice (timer_new_slice); any hart advances the 0.1 s tick.
+// Timer: each dispatch arms a full slice (timer_new_slice); any hart advances
+// the 0.1 s tick, and ends the futex waits whose deadline has passed.
 // While the profiler is on (kernel/prof/prof.h) the timer is also armed for
 // its next sample; a sample-only interrupt is Handled, never SliceOver.
 // A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
@@ -17,6 +18,7 @@
 #include "kernel/dev/disk.h"
 #include "kernel/dev/uart.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/prof/prof.h"
@@ -58,6 +60,8 @@ void arm_timer() {
     const u64 next_tick = __atomic_load_n(&g_next_tick, __ATOMIC_RELAXED);
     const u64 slice_end = mycpu()->slice_end;
     u64 when = slice_end < next_tick ? slice_end : next_tick;
+    const u64 futex_due = futex_next_deadline();
+    if (futex_due < when) when = futex_due;
     if (prof::on()) {
         const u64 due = prof::next_due();
         if (due < when) when = due;
@@ -88,6 +92,7 @@ Intr clock_intr(const u64* kregs) {
     // copied it to the trapframe; kernel_trap has not yet returned).
     if (prof::on()) prof::on_timer(now, r_sepc(), kregs);
     update_ticks(now);
+    if (now >= futex_next_deadline()) futex_expire(now);
     Cpu* c = mycpu();
     const bool slice_over = now >= c->slice_end;
     if (slice_over) c->slice_end = now + g_slice_cycles;
@@ -138,6 +143,24 @@ Intr dev_intr(const u64* kregs) {
 
 }  // namespace
 
+namespace {
+
+// A page fault on a page that is mapped with the access it needs: another
+// thread mapped it just now, and this hart may still have cached the old,
+// invalid entry (RISC-V allows that until an sfence.vma, which the return
+// to user mode does). The access is simply retried.
+bool spurious_fault(Proc* p, u64 scause, u64 va) {
+    u64 need = 0;
+    if (scause == kExcLoadPageFault) need = kPteR;
+    if (scause == kExcStorePageFault) need = kPteR | kPteW;
+    if (scause == kExcInstPageFault) need = kPteX;
+    if (need == 0 || va >= kMaxVa) return false;
+    const Pte* pte = walk(p->pagetable, page_round_down(va), false);
+    return pte && (*pte & (kPteV | kPteU | need)) == (kPteV | kPteU | need);
+}
+
+}  // namespace
+
 extern "C" void usertrap() {
     if (r_sstatus() & kSstatusSpp) panic("usertrap: not from user mode");
     w_stvec(reinterpret_cast<u64>(&kernelvec));
@@ -150,7 +173,7 @@ extern "C" void usertrap() {
         p->trapframe->epc += 4;
         intr_on();
         syscall_dispatch(p);
-    } else if ((which = dev_intr(nullptr)) == Intr::None) {
+    } else if ((which = dev_intr(nullptr)) == Intr::None && !spurious_fault(p, scause, r_stval())) {
         kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
                 r_stval());
         set_killed(p);
@@ -176,7 +199,7 @@ extern "C" void usertrap_return() {
     w_sepc(p->trapframe->epc);
     const u64 satp = make_satp(reinterpret_cast<u64>(p->pagetable));
     const u64 userret_va = layout::kTrampoline + (reinterpret_cast<u64>(userret) - reinterpret_cast<u64>(trampoline));
-    reinterpret_cast<void (*)(u64)>(userret_va)(satp);
+    reinterpret_cast<void (*)(u64, u64)>(userret_va)(satp, p->trapframe_va);
 }
 
 // regs: the interrupted registers, saved by kernelvec.S (x[n] at regs[n]).

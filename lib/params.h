@@ -10,7 +10,8 @@ namespace q::param {
 
 constexpr int kMaxCpus = 8;                     // harts the kernel supports
 constexpr int kDefaultCpus = 3;                 // used when the device tree is absent
-constexpr int kMaxProcs = 64;                   // process table size
+constexpr int kMaxProcs = 64;                   // process table size: threads of all processes
+constexpr int kMaxThreadsPerProc = 32;          // threads one process may have (its first included)
 constexpr int kMaxOpenPerProc = 16;             // open files per process
 constexpr int kMaxFiles = 100;                  // open files, system-wide
 constexpr int kMaxInodes = 50;                  // active in-memory inodes

@@ -52,8 +52,10 @@ void oom_kill(const Proc* caller) {
         LockGuard g(p.lock);
         const bool live =
             p.state == ProcState::Runnable || p.state == ProcState::Running || p.state == ProcState::Sleeping;
-        if (!live || p.killed || p.sz <= most) continue;
-        most = p.sz;
+        // A live thread's group is its process's (threads of one process
+        // all show its size; the first one found is the victim: kill() ends them all).
+        if (!live || p.killed || p.tg->sz <= most) continue;
+        most = p.tg->sz;
         victim = p.pid;
         safe_strcpy(name, p.name, sizeof(name));
     }

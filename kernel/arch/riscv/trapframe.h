@@ -1,4 +1,4 @@
-// kernel/arch/riscv/trapframe.h - the per-process page that saves user registers.
+// kernel/arch/riscv/trapframe.h - the per-thread page that saves user registers.
 //
 // trampoline.S writes the user's registers here on a trap from user mode and
 // reads them back on return. The first five words are set by the kernel
