@@ -148,15 +148,18 @@ namespace {
 // A page fault on a page that is mapped with the access it needs: another
 // thread mapped it just now, and this hart may still have cached the old,
 // invalid entry (RISC-V allows that until an sfence.vma, which the return
-// to user mode does). The access is simply retried.
+// to user mode does). The access is retried, once: a second fault at the
+// same address is real (whatever the entry says), so a fault never loops.
 bool spurious_fault(Proc* p, u64 scause, u64 va) {
     u64 need = 0;
     if (scause == kExcLoadPageFault) need = kPteR;
     if (scause == kExcStorePageFault) need = kPteR | kPteW;
     if (scause == kExcInstPageFault) need = kPteX;
-    if (need == 0 || va >= kMaxVa) return false;
+    if (need == 0 || va >= kMaxVa || va == p->retried_va) return false;
     const Pte* pte = walk(p->pagetable, page_round_down(va), false);
-    return pte && (*pte & (kPteV | kPteU | need)) == (kPteV | kPteU | need);
+    if (!pte || (*pte & (kPteV | kPteU | need)) != (kPteV | kPteU | need)) return false;
+    p->retried_va = va;
+    return true;
 }
 
 }  // namespace
@@ -185,6 +188,8 @@ extern "C" void usertrap() {
 
 extern "C" void usertrap_return() {
     Proc* p = myproc();
+    // Killed while it waited to run (or, a new thread, before it first ran).
+    if (killed(p)) exit(-1);
     intr_off();
     const u64 uservec_va = layout::kTrampoline + (reinterpret_cast<u64>(uservec) - reinterpret_cast<u64>(trampoline));
     w_stvec(uservec_va);

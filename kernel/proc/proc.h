@@ -101,9 +101,10 @@ struct Proc {
     u64 kstack = 0;             // kernel stack (virtual address)
     u64* pagetable = nullptr;   // = tg->pagetable
     TrapFrame* trapframe = nullptr;
-    u64 trapframe_va = 0;  // where it is mapped in user page tables (slot's)
-    u64 clear_tid = 0;     // user address: set 0 and futex-woken at exit (0: none)
-    File* held[2] = {};    // files held for the running system call (fd_get)
+    u64 trapframe_va = 0;    // where it is mapped in user page tables (slot's)
+    u64 clear_tid = 0;       // user address: set 0 and futex-woken at exit (0: none)
+    File* held[2] = {};      // files held for the running system call (fd_get)
+    u64 retried_va = ~0ull;  // last page fault retried as spurious (kernel/trap.cc)
     Context context{};
     char name[16] = {};
 
