@@ -2,6 +2,7 @@
  *
  *   threadtest [name-prefix...]
  *   threadtest -x STATUS      (helper: exit with STATUS, for the exec tests)
+ *   threadtest -s N           (helper: N sleeping threads for 5 s, for ps -T)
  *
  * Each test runs in its own child process, like usertests: it returns
  * (PASS) or calls FAIL, which prints "FAIL name: reason" and exits 99; the
@@ -198,6 +199,26 @@ static void test_limit(void) {
     for (int i = 0; i < n; i++) CHECK(thread_join(tids[i]) == 0, "join %d failed", i);
     CHECK((tids[0] = thread_create(t_incr, 0)) > 0, "no thread after the others ended");
     CHECK(thread_join(tids[0]) == 0, "join failed");
+}
+
+/* At the limit, a thread whose join returned no longer counts: when all
+ * of them end at once and are joined, as many can be made again at once,
+ * every round (the kernel clears the join word and drops its thread count
+ * in one step; it once cleared the word first, and a fast joiner then hit
+ * the limit on 8 harts). */
+static void test_limit_refill(void) {
+    for (int round = 0; round < 20; round++) {
+        int tids[kMaxThreads];
+        int n = 0;
+        gate = 0;
+        counter = 0;
+        while (n < kMaxThreads - 1 && (tids[n] = thread_create(t_park, 0)) > 0) n++;
+        CHECK(n == kMaxThreads - 1, "round %d: made %d threads after the joins, expected %d", round, n,
+              kMaxThreads - 1);
+        wait_for(&counter, n);
+        open_gate();
+        for (int i = 0; i < n; i++) CHECK(thread_join(tids[i]) == 0, "join in round %d", round);
+    }
 }
 
 static volatile int fword;
@@ -509,6 +530,79 @@ static void test_creds(void) {
     CHECK(child_status(setuid_in_thread) == 0, "setuid in a process with threads");
 }
 
+/* Run argv with its output in out (NUL-terminated); returns its status. */
+static int capture(char** argv, char* out, int max) {
+    int p[2];
+    CHECK(pipe(p) == 0, "pipe");
+    int pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        close(1);
+        dup(p[1]);
+        close(p[0]);
+        close(p[1]);
+        exec(argv[0], argv);
+        exit(127);
+    }
+    close(p[1]);
+    int n = 0, r;
+    while (n < max - 1 && (r = read(p[0], out + n, max - 1 - n)) > 0) n += r;
+    out[n] = 0;
+    close(p[0]);
+    int st = -1;
+    wait(&st);
+    return st;
+}
+
+/* Rows of ps output whose first column is pid (and, with -T, second tid). */
+static int rows_of(const char* out, int pid, int tid) {
+    int n = 0;
+    for (const char* line = out; *line; line++) {
+        int col[2] = {0, 0};
+        const char* s = line;
+        for (int c = 0; c < 2; c++) {
+            while (*s == ' ') s++;
+            while (*s >= '0' && *s <= '9') col[c] = col[c] * 10 + (*s++ - '0');
+        }
+        if (col[0] == pid && (tid == 0 || col[1] == tid)) n++;
+        while (*line && *line != '\n') line++;
+        if (!*line) break;
+    }
+    return n;
+}
+
+static char psout[4096];
+
+static void test_ps_renice_taskset(void) {
+    int tids[3];
+    for (int i = 0; i < 3; i++) CHECK((tids[i] = thread_create(t_park, 0)) > 0, "create");
+    wait_for(&counter, 3);
+    char* ps_t[] = {"/ps", "-T", 0};
+    CHECK(capture(ps_t, psout, sizeof psout) == 0, "ps -T failed");
+    CHECK(strchr(psout, 'T') && rows_of(psout, getpid(), 0) == 4, "ps -T: %d rows of pid %d, expected 4:\n%s",
+          rows_of(psout, getpid(), 0), getpid(), psout);
+    for (int i = 0; i < 3; i++) CHECK(rows_of(psout, getpid(), tids[i]) == 1, "ps -T: no row for tid %d", tids[i]);
+    char* ps[] = {"/ps", 0};
+    CHECK(capture(ps, psout, sizeof psout) == 0, "ps failed");
+    CHECK(rows_of(psout, getpid(), 0) == 1, "ps: %d rows of a process with 4 threads:\n%s", rows_of(psout, getpid(), 0),
+          psout);
+    char tid[12];
+    int v = tids[1], k = 0;
+    char rev[12];
+    while (v > 0) rev[k++] = (char)('0' + v % 10), v /= 10;
+    for (int j = 0; j < k; j++) tid[j] = rev[k - 1 - j];
+    tid[k] = 0;
+    char* renice[] = {"/renice", "-n", "6", "-p", tid, 0};
+    CHECK(capture(renice, psout, sizeof psout) == 0, "renice of a thread: %s", psout);
+    CHECK(getpriority(tids[1]) == 6 && getpriority(tids[0]) == 0 && getpriority(getpid()) == 0,
+          "renice -p TID changed more than that thread");
+    char* taskset[] = {"/taskset", "-p", "1", tid, 0};
+    CHECK(capture(taskset, psout, sizeof psout) == 0, "taskset of a thread: %s", psout);
+    CHECK(getaffinity(tids[1]) == 1 && getaffinity(tids[0]) != 1, "taskset -p MASK TID changed more than that thread");
+    open_gate();
+    for (int i = 0; i < 3; i++) CHECK(thread_join(tids[i]) == 0, "join");
+}
+
 struct test {
     const char* name;
     void (*fn)(void);
@@ -521,6 +615,7 @@ static struct test tests[] = {
     {"raw_tcreate", test_raw_tcreate},
     {"tcreate_bad", test_tcreate_bad},
     {"limit", test_limit},
+    {"limit_refill", test_limit_refill},
     {"futex_wait_wake", test_futex_wait_wake},
     {"futex_timeout", test_futex_timeout},
     {"futex_bad", test_futex_bad},
@@ -536,6 +631,7 @@ static struct test tests[] = {
     {"fd_race", test_fd_race},
     {"sched_per_thread", test_sched_per_thread},
     {"creds", test_creds},
+    {"ps_renice_taskset", test_ps_renice_taskset},
 };
 
 static int selected(const char* name, int argc, char** argv) {
@@ -566,9 +662,21 @@ static int run_test(struct test* t) {
     return 1;
 }
 
+/* threadtest -s N: N threads besides the first, all asleep, for `ps -T`,
+ * renice and taskset of one thread (tests/guest/threads_tests.py); prints
+ * "threads: PID TID..." and ends after 5 seconds. */
+static void sleepers(int n) {
+    printf("threads: %d", getpid());
+    for (int i = 0; i < n; i++) printf(" %d", thread_create(t_nap, 0));
+    printf("\n");
+    sleep(50);
+    exit(0);
+}
+
 int main(int argc, char* argv[]) {
     if (argc == 3 && strcmp(argv[1], "-x") == 0) exit(atoi(argv[2]));
-    usage_on_help(argc, argv, "threadtest [-x STATUS | test-name-prefix...]");
+    if (argc == 3 && strcmp(argv[1], "-s") == 0) sleepers(atoi(argv[2]));
+    usage_on_help(argc, argv, "threadtest [-x STATUS | -s N | test-name-prefix...]");
     int passed = 0, failed = 0;
     child_status(test_ids); /* warm-up: first-use allocations (buffer cache) */
     for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {

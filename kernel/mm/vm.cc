@@ -131,16 +131,22 @@ void uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
     }
 }
 
-Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm) { return uvm_grow(pt, oldsz, newsz, 0, perm); }
+Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm) {
+    u64 kept = 0;
+    auto r = uvm_grow(pt, oldsz, newsz, &kept, perm);
+    if (!r.ok() && kept > oldsz) uvm_dealloc(pt, kept, oldsz);  // nobody else can have seen them
+    return r;
+}
 
-// Pages in [oldsz, top) are valid without PTE_U (uvm_revoke kept them):
-// they are zeroed and handed back. On failure the fresh pages are freed and
-// the reused ones kept again, so the table is as it was.
-Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64 top, u64 perm) {
+// Pages in [oldsz, *top) are valid without PTE_U (uvm_revoke kept them):
+// they are zeroed and handed back. On failure nothing is freed: what this
+// call mapped is kept too (another thread may have touched it already), and
+// *top grows to cover it.
+Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm) {
     if (newsz < oldsz) return oldsz;
     if (newsz > layout::kUserTop) return Error::NoMemory;
     for (u64 a = page_round_up(oldsz); a < newsz; a += kPageSize) {
-        if (a < top) {
+        if (a < *top) {
             Pte* pte = walk(pt, a, false);
             if (pte && (*pte & kPteV)) {
                 memset(reinterpret_cast<void*>(pte_to_pa(*pte)), 0, kPageSize);
@@ -152,9 +158,8 @@ Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64 top, u64 perm) {
         void* mem = kalloc();
         if (!mem || !map_pages(pt, a, kPageSize, reinterpret_cast<u64>(mem), perm | kPteU).ok()) {
             if (mem) kfree(mem);
-            const u64 kept = top < a ? top : a;
-            if (kept > oldsz) uvm_revoke(pt, oldsz, kept);
-            if (a > kept) uvm_dealloc(pt, a, kept > oldsz ? kept : oldsz);
+            uvm_revoke(pt, oldsz, a);
+            if (a > *top) *top = a;
             return Error::NoMemory;
         }
     }

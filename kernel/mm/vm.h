@@ -31,9 +31,10 @@ PageTable uvm_create();
 void uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages);
 // Grow from oldsz to newsz; new pages get perm (R/W/X bits) plus U.
 Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm);
-// uvm_alloc that first reuses, zeroed, the pages of [oldsz, top) that
-// uvm_revoke kept mapped.
-Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64 top, u64 perm);
+// uvm_alloc for a table other threads use: it first reuses, zeroed, the
+// pages of [oldsz, *top) that uvm_revoke kept mapped, and when memory runs
+// out it frees nothing (what it mapped is kept, *top grows over it).
+Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm);
 // Shrink from oldsz to newsz, freeing the pages.
 u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz);
 // Shrink from oldsz to newsz without freeing: the pages stay mapped, not

@@ -196,7 +196,7 @@ Result<int> exec(const char* path, char* const argv[]) {
 
     // Commit: from here exec cannot fail. p is the process's only thread.
     safe_strcpy(p->name, base_name(path), sizeof(p->name));
-    trace_exec(p->pid, p->name);
+    trace_exec(p->tid, p->name);
     ThreadGroup* tg = p->tg;
     PageTable old = tg->pagetable;
     u64 oldsz = 0;

@@ -116,13 +116,13 @@ void proc_free_pagetable(PageTable pt, u64 sz) {
 }
 
 // Return a slot to Unused; caller holds p->lock and has released what the
-// slot's thread owned (its group is someone else's business).
+// slot's thread owned (its group is someone else's business). The ids stay
+// until the slot is reused: an ended thread's last trace record names it.
 void clear_slot(Proc* p) {
     if (p->trapframe) kfree(p->trapframe);
     p->trapframe = nullptr;
     p->tg = nullptr;
     p->pagetable = nullptr;
-    p->pid = p->tid = 0;
     p->parent = nullptr;
     p->reapable = false;
     p->name[0] = 0;
@@ -160,6 +160,7 @@ Result<Proc*> alloc_slot() {
         return Error::NoMemory;
     }
     p->state = ProcState::Embryo;
+    p->pid = p->tid = 0;
     memset(&p->context, 0, sizeof(p->context));
     p->context.ra = reinterpret_cast<u64>(&forkret);
     p->context.sp = p->kstack + kPageSize;
@@ -229,14 +230,20 @@ Result<u64> grow_proc(i64 n) {
     ThreadGroup* tg = p->tg;
     SleepGuard mm(tg->mm_lock);
     const u64 sz = tg->sz;
+    const bool alone = __atomic_load_n(&tg->live, __ATOMIC_ACQUIRE) == 1;
     if (n > 0) {
         if (static_cast<u64>(n) > layout::kUserTop || sz + n > layout::kUserTop) return Error::NoMemory;
-        Q_TRY(newsz, uvm_grow(tg->pagetable, sz, sz + n, tg->top, riscv::kPteR | riscv::kPteW));
-        tg->sz = newsz;
+        auto grown = uvm_grow(tg->pagetable, sz, sz + n, &tg->top, riscv::kPteR | riscv::kPteW);
+        if (!grown.ok()) {
+            if (alone && tg->top > sz) uvm_dealloc(tg->pagetable, tg->top, sz);
+            if (alone) tg->top = 0;
+            return grown.error();
+        }
+        tg->sz = grown.value();
     } else if (n < 0) {
         if (static_cast<u64>(-n) > sz) return Error::BadArgument;
         const u64 newsz = sz + n;
-        if (__atomic_load_n(&tg->live, __ATOMIC_ACQUIRE) == 1) {  // alone: free them, and any kept ones
+        if (alone) {  // free them, and any kept ones
             uvm_dealloc(tg->pagetable, sz > tg->top ? sz : tg->top, newsz);
             tg->top = 0;
         } else {
@@ -287,7 +294,7 @@ Result<int> fork() {
     child->cred = parent->cred;  // the parent changes its own only under its lock
     rq_set_nice(child, parent->nice);
     child->affinity = parent->affinity;
-    trace_fork(pid, parent->pid);
+    trace_fork(pid, parent->tid);
     make_runnable(child);
     return pid;
 }

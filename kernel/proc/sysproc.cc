@@ -140,14 +140,16 @@ i64 sys_procinfo() {
     if (index < 0 || index >= param::kMaxProcs) return -1;
     Proc& p = g_procs[index];
     procinfo info{};
+    const Proc* leader = &p;  // a thread's parent is its process's
     {
         LockGuard g(p.lock);
         if (p.state == ProcState::Unused) return 1;
         proc_info(p, &info);
+        if (p.tg) leader = p.tg->leader;
     }
     {
-        LockGuard g(g_wait_lock);
-        info.ppid = p.parent ? p.parent->pid : 0;
+        LockGuard g(g_wait_lock);  // (if the leader was reaped meanwhile, a stale number)
+        info.ppid = leader->parent ? leader->parent->pid : 0;
     }
     return to_user(copy_out(myproc()->pagetable, arg_addr(1), &info, sizeof(info)));
 }

@@ -97,6 +97,13 @@ void release_process(Proc* p, ThreadGroup* tg) {
     panic("exited thread ran");
 }
 
+// Linux's CLONE_CHILD_CLEARTID: store 0 in p's join word; false if the
+// word is not writable any more (the program gave its page back).
+bool clear_join_word(Proc* p) {
+    const u32 zero = 0;
+    return copy_out(p->pagetable, UserAddr(p->clear_tid), &zero, sizeof(zero)).ok();
+}
+
 }  // namespace
 
 // End the calling thread. status becomes the process's exit status if this
@@ -104,20 +111,18 @@ void release_process(Proc* p, ThreadGroup* tg) {
 [[noreturn]] void end_thread(int status) {
     Proc* p = myproc();
     ThreadGroup* tg = p->tg;
-    if (p->clear_tid != 0) {
-        const u32 zero = 0;
-        if (copy_out(p->pagetable, UserAddr(p->clear_tid), &zero, sizeof(zero)).ok())
-            futex_wake(tg, p->clear_tid, param::kMaxProcs);
-    }
     tg->lock.acquire();
-    // Its trapframe leaves the shared page table before the count drops:
+    // The join word is cleared in the same step as the count drops: a
+    // joiner that sees 0 and creates a thread finds this one gone.
+    const u64 word = p->clear_tid;
+    const bool joined = word != 0 && clear_join_word(p);
+    // Its trapframe leaves the shared page table before the count drops too:
     // an exec waiting for live == 1 frees that table.
     unmap_trapframe(tg->pagetable, p);
     TrapFrame* tf = p->trapframe;
     p->trapframe = nullptr;
     kfree(tf);
-    const bool last = --tg->live == 0;
-    if (last) {
+    if (--tg->live == 0) {
         if (!tg->exiting) tg->status = status;
         tg->lock.release();
         release_process(p, tg);
@@ -132,6 +137,10 @@ void release_process(Proc* p, ThreadGroup* tg) {
         clear_slot(p);  // free for reuse once it has switched away
     }
     tg->lock.release();
+    // The group may be gone as soon as its lock is free: its address is
+    // only the futex key now (a waiter of a new group at the same place may
+    // wake early, which futex waiters allow for).
+    if (joined) futex_wake(tg, word, param::kMaxProcs);
     sched_switch();
     panic("exited thread ran");
 }
@@ -250,6 +259,7 @@ Result<int> thread_create(const ThreadStart& start) {
     }
     rq_set_nice(t, p->nice);
     t->affinity = p->affinity;
+    trace_thread(tid, p->pid);
     make_runnable(t);
     return tid;
 }
