@@ -189,7 +189,7 @@ extern "C" void usertrap() {
 extern "C" void usertrap_return() {
     Proc* p = myproc();
     // Killed while it waited to run (or, a new thread, before it first ran).
-    if (killed(p)) exit(-1);
+    if (__atomic_load_n(&p->killed, __ATOMIC_ACQUIRE)) exit(-1);
     intr_off();
     const u64 uservec_va = layout::kTrampoline + (reinterpret_cast<u64>(uservec) - reinterpret_cast<u64>(trampoline));
     w_stvec(uservec_va);

@@ -201,7 +201,7 @@ Result<int> exec(const char* path, char* const argv[]) {
     PageTable old = tg->pagetable;
     u64 oldsz = 0;
     {
-        SleepGuard mm(tg->mm_lock);
+        MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
         tg->sz = img.size();
         tg->top = 0;

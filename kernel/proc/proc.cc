@@ -228,9 +228,9 @@ void user_init() {
 Result<u64> grow_proc(i64 n) {
     Proc* p = myproc();
     ThreadGroup* tg = p->tg;
-    SleepGuard mm(tg->mm_lock);
+    MmGuard mm(tg);
     const u64 sz = tg->sz;
-    const bool alone = __atomic_load_n(&tg->live, __ATOMIC_ACQUIRE) == 1;
+    const bool alone = !tg->shared();
     if (n > 0) {
         if (static_cast<u64>(n) > layout::kUserTop || sz + n > layout::kUserTop) return Error::NoMemory;
         auto grown = uvm_grow(tg->pagetable, sz, sz + n, &tg->top, riscv::kPteR | riscv::kPteW);
@@ -265,7 +265,7 @@ Result<int> fork() {
     ThreadGroup* ctg = child->tg;
     Status copied;
     {
-        SleepGuard mm(ptg->mm_lock);  // a sibling thread's sbrk waits
+        MmGuard mm(ptg);  // a sibling thread's sbrk waits
         copied = uvm_copy(ptg->pagetable, ctg->pagetable, ptg->sz);
         if (copied.ok()) ctg->sz = ptg->sz;
     }

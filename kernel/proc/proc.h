@@ -73,6 +73,28 @@ struct ThreadGroup {
     u64 sz = 0;
     u64 top = 0;
     SleepLock mm_lock{"mm"};
+
+    // More than one thread: only then may another thread use the shared
+    // parts concurrently. A single-threaded process is alone until its own
+    // thread makes another, so the answer cannot change under that thread.
+    bool shared() const { return __atomic_load_n(&live, __ATOMIC_RELAXED) > 1; }
+};
+
+// Holds tg's mm_lock while the process is shared (a single-threaded one
+// needs none: its thread is the only one that could grow, copy or free it).
+class MmGuard {
+  public:
+    explicit MmGuard(ThreadGroup* tg) : tg_(tg->shared() ? tg : nullptr) {
+        if (tg_) tg_->mm_lock.acquire();
+    }
+    ~MmGuard() {
+        if (tg_) tg_->mm_lock.release();
+    }
+    MmGuard(const MmGuard&) = delete;
+    MmGuard& operator=(const MmGuard&) = delete;
+
+  private:
+    ThreadGroup* tg_;
 };
 
 struct Proc {

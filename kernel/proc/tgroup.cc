@@ -20,8 +20,6 @@ constinit ThreadGroup g_tgroups[param::kMaxProcs];
 
 namespace {
 constinit SpinLock g_tgroup_lock("tgroups");
-
-bool shared(const ThreadGroup* tg) { return __atomic_load_n(&tg->live, __ATOMIC_ACQUIRE) > 1; }
 }  // namespace
 
 // There are as many groups as slots and every group holds a slot (its
@@ -66,7 +64,7 @@ Result<File*> fd_get(int fd) {
     if (fd < 0 || fd >= param::kMaxOpenPerProc) return Error::BadFd;
     Proc* p = myproc();
     ThreadGroup* tg = p->tg;
-    if (!shared(tg)) {
+    if (!tg->shared()) {
         File* f = tg->ofile[fd];
         if (f == nullptr) return Error::BadFd;
         return f;
@@ -103,7 +101,7 @@ Inode* cwd_get() {
     Proc* p = myproc();
     if (p == nullptr || p->tg == nullptr) return nullptr;
     ThreadGroup* tg = p->tg;
-    if (!shared(tg)) return tg->cwd ? idup(tg->cwd) : nullptr;
+    if (!tg->shared()) return tg->cwd ? idup(tg->cwd) : nullptr;
     LockGuard g(tg->lock);
     return tg->cwd ? idup(tg->cwd) : nullptr;
 }

@@ -51,7 +51,7 @@ void kill_other_threads(const ThreadGroup* tg, const Proc* self) {
 // The last thread of a process gives back what the threads shared. No
 // other thread can use it any more; the page table itself (and the group)
 // wait for the parent's wait().
-void release_process(Proc* p, ThreadGroup* tg) {
+void release_process(ThreadGroup* tg) {
     for (File*& f : tg->ofile) {
         if (f) {
             fileclose(f);
@@ -65,11 +65,9 @@ void release_process(Proc* p, ThreadGroup* tg) {
     }
     // Give the user pages back now, not when the parent reaps us: a process
     // killed for memory (kernel/proc/oom.cc) must free it even if its parent
-    // never waits.
-    SleepGuard mm(tg->mm_lock);
+    // never waits. No other thread is left to use them (no lock needed).
     uvm_dealloc(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top, 0);
     tg->sz = tg->top = 0;
-    (void)p;
 }
 
 // Tell the parent that the process has ended, and end p, its last thread.
@@ -125,7 +123,7 @@ bool clear_join_word(Proc* p) {
     if (--tg->live == 0) {
         if (!tg->exiting) tg->status = status;
         tg->lock.release();
-        release_process(p, tg);
+        release_process(tg);
         end_process(p, tg);
     }
     if (tg->execer != nullptr && tg->live == 1) wakeup(tg);
@@ -148,6 +146,7 @@ bool clear_join_word(Proc* p) {
 void exit(int status) {
     Proc* p = myproc();
     ThreadGroup* tg = p->tg;
+    if (!tg->shared()) end_thread(status);  // the only thread: its status is the process's
     bool others = false;
     {
         LockGuard g(tg->lock);
