@@ -530,6 +530,28 @@ static void test_creds(void) {
     CHECK(child_status(setuid_in_thread) == 0, "setuid in a process with threads");
 }
 
+/* A process that filled memory and then fails to fork gets -1; the
+ * out-of-memory rule spares the caller's process, so it must not pick
+ * another thread of that same process (it once could: the rule compared
+ * slots, not processes). */
+static void fill_then_fork(void) {
+    CHECK(thread_create(t_park, 0) > 0, "create");
+    wait_for(&counter, 1);
+    long total = 0;
+    for (int chunk = 1 << 20; chunk >= PGSIZE; chunk /= 2)
+        while (sbrk(chunk) != (char*)-1) total += chunk;
+    int pid = fork();
+    if (pid == 0) exit(0);
+    if (pid > 0) wait(0);
+    sbrk(-(int)(total > 0x7fffffff ? 0x7fffffff : total));
+    CHECK(pid < 0, "fork succeeded with memory full");
+    open_gate();
+}
+
+static void test_oom_spares_own_threads(void) {
+    CHECK(child_status(fill_then_fork) == 0, "the process that filled memory was killed by the oom rule");
+}
+
 /* Run argv with its output in out (NUL-terminated); returns its status. */
 static int capture(char** argv, char* out, int max) {
     int p[2];
@@ -632,6 +654,7 @@ static struct test tests[] = {
     {"sched_per_thread", test_sched_per_thread},
     {"creds", test_creds},
     {"ps_renice_taskset", test_ps_renice_taskset},
+    {"oom_spares_own_threads", test_oom_spares_own_threads},
 };
 
 static int selected(const char* name, int argc, char** argv) {

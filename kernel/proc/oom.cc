@@ -53,8 +53,9 @@ void oom_kill(const Proc* caller) {
         const bool live =
             p.state == ProcState::Runnable || p.state == ProcState::Running || p.state == ProcState::Sleeping;
         // A live thread's group is its process's (threads of one process
-        // all show its size; the first one found is the victim: kill() ends them all).
-        if (!live || p.killed || p.tg->sz <= most) continue;
+        // all show its size; the first one found is the victim: kill() ends
+        // them all). None of the caller's own threads is a victim either.
+        if (!live || p.killed || p.pid == caller->pid || p.tg->sz <= most) continue;
         most = p.tg->sz;
         victim = p.pid;
         safe_strcpy(name, p.name, sizeof(name));
