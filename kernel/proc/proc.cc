@@ -154,11 +154,14 @@ Result<Proc*> alloc_slot() {
         cand.lock.release();
     }
     if (!p) return Error::NoProcess;
-    p->trapframe = static_cast<TrapFrame*>(kalloc());
+    // Only the TrapFrame at the start of the page is ever read (the rest is
+    // mapped for nobody: no PTE_U), so only it is zeroed, not 4 KiB.
+    p->trapframe = static_cast<TrapFrame*>(kalloc_unzeroed());
     if (!p->trapframe) {
         p->lock.release();
         return Error::NoMemory;
     }
+    memset(p->trapframe, 0, sizeof(TrapFrame));
     p->state = ProcState::Embryo;
     p->pid = p->tid = 0;
     memset(&p->context, 0, sizeof(p->context));
