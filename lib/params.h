@@ -12,6 +12,7 @@ constexpr int kMaxCpus = 8;                     // harts the kernel supports
 constexpr int kDefaultCpus = 3;                 // used when the device tree is absent
 constexpr int kMaxProcs = 256;                  // process table size (a thread takes a slot too)
 constexpr int kRootReserveProcs = 8;            // last slots only root may take (lib/rlimit.h)
+constexpr int kMaxThreadsPerProc = 32;          // threads one process may have (its first included)
 constexpr int kMaxOpenPerProc = 16;             // open files per process
 constexpr int kMaxFiles = 100;                  // open files, system-wide
 constexpr int kMaxInodes = 50;                  // active in-memory inodes

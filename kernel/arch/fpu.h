@@ -62,8 +62,8 @@ inline bool fpu_first_use(FpState& fp) {
 // for a process that never used FP; for one that does (fpu_in_use) the
 // return path ends with fpu_enter_user instead of its own jump: load the
 // registers if this hart does not hold them, turn the FP unit on, then
-// enter(arg) (the jump to user mode). Interrupts off.
+// enter(satp, trapframe) (the jump to user mode). Interrupts off.
 inline bool fpu_in_use(const FpState& fp) { return fp.used; }
-[[noreturn]] void fpu_enter_user(FpState& fp, void (*enter)(u64), u64 arg);
+[[noreturn]] void fpu_enter_user(FpState& fp, void (*enter)(u64, u64), u64 satp, u64 trapframe);
 
 }  // namespace q

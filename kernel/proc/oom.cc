@@ -56,16 +56,20 @@ struct Victim {
 Victim pick(const Proc* caller) {
     Victim v;
     const perm::Cred& as = caller->cred;
-    const u64 own = pages_of(caller->sz);
+    const u64 own = pages_of(caller->tg->sz);
     for (Proc& p : g_procs) {
         if (&p == g_init_proc || &p == caller) continue;
         LockGuard g(p.lock);
         const bool live =
             p.state == ProcState::Runnable || p.state == ProcState::Running || p.state == ProcState::Sleeping;
-        if (!live || p.killed) continue;
-        if (!oom::beats(as, own, oom::Candidate{p.cred.uid, pages_of(p.sz)}, v.pages)) continue;
+        // A live thread's group is its process's (threads of one process
+        // all show its size; the first one found is the victim: kill() ends
+        // them all). None of the caller's own threads is a victim either.
+        if (!live || p.killed || p.pid == caller->pid) continue;
+        const u64 pages = pages_of(p.tg->sz);
+        if (!oom::beats(as, own, oom::Candidate{p.cred.uid, pages}, v.pages)) continue;
         v.pid = p.pid;
-        v.pages = pages_of(p.sz);
+        v.pages = pages;
         safe_strcpy(v.name, p.name, sizeof(v.name));
     }
     return v;

@@ -73,6 +73,9 @@ constexpr u64 kIrqTimer = 5;
 constexpr u64 kIrqExternal = 9;
 constexpr u64 kExcIllegalInstr = 2;
 constexpr u64 kExcEcallUser = 8;
+constexpr u64 kExcInstPageFault = 12;
+constexpr u64 kExcLoadPageFault = 13;
+constexpr u64 kExcStorePageFault = 15;
 
 inline void intr_on() { w_sstatus(r_sstatus() | kSstatusSie); }
 inline void intr_off() { w_sstatus(r_sstatus() & ~kSstatusSie); }

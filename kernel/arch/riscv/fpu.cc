@@ -56,7 +56,7 @@ void fpu_leave_user(FpState& fp) {
     riscv::w_sstatus(s & ~riscv::kSstatusFs);
 }
 
-void fpu_enter_user(FpState& fp, void (*enter)(u64), u64 arg) {
+void fpu_enter_user(FpState& fp, void (*enter)(u64, u64), u64 satp, u64 trapframe) {
     const int hart = cpuid();
     if (g_owner[hart] != &fp || fp.last_cpu != hart) {
         fpu_load(&fp);  // and FS = Clean
@@ -65,7 +65,7 @@ void fpu_enter_user(FpState& fp, void (*enter)(u64), u64 arg) {
     } else {
         riscv::w_sstatus((riscv::r_sstatus() & ~riscv::kSstatusFs) | kFsClean);
     }
-    enter(arg);
+    enter(satp, trapframe);
     __builtin_unreachable();
 }
 
