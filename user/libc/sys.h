@@ -65,6 +65,8 @@ struct q_procinfo {
     unsigned int uid;
     unsigned long cpu_ticks; /* 10 MHz timer cycles */
     unsigned long rest[7];
+    int tid;     /* the thread's id: a row is a thread */
+    int threads; /* live threads of its process */
 };
 
 /* The kernel's directory entry (lib/abi/abi.h struct dirent). */
