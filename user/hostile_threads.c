@@ -2,7 +2,7 @@
  * of user/hostile; tests/guest/hostile.py runs them, on 8 harts too).
  *
  *   tbomb      threads until tcreate fails, in one process (the per-process
- *              limit, 31 besides the first) three times over, then in four
+ *              limit, 31 besides the first) three times over, then in ten
  *              processes at once until the process table is full (fork
  *              fails meanwhile), and back;
  *   tfutex     futex on unmapped, kernel, trampoline, trapframe, read-only,
@@ -33,6 +33,9 @@
 #include "user/user.h"
 
 enum { kPerProc = 32 /* param::kMaxThreadsPerProc */ };
+/* Bombers enough to fill the table: param::kMaxProcs (256) slots at
+ * kPerProc threads each need 8; two more make sure some run short. */
+enum { kTableSlots = 256, kBombers = kTableSlots / kPerProc + 2 };
 
 static volatile int started;
 static volatile int gate;
@@ -145,8 +148,8 @@ void t_tbomb(void) {
     }
     int up[2], down[2];
     if (pipe(up) < 0 || pipe(down) < 0) return fail("tbomb", "pipe", -1);
-    int kids[4], total = 0, short_of_limit = 0;
-    for (int i = 0; i < 4; i++) {
+    int kids[kBombers], total = 0, short_of_limit = 0;
+    for (int i = 0; i < kBombers; i++) {
         kids[i] = fork();
         if (kids[i] == 0) {
             close(up[0]);
@@ -156,7 +159,7 @@ void t_tbomb(void) {
     }
     close(up[1]);
     close(down[0]);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < kBombers; i++) {
         char c = 0;
         if (kids[i] < 0 || read(up[0], &c, 1) != 1) continue;
         total += c;
@@ -167,15 +170,15 @@ void t_tbomb(void) {
     if (pid > 0) reap(pid);
     close(down[1]);
     close(up[0]);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < kBombers; i++)
         if (kids[i] > 0) reap(kids[i]);
     if (pid >= 0) return fail("tbomb", "fork succeeded with the process table full of threads", pid);
-    if (short_of_limit == 0) return fail("tbomb", "four bombers never filled the table", total);
+    if (short_of_limit == 0) return fail("tbomb", "the bombers never filled the table", total);
     pid = fork();
     if (pid == 0) exit(0);
     if (pid < 0 || reap(pid) != 0) return fail("tbomb", "no fork after the threads ended", pid);
     pages_back("tbomb", before);
-    printf("PASS tbomb (table full at %d threads of 4 bombers)\n", total);
+    printf("PASS tbomb (table full at %d threads of %d bombers)\n", total, kBombers);
 }
 
 /* ---- tfutex -------------------------------------------------------- */
