@@ -311,7 +311,8 @@ void t_texitrace(void) {
         int t0 = uptime();
         int st = in_child(exit_round);
         if (st != round_no % 50) return fail("texitrace", "exit status (round*100+status)", round_no * 100 + st);
-        if (uptime() - t0 > 50) return fail("texitrace", "exit took ticks", uptime() - t0);
+        /* a hang, not a speed test: hostile.py runs without -icount */
+        if (uptime() - t0 > 300) return fail("texitrace", "exit took ticks", uptime() - t0);
     }
     sleep(5); /* orphaned grandchildren of the forkers are reaped by init */
     pages_back("texitrace", before);
@@ -391,7 +392,7 @@ void t_tkill(void) {
         if (kill(pid) != 0) return fail("tkill", "kill failed", pid);
         int st = reap(pid);
         if (st != -1) return fail("tkill", "status of a killed process", st);
-        if (uptime() - t0 > 30) return fail("tkill", "kill took ticks", uptime() - t0);
+        if (uptime() - t0 > 300) return fail("tkill", "kill took ticks", uptime() - t0); /* a hang */
     }
     pages_back("tkill", before);
     pass("tkill", "10 processes of 31 threads killed");

@@ -3,6 +3,7 @@
  *   threadtest [name-prefix...]
  *   threadtest -x STATUS      (helper: exit with STATUS, for the exec tests)
  *   threadtest -s N           (helper: N sleeping threads for 5 s, for ps -T)
+ *   threadtest -w PID         (helper: the exec test's new image; waits for a child)
  *
  * Each test runs in its own child process, like usertests: it returns
  * (PASS) or calls FAIL, which prints "FAIL name: reason" and exits 99; the
@@ -350,6 +351,16 @@ static int run_test(struct test* t) {
     return 1;
 }
 
+/* threadtest -w PID (exec'd by test_exec): runs as process PID, as its
+ * first thread, and waits for the child the process had; exits with the
+ * child's status (60: wrong ids, 61: no child). */
+static void exec_waiter(int pid) {
+    if (getpid() != pid || gettid() != pid) exit(60);
+    int st = 0;
+    if (wait(&st) < 0) exit(61);
+    exit(st);
+}
+
 /* threadtest -s N: N threads besides the first, all asleep, for `ps -T`,
  * renice and taskset of one thread (tests/guest/threads_tests.py); prints
  * "threads: PID TID..." and ends after 5 seconds. */
@@ -363,6 +374,7 @@ static void sleepers(int n) {
 
 int main(int argc, char* argv[]) {
     if (argc == 3 && strcmp(argv[1], "-x") == 0) exit(atoi(argv[2]));
+    if (argc == 3 && strcmp(argv[1], "-w") == 0) exec_waiter(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "-s") == 0) sleepers(atoi(argv[2]));
     usage_on_help(argc, argv, "threadtest [-x STATUS | -s N | test-name-prefix...]");
     int passed = 0, failed = 0;

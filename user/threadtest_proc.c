@@ -83,9 +83,72 @@ static void exec_from_first(void) {
     exit(3);
 }
 
+/* A thread other than the first execs "threadtest -w PID": the new program
+ * must run as the process (pid and tid both PID, Linux's de_thread) and
+ * still have the children the process forked (from any thread). */
+static char pidarg[12];
+
+static void t_exec_wait(void* arg) {
+    (void)arg;
+    wait_for(&counter, 6);
+    char* argv[] = {"/threadtest", "-w", pidarg, 0};
+    exec(argv[0], argv);
+    exit(3);
+}
+
+static void exec_keeps_children(void) {
+    int pid = getpid(), k = 0;
+    char rev[12];
+    while (pid > 0) rev[k++] = (char)('0' + pid % 10), pid /= 10;
+    for (int j = 0; j < k; j++) pidarg[j] = rev[k - 1 - j];
+    int child = fork();
+    if (child == 0) {
+        sleep(3);
+        exit(5);
+    }
+    CHECK(child > 0, "fork");
+    CHECK(thread_create(t_exec_wait, 0) > 0, "create failed");
+    start_stuck(2);
+    for (;;) futex_wait(&gate, 0, 0);
+}
+
+/* The first thread has ended (texit) when the last one left execs: the new
+ * program must still be the process, with the pid as its tid. */
+static void t_exec_alone(void* arg) {
+    (void)arg;
+    sleep(3); /* the first thread has texited by now */
+    char* argv[] = {"/threadtest", "-w", pidarg, 0};
+    exec(argv[0], argv);
+    exit(3);
+}
+
+static void exec_after_first_left(void) {
+    int pid = getpid(), k = 0;
+    char rev[12];
+    while (pid > 0) rev[k++] = (char)('0' + pid % 10), pid /= 10;
+    for (int j = 0; j < k; j++) pidarg[j] = rev[k - 1 - j];
+    pidarg[k] = 0;
+    int child = fork();
+    if (child == 0) exit(6);
+    CHECK(child > 0 && thread_create(t_exec_alone, 0) > 0, "fork or create failed");
+    texit(0);
+}
+
+/* What threadtest -w's status says went wrong. */
+static const char* exec_failure(int st) {
+    if (st == 60) return "has another pid or tid";
+    if (st == 61) return "lost the process's child";
+    return "failed";
+}
+
 void test_exec(void) {
     CHECK(child_status(exec_from_thread) == 42, "exec from a thread: not the new program's status");
     CHECK(child_status(exec_from_first) == 42, "exec from the first thread: not the new program's status");
+    int st = child_status(exec_keeps_children);
+    CHECK(st == 5, "exec from a thread: the new program %s (status %d)", exec_failure(st), st);
+    st = child_status(exec_after_first_left);
+    CHECK(st == 6, "exec by the last thread after the first ended: the new program %s (status %d)", exec_failure(st),
+          st);
 }
 
 static volatile int fork_child;

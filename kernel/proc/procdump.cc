@@ -44,7 +44,11 @@ void procdump() {
         if (p.state == ProcState::Unused) continue;
         procinfo info;
         proc_info(p, &info);
-        const Proc* parent = p.parent;
+        // A thread's parent is its process's (the groups are a fixed table,
+        // so a stale pointer still reads something).
+        const ThreadGroup* tg = p.tg;
+        const Proc* leader = tg && tg->leader ? tg->leader : &p;
+        const Proc* parent = leader->parent;
         info.ppid = parent ? parent->pid : 0;
         procview::format_row(info, row);
         kprintf("%s\n", row);

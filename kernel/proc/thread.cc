@@ -190,14 +190,17 @@ void become_leader(Proc* p, ThreadGroup* tg) {
 
 Status end_other_threads(Proc* p) {
     ThreadGroup* tg = p->tg;
+    bool others = false;
     {
         LockGuard g(tg->lock);
-        if (tg->live == 1) return {};
-        if (tg->exiting || tg->execer != nullptr) return Error::Killed;  // this thread is being ended too
-        tg->execer = p;
+        if (tg->live > 1) {
+            if (tg->exiting || tg->execer != nullptr) return Error::Killed;  // this thread is being ended too
+            tg->execer = p;
+            others = true;
+        }
     }
-    kill_other_threads(tg, p);
-    {
+    if (others) {
+        kill_other_threads(tg, p);
         LockGuard g(tg->lock);
         while (tg->live > 1) {
             if (killed(p)) {  // the process is being killed: so is this exec
@@ -208,6 +211,7 @@ Status end_other_threads(Proc* p) {
         }
         tg->execer = nullptr;
     }
+    // Also when the others had ended already: the leader may be one of them.
     if (p != tg->leader) become_leader(p, tg);
     return {};
 }

@@ -2,8 +2,9 @@
 
     threads_tests.py HARTS...
 
-Boots the kernel once per hart count (default 1, 3 and 8) and runs
-`threadtest`, which prints `PASS name` / `FAIL name: why` per test (each
+Boots the kernel once per hart count (default 1, 3 and 8) under -icount
+(virtual time: the tests' bounds on how long a timeout or an exit takes do
+not depend on how busy the host is) and runs `threadtest`, which prints `PASS name` / `FAIL name: why` per test (each
 test also checks that every page came back); the names are relayed with
 the hart count appended. The host adds: no kernel panic, a summary line,
 the shell still answering afterwards, and fsck finding the disk clean
@@ -21,7 +22,7 @@ from qemu import BUILD, Guest, relay_results
 
 
 def run(harts):
-    with Guest(cpus=harts, timeout=60) as g:
+    with Guest(cpus=harts, timeout=60, icount=3) as g:
         try:
             g.boot()
             out = g.run("threadtest", timeout=600)
