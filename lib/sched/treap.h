@@ -69,7 +69,7 @@ class Treap {
             rotate_up(*c);  // z goes one level down, under c
         }
         Entity* p = z.parent;
-        replace_child(p, &z, nullptr);
+        *link_to(z) = nullptr;
         z.parent = nullptr;
         refresh_from(p);
     }
@@ -93,22 +93,18 @@ class Treap {
         for (; n; n = n->parent) Key::pull(*n);
     }
 
-    void replace_child(Entity* parent, Entity* old, Entity* now) {
-        if (!parent) {
-            root_ = now;
-        } else if (parent->left == old) {
-            parent->left = now;
-        } else {
-            parent->right = now;
-        }
-        if (now) now->parent = parent;
+    // The link that points at n: its parent's left or right, or the root.
+    Entity** link_to(const Entity& n) {
+        Entity* p = n.parent;
+        return !p ? &root_ : (p->left == &n ? &p->left : &p->right);
     }
 
     // x takes its parent's place; the parent becomes x's child on the other
     // side and adopts x's inner subtree.
     void rotate_up(Entity& x) {
         Entity* p = x.parent;
-        replace_child(p->parent, p, &x);
+        *link_to(*p) = &x;
+        x.parent = p->parent;
         if (p->left == &x) {
             p->left = x.right;
             if (x.right) x.right->parent = p;
