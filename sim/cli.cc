@@ -62,6 +62,8 @@ simulated multicore and prints the seed harness's report.
   --tasks-out FILE.csv  one row per task (and policy): policy,id,arrival,
                      level,weight,executed,waited,blocks,wakeups,wake_p50,
                      wake_p99,wake_max,max_lag,fluid,migrations
+  --progress         progress on stderr even when it is not a terminal (a
+                     line every 10% once a run has lasted 1 s)
   --no-progress      no progress bar (shown on a terminal after 1 s)
   --help             this text
 
@@ -146,8 +148,8 @@ Options parse_options(int argc, const char* const* argv) {
             o.list_policies = true;
             return o;
         }
-        if (f == "--no-progress") {
-            c.progress = false;
+        if (f == "--no-progress" || f == "--progress") {
+            c.progress = c.progress_always = f == "--progress";
             continue;
         }
         if (f.rfind("--", 0) != 0) fail("unexpected argument '" + f + "' (see --help)");

@@ -54,6 +54,10 @@ int main(int argc, char** argv) {
     for (auto k : o.policies) {
         Config c = o.cfg;
         c.policy = k;
+        if (o.policies.size() > 1) {  // --policy all: say which run the progress is of
+            c.progress_label = std::string(q::sched::policy_name(k)) + ", " + std::to_string(results.size() + 1) +
+                               " of " + std::to_string(o.policies.size());
+        }
         results.push_back(simulate(c, fixed));
     }
     if (o.format == Format::Csv) {

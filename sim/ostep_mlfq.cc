@@ -12,13 +12,16 @@
 // ticks and returns to the back, or the front with -I) or it finishes.
 // Events of a tick are handled in the script's order: the boost (every -B
 // ticks, but not at time 0), then the jobs that begin or finish I/O at that
-// time, in the order they were recorded. The script's own quirks are kept,
-// since its answers are the reference: a boost gives every unfinished job
-// the top queue and sets its ticks left to the top queue's allotment (not
-// its quantum), leaving its allotment count alone; with -S an I/O resets
-// the ticks and allotment before the quantum-end check, which still sees
-// the ticks the job had (so an I/O on the quantum's last tick counts that
-// quantum against the fresh allotment).
+// time, in the order they were recorded. A boost gives every unfinished job
+// (running, queued, asleep or not yet begun) the top queue with a fresh
+// quantum and allotment there: the script since its "allotment bug fix" of
+// September 2023. --old-boost replays the script before it, whose boost set
+// the ticks left to the top queue's allotment (not its quantum) and left the
+// allotment count alone. The script's own quirks are kept, since its
+// answers are the reference: with -S an I/O resets the ticks and allotment
+// before the quantum-end check, which still sees the ticks the job had (so
+// an I/O on the quantum's last tick counts that quantum against the fresh
+// allotment).
 //
 // The lib/sched Mlfq policy (the kernel's) implements the same rules in
 // time units under the kernel's protocol; this file is the script's model,
@@ -37,20 +40,23 @@ namespace schedsim::ostep {
 
 namespace {
 
+// The script's flags, and schedsim's own --old-boost (the boost before Sep
+// 2023).
 const std::vector<FlagSpec> kSpec = {
     {'s', "seed", true},        {'n', "numQueues", true},     {'q', "quantum", true}, {'a', "allotment", true},
     {'Q', "quantumList", true}, {'A', "allotmentList", true}, {'j', "numJobs", true}, {'m', "maxlen", true},
     {'M', "maxio", true},       {'B', "boost", true},         {'i', "iotime", true},  {'S', "stay", false},
-    {'I', "iobump", false},     {'l', "jlist", true},         {'c', "solve", false},
+    {'I', "iobump", false},     {'l', "jlist", true},         {'c', "solve", false},  {'\0', "old-boost", false},
 };
 
 const char kHelp[] =
     "usage: schedsim ostep mlfq [-n QUEUES] [-q QUANTUM] [-a ALLOT] [-Q q1,q2,..] [-A a1,a2,..]\n"
     "                           [-l start,run,iofreq:...] [-B BOOST] [-i IOTIME] [-S] [-I]\n"
-    "                           [-j JOBS] [-m MAXLEN] [-M MAXIO] [-s SEED] [-c]\n"
+    "                           [-j JOBS] [-m MAXLEN] [-M MAXIO] [-s SEED] [-c] [--old-boost]\n"
     "  OSTEP cpu-sched-mlfq/mlfq.py: -n queues (3), -q quantum (10), -a allotment in quanta (1),\n"
     "  -Q/-A per queue, highest first; -l jobs; -B boost period (0: none); -i I/O time (5);\n"
-    "  -S reset allotment at I/O; -I woken jobs to the front; -c print the answers.\n"
+    "  -S reset allotment at I/O; -I woken jobs to the front; -c print the answers;\n"
+    "  --old-boost: the script's boost before Sep 2023 (ticks = the top allotment).\n"
     "  Random jobs are Python's for the same seed, so the trace is the script's.\n";
 
 struct Job {
@@ -89,7 +95,7 @@ void mlfq(const std::vector<std::string>& args, std::string& out) {
     const int64_t njobs = f.integer("numJobs", 3);
     const int64_t maxlen = f.integer("maxlen", 100);
     const int64_t maxio = f.integer("maxio", 10);
-    const bool stay = f.has("stay"), bump = f.has("iobump");
+    const bool stay = f.has("stay"), bump = f.has("iobump"), old_boost = f.has("old-boost");
     const std::string qlist = f.str("quantumList", ""), alist = f.str("allotmentList", "");
     const std::string jlist = f.str("jlist", "");
 
@@ -192,9 +198,13 @@ void mlfq(const std::vector<std::string>& args, std::string& out) {
                 queue[static_cast<size_t>(q)].clear();
             }
             for (Job& j : jobs) {
-                if (j.left > 0) {
-                    j.pri = hi;
-                    j.ticks = allotment[static_cast<size_t>(hi)];  // the script's own choice
+                if (j.left <= 0) continue;
+                j.pri = hi;
+                if (old_boost) {
+                    j.ticks = allotment[static_cast<size_t>(hi)];  // the old script's choice
+                } else {
+                    j.ticks = quantum[static_cast<size_t>(hi)];
+                    j.allot = allotment[static_cast<size_t>(hi)];
                 }
             }
         }

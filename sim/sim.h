@@ -87,8 +87,10 @@ struct Config {
     uint64_t wake_delay = 100;                       // ticks a blocked task sleeps
     uint64_t seed = 1;
     q::sched::WeightTable weights = q::sched::WeightTable::Seed;
-    q::sched::Time slice = 1;  // run length (exact) and policy slice, ticks
-    bool progress = true;
+    q::sched::Time slice = 1;      // run length (exact) and policy slice, ticks
+    bool progress = true;          // a progress bar on stderr if it is a terminal
+    bool progress_always = false;  // --progress: progress lines even if it is not
+    std::string progress_label;    // names the run in progress ("stride, 5 of 7")
 };
 
 struct LevelStats {

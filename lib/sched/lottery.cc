@@ -3,40 +3,44 @@
 
 namespace q::sched {
 
-namespace {
-
-u32 tickets_of(const Entity& e) { return e.weight ? e.weight : 1; }
-
-}  // namespace
-
 void Lottery::enqueue(Entity& e, Time) {
     Q_ASSERT(!e.queued);
-    queue_.push_back(e);
+    e.seq = seq_++;  // the back of the queue
+    queue_.insert(e);
     e.queued = true;
     count_++;
-    tickets_ += tickets_of(e);
+    tickets_ += lottery_tickets(e);
 }
 
 void Lottery::dequeue(Entity& e) {
     Q_ASSERT(e.queued);
-    queue_.remove(e);
+    queue_.erase(e);
     e.queued = false;
     count_--;
-    tickets_ -= tickets_of(e);
+    tickets_ -= lottery_tickets(e);
+}
+
+// Walk down from the root: the left subtree holds the tickets numbered
+// before this node's, the right subtree those after.
+Entity* Lottery::holder(u64 winner) const {
+    Entity* n = queue_.root();
+    while (n) {
+        const u64 before = LotteryOrder::sum(n->left);
+        if (winner < before) {
+            n = n->left;
+            continue;
+        }
+        winner -= before;
+        if (winner < lottery_tickets(*n)) return n;
+        winner -= lottery_tickets(*n);
+        n = n->right;
+    }
+    return nullptr;
 }
 
 Entity* Lottery::pick(unsigned cpu, Time) {
     if (count_ == 0) return nullptr;
-    const u64 winner = rng_.below(tickets_);
-    u64 counter = 0;
-    Entity* chosen = nullptr;
-    for (Entity& e : queue_) {
-        counter += tickets_of(e);
-        if (counter > winner) {
-            chosen = &e;
-            break;
-        }
-    }
+    Entity* chosen = holder(rng_.below(tickets_));
     Q_ASSERT(chosen != nullptr);
     dequeue(*chosen);
     chosen->cpu = static_cast<u16>(cpu);
@@ -44,10 +48,13 @@ Entity* Lottery::pick(unsigned cpu, Time) {
 }
 
 void Lottery::reweight(Entity& e, u32 weight, u8 level) {
-    if (e.queued) tickets_ -= tickets_of(e);
+    if (e.queued) tickets_ -= lottery_tickets(e);
     e.weight = weight;
     e.level = level;
-    if (e.queued) tickets_ += tickets_of(e);
+    if (e.queued) {
+        tickets_ += lottery_tickets(e);
+        queue_.refresh(e);
+    }
 }
 
 }  // namespace q::sched

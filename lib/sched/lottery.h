@@ -3,9 +3,13 @@
 // Design. A task holds as many tickets as its weight (nice 0 = 1024, so
 // nice maps to tickets through the Linux table). Every pick draws a winning
 // ticket uniformly from the tickets of the queued tasks (Prng::below, a
-// seeded integer generator, no floating point) and walks the queue in
-// enqueue order counting tickets until the winner's holder (OSTEP's list
-// walk). Over n picks among always-runnable tasks a task with a fraction p
+// seeded integer generator, no floating point) and finds its holder: the
+// task at which a count of tickets, in enqueue order, first exceeds the
+// winning number (OSTEP's list walk). The queue is a treap ordered by
+// enqueue seq (treap.h) whose nodes hold their subtree's ticket sum
+// (Entity::subtree_tickets), so the holder is found by one descent: O(log
+// n) expected for pick, enqueue, dequeue and reweight, and the same winner
+// the walk finds for the same draw. Over n picks among always-runnable tasks a task with a fraction p
 // of the tickets wins a binomial(n, p) number of them (mean np, standard
 // deviation sqrt(np(1-p))); tests/host/sched_ostep_test.cc checks shares
 // against that error. Time is not charged: a task that yields early does not
@@ -16,15 +20,29 @@
 // queued task's tickets in the total at once. dequeue/forget keep nothing:
 // a lottery has no memory, so migration loses nothing.
 //
-// Invariants: tickets_ is the sum of weights of the queued tasks; every
-// queued task is in queue_ once with e.queued set. pick is O(n).
+// Invariants: tickets_ is the sum of tickets of the queued tasks (the
+// root's subtree_tickets); every queued task is in queue_ once with
+// e.queued set; in-order is enqueue order.
 #pragma once
 
 #include "lib/sched/prng.h"
+#include "lib/sched/treap.h"
 #include "lib/sched/weights.h"
 #include "lib/seam.h"
 
 namespace q::sched {
+
+// A task's tickets: its weight (at least 1).
+inline u64 lottery_tickets(const Entity& e) { return e.weight ? e.weight : 1; }
+
+// The lottery queue's order (enqueue seq) and ticket-sum augment.
+struct LotteryOrder {
+    static bool less(const Entity& a, const Entity& b) { return a.seq < b.seq; }
+    static u64 sum(const Entity* n) { return n ? n->subtree_tickets : 0; }
+    static u64 computed(const Entity& n) { return sum(n.left) + lottery_tickets(n) + sum(n.right); }
+    static void pull(Entity& n) { n.subtree_tickets = computed(n); }
+    static bool pulled(const Entity& n) { return n.subtree_tickets == computed(n); }
+};
 
 inline constexpr u64 kLotterySeed = 0x0575eb;  // the default seed (deterministic runs)
 
@@ -48,12 +66,18 @@ class Lottery final : public Policy {
 
     void reseed(u64 seed) { rng_.reseed(seed); }
     u64 tickets() const { return tickets_; }
+    bool check() const { return queue_.check() && LotteryOrder::sum(queue_.root()) == tickets_; }  // tests
 
   private:
+    // The queued task holding ticket number `winner` (< tickets_) in
+    // enqueue order.
+    Entity* holder(u64 winner) const;
+
     Prng rng_;
-    List<Entity, &Entity::link> queue_;
+    Treap<LotteryOrder> queue_;
     usize count_ = 0;
     u64 tickets_ = 0;
+    u64 seq_ = 0;
 };
 
 }  // namespace q::sched

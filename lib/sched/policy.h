@@ -82,7 +82,8 @@ struct Entity {
     // one tree node (the group's first by seq); members form a ring.
     Entity* gnext = nullptr;
     Entity* gprev = nullptr;
-    // Stride, lottery and MLFQ state (stride.h, mlfq.h).
+    // Stride, lottery and MLFQ state (stride.h, lottery.h, mlfq.h). Stride's
+    // and lottery's queues are treaps (treap.h) on left/right/parent and seq.
     bool picked = false;  // picked by stride/mlfq, not yet put back or stopped
     u8 mq = 0;            // MLFQ: its queue, 0 = the highest priority
     u64 prem = 0;         // stride: remainder of the pass division
@@ -91,6 +92,9 @@ struct Entity {
     Time used = 0;        // MLFQ: time used at its queue (the allotment)
     Time turn = 0;        // MLFQ: time used in its current quantum
     u64 epoch = 0;        // MLFQ: boost period it was last placed in
+
+    // Lottery: the tickets of the queued tasks in its treap subtree.
+    u64 subtree_tickets = 0;
 
     // Forget all policy state (a reused task slot starts afresh: no lag,
     // no credit). Only for an entity no policy holds (not queued, stopped).
@@ -112,6 +116,7 @@ struct Entity {
         pass = plag = 0;
         used = turn = 0;
         epoch = 0;
+        subtree_tickets = 0;
     }
 };
 

@@ -15,7 +15,7 @@ void Stride::enqueue(Entity& e, Time) {
     e.picked = false;
     e.plag = 0;
     e.seq = seq_++;
-    queue_.push_back(e);
+    queue_.insert(e);
     e.queued = true;
     count_++;
 }
@@ -27,19 +27,16 @@ void Stride::leave(Entity& e) {
 
 void Stride::dequeue(Entity& e) {
     Q_ASSERT(e.queued);
-    queue_.remove(e);
+    queue_.erase(e);
     e.queued = false;
     count_--;
     leave(e);
 }
 
 Entity* Stride::pick(unsigned cpu, Time) {
-    Entity* best = nullptr;
-    for (Entity& e : queue_) {
-        if (!best || e.pass < best->pass || (e.pass == best->pass && e.seq < best->seq)) best = &e;
-    }
+    Entity* best = queue_.first();  // least (pass, seq)
     if (!best) return nullptr;
-    queue_.remove(*best);
+    queue_.erase(*best);
     best->queued = false;
     count_--;
     best->cpu = static_cast<u16>(cpu);
@@ -49,6 +46,7 @@ Entity* Stride::pick(unsigned cpu, Time) {
 }
 
 void Stride::charge(Entity& e, Time ran) {
+    Q_ASSERT(!e.queued);  // the pass is the queue's key
     const u64 scaled = static_cast<u64>(stride(e.weight)) * ran + e.prem;
     e.pass += static_cast<i64>(scaled / slice_);
     e.prem = scaled % slice_;
@@ -74,7 +72,9 @@ void Stride::reweight(Entity& e, u32 weight, u8 level) {
     const i64 old_s = stride(e.weight), new_s = stride(weight);
     if (e.queued || e.picked) {
         const i64 remain = clamp(e.pass - global_, -4 * old_s, 4 * old_s);
+        if (e.queued) queue_.erase(e);  // its key changes
         e.pass = global_ + remain * new_s / old_s;
+        if (e.queued) queue_.insert(e);
     } else {
         e.plag = clamp(e.plag * new_s / old_s, -new_s, new_s);
     }

@@ -26,16 +26,29 @@
 //
 // Bounds: with the kernel's big = 2^32 a stride is at most 2^32 / 15 per
 // slice; at 100 slices a second a pass lasts centuries in 63 bits.
-// Cost: pick scans the queue (O(n)); fine for the kernel's 64 processes and
-// the simulator's OSTEP-sized workloads. No allocation, integer only.
+// Cost: the queue is a treap ordered by (pass, seq) (treap.h), so pick
+// (its first entity), enqueue and dequeue are O(log n) expected; a queued
+// task's reweight leaves and rejoins it. The order is total, so the choice
+// is the one of a scan for the least (pass, seq). No allocation, integer
+// only.
 #pragma once
 
+#include "lib/sched/treap.h"
 #include "lib/sched/weights.h"
 #include "lib/seam.h"
 
 namespace q::sched {
 
 inline constexpr u64 kStrideBig = u64{1} << 32;  // the kernel's big constant
+
+// The stride queue's order: least pass first, earliest enqueue among equals.
+struct StrideOrder {
+    static bool less(const Entity& a, const Entity& b) {
+        return a.pass < b.pass || (a.pass == b.pass && a.seq < b.seq);
+    }
+    static void pull(Entity&) {}
+    static bool pulled(const Entity&) { return true; }
+};
 
 class Stride final : public Policy {
   public:
@@ -55,13 +68,14 @@ class Stride final : public Policy {
 
     i64 stride(u32 tickets) const { return static_cast<i64>(big_ / (tickets ? tickets : 1)); }
     i64 global_pass() const { return global_; }
+    bool check() const { return queue_.check(); }  // the treap's invariants (tests)
 
   private:
     void leave(Entity& e);  // records plag
 
     u64 big_;
     Time slice_;
-    List<Entity, &Entity::link> queue_;
+    Treap<StrideOrder> queue_;
     usize count_ = 0;
     i64 global_ = 0;
     u64 seq_ = 0;

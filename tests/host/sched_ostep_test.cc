@@ -373,6 +373,109 @@ TEST(SchedLottery, TicketsFollowQueueAndReweight) {
     EXPECT_FALSE(l.preempts(tasks[0]->e, tasks[1]->e));
 }
 
+// ---- stride and lottery queues: the treap against the scan it replaced ----
+
+namespace {
+
+// Random protocol traffic on one queue (enqueue, dequeue, pick then charge
+// and put back or stop, reweight queued, running or asleep tasks). Before
+// every pick the test works out the answer of the O(n) scan the policies
+// used to do, from the queued set it tracks in enqueue order: stride's
+// least (pass, seq); lottery's walk with a copy of its generator (same
+// seed, so the same draws). The treap's pick must be that task, and its
+// invariants must hold throughout.
+enum class State { Asleep, Queued, Running };
+
+template <typename P, typename Expect>
+void against_scan(P& pol, u64 seed, int n, int ops, Expect expect) {
+    auto tasks = make_tasks(n);
+    std::vector<State> st(static_cast<usize>(n), State::Asleep);
+    std::vector<Entity*> order;  // queued, in enqueue order
+    Prng r(seed);
+    auto unqueue = [&](Entity* e) {
+        for (usize k = 0; k < order.size(); k++) {
+            if (order[k] == e) {
+                order.erase(order.begin() + static_cast<long>(k));
+                return;
+            }
+        }
+        FAIL() << "not in the test's queue";
+    };
+    for (auto& t : tasks) t->e.weight = static_cast<u32>(1 + r.below(3000));
+    Time now = 0;
+    for (int op = 0; op < ops; op++, now++) {
+        Task& t = *tasks[r.below(static_cast<u64>(n))];
+        const usize i = static_cast<usize>(t.id);
+        const u64 what = r.below(10);
+        if (what < 4 && st[i] == State::Asleep) {
+            pol.enqueue(t.e, now);
+            st[i] = State::Queued;
+            order.push_back(&t.e);
+        } else if (what == 4 && st[i] == State::Queued) {
+            pol.dequeue(t.e);
+            st[i] = State::Asleep;
+            unqueue(&t.e);
+        } else if (what == 5) {
+            pol.reweight(t.e, static_cast<u32>(1 + r.below(5000)), t.e.level);
+        } else if (what == 6 && st[i] == State::Running) {
+            pol.charge(t.e, r.below(3));
+            pol.stop(t.e);
+            st[i] = State::Asleep;
+        } else if (!order.empty()) {
+            Entity* want = expect(order);
+            Entity* got = pol.pick(0, now);
+            ASSERT_EQ(got, want) << "op " << op << " seed " << seed;
+            unqueue(got);
+            Task& w = task_of(got);
+            st[static_cast<usize>(w.id)] = State::Running;
+            if (r.below(2)) {  // it ran and is put back
+                pol.charge(*got, 1 + r.below(2));
+                pol.enqueue(*got, now);
+                st[static_cast<usize>(w.id)] = State::Queued;
+                order.push_back(got);
+            }
+        }
+        if (op % 97 == 0) {
+            ASSERT_TRUE(pol.check()) << "op " << op;
+        }
+    }
+    EXPECT_EQ(pol.size(), order.size());
+    EXPECT_TRUE(pol.check());
+}
+
+}  // namespace
+
+TEST(SchedStride, TreapPicksWhatTheScanPicked) {
+    for (u64 seed : {1u, 2u, 3u}) {
+        Stride s(kStrideBig, 3);
+        against_scan(s, seed, 200, 30000, [](const std::vector<Entity*>& q) {
+            Entity* best = nullptr;
+            for (Entity* e : q) {
+                if (!best || e->pass < best->pass || (e->pass == best->pass && e->seq < best->seq)) best = e;
+            }
+            return best;
+        });
+    }
+}
+
+TEST(SchedLottery, TreapFindsTheWalksWinner) {
+    for (u64 seed : {1u, 2u, 3u}) {
+        Lottery l(seed);
+        Prng draws(seed);  // the lottery's own generator, drawn in step
+        against_scan(l, seed + 100, 200, 30000, [&](const std::vector<Entity*>& q) {
+            u64 total = 0;
+            for (Entity* e : q) total += lottery_tickets(*e);
+            const u64 winner = draws.below(total);
+            u64 counter = 0;
+            for (Entity* e : q) {
+                counter += lottery_tickets(*e);
+                if (counter > winner) return e;
+            }
+            return static_cast<Entity*>(nullptr);
+        });
+    }
+}
+
 // ---- MLFQ ----
 
 namespace {

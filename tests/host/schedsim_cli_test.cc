@@ -53,6 +53,22 @@ TEST(SchedsimCli, DefaultsAndValidValues) {
     EXPECT_EQ(r.cfg.workload_file, "trace.txt");
 }
 
+// --progress asks for progress even when stderr is not a terminal (a
+// harness, a pipe: a long --policy all run used to print nothing for
+// minutes); the last of --progress and --no-progress wins.
+TEST(SchedsimCli, ProgressFlags) {
+    const Options d = parse({});
+    EXPECT_TRUE(d.cfg.progress);
+    EXPECT_FALSE(d.cfg.progress_always);
+    const Options p = parse({"--progress"});
+    EXPECT_TRUE(p.cfg.progress);
+    EXPECT_TRUE(p.cfg.progress_always);
+    const Options n = parse({"--progress", "--no-progress"});
+    EXPECT_FALSE(n.cfg.progress);
+    EXPECT_FALSE(n.cfg.progress_always);
+    EXPECT_NE(help_text().find("--progress "), std::string::npos);
+}
+
 // 4294967297 = 2^32 + 1 used to be cast to 1 core and run.
 TEST(SchedsimCli, NumbersAreRangeCheckedBeforeNarrowing) {
     EXPECT_NE(error_of({"--cores", "4294967297"}).find("--cores must be in [1, 64]"), std::string::npos);

@@ -299,9 +299,12 @@ TEST(OstepMlfq, HandWorkedAnswers) {
         // 6-8.
         {{"-n", "1", "-q", "10", "-i", "2", "-I", "-l", "0,4,2:0,4,0"}, {"0:0:6", "1:2:8", "avg:1.00:7.00"}},
         // 10. Boost every 4: j0 0-2 and j1 2-4 sink; the boost at 4 lifts
-        // both (ticks = the top allotment, 1): j0 4-5, sinks; j1 5-6, sinks;
-        // j0 6-7 done (4 ticks), j1 7-8 done.
-        {{"-n", "2", "-q", "2", "-B", "4", "-l", "0,4,0:0,4,0"}, {"0:0:7", "1:2:8", "avg:1.00:7.50"}},
+        // both with a fresh quantum (2) and allotment: j0 4-6 done, j1 6-8.
+        {{"-n", "2", "-q", "2", "-B", "4", "-l", "0,4,0:0,4,0"}, {"0:0:6", "1:2:8", "avg:1.00:7.00"}},
+        // 10b. The script before Sep 2023 (--old-boost): the boost sets ticks
+        // to the top allotment, 1: j0 4-5, sinks; j1 5-6, sinks; j0 6-7 done
+        // (4 ticks), j1 7-8 done.
+        {{"--old-boost", "-n", "2", "-q", "2", "-B", "4", "-l", "0,4,0:0,4,0"}, {"0:0:7", "1:2:8", "avg:1.00:7.50"}},
         // 11. No boost: j0 0-2, j1 2-4, then at the bottom j0 4-6 done, j1 6-8.
         {{"-n", "2", "-q", "2", "-l", "0,4,0:0,4,0"}, {"0:0:6", "1:2:8", "avg:1.00:7.00"}},
         // 12. I/O at the quantum's last tick (q2, I/O every 2, -i 1): j0 0-2,
@@ -344,16 +347,23 @@ TEST(OstepMlfq, HandWorkedAnswers) {
     }
 }
 
-// The boost's own choice (ticks = the top queue's allotment) shows in the
-// trace; OPTIONS lines list queues from the top.
+// The boost's ticks show in the trace; OPTIONS lines list queues from the
+// top.
 TEST(OstepMlfq, TraceAndOptions) {
     // j0 alone: 0-2 on top, sinks; 2-4 at the bottom (allotment renewed);
-    // 4 at the bottom; boost at 5: top queue, ticks 1 - 1 = 0 at its run.
+    // 4 at the bottom; boost at 5: top queue, a fresh quantum: 2 - 1 = 1
+    // at its run. The old script's boost gave ticks = the top allotment:
+    // 1 - 1 = 0.
     const Ran r = ostep({"mlfq", "-n", "2", "-q", "2", "-B", "5", "-l", "0,8,0", "-c"});
     EXPECT_NE(r.out.find("[ time 5 ] BOOST ( every 5 )\n"
-                         "[ time 5 ] Run JOB 0 at PRIORITY 1 [ TICKS 0 ALLOT 1 TIME 2 (of 8) ]\n"),
+                         "[ time 5 ] Run JOB 0 at PRIORITY 1 [ TICKS 1 ALLOT 1 TIME 2 (of 8) ]\n"),
               std::string::npos)
         << r.out;
+    const Ran old = ostep({"mlfq", "--old-boost", "-n", "2", "-q", "2", "-B", "5", "-l", "0,8,0", "-c"});
+    EXPECT_NE(old.out.find("[ time 5 ] BOOST ( every 5 )\n"
+                           "[ time 5 ] Run JOB 0 at PRIORITY 1 [ TICKS 0 ALLOT 1 TIME 2 (of 8) ]\n"),
+              std::string::npos)
+        << old.out;
     const Ran o = ostep({"mlfq", "-Q", "1,2", "-A", "3,4", "-l", "0,5,0"});
     EXPECT_NE(o.out.find("OPTIONS jobs 1\nOPTIONS queues 2\n"
                          "OPTIONS allotments for queue  1 is   3\n"
@@ -367,6 +377,73 @@ TEST(OstepMlfq, TraceAndOptions) {
                          "Compute the execution trace"),
               std::string::npos);
     EXPECT_EQ(mlfq_stats(o.out).size(), 0u);
+}
+
+// The flag sets where schedsim (then the old script's boost) and today's
+// mlfq.py differed, found by comparing `-c` traces over thousands of random
+// flag sets against the script's algorithm run under python3; with
+// --old-boost the old script's answers stay reachable. The first is the
+// issue's "turnaround 97 where mlfq.py prints 92" (-S, a boost, -i).
+TEST(OstepMlfq, BoostGivesAFreshQuantumAndAllotment) {
+    struct Found {
+        std::vector<std::string> args;
+        std::vector<std::string> now, old;
+    };
+    const Found found[] = {
+        {{"-S", "-B", "75", "-i", "2", "-n", "2", "-q", "4", "-l", "0,49,3:10,32,5:0,91,0"},
+         {"0:0:92", "1:0:119", "2:3:172", "avg:1.00:127.67"},
+         {"0:0:97", "1:0:120", "2:3:172", "avg:1.00:129.67"}},
+        {{"-S", "-B", "7", "-i", "10", "-s", "80", "-j", "2"},
+         {"0:0:92", "1:5:146", "avg:2.50:119.00"},
+         {"0:0:93", "1:5:153", "avg:2.50:123.00"}},
+        {{"-S", "-B", "16", "-i", "10", "-n", "3", "-q", "3", "-l", "0,27,4:6,40,0"},
+         {"0:0:93", "1:0:52", "avg:0.00:72.50"},
+         {"0:0:97", "1:0:52", "avg:0.00:74.50"}},
+    };
+    for (const Found& c : found) {
+        std::vector<std::string> args = {"mlfq", "-c"};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        std::string joined;
+        for (auto& a : c.args) joined += a + " ";
+        const Ran now = ostep(args);
+        ASSERT_EQ(now.status, 0) << joined << now.err;
+        EXPECT_EQ(mlfq_stats(now.out), c.now) << joined;
+        args.push_back("--old-boost");
+        const Ran old = ostep(args);
+        ASSERT_EQ(old.status, 0) << joined << old.err;
+        EXPECT_EQ(mlfq_stats(old.out), c.old) << joined << "--old-boost";
+    }
+    // Where the first case parts: job 0, back on the top queue from its I/O
+    // at 74 (-S: fresh ticks), is boosted at 75. Today it keeps a fresh
+    // quantum of 4 and issues its next I/O at 77; the old boost set its
+    // ticks to the top allotment, 1, so it sank after one tick, as did the
+    // other two jobs after it.
+    const std::vector<std::string> first = {
+        "mlfq", "-c", "-S", "-B", "75", "-i", "2", "-n", "2", "-q", "4", "-l", "0,49,3:10,32,5:0,91,0"};
+    EXPECT_NE(ostep(first).out.find("[ time 75 ] BOOST ( every 75 )\n"
+                                    "[ time 75 ] Run JOB 0 at PRIORITY 1 [ TICKS 3 ALLOT 1 TIME 5 (of 49) ]\n"
+                                    "[ time 76 ] Run JOB 0 at PRIORITY 1 [ TICKS 2 ALLOT 1 TIME 4 (of 49) ]\n"
+                                    "[ time 77 ] IO_START by JOB 0\n"),
+              std::string::npos);
+    std::vector<std::string> old = first;
+    old.push_back("--old-boost");
+    EXPECT_NE(ostep(old).out.find("[ time 75 ] BOOST ( every 75 )\n"
+                                  "[ time 75 ] Run JOB 0 at PRIORITY 1 [ TICKS 0 ALLOT 1 TIME 5 (of 49) ]\n"
+                                  "[ time 76 ] Run JOB 1 at PRIORITY 1 [ TICKS 0 ALLOT 1 TIME 19 (of 32) ]\n"
+                                  "[ time 77 ] Run JOB 2 at PRIORITY 1 [ TICKS 0 ALLOT 1 TIME 70 (of 91) ]\n"
+                                  "[ time 78 ] Run JOB 0 at PRIORITY 0 [ TICKS 3 ALLOT 1 TIME 4 (of 49) ]\n"),
+              std::string::npos);
+    // A boost also reaches a job that has not begun (job 1, at 5; boosts at
+    // 3 and 6): today it waits behind job 0's fresh quanta and starts at 9
+    // with a whole quantum; the old boost left it ticks = the allotment, 1,
+    // and job 0 sinking after one tick each time, so job 1 ran at 5.
+    const std::vector<std::string> late = {"mlfq", "-c", "-n", "2", "-q", "4", "-B", "3", "-l", "0,9,0:5,2,0"};
+    EXPECT_NE(ostep(late).out.find("[ time 9 ] Run JOB 1 at PRIORITY 1 [ TICKS 3 ALLOT 1 TIME 1 (of 2) ]\n"),
+              std::string::npos);
+    std::vector<std::string> late_old = late;
+    late_old.push_back("--old-boost");
+    EXPECT_NE(ostep(late_old).out.find("[ time 5 ] Run JOB 1 at PRIORITY 1 [ TICKS 0 ALLOT 1 TIME 1 (of 2) ]\n"),
+              std::string::npos);
 }
 
 TEST(OstepMlfq, RandomJobsAndBadInput) {
