@@ -312,6 +312,7 @@ static struct test tests[] = {
     {"exit_all", test_exit_all},
     {"exit_from_thread", test_exit_from_thread},
     {"kill", test_kill},
+    {"kill_sleepers", test_kill_sleepers},
     {"exec", test_exec},
     {"fork_wait", test_fork_wait},
     {"sbrk_shared", test_sbrk_shared},

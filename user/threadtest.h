@@ -27,6 +27,7 @@ void test_texit(void);
 void test_exit_all(void);
 void test_exit_from_thread(void);
 void test_kill(void);
+void test_kill_sleepers(void);
 void test_exec(void);
 void test_fork_wait(void);
 void test_sbrk_shared(void);

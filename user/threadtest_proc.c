@@ -62,6 +62,30 @@ void test_kill(void) {
     CHECK(wait(&st) == pid && st == -1, "killed process: status %d", st);
 }
 
+/* exit() while threads are on their way into a futex wait (each has
+ * bumped the counter the exiting thread waited for, and not yet slept;
+ * spinners beside them keep the harts busy, as in exit_all). A kill that
+ * came between a waiter's check of killed and its sleep found it running,
+ * and it then slept on (exit_all took 18-29 s in 2 of 12 runs at 8 harts;
+ * kernel/proc/sched.cc:sleep_killable closed it). This stress did not hit
+ * that window in 60 rounds before the fix: exit_all's shape, repeated. */
+static void exit_as_they_park(void) {
+    for (int i = 0; i < 4; i++) CHECK(thread_create(t_spin, 0) > 0, "create failed");
+    for (int i = 0; i < 8; i++) CHECK(thread_create(t_park, 0) > 0, "create failed");
+    wait_for(&counter, 12);
+    exit(7);
+}
+
+void test_kill_sleepers(void) {
+    for (int round = 0; round < 15; round++) {
+        counter = 0;
+        unsigned long t0 = uptime_ns();
+        CHECK(child_status(exit_as_they_park) == 7, "round %d: exit status lost", round);
+        unsigned long ms = (uptime_ns() - t0) / 1000000;
+        CHECK(ms < 5000, "round %d: the exit took %lu ms", round, ms);
+    }
+}
+
 static char* exec_argv[] = {"/threadtest", "-x", "42", 0};
 
 static void t_execer(void* arg) {

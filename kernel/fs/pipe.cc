@@ -75,12 +75,12 @@ void wake_writers(Pipe* pi) {
 }
 void sleep_reader(Pipe* pi) {
     pi->nread_waiting++;
-    sleep(&pi->can_read, pi->lock);
+    sleep_killable(&pi->can_read, pi->lock);
     pi->nread_waiting--;
 }
 void sleep_writer(Pipe* pi) {
     pi->nwrite_waiting++;
-    sleep(&pi->can_write, pi->lock);
+    sleep_killable(&pi->can_write, pi->lock);
     pi->nwrite_waiting--;
 }
 

@@ -98,7 +98,7 @@ Result<int> futex_wait(u64 addr, u32 val, u64 timeout_ns) {
         lower_deadline(w.deadline);
         timer_rearm();  // interrupts are off: b.lock is held
     }
-    while (!w.woken && !w.timed_out && !killed(p)) sleep(&w, b.lock);
+    while (!w.woken && !w.timed_out && !killed(p)) sleep_killable(&w, b.lock);
     if (w.woken) return 0;
     if (w.timed_out) return FUTEX_TIMEDOUT;
     unlink(b, &w);

@@ -365,7 +365,7 @@ Result<int> wait(UserAddr status_addr) {
         }
         if (!have_kids) return Error::NoChild;
         if (killed(p)) return Error::Killed;
-        sleep(me, g_wait_lock);
+        sleep_killable(me, g_wait_lock);
     }
 }
 
@@ -405,7 +405,9 @@ void set_killed(Proc* p) {
 // No lock: usertrap asks twice per system call, and a flag that only ever
 // goes from false to true (until the slot is freed) needs none. A kill that
 // lands just after the load is seen at the next check; a sleeper is made
-// runnable by kill() under p->lock, and its loop checks again.
+// runnable by kill() under p->lock, and its loop checks again. (A wait that
+// kill() must end sleeps with sleep_killable(), which reads killed under
+// p->lock: a kill between the loop's check and the sleep is not lost.)
 bool killed(Proc* p) { return __atomic_load_n(&p->killed, __ATOMIC_ACQUIRE); }
 
 Proc* proc_by_tid(int tid) {

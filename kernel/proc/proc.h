@@ -189,6 +189,13 @@ Proc* myproc();
 
 // Sleep on chan, atomically releasing lk; reacquires lk before returning.
 void sleep(const void* chan, SpinLock& lk);
+// sleep() for a wait that kill() must end (futex, pipe, sleep, wait):
+// returns at once, lk still held, if the caller is killed. killed is read
+// under p->lock, which kill_locked() holds too, so a kill either finds the
+// caller Sleeping and wakes it or is seen here; a check of killed() before
+// plain sleep() leaves a window where the kill sees it Running and the
+// sleep then lasts until some unrelated wakeup.
+void sleep_killable(const void* chan, SpinLock& lk);
 // Wake every process sleeping on chan.
 void wakeup(const void* chan);
 bool killed(Proc* p);

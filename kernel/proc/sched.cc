@@ -142,9 +142,9 @@ void make_runnable(Proc* p) {
     rq_wake(p, now);  // chooses its queue and wakes or preempts a hart
 }
 
-void sleep(const void* chan, SpinLock& lk) {
-    Proc* p = myproc();
-    p->lock.acquire();
+namespace {
+
+void sleep_locked(Proc* p, const void* chan, SpinLock& lk) {
     // Published before lk is released (see wakeup's unlocked pre-check).
     __atomic_store_n(&p->chan, chan, __ATOMIC_RELAXED);
     __atomic_store_n(&p->state, ProcState::Sleeping, __ATOMIC_RELAXED);
@@ -154,6 +154,24 @@ void sleep(const void* chan, SpinLock& lk) {
     p->chan = nullptr;
     p->lock.release();
     lk.acquire();
+}
+
+}  // namespace
+
+void sleep(const void* chan, SpinLock& lk) {
+    Proc* p = myproc();
+    p->lock.acquire();
+    sleep_locked(p, chan, lk);
+}
+
+void sleep_killable(const void* chan, SpinLock& lk) {
+    Proc* p = myproc();
+    p->lock.acquire();
+    if (p->killed) {
+        p->lock.release();
+        return;
+    }
+    sleep_locked(p, chan, lk);
 }
 
 void wakeup(const void* chan) {
