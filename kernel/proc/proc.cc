@@ -3,7 +3,8 @@
 // Process slots are fixed (param::kMaxProcs); a slot is Unused, Embryo while
 // being set up, then Runnable/Running/Sleeping, and Zombie until its parent
 // waits. Who may take a slot is lib/rlimit.h's rule (root's reserve, the
-// per-user RLIMIT_NPROC), applied in claim_slot. Each slot's kernel stack is mapped once at boot (kvm) and reused.
+// per-user RLIMIT_NPROC), applied in claim_slot. Each slot's kernel stack
+// is mapped once at boot (kvm) and reused.
 // g_wait_lock serialises parent/child links: it is taken before any p->lock
 // and guards every Proc::parent, so a parent cannot miss a child's exit.
 #include "kernel/proc/proc.h"
