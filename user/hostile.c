@@ -1,8 +1,8 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare forkuser rmcwd dirrace
- * console conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run in the background by
- * tests/guest/hostile.py)
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare forkuser sbrkkill rmcwd
+ * dirrace console conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run in the background
+ * by tests/guest/hostile.py)
  *
  * Design: each test attacks the kernel through ordinary system calls the way
  * one of the bugs of the hardening pass was found, checks that the attack
@@ -26,6 +26,8 @@
  *   consshare a one-line write gets through beside a 256 KiB write;
  *   forkuser two users' fork bombs leave root its reserve; RLIMIT_NPROC
  *            (getrlimit, setrlimit) caps each user;
+ *   sbrkkill refused sbrks take no time; a process growing and shrinking
+ *            its memory again and again is killed within a second;
  *   rmcwd    a directory removed while it is the cwd: `..` fails and so does
  *            every create in it (file, directory, device, link);
  *   dirrace  one process makes and removes a directory while another
@@ -479,6 +481,45 @@ static void t_consshare(void) {
     pass("consshare", "a line gets through a 256 KiB write within a second");
 }
 
+/* ---- memory requests are killable ---------------------------------- */
+
+/* A refused request takes no page, so it takes no time: 100 sbrks of more
+ * than RAM and 100 of 16 MiB more than is free finish within 2 ticks
+ * (before the fix each one took every free page and gave them back: tens
+ * of thousands of pages zeroed and junk-filled, about 2 ticks a call).
+ * Then, as the student, a child asks for 32 MiB again and again (given
+ * back each time) and for more than RAM: killed 0.3 s in, it is gone
+ * within a second (a growth is mapped a MiB at a time and abandoned when
+ * its process is killed). */
+static void t_sbrkkill(void) {
+    int t0 = uptime();
+    for (int i = 0; i < 100; i++) {
+        if (sbrk(0x7fffffff) != (char*)-1) return fail("sbrkkill", "sbrk of 2 GiB succeeded", i);
+        if (sbrk((freepages() + 4096) * 4096) != (char*)-1) return fail("sbrkkill", "sbrk past free memory", i);
+    }
+    int refused = uptime() - t0;
+    printf("sbrkkill: 200 refused sbrks took %d ticks\n", refused);
+    if (refused > 2) return fail("sbrkkill", "ticks for 200 refused sbrks", refused);
+    int pid = fork();
+    if (pid == 0) {
+        if (become_student() < 0) exit(100);
+        for (;;) {
+            sbrk(0x7fffffff);
+            if (sbrk(32 << 20) != (char*)-1) sbrk(-(32 << 20));
+        }
+    }
+    if (pid < 0) return fail("sbrkkill", "fork", pid);
+    sleep(3);
+    t0 = uptime();
+    kill(pid);
+    int st = reap_kept(pid);
+    int ticks = uptime() - t0;
+    printf("sbrkkill: the child was gone %d ticks after its kill\n", ticks);
+    if (st != -1) return fail("sbrkkill", "the child was not killed", st);
+    if (ticks > 10) return fail("sbrkkill", "ticks from kill to exit of a process growing its memory", ticks);
+    pass("sbrkkill", "refused sbrks take no time; a process growing its memory dies within a second of a kill");
+}
+
 /* ---- process slots: root's reserve and the per-user limit --------- */
 
 /* Fork children that wait until the gate pipe's write end closes, until
@@ -865,6 +906,7 @@ static struct test tests[] = {
     {"conskill", t_conskill},
     {"consshare", t_consshare},
     {"forkuser", t_forkuser},
+    {"sbrkkill", t_sbrkkill},
     {"rmcwd", t_rmcwd},
     {"dirrace", t_dirrace},
     {"console", t_console},

@@ -7,7 +7,9 @@
 //     never satisfy (an image or sbrk larger than RAM) fails with -1, and
 //     so does one larger than what is free now, before a page is taken.
 //     So a refused request never empties memory for a moment, under other
-//     processes whose forks would then fail and blame somebody.
+//     processes whose forks would then fail and blame somebody. An
+//     admitted one (oom_grow) is mapped a MiB at a time and abandoned when
+//     its process is killed: kill does not wait for 100 MiB of zeroing.
 //   - sbrk failing is the caller's own business: -1 and nothing else.
 //   - fork or exec failing for want of memory (oom_kill) kills somebody
 //     only when memory is really exhausted (below lib/oom.h's low
@@ -83,6 +85,28 @@ Status oom_admit(u64 want, u64 total_after) {
             break;
     }
     return {};
+}
+
+Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm) {
+    if (newsz <= oldsz) return oldsz;
+    const u64 total = page_round_up(newsz) / kPageSize;
+    Q_CHECK(oom_admit(total - page_round_up(oldsz) / kPageSize, total));
+    constexpr u64 kStep = 1 << 20;  // about 1 ms of zeroing between kill checks
+    u64 sz = oldsz;
+    while (sz < newsz) {
+        if (killed(myproc())) {
+            uvm_dealloc(pt, sz, oldsz);
+            return Error::Killed;
+        }
+        const u64 next = newsz - sz > kStep ? sz + kStep : newsz;
+        auto r = uvm_alloc(pt, sz, next, perm);  // undoes its own part on failure
+        if (!r.ok()) {
+            uvm_dealloc(pt, sz, oldsz);
+            return r.error();
+        }
+        sz = next;
+    }
+    return newsz;
 }
 
 void oom_kill(const Proc* caller) {

@@ -200,9 +200,8 @@ Result<u64> grow_proc(i64 n) {
     u64 sz = p->sz;
     if (n > 0) {
         if (static_cast<u64>(n) > layout::kTrapFrame || sz + n > layout::kTrapFrame) return Error::NoMemory;
-        const u64 total = page_round_up(sz + n) / kPageSize;
-        Q_CHECK(oom_admit(total - page_round_up(sz) / kPageSize, total));  // nothing taken if refused
-        Q_TRY(newsz, uvm_alloc(p->pagetable, sz, sz + n, riscv::kPteR | riscv::kPteW));
+        // Admitted first (nothing taken if refused), killable between MiBs.
+        Q_TRY(newsz, oom_grow(p->pagetable, sz, sz + n, riscv::kPteR | riscv::kPteW));
         sz = newsz;
     } else if (n < 0) {
         if (static_cast<u64>(-n) > sz) return Error::BadArgument;

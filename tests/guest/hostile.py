@@ -43,7 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu import BUILD, ROOT, Guest, relay_results  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "conskill", "consshare",
-              "forkuser", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
+              "forkuser", "sbrkkill", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
 
 
 class Panic(Exception):
