@@ -39,6 +39,14 @@
  * other and junk ids, so a worker (root at birth) often drops to an ordinary user for the rest of its batch and then
  * meets the permission checks; chmod and chown get random paths with plausible and junk modes and ids (-1 included),
  * xstat/fxstat hostile paths, descriptors and pointers.
+ * Threads (docs/threads.md): tcreate usually starts a real thread on one
+ * of four static stacks that makes a few random calls itself and then
+ * texits (so every call also meets a second thread of the same process),
+ * otherwise gets faulting entries, stacks and tidp words; futex waits and
+ * wakes on scratch words (with the right or a wrong value, short timeouts)
+ * and on hostile addresses with junk ops; the worker's first thread never
+ * texits (a thread may), and a wait that nobody ends is the supervisor's
+ * kill of a blocked worker, which kill must manage for a futex sleeper.
  * Valid buffers point into a heap scratch area allocated at start, so that
  * a large read lands in the heap and never in the worker's own variables.
  */
@@ -472,6 +480,90 @@ static long id_any(void) {
     }
 }
 
+/* ---- threads and futexes (issue 26) ---- */
+
+static void one_call(void);
+
+#define TSTACKS 4
+#define TSTACK 8192
+static char tstacks[TSTACKS][TSTACK] __attribute__((aligned(16)));
+static volatile int tstack_word[TSTACKS]; /* tidp of the thread on that stack; 0: free */
+
+/* A worker's second (third...) thread: a few random calls, then texit. */
+static void thread_body(void* arg) {
+    (void)arg;
+    for (int i = 0; i < 8; i++) one_call();
+    texit((int)below(256));
+}
+
+/* An entry point that faults at once (kernel, unmapped, data, trampoline). */
+static long bad_entry(void) {
+    switch (below(4)) {
+        case 0:
+            return 0x80000000L + (long)(below(0x10000) * 4);
+        case 1:
+            return 0x3000000000L;
+        case 2:
+            return (long)scratch; /* data: not executable */
+        default:
+            return (long)MAXVA - PGSIZE; /* the trampoline: not for user mode */
+    }
+}
+
+/* An address user mode can never write (a thread's stack or tidp). */
+static long bad_stack(void) {
+    switch (below(5)) {
+        case 0:
+            return 0x80000000L + (long)(below(0x10000) * 16);
+        case 1:
+            return 0;
+        case 2:
+            return (long)MAXVA;
+        case 3:
+            return (long)MAXVA - PGSIZE;
+        default:
+            return (long)(unsigned long)&bad_ptr; /* program text */
+    }
+}
+
+static void fuzz_tcreate(void) {
+    if (chance(70)) {
+        for (int i = 0; i < TSTACKS; i++) {
+            if (!__sync_bool_compare_and_swap(&tstack_word[i], 0, -1)) continue;
+            long tid = sc(SYS_tcreate, (long)thread_body, 0, (long)(tstacks[i] + TSTACK), (long)rnd(),
+                          (long)&tstack_word[i], 0);
+            if (tid < 0) tstack_word[i] = 0;
+            return;
+        }
+        return;
+    }
+    /* Hostile: each fails (-1) or faults in the new thread before it
+     * touches the stack it names, which may be another thread's. */
+    long entry = (long)thread_body, stack = (long)(tstacks[0] + TSTACK), tidp = 0;
+    switch (below(3)) {
+        case 0:
+            entry = bad_entry();
+            break;
+        case 1:
+            stack = bad_stack();
+            break;
+        default:
+            tidp = bad_stack();
+            break;
+    }
+    sc(SYS_tcreate, entry, (long)rnd(), stack, (long)rnd(), tidp, 0);
+}
+
+static void fuzz_futex(void) {
+    volatile int* word = (volatile int*)(scratch + (below(SCRATCH / 4) * 4));
+    long addr = chance(60) ? (long)word : bad_ptr() + (chance(20) ? (long)below(4) : 0);
+    long op = chance(85) ? (long)below(2) : (long)rnd();
+    long val = addr == (long)word && chance(60) ? *word : (long)rnd();
+    if (op == FUTEX_WAKE && chance(80)) val = (long)below(8);
+    long timeout = chance(90) ? 1 + (long)below(20000000) : chance(50) ? 0 : (long)rnd();
+    sc(SYS_futex, addr, op, val, timeout, 0, 0);
+}
+
 /* Issue one random system call. */
 static void one_call(void) {
     if (skipmask == 0 && chance(2)) {
@@ -656,6 +748,17 @@ static void one_call(void) {
                 a1 = (long)r;
             }
             break;
+        case SYS_tcreate:
+            fuzz_tcreate();
+            return;
+        case SYS_futex:
+            fuzz_futex();
+            return;
+        case SYS_texit:
+            if (gettid() == getpid()) num = SYS_gettid; /* the first thread never: the batch must go on */
+            a0 = (long)below(256);
+            break;
+        case SYS_gettid:
         case SYS_getuid:
         case SYS_geteuid:
         case SYS_getgid:

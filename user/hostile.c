@@ -43,24 +43,27 @@
  *   renice   renice and getpriority on exiting and recycled pids, and policy
  *            switches, while children come and go on every hart;
  *   forkbomb three processes fill the process table for 3 s;
- *   memhog   take every page, then keep grabbing single pages for 30 s.
+ *   memhog   take every page, then keep grabbing single pages for 30 s;
+ *   tbomb tfutex texitrace texecrace tkill tjoin tstack: threads and
+ *            futexes, in user/hostile_threads.c.
  * No argument or -h prints the usage line with the list of tests (exit 2,
  * or 0 for -h); an unknown test is reported as `hostile: no test NAME`.
  */
+#include "user/hostile.h"
 #include "lib/sched/policies.h"
 #include "user/user.h"
 
 static int failures;
 
-static void pass(const char* name, const char* detail) { printf("PASS %s (%s)\n", name, detail); }
-static void fail(const char* name, const char* why, long v) {
+void pass(const char* name, const char* detail) { printf("PASS %s (%s)\n", name, detail); }
+void fail(const char* name, const char* why, long v) {
     printf("FAIL %s: %s (%ld)\n", name, why, v);
     failures++;
 }
 
 /* Exit status of child pid, -1 when it was killed; other children reaped
  * meanwhile are dropped, and -100 means pid was one of them (or no child). */
-static int reap(int pid) {
+int reap(int pid) {
     int status = 0;
     for (;;) {
         int w = wait(&status);
@@ -920,12 +923,20 @@ static struct test tests[] = {
     {"renice", t_renice},
     {"forkbomb", t_forkbomb},
     {"memhog", t_memhog},
+    /* threads and futexes (user/hostile_threads.c) */
+    {"tbomb", t_tbomb},
+    {"tfutex", t_tfutex},
+    {"texitrace", t_texitrace},
+    {"texecrace", t_texecrace},
+    {"tkill", t_tkill},
+    {"tjoin", t_tjoin},
+    {"tstack", t_tstack},
 };
 
 int main(int argc, char* argv[]) {
     int ntests = sizeof tests / sizeof tests[0];
     if (argc < 2 || strcmp(argv[1], "-h") == 0) {
-        char line[160] = "hostile TEST...  (tests:";
+        char line[240] = "hostile TEST...  (tests:";
         for (int i = 0; i < ntests; i++) {
             int n = strlen(line);
             line[n] = ' ';

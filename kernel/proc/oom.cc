@@ -58,16 +58,20 @@ struct Victim {
 Victim pick(const Proc* caller) {
     Victim v;
     const perm::Cred& as = caller->cred;
-    const u64 own = pages_of(caller->sz);
+    const u64 own = pages_of(caller->tg->sz);
     for (Proc& p : g_procs) {
         if (&p == g_init_proc || &p == caller) continue;
         LockGuard g(p.lock);
         const bool live =
             p.state == ProcState::Runnable || p.state == ProcState::Running || p.state == ProcState::Sleeping;
-        if (!live || p.killed) continue;
-        if (!oom::beats(as, own, oom::Candidate{p.cred.uid, pages_of(p.sz)}, v.pages)) continue;
+        // A live thread's group is its process's (threads of one process
+        // all show its size; the first one found is the victim: kill() ends
+        // them all). None of the caller's own threads is a victim either.
+        if (!live || p.killed || p.pid == caller->pid) continue;
+        const u64 pages = pages_of(p.tg->sz);
+        if (!oom::beats(as, own, oom::Candidate{p.cred.uid, pages}, v.pages)) continue;
         v.pid = p.pid;
-        v.pages = pages_of(p.sz);
+        v.pages = pages;
         safe_strcpy(v.name, p.name, sizeof(v.name));
     }
     return v;
@@ -87,21 +91,22 @@ Status oom_admit(u64 want, u64 total_after) {
     return {};
 }
 
-Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm) {
+Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm, u64* top) {
     if (newsz <= oldsz) return oldsz;
     const u64 total = page_round_up(newsz) / kPageSize;
     Q_CHECK(oom_admit(total - page_round_up(oldsz) / kPageSize, total));
     constexpr u64 kStep = 1 << 20;  // about 1 ms of zeroing between kill checks
+    u64 kept = 0;
+    u64* t = top ? top : &kept;
     u64 sz = oldsz;
     while (sz < newsz) {
-        if (killed(myproc())) {
-            uvm_dealloc(pt, sz, oldsz);
-            return Error::Killed;
-        }
         const u64 next = newsz - sz > kStep ? sz + kStep : newsz;
-        auto r = uvm_alloc(pt, sz, next, perm);  // undoes its own part on failure
+        Result<u64> r = Error::Killed;
+        if (!killed(myproc())) r = uvm_grow(pt, sz, next, t, perm);  // keeps its part on failure
         if (!r.ok()) {
-            uvm_dealloc(pt, sz, oldsz);
+            uvm_revoke(pt, oldsz, sz);  // the earlier steps: kept like uvm_grow's
+            if (sz > *t) *t = sz;
+            if (!top && kept > oldsz) uvm_dealloc(pt, kept, oldsz);
             return r.error();
         }
         sz = next;

@@ -71,16 +71,18 @@ Record make(Event e, int pid) {
     return r;
 }
 
-// One Proc record per existing process (tracing is already on).
+// One Proc record per existing thread, and a Thread record for each that
+// is not its process's first (tracing is already on).
 void snapshot() {
     for (Proc& p : g_procs) {
         LockGuard g(p.lock);
         if (p.state == ProcState::Unused) continue;
-        Record r = make(Event::Proc, p.pid);
+        Record r = make(Event::Proc, p.tid);
         r.a = static_cast<u8>(p.state);
         r.b = static_cast<u8>(p.nice + 20);
         put_name(r, p.name);
         put(r);
+        if (p.tid != p.pid) emit(Event::Thread, p.tid, p.pid, 0, 0, 0, 0);
     }
 }
 
@@ -105,7 +107,7 @@ void emit_name(Event e, int pid, const char* name) {
 }
 
 void emit_sched(Event e, const Proc* p, int queue, u32 nr) {
-    Record r = make(e, p->pid);
+    Record r = make(e, p->tid);
     r.a = static_cast<u8>(queue);
     r.b = static_cast<u8>(nr > 255 ? 255 : nr);
     r.other = static_cast<i32>(p->se.weight);
@@ -117,13 +119,13 @@ void emit_sched(Event e, const Proc* p, int queue, u32 nr) {
 
 void emit_wake(const Proc* p, int queue) {
     const Proc* waker = myproc();
-    emit(Event::Wakeup, p->pid, waker ? waker->pid : 0, static_cast<u8>(queue), p->woken ? 1 : 0, 0, 0);
+    emit(Event::Wakeup, p->tid, waker ? waker->tid : 0, static_cast<u8>(queue), p->woken ? 1 : 0, 0, 0);
 }
 
 void emit_switch(const Proc* next, u64 waited) {
     push_off();
     const Last& last = g_last[cpuid()];
-    Record r = make(Event::Switch, next->pid);
+    Record r = make(Event::Switch, next->tid);
     r.other = last.pid;
     r.a = last.state;
     r.key = static_cast<i64>(waited);
@@ -132,11 +134,14 @@ void emit_switch(const Proc* next, u64 waited) {
 }
 
 void emit_deschedule(const Proc* p, int state, u64 ran) {
+    // A thread that ended is Unused already (only a process's leader waits
+    // as a Zombie): it exited all the same.
+    if (state == static_cast<int>(ProcState::Unused)) state = static_cast<int>(ProcState::Zombie);
     push_off();
     Last& last = g_last[cpuid()];
-    last.pid = p->pid;
+    last.pid = p->tid;
     last.state = static_cast<u8>(state);
-    Record r = make(Event::Deschedule, p->pid);
+    Record r = make(Event::Deschedule, p->tid);
     r.a = static_cast<u8>(state);
     r.key = static_cast<i64>(ran);
     put(r);

@@ -46,6 +46,8 @@ from qemu import BUILD, ROOT, Guest, relay_results  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "conskill", "consshare",
               "forkuser", "sbrkkill", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
+# threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
+FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 
 
 class Panic(Exception):

@@ -17,7 +17,7 @@
 #define MAXOPBLOCKS 10
 #define LOGBLOCKS 64
 #define LOGSIZE LOGBLOCKS
-#define NBUF (MAXOPBLOCKS * 3)
+#define NBUF (MAXOPBLOCKS * 4)
 #define FSSIZE 4000
 #define MAXPATH 128
 #define USERSTACK 1
