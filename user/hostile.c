@@ -1,8 +1,8 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare forkuser sbrkkill rmcwd
- * dirrace console conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run in the background
- * by tests/guest/hostile.py)
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare forkuser sbrkkill
+ * sbrkshared rmcwd dirrace console conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run
+ * in the background by tests/guest/hostile.py)
  *
  * Design: each test attacks the kernel through ordinary system calls the way
  * one of the bugs of the hardening pass was found, checks that the attack
@@ -28,6 +28,8 @@
  *            (getrlimit, setrlimit) caps each user;
  *   sbrkkill refused sbrks take no time; a process growing and shrinking
  *            its memory again and again dies when killed;
+ *   sbrkshared the same with a second thread (a shared page table): every
+ *            page comes back;
  *   rmcwd    a directory removed while it is the cwd: `..` fails and so does
  *            every create in it (file, directory, device, link);
  *   dirrace  one process makes and removes a directory while another
@@ -527,6 +529,43 @@ static void t_sbrkkill(void) {
     pass("sbrkkill", "refused sbrks take no time; a process growing its memory dies when killed");
 }
 
+static void spin_forever(void* arg) {
+    (void)arg;
+    for (;;) __asm__ volatile("" ::: "memory");
+}
+
+/* sbrkkill with a second thread spinning, so the page table is shared: a
+ * shrink keeps its pages mapped without PTE_U for the group to reuse
+ * (kernel/mm/vm.h:uvm_revoke) and a growth killed between its MiBs leaves
+ * its part so too (kernel/proc/oom.cc:oom_grow). Ten students' children
+ * grow 32 MiB, touch it and give it back until killed, at 0.1 to 0.3 s:
+ * each one dies, and every page comes back. */
+static void t_sbrkshared(void) {
+    int before = freepages();
+    for (int round = 0; round < 10; round++) {
+        int pid = fork();
+        if (pid == 0) {
+            if (become_student() < 0) exit(100);
+            if (thread_create(spin_forever, 0) < 0) exit(101);
+            for (;;) {
+                char* m = sbrk(32 << 20);
+                if (m == (char*)-1) continue;
+                for (int off = 0; off < (32 << 20); off += 4096) m[off] = 1;
+                sbrk(-(32 << 20));
+            }
+        }
+        if (pid < 0) return fail("sbrkshared", "fork", pid);
+        sleep(1 + round % 3);
+        kill(pid);
+        int st = reap_kept(pid);
+        if (st != -1) return fail("sbrkshared", "status of a killed two-thread process", st);
+    }
+    int after = freepages();
+    printf("sbrkshared: %d pages free before, %d after\n", before, after);
+    if (after != before) return fail("sbrkshared", "pages not back", before - after);
+    pass("sbrkshared", "ten two-thread processes growing 32 MiB killed; every page back");
+}
+
 /* ---- process slots: root's reserve and the per-user limit --------- */
 
 /* Fork children that wait until the gate pipe's write end closes, until
@@ -914,6 +953,7 @@ static struct test tests[] = {
     {"consshare", t_consshare},
     {"forkuser", t_forkuser},
     {"sbrkkill", t_sbrkkill},
+    {"sbrkshared", t_sbrkshared},
     {"rmcwd", t_rmcwd},
     {"dirrace", t_dirrace},
     {"console", t_console},

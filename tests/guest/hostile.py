@@ -45,7 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu import BUILD, ROOT, Guest, relay_results  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "conskill", "consshare",
-              "forkuser", "sbrkkill", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
+              "forkuser", "sbrkkill", "sbrkshared", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
 # threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 
