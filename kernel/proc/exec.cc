@@ -44,15 +44,11 @@ class Image {
     bool ok() const { return pt_ != nullptr; }
     PageTable pt() const { return pt_; }
     u64 size() const { return sz_; }
-    // Map fresh pages up to newsz (uvm_alloc undoes a partial grow itself),
-    // once the out-of-memory rule admits them: an image larger than RAM is
-    // TooBig, one larger than free memory NoMemory, with nothing allocated.
+    // Map fresh pages up to newsz (kernel/proc/oom.cc:oom_grow: admitted
+    // first, so an image larger than RAM is TooBig and one larger than free
+    // memory NoMemory with nothing allocated; a partial grow is undone).
     Status grow(u64 newsz, u64 perm) {
-        if (newsz > sz_) {
-            const u64 total = page_round_up(newsz) / kPageSize;
-            Q_CHECK(oom_admit(total - page_round_up(sz_) / kPageSize, total));
-        }
-        Q_TRY(sz, uvm_alloc(pt_, sz_, newsz, perm));
+        Q_TRY(sz, oom_grow(pt_, sz_, newsz, perm));
         sz_ = sz;
         return {};
     }

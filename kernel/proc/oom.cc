@@ -7,7 +7,9 @@
 //     never satisfy (an image or sbrk larger than RAM) fails with -1, and
 //     so does one larger than what is free now, before a page is taken.
 //     So a refused request never empties memory for a moment, under other
-//     processes whose forks would then fail and blame somebody.
+//     processes whose forks would then fail and blame somebody. An
+//     admitted one (oom_grow) is mapped a MiB at a time and abandoned when
+//     its process is killed: kill does not wait for 100 MiB of zeroing.
 //   - sbrk failing is the caller's own business: -1 and nothing else.
 //   - fork or exec failing for want of memory (oom_kill) kills somebody
 //     only when memory is really exhausted (below lib/oom.h's low
@@ -87,6 +89,29 @@ Status oom_admit(u64 want, u64 total_after) {
             break;
     }
     return {};
+}
+
+Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm, u64* top) {
+    if (newsz <= oldsz) return oldsz;
+    const u64 total = page_round_up(newsz) / kPageSize;
+    Q_CHECK(oom_admit(total - page_round_up(oldsz) / kPageSize, total));
+    constexpr u64 kStep = 1 << 20;  // about 1 ms of zeroing between kill checks
+    u64 kept = 0;
+    u64* t = top ? top : &kept;
+    u64 sz = oldsz;
+    while (sz < newsz) {
+        const u64 next = newsz - sz > kStep ? sz + kStep : newsz;
+        Result<u64> r = Error::Killed;
+        if (!killed(myproc())) r = uvm_grow(pt, sz, next, t, perm);  // keeps its part on failure
+        if (!r.ok()) {
+            uvm_revoke(pt, oldsz, sz);  // the earlier steps: kept like uvm_grow's
+            if (sz > *t) *t = sz;
+            if (!top && kept > oldsz) uvm_dealloc(pt, kept, oldsz);
+            return r.error();
+        }
+        sz = next;
+    }
+    return newsz;
 }
 
 void oom_kill(const Proc* caller) {

@@ -259,9 +259,8 @@ Result<u64> grow_proc(i64 n) {
     const bool alone = !tg->shared();
     if (n > 0) {
         if (static_cast<u64>(n) > layout::kUserTop || sz + n > layout::kUserTop) return Error::NoMemory;
-        const u64 total = page_round_up(sz + n) / kPageSize;
-        Q_CHECK(oom_admit(total - page_round_up(sz) / kPageSize, total));  // nothing taken if refused
-        auto grown = uvm_grow(tg->pagetable, sz, sz + n, &tg->top, riscv::kPteR | riscv::kPteW);
+        // Admitted first (nothing taken if refused), killable between MiBs.
+        auto grown = oom_grow(tg->pagetable, sz, sz + n, riscv::kPteR | riscv::kPteW, &tg->top);
         if (!grown.ok()) {
             if (alone && tg->top > sz) uvm_dealloc(tg->pagetable, tg->top, sz);
             if (alone) tg->top = 0;

@@ -13,7 +13,9 @@ guest cannot judge:
   - conswrite: the 100 lines four processes wrote at once all arrive whole;
   - oomhuge, oomrace: the console shows no `oom: killed` line (a refused
     or impossible request kills nobody);
-  - consshare: the line written beside a 256 KiB write arrives whole;
+  - conskill, consshare: a marker line written during a 256 KiB write
+    arrives whole and before half of it; nothing of the writer follows
+    conskill's marker (written just after the kill);
   - forkbomb (in the background): while the process table is full the
     shell reports `sh: fork failed` and keeps its prompt, and init does not
     exit; afterwards the shell runs commands again;
@@ -43,7 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu import BUILD, ROOT, Guest, relay_results  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "conskill", "consshare",
-              "forkuser", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
+              "forkuser", "sbrkkill", "sbrkshared", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
 # threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 
@@ -117,10 +119,8 @@ def run_foreground(g, test, tag):
     if test in ("oomhuge", "oomrace"):
         check("oom: killed" not in out, "hostile-%s-nokill-%s" % (test, tag),
               "the out-of-memory rule killed somebody: %r" % re.findall(r"oom: killed[^\n]*", out))
-    if test == "consshare":
-        line = "consshare: a line between the big writer's lines"
-        check(re.search(r"^" + re.escape(line) + r"\r?$", out, re.M) is not None, "hostile-consshare-whole-%s" % tag,
-              "the line did not arrive whole on a line of its own")
+    if test in ("conskill", "consshare"):
+        check_big_write(out, test, tag)
     if test == "conswrite":
         lines = [ln.strip("\r") for ln in out.split("\n")]
         digits = [ln for ln in lines if ln and set(ln) <= set("1234")]
@@ -128,6 +128,28 @@ def run_foreground(g, test, tag):
         check(len(whole) == 100 and len(digits) == 100, "hostile-conswrite-lines-%s" % tag,
               "%d whole lines of 100 expected, %d lines of digits, %d whole" % (100, len(digits), len(whole)))
     g.wait_prompt(timeout=30)
+
+
+BIG_WRITE = 256 * 1024  # user/hostile.c:big_writer, lines of 100 'z's
+
+
+def check_big_write(out, test, tag):
+    """Where the marker line landed in a 256 KiB console write, in bytes
+    (a loaded host or more harts change only how far the writer got, never
+    in which direction a check goes): whole on a line of its own, before
+    half of the big write; for conskill (kill, then marker) none of the
+    writer's bytes after it."""
+    mark = {"conskill": "conskill: the writer is killed",
+            "consshare": "consshare: a line between the big writer's lines"}[test]
+    m = re.search(r"^" + re.escape(mark) + r"\r?$", out, re.M)
+    if not check(m is not None, "hostile-%s-whole-%s" % (test, tag), "the marker line did not arrive whole"):
+        return
+    before, after = out[:m.start()].count("z"), out[m.end():].count("z")
+    check(before < BIG_WRITE // 2, "hostile-%s-early-%s" % (test, tag),
+          "the marker came after %d of the big write's bytes" % before)
+    if test == "conskill":
+        check(after == 0, "hostile-%s-stopped-%s" % (test, tag),
+              "the killed writer wrote %d bytes after a line written after its kill" % after)
 
 
 def prompt_tolerant(text):
