@@ -24,7 +24,46 @@ CASES = [("pthread-" + t, "pthreads " + t, r"PASS %s\n" % t) for t in TESTS] + [
      r"last thread still runs after main's pthread_exit\.\n"),
     ("pthread-no-such-test", "pthreads nosuch", r"pthreads: no test nosuch\n"),
 ]
-PROGS = ["pthreads"]
+# The OSTEP programs (docs/concurrency.md): what each must print on any
+# number of harts. Thread lines may come in any order where the program
+# does not order them.
+RACE_LINES = r"(T[01]: (begin|done)\n){4}"
+OSTEP_CASES = [
+    ("ostep-counter-racy", "counter -n 100000",
+     r"main: begin \(counter = 0\)\n" + RACE_LINES +
+     r"main: done \(counter = \d+, expected 200000\)( - updates were lost)?\n"),
+    ("ostep-counter-locked", "counter -l -n 100000",
+     r"main: begin \(counter = 0\)\n" + RACE_LINES + r"main: done \(counter = 200000, expected 200000\)\n"),
+    ("ostep-counter-usage", "counter -x", r"counter: invalid option -- \S*x\S*\nusage: counter \[-t THREADS\] \[-n LOOPS\] \[-l\]\n"),
+    ("ostep-locks-spin", "locks -k spin -t 2 -n 5000",
+     r"spin: counter 10000 \(correct\)\nspin: 2 threads x 5000: [0-9.]+ s, CPU [0-9.]+ s\n"),
+    ("ostep-locks-yield", "locks -k yield -t 4 -n 5000",
+     r"yield: counter 20000 \(correct\)\nyield: 4 threads x 5000: [0-9.]+ s, CPU [0-9.]+ s\n"),
+    ("ostep-locks-mutex", "locks -k mutex -t 4 -n 5000",
+     r"mutex: counter 20000 \(correct\)\nmutex: 4 threads x 5000: [0-9.]+ s, CPU [0-9.]+ s\n"),
+    ("ostep-cvjoin", "cvjoin", r"parent: begin\nchild\nparent: end\nparent: joined, child returned 7\n"),
+    ("ostep-cvjoin-sleep", "cvjoin -s", r"parent: begin\nchild\nparent: end\nparent: joined, child returned 7\n"),
+    ("ostep-pc-1-1", "pc -l 2000 -m 1 -p 1 -c 1", r"produced 2000, consumed 2000, sum 2001000 \(ok\)\n"),
+    ("ostep-pc-many", "pc -l 1000 -m 3 -p 3 -c 4 -v",
+     r"(consumer \d: \d+ items\n){4}produced 3000, consumed 3000, sum 4501500 \(ok\)\n[0-9.]+ s\n"),
+    ("ostep-pc-bad", "pc -m 0", r"pc: need LOOPS >= 0, BUFSIZE >= 1, 1 or more of each, 30 threads at most\n"),
+    ("ostep-sem-binary", "sem -m binary -t 4 -n 5000", r"binary: counter 20000 \(expected 20000\)\n"),
+    ("ostep-sem-order", "sem -m order", r"parent: begin\nchild\nparent: end\n"),
+    ("ostep-sem-rendezvous", "sem -m rendezvous",
+     r"(A before\nB before|B before\nA before)\n(A after\nB after|B after\nA after)\nrendezvous: done\n"),
+    ("ostep-sem-usage", "sem", r"usage: sem -m binary\|order\|rendezvous \[-t THREADS\] \[-n LOOPS\]\n"),
+    ("ostep-vecadd", "vecadd -t 2 -n 2000 -l 50",
+     r"deadlock: 2 threads, 4000 adds of length 50: ok\ntime [0-9.]+ s\n"),
+    ("ostep-vecadd-deadlocks", "vecadd -t 2 -n 100 -d -y -w 1",
+     r"deadlock: no progress for 1 s after \d+ of 200 adds\n"),
+    ("ostep-vecadd-order", "vecadd -t 4 -n 300 -d -y -k order",
+     r"order -d: 4 threads, 1200 adds of length 100: ok\ntime [0-9.]+ s\n"),
+    ("ostep-vecadd-trylock", "vecadd -t 4 -n 300 -d -y -k trylock",
+     r"trylock -d: 4 threads, 1200 adds of length 100: ok\ntime [0-9.]+ s\n"),
+    ("ostep-vecadd-global", "vecadd -t 4 -n 300 -d -y -k global",
+     r"global -d: 4 threads, 1200 adds of length 100: ok\ntime [0-9.]+ s\n"),
+]
+PROGS = ["pthreads", "counter", "locks", "cvjoin", "pc", "sem", "vecadd"]
 
 
 def main():
@@ -36,7 +75,7 @@ def main():
             tag = "-%dharts" % cpus
             with Guest(cpus=cpus, icount=3, image=image, timeout=180) as g:
                 g.boot()
-                run_cases(Quiet(g), CASES, suffix=tag, timeout=180)
+                run_cases(Quiet(g), CASES + OSTEP_CASES, suffix=tag, timeout=180)
                 clean, report = g.stop_and_fsck()
                 print(("PASS pthread-fsck" + tag) if clean else "FAIL pthread-fsck%s: %s" % (tag, report))
 

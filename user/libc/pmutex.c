@@ -182,7 +182,7 @@ int pthread_condattr_getclock(const pthread_condattr_t* a, clockid_t* clock) {
 int pthread_cond_init(pthread_cond_t* c, const pthread_condattr_t* a) {
     c->__seq = 0;
     c->__waiters = 0;
-    c->__clock = a ? a->__clock : CLOCK_REALTIME;
+    c->__clock = a ? a->__clock : (int)CLOCK_REALTIME;
     return 0;
 }
 
