@@ -108,10 +108,13 @@ GUEST_SUITES += tests/guest/libc_tests.py 1 3
 # POSIX threads: tests/libc/pthreads.c and the OSTEP concurrency programs
 # of tests/libc/ostep/ (docs/concurrency.md), for tests/guest/pthread_tests.py.
 OSTEP_CONC_NAMES := counter locks cvjoin pc sem vecadd
-PTHREAD_TESTS := $(BUILD)/libc-tests/_pthreads $(patsubst %,$(BUILD)/libc-tests/_%,$(OSTEP_CONC_NAMES))
+PTHREAD_TESTS := $(BUILD)/libc-tests/_pthreads $(BUILD)/libc-tests/_pthreadbench \
+  $(patsubst %,$(BUILD)/libc-tests/_%,$(OSTEP_CONC_NAMES))
 $(PTHREAD_TESTS): QCC_FLAGS := -pthread
 $(BUILD)/libc-tests/_%: tests/libc/ostep/%.c tests/libc/ostep/common.h $(SYSROOT_FILES)
 	@mkdir -p $(dir $@)
 	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -Werror=implicit-function-declaration -pthread -o $@ $<
 GUEST_DEPS += $(PTHREAD_TESTS)
 GUEST_SUITES += tests/guest/pthread_tests.py 1 3 8
+# make bench-os also runs tests/libc/pthreadbench.c (bench/os_bench.py).
+bench-os: $(BUILD)/libc-tests/_pthreadbench $(BUILD)/mkfs

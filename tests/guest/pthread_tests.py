@@ -23,6 +23,8 @@ CASES = [("pthread-" + t, "pthreads " + t, r"PASS %s\n" % t) for t in TESTS] + [
     ("pthread-main-exit", "pthreads main_exit; echo .",
      r"last thread still runs after main's pthread_exit\.\n"),
     ("pthread-no-such-test", "pthreads nosuch", r"pthreads: no test nosuch\n"),
+    ("pthreadbench-quick", "pthreadbench -q pmutex semwake",
+     r"pmutex ops \d+ ns/op \d+ ops/s \d+\nsemwake ops \d+ ns/op \d+ ops/s \d+\npthreadbench: done 2\n"),
 ]
 # The OSTEP programs (docs/concurrency.md): what each must print on any
 # number of harts. Thread lines may come in any order where the program
@@ -63,7 +65,7 @@ OSTEP_CASES = [
     ("ostep-vecadd-global", "vecadd -t 4 -n 300 -d -y -k global",
      r"global -d: 4 threads, 1200 adds of length 100: ok\ntime [0-9.]+ s\n"),
 ]
-PROGS = ["pthreads", "counter", "locks", "cvjoin", "pc", "sem", "vecadd"]
+PROGS = ["pthreads", "pthreadbench", "counter", "locks", "cvjoin", "pc", "sem", "vecadd"]
 
 
 def main():
