@@ -105,10 +105,11 @@ $(BUILD)/libc-tests/_%: tests/libc/%.c $(SYSROOT_FILES)
 GUEST_DEPS += $(LIBC_TESTS)
 GUEST_SUITES += tests/guest/libc_tests.py 1 3
 
-# POSIX threads: tests/libc/pthreads.c and the OSTEP concurrency programs
-# of tests/libc/ostep/ (docs/concurrency.md), for tests/guest/pthread_tests.py.
+# POSIX threads: tests/libc/pthreads.c, the benchmarks pthreadbench.c and
+# pschbench.c (docs/benchmarks.md) and the OSTEP concurrency programs of
+# tests/libc/ostep/ (docs/concurrency.md), for tests/guest/pthread_tests.py.
 OSTEP_CONC_NAMES := counter locks cvjoin pc sem vecadd
-PTHREAD_TESTS := $(BUILD)/libc-tests/_pthreads $(BUILD)/libc-tests/_pthreadbench \
+PTHREAD_TESTS := $(BUILD)/libc-tests/_pthreads $(BUILD)/libc-tests/_pthreadbench $(BUILD)/libc-tests/_pschbench \
   $(patsubst %,$(BUILD)/libc-tests/_%,$(OSTEP_CONC_NAMES))
 $(PTHREAD_TESTS): QCC_FLAGS := -pthread
 $(BUILD)/libc-tests/_%: tests/libc/ostep/%.c tests/libc/ostep/common.h $(SYSROOT_FILES)

@@ -23,6 +23,13 @@ CASES = [("pthread-" + t, "pthreads " + t, r"PASS %s\n" % t) for t in TESTS] + [
     ("pthread-main-exit", "pthreads main_exit; echo .",
      r"last thread still runs after main's pthread_exit\.\n"),
     ("pthread-no-such-test", "pthreads nosuch", r"pthreads: no test nosuch\n"),
+    ("pschbench-quick", "pschbench -m 2 -t 2 -r 1",
+     r"Wakeup Latencies percentiles \(usec\) runtime 1 \(s\) \(\d+ total samples\)\n(\t  .*: \d+\n){5}"
+     r"Request Latencies percentiles \(usec\) runtime 1 \(s\) \(\d+ total samples\)\n(\t  .*: \d+\n){5}"
+     r"RPS \(requests per second\): [0-9.]+\n"
+     r"pschbench: rps=[0-9.]+ p50=\d+ p90=\d+ p99=\d+ p999=\d+ max=\d+ samples=[1-9]\d*\n"),
+    ("pschbench-usage", "pschbench -m 9",
+     r"pschbench: 1-8 message threads, workers >= 1, at most 31 threads, seconds >= 1\n"),
     ("pthreadbench-quick", "pthreadbench -q pmutex semwake",
      r"pmutex ops \d+ ns/op \d+ ops/s \d+\nsemwake ops \d+ ns/op \d+ ops/s \d+\npthreadbench: done 2\n"),
 ]
@@ -65,7 +72,7 @@ OSTEP_CASES = [
     ("ostep-vecadd-global", "vecadd -t 4 -n 300 -d -y -k global",
      r"global -d: 4 threads, 1200 adds of length 100: ok\ntime [0-9.]+ s\n"),
 ]
-PROGS = ["pthreads", "pthreadbench", "counter", "locks", "cvjoin", "pc", "sem", "vecadd"]
+PROGS = ["pthreads", "pthreadbench", "pschbench", "counter", "locks", "cvjoin", "pc", "sem", "vecadd"]
 
 
 def main():
