@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""bench/os_bench.py - runs user/benchos (lmbench-style OS paths) and
-user/threadbench (threads and futexes, the same format) in the guest.
+"""bench/os_bench.py - runs user/benchos (lmbench-style OS paths),
+user/threadbench (threads and futexes, the same format) and
+tests/libc/pthreadbench.c (POSIX threads, built by qcc; on an image with
+it added when it has been built) in the guest.
 
 Boots the kernel under QEMU -icount (shift=3: 125 M virtual instructions
 per virtual second, whatever the host does), once per hart count, runs
@@ -28,7 +30,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "guest"))
-from qemu import Guest  # noqa: E402
+from extra_image import build_image  # noqa: E402
+from qemu import BUILD, Guest  # noqa: E402
 
 ICOUNT = 3
 LINE = re.compile(r"^(\w+) ops (\d+) ns/op (\d+) ops/s (\d+)$", re.M)
@@ -36,6 +39,9 @@ LINE = re.compile(r"^(\w+) ops (\d+) ns/op (\d+) ops/s (\d+)$", re.M)
 
 # threadbench's rows (user/threadbench.c); every other name is benchos's.
 THREAD_ROWS = ["thread", "tcreate", "mutex", "futexpp", "wakeup"]
+# pthreadbench's rows (tests/libc/pthreadbench.c).
+PTHREAD_ROWS = ["pmutex", "pcreate", "contend", "handoff", "semwake"]
+PTHREADBENCH = os.path.join(BUILD, "libc-tests", "_pthreadbench")
 
 
 def parse(out, prog="benchos"):
@@ -57,18 +63,24 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     q = " -q" if args.quick else ""
-    os_names = [n for n in args.names if n not in THREAD_ROWS]
+    os_names = [n for n in args.names if n not in THREAD_ROWS + PTHREAD_ROWS]
     th_names = [n for n in args.names if n in THREAD_ROWS]
+    pt_names = [n for n in args.names if n in PTHREAD_ROWS]
     runs = []  # (program, command line)
     if os_names or not args.names:
         runs.append(("benchos", "benchos" + q + "".join(" " + n for n in os_names)))
     if th_names or not args.names:
         runs.append(("threadbench", "threadbench" + q + "".join(" " + n for n in th_names)))
+    image = None
+    if (pt_names or not args.names) and os.path.exists(PTHREADBENCH):
+        runs.append(("pthreadbench", "pthreadbench" + q + "".join(" " + n for n in pt_names)))
+        image = build_image(args.out, [PTHREADBENCH], name="bench.img")
     results = {}
     harts = [int(c) for c in args.cpus.split(",")]
     with open(os.path.join(args.out, "os-raw.log"), "w") as log:
         for cpus in harts:
-            with Guest(cpus=cpus, icount=ICOUNT, icount_sleep=args.icount_sleep == "on", timeout=600) as g:
+            with Guest(cpus=cpus, icount=ICOUNT, icount_sleep=args.icount_sleep == "on", timeout=600,
+                       image=image) as g:
                 g.boot(timeout=120)
                 results[cpus] = []
                 for prog, cmd in runs:

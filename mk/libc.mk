@@ -1,6 +1,7 @@
 # mk/libc.mk - user floating point checks, and the C library port: picolibc
 # (Debian's picolibc-riscv64-unknown-elf, rv64imafdc/lp64d) with quanta's
-# glue in user/libc/, a sysroot and the compiler wrapper qcc.
+# glue in user/libc/ (POSIX threads included: pthread.h, semaphore.h), a
+# sysroot and the compiler wrapper qcc.
 #
 #   make sysroot         build/sysroot/{bin/qcc,include,lib}: picolibc's
 #                        headers and libc.a/libm.a, libquanta.a (the glue),
@@ -42,7 +43,7 @@ LIBC_SRCS := $(wildcard user/libc/*.c)
 LIBC_OBJS := $(patsubst user/libc/%.c,$(BUILD)/libc/%.o,$(LIBC_SRCS))
 LIBQUANTA := $(SYSROOT)/lib/libquanta.a
 SYSROOT_FILES := $(LIBQUANTA) $(SYSROOT)/lib/crt0.o $(SYSROOT)/lib/quanta.ld $(SYSROOT)/lib/libc.a \
-  $(SYSROOT)/lib/libm.a $(SYSROOT)/include/.stamp $(QCC)
+  $(SYSROOT)/lib/libm.a $(SYSROOT)/lib/libpthread.a $(SYSROOT)/include/.stamp $(QCC)
 
 # QSYS_name N for every SYS_name = N of lib/abi/abi.h (sys.h).
 $(BUILD)/libc/sysnum.h: lib/abi/abi.h
@@ -69,12 +70,16 @@ $(SYSROOT)/lib/crt0.o: $(BUILD)/libc/crt0.o
 $(SYSROOT)/lib/quanta.ld: user/libc/quanta.ld
 	@mkdir -p $(dir $@)
 	@cp $< $@
+# POSIX threads are in libquanta.a; -lpthread finds an empty archive.
+$(SYSROOT)/lib/libpthread.a:
+	@mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && riscv64-unknown-elf-ar rcs $@
 $(SYSROOT)/lib/libc.a $(SYSROOT)/lib/libm.a: $(SYSROOT)/lib/%: $(PICOLIBC_LIB)/%
 	@mkdir -p $(dir $@)
 	@cp $< $@
 # picolibc's headers, then quanta's over them (user/libc/include: the
 # headers picolibc leaves to the system, such as sys/dirent.h).
-$(SYSROOT)/include/.stamp: $(PICOLIBC)/include/picolibc.h $(wildcard user/libc/include/*/*.h)
+$(SYSROOT)/include/.stamp: $(PICOLIBC)/include/picolibc.h $(wildcard user/libc/include/*.h user/libc/include/*/*.h)
 	@mkdir -p $(SYSROOT)/include
 	$(call say,COPY,$(SYSROOT)/include)cp -r $(PICOLIBC)/include/. $(SYSROOT)/include/ && \
 	  cp -r user/libc/include/. $(SYSROOT)/include/ && touch $@
@@ -96,6 +101,21 @@ LIBC_TEST_NAMES := wordfreq numstat timing fileio spawn lsdir
 LIBC_TESTS := $(patsubst %,$(BUILD)/libc-tests/_%,$(LIBC_TEST_NAMES))
 $(BUILD)/libc-tests/_%: tests/libc/%.c $(SYSROOT_FILES)
 	@mkdir -p $(dir $@)
-	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -Werror=implicit-function-declaration -o $@ $< -lm
+	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -Werror=implicit-function-declaration $(QCC_FLAGS) -o $@ $< -lm
 GUEST_DEPS += $(LIBC_TESTS)
 GUEST_SUITES += tests/guest/libc_tests.py 1 3
+
+# POSIX threads: tests/libc/pthreads.c, the benchmarks pthreadbench.c and
+# pschbench.c (docs/benchmarks.md) and the OSTEP concurrency programs of
+# tests/libc/ostep/ (docs/concurrency.md), for tests/guest/pthread_tests.py.
+OSTEP_CONC_NAMES := counter locks cvjoin pc sem vecadd
+PTHREAD_TESTS := $(BUILD)/libc-tests/_pthreads $(BUILD)/libc-tests/_pthreadbench $(BUILD)/libc-tests/_pschbench \
+  $(patsubst %,$(BUILD)/libc-tests/_%,$(OSTEP_CONC_NAMES))
+$(PTHREAD_TESTS): QCC_FLAGS := -pthread
+$(BUILD)/libc-tests/_%: tests/libc/ostep/%.c tests/libc/ostep/common.h $(SYSROOT_FILES)
+	@mkdir -p $(dir $@)
+	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -Werror=implicit-function-declaration -pthread -o $@ $<
+GUEST_DEPS += $(PTHREAD_TESTS)
+GUEST_SUITES += tests/guest/pthread_tests.py 1 3 8
+# make bench-os also runs tests/libc/pthreadbench.c (bench/os_bench.py).
+bench-os: $(BUILD)/libc-tests/_pthreadbench $(BUILD)/mkfs

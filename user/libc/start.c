@@ -4,7 +4,8 @@
  * thread its thread-local block (picolibc keeps errno there; tp points at
  * it: the block is __tls_main, reserved by quanta.ld, a fresh copy of
  * .tdata followed by zeroed .tbss, so the image's .tdata stays a clean
- * template for later threads), run the constructors, call main and pass
+ * template for later threads), give the standard streams their locks,
+ * run the constructors, call main and pass
  * its result to exit(). exit (picolibc) runs the atexit handlers, among
  * them the stdio flush registered here first (so it runs last), and then
  * _exit (posix.c). */
@@ -17,11 +18,13 @@ extern char __tls_main[];
 extern int main(int argc, char** argv);
 extern void __libc_init_array(void);
 void __qstdio_flush_all(void); /* stdio.c */
+void __qstdio_init(void);
 void __qstart(int argc, char** argv) __attribute__((noreturn, used));
 
 void __qstart(int argc, char** argv) {
     _init_tls(__tls_main);
     _set_tls(__tls_main);
+    __qstdio_init();
     atexit(__qstdio_flush_all);
     __libc_init_array();
     exit(main(argc, argv));

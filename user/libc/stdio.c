@@ -10,7 +10,8 @@
  * picolibc does not flush open files at exit, and POSIX does: the link
  * wraps fdopen and fclose (qcc passes --wrap, see mk/libc.mk), keeping a
  * list of the open streams, and __qstdio_flush_all (registered at start)
- * flushes them all, then stdout and stderr. */
+ * flushes them all, then stdout and stderr. Each stream has a lock
+ * (plocks.c), so threads may share them. */
 #include <stdio-bufio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,13 @@ static struct __file_bufio q_stderr =
 FILE* const stdin = &q_stdin.xfile.cfile.file;
 FILE* const stdout = &q_stdout.xfile.cfile.file;
 FILE* const stderr = &q_stderr.xfile.cfile.file;
+
+/* Their locks (plocks.c), made before main runs. */
+void __qstdio_init(void) {
+    __retarget_lock_init(&q_stdin.lock);
+    __retarget_lock_init(&q_stdout.lock);
+    __retarget_lock_init(&q_stderr.lock);
+}
 
 /* Streams opened with fopen/fdopen and not yet closed. */
 struct open_file {
