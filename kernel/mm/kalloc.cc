@@ -7,6 +7,8 @@
 // for a caller that overwrites the whole page). When the list is empty,
 // both ask the registered Lender (the buffer cache) for pages back, outside
 // the lock (the lender takes its own lock, then kfree), and try again.
+// Reserved pages (kalloc.h) stay on the list: plain kalloc pops only while
+// more pages are free than are promised; kalloc_reserved pops one of them.
 #include "kernel/mm/kalloc.h"
 
 #include "kernel/lib/kprintf.h"
@@ -24,14 +26,24 @@ constinit PagePool g_pool;
 constinit u64 g_ram_end = 0;
 constinit u64 g_total = 0;
 constinit const Lender* g_lender = nullptr;
+constinit u64 g_reserved = 0;  // pages promised (g_lock)
+
+// Pop a page (g_lock held): any page for a reservation, else only one
+// that is not promised.
+void* pop_locked(bool reserved) {
+    if (!reserved && g_pool.count() <= g_reserved) return nullptr;
+    void* p = g_pool.pop();
+    if (p && reserved && g_reserved > 0) g_reserved--;
+    return p;
+}
 
 // The free list is empty: ask the lender for pages, as long as it has any.
 // Out of line, so kalloc's common path saves no more registers than before.
-[[gnu::noinline]] void* pop_after_give_back() {
+[[gnu::noinline]] void* pop_after_give_back(bool reserved) {
     void* p = nullptr;
     while (p == nullptr && g_lender != nullptr && g_lender->give_back(1) > 0) {
         LockGuard g(g_lock);
-        p = g_pool.pop();
+        p = pop_locked(reserved);
     }
     return p;
 }
@@ -53,15 +65,41 @@ void kfree(void* page) {
     g_pool.push(page);
 }
 
-void* kalloc_unzeroed() {
+namespace {
+void* take(bool reserved) {
     void* p;
     {
         LockGuard g(g_lock);
-        p = g_pool.pop();
+        p = pop_locked(reserved);
     }
     if (p == nullptr) [[unlikely]]
-        p = pop_after_give_back();
+        p = pop_after_give_back(reserved);
     return p;
+}
+}  // namespace
+
+void* kalloc_unzeroed() { return take(false); }
+
+void* kalloc_reserved() {
+    void* p = take(true);
+    if (p) memset(p, 0, kPageSize);
+    return p;
+}
+
+void kalloc_reserve(u64 n) {
+    LockGuard g(g_lock);
+    g_reserved += n;
+}
+
+void kalloc_unreserve(u64 n) {
+    LockGuard g(g_lock);
+    if (n > g_reserved) panic("kalloc_unreserve: %lu of %lu promised", n, g_reserved);
+    g_reserved -= n;
+}
+
+u64 kalloc_reserved_pages() {
+    LockGuard g(g_lock);
+    return g_reserved;
 }
 
 void* kalloc() {
@@ -72,10 +110,19 @@ void* kalloc() {
 
 u64 kalloc_pool_pages() {
     LockGuard g(g_lock);
-    return g_pool.count();
+    return g_pool.count() > g_reserved ? g_pool.count() - g_reserved : 0;
 }
 
-u64 kalloc_free_pages() { return kalloc_pool_pages() + (g_lender ? g_lender->borrowed() : 0); }
+u64 kalloc_free_pages() {
+    const u64 borrowed = g_lender ? g_lender->borrowed() : 0;
+    u64 pool = 0, promised = 0;
+    {
+        LockGuard g(g_lock);
+        pool = g_pool.count();
+        promised = g_reserved;
+    }
+    return pool + borrowed > promised ? pool + borrowed - promised : 0;
+}
 u64 kalloc_total_pages() { return g_total; }
 void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
 

@@ -11,6 +11,7 @@
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/uaccess.h"
 
@@ -120,15 +121,20 @@ u64 walk_user(PageTable pt, u64 va) {
 
 PageTable uvm_create() { return static_cast<PageTable>(kalloc()); }
 
-void uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
+u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
     if (va % kPageSize) panic("uvm_unmap: not aligned");
+    u64 holes = 0;
     for (u64 a = va; a < va + npages * kPageSize; a += kPageSize) {
         Pte* pte = walk(pt, a, false);
-        if (!pte || !(*pte & kPteV)) continue;  // never allocated (failed grow)
+        if (!pte || !(*pte & kPteV)) {  // never touched (a lazy heap page)
+            holes++;
+            continue;
+        }
         if (pte_flags(*pte) == kPteV) panic("uvm_unmap: not a leaf");
         if (free_pages) kfree(reinterpret_cast<void*>(pte_to_pa(*pte)));
         *pte = 0;
     }
+    return holes;
 }
 
 Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm) {
@@ -166,18 +172,40 @@ Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm) {
     return newsz;
 }
 
-void uvm_revoke(PageTable pt, u64 newsz, u64 oldsz) {
-    for (u64 a = page_round_up(newsz); a < page_round_up(oldsz); a += kPageSize) {
-        Pte* pte = walk(pt, a, false);
-        if (pte && (*pte & kPteV)) *pte &= ~kPteU;
+u64 uvm_grow_lazy(PageTable pt, u64 oldsz, u64 newsz, u64 top, u64 perm) {
+    u64 holes = 0;
+    for (u64 a = page_round_up(oldsz); a < newsz; a += kPageSize) {
+        Pte* pte = a < top ? walk(pt, a, false) : nullptr;
+        if (pte && (*pte & kPteV)) {
+            memset(reinterpret_cast<void*>(pte_to_pa(*pte)), 0, kPageSize);
+            __atomic_thread_fence(__ATOMIC_RELEASE);
+            *pte = (*pte & ~(kPteR | kPteW | kPteX)) | perm | kPteU;
+        } else {
+            holes++;
+        }
     }
+    return holes;
 }
 
-u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz) {
+u64 uvm_revoke(PageTable pt, u64 newsz, u64 oldsz) {
+    u64 holes = 0;
+    for (u64 a = page_round_up(newsz); a < page_round_up(oldsz); a += kPageSize) {
+        Pte* pte = walk(pt, a, false);
+        if (pte && (*pte & kPteV)) {
+            *pte &= ~kPteU;
+        } else {
+            holes++;
+        }
+    }
+    return holes;
+}
+
+u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz, u64* holes) {
     if (newsz >= oldsz) return oldsz;
     const u64 from = page_round_up(newsz);
     const u64 to = page_round_up(oldsz);
-    if (from < to) uvm_unmap(pt, from, (to - from) / kPageSize, true);
+    const u64 missing = from < to ? uvm_unmap(pt, from, (to - from) / kPageSize, true) : 0;
+    if (holes) *holes = missing;
     return newsz;
 }
 
@@ -186,10 +214,14 @@ void uvm_free(PageTable pt, u64 sz) {
     free_table(pt);
 }
 
-Status uvm_copy(PageTable from, PageTable to, u64 sz) {
+Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes) {
+    *holes = 0;
     for (u64 a = 0; a < sz; a += kPageSize) {
         Pte* pte = walk(from, a, false);
-        if (!pte || !(*pte & kPteV)) continue;
+        if (!pte || !(*pte & kPteV)) {  // a heap page never touched: the child's is promised too
+            (*holes)++;
+            continue;
+        }
         void* mem = kalloc_unzeroed();  // every byte is copied over just below
         if (!mem) {
             uvm_unmap(to, 0, a / kPageSize, true);
@@ -205,11 +237,26 @@ Status uvm_copy(PageTable from, PageTable to, u64 sz) {
     return {};
 }
 
+namespace {
+
+// The entry of user page `base` if it has every bit of need, faulting the
+// page in first (kernel/mm/fault.h) if the running process's map promises
+// it; null otherwise.
+Pte* user_pte(PageTable pt, u64 base, u64 need) {
+    if (base >= kMaxVa) return nullptr;
+    Pte* pte = walk(pt, base, false);
+    if (pte && (*pte & need) == need) return pte;
+    if (!vm_fault_in(pt, base, (need & kPteW) != 0)) return nullptr;
+    pte = walk(pt, base, false);
+    return pte && (*pte & need) == need ? pte : nullptr;
+}
+
+}  // namespace
+
 u32* user_word(PageTable pt, u64 va) {
     if (va % sizeof(u32) != 0 || va >= kMaxVa) return nullptr;
-    Pte* pte = walk(pt, page_round_down(va), false);
-    constexpr u64 kNeed = kPteV | kPteU | kPteR | kPteW;
-    if (!pte || (*pte & kNeed) != kNeed) return nullptr;
+    Pte* pte = user_pte(pt, page_round_down(va), kPteV | kPteU | kPteR | kPteW);
+    if (!pte) return nullptr;
     return reinterpret_cast<u32*>(pte_to_pa(*pte) + va % kPageSize);
 }
 
@@ -231,8 +278,8 @@ Status for_each_user_piece(PageTable pt, u64 va, u64 len, bool write, Fn fn) {
     const u64 need = kPteV | kPteU | (write ? kPteW : 0);
     while (len > 0) {
         const u64 base = page_round_down(va);
-        Pte* pte = base < kMaxVa ? walk(pt, base, false) : nullptr;
-        if (!pte || (*pte & need) != need) return Error::BadAddress;
+        Pte* pte = user_pte(pt, base, need);
+        if (!pte) return Error::BadAddress;
         const u64 off = va - base;
         const u64 n = kPageSize - off < len ? kPageSize - off : len;
         fn(reinterpret_cast<u8*>(pte_to_pa(*pte) + off), n);
@@ -264,9 +311,9 @@ Status copy_in_str(PageTable pt, char* dst, UserAddr src, u64 max) {
     u64 va = src.raw();
     while (max > 0) {
         const u64 base = page_round_down(va);
-        const u64 pa = walk_user(pt, base);
-        if (pa == 0) return Error::BadAddress;
-        const char* p = reinterpret_cast<const char*>(pa + (va - base));
+        const Pte* pte = user_pte(pt, base, kPteV | kPteU);
+        if (!pte) return Error::BadAddress;
+        const char* p = reinterpret_cast<const char*>(pte_to_pa(*pte) + (va - base));
         for (u64 n = kPageSize - (va - base); n > 0 && max > 0; n--, max--) {
             *dst = *p++;
             if (*dst++ == 0) return {};

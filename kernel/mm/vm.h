@@ -28,21 +28,30 @@ Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm);
 u64 walk_user(PageTable pt, u64 va);
 
 PageTable uvm_create();
-void uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages);
+// Returns how many of the pages were not mapped (a lazy heap's untouched ones).
+u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages);
 // Grow from oldsz to newsz; new pages get perm (R/W/X bits) plus U.
 Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm);
 // uvm_alloc for a table other threads use: it first reuses, zeroed, the
 // pages of [oldsz, *top) that uvm_revoke kept mapped, and when memory runs
 // out it frees nothing (what it mapped is kept, *top grows over it).
 Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm);
-// Shrink from oldsz to newsz, freeing the pages.
-u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz);
+// A lazy heap's growth from oldsz to newsz: pages of [oldsz, top) that
+// uvm_revoke kept mapped are zeroed and handed back (perm plus U), the
+// others stay unmapped for the page-fault path. Allocates nothing; returns
+// how many pages it left unmapped (the caller promises them: kalloc_reserve).
+u64 uvm_grow_lazy(PageTable pt, u64 oldsz, u64 newsz, u64 top, u64 perm);
+// Shrink from oldsz to newsz, freeing the pages; *holes (if given): how many
+// pages of the range were never mapped.
+u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz, u64* holes = nullptr);
 // Shrink from oldsz to newsz without freeing: the pages stay mapped, not
 // user-accessible, for a shared table whose other harts may still cache
 // them (kernel/proc/proc.cc:grow_proc); uvm_dealloc or uvm_free frees them.
-void uvm_revoke(PageTable pt, u64 newsz, u64 oldsz);
+// Returns how many pages of the range were never mapped.
+u64 uvm_revoke(PageTable pt, u64 newsz, u64 oldsz);
 void uvm_free(PageTable pt, u64 sz);
-Status uvm_copy(PageTable from, PageTable to, u64 sz);
+// Copy [0, sz)'s mapped pages; *holes: how many pages were not mapped.
+Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes);
 // Make a page inaccessible to user mode (the stack guard).
 void uvm_clear_user(PageTable pt, u64 va);
 // The aligned 32-bit word at user address va, if the process may read and

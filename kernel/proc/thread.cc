@@ -28,6 +28,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
@@ -67,6 +68,7 @@ void release_process(ThreadGroup* tg) {
     // killed for memory (kernel/proc/oom.cc) must free it even if its parent
     // never waits. No other thread is left to use them (no lock needed).
     uvm_dealloc(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top, 0);
+    vm_unreserve_all(tg);  // and the heap pages it never touched
     tg->sz = tg->top = 0;
 }
 

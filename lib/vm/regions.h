@@ -101,18 +101,32 @@ class Map {
     }
 
     // Move the heap's end (sbrk) to new_end, page-rounded up; false (nothing
-    // changed) if there is no heap, new_end is below its start, or it would
-    // run into the next region or past limit.
-    bool set_heap_end(u64 new_end, u64 limit, u64 page = 4096) {
+    // changed) if there is no heap, or it would run into the next region or
+    // past limit. Below the heap's start (xv6 lets sbrk give back any of a
+    // program's memory) every region above the new end goes, the one
+    // holding it is cut there, and the empty heap starts there.
+    bool set_break(u64 new_end, u64 limit, u64 page = 4096) {
         const u64 end = (new_end + page - 1) / page * page;
-        for (int i = 0; i < n_; i++) {
-            if (r_[i].kind != Kind::Heap) continue;
-            if (end < r_[i].start || end > limit || end < new_end) return false;
-            if (i + 1 < n_ && end > r_[i + 1].start) return false;
-            r_[i].end = end;
+        int h = 0;
+        while (h < n_ && r_[h].kind != Kind::Heap) h++;
+        if (h == n_ || end < new_end || end > limit) return false;
+        if (end >= r_[h].start) {
+            if (h + 1 < n_ && end > r_[h + 1].start) return false;
+            r_[h].end = end;
             return true;
         }
-        return false;
+        Region heap = r_[h];
+        int k = 0;
+        for (int i = 0; i < n_; i++) {
+            if (i == h || r_[i].start >= end) continue;
+            r_[k] = r_[i];
+            if (r_[k].end > end) r_[k].end = end;
+            k++;
+        }
+        n_ = k;
+        heap.start = heap.end = end;
+        r_[n_++] = heap;  // every region left ends at or below end
+        return true;
     }
 
     // What a fault of this access at va should do.

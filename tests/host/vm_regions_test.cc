@@ -6,12 +6,12 @@
 #include "lib/vm/regions.h"
 
 using q::vm::Access;
-using q::vm::Kind;
-using q::vm::Map;
-using q::vm::Verdict;
 using q::vm::kExec;
+using q::vm::Kind;
 using q::vm::kRead;
 using q::vm::kWrite;
+using q::vm::Map;
+using q::vm::Verdict;
 
 namespace {
 
@@ -35,11 +35,11 @@ TEST(VmRegions, AddKeepsThemSortedAndDisjoint) {
     EXPECT_TRUE(m.add(0, kPg, Kind::Text, kRead | kExec));
     EXPECT_EQ(m.at(0).kind, Kind::Text);
     EXPECT_EQ(m.at(1).kind, Kind::Stack);
-    EXPECT_FALSE(m.add(0, 2 * kPg, Kind::Data, kRead));           // overlaps the text
-    EXPECT_FALSE(m.add(3 * kPg, 5 * kPg, Kind::Data, kRead));     // overlaps the stack
-    EXPECT_FALSE(m.add(kPg + 1, 2 * kPg, Kind::Data, kRead));     // not aligned
-    EXPECT_FALSE(m.add(2 * kPg, 2 * kPg, Kind::Data, kRead));     // empty, not a heap
-    EXPECT_FALSE(m.add(3 * kPg, 2 * kPg, Kind::Data, kRead));     // backwards
+    EXPECT_FALSE(m.add(0, 2 * kPg, Kind::Data, kRead));        // overlaps the text
+    EXPECT_FALSE(m.add(3 * kPg, 5 * kPg, Kind::Data, kRead));  // overlaps the stack
+    EXPECT_FALSE(m.add(kPg + 1, 2 * kPg, Kind::Data, kRead));  // not aligned
+    EXPECT_FALSE(m.add(2 * kPg, 2 * kPg, Kind::Data, kRead));  // empty, not a heap
+    EXPECT_FALSE(m.add(3 * kPg, 2 * kPg, Kind::Data, kRead));  // backwards
     EXPECT_EQ(m.size(), 2);
     EXPECT_TRUE(m.add(kPg, 4 * kPg, Kind::Data, kRead | kWrite));  // fills the gap exactly
     EXPECT_EQ(m.at(1).kind, Kind::Data);
@@ -56,7 +56,7 @@ TEST(VmRegions, FaultVerdicts) {
     const Map m = xv6_map();
     EXPECT_EQ(m.classify(0x10, Access::Exec), Verdict::Present);
     EXPECT_EQ(m.classify(0x10, Access::Read), Verdict::Present);
-    EXPECT_EQ(m.classify(0x10, Access::Write), Verdict::Protection);  // text is read-only
+    EXPECT_EQ(m.classify(0x10, Access::Write), Verdict::Protection);    // text is read-only
     EXPECT_EQ(m.classify(2 * kPg, Access::Exec), Verdict::Protection);  // data is not executable
     EXPECT_EQ(m.classify(3 * kPg + 8, Access::Write), Verdict::Guard);
     EXPECT_EQ(m.classify(5 * kPg, Access::Read), Verdict::Unmapped);  // the heap is empty
@@ -65,25 +65,43 @@ TEST(VmRegions, FaultVerdicts) {
 
 TEST(VmRegions, TheHeapIsLazyAndMovesOnlyIntoFreeSpace) {
     Map m = xv6_map();
-    ASSERT_TRUE(m.set_heap_end(5 * kPg + 100, kTop));  // rounded up to a page
+    ASSERT_TRUE(m.set_break(5 * kPg + 100, kTop));  // rounded up to a page
     EXPECT_EQ(m.first(Kind::Heap)->end, 6 * kPg);
     EXPECT_EQ(m.classify(5 * kPg + 50, Access::Write), Verdict::ZeroFill);
     EXPECT_EQ(m.classify(5 * kPg + 50, Access::Exec), Verdict::Protection);
     EXPECT_EQ(m.classify(6 * kPg, Access::Write), Verdict::Unmapped);
-    EXPECT_FALSE(m.set_heap_end(4 * kPg, kTop));        // below its start
-    EXPECT_FALSE(m.set_heap_end(kTop + kPg, kTop));     // past the limit
-    EXPECT_FALSE(m.set_heap_end(~0ull - 10, ~0ull));    // rounding would wrap
-    EXPECT_TRUE(m.set_heap_end(5 * kPg, kTop));         // shrunk to nothing
+    EXPECT_FALSE(m.set_break(kTop + kPg, kTop));   // past the limit
+    EXPECT_FALSE(m.set_break(~0ull - 10, ~0ull));  // rounding would wrap
+    EXPECT_TRUE(m.set_break(5 * kPg, kTop));       // shrunk to nothing
     EXPECT_EQ(m.classify(5 * kPg, Access::Write), Verdict::Unmapped);
     ASSERT_TRUE(m.add(8 * kPg, 9 * kPg, Kind::Data, kRead));
-    EXPECT_TRUE(m.set_heap_end(8 * kPg, kTop));
-    EXPECT_FALSE(m.set_heap_end(8 * kPg + 1, kTop));  // would run into the mapping above
+    EXPECT_TRUE(m.set_break(8 * kPg, kTop));
+    EXPECT_FALSE(m.set_break(8 * kPg + 1, kTop));  // would run into the mapping above
+}
+
+TEST(VmRegions, ABreakBelowTheHeapCutsTheRegionsAbove) {
+    Map m = xv6_map();
+    ASSERT_TRUE(m.set_break(8 * kPg, kTop));
+    ASSERT_TRUE(m.set_break(2 * kPg + 100, kTop));  // inside the data page
+    EXPECT_EQ(m.size(), 3);                         // text, data, heap
+    EXPECT_EQ(m.at(1).kind, Kind::Data);
+    EXPECT_EQ(m.at(1).end, 3 * kPg);
+    EXPECT_EQ(m.first(Kind::Heap)->start, 3 * kPg);
+    EXPECT_EQ(m.classify(4 * kPg, Access::Read), Verdict::Unmapped);  // the stack went
+    ASSERT_TRUE(m.set_break(kPg, kTop));                              // into the text
+    EXPECT_EQ(m.size(), 2);
+    EXPECT_EQ(m.at(0).end, kPg);
+    ASSERT_TRUE(m.set_break(0, kTop));  // everything
+    EXPECT_EQ(m.size(), 1);
+    EXPECT_EQ(m.classify(0, Access::Exec), Verdict::Unmapped);
+    ASSERT_TRUE(m.set_break(3 * kPg, kTop));  // and it grows again from 0, lazily
+    EXPECT_EQ(m.classify(2 * kPg, Access::Write), Verdict::ZeroFill);
 }
 
 TEST(VmRegions, NoHeapNoGrowth) {
     Map m;
     ASSERT_TRUE(m.add(0, kPg, Kind::Text, kRead | kExec));
-    EXPECT_FALSE(m.set_heap_end(2 * kPg, kTop));
+    EXPECT_FALSE(m.set_break(2 * kPg, kTop));
     EXPECT_EQ(m.first(Kind::Heap), nullptr);
 }
 
