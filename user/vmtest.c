@@ -228,16 +228,215 @@ static void t_threads_fault(void) {
     CHECK(f >= kSharedPages && f <= kSharedPages + 6 * nthreads, "%lu faults for %d pages", f, kSharedPages);
 }
 
+/* ---- copy-on-write fork ---------------------------------------------------- */
+
+enum { kCowPages = 64 };
+static char* cow;
+
+static void fill_cow(char c) {
+    cow = sbrk(kCowPages * PGSIZE);
+    CHECK(cow != (char*)-1, "sbrk");
+    for (int i = 0; i < kCowPages; i++) memset(cow + i * PGSIZE, c, 64);
+}
+
+static int cow_is(char c) {
+    for (int i = 0; i < kCowPages; i++) {
+        for (int k = 0; k < 64; k += 8) {
+            if (cow[i * PGSIZE + k] != c) return 0;
+        }
+    }
+    return 1;
+}
+
+/* The child reads the parent's pages without faulting (they are shared),
+ * and its first write to each is one fault (the copy); the parent's pages
+ * keep their contents. fork still takes the child's size from the free
+ * count (each shared page is promised its copy), and every page comes back. */
+static void cow_child(void) {
+    unsigned long f0 = faults(0);
+    if (!cow_is('p')) exit(3);
+    unsigned long f1 = faults(0);
+    for (int i = 0; i < kCowPages; i += 2) cow[i * PGSIZE] = 'c';
+    unsigned long f2 = faults(0);
+    if (f1 - f0 > 2) exit(4);                                            /* reads copied nothing */
+    if (f2 - f1 < kCowPages / 2 || f2 - f1 > kCowPages / 2 + 2) exit(5); /* one fault per page written */
+    exit(0);
+}
+
+static void t_cow_fork(void) {
+    fill_cow('p');
+    int free0 = freepages();
+    int pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) cow_child();
+    int st = -12345;
+    CHECK(wait(&st) == pid, "wait");
+    CHECK(st == 0, "child status %d (3: wrong contents, 4: reads faulted, 5: not one fault per written page)", st);
+    CHECK(cow_is('p'), "the child's writes reached the parent");
+    CHECK(freepages() == free0, "%d pages not back after the child", free0 - freepages());
+}
+
+/* The parent writes after fork: the child still sees the old contents. */
+static void t_cow_parent_writes(void) {
+    fill_cow('a');
+    int go[2], back[2];
+    CHECK(pipe(go) == 0 && pipe(back) == 0, "pipe");
+    int pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        char c;
+        if (read(go[0], &c, 1) != 1) exit(6);
+        exit(cow_is('a') ? 0 : 3);
+    }
+    for (int i = 0; i < kCowPages; i++) memset(cow + i * PGSIZE, 'b', 64);
+    CHECK(write(go[1], "x", 1) == 1, "write");
+    int st = -1;
+    CHECK(wait(&st) == pid && st == 0, "the child saw the parent's writes (status %d)", st);
+    CHECK(cow_is('b'), "the parent lost its writes");
+    close(go[0]);
+    close(go[1]);
+    close(back[0]);
+    close(back[1]);
+}
+
+/* A system call writing into a shared page (read() in the child) copies
+ * it too: the parent's page is untouched. */
+static void t_cow_syscall(void) {
+    fill_cow('p');
+    int fd = open("vm.cow", O_CREATE | O_RDWR | O_TRUNC);
+    CHECK(fd >= 0 && write(fd, "kernel", 6) == 6, "create");
+    close(fd);
+    int pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        int f = open("vm.cow", O_RDONLY);
+        if (f < 0 || read(f, cow + 5 * PGSIZE, 6) != 6) exit(3);
+        exit(memcmp(cow + 5 * PGSIZE, "kernel", 6) == 0 ? 0 : 4);
+    }
+    int st = -1;
+    CHECK(wait(&st) == pid && st == 0, "read() in the child: status %d", st);
+    CHECK(cow_is('p'), "the child's read() wrote the parent's page");
+    CHECK(unlink("vm.cow") == 0, "unlink");
+}
+
+/* Eight processes sharing the same pages all write them at once (on
+ * several harts): each ends with its own copy, the parent's is untouched,
+ * and every page comes back. */
+static void t_cow_many_writers(void) {
+    fill_cow('p');
+    int free0 = freepages();
+    int pids[8];
+    for (int k = 0; k < 8; k++) {
+        pids[k] = fork();
+        CHECK(pids[k] >= 0, "fork %d", k);
+        if (pids[k] == 0) {
+            char me = (char)('0' + k);
+            for (int round = 0; round < 4; round++) {
+                for (int i = 0; i < kCowPages; i++) memset(cow + i * PGSIZE, me, 64);
+                if (!cow_is(me)) exit(3);
+            }
+            exit(0);
+        }
+    }
+    for (int k = 0; k < 8; k++) {
+        int st = -1;
+        CHECK(wait(&st) > 0 && st == 0, "a writer saw another's write (status %d)", st);
+    }
+    CHECK(cow_is('p'), "the writers reached the parent's pages");
+    CHECK(freepages() == free0, "%d pages not back after the writers", free0 - freepages());
+}
+
+/* After fork the child makes threads, which all write the shared pages at
+ * once: the child's pages become its own before its second thread runs
+ * (docs/memory.md), so every write lands in the child, none in the parent. */
+static void cow_writer(void* arg) {
+    int me = (int)(unsigned long)arg;
+    __atomic_fetch_add(&started, 1, __ATOMIC_ACQ_REL);
+    while (__atomic_load_n(&started, __ATOMIC_ACQUIRE) < nthreads) {}
+    for (int i = 0; i < kCowPages; i++) cow[i * PGSIZE + 64 + me] = (char)(me + 1);
+}
+
+static void t_cow_threads(void) {
+    fill_cow('p');
+    int pid = fork();
+    CHECK(pid >= 0, "fork");
+    if (pid == 0) {
+        int tids[32];
+        for (int t = 0; t < nthreads; t++) {
+            tids[t] = thread_create(cow_writer, (void*)(unsigned long)t);
+            if (tids[t] <= 0) exit(3);
+        }
+        for (int t = 0; t < nthreads; t++) {
+            if (thread_join(tids[t]) != 0) exit(4);
+        }
+        for (int i = 0; i < kCowPages; i++) {
+            for (int t = 0; t < nthreads; t++) {
+                if (cow[i * PGSIZE + 64 + t] != (char)(t + 1)) exit(5);
+            }
+        }
+        exit(cow_is('p') ? 0 : 6);
+    }
+    int st = -1;
+    CHECK(wait(&st) == pid && st == 0, "threads writing shared pages: status %d", st);
+    for (int i = 0; i < kCowPages; i++)
+        CHECK(cow[i * PGSIZE + 64] == 0, "a child's thread wrote the parent's page %d", i);
+}
+
+/* A fork bomb of big processes: each fork takes the child's size from the
+ * free count, so once memory is short fork fails cleanly (-1, nobody
+ * killed); each child writes all its pages and exits; all pages come back. */
+static void t_cow_bomb(void) {
+    int free0 = freepages();
+    int pages = free0 / 3;
+    char* p = sbrk(pages * PGSIZE);
+    CHECK(p != (char*)-1, "sbrk of a third of memory");
+    for (int i = 0; i < pages; i++) p[i * PGSIZE] = 1;
+    int forked = 0, failed = 0;
+    for (int k = 0; k < 6; k++) {
+        int pid = fork();
+        if (pid < 0) {
+            failed++;
+            continue;
+        }
+        if (pid == 0) {
+            for (int i = 0; i < pages; i++) p[i * PGSIZE] = 2;
+            sleep(1);
+            exit(0);
+        }
+        forked++;
+    }
+    CHECK(forked >= 1 && failed >= 1, "%d forks of a third of memory succeeded, %d failed", forked, failed);
+    for (int k = 0; k < forked; k++) {
+        int st = -1;
+        CHECK(wait(&st) > 0 && st == 0, "a child of the bomb: status %d", st);
+    }
+    for (int i = 0; i < pages; i++) CHECK(p[i * PGSIZE] == 1, "the children wrote the parent's page %d", i);
+    CHECK(sbrk(-pages * PGSIZE) == p + pages * PGSIZE, "shrink");
+}
+
 struct test {
     const char* name;
     void (*fn)(void);
 };
 
 static struct test tests[] = {
-    {"fault_kernel", t_fault_kernel},         {"fault_guard", t_fault_guard},       {"fault_text", t_fault_text},
-    {"fault_heap_exec", t_fault_heap_exec},   {"fault_unmapped", t_fault_unmapped}, {"lazy_sbrk", t_lazy_sbrk},
-    {"lazy_shrink_half", t_lazy_shrink_half}, {"lazy_syscalls", t_lazy_syscalls},   {"lazy_fork", t_lazy_fork},
-    {"lazy_admission", t_lazy_admission},     {"threads_fault", t_threads_fault},
+    {"fault_kernel", t_fault_kernel},
+    {"fault_guard", t_fault_guard},
+    {"fault_text", t_fault_text},
+    {"fault_heap_exec", t_fault_heap_exec},
+    {"fault_unmapped", t_fault_unmapped},
+    {"lazy_sbrk", t_lazy_sbrk},
+    {"lazy_shrink_half", t_lazy_shrink_half},
+    {"lazy_syscalls", t_lazy_syscalls},
+    {"lazy_fork", t_lazy_fork},
+    {"lazy_admission", t_lazy_admission},
+    {"threads_fault", t_threads_fault},
+    {"cow_fork", t_cow_fork},
+    {"cow_parent_writes", t_cow_parent_writes},
+    {"cow_syscall", t_cow_syscall},
+    {"cow_many_writers", t_cow_many_writers},
+    {"cow_threads", t_cow_threads},
+    {"cow_bomb", t_cow_bomb},
 };
 
 static int selected(const char* name, int argc, char** argv, int first) {

@@ -6,6 +6,8 @@
 // should be: in a lazy region (the heap) a page never touched is allocated
 // now, zeroed, from the pages sbrk promised (kernel/mm/kalloc.h
 // reservations), and mapped with the region's permissions: a minor fault.
+// A write to a page fork shared copy-on-write (kPteCow, kernel/mm/vm.h)
+// copies it, or makes it writable if no other mapping is left: also minor.
 // A page already mapped with the access is a stale TLB entry on this hart
 // (another thread mapped it just now): the access is retried once. Anything
 // else (no region, the stack guard, a permission the region lacks, a kernel
@@ -23,6 +25,7 @@
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
@@ -71,6 +74,28 @@ Outcome zero_fill(ThreadGroup* tg, u64 page, u8 perm) {
     return Outcome::Mapped;
 }
 
+// A write to copy-on-write page *pte (pt_lock held): the last mapping of
+// the page just becomes writable; a shared one is copied, and this
+// mapping's share of the old page is put (kalloc.h: if the others all went
+// meanwhile, that frees it). The copy happens before the put, so nobody
+// can write the old page while it is read.
+Outcome break_cow(ThreadGroup* tg, Pte* pte) {
+    void* old = reinterpret_cast<void*>(pte_to_pa(*pte));
+    const u64 flags = (pte_flags(*pte) & ~kPteCow) | kPteW;
+    if (!page_shared(old)) {
+        *pte = pa_to_pte(reinterpret_cast<u64>(old)) | flags;
+    } else {
+        void* mem = kalloc_for_promise();
+        if (mem == nullptr) return Outcome::NoMemory;
+        memmove(mem, old, kPageSize);
+        __atomic_thread_fence(__ATOMIC_RELEASE);  // the copy before the entry naming it
+        *pte = pa_to_pte(reinterpret_cast<u64>(mem)) | flags;
+        if (page_put(old)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
+    }
+    __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
+    return Outcome::Mapped;
+}
+
 Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
     *why = vm::Verdict::Unmapped;
     if (va >= layout::kUserTop) return Outcome::Refused;
@@ -78,10 +103,12 @@ Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
     LockGuard g(tg->pt_lock);
     *why = tg->map.classify(va, a);
     if (*why != vm::Verdict::ZeroFill && *why != vm::Verdict::Present) return Outcome::Refused;
-    const Pte* pte = walk(tg->pagetable, page, false);
+    Pte* pte = walk(tg->pagetable, page, false);
     if (pte && (*pte & kPteV)) {
         const u64 need = kPteV | kPteU | pte_need(a);
-        return (*pte & need) == need ? Outcome::Present : Outcome::Refused;
+        if ((*pte & need) == need) return Outcome::Present;
+        if (a == vm::Access::Write && (*pte & (kPteCow | kPteU)) == (kPteCow | kPteU)) return break_cow(tg, pte);
+        return Outcome::Refused;
     }
     if (*why != vm::Verdict::ZeroFill) return Outcome::Refused;
     return zero_fill(tg, page, tg->map.find(va)->perm);
@@ -127,6 +154,16 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     vm::Verdict why;
     const Outcome o = resolve(p->tg, va, write ? vm::Access::Write : vm::Access::Read, &why);
     return o == Outcome::Mapped || o == Outcome::Present;
+}
+
+Status vm_unshare(ThreadGroup* tg) {
+    LockGuard g(tg->pt_lock);
+    for (u64 a = 0; a < tg->sz; a += kPageSize) {
+        Pte* pte = walk(tg->pagetable, a, false);
+        if (!pte || (*pte & (kPteV | kPteCow)) != (kPteV | kPteCow)) continue;
+        if (break_cow(tg, pte) != Outcome::Mapped) return Error::NoMemory;
+    }
+    return {};
 }
 
 void vm_unreserve_all(ThreadGroup* tg) {

@@ -1,6 +1,7 @@
 // kernel/mm/fault.h - the page-fault path (docs/memory.md "Page faults").
 #pragma once
 
+#include "lib/result.h"
 #include "lib/types.h"
 
 namespace q {
@@ -18,6 +19,10 @@ bool vm_user_fault(Proc* p, u64 scause, u64 va);
 // user page va of pt if it is the running process's table and its map
 // promises the page (a heap page never touched). true if it is mapped now.
 bool vm_fault_in(PageTable pt, u64 va, bool write);
+// Before a process gets its second thread: give it its own copy of every
+// copy-on-write page (uvm_share's no-other-hart rule: a copy would change
+// a page's address under another hart's TLB). NoMemory if a copy fails.
+Status vm_unshare(ThreadGroup* tg);
 // Give back every page tg's heap was promised and never touched (its
 // memory is being freed: exit, exec, a failed fork).
 void vm_unreserve_all(ThreadGroup* tg);

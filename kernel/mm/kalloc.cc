@@ -9,12 +9,17 @@
 // the lock (the lender takes its own lock, then kfree), and try again.
 // Reserved pages (kalloc.h) stay on the list: plain kalloc pops only while
 // more pages are free than are promised; kalloc_reserved pops one of them.
+// The reference counts of copy-on-write sharing (lib/page_refs.h) live in
+// the first pages of RAM after the kernel, taken before the pool is built.
+// Each extra mapping of a page holds one promise, so a copy-on-write fork
+// counts against free memory exactly as the copy it replaces did.
 #include "kernel/mm/kalloc.h"
 
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/page_pool.h"
+#include "lib/page_refs.h"
 
 extern "C" char end[];  // first address after the kernel image (kernel.ld)
 
@@ -27,23 +32,28 @@ constinit u64 g_ram_end = 0;
 constinit u64 g_total = 0;
 constinit const Lender* g_lender = nullptr;
 constinit u64 g_reserved = 0;  // pages promised (g_lock)
+constinit PageRefs g_refs;
 
-// Pop a page (g_lock held): any page for a reservation, else only one
-// that is not promised.
-void* pop_locked(bool reserved) {
-    if (!reserved && g_pool.count() <= g_reserved) return nullptr;
+// Whose page a pop may be: Free (only one nobody was promised), Promised
+// (one a promise covers, which it uses up), Covered (one a promise covers
+// that the caller gives back afterwards: a copy-on-write copy, page_put).
+enum class From : u8 { Free, Promised, Covered };
+
+// Pop a page (g_lock held).
+void* pop_locked(From from) {
+    if (from == From::Free && g_pool.count() <= g_reserved) return nullptr;
     void* p = g_pool.pop();
-    if (p && reserved && g_reserved > 0) g_reserved--;
+    if (p && from == From::Promised && g_reserved > 0) g_reserved--;
     return p;
 }
 
 // The free list is empty: ask the lender for pages, as long as it has any.
 // Out of line, so kalloc's common path saves no more registers than before.
-[[gnu::noinline]] void* pop_after_give_back(bool reserved) {
+[[gnu::noinline]] void* pop_after_give_back(From from) {
     void* p = nullptr;
     while (p == nullptr && g_lender != nullptr && g_lender->give_back(1) > 0) {
         LockGuard g(g_lock);
-        p = pop_locked(reserved);
+        p = pop_locked(from);
     }
     return p;
 }
@@ -51,7 +61,11 @@ void* pop_locked(bool reserved) {
 
 void kalloc_init(u64 ram_end_addr) {
     g_ram_end = ram_end_addr;
-    const u64 start = page_round_up(reinterpret_cast<u64>(end));
+    const u64 first = page_round_up(reinterpret_cast<u64>(end));
+    const u64 count_bytes = PageRefs::entries(first, ram_end_addr, kPageSize) * sizeof(u32);
+    const u64 start = first + page_round_up(count_bytes);
+    memset(reinterpret_cast<void*>(first), 0, count_bytes);
+    g_refs.init(first, ram_end_addr, kPageSize, reinterpret_cast<u32*>(first));
     g_pool.init(start, ram_end_addr, kPageSize);
     for (u64 p = start; p + kPageSize <= ram_end_addr; p += kPageSize) kfree(reinterpret_cast<void*>(p));
     g_total = g_pool.count();
@@ -66,29 +80,49 @@ void kfree(void* page) {
 }
 
 namespace {
-void* take(bool reserved) {
+void* take(From from) {
     void* p;
     {
         LockGuard g(g_lock);
-        p = pop_locked(reserved);
+        p = pop_locked(from);
     }
     if (p == nullptr) [[unlikely]]
-        p = pop_after_give_back(reserved);
+        p = pop_after_give_back(from);
     return p;
 }
 }  // namespace
 
-void* kalloc_unzeroed() { return take(false); }
+void* kalloc_unzeroed() { return take(From::Free); }
+
+void* kalloc_for_promise() { return take(From::Covered); }
+
+void page_dup(void* page) { g_refs.dup(reinterpret_cast<u64>(page)); }
+
+bool page_put(void* page) {
+    if (!g_refs.put(reinterpret_cast<u64>(page))) return true;
+    kfree(page);
+    return false;
+}
+
+bool page_shared(void* page) { return g_refs.shared(reinterpret_cast<u64>(page)); }
 
 void* kalloc_reserved() {
-    void* p = take(true);
+    void* p = take(From::Promised);
     if (p) memset(p, 0, kPageSize);
     return p;
 }
 
+// A promise is a page set aside: if the free list no longer holds every
+// promised page, the lender (the buffer cache) gives the difference back
+// now, as it would have for the eager allocation the promise replaces.
 void kalloc_reserve(u64 n) {
-    LockGuard g(g_lock);
-    g_reserved += n;
+    u64 short_by = 0;
+    {
+        LockGuard g(g_lock);
+        g_reserved += n;
+        if (g_reserved > g_pool.count()) short_by = g_reserved - g_pool.count();
+    }
+    if (short_by > 0 && g_lender != nullptr) g_lender->give_back(short_by);
 }
 
 void kalloc_unreserve(u64 n) {

@@ -37,6 +37,20 @@ u64 kalloc_reserved_pages();
 // up), or null when even those are gone (a race overcommitted).
 void* kalloc_reserved();
 
+// Copy-on-write sharing (lib/page_refs.h). Each extra mapping of a page
+// holds a promise (kalloc_reserve): the copy it may need. page_dup: one
+// more mapping of a user page (the caller promises its page). page_put:
+// one mapping fewer; the last one frees the page (false), any other returns
+// true and the caller gives its promise back (kalloc_unreserve).
+// page_shared: another mapping exists (stable while the caller's
+// page-table lock keeps new ones from being made). kalloc_for_promise: an
+// unzeroed page for the copy of a shared page, which its promise covers
+// (the caller then puts the shared page).
+void page_dup(void* page);
+bool page_put(void* page);
+bool page_shared(void* page);
+void* kalloc_for_promise();
+
 struct Lender {
     u64 (*give_back)(u64 pages);  // kfree up to `pages` pages or more; returns how many
     u64 (*borrowed)();            // pages held now

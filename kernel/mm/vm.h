@@ -18,6 +18,11 @@ namespace q {
 using PageTable = u64*;
 using riscv::Pte;
 
+// A software bit (RSW) of a user leaf: a page shared copy-on-write, mapped
+// without W; a write fault copies it or, if it is the last mapping, makes
+// it writable again (kernel/mm/fault.cc).
+constexpr u64 kPteCow = 1ull << 8;
+
 void kvm_init();       // build the kernel page table (hart 0)
 void kvm_init_hart();  // switch this hart to it
 extern PageTable g_kernel_pagetable;
@@ -52,6 +57,11 @@ u64 uvm_revoke(PageTable pt, u64 newsz, u64 oldsz);
 void uvm_free(PageTable pt, u64 sz);
 // Copy [0, sz)'s mapped pages; *holes: how many pages were not mapped.
 Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes);
+// fork without copying: map [0, sz)'s pages in `to` too (page_dup), the
+// writable ones copy-on-write in both tables. Only for a table no other
+// hart may be using (a single-threaded process: its own hart flushes its
+// TLB on the way back to user mode). On failure `to` is emptied again.
+Status uvm_share(PageTable from, PageTable to, u64 sz, u64* holes);
 // Make a page inaccessible to user mode (the stack guard).
 void uvm_clear_user(PageTable pt, u64 va);
 // The aligned 32-bit word at user address va, if the process may read and

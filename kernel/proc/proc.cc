@@ -310,9 +310,13 @@ Result<int> fork() {
     ThreadGroup* ctg = child->tg;
     Status copied;
     {
-        MmGuard mm(ptg);  // a sibling thread's sbrk waits
-        u64 holes = 0;    // the parent's untouched heap pages: promised to the child too
-        copied = uvm_copy(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
+        MmGuard mm(ptg);      // a sibling thread's sbrk waits
+        u64 holes = 0;        // the parent's untouched heap pages: promised to the child too
+        if (ptg->shared()) {  // other harts may cache its entries: copy (kernel/mm/vm.h:uvm_share)
+            copied = uvm_copy(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
+        } else {  // copy-on-write: its one thread is here, nobody faults meanwhile
+            copied = uvm_share(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
+        }
         if (copied.ok()) {
             ctg->sz = ptg->sz;
             ctg->map = ptg->map;

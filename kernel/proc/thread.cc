@@ -217,6 +217,7 @@ Status end_other_threads(Proc* p) {
 Result<int> thread_create(const ThreadStart& start) {
     Proc* p = myproc();
     ThreadGroup* tg = p->tg;
+    if (!tg->shared()) Q_CHECK(vm_unshare(tg));  // its copy-on-write pages become its own first
     Q_TRY(t, alloc_slot(p->cred, p->nproc_limit));
     const int tid = alloc_pid();
     // The tid is in the creator's word before either thread goes on (Linux's
