@@ -191,6 +191,19 @@ static void t_lazy_admission(void) {
     CHECK(sbrk((free0 + 1000) * PGSIZE) == (char*)-1, "sbrk of more than is free succeeded");
 }
 
+/* Take every page sbrk will give, then touch them all: each first touch
+ * finds its page and its page-table page promised (no fault-time kill). */
+static void t_lazy_fill_all(void) {
+    char* start = sbrk(0);
+    long n = 0;
+    while (sbrk(1 << 20) != (char*)-1) n += 256;
+    while (sbrk(PGSIZE) != (char*)-1) n++;
+    CHECK(n > 1000, "sbrk got only %ld pages", n);
+    for (long i = 0; i < n; i++) start[i * PGSIZE] = (char)i;
+    for (long i = 0; i < n; i += 97) CHECK(start[i * PGSIZE] == (char)i, "page %ld lost its contents", i);
+    CHECK(sbrk(-(int)(n * PGSIZE)) == start + n * PGSIZE, "shrink");
+}
+
 /* ---- threads fault the same fresh pages at once ------------------------------ */
 
 enum { kSharedPages = 64 };
@@ -430,6 +443,7 @@ static struct test tests[] = {
     {"lazy_syscalls", t_lazy_syscalls},
     {"lazy_fork", t_lazy_fork},
     {"lazy_admission", t_lazy_admission},
+    {"lazy_fill_all", t_lazy_fill_all},
     {"threads_fault", t_threads_fault},
     {"cow_fork", t_cow_fork},
     {"cow_parent_writes", t_cow_parent_writes},

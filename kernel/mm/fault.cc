@@ -64,7 +64,7 @@ Outcome zero_fill(ThreadGroup* tg, u64 page, u8 perm) {
     const bool promised = tg->reserved > 0;
     void* mem = promised ? kalloc_reserved() : kalloc();
     if (mem == nullptr) return Outcome::NoMemory;
-    if (!map_pages(tg->pagetable, page, kPageSize, reinterpret_cast<u64>(mem), pte_perm(perm)).ok()) {
+    if (!map_user_page(tg->pagetable, page, reinterpret_cast<u64>(mem), pte_perm(perm), &tg->table_reserved).ok()) {
         kfree(mem);  // no page for the page table
         if (promised) kalloc_reserve(1);
         return Outcome::NoMemory;
@@ -168,8 +168,8 @@ Status vm_unshare(ThreadGroup* tg) {
 
 void vm_unreserve_all(ThreadGroup* tg) {
     LockGuard g(tg->pt_lock);
-    kalloc_unreserve(tg->reserved);
-    tg->reserved = 0;
+    kalloc_unreserve(tg->reserved + tg->table_reserved);
+    tg->reserved = tg->table_reserved = 0;
 }
 
 }  // namespace q

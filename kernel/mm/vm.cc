@@ -112,6 +112,26 @@ Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm) {
     return {};
 }
 
+Status map_user_page(PageTable pt, u64 va, u64 pa, u64 perm, u64* spare_tables) {
+    for (int level = 2; level > 0; level--) {
+        Pte* pte = &pt[vpn(va, level)];
+        if (!(*pte & kPteV)) {
+            void* table = *spare_tables > 0 ? kalloc_reserved() : nullptr;
+            if (table) (*spare_tables)--;
+            if (!table) table = kalloc();
+            if (!table) return Error::NoMemory;
+            __atomic_thread_fence(__ATOMIC_RELEASE);  // zeroed before another hart can walk it
+            *pte = pa_to_pte(reinterpret_cast<u64>(table)) | kPteV;
+        }
+        pt = reinterpret_cast<PageTable>(pte_to_pa(*pte));
+    }
+    Pte* leaf = &pt[vpn(va, 0)];
+    if (*leaf & kPteV) panic("map_user_page: remap of %p", reinterpret_cast<void*>(va));
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    *leaf = pa_to_pte(pa) | perm | kPteV;
+    return {};
+}
+
 u64 walk_user(PageTable pt, u64 va) {
     if (va >= kMaxVa) return 0;
     Pte* pte = walk(pt, va, false);

@@ -32,6 +32,10 @@ Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm);
 // Physical address of a user-accessible page, or 0.
 u64 walk_user(PageTable pt, u64 va);
 
+// Map one user page at va, taking any missing page-table page from the
+// promises counted in *spare_tables first (kalloc_reserved), else kalloc.
+Status map_user_page(PageTable pt, u64 va, u64 pa, u64 perm, u64* spare_tables);
+
 PageTable uvm_create();
 // Returns how many of the pages were not mapped (a lazy heap's untouched ones).
 u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages);

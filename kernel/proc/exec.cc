@@ -233,8 +233,8 @@ Result<int> exec(const char* path, char* const argv[]) {
     {
         MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
-        vm_unreserve_all(tg);  // the old heap's untouched pages
-        tg->sz = img.size();
+        vm_unreserve_all(tg);                 // the old heap's untouched pages
+        tg->sz = tg->table_top = img.size();  // the stack's tables cover its page
         tg->top = 0;
         tg->map = img.map();
         tg->pagetable = p->pagetable = img.release();

@@ -240,7 +240,7 @@ void user_init() {
     auto sz = uvm_alloc(p->pagetable, 0, kPageSize, riscv::kPteR | riscv::kPteW | riscv::kPteX);
     if (!sz.ok()) panic("user_init: out of memory");
     memmove(reinterpret_cast<void*>(walk_user(p->pagetable, 0)), initcode_start, len);
-    p->tg->sz = kPageSize;
+    p->tg->sz = p->tg->table_top = kPageSize;
     if (!p->tg->map.add(0, kPageSize, vm::Kind::Text, vm::kRead | vm::kWrite | vm::kExec) ||
         !p->tg->map.add(kPageSize, kPageSize, vm::Kind::Heap, vm::kRead | vm::kWrite, true))
         panic("user_init: map");
@@ -268,12 +268,17 @@ Result<u64> grow_proc(i64 n) {
     if (n > 0) {
         if (static_cast<u64>(n) > layout::kUserTop || sz + n > layout::kUserTop) return Error::NoMemory;
         const u64 total = page_round_up(sz + n) / kPageSize;
-        Q_CHECK(oom_admit(total - page_round_up(sz) / kPageSize, total));  // nothing promised if refused
+        // and the page-table pages the first touches will need (none of them fails for want of one)
+        const u64 tables = vm::tables_to_cover(tg->table_top, sz + n);
+        Q_CHECK(
+            oom_admit(total - page_round_up(sz) / kPageSize + tables, total + tables));  // nothing promised if refused
         LockGuard pt(tg->pt_lock);  // a sibling's fault sees the map and the promise together
         if (!tg->map.set_break(sz + n, layout::kUserTop)) return Error::NoMemory;
         const u64 lazy = uvm_grow_lazy(tg->pagetable, sz, sz + n, tg->top, riscv::kPteR | riscv::kPteW);
-        kalloc_reserve(lazy);
+        kalloc_reserve(lazy + tables);
         tg->reserved += lazy;
+        tg->table_reserved += tables;
+        if (sz + n > tg->table_top) tg->table_top = sz + n;
         tg->sz = sz + n;
     } else if (n < 0) {
         if (static_cast<u64>(-n) > sz) return Error::BadArgument;
@@ -320,8 +325,10 @@ Result<int> fork() {
         if (copied.ok()) {
             ctg->sz = ptg->sz;
             ctg->map = ptg->map;
-            kalloc_reserve(holes);
+            kalloc_reserve(holes + ptg->table_reserved);
             ctg->reserved = holes;
+            ctg->table_reserved = ptg->table_reserved;
+            ctg->table_top = ptg->table_top;
         }
     }
     if (!copied.ok()) {

@@ -87,6 +87,11 @@ struct ThreadGroup {
     u64 reserved = 0;
     u64 minflt = 0;
     u64 majflt = 0;
+    // Page-table pages promised for the heap's first touches (every table
+    // [0, table_top) may need is allocated or promised; tables are freed only
+    // with the whole table).
+    u64 table_reserved = 0;
+    u64 table_top = 0;
     SpinLock pt_lock{"pt"};
 
     // More than one thread: only then may another thread use the shared

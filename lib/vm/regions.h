@@ -60,6 +60,21 @@ constexpr const char* access_name(Access a) {
     return a == Access::Read ? "read" : a == Access::Write ? "write" : "exec";
 }
 
+// Page-table pages (Sv39: a leaf table per 2 MiB, a middle one per 1 GiB)
+// that mapping [covered, end) may need beyond those of [0, covered): what
+// sbrk promises besides the heap's pages, so a first touch finds its table.
+constexpr u64 tables_to_cover(u64 covered, u64 end) {
+    if (end <= covered) return 0;
+    constexpr u64 kSpans[] = {512ull * 4096, 512ull * 512 * 4096};  // a leaf table's, a middle one's
+    u64 n = 0;
+    for (u64 span : kSpans) {
+        const u64 first = covered == 0 ? 0 : (covered - 1) / span + 1;  // first span not yet covered
+        const u64 last = (end - 1) / span;
+        if (last >= first) n += last - first + 1;
+    }
+    return n;
+}
+
 class Map {
   public:
     static constexpr int kMaxRegions = 16;

@@ -98,6 +98,17 @@ TEST(VmRegions, ABreakBelowTheHeapCutsTheRegionsAbove) {
     EXPECT_EQ(m.classify(2 * kPg, Access::Write), Verdict::ZeroFill);
 }
 
+TEST(VmRegions, TablesToCover) {
+    constexpr q::u64 kLeaf = 2ull << 20, kMiddle = 1ull << 30;
+    EXPECT_EQ(q::vm::tables_to_cover(0, kPg), 2u);        // a leaf and a middle table
+    EXPECT_EQ(q::vm::tables_to_cover(kPg, 2 * kPg), 0u);  // the same leaf table
+    EXPECT_EQ(q::vm::tables_to_cover(kPg, kLeaf), 0u);
+    EXPECT_EQ(q::vm::tables_to_cover(kPg, kLeaf + 1), 1u);  // the next leaf table
+    EXPECT_EQ(q::vm::tables_to_cover(kLeaf, 3 * kLeaf), 2u);
+    EXPECT_EQ(q::vm::tables_to_cover(kPg, kMiddle + kPg), 512u + 1u);  // 512 leaves and a middle
+    EXPECT_EQ(q::vm::tables_to_cover(5 * kPg, 3 * kPg), 0u);           // shrinking needs none
+}
+
 TEST(VmRegions, NoHeapNoGrowth) {
     Map m;
     ASSERT_TRUE(m.add(0, kPg, Kind::Text, kRead | kExec));
