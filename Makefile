@@ -51,6 +51,7 @@ include mk/trace.mk
 include mk/prof.mk
 include mk/libc.mk
 include mk/threads.mk
+include mk/vm.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

@@ -1,7 +1,8 @@
 // kernel/trap.cc - traps: system calls, exceptions and device interrupts.
 //
 // From user mode, trampoline.S saves the registers and calls usertrap(); a
-// system call advances the saved pc past ecall and dispatches; any other
+// system call advances the saved pc past ecall and dispatches; a page fault
+// goes to kernel/mm/fault.cc (resolved, or the process is killed); any other
 // exception kills the offending process (status -1) and never the kernel.
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
@@ -22,6 +23,7 @@
 #include "kernel/dev/disk.h"
 #include "kernel/dev/uart.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/mm/fault.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
@@ -150,27 +152,6 @@ Intr dev_intr(const u64* kregs) {
 
 }  // namespace
 
-namespace {
-
-// A page fault on a page that is mapped with the access it needs: another
-// thread mapped it just now, and this hart may still have cached the old,
-// invalid entry (RISC-V allows that until an sfence.vma, which the return
-// to user mode does). The access is retried, once: a second fault at the
-// same address is real (whatever the entry says), so a fault never loops.
-bool spurious_fault(Proc* p, u64 scause, u64 va) {
-    u64 need = 0;
-    if (scause == kExcLoadPageFault) need = kPteR;
-    if (scause == kExcStorePageFault) need = kPteR | kPteW;
-    if (scause == kExcInstPageFault) need = kPteX;
-    if (need == 0 || va >= kMaxVa || va == p->retried_va) return false;
-    const Pte* pte = walk(p->pagetable, page_round_down(va), false);
-    if (!pte || (*pte & (kPteV | kPteU | need)) != (kPteV | kPteU | need)) return false;
-    p->retried_va = va;
-    return true;
-}
-
-}  // namespace
-
 extern "C" void usertrap() {
     if (r_sstatus() & kSstatusSpp) panic("usertrap: not from user mode");
     w_stvec(reinterpret_cast<u64>(&kernelvec));
@@ -186,7 +167,9 @@ extern "C" void usertrap() {
         syscall_dispatch(p);
     } else if (scause == kExcIllegalInstr && fpu_first_use(p->fp)) {
         // its first FP instruction: FP is on now and the instruction runs again
-    } else if ((which = dev_intr(nullptr)) == Intr::None && !spurious_fault(p, scause, r_stval())) {
+    } else if (is_page_fault(scause)) {
+        vm_user_fault(p, scause, r_stval());  // resolved, or p is killed (kernel/mm/fault.cc)
+    } else if ((which = dev_intr(nullptr)) == Intr::None) {
         kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
                 r_stval());
         set_killed(p);

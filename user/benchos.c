@@ -173,13 +173,14 @@ static void teardown_read(void) {
 struct bench {
     char* name;
     int (*op)(void);
-    int setup; /* 1 pipe, 2 append file, 3 read 512, 4 read 4096 */
+    int setup; /* 1 pipe, 2 append file, 3 read 512, 4 read 4096, 5/6 1/16 MiB heap written */
 };
 
 static struct bench benches[] = {
     {"null", op_null, 0},     {"fork", op_fork, 0},     {"exec", op_exec, 0},     {"pipe", op_pipe, 1},
     {"create", op_create, 0}, {"append", op_append, 2}, {"read512", op_read, 3},  {"read4k", op_read, 4},
-    {"mkdir", op_mkdir, 0},   {"sbrk", op_sbrk, 0},     {"pages64", op_pages, 0},
+    {"mkdir", op_mkdir, 0},   {"sbrk", op_sbrk, 0},     {"pages64", op_pages, 0}, {"fork1m", op_fork, 5},
+    {"fork16m", op_fork, 6},
 };
 #define NBENCH (int)(sizeof(benches) / sizeof(benches[0]))
 
@@ -193,6 +194,15 @@ static void run(struct bench* b) {
     }
     if (b->setup == 3) setup_read(512);
     if (b->setup == 4) setup_read(4096);
+    /* fork1m, fork16m: fork + exit + wait of a process with 1 or 16 MiB of
+     * heap written (copy-on-write fork, docs/memory.md). */
+    char* grown = 0;
+    int grown_bytes = b->setup == 5 ? 1 << 20 : b->setup == 6 ? 16 << 20 : 0;
+    if (grown_bytes) {
+        grown = sbrk(grown_bytes);
+        if (grown == (char*)-1) die("sbrk");
+        for (int i = 0; i < grown_bytes; i += 4096) grown[i] = (char)i;
+    }
     /* An untimed tick warms caches, checks the operation works and counts
      * how many fit in a tick, so the timed loop reads the clock only every
      * `batch` operations (about 100 times a tick: the clock read is itself
@@ -216,6 +226,7 @@ static void run(struct bench* b) {
     unsigned long ns = (unsigned long)(uptime() - start) * tick_ns;
     if (ops == 0) ops = 1;
     printf("%s ops %lu ns/op %lu ops/s %lu\n", b->name, ops, ns / ops, ops * 1000000000UL / ns);
+    if (grown_bytes) sbrk(-grown_bytes);
     if (b->setup == 1) teardown_pipe();
     if (b->setup == 2) {
         close(append_fd);

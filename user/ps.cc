@@ -1,6 +1,6 @@
 // user/ps.cc - list processes (or threads) with their scheduling statistics.
 //
-//   ps [-T]
+//   ps [-T | -m]
 //
 // One row per process, in the columns of lib/abi/procview.h (the kernel's
 // ^P dump prints the very same table, one row per thread): pid, parent,
@@ -13,7 +13,8 @@
 // then runnable, sleeping, zombie). `ps -T` shows one row per thread
 // instead, with its TID after the PID: each thread's own nice, weight and
 // statistics (threads are scheduled one by one, docs/threads.md), sorted
-// by process and thread. The
+// by process and thread. `ps -m` shows one row per process with its
+// memory (KiB) and its minor and major page faults (docs/memory.md). The
 // policy and run-queue mode head the table. `ps -h` prints the usage line
 // and exits 0; any other argument prints it, exit 2.
 #include "lib/abi/procview.h"
@@ -21,7 +22,7 @@
 
 namespace {
 
-constexpr const char* kUsage = "ps [-T]";
+constexpr const char* kUsage = "ps [-T | -m]";
 constexpr int kMaxRows = 128;  // more than the process table's slots
 struct procinfo g_rows[kMaxRows];
 
@@ -65,12 +66,17 @@ void sort_by_thread(int n) {
 int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, kUsage);
     const bool threads = argc == 2 && strcmp(argv[1], "-T") == 0;
-    if (argc > 2 || (argc == 2 && !threads)) usage_exit(kUsage, 2);
+    const bool memory = argc == 2 && strcmp(argv[1], "-m") == 0;
+    if (argc > 2 || (argc == 2 && !threads && !memory)) usage_exit(kUsage, 2);
     char policy[32] = {};
     if (sched_get(policy, sizeof(policy)) < 0) policy[0] = 0;
     // sched_get puts the queue mode after the name's NUL ("eevdf\0percpu").
     const char* mode = policy + strlen(policy) + 1;
-    printf("policy %s %s\n%s\n", policy, mode, threads ? q::procview::kHeaderThreads : q::procview::kHeader);
+    if (memory) {
+        printf("%s\n", q::procview::kHeaderMemory);
+    } else {
+        printf("policy %s %s\n%s\n", policy, mode, threads ? q::procview::kHeaderThreads : q::procview::kHeader);
+    }
     int n = 0;
     for (int i = 0; n < kMaxRows; i++) {
         const int r = procinfo(i, &g_rows[n]);
@@ -82,6 +88,11 @@ int main(int argc, char* argv[]) {
     for (int i = 0; i < n; i++) {
         if (!threads && g_rows[i].tid != g_rows[i].pid) continue;  // not a process's first thread
         const struct procinfo p = threads ? g_rows[i] : combined(i, n);
+        if (memory) {  // size and faults are the process's, in every thread's row
+            q::procview::format_memory_row(p, row);
+            printf("%s\n", row);
+            continue;
+        }
         char user[PW_NAME_MAX];
         q::procview::format_row(p, row, pw_name(p.uid, user), threads);
         printf("%s\n", row);

@@ -7,12 +7,19 @@
 // for a caller that overwrites the whole page). When the list is empty,
 // both ask the registered Lender (the buffer cache) for pages back, outside
 // the lock (the lender takes its own lock, then kfree), and try again.
+// Reserved pages (kalloc.h) stay on the list: plain kalloc pops only while
+// more pages are free than are promised; kalloc_reserved pops one of them.
+// The reference counts of copy-on-write sharing (lib/page_refs.h) live in
+// the first pages of RAM after the kernel, taken before the pool is built.
+// Each extra mapping of a page holds one promise, so a copy-on-write fork
+// counts against free memory exactly as the copy it replaces did.
 #include "kernel/mm/kalloc.h"
 
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/page_pool.h"
+#include "lib/page_refs.h"
 
 extern "C" char end[];  // first address after the kernel image (kernel.ld)
 
@@ -24,14 +31,29 @@ constinit PagePool g_pool;
 constinit u64 g_ram_end = 0;
 constinit u64 g_total = 0;
 constinit const Lender* g_lender = nullptr;
+constinit u64 g_reserved = 0;  // pages promised (g_lock)
+constinit PageRefs g_refs;
+
+// Whose page a pop may be: Free (only one nobody was promised), Promised
+// (one a promise covers, which it uses up), Covered (one a promise covers
+// that the caller gives back afterwards: a copy-on-write copy, page_put).
+enum class From : u8 { Free, Promised, Covered };
+
+// Pop a page (g_lock held).
+void* pop_locked(From from) {
+    if (from == From::Free && g_pool.count() <= g_reserved) return nullptr;
+    void* p = g_pool.pop();
+    if (p && from == From::Promised && g_reserved > 0) g_reserved--;
+    return p;
+}
 
 // The free list is empty: ask the lender for pages, as long as it has any.
 // Out of line, so kalloc's common path saves no more registers than before.
-[[gnu::noinline]] void* pop_after_give_back() {
+[[gnu::noinline]] void* pop_after_give_back(From from) {
     void* p = nullptr;
     while (p == nullptr && g_lender != nullptr && g_lender->give_back(1) > 0) {
         LockGuard g(g_lock);
-        p = g_pool.pop();
+        p = pop_locked(from);
     }
     return p;
 }
@@ -39,7 +61,11 @@ constinit const Lender* g_lender = nullptr;
 
 void kalloc_init(u64 ram_end_addr) {
     g_ram_end = ram_end_addr;
-    const u64 start = page_round_up(reinterpret_cast<u64>(end));
+    const u64 first = page_round_up(reinterpret_cast<u64>(end));
+    const u64 count_bytes = PageRefs::entries(first, ram_end_addr, kPageSize) * sizeof(u32);
+    const u64 start = first + page_round_up(count_bytes);
+    memset(reinterpret_cast<void*>(first), 0, count_bytes);
+    g_refs.init(first, ram_end_addr, kPageSize, reinterpret_cast<u32*>(first));
     g_pool.init(start, ram_end_addr, kPageSize);
     for (u64 p = start; p + kPageSize <= ram_end_addr; p += kPageSize) kfree(reinterpret_cast<void*>(p));
     g_total = g_pool.count();
@@ -53,15 +79,61 @@ void kfree(void* page) {
     g_pool.push(page);
 }
 
-void* kalloc_unzeroed() {
+namespace {
+void* take(From from) {
     void* p;
     {
         LockGuard g(g_lock);
-        p = g_pool.pop();
+        p = pop_locked(from);
     }
     if (p == nullptr) [[unlikely]]
-        p = pop_after_give_back();
+        p = pop_after_give_back(from);
     return p;
+}
+}  // namespace
+
+void* kalloc_unzeroed() { return take(From::Free); }
+
+void* kalloc_for_promise() { return take(From::Covered); }
+
+void page_dup(void* page) { g_refs.dup(reinterpret_cast<u64>(page)); }
+
+bool page_put(void* page) {
+    if (!g_refs.put(reinterpret_cast<u64>(page))) return true;
+    kfree(page);
+    return false;
+}
+
+bool page_shared(void* page) { return g_refs.shared(reinterpret_cast<u64>(page)); }
+
+void* kalloc_reserved() {
+    void* p = take(From::Promised);
+    if (p) memset(p, 0, kPageSize);
+    return p;
+}
+
+// A promise is a page set aside: if the free list no longer holds every
+// promised page, the lender (the buffer cache) gives the difference back
+// now, as it would have for the eager allocation the promise replaces.
+void kalloc_reserve(u64 n) {
+    u64 short_by = 0;
+    {
+        LockGuard g(g_lock);
+        g_reserved += n;
+        if (g_reserved > g_pool.count()) short_by = g_reserved - g_pool.count();
+    }
+    if (short_by > 0 && g_lender != nullptr) g_lender->give_back(short_by);
+}
+
+void kalloc_unreserve(u64 n) {
+    LockGuard g(g_lock);
+    if (n > g_reserved) panic("kalloc_unreserve: %lu of %lu promised", n, g_reserved);
+    g_reserved -= n;
+}
+
+u64 kalloc_reserved_pages() {
+    LockGuard g(g_lock);
+    return g_reserved;
 }
 
 void* kalloc() {
@@ -72,10 +144,19 @@ void* kalloc() {
 
 u64 kalloc_pool_pages() {
     LockGuard g(g_lock);
-    return g_pool.count();
+    return g_pool.count() > g_reserved ? g_pool.count() - g_reserved : 0;
 }
 
-u64 kalloc_free_pages() { return kalloc_pool_pages() + (g_lender ? g_lender->borrowed() : 0); }
+u64 kalloc_free_pages() {
+    const u64 borrowed = g_lender ? g_lender->borrowed() : 0;
+    u64 pool = 0, promised = 0;
+    {
+        LockGuard g(g_lock);
+        pool = g_pool.count();
+        promised = g_reserved;
+    }
+    return pool + borrowed > promised ? pool + borrowed - promised : 0;
+}
 u64 kalloc_total_pages() { return g_total; }
 void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
 

@@ -6,6 +6,10 @@
 // does): it registers a Lender, kalloc asks it for pages back before it
 // fails (without holding the allocator's lock), and kalloc_free_pages()
 // counts borrowed pages as free, since they come back on demand.
+// Reservations: pages promised to lazily allocated user memory (an sbrk'd
+// heap its process has not touched yet) are counted as taken: by
+// kalloc_free_pages(), by the pool count a Lender checks, and by kalloc(),
+// which leaves them on the list. kalloc_reserved() hands one out.
 #pragma once
 
 #include "lib/types.h"
@@ -24,6 +28,28 @@ u64 kalloc_free_pages();
 // Pages on the free list only (what a Lender checks before borrowing).
 u64 kalloc_pool_pages();
 u64 kalloc_total_pages();
+// Promise n more pages / take back n promises (admission is the caller's:
+// kernel/proc/oom.cc:oom_admit before reserving).
+void kalloc_reserve(u64 n);
+void kalloc_unreserve(u64 n);
+u64 kalloc_reserved_pages();
+// A zero-filled page that a reservation promised (the reservation is used
+// up), or null when even those are gone (a race overcommitted).
+void* kalloc_reserved();
+
+// Copy-on-write sharing (lib/page_refs.h). Each extra mapping of a page
+// holds a promise (kalloc_reserve): the copy it may need. page_dup: one
+// more mapping of a user page (the caller promises its page). page_put:
+// one mapping fewer; the last one frees the page (false), any other returns
+// true and the caller gives its promise back (kalloc_unreserve).
+// page_shared: another mapping exists (stable while the caller's
+// page-table lock keeps new ones from being made). kalloc_for_promise: an
+// unzeroed page for the copy of a shared page, which its promise covers
+// (the caller then puts the shared page).
+void page_dup(void* page);
+bool page_put(void* page);
+bool page_shared(void* page);
+void* kalloc_for_promise();
 
 struct Lender {
     u64 (*give_back)(u64 pages);  // kfree up to `pages` pages or more; returns how many

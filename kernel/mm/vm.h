@@ -18,6 +18,11 @@ namespace q {
 using PageTable = u64*;
 using riscv::Pte;
 
+// A software bit (RSW) of a user leaf: a page shared copy-on-write, mapped
+// without W; a write fault copies it or, if it is the last mapping, makes
+// it writable again (kernel/mm/fault.cc).
+constexpr u64 kPteCow = 1ull << 8;
+
 void kvm_init();       // build the kernel page table (hart 0)
 void kvm_init_hart();  // switch this hart to it
 extern PageTable g_kernel_pagetable;
@@ -27,22 +32,40 @@ Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm);
 // Physical address of a user-accessible page, or 0.
 u64 walk_user(PageTable pt, u64 va);
 
+// Map one user page at va, taking any missing page-table page from the
+// promises counted in *spare_tables first (kalloc_reserved), else kalloc.
+Status map_user_page(PageTable pt, u64 va, u64 pa, u64 perm, u64* spare_tables);
+
 PageTable uvm_create();
-void uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages);
+// Returns how many of the pages were not mapped (a lazy heap's untouched ones).
+u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages);
 // Grow from oldsz to newsz; new pages get perm (R/W/X bits) plus U.
 Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm);
 // uvm_alloc for a table other threads use: it first reuses, zeroed, the
 // pages of [oldsz, *top) that uvm_revoke kept mapped, and when memory runs
 // out it frees nothing (what it mapped is kept, *top grows over it).
 Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm);
-// Shrink from oldsz to newsz, freeing the pages.
-u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz);
+// A lazy heap's growth from oldsz to newsz: pages of [oldsz, top) that
+// uvm_revoke kept mapped are zeroed and handed back (perm plus U), the
+// others stay unmapped for the page-fault path. Allocates nothing; returns
+// how many pages it left unmapped (the caller promises them: kalloc_reserve).
+u64 uvm_grow_lazy(PageTable pt, u64 oldsz, u64 newsz, u64 top, u64 perm);
+// Shrink from oldsz to newsz, freeing the pages; *holes (if given): how many
+// pages of the range were never mapped.
+u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz, u64* holes = nullptr);
 // Shrink from oldsz to newsz without freeing: the pages stay mapped, not
 // user-accessible, for a shared table whose other harts may still cache
 // them (kernel/proc/proc.cc:grow_proc); uvm_dealloc or uvm_free frees them.
-void uvm_revoke(PageTable pt, u64 newsz, u64 oldsz);
+// Returns how many pages of the range were never mapped.
+u64 uvm_revoke(PageTable pt, u64 newsz, u64 oldsz);
 void uvm_free(PageTable pt, u64 sz);
-Status uvm_copy(PageTable from, PageTable to, u64 sz);
+// Copy [0, sz)'s mapped pages; *holes: how many pages were not mapped.
+Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes);
+// fork without copying: map [0, sz)'s pages in `to` too (page_dup), the
+// writable ones copy-on-write in both tables. Only for a table no other
+// hart may be using (a single-threaded process: its own hart flushes its
+// TLB on the way back to user mode). On failure `to` is emptied again.
+Status uvm_share(PageTable from, PageTable to, u64 sz, u64* holes);
 // Make a page inaccessible to user mode (the stack guard).
 void uvm_clear_user(PageTable pt, u64 va);
 // The aligned 32-bit word at user address va, if the process may read and

@@ -3,7 +3,9 @@
 // exec builds a whole new address space in an Image (segments with the
 // permissions the ELF asks for: text R+X, data R+W; then an unmapped-for-user
 // guard page and the stack, with argv strings and the argv array on it), and
-// only when all of it succeeded swaps it in and frees the old one.
+// its map (lib/vm/regions.h: a region per segment, the guard, the stack and
+// an empty lazy heap above it), and only when all of it succeeded swaps it
+// in and frees the old one.
 // Invariant: an Image's size always covers exactly what it has mapped, so
 // its destructor frees every page of a half-built image whatever step
 // failed (a bad program header after a loaded segment, memory running out
@@ -17,6 +19,7 @@
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
@@ -44,6 +47,13 @@ class Image {
     bool ok() const { return pt_ != nullptr; }
     PageTable pt() const { return pt_; }
     u64 size() const { return sz_; }
+    const vm::Map& map() const { return map_; }
+    // Name [page_round_up(size), page_round_up(end)) in the map (what grow
+    // maps); BadExec if the table of regions is full.
+    Status name(u64 end, vm::Kind kind, u8 perm, bool lazy = false) {
+        if (!map_.add(page_round_up(sz_), page_round_up(end), kind, perm, lazy)) return Error::BadExec;
+        return {};
+    }
     // Map fresh pages up to newsz (kernel/proc/oom.cc:oom_grow: admitted
     // first, so an image larger than RAM is TooBig and one larger than free
     // memory NoMemory with nothing allocated; a partial grow is undone).
@@ -61,7 +71,13 @@ class Image {
   private:
     PageTable pt_;
     u64 sz_ = 0;
+    vm::Map map_;
 };
+
+u8 region_perm(u64 pte_perm) {
+    return static_cast<u8>(((pte_perm & kPteR) ? vm::kRead : 0) | ((pte_perm & kPteW) ? vm::kWrite : 0) |
+                           ((pte_perm & kPteX) ? vm::kExec : 0));
+}
 
 u64 seg_perm(u32 flags) {
     u64 perm = 0;
@@ -110,7 +126,10 @@ Status load_program(Image& img, Inode* ip, elf::Header* eh) {
         Q_CHECK(read_exact(ip, &ph, eh->phoff + static_cast<u64>(i) * sizeof(ph), sizeof(ph)));
         if (ph.type != elf::kProgLoad) continue;
         Q_CHECK(check_segment(ph, img.size()));
-        Q_CHECK(img.grow(ph.vaddr + ph.memsz, seg_perm(ph.flags)));
+        if (ph.memsz == 0) continue;
+        const u64 perm = seg_perm(ph.flags);
+        Q_CHECK(img.name(ph.vaddr + ph.memsz, (perm & kPteX) ? vm::Kind::Text : vm::Kind::Data, region_perm(perm)));
+        Q_CHECK(img.grow(ph.vaddr + ph.memsz, perm));
         Q_CHECK(load_segment(img, ph.vaddr, ip, static_cast<u32>(ph.off), static_cast<u32>(ph.filesz)));
     }
     return {};
@@ -119,9 +138,14 @@ Status load_program(Image& img, Inode* ip, elf::Header* eh) {
 // Add the guard page and the stack, and push argv; returns the new sp.
 Result<u64> build_stack(Image& img, char* const argv[], u64* argc) {
     const u64 base = page_round_up(img.size());
-    Q_CHECK(img.grow(base + (1 + param::kUserStackPages) * kPageSize, kPteR | kPteW));
-    uvm_clear_user(img.pt(), base);  // the guard page
     const u64 stack_base = base + kPageSize;
+    const u64 stack_top = stack_base + param::kUserStackPages * kPageSize;
+    Q_CHECK(img.name(stack_base, vm::Kind::Guard, 0));
+    Q_CHECK(img.grow(stack_base, kPteR | kPteW));
+    uvm_clear_user(img.pt(), base);  // the guard page
+    Q_CHECK(img.name(stack_top, vm::Kind::Stack, vm::kRead | vm::kWrite));
+    Q_CHECK(img.grow(stack_top, kPteR | kPteW));
+    Q_CHECK(img.name(stack_top, vm::Kind::Heap, vm::kRead | vm::kWrite, true));
     u64 sp = img.size();
     u64 ustack[param::kMaxExecArgs + 1];
     u64 n = 0;
@@ -205,8 +229,10 @@ Result<int> exec(const char* path, char* const argv[]) {
     {
         MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
-        tg->sz = img.size();
+        vm_unreserve_all(tg);                 // the old heap's untouched pages
+        tg->sz = tg->table_top = img.size();  // the stack's tables cover its page
         tg->top = 0;
+        tg->map = img.map();
         tg->pagetable = p->pagetable = img.release();
     }
     p->clear_tid = 0;  // a word of the old image

@@ -114,15 +114,16 @@ Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm, u64* top) {
     return newsz;
 }
 
-void oom_kill(const Proc* caller) {
-    if (!oom::exhausted(kalloc_free_pages(), kalloc_total_pages())) return;
+bool oom_kill(const Proc* caller) {
+    if (!oom::exhausted(kalloc_free_pages(), kalloc_total_pages())) return false;
     LockGuard oom(g_oom_lock);
-    if (g_last_victim != 0 && still_dying(g_last_victim)) return;
+    if (g_last_victim != 0 && still_dying(g_last_victim)) return true;
     const Victim v = pick(caller);
-    if (v.pid == 0 || !kill(v.pid).ok()) return;
+    if (v.pid == 0 || !kill(v.pid).ok()) return false;
     g_last_victim = v.pid;
     kprintf("oom: killed pid %d (%s) holding %lu pages; %lu pages free\n", v.pid, v.name,
             static_cast<unsigned long>(v.pages), static_cast<unsigned long>(kalloc_free_pages()));
+    return true;
 }
 
 }  // namespace q

@@ -26,7 +26,9 @@ Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm, u64* top = nu
 
 // caller's fork or exec failed with NoMemory: when memory is really
 // exhausted, kill the process lib/oom.h's rule picks for this caller,
-// unless the last one killed here is still exiting.
-void oom_kill(const Proc* caller);
+// unless the last one killed here is still exiting. true if a victim was
+// killed now or is still exiting (its pages are coming back: the page-fault
+// path waits for them), false if nobody will free memory for the caller.
+bool oom_kill(const Proc* caller);
 
 }  // namespace q

@@ -21,6 +21,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
@@ -140,6 +141,7 @@ void clear_slot(Proc* p) {
 // table and group slot. Its user pages are already gone (exit) or never
 // were; a failed fork's copy is freed here.
 static void free_group(ThreadGroup* tg) {
+    vm_unreserve_all(tg);
     if (tg->pagetable) proc_free_pagetable(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top);
     tgroup_free(tg);
 }
@@ -238,7 +240,10 @@ void user_init() {
     auto sz = uvm_alloc(p->pagetable, 0, kPageSize, riscv::kPteR | riscv::kPteW | riscv::kPteX);
     if (!sz.ok()) panic("user_init: out of memory");
     memmove(reinterpret_cast<void*>(walk_user(p->pagetable, 0)), initcode_start, len);
-    p->tg->sz = kPageSize;
+    p->tg->sz = p->tg->table_top = kPageSize;
+    if (!p->tg->map.add(0, kPageSize, vm::Kind::Text, vm::kRead | vm::kWrite | vm::kExec) ||
+        !p->tg->map.add(kPageSize, kPageSize, vm::Kind::Heap, vm::kRead | vm::kWrite, true))
+        panic("user_init: map");
     p->trapframe->epc = 0;
     p->trapframe->x(TrapFrame::sp) = kPageSize;
     safe_strcpy(p->name, "initcode", sizeof(p->name));
@@ -247,7 +252,10 @@ void user_init() {
     p->lock.release();
 }
 
-// sbrk: returns the old size. While other threads run, pages given back stay mapped without
+// sbrk: returns the old size. The heap is lazy (kernel/mm/fault.cc): a
+// growth admitted by the out-of-memory rule promises its pages
+// (kalloc_reserve) and maps none; the first touch of each allocates it.
+// While other threads run, pages given back stay mapped without
 // PTE_U (ThreadGroup::top): another hart may still hold them in its TLB
 // until its next trap, so freeing them could let a thread write a page
 // that is someone else's by then. A growing sbrk takes them back first.
@@ -259,24 +267,37 @@ Result<u64> grow_proc(i64 n) {
     const bool alone = !tg->shared();
     if (n > 0) {
         if (static_cast<u64>(n) > layout::kUserTop || sz + n > layout::kUserTop) return Error::NoMemory;
-        // Admitted first (nothing taken if refused), killable between MiBs.
-        auto grown = oom_grow(tg->pagetable, sz, sz + n, riscv::kPteR | riscv::kPteW, &tg->top);
-        if (!grown.ok()) {
-            if (alone && tg->top > sz) uvm_dealloc(tg->pagetable, tg->top, sz);
-            if (alone) tg->top = 0;
-            return grown.error();
-        }
-        tg->sz = grown.value();
+        const u64 total = page_round_up(sz + n) / kPageSize;
+        // and the page-table pages the first touches will need (none of them fails for want of one)
+        const u64 tables = vm::tables_to_cover(tg->table_top, sz + n);
+        Q_CHECK(
+            oom_admit(total - page_round_up(sz) / kPageSize + tables, total + tables));  // nothing promised if refused
+        LockGuard pt(tg->pt_lock);  // a sibling's fault sees the map and the promise together
+        if (!tg->map.set_break(sz + n, layout::kUserTop)) return Error::NoMemory;
+        const u64 lazy = uvm_grow_lazy(tg->pagetable, sz, sz + n, tg->top, riscv::kPteR | riscv::kPteW);
+        kalloc_reserve(lazy + tables);
+        tg->reserved += lazy;
+        tg->table_reserved += tables;
+        if (sz + n > tg->table_top) tg->table_top = sz + n;
+        tg->sz = sz + n;
     } else if (n < 0) {
         if (static_cast<u64>(-n) > sz) return Error::BadArgument;
         const u64 newsz = sz + n;
+        u64 holes = 0;
         if (alone) {  // free them, and any kept ones
-            uvm_dealloc(tg->pagetable, sz > tg->top ? sz : tg->top, newsz);
+            uvm_dealloc(tg->pagetable, sz > tg->top ? sz : tg->top, newsz, &holes);
             tg->top = 0;
+            tg->map.set_break(newsz, layout::kUserTop);
         } else {
-            uvm_revoke(tg->pagetable, newsz, sz);
+            LockGuard pt(tg->pt_lock);
+            holes = uvm_revoke(tg->pagetable, newsz, sz);
             if (sz > tg->top) tg->top = sz;
+            tg->map.set_break(newsz, layout::kUserTop);
         }
+        // Pages of [newsz, sz) never touched were promised; kept pages of
+        // [sz, top) are mapped, so every hole is one of those.
+        kalloc_unreserve(holes);
+        tg->reserved -= holes;
         tg->sz = newsz;
     }
     return sz;
@@ -294,9 +315,21 @@ Result<int> fork() {
     ThreadGroup* ctg = child->tg;
     Status copied;
     {
-        MmGuard mm(ptg);  // a sibling thread's sbrk waits
-        copied = uvm_copy(ptg->pagetable, ctg->pagetable, ptg->sz);
-        if (copied.ok()) ctg->sz = ptg->sz;
+        MmGuard mm(ptg);      // a sibling thread's sbrk waits
+        u64 holes = 0;        // the parent's untouched heap pages: promised to the child too
+        if (ptg->shared()) {  // other harts may cache its entries: copy (kernel/mm/vm.h:uvm_share)
+            copied = uvm_copy(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
+        } else {  // copy-on-write: its one thread is here, nobody faults meanwhile
+            copied = uvm_share(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
+        }
+        if (copied.ok()) {
+            ctg->sz = ptg->sz;
+            ctg->map = ptg->map;
+            kalloc_reserve(holes + ptg->table_reserved);
+            ctg->reserved = holes;
+            ctg->table_reserved = ptg->table_reserved;
+            ctg->table_top = ptg->table_top;
+        }
     }
     if (!copied.ok()) {
         LockGuard g(child->lock);

@@ -35,6 +35,11 @@ void proc_info(const Proc& p, procinfo* info) {
     info->tid = p.tid;
     const ThreadGroup* tg = p.tg;  // read once: procdump takes no locks
     info->threads = tg ? tg->live : 0;
+    if (tg) {
+        info->size = tg->sz;
+        info->minflt = __atomic_load_n(&tg->minflt, __ATOMIC_RELAXED);
+        info->majflt = __atomic_load_n(&tg->majflt, __ATOMIC_RELAXED);
+    }
 }
 
 void procdump() {

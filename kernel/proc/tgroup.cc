@@ -37,6 +37,9 @@ ThreadGroup* tgroup_alloc() {
         tg.cwd = nullptr;
         tg.pagetable = nullptr;
         tg.sz = tg.top = 0;
+        tg.map.clear();
+        tg.reserved = tg.minflt = tg.majflt = 0;
+        tg.table_reserved = tg.table_top = 0;
         for (File*& f : tg.ofile) f = nullptr;
         return &tg;
     }

@@ -28,6 +28,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
@@ -67,6 +68,7 @@ void release_process(ThreadGroup* tg) {
     // killed for memory (kernel/proc/oom.cc) must free it even if its parent
     // never waits. No other thread is left to use them (no lock needed).
     uvm_dealloc(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top, 0);
+    vm_unreserve_all(tg);  // and the heap pages it never touched
     tg->sz = tg->top = 0;
 }
 
@@ -219,6 +221,7 @@ Status end_other_threads(Proc* p) {
 Result<int> thread_create(const ThreadStart& start) {
     Proc* p = myproc();
     ThreadGroup* tg = p->tg;
+    if (!tg->shared()) Q_CHECK(vm_unshare(tg));  // its copy-on-write pages become its own first
     Q_TRY(t, alloc_slot(p->cred, p->nproc_limit));
     const int tid = alloc_pid();
     // The tid is in the creator's word before either thread goes on (Linux's

@@ -146,6 +146,9 @@ struct procinfo {
     unsigned long migrations; /* times moved between run queues */
     int tid;                  /* the thread's id (a row is a thread; pid is its process) */
     int threads;              /* live threads of its process */
+    unsigned long size;       /* its process's user memory in bytes (sbrk(0)) */
+    unsigned long minflt;     /* its process's page faults served without the disk */
+    unsigned long majflt;     /* ... and with a disk read */
 };
 
 /* One run queue's statistics (SYS_rqstat): one queue per hart in percpu
@@ -223,10 +226,11 @@ QUANTA_ABI_ASSERT(sizeof(struct stat) == 24 && __builtin_offsetof(struct stat, i
                   "struct stat must keep xv6-riscv's layout");
 QUANTA_ABI_ASSERT(sizeof(struct dirent) == 16 && __builtin_offsetof(struct dirent, name) == 2,
                   "struct dirent must keep xv6-riscv's layout");
-QUANTA_ABI_ASSERT(sizeof(struct procinfo) == 112 && __builtin_offsetof(struct procinfo, name) == 20 &&
+QUANTA_ABI_ASSERT(sizeof(struct procinfo) == 136 && __builtin_offsetof(struct procinfo, name) == 20 &&
                       __builtin_offsetof(struct procinfo, cpu_ticks) == 40 &&
                       __builtin_offsetof(struct procinfo, migrations) == 96 &&
-                      __builtin_offsetof(struct procinfo, tid) == 104,
+                      __builtin_offsetof(struct procinfo, tid) == 104 &&
+                      __builtin_offsetof(struct procinfo, minflt) == 120,
                   "struct procinfo is shared with user programs: change both sides");
 QUANTA_ABI_ASSERT(__builtin_offsetof(struct procinfo, uid) == 36, "procinfo.uid fills the padding before cpu_ticks");
 QUANTA_ABI_ASSERT(sizeof(struct xstat) == 32 && __builtin_offsetof(struct xstat, mode) == 12 &&

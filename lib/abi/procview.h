@@ -22,6 +22,10 @@ constexpr const char* kHeader =
 constexpr const char* kHeaderThreads =
     "  PID   TID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED    VOL  INVOL MAXLAT_US  MIGR USER     NAME";
 
+// `ps -m`: one row per process, its memory (KiB of user memory, sbrk(0))
+// and page faults (minor: no disk read; major: one) (docs/memory.md).
+constexpr const char* kHeaderMemory = "  PID STATE    SIZE_KB   MINFLT   MAJFLT NAME";
+
 constexpr const char* state_name(int s) {
     constexpr const char* kNames[] = {"unused", "embryo", "sleep", "runble", "run", "zombie"};
     return s >= 0 && s < 6 ? kNames[s] : "?";
@@ -89,6 +93,19 @@ inline int format_row(const procinfo& p, char* out, const char* user = nullptr, 
         r.num(p.uid, 1);
         for (int k = r.length() - before; k < 9; k++) r.text(" ");
     }
+    r.text(p.name);
+    return r.length();
+}
+
+// One `ps -m` row for p (matching kHeaderMemory) into out[kRowMax].
+inline int format_memory_row(const procinfo& p, char* out) {
+    Row r(out);
+    r.num(p.pid, 5);
+    r.text(state_name(p.state), 6);
+    r.text(" ");
+    r.num(static_cast<long>(p.size / 1024), 10);
+    r.num(static_cast<long>(p.minflt), 8);
+    r.num(static_cast<long>(p.majflt), 8);
     r.text(p.name);
     return r.length();
 }

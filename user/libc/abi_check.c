@@ -18,5 +18,7 @@ _Static_assert(__builtin_offsetof(struct q_procinfo, cpu_ticks) == __builtin_off
                "procinfo.cpu_ticks");
 _Static_assert(__builtin_offsetof(struct q_procinfo, state) == __builtin_offsetof(struct procinfo, state),
                "procinfo.state");
+_Static_assert(__builtin_offsetof(struct q_procinfo, minflt) == __builtin_offsetof(struct procinfo, minflt),
+               "procinfo.minflt");
 _Static_assert(sizeof(struct q_dirent) == sizeof(struct dirent), "dirent size");
 _Static_assert(QSYS_read == SYS_read && QSYS_xstat == SYS_xstat, "numbers come from abi.h");

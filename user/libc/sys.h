@@ -67,6 +67,9 @@ struct q_procinfo {
     unsigned long rest[7];
     int tid;     /* the thread's id: a row is a thread */
     int threads; /* live threads of its process */
+    unsigned long size;
+    unsigned long minflt; /* page faults without a disk read */
+    unsigned long majflt;
 };
 
 /* The kernel's directory entry (lib/abi/abi.h struct dirent). */

@@ -1,0 +1,175 @@
+// kernel/mm/fault.cc - page faults from user mode, and faulting pages in for
+// the kernel's user copies.
+//
+// A fault names an address and an access (load, store, fetch). The
+// process's map (ThreadGroup::map, lib/vm/regions.h) says what the address
+// should be: in a lazy region (the heap) a page never touched is allocated
+// now, zeroed, from the pages sbrk promised (kernel/mm/kalloc.h
+// reservations), and mapped with the region's permissions: a minor fault.
+// A write to a page fork shared copy-on-write (kPteCow, kernel/mm/vm.h)
+// copies it, or makes it writable if no other mapping is left: also minor.
+// A page already mapped with the access is a stale TLB entry on this hart
+// (another thread mapped it just now): the access is retried once. Anything
+// else (no region, the stack guard, a permission the region lacks, a kernel
+// or trampoline address) kills the process with the address and the cause
+// on the console; it is never a panic (a fault in supervisor mode still is:
+// kernel/trap.cc). Memory running out at fault time (the promise was raced
+// away, or a page-table page cannot be had) applies the out-of-memory rule
+// (kernel/proc/oom.cc): a bigger process dies and this one waits for its
+// pages; if there is none, this one is killed.
+// Locking: the map and the page table change under ThreadGroup::pt_lock, a
+// spinlock: resolving a fault never sleeps, so it may run from a copy done
+// under another spinlock (futex words).
+#include "kernel/mm/fault.h"
+
+#include "kernel/arch/riscv/csr.h"
+#include "kernel/arch/riscv/memlayout.h"
+#include "kernel/lib/kprintf.h"
+#include "kernel/lib/string.h"
+#include "kernel/mm/kalloc.h"
+#include "kernel/mm/vm.h"
+#include "kernel/proc/internal.h"
+#include "kernel/proc/oom.h"
+
+namespace q {
+
+using namespace riscv;
+
+namespace {
+
+enum class Outcome : u8 { Mapped, Present, Refused, NoMemory };
+
+vm::Access access_of(u64 scause) {
+    if (scause == kExcStorePageFault) return vm::Access::Write;
+    if (scause == kExcInstPageFault) return vm::Access::Exec;
+    return vm::Access::Read;
+}
+
+u64 pte_need(vm::Access a) {
+    if (a == vm::Access::Write) return kPteR | kPteW;
+    if (a == vm::Access::Exec) return kPteX;
+    return kPteR;
+}
+
+u64 pte_perm(u8 perm) {
+    u64 bits = kPteU;
+    if (perm & vm::kRead) bits |= kPteR;
+    if (perm & vm::kWrite) bits |= kPteW;
+    if (perm & vm::kExec) bits |= kPteX;
+    return bits;
+}
+
+// Zero-fill page `page` of a lazy region with perm (pt_lock held).
+Outcome zero_fill(ThreadGroup* tg, u64 page, u8 perm) {
+    const bool promised = tg->reserved > 0;
+    void* mem = promised ? kalloc_reserved() : kalloc();
+    if (mem == nullptr) return Outcome::NoMemory;
+    if (!map_user_page(tg->pagetable, page, reinterpret_cast<u64>(mem), pte_perm(perm), &tg->table_reserved).ok()) {
+        kfree(mem);  // no page for the page table
+        if (promised) kalloc_reserve(1);
+        return Outcome::NoMemory;
+    }
+    if (promised) tg->reserved--;
+    __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
+    return Outcome::Mapped;
+}
+
+// A write to copy-on-write page *pte (pt_lock held): the last mapping of
+// the page just becomes writable; a shared one is copied, and this
+// mapping's share of the old page is put (kalloc.h: if the others all went
+// meanwhile, that frees it). The copy happens before the put, so nobody
+// can write the old page while it is read.
+Outcome break_cow(ThreadGroup* tg, Pte* pte) {
+    void* old = reinterpret_cast<void*>(pte_to_pa(*pte));
+    const u64 flags = (pte_flags(*pte) & ~kPteCow) | kPteW;
+    if (!page_shared(old)) {
+        *pte = pa_to_pte(reinterpret_cast<u64>(old)) | flags;
+    } else {
+        void* mem = kalloc_for_promise();
+        if (mem == nullptr) return Outcome::NoMemory;
+        memmove(mem, old, kPageSize);
+        __atomic_thread_fence(__ATOMIC_RELEASE);  // the copy before the entry naming it
+        *pte = pa_to_pte(reinterpret_cast<u64>(mem)) | flags;
+        if (page_put(old)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
+    }
+    __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
+    return Outcome::Mapped;
+}
+
+Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
+    *why = vm::Verdict::Unmapped;
+    if (va >= layout::kUserTop) return Outcome::Refused;
+    const u64 page = page_round_down(va);
+    LockGuard g(tg->pt_lock);
+    *why = tg->map.classify(va, a);
+    if (*why != vm::Verdict::ZeroFill && *why != vm::Verdict::Present) return Outcome::Refused;
+    Pte* pte = walk(tg->pagetable, page, false);
+    if (pte && (*pte & kPteV)) {
+        const u64 need = kPteV | kPteU | pte_need(a);
+        if ((*pte & need) == need) return Outcome::Present;
+        if (a == vm::Access::Write && (*pte & (kPteCow | kPteU)) == (kPteCow | kPteU)) return break_cow(tg, pte);
+        return Outcome::Refused;
+    }
+    if (*why != vm::Verdict::ZeroFill) return Outcome::Refused;
+    return zero_fill(tg, page, tg->map.find(va)->perm);
+}
+
+[[gnu::noinline]] void report(const Proc* p, u64 scause, u64 va, const char* why) {
+    kprintf("pid %d (%s): page fault: %s at %p (%s), scause=%lx sepc=%p: killed\n", p->pid, p->name,
+            vm::access_name(access_of(scause)), reinterpret_cast<void*>(va), why, scause,
+            reinterpret_cast<void*>(r_sepc()));
+}
+
+}  // namespace
+
+bool is_page_fault(u64 scause) {
+    return scause == kExcLoadPageFault || scause == kExcStorePageFault || scause == kExcInstPageFault;
+}
+
+bool vm_user_fault(Proc* p, u64 scause, u64 va) {
+    vm::Verdict why = vm::Verdict::Unmapped;
+    const Outcome o = resolve(p->tg, va, access_of(scause), &why);
+    if (o == Outcome::Mapped) return true;
+    if (o == Outcome::Present && p->retried_va != va) {
+        p->retried_va = va;  // a second fault here is real, whatever the entry says
+        return true;
+    }
+    if (o == Outcome::NoMemory && oom_kill(p)) {
+        yield();  // the victim's pages come back as it exits; then try again
+        return true;
+    }
+    const char* cause = va >= layout::kUserTop         ? "not user memory"
+                        : o == Outcome::NoMemory       ? "out of memory"
+                        : o == Outcome::Present        ? "mapped page faulted twice"
+                        : why == vm::Verdict::ZeroFill ? "protection"
+                                                       : vm::verdict_name(why);
+    report(p, scause, va, cause);
+    set_killed(p);
+    return false;
+}
+
+bool vm_fault_in(PageTable pt, u64 va, bool write) {
+    Proc* p = myproc();
+    if (p == nullptr || p->tg == nullptr || p->pagetable != pt) return false;
+    vm::Verdict why;
+    const Outcome o = resolve(p->tg, va, write ? vm::Access::Write : vm::Access::Read, &why);
+    return o == Outcome::Mapped || o == Outcome::Present;
+}
+
+Status vm_unshare(ThreadGroup* tg) {
+    LockGuard g(tg->pt_lock);
+    for (u64 a = 0; a < tg->sz; a += kPageSize) {
+        Pte* pte = walk(tg->pagetable, a, false);
+        if (!pte || (*pte & (kPteV | kPteCow)) != (kPteV | kPteCow)) continue;
+        if (break_cow(tg, pte) != Outcome::Mapped) return Error::NoMemory;
+    }
+    return {};
+}
+
+void vm_unreserve_all(ThreadGroup* tg) {
+    LockGuard g(tg->pt_lock);
+    kalloc_unreserve(tg->reserved + tg->table_reserved);
+    tg->reserved = tg->table_reserved = 0;
+}
+
+}  // namespace q

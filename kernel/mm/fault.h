@@ -1,0 +1,30 @@
+// kernel/mm/fault.h - the page-fault path (docs/memory.md "Page faults").
+#pragma once
+
+#include "lib/result.h"
+#include "lib/types.h"
+
+namespace q {
+
+struct Proc;
+struct ThreadGroup;
+using PageTable = u64*;
+
+// scause is a load, store or instruction page fault.
+bool is_page_fault(u64 scause);
+// A page fault of p in user mode at va. true: resolved, the access runs
+// again; false: p is killed, and the console says where and why.
+bool vm_user_fault(Proc* p, u64 scause, u64 va);
+// For the kernel's copies to and from user memory (kernel/mm/vm.cc): map
+// user page va of pt if it is the running process's table and its map
+// promises the page (a heap page never touched). true if it is mapped now.
+bool vm_fault_in(PageTable pt, u64 va, bool write);
+// Before a process gets its second thread: give it its own copy of every
+// copy-on-write page (uvm_share's no-other-hart rule: a copy would change
+// a page's address under another hart's TLB). NoMemory if a copy fails.
+Status vm_unshare(ThreadGroup* tg);
+// Give back every page tg's heap was promised and never touched (its
+// memory is being freed: exit, exec, a failed fork).
+void vm_unreserve_all(ThreadGroup* tg);
+
+}  // namespace q

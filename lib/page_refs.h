@@ -1,0 +1,61 @@
+// lib/page_refs.h - how many address spaces share each physical page
+// (copy-on-write fork, docs/memory.md).
+//
+// Pure, freestanding and allocation-free (the caller supplies the count
+// array): the kernel's page allocator (kernel/mm/kalloc.cc) and host tests
+// (tests/host/page_refs_test.cc) run the same code. A page's count is the
+// number of mappings it has besides the first, so a page nobody shares
+// reads 0 and a freshly allocated page needs no initialisation. dup() adds
+// a mapping; put() removes one and says whether it was the last (the page
+// is then the caller's to free). Both are single atomic operations, so two
+// processes dropping their mappings of one page at once, on two harts,
+// free it exactly once; shared() is stable only while the caller holds the
+// page's only mapping or stops others from adding one (the kernel: the
+// process's page-table lock, which fork takes).
+#pragma once
+
+#include "lib/types.h"
+
+namespace q {
+
+class PageRefs {
+  public:
+    constexpr PageRefs() = default;
+
+    // Cover [start, end) in pages of page_size; counts has one zeroed entry
+    // per page.
+    void init(u64 start, u64 end, u64 page_size, u32* counts) {
+        start_ = start;
+        end_ = end;
+        page_size_ = page_size;
+        counts_ = counts;
+    }
+    static u64 entries(u64 start, u64 end, u64 page_size) { return (end - start) / page_size; }
+
+    bool covers(u64 pa) const { return counts_ != nullptr && pa >= start_ && pa < end_; }
+
+    void dup(u64 pa) { __atomic_fetch_add(slot(pa), 1, __ATOMIC_ACQ_REL); }
+
+    // Drop one mapping: true if it was the last one.
+    bool put(u64 pa) {
+        u32* c = slot(pa);
+        u32 old = __atomic_load_n(c, __ATOMIC_ACQUIRE);
+        for (;;) {
+            if (old == 0) return true;
+            if (__atomic_compare_exchange_n(c, &old, old - 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return false;
+        }
+    }
+
+    bool shared(u64 pa) const { return __atomic_load_n(slot(pa), __ATOMIC_ACQUIRE) != 0; }
+    u32 others(u64 pa) const { return __atomic_load_n(slot(pa), __ATOMIC_ACQUIRE); }
+
+  private:
+    u32* slot(u64 pa) const { return &counts_[(pa - start_) / page_size_]; }
+
+    u64 start_ = 0;
+    u64 end_ = 0;
+    u64 page_size_ = 4096;
+    u32* counts_ = nullptr;
+};
+
+}  // namespace q

@@ -1,0 +1,162 @@
+// lib/vm/regions.h - a process's address-space map: what each address
+// should be.
+//
+// Pure, freestanding and allocation-free, so the kernel's page-fault path
+// (kernel/mm/fault.cc) and host tests (tests/host/vm_regions_test.cc) run
+// the same code. A Map is a small fixed table of regions (text, data, the
+// stack guard, the stack, the heap; later mappings), each a page-aligned
+// half-open range [start, end) with R/W/X permissions and a kind.
+// Invariants: regions are sorted by start and never overlap; only the heap
+// may be empty (start == end: a heap nothing has grown yet). The page
+// table says what is mapped now; the map says what may be: classify()
+// turns a faulting address and access into what the fault handler does.
+#pragma once
+
+#include "lib/types.h"
+
+namespace q::vm {
+
+enum class Kind : u8 { Text, Data, Guard, Stack, Heap };
+enum Perm : u8 { kRead = 1, kWrite = 2, kExec = 4 };
+enum class Access : u8 { Read, Write, Exec };
+
+struct Region {
+    u64 start = 0;
+    u64 end = 0;
+    Kind kind = Kind::Text;
+    u8 perm = 0;
+    // Pages are allocated zeroed on first touch (the heap), not when the
+    // region is made.
+    bool lazy = false;
+    bool contains(u64 va) const { return va >= start && va < end; }
+};
+
+// What a fault at an address means.
+enum class Verdict : u8 {
+    ZeroFill,    // a lazy region's page never touched: allocate it, zeroed
+    Present,     // allowed, and should already be mapped (a stale TLB entry, or a bug)
+    Protection,  // inside a region that does not allow the access
+    Guard,       // the stack's guard page
+    Unmapped,    // in no region at all
+};
+
+constexpr const char* verdict_name(Verdict v) {
+    switch (v) {
+        case Verdict::ZeroFill:
+            return "zero fill";
+        case Verdict::Present:
+            return "mapped";
+        case Verdict::Protection:
+            return "protection";
+        case Verdict::Guard:
+            return "stack guard page";
+        case Verdict::Unmapped:
+            return "unmapped address";
+    }
+    return "?";
+}
+
+constexpr const char* access_name(Access a) {
+    return a == Access::Read ? "read" : a == Access::Write ? "write" : "exec";
+}
+
+// Page-table pages (Sv39: a leaf table per 2 MiB, a middle one per 1 GiB)
+// that mapping [covered, end) may need beyond those of [0, covered): what
+// sbrk promises besides the heap's pages, so a first touch finds its table.
+constexpr u64 tables_to_cover(u64 covered, u64 end) {
+    if (end <= covered) return 0;
+    constexpr u64 kSpans[] = {512ull * 4096, 512ull * 512 * 4096};  // a leaf table's, a middle one's
+    u64 n = 0;
+    for (u64 span : kSpans) {
+        const u64 first = covered == 0 ? 0 : (covered - 1) / span + 1;  // first span not yet covered
+        const u64 last = (end - 1) / span;
+        if (last >= first) n += last - first + 1;
+    }
+    return n;
+}
+
+class Map {
+  public:
+    static constexpr int kMaxRegions = 16;
+
+    int size() const { return n_; }
+    const Region& at(int i) const { return r_[i]; }
+    void clear() { n_ = 0; }
+
+    // Add [start, end); false (nothing changed) if it is not page-aligned,
+    // empty (unless a heap), overlaps another region, or the table is full.
+    bool add(u64 start, u64 end, Kind kind, u8 perm, bool lazy = false, u64 page = 4096) {
+        if (start % page != 0 || end % page != 0 || end < start) return false;
+        if (end == start && kind != Kind::Heap) return false;
+        if (n_ == kMaxRegions) return false;
+        int i = 0;
+        while (i < n_ && r_[i].start < start) i++;
+        if (i > 0 && r_[i - 1].end > start) return false;
+        if (i < n_ && end > r_[i].start) return false;
+        for (int k = n_; k > i; k--) r_[k] = r_[k - 1];
+        r_[i] = Region{start, end, kind, perm, lazy};
+        n_++;
+        return true;
+    }
+
+    // The region holding va, or null.
+    const Region* find(u64 va) const {
+        for (int i = 0; i < n_; i++) {
+            if (r_[i].contains(va)) return &r_[i];
+        }
+        return nullptr;
+    }
+
+    // The first region of this kind, or null.
+    const Region* first(Kind kind) const {
+        for (int i = 0; i < n_; i++) {
+            if (r_[i].kind == kind) return &r_[i];
+        }
+        return nullptr;
+    }
+
+    // Move the heap's end (sbrk) to new_end, page-rounded up; false (nothing
+    // changed) if there is no heap, or it would run into the next region or
+    // past limit. Below the heap's start (xv6 lets sbrk give back any of a
+    // program's memory) every region above the new end goes, the one
+    // holding it is cut there, and the empty heap starts there.
+    bool set_break(u64 new_end, u64 limit, u64 page = 4096) {
+        const u64 end = (new_end + page - 1) / page * page;
+        int h = 0;
+        while (h < n_ && r_[h].kind != Kind::Heap) h++;
+        if (h == n_ || end < new_end || end > limit) return false;
+        if (end >= r_[h].start) {
+            if (h + 1 < n_ && end > r_[h + 1].start) return false;
+            r_[h].end = end;
+            return true;
+        }
+        Region heap = r_[h];
+        int k = 0;
+        for (int i = 0; i < n_; i++) {
+            if (i == h || r_[i].start >= end) continue;
+            r_[k] = r_[i];
+            if (r_[k].end > end) r_[k].end = end;
+            k++;
+        }
+        n_ = k;
+        heap.start = heap.end = end;
+        r_[n_++] = heap;  // every region left ends at or below end
+        return true;
+    }
+
+    // What a fault of this access at va should do.
+    Verdict classify(u64 va, Access a) const {
+        const Region* r = find(va);
+        if (r == nullptr) return Verdict::Unmapped;
+        if (r->kind == Kind::Guard) return Verdict::Guard;
+        const u8 need = a == Access::Read ? kRead : a == Access::Write ? kWrite : kExec;
+        if ((r->perm & need) == 0) return Verdict::Protection;
+        return r->lazy ? Verdict::ZeroFill : Verdict::Present;
+    }
+
+  private:
+    Region r_[kMaxRegions];
+    int n_ = 0;
+};
+
+}  // namespace q::vm

@@ -1,0 +1,4 @@
+# mk/vm.mk - virtual memory (docs/memory.md): the in-guest test program
+# (user/vmtest.c) and its suite on 1, 3 and 8 harts.
+UPROG_NAMES += vmtest
+EXTRA_GUEST_SUITES += tests/guest/vm_tests.py 1 3 8

@@ -1,0 +1,73 @@
+"""tests/guest/vm_tests.py - virtual memory in the guest (user/vmtest.c).
+
+    vm_tests.py HARTS...
+
+Boots the kernel once per hart count (default 1, 3 and 8) and runs
+`vmtest -t N` (N threads fault the same fresh heap pages at once: 8 on 8
+harts, else 4), which prints `PASS name` / `FAIL name: why` per test (each
+also checks that every page came back); the names are relayed with the
+hart count appended. The host adds: no kernel panic, a summary line, the
+console's kill lines naming the faulting address and cause for the stack
+guard, the kernel, program text and the heap's missing execute permission,
+`ps -m` showing a process's size and its 32 minor faults, the shell still
+answering, and fsck finding the disk clean.
+"""
+import re
+import sys
+
+from qemu import Guest, relay_results
+
+# (what, a regex the console must show) for the fault tests' kills.
+KILL_LINES = [
+    ("guard", r"pid \d+ \(vmtest\): page fault: write at 0x[0-9a-f]+ \(stack guard page\), scause=f .*: killed"),
+    # KERNBASE is a user address nothing maps (user space is 256 GiB); the
+    # trapframe and trampoline pages above kUserTop are not user memory.
+    ("kernbase", r"pid \d+ \(vmtest\): page fault: read at 0x80000000 \(unmapped address\), scause=d .*: killed"),
+    ("trapframe", r"pid \d+ \(vmtest\): page fault: write at 0x3fffffe000 \(not user memory\), scause=f .*: killed"),
+    ("trampoline-exec", r"pid \d+ \(vmtest\): page fault: exec at 0x3ffffff000 \(not user memory\), scause=c"),
+    ("text", r"pid \d+ \(vmtest\): page fault: write at 0x[0-9a-f]+ \(protection\), scause=f"),
+    ("heap-exec", r"pid \d+ \(vmtest\): page fault: exec at 0x[0-9a-f]+ \(protection\), scause=c"),
+    ("unmapped", r"pid \d+ \(vmtest\): page fault: read at 0x[0-9a-f]+ \(unmapped address\), scause=d"),
+]
+
+
+def run(harts):
+    threads = 8 if harts >= 8 else 4
+    with Guest(cpus=harts, timeout=60) as g:
+        try:
+            g.boot()
+            out = g.run("vmtest -t %d" % threads, timeout=600)
+            ps = g.run("vmtest -m", timeout=30)
+            after = g.run("echo alive", timeout=30)
+        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
+            print("FAIL vm-%dharts: no prompt (%s); console ends %r" % (harts, type(e).__name__,
+                                                                    "".join(g.log)[-800:]))
+            return
+        if "panic" in out:
+            print("FAIL vm-panic-%dharts: %r" % (harts, out[out.index("panic"):][:300]))
+        relay_results(out, "vm", "%dharts" % harts)
+        if not re.search(r"vmtest: \d+ passed, 0 failed", out):
+            print("FAIL vm-summary-%dharts: no clean summary line; output ends %r" % (harts, out[-500:]))
+        for what, pattern in KILL_LINES:
+            ok = re.search(pattern, out) is not None
+            print("%s vm-killmsg-%s-%dharts%s" % ("PASS" if ok else "FAIL", what, harts,
+                                                 "" if ok else ": no console line matching %r" % pattern))
+        # vmtest -m touches 32 heap pages and execs ps -m: its row counts them.
+        m = re.search(r"^\s+\d+ run\s+(\d+)\s+(\d+)\s+0 ps\r?$", ps, re.M)
+        ok = "  PID STATE    SIZE_KB   MINFLT   MAJFLT NAME" in ps and m and int(m.group(1)) > 0 and int(m.group(2)) >= 32
+        print("%s vm-ps-faults-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % ps))
+        if "alive" not in after:
+            print("FAIL vm-shell-%dharts: the shell does not answer (%r)" % (harts, after))
+        clean, report = g.stop_and_fsck()
+        print("%s vm-fsck-%dharts%s" % ("PASS" if clean else "FAIL", harts,
+                                        "" if clean else ": " + report.replace("\n", " | ")))
+
+
+def main():
+    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
+    for h in harts:
+        run(h)
+
+
+if __name__ == "__main__":
+    main()
