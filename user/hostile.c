@@ -2,7 +2,8 @@
  *
  *   hostile TEST...     tests: elf oom rmcwd dirrace console conswrite pipeatomic badsys renice
  *                       (the foreground ones), forkbomb and memhog (run
- *                       in the background by tests/guest/hostile.py)
+ *                       in the background by tests/guest/hostile.py),
+ *                       orphans and orphanroot (the same, then the machine stops)
  *
  * Design: each test attacks the kernel through ordinary system calls the way
  * one of the bugs of the hardening pass was found, checks that the attack
@@ -30,7 +31,12 @@
  *   renice   renice and getpriority on exiting and recycled pids, and policy
  *            switches, while children come and go on every hart;
  *   forkbomb three processes fill the process table for 3 s;
- *   memhog   take every page, then keep grabbing single pages for 30 s.
+ *   memhog   take every page, then keep grabbing single pages for 30 s;
+ *   orphans  (as student, in the background) cwds removed one and two
+ *            levels deep and a removed open file, held until the machine
+ *            halts or crashes; root's files in /tmp/rootv stay out of reach;
+ *   orphanroot (as root, first) the victim: a cwd in /tmp/rootv, a file
+ *            there, and an open unlinked file of root's own.
  * No argument or -h prints the usage line with the list of tests (exit 2,
  * or 0 for -h); an unknown test is reported as `hostile: no test NAME`.
  */
@@ -427,6 +433,83 @@ static void t_memhog(void) {
     printf("memhog: not killed\n");
 }
 
+/* ---- orphans: run in the background, then the machine stops ---------- */
+
+/* Report setup on the pipe, then hold what was made (a cwd, open files)
+ * until the machine halts or crashes (tests/guest/hostile.py). */
+static void hold(int ready, int ok) {
+    write(ready, ok ? "1" : "0", 1);
+    close(ready);
+    for (;;) sleep(1000);
+}
+
+/* Each child makes one shape of "unlinked while in use"; 1 if it did. */
+static int dead_cwd_two_deep(void) {
+    return chdir("/tmp/ho/a/b") == 0 && unlink("/tmp/ho/a/b") == 0 && unlink("/tmp/ho/a") == 0 &&
+           open("..", O_RDONLY) < 0;
+}
+static int dead_cwd(void) { return chdir("/tmp/ho/c") == 0 && unlink("/tmp/ho/c") == 0; }
+static int open_unlinked(void) {
+    static char block[1024];
+    int fd = open("/tmp/ho/f", O_CREATE | O_RDWR);
+    if (fd < 0) return 0;
+    for (int i = 0; i < 20; i++) /* direct and indirect blocks */
+        if (write(fd, block, sizeof block) != sizeof block) return 0;
+    if (link("/tmp/ho/f", "/tmp/ho/f2") < 0 || unlink("/tmp/ho/f") < 0 || unlink("/tmp/ho/f2") < 0) return 0;
+    struct stat st;
+    return fstat(fd, &st) == 0 && st.nlink == 0 && st.size == 20 * sizeof block;
+}
+/* The root victim's files in sticky /tmp stay out of a student's reach. */
+static int spare_the_victim(void) {
+    return unlink("/tmp/rootv/keep") < 0 && unlink("/tmp/rootv") < 0 && open("/tmp/rootv/new", O_CREATE) < 0;
+}
+
+static void t_orphans(void) {
+    int (*shapes[])(void) = {dead_cwd_two_deep, dead_cwd, open_unlinked, spare_the_victim};
+    const int n = sizeof shapes / sizeof shapes[0];
+    if (mkdir("/tmp/ho") < 0 || mkdir("/tmp/ho/a") < 0 || mkdir("/tmp/ho/a/b") < 0 || mkdir("/tmp/ho/c") < 0)
+        return fail("orphans", "cannot make /tmp/ho/{a/b,c}", -1);
+    int p[2];
+    if (pipe(p) < 0) return fail("orphans", "pipe failed", -1);
+    for (int i = 0; i < n; i++) {
+        if (fork() == 0) {
+            close(p[0]);
+            hold(p[1], shapes[i]());
+        }
+    }
+    close(p[1]);
+    int ok = 0;
+    char c;
+    for (int i = 0; i < n; i++) ok += read(p[0], &c, 1) == 1 && c == '1';
+    close(p[0]);
+    if (ok != n) return fail("orphans", "shapes made (of 4)", ok);
+    pass("orphans", "2 dead cwds, an open unlinked file, the victim spared; holding until the machine stops");
+    printf("orphans: ready\n");
+}
+
+/* Root's processes: a file to keep in /tmp/rootv, its cwd there, and an
+ * open unlinked file of its own. */
+static void t_orphanroot(void) {
+    if (mkdir("/tmp/rootv") < 0) return fail("orphanroot", "mkdir /tmp/rootv", -1);
+    int fd = open("/tmp/rootv/keep", O_CREATE | O_WRONLY);
+    if (fd < 0 || write(fd, "root's file\n", 12) != 12) return fail("orphanroot", "write /tmp/rootv/keep", fd);
+    close(fd);
+    int p[2];
+    if (pipe(p) < 0) return fail("orphanroot", "pipe failed", -1);
+    if (fork() == 0) {
+        close(p[0]);
+        int gone = open("/tmp/rootv/gone", O_CREATE | O_RDWR);
+        hold(p[1], chdir("/tmp/rootv") == 0 && gone >= 0 && write(gone, "x", 1) == 1 && unlink("gone") == 0);
+    }
+    close(p[1]);
+    char c = 0;
+    read(p[0], &c, 1);
+    close(p[0]);
+    if (c != '1') return fail("orphanroot", "victim setup failed", c);
+    pass("orphanroot", "root's cwd /tmp/rootv, an open unlinked file, /tmp/rootv/keep");
+    printf("orphanroot: ready\n");
+}
+
 struct test {
     const char* name;
     void (*fn)(void);
@@ -443,12 +526,14 @@ static struct test tests[] = {
     {"renice", t_renice},
     {"forkbomb", t_forkbomb},
     {"memhog", t_memhog},
+    {"orphans", t_orphans},
+    {"orphanroot", t_orphanroot},
 };
 
 int main(int argc, char* argv[]) {
     int ntests = sizeof tests / sizeof tests[0];
     if (argc < 2 || strcmp(argv[1], "-h") == 0) {
-        char line[160] = "hostile TEST...  (tests:";
+        char line[320] = "hostile TEST...  (tests:";
         for (int i = 0; i < ntests; i++) {
             int n = strlen(line);
             line[n] = ' ';

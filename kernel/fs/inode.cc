@@ -140,15 +140,16 @@ void fs_init(u32 dev) {
     if (g_sb.magic != fs::kMagic)
         panic("fs_init: bad superblock magic %x on device %u (expected %x): not a quanta file system", g_sb.magic, dev,
               fs::kMagic);
-    if (g_sb.version != fs::kFormatVersion)
+    if (g_sb.version < fs::kOldestFormatVersion || g_sb.version > fs::kFormatVersion)
         panic(
-            "fs_init: device %u holds file-system format version %u, this kernel reads only version %u "
+            "fs_init: device %u holds file-system format version %u, this kernel reads only versions %u-%u "
             "(inodes with owners and modes): rebuild the image with this tree's mkfs",
-            dev, g_sb.version, fs::kFormatVersion);
+            dev, g_sb.version, fs::kOldestFormatVersion, fs::kFormatVersion);
     if (g_sb.size == 0 || g_sb.ninodes == 0 || g_sb.nblocks >= g_sb.size)
         panic("fs_init: inconsistent superblock (size %u, inodes %u, data %u)", g_sb.size, g_sb.ninodes, g_sb.nblocks);
     g_root_dev = dev;
     log_init(dev, g_sb);
+    orphan_reclaim(dev);
 }
 
 void inode_table_init() {
@@ -273,12 +274,24 @@ void iput(Inode* ip) {
         itrunc(ip);
         ip->type = fs::InodeType::Free;
         iupdate(ip);
+        orphan_forget(ip);  // in the same transaction as the free
         ip->valid = false;
         ip->lock.release();
         g_itable.lock.acquire();
     }
     ip->ref--;
     g_itable.lock.release();
+}
+
+void iunlinked(Inode* ip) {
+    bool held;
+    {
+        LockGuard guard(g_itable.lock);
+        held = ip->ref > 1;
+    }
+    // With the caller's the only reference, its iput frees the inode before
+    // the transaction ends; nobody can take a new one (no name leads here).
+    if (held) orphan_add(ip);
 }
 
 void itrunc(Inode* ip) {

@@ -181,6 +181,7 @@ Status do_unlink(const char* path) {
     dp.reset();
     ip->nlink--;
     iupdate(ip.get());
+    if (ip->nlink == 0) iunlinked(ip.get());  // still open or a cwd: an orphan until its last iput
     return {};
 }
 
