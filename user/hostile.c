@@ -36,7 +36,12 @@
  *            levels deep and a removed open file, held until the machine
  *            halts or crashes; root's files in /tmp/rootv stay out of reach;
  *   orphanroot (as root, first) the victim: a cwd in /tmp/rootv, a file
- *            there, and an open unlinked file of root's own.
+ *            there, and an open unlinked file of root's own;
+ *   inodehog, filehog (as student, in the background) children hold
+ *            distinct inodes (/'s files, then files they create) or open
+ *            files until the in-memory inode table or the file table
+ *            refuses them, and keep them until root kills the parent
+ *            (root's commands must run meanwhile: the host checks).
  * No argument or -h prints the usage line with the list of tests (exit 2,
  * or 0 for -h); an unknown test is reported as `hostile: no test NAME`.
  */
@@ -510,6 +515,131 @@ static void t_orphanroot(void) {
     printf("orphanroot: ready\n");
 }
 
+/* ---- tablehog: a student fills the inode or the file table ---------- */
+
+#define HOG_KIDS 40
+#define HOG_FDS 13 /* of 16 descriptors (0-2 closed): two pipe ends and the probe stay free */
+
+/* "/tmp/th/cKK_JJ" */
+static void hog_name(char* s, int k, int j) {
+    strcpy(s, "/tmp/th/c00_00");
+    s[9] = (char)('0' + k / 10);
+    s[10] = (char)('0' + k % 10);
+    s[12] = (char)('0' + j / 10);
+    s[13] = (char)('0' + j % 10);
+}
+
+/* The entries of / (the image's files, all readable), for the inode hog
+ * to open before it creates files of its own: the disk has fewer free
+ * inodes than the in-memory table has entries. Not the programs root runs
+ * meanwhile (the host's check): their inodes must need new entries. */
+static char hog_have[80][DIRSIZ + 2];
+static int hog_nhave;
+
+static int root_uses(const char* entry) {
+    static const char* const used[] = {"sh", "ls", "echo", "cat", "wc", "kill", "etc", "tmp"};
+    char name[DIRSIZ + 1];
+    memmove(name, entry, DIRSIZ);
+    name[DIRSIZ] = 0;
+    for (unsigned i = 0; i < sizeof used / sizeof used[0]; i++)
+        if (strcmp(name, used[i]) == 0) return 1;
+    return 0;
+}
+
+static void hog_list_root(void) {
+    int fd = open("/", O_RDONLY);
+    struct dirent de;
+    hog_nhave = 0;
+    while (fd >= 0 && hog_nhave < 80 && read(fd, &de, sizeof de) == sizeof de) {
+        if (de.inum == 0 || de.name[0] == '.' || root_uses(de.name)) continue;
+        hog_have[hog_nhave][0] = '/';
+        memmove(hog_have[hog_nhave] + 1, de.name, DIRSIZ);
+        hog_have[hog_nhave][DIRSIZ + 1] = 0;
+        int probe = open(hog_have[hog_nhave], O_RDONLY); /* only what a student may open */
+        if (probe >= 0) {
+            close(probe);
+            hog_nhave++;
+        }
+    }
+    close(fd);
+}
+
+/* Kid k of the inode hog: opens distinct inodes (its share of /'s entries,
+ * then files it creates) until open fails; of the file hog: opens
+ * /README.md until open fails. Reports how many on `report`, and whether
+ * one more open that needs a new table entry fails; holds them until
+ * `stop` reaches end of file (its parent died: root killed it), then
+ * closes them and removes what it created. */
+static void hog_kid(int k, int distinct, int report, int stop) {
+    close(0);
+    close(1);
+    close(2);
+    int got = 0, made = 0, fds[HOG_FDS];
+    char name[32];
+    for (int j = 0; j < HOG_FDS; j++) {
+        int fd, g = k * HOG_FDS + j;
+        if (!distinct) {
+            fd = open("/README.md", O_RDONLY);
+        } else if (g < hog_nhave) {
+            fd = open(hog_have[g], O_RDONLY);
+        } else {
+            hog_name(name, k, made);
+            fd = open(name, O_CREATE | O_RDWR);
+            made += fd >= 0;
+        }
+        if (fd < 0) break;
+        fds[got++] = fd;
+    }
+    /* /etc/passwd is held by nobody: opening it needs a new table entry */
+    int probe = distinct ? open("/etc/passwd", O_RDONLY) : open("/README.md", O_RDONLY);
+    char r[2] = {(char)got, (char)(probe < 0)};
+    if (probe >= 0) close(probe);
+    write(report, r, 2);
+    close(report);
+    while (read(stop, r, 1) > 0) {}
+    for (int j = 0; j < got; j++) close(fds[j]);
+    for (int j = 0; j < made; j++) {
+        hog_name(name, k, j);
+        unlink(name);
+    }
+    exit(0);
+}
+
+/* Fork kids until one finds the table full (its probe, an open that needs
+ * a new entry, fails; running out of disk inodes is not that), report,
+ * and hold everything until killed. */
+static void tablehog(const char* test, int distinct) {
+    mkdir("/tmp/th");
+    hog_list_root();
+    int rep[2], stop[2];
+    if (pipe(rep) < 0 || pipe(stop) < 0) return fail(test, "pipe failed", -1);
+    int kids = 0, held = 0, refused = 0;
+    for (int k = 0; k < HOG_KIDS && !refused; k++) {
+        int pid = fork();
+        if (pid < 0) break;
+        if (pid == 0) {
+            close(rep[0]);
+            close(stop[1]);
+            hog_kid(k, distinct, rep[1], stop[0]);
+        }
+        kids++;
+        char r[2] = {0, 0};
+        if (read(rep[0], r, 2) == 2) held += r[0];
+        refused = r[1]; /* the table refused a student's open */
+    }
+    close(rep[0]);
+    close(rep[1]);
+    close(stop[0]);
+    if (!refused) fail(test, "the table never filled", held);
+    else pass(test, "the table refused the student; the host checks root's commands");
+    printf("%s: full, %d %s held by %d processes; kill %d to end\n", test, held, distinct ? "inodes" : "files", kids,
+           getpid());
+    for (;;) sleep(1000); /* the kids hold on while stop[1] is open here */
+}
+
+static void t_inodehog(void) { tablehog("inodehog", 1); }
+static void t_filehog(void) { tablehog("filehog", 0); }
+
 struct test {
     const char* name;
     void (*fn)(void);
@@ -528,6 +658,8 @@ static struct test tests[] = {
     {"memhog", t_memhog},
     {"orphans", t_orphans},
     {"orphanroot", t_orphanroot},
+    {"inodehog", t_inodehog},
+    {"filehog", t_filehog},
 };
 
 int main(int argc, char* argv[]) {

@@ -2,7 +2,11 @@
 //
 // The inode table caches up to param::kMaxInodes in-memory inodes. An entry
 // with ref == 0 is free for reuse; one with ref > 0 names exactly one disk
-// inode (dev, inum), and no two entries name the same one. The table lock
+// inode (dev, inum), and no two entries name the same one. The last
+// param::kRootReservedInodes free entries are root's: an unprivileged
+// process that would take one gets NoFile, as if the table were full, so a
+// user holding inodes (open files, cwds) cannot keep root from running
+// ls, exec or kill (Linux keeps the last files for root the same way). The table lock
 // guards dev, inum and ref of every entry; each inode's sleep lock guards
 // the copy of the disk inode (valid, type, size, addrs, ...).
 //
@@ -167,14 +171,16 @@ namespace {
 Result<Inode*> itable_ref(u32 dev, u32 inum) {
     LockGuard guard(g_itable.lock);
     Inode* empty = nullptr;
+    int nfree = 0;
     for (Inode& ip : g_itable.inodes) {
         if (ip.ref > 0 && ip.dev == dev && ip.inum == inum) {
             ip.ref++;
             return &ip;
         }
-        if (empty == nullptr && ip.ref == 0) empty = &ip;
+        if (ip.ref == 0 && nfree++ == 0) empty = &ip;
     }
     if (empty == nullptr) return Error::NoFile;
+    if (nfree <= param::kRootReservedInodes && !current_cred().root()) return Error::NoFile;  // root's reserve
     empty->dev = dev;
     empty->inum = inum;
     empty->ref = 1;

@@ -18,6 +18,10 @@ guest cannot judge:
     the out-of-memory rule (`oom: killed pid`) once the shell cannot fork,
     and the shell comes back;
   - at the end QEMU is killed and fsck must find the image clean;
+  - inodehog, filehog (in the background, as student): children hold
+    every inode (or open file) the tables let a student take; meanwhile
+    root's `ls /etc`, `echo` (exec) and `cat | wc` must work (the last
+    entries of each table are root's);
   - orphans (two more boots of the image): root leaves a cwd and an open
     unlinked file in /tmp/rootv (the victim), then student removes two
     cwds (one and two levels deep) and an open file and tries root's
@@ -212,6 +216,32 @@ def boot_ioerror(workdir):
         check(clean, name + "-fsck", report[-2000:])
 
 
+def run_tablehog(g, test, tag):
+    """A student holds every inode (or open file) the table lets it take;
+    root's exec (of programs the hog does not hold), ls (a stat per entry)
+    and reading a file nobody holds must still work (the root reserve).
+    (Creating needs a free disk inode too, which the hog may have used up:
+    a different resource.)"""
+    g.child.sendline("su student hostile %s &" % test)
+    out = expect(g, prompt_tolerant("%s: full" % test) + r"[^\n]*kill (\d+) to end", 240)
+    pid = g.child.match.group(1)
+    g.child.sendline("echo hog-synced")
+    expect(g, r"(?<!echo )hog-synced\r?\n", 60)
+    g.wait_prompt(timeout=60)
+    said = {}
+    for line in ("ls /etc", "echo rootok", "cat /etc/passwd | wc"):
+        said[line] = g.run(line, timeout=60)
+    ok = (re.search(r"^passwd +2 ", said["ls /etc"], re.M) is not None and said["echo rootok"] == "rootok\n" and
+          re.search(r"^2 2 \d+\s*$", said["cat /etc/passwd | wc"], re.M) is not None)
+    check(ok, "hostile-%s-root-%s" % (test, tag), "root's commands while a student held the table: %r" % said)
+    g.run("kill " + pid, timeout=60)  # its kids let go and clean up
+    relay_results(out.replace("$ ", "\n"), "hostile", tag)
+    for _ in range(30):  # until the kids are gone
+        if "c0" not in g.run("ls /tmp/th", timeout=60):
+            break
+        time.sleep(1)
+
+
 def boot_orphans(image, cpus, tag, stop):
     """Removed cwds and open unlinked files (a student's, with a root victim)
     when the machine stops (`halt 0`, or QEMU killed): fsck must find the
@@ -256,7 +286,8 @@ def main():
     ap.add_argument("--ioerror", action="store_true")
     ap.add_argument("--only", nargs="*", default=None, help="run just these tests (forkbomb, memhog: background)")
     a = ap.parse_args()
-    want = set(a.only) if a.only is not None else set(FOREGROUND + ["forkbomb", "memhog", "orphans"])
+    want = set(a.only) if a.only is not None else set(FOREGROUND +
+                                                      ["inodehog", "filehog", "forkbomb", "memhog", "orphans"])
     tag = "%dharts" % a.cpus
     if a.overcount:
         boot_overcount(a.overcount)
@@ -272,6 +303,9 @@ def main():
                 for test in FOREGROUND:
                     if test in want:
                         run_foreground(g, test, tag)
+                for test in ("inodehog", "filehog"):
+                    if test in want:
+                        run_tablehog(g, test, tag)
                 if "forkbomb" in want:
                     run_forkbomb(g, tag)
                 if "memhog" in want:

@@ -339,11 +339,11 @@ TEST_F(KfsStack, FileAndInodeTablesRunOut) {
         }
         files.push_back(f.value());
     }
-    EXPECT_EQ(files.size(), usize(param::kMaxFiles));
+    EXPECT_EQ(files.size(), usize(param::kMaxFiles));  // root: every slot
     for (File* f : files) fileclose(f);
 
     std::vector<InodeRef> held;
-    for (u32 inum = 100; inum < 200; inum++) {  // inodes ialloc will not pick
+    for (u32 inum = 1000;; inum++) {  // not on the disk: ialloc will not pick them
         auto ip = iget(param::kRootDev, inum);
         if (!ip.ok()) break;
         held.push_back(std::move(ip).value());
@@ -355,6 +355,46 @@ TEST_F(KfsStack, FileAndInodeTablesRunOut) {
         ip.reset();
     }
     EXPECT_EQ(mkdir_("x"), 0);
+}
+
+constexpr perm::Cred kStudent{1000, 1000, 1000, 1000};
+
+// The last kRootReserved* entries of the file and inode tables are root's:
+// a student who fills the tables (open files, cwds) leaves root enough to
+// open, walk and create (exec and ls need a few inodes).
+TEST_F(KfsStack, StudentCannotTakeRootsReserve) {
+    ASSERT_EQ(mkdir_("/tmp"), 0);
+    ASSERT_EQ(put("/tmp/f", "student's"), true);
+    const perm::Cred root = myproc()->cred;
+    myproc()->cred = kStudent;
+    std::vector<File*> files;
+    for (auto f = filealloc(); f.ok(); f = filealloc()) files.push_back(f.value());
+    EXPECT_EQ(files.size(), usize(param::kMaxFiles - param::kRootReservedFiles));
+    EXPECT_EQ(open_("/tmp/f", kRdOnly), -1);  // the student's own open fails too
+    myproc()->cred = root;
+    std::vector<i64> fds;
+    for (int i = 0; i < 4; i++) fds.push_back(open_("/tmp/f", kRdOnly));
+    for (i64 fd : fds) EXPECT_GE(fd, 0);
+    for (i64 fd : fds) close_(static_cast<int>(fd));
+    for (File* f : files) fileclose(f);
+
+    myproc()->cred = kStudent;
+    std::vector<InodeRef> held;
+    for (u32 inum = 1000;; inum++) {
+        auto ip = iget(param::kRootDev, inum);
+        if (!ip.ok()) break;
+        held.push_back(std::move(ip).value());
+    }
+    EXPECT_EQ(held.size(), usize(param::kMaxInodes - 1 - param::kRootReservedInodes));
+    EXPECT_EQ(open_("/tmp/f", kRdOnly), -1);
+    myproc()->cred = root;
+    EXPECT_EQ(slurp("/tmp/f"), "student's");  // root walks, opens and reads
+    EXPECT_EQ(mkdir_("/tmp/r"), 0);
+    EXPECT_TRUE(put("/tmp/r/x", "root's"));
+    for (InodeRef& ip : held) {
+        FsOp op;
+        ip.reset();
+    }
 }
 
 TEST(KfsLimits, DiskFullIsAnError) {
