@@ -32,6 +32,11 @@
  *            switches, while children come and go on every hart;
  *   forkbomb three processes fill the process table for 3 s;
  *   memhog   take every page, then keep grabbing single pages for 30 s;
+ *   protlink as student: a hard link to /etc/passwd (root's, not writable
+ *            for them) is refused, one to their own file is not;
+ *   bigdir   5,000 hard links in one directory (/tmp/bd), then unlinked:
+ *            each lookup and insert scans the directory once, a block at
+ *            a time (prints the ticks taken);
  *   orphans  (as student, in the background) cwds removed one and two
  *            levels deep and a removed open file, held until the machine
  *            halts or crashes; root's files in /tmp/rootv stay out of reach;
@@ -640,6 +645,70 @@ static void tablehog(const char* test, int distinct) {
 static void t_inodehog(void) { tablehog("inodehog", 1); }
 static void t_filehog(void) { tablehog("filehog", 0); }
 
+/* ---- protlink: hard links to files a student cannot write ----------- */
+
+/* As student (uid 1000): 0 if every check held, else the first that failed. */
+static int protlink_as_student(void) {
+    if (setgid(1000) < 0 || setuid(1000) < 0) return 1;
+    if (link("/etc/passwd", "/tmp/pl-pw") == 0) return 2; /* would pin root's file in sticky /tmp */
+    int fd = open("/tmp/pl-own", O_CREATE | O_RDWR);
+    if (fd < 0) return 3;
+    close(fd);
+    if (link("/tmp/pl-own", "/tmp/pl-own2") < 0) return 4; /* their own file: allowed */
+    if (unlink("/tmp/pl-own2") < 0 || unlink("/tmp/pl-own") < 0) return 5;
+    return 0;
+}
+
+static void t_protlink(void) {
+    int pid = fork();
+    if (pid == 0) exit(protlink_as_student());
+    int st = reap(pid);
+    struct stat s;
+    if (stat("/tmp/pl-pw", &s) == 0) {
+        unlink("/tmp/pl-pw");
+        return fail("protlink", "a student hard-linked /etc/passwd into /tmp", st);
+    }
+    if (st != 0) return fail("protlink", "student's checks (1 setuid, 2 link passwd, 3-5 own file)", st);
+    pass("protlink", "a student cannot link /etc/passwd into /tmp; own files link");
+}
+
+/* ---- bigdir: 5,000 names in one directory --------------------------- */
+
+#define BIGDIR_N 5000
+
+/* "/tmp/bd/nNNNN" */
+static void bigdir_name(char* s, int i) {
+    strcpy(s, "/tmp/bd/n0000");
+    for (int d = 12; d >= 9; d--, i /= 10) s[d] = (char)('0' + i % 10);
+}
+
+static void t_bigdir(void) {
+    char name[32];
+    if (mkdir("/tmp/bd") < 0) return fail("bigdir", "mkdir /tmp/bd", -1);
+    int fd = open("/tmp/bd/f", O_CREATE | O_RDWR);
+    if (fd < 0) return fail("bigdir", "create /tmp/bd/f", fd);
+    close(fd);
+    int t0 = uptime();
+    for (int i = 0; i < BIGDIR_N; i++) {
+        bigdir_name(name, i);
+        if (link("/tmp/bd/f", name) < 0) return fail("bigdir", "link failed at", i);
+    }
+    int t1 = uptime();
+    struct stat st;
+    bigdir_name(name, BIGDIR_N - 1);
+    if (stat("/tmp/bd/f", &st) < 0 || st.nlink != BIGDIR_N + 1) return fail("bigdir", "nlink", st.nlink);
+    if (link("/tmp/bd/f", name) == 0) return fail("bigdir", "a name linked twice", BIGDIR_N - 1);
+    for (int i = 0; i < BIGDIR_N; i++) {
+        bigdir_name(name, i);
+        if (unlink(name) < 0) return fail("bigdir", "unlink failed at", i);
+    }
+    int t2 = uptime();
+    if (stat("/tmp/bd/f", &st) < 0 || st.nlink != 1) return fail("bigdir", "nlink after unlinks", st.nlink);
+    if (unlink("/tmp/bd/f") < 0 || unlink("/tmp/bd") < 0) return fail("bigdir", "cleanup", -1);
+    printf("bigdir: %d links in %d ticks, %d unlinks in %d ticks\n", BIGDIR_N, t1 - t0, BIGDIR_N, t2 - t1);
+    pass("bigdir", "5000 links and unlinks in one directory");
+}
+
 struct test {
     const char* name;
     void (*fn)(void);
@@ -660,6 +729,8 @@ static struct test tests[] = {
     {"orphanroot", t_orphanroot},
     {"inodehog", t_inodehog},
     {"filehog", t_filehog},
+    {"bigdir", t_bigdir},
+    {"protlink", t_protlink},
 };
 
 int main(int argc, char* argv[]) {

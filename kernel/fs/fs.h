@@ -176,8 +176,12 @@ void itrunc(Inode* ip);
 void stati(Inode* ip, struct stat* st);
 void xstati(Inode* ip, struct xstat* st);  // stat plus owner and mode
 // Read/write file contents of a locked inode. Short counts at end of file
-// (read) or when the disk fills (write); an error only if nothing moved.
+// (read) or when the disk fills or the largest file size is reached
+// (write); an error only if nothing moved.
 Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n);
+// The disk block holding file block bn of a locked inode (0: a hole, which
+// reads as zeros); allocates nothing.
+Result<u32> iblock(Inode* ip, u32 bn);
 Result<u32> writei(Inode* ip, bool user_src, u64 src, u32 off, u32 n);
 
 // ---- orphans (orphan.cc): inodes unlinked while in use ---------------------

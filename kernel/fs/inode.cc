@@ -342,6 +342,8 @@ void xstati(Inode* ip, struct xstat* st) {
     st->size = ip->size;
 }
 
+Result<u32> iblock(Inode* ip, u32 bn) { return bmap(ip, bn, false); }
+
 Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n) {
     if (off > ip->size || off + n < off) return 0u;
     if (off + n > ip->size) n = ip->size - off;
@@ -367,7 +369,8 @@ Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n) {
 
 Result<u32> writei(Inode* ip, bool user_src, u64 src, u32 off, u32 n) {
     if (off > ip->size || off + n < off) return Error::BadArgument;
-    if (u64(off) + n > kMaxFileBytes) return Error::TooBig;
+    if (n > 0 && u64(off) >= kMaxFileBytes) return Error::TooBig;
+    if (u64(off) + n > kMaxFileBytes) n = static_cast<u32>(kMaxFileBytes - off);  // what fits: a short write
     u32 tot = 0;
     Error err = Error::Ok;
     while (tot < n) {

@@ -51,6 +51,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu import BUILD, ROOT, Guest, relay_results  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
+FOREGROUND += ["protlink", "bigdir"]  # the file system's (tests/guest/hostile.py's fsrel cases)
 
 
 class Panic(Exception):
