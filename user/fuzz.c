@@ -36,7 +36,9 @@
  * kernel in the hardening pass (issue 11): exec of a malformed ELF (/be_*,
  * put on the image by tests/guest/fuzz.py), calls in a removed cwd, a
  * mkdir/unlink race with a child on another hart, forking until the table
- * is full, and filling memory until sbrk fails. Shapes are off when a
+ * is full, filling memory until sbrk fails, and a child that holds a
+ * removed cwd and a removed open file past its batch (orphans for the
+ * run's end to find). Shapes are off when a
  * SKIPMASK is given, so a narrowed-down replay issues plain calls only.
  * Users and protection: setuid/setgid get root, student, other and junk
  * ids, so a worker (root at birth) often drops to an ordinary user for the
@@ -382,7 +384,39 @@ static void shape_fill_memory(void) {
     sbrk(-(int)(sbrk(0) - start));
 }
 
+/* A child that holds a removed cwd (two levels deep, in /tmp, where a
+ * worker that dropped to an ordinary user may still write) and a removed
+ * open file for up to 5 s, outliving its worker's batch: the run's end
+ * (QEMU killed) then finds orphans, which fsck must accept and the next
+ * boot must free (tests/guest/fuzz.py checks both). */
+static void shape_held_orphans(void) {
+    if (fork() != 0) return;
+    char d[24] = "/tmp/fzo", s[32], f[32];
+    int n = getpid(), len = strlen(d);
+    for (int i = 0; i < 5; i++, n /= 10) d[len + i] = (char)('0' + n % 10);
+    d[len + 5] = 0;
+    strcpy(s, d);
+    strcpy(s + strlen(s), "/s");
+    strcpy(f, d);
+    strcpy(f + strlen(f), "/f");
+    mkdir(d);
+    mkdir(s);
+    int fd = open(f, O_CREATE | O_RDWR);
+    if (fd >= 0) write(fd, scratch, 1 + below(5000));
+    unlink(f);
+    if (chdir(s) == 0) {
+        unlink(s);
+        unlink(d);
+    }
+    sleep(1 + below(50));
+    exit(0);
+}
+
 static void one_shape(void) {
+    if (chance(15)) { /* (the file system's shape) */
+        shape_held_orphans();
+        return;
+    }
     switch (below(5)) {
         case 0:
             shape_bad_elf();
