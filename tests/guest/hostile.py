@@ -329,6 +329,9 @@ def main():
             check(alive, "hostile-alive-%s" % tag, "shell dead at the end")
             clean, report = g.stop_and_fsck()
             check(clean, "hostile-fsck-%s" % tag, "fsck found the image damaged:\n" + report[-3000:])
+            # Every test has ended, so nothing may still hold an unlinked inode
+            # (a listed orphan now is a reference the kernel never dropped).
+            check(clean and "[orphan-listed]" not in report, "hostile-no-orphans-left-%s" % tag, report[-3000:])
         if "orphans" in want:
             for stop in ("halt", "crash"):
                 boot_orphans(image, a.cpus, tag, stop)
