@@ -431,6 +431,8 @@ static const struct test {
     {"truncate", t_truncate, QUICK},
     {"offsets", t_offsets, QUICK},
     {"max_file", t_max_file, QUICK},
+    {"short_write", t_short_write, QUICK},
+    {"nested_dirs", t_nested_dirs, QUICK},
     {"unlink_open", t_unlink_open, QUICK},
     {"names14", t_names, QUICK},
     {"dirs", t_dirs, QUICK},
