@@ -17,6 +17,7 @@
 #include "lib/fs/layout.h"
 #include "tests/host/kfs_calls.h"
 #include "tests/host/kfs_env.h"
+#include "tools/fscheck.h"
 
 using namespace q;
 using namespace kfs_calls;
@@ -159,6 +160,9 @@ class KfsStack : public ::testing::Test {
             if (myproc()->ofile[fd]) close_(fd);
         Fsck f(g_env.disk);
         EXPECT_TRUE(f.run()) << (f.problems.empty() ? "" : f.problems[0]);
+        const tools::Report r = tools::check_image(tools::Image(g_env.disk));  // and the real fsck
+        EXPECT_TRUE(r.clean()) << (r.findings.empty() ? "" : r.findings[0].message);
+        EXPECT_FALSE(r.has(tools::Problem::OrphanListed)) << "an inode is still listed after every file closed";
     }
 };
 
