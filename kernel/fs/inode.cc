@@ -5,10 +5,12 @@
 // inode (dev, inum), and no two entries name the same one. The last
 // param::kRootReservedInodes free entries are root's: an unprivileged
 // process that would take one gets NoFile, as if the table were full, so a
-// user holding inodes (open files, cwds) cannot keep root from running
-// ls, exec or kill (Linux keeps the last files for root the same way). The table lock
-// guards dev, inum and ref of every entry; each inode's sleep lock guards
-// the copy of the disk inode (valid, type, size, addrs, ...).
+// user holding inodes (open files, cwds) cannot keep root from running ls,
+// exec or kill (Linux keeps the last files for root the same way). The
+// table lock guards dev, inum and ref of every entry; each inode's sleep
+// lock guards the copy of the disk inode (valid, type, size, addrs, ...).
+// An inode whose last link goes while others hold it is listed in the
+// on-disk orphan table (iunlinked, orphan.cc) until the iput that frees it.
 //
 // Blocks are found through bmap(): 12 direct addresses, then one indirect
 // block of 256 more; the in-memory inode keeps a window of 16 indirect
