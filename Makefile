@@ -1,6 +1,6 @@
 # quanta - top-level build.
 #
-# Everything builds into build/. Each area has a fragment in mk/, all 17
+# Everything builds into build/. Each area has a fragment in mk/, all 19
 # included below (with `include`: a missing or misspelt one is an error):
 #   mk/toolchain.mk    compilers and flags (host and RISC-V cross), V=1, GTEST_LIBS
 #   mk/lib.mk          dual-compiled pure code (lib/) for the host, the
@@ -20,6 +20,8 @@
 #   mk/dev.mk          docs-check, compile-commands, format, lint
 #   mk/gfx.mk          framebuffer test suite
 #   mk/trace.mk        scheduler tracing: the trace program, qtrace, make trace
+#   mk/libc.mk         user floating point checks, the C library port (sysroot, qcc)
+#   mk/threads.mk      thread and futex tests and benchmarks (threadtest, threadbench)
 #
 # Main targets: make qemu | make qemu-gfx | make test | make sim | make bench-sim | make clean
 # Quiet build (one `  TAG  file` line per step); `make V=1` shows full commands.
@@ -47,6 +49,8 @@ include mk/dev.mk
 include mk/gfx.mk
 include mk/trace.mk
 include mk/prof.mk
+include mk/libc.mk
+include mk/threads.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

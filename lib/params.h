@@ -10,7 +10,9 @@ namespace q::param {
 
 constexpr int kMaxCpus = 8;                     // harts the kernel supports
 constexpr int kDefaultCpus = 3;                 // used when the device tree is absent
-constexpr int kMaxProcs = 64;                   // process table size
+constexpr int kMaxProcs = 256;                  // process table size (a thread takes a slot too)
+constexpr int kRootReserveProcs = 8;            // last slots only root may take (lib/rlimit.h)
+constexpr int kMaxThreadsPerProc = 32;          // threads one process may have (its first included)
 constexpr int kMaxOpenPerProc = 16;             // open files per process
 constexpr int kMaxFiles = 400;                  // open files, system-wide
 constexpr int kMaxInodes = 200;                 // active in-memory inodes

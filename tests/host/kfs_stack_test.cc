@@ -157,7 +157,7 @@ class KfsStack : public ::testing::Test {
     void SetUp() override { kfs_boot(kfs_mkfs(2000, 200)); }
     void TearDown() override {
         for (int fd = 0; fd < param::kMaxOpenPerProc; fd++)
-            if (myproc()->ofile[fd]) close_(fd);
+            if (myproc()->tg->ofile[fd]) close_(fd);
         Fsck f(g_env.disk);
         EXPECT_TRUE(f.run()) << (f.problems.empty() ? "" : f.problems[0]);
         const tools::Report r = tools::check_image(tools::Image(g_env.disk));  // and the real fsck
@@ -244,8 +244,11 @@ TEST(KfsDirs, FiveThousandNamesInOneDirectory) {
     const KStat before = stat_path("/d");
     ASSERT_EQ(link_("/d/f", "/d/reuse"), 0);  // goes into the freed slot
     EXPECT_EQ(stat_path("/d").size, before.size);
-    for (int i = 0; i < kNames; i++)
-        if (i != 7) ASSERT_EQ(unlink_(name(i).c_str()), 0) << i;
+    for (int i = 0; i < kNames; i++) {
+        if (i != 7) {
+            ASSERT_EQ(unlink_(name(i).c_str()), 0) << i;
+        }
+    }
     EXPECT_EQ(stat_path("/d/f").nlink, 3);  // f, last, reuse
     Fsck f(g_env.disk);
     EXPECT_TRUE(f.run()) << (f.problems.empty() ? "" : f.problems[0]);

@@ -6,7 +6,7 @@
 #ifndef QUANTA_COMPAT_PARAM_H
 #define QUANTA_COMPAT_PARAM_H
 
-#define NPROC 64
+#define NPROC 256
 #define NCPU 8
 #define NOFILE 16
 #define NFILE 400
