@@ -4,7 +4,7 @@
 #ifndef QUANTA_HOSTILE_H
 #define QUANTA_HOSTILE_H
 
-void pass(const char* name, const char* detail); /* PASS name (detail) */
+void pass(const char* name, const char* detail);      /* PASS name (detail) */
 void fail(const char* name, const char* why, long v); /* counts a failure */
 /* Exit status of child pid, -1 when it was killed; -100 when not a child. */
 int reap(int pid);
