@@ -7,7 +7,10 @@
 // wake that follows the user's change of the word cannot be missed: the
 // waker takes the same lock, unlinks the record, marks it woken and makes
 // its thread runnable. A kill wakes the thread too; the wait then unlinks
-// its own record and fails.
+// its own record and fails. The wait sleeps with sleep_killable: a kill
+// that lands between its test of killed and the sleep was lost before (a
+// thread parked in an endless wait then never ended, and an exec waiting
+// for it hung: hostile texecrace at 3 harts, once in a full make test).
 //
 // Deadlines: g_next_deadline is the earliest deadline of any timed waiter
 // (a lower bound: a waiter woken early leaves it stale, which costs one
@@ -98,7 +101,7 @@ Result<int> futex_wait(u64 addr, u32 val, u64 timeout_ns) {
         lower_deadline(w.deadline);
         timer_rearm();  // interrupts are off: b.lock is held
     }
-    while (!w.woken && !w.timed_out && !killed(p)) sleep(&w, b.lock);
+    while (!w.woken && !w.timed_out && !killed(p)) sleep_killable(&w, b.lock);
     if (w.woken) return 0;
     if (w.timed_out) return FUTEX_TIMEDOUT;
     unlink(b, &w);

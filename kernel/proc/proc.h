@@ -189,6 +189,11 @@ Proc* myproc();
 
 // Sleep on chan, atomically releasing lk; reacquires lk before returning.
 void sleep(const void* chan, SpinLock& lk);
+// The same, for a caller that ends its wait when killed (and tests killed
+// after it returns): it does not sleep once killed. With plain sleep, a
+// kill between the caller's test and the sleep was lost until the next
+// wakeup on chan (for ever, for a futex nobody wakes).
+void sleep_killable(const void* chan, SpinLock& lk);
 // Wake every process sleeping on chan.
 void wakeup(const void* chan);
 bool killed(Proc* p);

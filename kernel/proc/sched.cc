@@ -142,9 +142,8 @@ void make_runnable(Proc* p) {
     rq_wake(p, now);  // chooses its queue and wakes or preempts a hart
 }
 
-void sleep(const void* chan, SpinLock& lk) {
-    Proc* p = myproc();
-    p->lock.acquire();
+namespace {
+void sleep_locked(Proc* p, const void* chan, SpinLock& lk) {
     // Published before lk is released (see wakeup's unlocked pre-check).
     __atomic_store_n(&p->chan, chan, __ATOMIC_RELAXED);
     __atomic_store_n(&p->state, ProcState::Sleeping, __ATOMIC_RELAXED);
@@ -154,6 +153,26 @@ void sleep(const void* chan, SpinLock& lk) {
     p->chan = nullptr;
     p->lock.release();
     lk.acquire();
+}
+}  // namespace
+
+void sleep(const void* chan, SpinLock& lk) {
+    Proc* p = myproc();
+    p->lock.acquire();
+    sleep_locked(p, chan, lk);
+}
+
+// kill sets killed under the thread's lock, and wakes it only if it is
+// Sleeping: tested under that lock here, a kill either lands before the
+// test (then the caller does not sleep) or finds the thread asleep.
+void sleep_killable(const void* chan, SpinLock& lk) {
+    Proc* p = myproc();
+    p->lock.acquire();
+    if (__atomic_load_n(&p->killed, __ATOMIC_ACQUIRE)) {
+        p->lock.release();
+        return;
+    }
+    sleep_locked(p, chan, lk);
 }
 
 void wakeup(const void* chan) {
