@@ -150,7 +150,7 @@ i64 console_read(bool user_dst, u64 dst, int n, u32* /*off*/) {
     while (n > 0) {
         while (g_r == g_w) {
             if (killed(myproc())) return -1;
-            sleep(&g_r, g_cons_lock);
+            sleep_killable(&g_r, g_cons_lock);
         }
         const char c = g_in[g_r % kInputSize];
         if (c == ctrl('D')) {

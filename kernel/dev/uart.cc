@@ -59,7 +59,7 @@ Status uart_putc(char c) {
     while (g_tx_write == g_tx_read + kTxSize) {
         Proc* p = myproc();
         if (p && killed(p)) return Error::Killed;  // kill() wakes the sleeper to see it
-        sleep(&g_tx_read, g_tx_lock);
+        sleep_killable(&g_tx_read, g_tx_lock);
     }
     g_tx_buf[g_tx_write % kTxSize] = c;
     g_tx_write++;

@@ -365,7 +365,7 @@ Result<int> wait(UserAddr status_addr) {
         }
         if (!have_kids) return Error::NoChild;
         if (killed(p)) return Error::Killed;
-        sleep(me, g_wait_lock);
+        sleep_killable(me, g_wait_lock);
     }
 }
 

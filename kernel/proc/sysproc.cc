@@ -56,7 +56,7 @@ i64 sys_sleep() {
     const u64 start = g_ticks;
     while (n > 0 && g_ticks - start < static_cast<u64>(n)) {
         if (killed(myproc())) return -1;
-        sleep(&g_ticks, g_ticks_lock);
+        sleep_killable(&g_ticks, g_ticks_lock);
     }
     return 0;
 }

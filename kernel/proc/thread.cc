@@ -204,7 +204,7 @@ Status end_other_threads(Proc* p) {
                 tg->execer = nullptr;
                 return Error::Killed;
             }
-            sleep(tg, tg->lock);
+            sleep_killable(tg, tg->lock);
         }
         tg->execer = nullptr;
     }
