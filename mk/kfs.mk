@@ -6,5 +6,7 @@
 #    calls against a RAM disk by a stand-in kernel (tests/host/kfs_env.cc)
 KFS_TEST_SRCS := $(wildcard tests/host/kfs_*.cc)
 KFS_KERNEL_SRCS := $(wildcard kernel/fs/*.cc) kernel/proc/tgroup.cc
+# fsck's engine: the kernel tests check their images with the real fsck.
+KFS_TOOL_SRCS := tools/fscheck.cc
 
-$(call host_test,kfs_tests,$(KFS_TEST_SRCS) $(KFS_KERNEL_SRCS))
+$(call host_test,kfs_tests,$(KFS_TEST_SRCS) $(KFS_KERNEL_SRCS) $(KFS_TOOL_SRCS))

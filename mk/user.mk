@@ -53,6 +53,7 @@ $(ULIB): $(ULIB_OBJS)
 	$(call say,UAR,$@)rm -f $@ && $(CROSS)ar rcs $@ $^
 
 UPROG_PARTS_usertests := usertests_fs
+UPROG_PARTS_hostile := hostile_fs
 
 .SECONDEXPANSION:
 # A program of several files lists its other sources' base names in

@@ -37,6 +37,9 @@ class Checker {
     void warn(Problem p, std::string m) { r_.add(p, Severity::Warning, std::move(m)); }
     bool check_superblock();
     void check_log();
+    void read_orphans();
+    void check_orphans();
+    bool dead(u32 inum) const { return inum < sb_.ninodes && listed_[inum]; }
     void scan_inode(u32 inum);
     void scan_blocks(u32 inum, const DiskInode& di);
     bool use_block(u32 b, u32 inum);
@@ -57,16 +60,18 @@ class Checker {
     std::vector<u32> dotdot_;                 // per directory: target of ".."
     std::vector<std::vector<u32>> parents_;   // per directory: directories naming it
     std::vector<std::vector<u32>> children_;  // per directory: inodes it names (no . ..)
+    std::vector<bool> listed_;                // per inode: in the orphan table
 };
 
 bool Checker::check_superblock() {
     sb_ = img_.superblock();
     const u64 size = sb_.size, ipb = fs::kInodesPerBlock, bpb = fs::kBitsPerBlock;
     const char* bad = nullptr;
-    if (sb_.magic == fs::kMagic && sb_.version != fs::kFormatVersion) {
-        error(Problem::BadVersion, fmt("superblock: file-system format version %lu, this fsck reads only version %lu "
-                                       "(inodes with owners and modes): rebuild the image with this tree's mkfs",
-                                       sb_.version, fs::kFormatVersion));
+    if (sb_.magic == fs::kMagic && (sb_.version < fs::kOldestFormatVersion || sb_.version > fs::kFormatVersion)) {
+        error(Problem::BadVersion,
+              fmt("superblock: file-system format version %lu, this fsck reads only versions %lu-%lu ", sb_.version,
+                  fs::kOldestFormatVersion, fs::kFormatVersion) +
+                  "(inodes with owners and modes): rebuild the image with this tree's mkfs");
         return false;
     }
     if (sb_.magic != fs::kMagic) bad = "bad magic number";
@@ -104,9 +109,10 @@ void Checker::check_log() {
     }
     bool ok = true;
     for (u32 i = 0; i < lh.n; i++) {
-        if (lh.block[i] < sb_.inodestart || lh.block[i] >= sb_.size) {
-            error(Problem::LogBadBlock,
-                  fmt("log header: entry %lu names block %lu, outside [%lu, size)", i, lh.block[i], sb_.inodestart));
+        if ((lh.block[i] < sb_.inodestart && lh.block[i] != fs::kSuperBlockNo) || lh.block[i] >= sb_.size) {
+            error(Problem::LogBadBlock, fmt("log header: entry %lu names block %lu, neither the superblock's nor in "
+                                            "[%lu, size)",
+                                            i, lh.block[i], sb_.inodestart));
             ok = false;
         }
     }
@@ -127,6 +133,44 @@ void Checker::check_log() {
     if (count > 0)
         r_.add(Problem::LogReplayed, Severity::Note,
                fmt("log: %lu committed blocks; checking the image as replayed", count));
+}
+
+// The orphan table (after the log's replay): slots in range, none twice.
+void Checker::read_orphans() {
+    const fs::OrphanTable t = img_.get<fs::OrphanTable>(fs::kSuperBlockNo, fs::kOrphanTableOffset);
+    bool any = false;
+    for (u16 inum : t.inum) any = any || inum != 0;
+    if ((t.magic != fs::kOrphanMagic && (t.magic != 0 || any)) || t.pad != 0) {
+        error(Problem::OrphanTableBad,
+              fmt("orphan table: magic 0x%lx, pad %lu: not a table this fsck knows (its slots are ignored)", t.magic,
+                  t.pad));
+        return;
+    }
+    for (u32 i = 0; i < fs::kOrphanSlots; i++) {
+        const u32 inum = t.inum[i];
+        if (inum == 0) continue;
+        if (inum >= sb_.ninodes)
+            error(Problem::OrphanTableBad,
+                  fmt("orphan table: slot %lu names inode %lu, beyond the last (%lu)", i, inum, sb_.ninodes - 1));
+        else if (listed_[inum])
+            error(Problem::OrphanTableBad, fmt("orphan table: inode %lu is listed twice (slot %lu)", inum, i));
+        else listed_[inum] = true;
+    }
+}
+
+// Every listed inode is allocated with nlink 0 (after the inode scan).
+void Checker::check_orphans() {
+    for (u32 inum = 1; inum < sb_.ninodes; inum++) {
+        if (!listed_[inum]) continue;
+        if (!allocated(inum)) {
+            error(Problem::OrphanTableBad, fmt("orphan table: lists free inode %lu", inum));
+            listed_[inum] = false;
+        } else if (img_.inode(sb_, inum).nlink != 0) {
+            error(Problem::OrphanTableBad,
+                  fmt("orphan table: lists inode %lu, which has %lu links", inum, img_.inode(sb_, inum).nlink));
+            listed_[inum] = false;
+        }
+    }
 }
 
 bool Checker::use_block(u32 b, u32 inum) {
@@ -217,6 +261,10 @@ void Checker::check_dir(u32 inum, const DiskInode& di) {
                       fmt("' names inode %lu, beyond the last (%lu)", e.inum, sb_.ninodes - 1));
             continue;
         }
+        if (name == ".." && dead(inum)) {  // a removed directory's '..' is not a link (it may name a freed one)
+            dotdot = true;
+            continue;
+        }
         if (!allocated(e.inum)) {
             error(Problem::EntryToFreeInode,
                   fmt("directory %lu: entry '", inum) + name + fmt("' names free inode %lu", e.inum));
@@ -262,7 +310,7 @@ void Checker::check_tree() {
             }
     }
     for (u32 d = 2; d < sb_.ninodes; d++) {
-        if (!is_dir(d)) continue;
+        if (!is_dir(d) || (dead(d) && parents_[d].empty())) continue;
         if (!reached[d]) error(Problem::DirUnreachable, fmt("directory %lu cannot be reached from the root", d));
         else if (parents_[d].size() > 1)
             error(Problem::DirMultipleNames,
@@ -277,8 +325,14 @@ void Checker::check_links() {
     for (u32 inum = 1; inum < sb_.ninodes; inum++) {
         if (!allocated(inum)) continue;
         const int nlink = img_.inode(sb_, inum).nlink;
-        if (nlink == 0 && refs_[inum] == 0)
-            warn(Problem::OrphanInode, fmt("inode %lu is allocated but has no links and no name (leaked)", inum));
+        if (nlink == 0 && refs_[inum] == 0 && dead(inum))
+            r_.add(Problem::OrphanListed, Severity::Note,
+                   fmt("inode %lu (", inum) + (is_dir(inum) ? "a directory" : "a file") +
+                       ") was unlinked while in use; it is in the orphan table, and the next boot frees it");
+        else if (nlink == 0 && refs_[inum] == 0)
+            error(
+                Problem::OrphanInode,
+                fmt("inode %lu is allocated but has no links, no name, and is not in the orphan table (leaked)", inum));
         else if (nlink != refs_[inum])
             error(Problem::BadLinkCount, fmt("inode %lu: nlink is %lu, but %lu directory entries name it", inum,
                                              static_cast<unsigned long>(nlink), refs_[inum]));
@@ -307,7 +361,10 @@ void Checker::run() {
     dotdot_.assign(sb_.ninodes, 0);
     parents_.assign(sb_.ninodes, {});
     children_.assign(sb_.ninodes, {});
+    listed_.assign(sb_.ninodes, false);
+    read_orphans();
     for (u32 inum = 0; inum < sb_.ninodes; inum++) scan_inode(inum);
+    check_orphans();
     for (u32 inum = 1; inum < sb_.ninodes; inum++)
         if (is_dir(inum)) check_dir(inum, img_.inode(sb_, inum));
     check_tree();
@@ -344,8 +401,10 @@ const char* problem_name(Problem p) {
         "entry-to-free-inode",
         "bad-link-count",
         "orphan-inode",
+        "orphan-listed",
+        "orphan-table-bad",
     };
-    static_assert(sizeof(names) / sizeof(names[0]) == static_cast<int>(Problem::OrphanInode) + 1);
+    static_assert(sizeof(names) / sizeof(names[0]) == kProblemKinds);
     return names[static_cast<int>(p)];
 }
 
@@ -367,7 +426,7 @@ int print_report(const Report& r, const std::string& name, bool quiet) {
         if (!quiet || f.severity == Severity::Error)
             std::printf("fsck: %s: %s [%s]\n", sev[static_cast<int>(f.severity)], f.message.c_str(),
                         problem_name(f.kind));
-    for (int k = 0; k <= static_cast<int>(Problem::OrphanInode); k++)
+    for (int k = 0; k < kProblemKinds; k++)
         if (r.counts[k] > Report::kMaxPerKind)
             std::printf("fsck: ... and %d more [%s]\n", r.counts[k] - Report::kMaxPerKind,
                         problem_name(static_cast<Problem>(k)));

@@ -4,11 +4,15 @@
 // and mkfs (lib/fs/layout.h) and returns a Report of findings, each with a
 // kind (so tests can ask "was this corruption detected?"), a severity and a
 // readable message. What is checked:
-//   - the superblock: magic, format version (kFormatVersion: an older image
-//     is refused, nothing else checked), regions in order, inside the image;
-//   - the log: header count within the log, home blocks in range; a
+//   - the superblock: magic, format version (kOldestFormatVersion to
+//     kFormatVersion; any other is refused, nothing else checked), regions
+//     in order, inside the image;
+//   - the log: header count within the log, home blocks in range (the
+//     superblock's block, which holds the orphan table, or past it); a
 //     committed log (n > 0) is replayed on a copy, which is then checked,
 //     just as the kernel would replay it at boot;
+//   - the orphan table (lib/fs/layout.h): a known magic number (or zeros),
+//     every slot naming an allocated inode with nlink 0, none twice;
 //   - inodes: valid types; a mode with no bits beyond perm::kModeMask and
 //     zero reserved bytes; every block number inside the data region and
 //     used once; no holes below the size; size within the maximum file;
@@ -20,10 +24,15 @@
 //     the root through exactly one name;
 //   - link counts: nlink equals the number of entries naming the inode,
 //     not counting "." entries (xv6's rule: a directory's nlink is its name
-//     in the parent plus its subdirectories' "..").
+//     in the parent plus its subdirectories' "..");
+//   - an allocated inode with nlink 0 must be listed in the orphan table:
+//     it was unlinked while in use, and the next boot frees it (a note, not
+//     an error). A removed directory in the table is dead: it is not
+//     reached from the root, and its '..' (which may name a directory freed
+//     since) neither counts as a link nor is checked. An unlisted one is
+//     leaked (an error: nothing would ever free it).
 // Warnings (not errors): blocks mapped past the end of a file (a write that
-// failed half way) and allocated inodes with nlink 0 and no name (a file
-// unlinked while open at the time of a crash).
+// failed half way).
 #pragma once
 
 #include <string>
@@ -58,8 +67,11 @@ enum class Problem {
     EntryOutOfRange,
     EntryToFreeInode,
     BadLinkCount,
-    OrphanInode,
+    OrphanInode,     // allocated, nlink 0, not in the orphan table: leaked
+    OrphanListed,    // in the orphan table: the next boot frees it (a note)
+    OrphanTableBad,  // the table's magic or a slot is wrong
 };
+constexpr int kProblemKinds = static_cast<int>(Problem::OrphanTableBad) + 1;
 const char* problem_name(Problem p);
 
 enum class Severity { Note, Warning, Error };
@@ -72,7 +84,7 @@ struct Finding {
 
 struct Report {
     std::vector<Finding> findings;  // the first kMaxPerKind of each kind
-    int counts[static_cast<int>(Problem::OrphanInode) + 1] = {};
+    int counts[kProblemKinds] = {};
     int errors = 0;
     int warnings = 0;
     u32 inodes_used = 0;

@@ -21,6 +21,7 @@ namespace q::tools {
 class Image {
   public:
     explicit Image(u32 nblocks = 0) : bytes_(static_cast<size_t>(nblocks) * fs::kBlockSize, 0) {}
+    explicit Image(std::vector<u8> bytes) : bytes_(std::move(bytes)) {}
 
     u32 nblocks() const { return static_cast<u32>(bytes_.size() / fs::kBlockSize); }
     bool valid_block(u32 b) const { return b < nblocks(); }

@@ -12,7 +12,7 @@
  *           fork works again, no pages leaked;
  *   fds     open until open fails at the per-process limit (16), close,
  *           open again;
- *   files   children hold open files until the system-wide table (100)
+ *   files   children hold open files until the system-wide table (NFILE)
  *           is full: open fails cleanly; released when they exit;
  *   inodes  create empty files until create fails (the disk's inodes),
  *           unlink them all, creating works again;
@@ -23,6 +23,7 @@
  * -h prints the usage line and exits 0; an unknown name or an option prints
  * it and exits 2 (before any test runs).
  */
+#include "kernel/param.h"
 #include "user/user.h"
 
 static int failures;
@@ -105,11 +106,12 @@ static void t_fds(void) {
 }
 
 static void t_files(void) {
-    /* children each fill their table; the system table (100) runs out first */
+    /* children each fill their table (16 descriptors, 11 free for this: at
+     * least NFILE / 10 of them fill the system table, NFILE, first) */
     int gate[2], res[2];
     if (pipe(gate) < 0 || pipe(res) < 0) return fail("files", "pipe failed", -1);
     int kids = 0, total = 0, failed_opens = 0;
-    for (int k = 0; k < 10; k++) {
+    for (int k = 0; k < NFILE / 10 + 2; k++) {
         int pid = fork();
         if (pid < 0) break;
         if (pid == 0) {

@@ -25,20 +25,29 @@
  * non-existent pids, exec anything that exists as a program (paths come from
  * a table of names that are not programs), mknod the console major, read or
  * write the console (they close descriptors 0-2 first and the random paths
- * never name "console"; only the console shape's child writes to it), grow memory without bound (the heap is shrunk
- * back past 4 MiB), or sleep for long. Everything else is fair game, with hostile arguments: null, kernel
- * (0x80000000..), >= 2^38, the trampoline and trapframe pages, the guard page under the stack, the program text, just
- * past the break, -1; huge and negative lengths; negative, closed and out-of-range descriptors; garbage, over-long,
- * unterminated and 14/15-character paths; random open flags; out-of-range system-call numbers (rarely: the kernel logs
- * each). About 2% of the steps are instead "shapes", the sequences that broke the kernel in the hardening pass (issue
- * 11): exec of a malformed ELF (/be_*, put on the image by tests/guest/fuzz.py), calls in a removed cwd, a mkdir/unlink
- * race with a child on another hart, forking until the table is full, and filling memory until sbrk fails; and those of
- * issue 24: a console write of 32 KiB killed a tick later (a writer alive a second after its kill is reported as `fuzz:
- * BUG`), a two-thread process growing and shrinking 8 MiB killed a tick later (the same report), and tracing and
- * profiling with hostile sizes by whoever the worker is. Shapes are off when a SKIPMASK is
- * given, so a narrowed-down replay issues plain calls only. Users and protection: setuid/setgid get root, student,
- * other and junk ids, so a worker (root at birth) often drops to an ordinary user for the rest of its batch and then
- * meets the permission checks; chmod and chown get random paths with plausible and junk modes and ids (-1 included),
+ * never name "console"; only the console shape's child writes to it), grow
+ * memory without bound (the heap is shrunk back past 4 MiB), or sleep for
+ * long. Everything else is fair game, with hostile arguments: null, kernel
+ * (0x80000000..), >= 2^38, the trampoline and trapframe pages, the guard
+ * page under the stack, the program text, just past the break, -1; huge and
+ * negative lengths; negative, closed and out-of-range descriptors; garbage,
+ * over-long, unterminated and 14/15-character paths; random open flags;
+ * out-of-range system-call numbers (rarely: the kernel logs each). About 2%
+ * of the steps are instead "shapes", the sequences that broke the kernel in
+ * the hardening pass (issue 11): exec of a malformed ELF (/be_*, put on the
+ * image by tests/guest/fuzz.py), calls in a removed cwd, a mkdir/unlink race
+ * with a child on another hart, forking until the table is full, and filling
+ * memory until sbrk fails; and those of issue 24: a console write of 32 KiB
+ * killed a tick later (a writer alive a second after its kill is reported as
+ * `fuzz: BUG`), a two-thread process growing and shrinking 8 MiB killed a
+ * tick later (the same report), tracing and profiling with hostile sizes by
+ * whoever the worker is, and a child that holds a removed cwd and a removed
+ * open file past its batch (orphans for the run's end to find). Shapes are off when a
+ * SKIPMASK is given, so a narrowed-down replay issues plain calls only.
+ * Users and protection: setuid/setgid get root, student, other and junk
+ * ids, so a worker (root at birth) often drops to an ordinary user for the
+ * rest of its batch and then meets the permission checks; chmod and chown
+ * get random paths with plausible and junk modes and ids (-1 included),
  * xstat/fxstat hostile paths, descriptors and pointers.
  * Threads (docs/threads.md): tcreate usually starts a real thread on one
  * of four static stacks that makes a few random calls itself and then
@@ -387,6 +396,34 @@ static void shape_fill_memory(void) {
     sbrk(-(int)(sbrk(0) - start));
 }
 
+/* A child that holds a removed cwd (two levels deep, in /tmp, where a
+ * worker that dropped to an ordinary user may still write) and a removed
+ * open file for up to 5 s, outliving its worker's batch: the run's end
+ * (QEMU killed) then finds orphans, which fsck must accept and the next
+ * boot must free (tests/guest/fuzz.py checks both). */
+static void shape_held_orphans(void) {
+    if (fork() != 0) return;
+    char d[24] = "/tmp/fzo", s[32], f[32];
+    int n = getpid(), len = strlen(d);
+    for (int i = 0; i < 5; i++, n /= 10) d[len + i] = (char)('0' + n % 10);
+    d[len + 5] = 0;
+    strcpy(s, d);
+    strcpy(s + strlen(s), "/s");
+    strcpy(f, d);
+    strcpy(f + strlen(f), "/f");
+    mkdir(d);
+    mkdir(s);
+    int fd = open(f, O_CREATE | O_RDWR);
+    if (fd >= 0) write(fd, scratch, 1 + below(5000));
+    unlink(f);
+    if (chdir(s) == 0) {
+        unlink(s);
+        unlink(d);
+    }
+    sleep(1 + below(50));
+    exit(0);
+}
+
 /* A child writes 32 KiB to the console in one call and is killed a tick
  * later: it must be gone within 10 s of guest time, the supervisor's own
  * bound for a kill (issue 24: a console write held the console and
@@ -470,6 +507,10 @@ static void shape_trace(void) {
 }
 
 static void one_shape(void) {
+    if (chance(15)) { /* (the file system's shape) */
+        shape_held_orphans();
+        return;
+    }
     switch (below(9)) {
         case 5:
             shape_console_kill();

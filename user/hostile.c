@@ -1,8 +1,14 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare forkuser sbrkkill
- * sbrkshared rmcwd dirrace console conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run
- * in the background by tests/guest/hostile.py)
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser
+ *                       conskill consshare forkuser sbrkkill sbrkshared
+ *                       rmcwd dirrace console
+ *                       conswrite pipeatomic badsys renice protlink bigdir
+ *                       (the foreground ones), forkbomb, memhog, inodehog
+ *                       and filehog (run in the background by
+ *                       tests/guest/hostile.py), orphans and orphanroot (the
+ *                       same, then the machine stops), and the thread
+ *                       attacks (user/hostile_threads.c)
  *
  * Design: each test attacks the kernel through ordinary system calls the way
  * one of the bugs of the hardening pass was found, checks that the attack
@@ -47,12 +53,28 @@
  *            switches, while children come and go on every hart;
  *   forkbomb three processes fill the process table for 3 s;
  *   memhog   take every page, then keep grabbing single pages for 30 s;
+ *   protlink as student: a hard link to /etc/passwd (root's, not writable
+ *            for them) is refused, one to their own file is not;
+ *   bigdir   5,000 hard links in one directory (/tmp/bd), then unlinked:
+ *            each lookup and insert scans the directory once, a block at
+ *            a time (prints the ticks taken);
+ *   orphans  (as student, in the background) cwds removed one and two
+ *            levels deep and a removed open file, held until the machine
+ *            halts or crashes; root's files in /tmp/rootv stay out of reach;
+ *   orphanroot (as root, first) the victim: a cwd in /tmp/rootv, a file
+ *            there, and an open unlinked file of root's own;
+ *   inodehog, filehog (as student, in the background) children hold
+ *            distinct inodes (/'s files, then files they create) or open
+ *            files until the in-memory inode table or the file table
+ *            refuses them, and keep them until root kills the parent
+ *            (root's commands must run meanwhile: the host checks).
  *   tbomb tfutex texitrace texecrace tkill tjoin tstack: threads and
  *            futexes, in user/hostile_threads.c.
  * No argument or -h prints the usage line with the list of tests (exit 2,
  * or 0 for -h); an unknown test is reported as `hostile: no test NAME`.
  */
 #include "user/hostile.h"
+
 #include "lib/sched/policies.h"
 #include "user/user.h"
 
@@ -968,6 +990,12 @@ static struct test tests[] = {
     {"renice", t_renice},
     {"forkbomb", t_forkbomb},
     {"memhog", t_memhog},
+    {"orphans", t_orphans},
+    {"orphanroot", t_orphanroot},
+    {"inodehog", t_inodehog},
+    {"filehog", t_filehog},
+    {"bigdir", t_bigdir},
+    {"protlink", t_protlink},
     /* threads and futexes (user/hostile_threads.c) */
     {"tbomb", t_tbomb},
     {"tfutex", t_tfutex},
@@ -981,7 +1009,7 @@ static struct test tests[] = {
 int main(int argc, char* argv[]) {
     int ntests = sizeof tests / sizeof tests[0];
     if (argc < 2 || strcmp(argv[1], "-h") == 0) {
-        char line[240] = "hostile TEST...  (tests:";
+        char line[400] = "hostile TEST...  (tests:";
         for (int i = 0; i < ntests; i++) {
             int n = strlen(line);
             line[n] = ' ';

@@ -1,14 +1,23 @@
 /* user/hostile.h - what the parts of user/hostile share: the result lines
- * and the reaper (user/hostile.c), and the thread attacks
- * (user/hostile_threads.c). */
+ * and the reaper (user/hostile.c), the file-system tests
+ * (user/hostile_fs.c) and the thread attacks (user/hostile_threads.c). */
 #ifndef QUANTA_HOSTILE_H
 #define QUANTA_HOSTILE_H
 
-void pass(const char* name, const char* detail); /* PASS name (detail) */
-void fail(const char* name, const char* why, long v);
+void pass(const char* name, const char* detail);      /* PASS name (detail) */
+void fail(const char* name, const char* why, long v); /* counts a failure */
 /* Exit status of child pid, -1 when it was killed; -100 when not a child. */
 int reap(int pid);
 
+/* the file system (user/hostile_fs.c) */
+void t_orphans(void);
+void t_orphanroot(void);
+void t_inodehog(void);
+void t_filehog(void);
+void t_protlink(void);
+void t_bigdir(void);
+
+/* threads and futexes (user/hostile_threads.c) */
 void t_tbomb(void);
 void t_tfutex(void);
 void t_texitrace(void);

@@ -38,6 +38,8 @@ void t_bad_fds(void);
 void t_truncate(void);
 void t_offsets(void);
 void t_max_file(void);
+void t_short_write(void);
+void t_nested_dirs(void);
 void t_unlink_open(void);
 void t_names(void);
 void t_dirs(void);

@@ -94,6 +94,32 @@ void t_max_file(void) {
     CHECK(unlink("utmax") == 0, "unlink");
 }
 
+/* A write that only partly fits below the largest file size is short:
+ * 3,072 bytes 1,024 below the end write 1,024 (it used to fail whole). */
+void t_short_write(void) {
+    int fd = open("utshort", O_CREATE | O_RDWR | O_TRUNC);
+    CHECK(fd >= 0, "create");
+    memset(buf, 's', BSIZE);
+    for (int i = 0; i < MAXFILE - 1; i++) CHECK(write(fd, buf, BSIZE) == BSIZE, "write of block %d failed", i);
+    int n = write(fd, buf, 3 * BSIZE);
+    CHECK(n == BSIZE, "3072 bytes with 1024 free wrote %d", n);
+    CHECK(write(fd, buf, 1) < 0, "wrote past the largest file size");
+    CHECK(file_size("utshort") == MAXFILE * BSIZE, "size %d", file_size("utshort"));
+    close(fd);
+    CHECK(unlink("utshort") == 0, "unlink");
+}
+
+/* NINODE + 1 directories nested (xv6's iref): more than the in-memory inode
+ * table holds, each the cwd in turn; the disk has inodes enough. */
+void t_nested_dirs(void) {
+    int depth = 0;
+    for (; depth < NINODE + 1; depth++)
+        if (mkdir("utn") < 0 || chdir("utn") < 0) break;
+    int reached = depth;
+    for (; depth > 0; depth--) CHECK(chdir("..") == 0 && unlink("utn") == 0, "removing level %d", depth);
+    CHECK(reached == NINODE + 1, "mkdir failed at depth %d of %d", reached, NINODE + 1);
+}
+
 void t_unlink_open(void) {
     static char in[600];
     close(make_file("utu", 600));

@@ -409,6 +409,16 @@ void bkeep(Buf* b) {
     g_nkept++;
 }
 
+void bforget(u32 dev, u32 blockno) {
+    LockGuard guard(g_bcache.lock);
+    Buf* b = lookup(dev, blockno);
+    if (b == nullptr) return;
+    if (b->refcnt != 0) panic("bforget: block %u is held", blockno);
+    make_empty(*b);
+    FreeList::remove(*b);
+    g_bcache.free.push_front(*b);  // empty buffers go first
+}
+
 void brelse(Buf* b) {
     if (!b->lock.holding()) panic("brelse: buffer of block %u not locked", b->blockno);
     b->lock.release();

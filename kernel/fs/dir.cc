@@ -13,6 +13,10 @@
 // while it checks emptiness and drops nlink, so a create racing an unlink
 // either lands first (and the unlink fails: not empty) or fails.
 //
+// Lookups and inserts scan the directory once, a block at a time (scan):
+// O(entries) per call, one cached block read per 64 entries. A directory
+// holds at most kMaxFileBlocks * 64 = 17,152 entries (the largest file).
+//
 // Path walks lock one inode at a time: the current directory is unlocked
 // (and released) before the next is locked, so a walk through ".." cannot
 // deadlock with a walk the other way. Every returned inode is referenced and
@@ -32,12 +36,30 @@ namespace q {
 namespace {
 
 constexpr u32 kEntrySize = sizeof(fs::DirEntry);
+constexpr u32 kEntriesPerBlock = fs::kBlockSize / kEntrySize;
 
-// Read the entry at byte offset off of the locked directory dp.
-Status read_entry(Inode* dp, u32 off, fs::DirEntry* de) {
-    Q_TRY(got, readi(dp, false, reinterpret_cast<u64>(de), off, kEntrySize));
-    if (got != kEntrySize) return Error::BadArgument;  // torn directory
-    return {};
+// Call f(entry, offset) for each whole entry of the locked directory dp, in
+// order, a block at a time (one bread per 64 entries, the names compared in
+// the cached block), until f returns true. Returns whether it did. A hole
+// (only in a damaged directory) reads as free entries.
+template <typename F>
+Result<bool> scan(Inode* dp, F f) {
+    static constexpr fs::DirEntry kFree{};
+    for (u32 base = 0; base + kEntrySize <= dp->size; base += fs::kBlockSize) {
+        const u32 left = dp->size - base;
+        const u32 n = left / kEntrySize < kEntriesPerBlock ? left / kEntrySize : kEntriesPerBlock;
+        Q_TRY(blk, iblock(dp, base / fs::kBlockSize));
+        if (blk == 0) {
+            for (u32 i = 0; i < n; i++)
+                if (f(kFree, base + i * kEntrySize)) return true;
+            continue;
+        }
+        BufRef b(dp->dev, blk);
+        const auto* e = reinterpret_cast<const fs::DirEntry*>(b.data());
+        for (u32 i = 0; i < n; i++)
+            if (f(e[i], base + i * kEntrySize)) return true;
+    }
+    return false;
 }
 
 // The inode a walk starts from: the root for absolute paths, else the cwd.
@@ -77,32 +99,37 @@ Result<InodeRef> namex(const char* path, bool parent, char* name) {
 Result<InodeRef> dirlookup(Inode* dp, const char* name, u32* poff) {
     if (dp->type != fs::InodeType::Dir) return Error::NotDir;
     if (dp->nlink == 0 && !fs::name_equal(".", name)) return Error::NotFound;  // dead
-    fs::DirEntry de;
-    for (u32 off = 0; off + kEntrySize <= dp->size; off += kEntrySize) {
-        Q_CHECK(read_entry(dp, off, &de));
-        if (de.inum == 0 || !fs::name_equal(de.name, name)) continue;
-        if (poff != nullptr) *poff = off;
-        return iget(dp->dev, de.inum);
-    }
-    return Error::NotFound;
+    u32 inum = 0, at = 0;
+    auto named = [&](const fs::DirEntry& de, u32 off) {
+        if (de.inum == 0 || !fs::name_equal(de.name, name)) return false;
+        inum = de.inum;
+        at = off;
+        return true;
+    };
+    Q_TRY(found, scan(dp, named));
+    if (!found) return Error::NotFound;
+    if (poff != nullptr) *poff = at;
+    return iget(dp->dev, inum);  // (the block is released: iget takes only the table lock anyway)
 }
 
 Status dirlink(Inode* dp, const char* name, u32 inum) {
     if (inum == 0 || inum > 0xffff) return Error::BadArgument;
     if (dp->nlink == 0) return Error::NotFound;  // dead directory
-    {
-        const auto existing = dirlookup(dp, name, nullptr);  // dropped at once
-        if (existing.ok()) return Error::Exists;
-        if (existing.error() != Error::NotFound) return existing.error();
-    }
-
-    // First free slot, or a new one at the end.
-    fs::DirEntry de;
-    u32 off = 0;
-    for (; off + kEntrySize <= dp->size; off += kEntrySize) {
-        Q_CHECK(read_entry(dp, off, &de));
-        if (de.inum == 0) break;
-    }
+    // One pass: the name must not be there; remember the first free slot
+    // (else the entry goes at the end).
+    u32 off = dp->size;
+    bool have_free = false;
+    auto taken = [&](const fs::DirEntry& de, u32 at) {
+        if (de.inum == 0) {
+            if (!have_free) off = at;
+            have_free = true;
+            return false;
+        }
+        return fs::name_equal(de.name, name);
+    };
+    Q_TRY(exists, scan(dp, taken));
+    if (exists) return Error::Exists;
+    fs::DirEntry de{};
     de.inum = static_cast<u16>(inum);
     fs::name_store(de.name, name);
     Q_TRY(written, writei(dp, false, reinterpret_cast<u64>(&de), off, kEntrySize));
@@ -111,12 +138,9 @@ Status dirlink(Inode* dp, const char* name, u32 inum) {
 }
 
 Result<bool> dir_is_empty(Inode* dp) {
-    fs::DirEntry de;
-    for (u32 off = 2 * kEntrySize; off + kEntrySize <= dp->size; off += kEntrySize) {
-        Q_CHECK(read_entry(dp, off, &de));
-        if (de.inum != 0) return false;
-    }
-    return true;
+    auto entry = [](const fs::DirEntry& de, u32 off) { return off >= 2 * kEntrySize && de.inum != 0; };
+    Q_TRY(used, scan(dp, entry));
+    return !used;
 }
 
 Result<InodeRef> namei(const char* path) {

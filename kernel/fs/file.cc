@@ -1,6 +1,8 @@
 // kernel/fs/file.cc - the system-wide file table and I/O on open files.
 //
-// param::kMaxFiles Files in one table; a slot with ref == 0 is free. The
+// param::kMaxFiles Files in one table; a slot with ref == 0 is free, and the
+// last param::kRootReservedFiles free slots are root's (an unprivileged
+// process gets NoFile instead, as if the table were full). The
 // table lock guards every ref; closing the last reference copies the File,
 // frees the slot, and only then releases the pipe end or the inode (which
 // may sleep and needs a transaction). Inode reads and writes hold the inode
@@ -76,14 +78,18 @@ void file_table_init() {
 }
 
 Result<File*> filealloc() {
+    const bool root = current_cred().root();
     LockGuard guard(g_ftable.lock);
+    File* empty = nullptr;
+    int nfree = 0;
     for (File& f : g_ftable.files) {
-        if (f.ref != 0) continue;
-        f = File{};
-        f.ref = 1;
-        return &f;
+        if (f.ref == 0 && nfree++ == 0) empty = &f;
+        if (nfree > param::kRootReservedFiles) break;  // enough to know
     }
-    return Error::NoFile;
+    if (empty == nullptr || (nfree <= param::kRootReservedFiles && !root)) return Error::NoFile;
+    *empty = File{};
+    empty->ref = 1;
+    return empty;
 }
 
 File* filedup(File* f) {

@@ -8,6 +8,8 @@
 //   inode.cc  superblock, block and inode allocation, the inode table,
 //             reading and writing file contents
 //   dir.cc    directories and path lookup
+//   orphan.cc the on-disk table of inodes unlinked while still in use,
+//             freed by the next boot if the system stops first
 //
 // Inode locking protocol (as in xv6):
 //   - ref (guarded by the inode table's spinlock) counts in-memory pointers;
@@ -61,6 +63,10 @@ Buf* bread(u32 dev, u32 blockno);
 void bkeep(Buf* b);
 // Unlock and drop a reference; the block stays cached.
 void brelse(Buf* b);
+// Drop the cached copy of a block nobody holds: something wrote the disk
+// behind the cache (the log's recovery at boot replays the superblock's
+// block, which fs_init read before it).
+void bforget(u32 dev, u32 blockno);
 // Keep a block cached while the log holds it (reference without the lock).
 void bpin(Buf* b);
 void bunpin(Buf* b);
@@ -161,14 +167,30 @@ void iunlock(Inode* ip);
 void iput(Inode* ip);
 // Write the in-memory copy of a locked inode to disk (in a transaction).
 void iupdate(Inode* ip);
+// The locked inode just lost its last link (in a transaction): if others
+// still hold it, list it as an orphan, so that the next boot frees it if the
+// system stops before its last iput does.
+void iunlinked(Inode* ip);
 // Free all of a locked inode's data blocks (in a transaction).
 void itrunc(Inode* ip);
 void stati(Inode* ip, struct stat* st);
 void xstati(Inode* ip, struct xstat* st);  // stat plus owner and mode
 // Read/write file contents of a locked inode. Short counts at end of file
-// (read) or when the disk fills (write); an error only if nothing moved.
+// (read) or when the disk fills or the largest file size is reached
+// (write); an error only if nothing moved.
 Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n);
+// The disk block holding file block bn of a locked inode (0: a hole, which
+// reads as zeros); allocates nothing.
+Result<u32> iblock(Inode* ip, u32 bn);
 Result<u32> writei(Inode* ip, bool user_src, u64 src, u32 off, u32 n);
+
+// ---- orphans (orphan.cc): inodes unlinked while in use ---------------------
+// List the locked inode in the on-disk orphan table (in a transaction).
+void orphan_add(Inode* ip);
+// Unlist the locked inode if it is listed (in the transaction that frees it).
+void orphan_forget(Inode* ip);
+// Boot, after log recovery: free every listed inode and empty the table.
+void orphan_reclaim(u32 dev);
 
 // ---- owning handles (see the top of the file) -----------------------------
 class BufRef {

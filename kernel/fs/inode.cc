@@ -2,9 +2,15 @@
 //
 // The inode table caches up to param::kMaxInodes in-memory inodes. An entry
 // with ref == 0 is free for reuse; one with ref > 0 names exactly one disk
-// inode (dev, inum), and no two entries name the same one. The table lock
-// guards dev, inum and ref of every entry; each inode's sleep lock guards
-// the copy of the disk inode (valid, type, size, addrs, ...).
+// inode (dev, inum), and no two entries name the same one. The last
+// param::kRootReservedInodes free entries are root's: an unprivileged
+// process that would take one gets NoFile, as if the table were full, so a
+// user holding inodes (open files, cwds) cannot keep root from running ls,
+// exec or kill (Linux keeps the last files for root the same way). The
+// table lock guards dev, inum and ref of every entry; each inode's sleep
+// lock guards the copy of the disk inode (valid, type, size, addrs, ...).
+// An inode whose last link goes while others hold it is listed in the
+// on-disk orphan table (iunlinked, orphan.cc) until the iput that frees it.
 //
 // Blocks are found through bmap(): 12 direct addresses, then one indirect
 // block of 256 more; the in-memory inode keeps a window of 16 indirect
@@ -140,15 +146,16 @@ void fs_init(u32 dev) {
     if (g_sb.magic != fs::kMagic)
         panic("fs_init: bad superblock magic %x on device %u (expected %x): not a quanta file system", g_sb.magic, dev,
               fs::kMagic);
-    if (g_sb.version != fs::kFormatVersion)
+    if (g_sb.version < fs::kOldestFormatVersion || g_sb.version > fs::kFormatVersion)
         panic(
-            "fs_init: device %u holds file-system format version %u, this kernel reads only version %u "
+            "fs_init: device %u holds file-system format version %u, this kernel reads only versions %u-%u "
             "(inodes with owners and modes): rebuild the image with this tree's mkfs",
-            dev, g_sb.version, fs::kFormatVersion);
+            dev, g_sb.version, fs::kOldestFormatVersion, fs::kFormatVersion);
     if (g_sb.size == 0 || g_sb.ninodes == 0 || g_sb.nblocks >= g_sb.size)
         panic("fs_init: inconsistent superblock (size %u, inodes %u, data %u)", g_sb.size, g_sb.ninodes, g_sb.nblocks);
     g_root_dev = dev;
     log_init(dev, g_sb);
+    orphan_reclaim(dev);
 }
 
 void inode_table_init() {
@@ -166,14 +173,16 @@ namespace {
 Result<Inode*> itable_ref(u32 dev, u32 inum) {
     LockGuard guard(g_itable.lock);
     Inode* empty = nullptr;
+    int nfree = 0;
     for (Inode& ip : g_itable.inodes) {
         if (ip.ref > 0 && ip.dev == dev && ip.inum == inum) {
             ip.ref++;
             return &ip;
         }
-        if (empty == nullptr && ip.ref == 0) empty = &ip;
+        if (ip.ref == 0 && nfree++ == 0) empty = &ip;
     }
     if (empty == nullptr) return Error::NoFile;
+    if (nfree <= param::kRootReservedInodes && !current_cred().root()) return Error::NoFile;  // root's reserve
     empty->dev = dev;
     empty->inum = inum;
     empty->ref = 1;
@@ -273,12 +282,24 @@ void iput(Inode* ip) {
         itrunc(ip);
         ip->type = fs::InodeType::Free;
         iupdate(ip);
+        orphan_forget(ip);  // in the same transaction as the free
         ip->valid = false;
         ip->lock.release();
         g_itable.lock.acquire();
     }
     ip->ref--;
     g_itable.lock.release();
+}
+
+void iunlinked(Inode* ip) {
+    bool held;
+    {
+        LockGuard guard(g_itable.lock);
+        held = ip->ref > 1;
+    }
+    // With the caller's the only reference, its iput frees the inode before
+    // the transaction ends; nobody can take a new one (no name leads here).
+    if (held) orphan_add(ip);
 }
 
 void itrunc(Inode* ip) {
@@ -323,6 +344,8 @@ void xstati(Inode* ip, struct xstat* st) {
     st->size = ip->size;
 }
 
+Result<u32> iblock(Inode* ip, u32 bn) { return bmap(ip, bn, false); }
+
 Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n) {
     if (off > ip->size || off + n < off) return 0u;
     if (off + n > ip->size) n = ip->size - off;
@@ -348,7 +371,8 @@ Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n) {
 
 Result<u32> writei(Inode* ip, bool user_src, u64 src, u32 off, u32 n) {
     if (off > ip->size || off + n < off) return Error::BadArgument;
-    if (u64(off) + n > kMaxFileBytes) return Error::TooBig;
+    if (n > 0 && u64(off) >= kMaxFileBytes) return Error::TooBig;
+    if (u64(off) + n > kMaxFileBytes) n = static_cast<u32>(kMaxFileBytes - off);  // what fits: a short write
     u32 tot = 0;
     Error err = Error::Ok;
     while (tot < n) {

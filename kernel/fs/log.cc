@@ -235,6 +235,7 @@ void recover() {
     u32 k = 0;
     for_each_block([&](u32 i) { g_ios[k++] = DiskIo{g_log.header.block[i], 1, g_stage[i], true}; });
     if (!disk_batch(g_ios, k).ok()) panic("fs: cannot replay the log at boot (disk write error)");
+    for_each_block([](u32 i) { bforget(g_log.dev, g_log.header.block[i]); });  // written behind the cache
     if (!clear_head().ok()) panic("fs: cannot clear the log at boot (disk write error)");
 }
 

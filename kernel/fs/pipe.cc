@@ -10,7 +10,8 @@
 // scans the process table, and a pipe round trip found nobody asleep in
 // half of its four). A slot returns to the pool (under
 // the pool lock) once both ends are closed: nothing can reach it then.
-// Both sides give up when their process is killed. A write of at most
+// Both sides give up when their process is killed (they sleep with
+// sleep_killable, so a kill just before the sleep is not lost). A write of at most
 // 512 bytes is atomic: it waits for room for all of it, and the lock is
 // held while it copies, so no other writer's bytes land inside it.
 #include "kernel/fs/file.h"

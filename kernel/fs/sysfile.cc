@@ -15,7 +15,9 @@
 // Permissions (lib/fs/perm.h, checked under the inode's lock): a path walk
 // needs search (x) on every directory it passes; create, mkdir, mknod, link
 // and unlink need w+x on the directory they change (and unlink in a sticky
-// directory ownership of the file or directory); open needs r and/or w on
+// directory ownership of the file or directory); link needs, unless the
+// caller is root or owns the file, a regular file it may read and write
+// (perm::may_hardlink, Linux's protected_hardlinks); open needs r and/or w on
 // the file as its mode asks (O_TRUNC counts as writing); chdir needs x on
 // the directory; mknod is root's; chmod the owner's or root's; chown as
 // perm::may_chown. A refused call changes nothing and returns -1.
@@ -166,6 +168,7 @@ Status do_unlink(const char* path) {
     dp.reset();
     ip->nlink--;
     iupdate(ip.get());
+    if (ip->nlink == 0) iunlinked(ip.get());  // still open or a cwd: an orphan until its last iput
     return {};
 }
 
@@ -186,6 +189,8 @@ Status do_link(const char* old_path, const char* new_path) {
     {
         InodeLock lock(ip.get());
         if (ip->type == InodeType::Dir) return Error::IsDir;
+        if (!perm::may_hardlink(current_cred(), owner_of(ip.get()), ip->type == InodeType::File))
+            return Error::Permission;
         if (ip->nlink >= 0x7fff) return Error::TooBig;
         ip->nlink++;
         iupdate(ip.get());

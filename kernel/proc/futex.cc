@@ -7,7 +7,10 @@
 // wake that follows the user's change of the word cannot be missed: the
 // waker takes the same lock, unlinks the record, marks it woken and makes
 // its thread runnable. A kill wakes the thread too; the wait then unlinks
-// its own record and fails.
+// its own record and fails. The wait sleeps with sleep_killable: a kill
+// that lands between its test of killed and the sleep was lost before (a
+// thread parked in an endless wait then never ended, and an exec waiting
+// for it hung: hostile texecrace at 3 harts, once in a full make test).
 //
 // Deadlines: g_next_deadline is the earliest deadline of any timed waiter
 // (a lower bound: a waiter woken early leaves it stale, which costs one

@@ -28,7 +28,6 @@
 #include "lib/sched/balance.h"
 #include "lib/sched/policy.h"
 #include "lib/types.h"
-#include "lib/vm/regions.h"
 
 namespace q {
 
@@ -76,23 +75,6 @@ struct ThreadGroup {
     u64 sz = 0;
     u64 top = 0;
     SleepLock mm_lock{"mm"};
-    // What each address should be (lib/vm/regions.h; the heap ends at sz),
-    // the heap pages promised but not yet touched (kalloc_reserve: every
-    // page of [0, sz) is mapped or promised), and the page faults resolved
-    // (minor: no disk read; major: one). The page-fault path
-    // (kernel/mm/fault.cc) reads the map and maps pages under pt_lock, a
-    // spinlock (a fault never sleeps); whoever changes the map or unmaps
-    // pages holds mm_lock (if shared) and pt_lock.
-    vm::Map map;
-    u64 reserved = 0;
-    u64 minflt = 0;
-    u64 majflt = 0;
-    // Page-table pages promised for the heap's first touches (every table
-    // [0, table_top) may need is allocated or promised; tables are freed only
-    // with the whole table).
-    u64 table_reserved = 0;
-    u64 table_top = 0;
-    SpinLock pt_lock{"pt"};
 
     // More than one thread: only then may another thread use the shared
     // parts concurrently. A single-threaded process is alone until its own
@@ -207,12 +189,10 @@ Proc* myproc();
 
 // Sleep on chan, atomically releasing lk; reacquires lk before returning.
 void sleep(const void* chan, SpinLock& lk);
-// sleep() for a wait that kill() must end (futex, pipe, sleep, wait):
-// returns at once, lk still held, if the caller is killed. killed is read
-// under p->lock, which kill_locked() holds too, so a kill either finds the
-// caller Sleeping and wakes it or is seen here; a check of killed() before
-// plain sleep() leaves a window where the kill sees it Running and the
-// sleep then lasts until some unrelated wakeup.
+// The same, for a caller that ends its wait when killed (and tests killed
+// after it returns): it does not sleep once killed. With plain sleep, a
+// kill between the caller's test and the sleep was lost until the next
+// wakeup on chan (for ever, for a futex nobody wakes).
 void sleep_killable(const void* chan, SpinLock& lk);
 // Wake every process sleeping on chan.
 void wakeup(const void* chan);

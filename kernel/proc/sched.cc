@@ -143,7 +143,6 @@ void make_runnable(Proc* p) {
 }
 
 namespace {
-
 void sleep_locked(Proc* p, const void* chan, SpinLock& lk) {
     // Published before lk is released (see wakeup's unlocked pre-check).
     __atomic_store_n(&p->chan, chan, __ATOMIC_RELAXED);
@@ -155,7 +154,6 @@ void sleep_locked(Proc* p, const void* chan, SpinLock& lk) {
     p->lock.release();
     lk.acquire();
 }
-
 }  // namespace
 
 void sleep(const void* chan, SpinLock& lk) {
@@ -164,10 +162,13 @@ void sleep(const void* chan, SpinLock& lk) {
     sleep_locked(p, chan, lk);
 }
 
+// kill sets killed under the thread's lock, and wakes it only if it is
+// Sleeping: tested under that lock here, a kill either lands before the
+// test (then the caller does not sleep) or finds the thread asleep.
 void sleep_killable(const void* chan, SpinLock& lk) {
     Proc* p = myproc();
     p->lock.acquire();
-    if (p->killed) {
+    if (__atomic_load_n(&p->killed, __ATOMIC_ACQUIRE)) {
         p->lock.release();
         return;
     }

@@ -3,18 +3,25 @@
 // One definition used by the kernel, mkfs and fsck. The disk is an array of
 // 1024-byte blocks:
 //
-//   [ boot | super | log header + log | inodes | free bitmap | data ... ]
+//   [ boot | super, orphans | log header + log | inodes | bitmap | data ... ]
 //
 // Block 0 is unused, block 1 the superblock, which records where every other
-// region starts. Inodes have 12 direct block numbers and one singly indirect
+// region starts, and in its second sector the orphan table (inodes unlinked
+// while still in use, which the next boot frees if the system stops
+// first). Inodes have 12 direct block numbers and one singly indirect
 // block, and an owner (uid, gid) and a mode (rwx bits for owner, group,
-// others, plus sticky; lib/fs/perm.h decides what they allow). Directories are files of 16-byte entries (inode number +
-// 14-byte name, not necessarily NUL-terminated). All integers are little endian, as on RISC-V and x86-64 hosts;
-// static_asserts pin every size.
+// others, plus sticky; lib/fs/perm.h decides what they allow). Directories
+// are files of 16-byte entries (inode number + 14-byte name, not
+// necessarily NUL-terminated). All integers are little endian, as on
+// RISC-V and x86-64 hosts; static_asserts pin every size.
 //
 // Format versions: 1 (no version field, read as 0) had 64-byte inodes with
-// no owner or mode; 2 added SuperBlock::version and the 128-byte inode.
-// The kernel and fsck refuse any other version with a message saying so.
+// no owner or mode; 2 added SuperBlock::version and the 128-byte inode; 3
+// the orphan table. A version-2 image has zeros where the table goes (an
+// empty table), so the kernel and fsck read versions 2 and 3; the kernel
+// writes 3 into the superblock whenever it writes the table, so an older
+// kernel refuses an image that may list orphans. Any other version is
+// refused with a message saying so.
 #pragma once
 
 #include "lib/params.h"
@@ -29,7 +36,9 @@ constexpr u32 kDirect = 12;
 constexpr u32 kIndirect = kBlockSize / sizeof(u32);
 constexpr u32 kMaxFileBlocks = kDirect + kIndirect;
 constexpr u32 kNameLen = 14;
-constexpr u32 kFormatVersion = 2;
+constexpr u32 kFormatVersion = 3;
+constexpr u32 kOldestFormatVersion = 2;  // read as well (no orphan table yet)
+constexpr u32 kSuperBlockNo = 1;
 
 // Inode types, as struct stat reports them (xv6-riscv ABI).
 enum class InodeType : i16 { Free = 0, Dir = 1, File = 2, Device = 3 };
@@ -87,6 +96,29 @@ struct LogHeader {
 static_assert(__builtin_offsetof(LogHeader, magic) == 4 + 4 * param::kLogBlocks &&
               __builtin_offsetof(LogHeader, sum) % 8 == 0);
 static_assert(sizeof(LogHeader) <= 512, "the header is one sector: its write is atomic (the commit point)");
+
+// The orphan table, in the superblock's block after the superblock's sector
+// (so a write of the table rewrites that sector with the same bytes: the
+// superblock never tears). A slot holds the number of an inode whose last
+// link was removed while it was still in use (an open file, a process's
+// cwd, a path walk); the last reference frees the inode and clears its
+// slot, in one transaction. Whatever is listed when the system stops is
+// freed by the next boot; fsck counts a listed inode with nlink 0 as one
+// the next boot frees, not as damage. 0 marks an empty slot. Every orphan
+// holds an in-memory inode, so the table never needs more slots than the
+// kernel's inode table has entries.
+constexpr u32 kOrphanMagic = 0x4e414850;  // "PHAN"
+constexpr u32 kOrphanTableOffset = 512;
+constexpr u32 kOrphanSlots = 252;
+struct OrphanTable {
+    u32 magic;  // kOrphanMagic once the kernel wrote the table; 0 before
+    u32 pad;    // zero
+    u16 inum[kOrphanSlots];
+};
+static_assert(sizeof(OrphanTable) == 512 && kOrphanTableOffset + sizeof(OrphanTable) == kBlockSize);
+static_assert(kOrphanTableOffset >= sizeof(SuperBlock) && kOrphanTableOffset % 512 == 0,
+              "the table has a sector of its own, after the superblock's");
+static_assert(kOrphanSlots >= static_cast<u32>(param::kMaxInodes), "every in-memory inode can be an orphan at once");
 
 constexpr u32 kInodesPerBlock = kBlockSize / sizeof(DiskInode);
 constexpr u32 kBitsPerBlock = kBlockSize * 8;

@@ -84,6 +84,17 @@ constexpr bool may_unlink_from(const Cred& c, const Owner& d, const Owner& victi
     return c.euid == victim.uid || c.euid == d.uid;
 }
 
+// May c make a new hard link to o (Linux's fs.protected_hardlinks = 1)?
+// Root and the owner may; anyone else only to a regular file they may
+// read and write. Otherwise a user could pin someone else's file (say
+// /etc/passwd) under a name in sticky /tmp that only they could remove,
+// and keep its blocks and its old contents alive after its owner deletes
+// it.
+constexpr bool may_hardlink(const Cred& c, const Owner& o, bool regular) {
+    if (c.root() || c.euid == o.uid) return true;
+    return regular && may_access(c, o, kRead | kWrite);
+}
+
 constexpr bool may_chmod(const Cred& c, const Owner& o, u32 mode) {
     if (mode > kModeMask) return false;
     return c.root() || c.euid == o.uid;

@@ -6,7 +6,8 @@ Design: boots QEMU on a private image copy, runs `exhaust` (which prints one
 `PASS name (detail)` / `FAIL name: why` line per resource), and relays each
 line with the hart count appended to the test name. A panic or a missing
 `exhaust: done` line (hang) is a failure of its own, printed with the
-console tail. No randomness: the hart count is all a rerun needs.
+console tail. QEMU is then killed and fsck must find the image clean. No
+randomness: the hart count is all a rerun needs.
 """
 import argparse
 import os
@@ -43,7 +44,9 @@ def main():
             except pexpect.EOF:
                 pass
             out += "panic:" + (g.child.before or "")
+        clean, report = g.stop_and_fsck()  # the disk-full and inode tests leave the disk as it must be
     relay_results(out, "exhaust", tag)
+    print("PASS exhaust-fsck-%s" % tag if clean else "FAIL exhaust-fsck-%s: %s" % (tag, report[-2000:]))
     if i != 0:
         print("FAIL exhaust-run-%s: %s (rerun: make exhaust CPUS=%d)\n%s" % (
             tag, "kernel panic" if i == 1 else "no 'exhaust: done' (%s)" % err, a.cpus, out[-3000:]))

@@ -14,7 +14,12 @@ guest program prints a progress line every second of guest time and a
     widths), or the shell not answering `echo alive` after the run;
   - "fuzz: BUG" lines from the supervisor (a process surviving kill) count
     as hangs too.
-After the run QEMU is killed and the host fsck must find the image clean.
+Before the run root starts a victim (`hostile orphanroot`: a cwd and a
+file in /tmp/rootv, an open unlinked file). After the run QEMU is killed
+and the host fsck must find the image clean (inodes unlinked while in use,
+which the fuzzer's held-orphans shape leaves, are listed in the orphan
+table: notes); then the image is booted again, which must free every
+listed inode, keep root's file and check clean.
 The image is build/fs.img's files plus tools/mkbadelf.py's malformed ELFs,
 which the fuzzer's exec shape runs. It prints `fuzz: N calls, N panics, N hangs`, the seed and hart count and
 the replay command, then `PASS fuzz-...` or `FAIL fuzz-...: why` for
@@ -36,6 +41,29 @@ from hostile import build_image  # noqa: E402
 from qemu import Guest  # noqa: E402
 
 HANG_SECONDS = 30
+
+
+def reboot_frees_orphans(image, listed, problems):
+    """Boot the crashed image: the orphans fsck saw listed must be freed,
+    root's victim file kept, and the image then check clean with nothing
+    listed. Returns False (with a problem) otherwise."""
+    with Guest(cpus=2, timeout=HANG_SECONDS, image=image) as g:
+        try:
+            g.boot()
+            kept = g.run("cat /tmp/rootv/keep", timeout=HANG_SECONDS)
+        except Exception as e:  # noqa: BLE001
+            problems.append("the crashed image did not boot to a shell (%s)" % type(e).__name__)
+            return False
+        said = "".join(g.log)
+        m = re.search(r"fs: freed (\d+) orphaned inodes", said)
+        freed = int(m.group(1)) if m else 0
+        clean, report = g.stop_and_fsck()
+        print("fuzz: %d orphans listed at the crash, %d freed by the next boot" % (listed, freed))
+        if freed != listed or "root's file" not in kept or not clean or "[orphan-listed]" in report:
+            problems.append("after the reboot: %d of %d orphans freed, /tmp/rootv/keep %r, fsck:\n%s" % (
+                freed, listed, kept, report[-2000:]))
+            return False
+    return True
 
 
 def main():
@@ -61,6 +89,12 @@ def main():
             g.boot()
         except Exception as e:  # noqa: BLE001
             print("FAIL %s: boot failed (%s)" % (name, type(e).__name__))
+            return 1
+        try:
+            g.child.sendline("hostile orphanroot &")
+            g.child.expect(r"orphanroot: ready", timeout=60)
+        except Exception as e:  # noqa: BLE001
+            print("FAIL %s: the root victim did not start (%s)" % (name, type(e).__name__))
             return 1
         g.child.sendline("fuzz %d %d %d" % (seed, a.seconds, a.workers))
         t0 = time.time()
@@ -126,6 +160,8 @@ def main():
         clean, report = g.stop_and_fsck()
         if not clean:
             problems.append("fsck found the image damaged after the run:\n" + report[-3000:])
+        elif not reboot_frees_orphans(g.image, report.count("[orphan-listed]"), problems):
+            clean = False
     work.cleanup()
     print("fuzz: %d calls, %d panics, %d hangs" % (calls, panics, hangs))
     print("fuzz: seed %d, %d harts, %.1f s wall, %.0f calls/s" % (seed, a.cpus, wall, calls / max(wall, 0.001)))

@@ -23,6 +23,17 @@ guest cannot judge:
     the out-of-memory rule (`oom: killed pid`) once the shell cannot fork,
     and the shell comes back;
   - at the end QEMU is killed and fsck must find the image clean;
+  - inodehog, filehog (in the background, as student): children hold
+    every inode (or open file) the tables let a student take; meanwhile
+    root's `ls /etc`, `echo` (exec) and `cat | wc` must work (the last
+    entries of each table are root's);
+  - orphans (two more boots of the image): root leaves a cwd and an open
+    unlinked file in /tmp/rootv (the victim), then student removes two
+    cwds (one and two levels deep) and an open file and tries root's
+    files; the machine halts (`halt 0`), or QEMU is killed, while they are
+    held. fsck must find the image clean with each one listed in the
+    orphan table (a note), and the next boot must free exactly those
+    (`fs: freed N orphaned inodes`), keep root's file, and check clean;
   - with --overcount N, QEMU also boots N harts (more than the kernel's
     limit of 8): the kernel must say it uses 8 and the shell must answer;
   - with --ioerror, QEMU also boots a disk whose writes to the first log
@@ -48,6 +59,7 @@ FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "consk
               "forkuser", "sbrkkill", "sbrkshared", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
 # threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
+FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
 
 
 class Panic(Exception):
@@ -240,6 +252,69 @@ def boot_ioerror(workdir):
         check(clean, name + "-fsck", report[-2000:])
 
 
+def run_tablehog(g, test, tag):
+    """A student holds every inode (or open file) the table lets it take;
+    root's exec (of programs the hog does not hold), ls (a stat per entry)
+    and reading a file nobody holds must still work (the root reserve).
+    (Creating needs a free disk inode too, which the hog may have used up:
+    a different resource.)"""
+    g.child.sendline("su student hostile %s &" % test)
+    out = expect(g, prompt_tolerant("%s: full" % test) + r"[^\n]*kill (\d+) to end", 240)
+    pid = g.child.match.group(1)
+    g.child.sendline("echo hog-synced")
+    expect(g, r"(?<!echo )hog-synced\r?\n", 60)
+    g.wait_prompt(timeout=60)
+    said = {}
+    for line in ("ls /etc", "echo rootok", "cat /etc/passwd | wc"):
+        said[line] = g.run(line, timeout=60)
+    ok = (re.search(r"^passwd +2 ", said["ls /etc"], re.M) is not None and said["echo rootok"] == "rootok\n" and
+          re.search(r"^2 2 \d+\s*$", said["cat /etc/passwd | wc"], re.M) is not None)
+    check(ok, "hostile-%s-root-%s" % (test, tag), "root's commands while a student held the table: %r" % said)
+    g.run("kill " + pid, timeout=60)  # its kids let go and clean up
+    relay_results(out.replace("$ ", "\n"), "hostile", tag)
+    for _ in range(30):  # until the kids are gone
+        if "c0" not in g.run("ls /tmp/th", timeout=60):
+            break
+        time.sleep(1)
+
+
+def boot_orphans(image, cpus, tag, stop):
+    """Removed cwds and open unlinked files (a student's, with a root victim)
+    when the machine stops (`halt 0`, or QEMU killed): fsck must find the
+    image clean (each listed in the orphan table, a note), and the next
+    boot frees them: clean, nothing listed, root's file intact."""
+    name = "hostile-orphans-%s-%s" % (stop, tag)
+    with Guest(cpus=cpus, image=image, timeout=60) as g:
+        try:
+            g.boot()
+            g.child.sendline("hostile orphanroot &")
+            out = expect(g, prompt_tolerant("orphanroot: ready"), 60)
+            g.child.sendline("su student hostile orphans &")
+            out += expect(g, prompt_tolerant("orphans: ready"), 60)
+            relay_results(out.replace("$ ", "\n"), "hostile", "%s-%s" % (stop, tag))  # (prompts land mid-output)
+            if stop == "halt":
+                g.child.sendline("halt 0")
+                g.child.expect(pexpect.EOF, timeout=60)
+        except (Panic, pexpect.TIMEOUT, pexpect.EOF) as e:
+            return check(False, name, "setup (%s): %s" % (type(e).__name__, (g.child.before or "")[-1500:]))
+        clean, report = g.stop_and_fsck()
+        listed = report.count("[orphan-listed]")
+        check(clean and listed == 4, name + "-fsck",
+              "%d orphans listed (want 4: 2 cwds, student's file, root's file):\n%s" % (listed, report[-2500:]))
+        with Guest(cpus=cpus, image=g.image, timeout=60) as g2:
+            try:
+                g2.boot()
+                said = "".join(g2.log)
+                kept = g2.run("cat /tmp/rootv/keep; ls /tmp/ho", timeout=30)
+            except (pexpect.TIMEOUT, pexpect.EOF) as e:
+                return check(False, name + "-reboot", "no shell (%s): %s" % (type(e).__name__, g2.child.before))
+            freed = re.search(r"fs: freed (\d+) orphaned inodes", said)
+            check(freed is not None and int(freed.group(1)) == listed and "root's file" in kept, name + "-reboot",
+                  "boot said %r; /tmp/rootv/keep and /tmp/ho: %r" % (said[-600:], kept))
+            clean, report = g2.stop_and_fsck()
+            check(clean and "[orphan-listed]" not in report, name + "-reboot-fsck", report[-2500:])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cpus", type=int, default=3)
@@ -247,7 +322,8 @@ def main():
     ap.add_argument("--ioerror", action="store_true")
     ap.add_argument("--only", nargs="*", default=None, help="run just these tests (forkbomb, memhog: background)")
     a = ap.parse_args()
-    want = set(a.only) if a.only is not None else set(FOREGROUND + ["forkbomb", "memhog"])
+    want = set(a.only) if a.only is not None else set(FOREGROUND +
+                                                      ["inodehog", "filehog", "forkbomb", "memhog", "orphans"])
     tag = "%dharts" % a.cpus
     if a.overcount:
         boot_overcount(a.overcount)
@@ -263,6 +339,9 @@ def main():
                 for test in FOREGROUND:
                     if test in want:
                         run_foreground(g, test, tag)
+                for test in ("inodehog", "filehog"):
+                    if test in want:
+                        run_tablehog(g, test, tag)
                 if "forkbomb" in want:
                     run_forkbomb(g, tag)
                 if "memhog" in want:
@@ -285,6 +364,12 @@ def main():
             check(alive, "hostile-alive-%s" % tag, "shell dead at the end")
             clean, report = g.stop_and_fsck()
             check(clean, "hostile-fsck-%s" % tag, "fsck found the image damaged:\n" + report[-3000:])
+            # Every test has ended, so nothing may still hold an unlinked inode
+            # (a listed orphan now is a reference the kernel never dropped).
+            check(clean and "[orphan-listed]" not in report, "hostile-no-orphans-left-%s" % tag, report[-3000:])
+        if "orphans" in want:
+            for stop in ("halt", "crash"):
+                boot_orphans(image, a.cpus, tag, stop)
     return 0
 
 

@@ -51,11 +51,17 @@ TEST(FsCompat, FsHeaderMatchesLayout) {
     EXPECT_EQ(static_cast<int>(compat::T_DEVICE), static_cast<int>(fs::InodeType::Device));
 }
 
-// The on-disk format this tree writes and reads: version 2 (owners and
-// modes, 128-byte inodes). Changing the layout means bumping the version,
-// and the kernel and fsck then refuse older images (lib/fs/layout.h).
+// The on-disk format this tree writes: version 3 (owners and modes,
+// 128-byte inodes, the orphan table in the second sector of block 1); it
+// reads version 2 too, which has zeros where the table goes. Changing the
+// layout means bumping the version, and the kernel and fsck then refuse
+// what they cannot read (lib/fs/layout.h).
 TEST(FsCompat, ImageFormatVersionIsPinned) {
-    EXPECT_EQ(fs::kFormatVersion, 2u);
+    EXPECT_EQ(fs::kFormatVersion, 3u);
+    EXPECT_EQ(fs::kOldestFormatVersion, 2u);
+    EXPECT_EQ(sizeof(fs::OrphanTable), 512u);
+    EXPECT_EQ(fs::kOrphanTableOffset, 512u);
+    EXPECT_EQ(fs::kOrphanSlots, 252u);
     EXPECT_EQ(sizeof(fs::DiskInode), 128u);
     EXPECT_EQ(fs::kInodesPerBlock, 8u);
     EXPECT_EQ(fs::make_superblock(param::kFsBlocks, param::kFsInodes).version, fs::kFormatVersion);

@@ -246,12 +246,107 @@ TEST_F(FsFsck, DirectoryWithTwoNames) {
     EXPECT_FALSE(r.has(Problem::BadLinkCount)) << dump(r);
 }
 
-TEST_F(FsFsck, OrphanInodeIsAWarning) {
+// An allocated inode with no links that the orphan table does not list
+// would never be freed: leaked, an error (before the table it was a warning).
+TEST_F(FsFsck, UnlistedInodeWithNoLinksIsLeaked) {
     edit_entry(img_, fs::kRootInode, "small", [](fs::DirEntry& de) { de.inum = 0; });
     edit_inode(img_, small_, [](fs::DiskInode& di) { di.nlink = 0; });
+    expect_error(Problem::OrphanInode);
+}
+
+// List an inode in the orphan table, as the kernel does when it unlinks an
+// inode still in use.
+void list_orphan(Image& img, u32 slot, u32 inum) {
+    fs::OrphanTable t = img.get<fs::OrphanTable>(fs::kSuperBlockNo, fs::kOrphanTableOffset);
+    t.magic = fs::kOrphanMagic;
+    t.inum[slot] = static_cast<u16>(inum);
+    img.put(fs::kSuperBlockNo, fs::kOrphanTableOffset, t);
+}
+
+// A file unlinked while open at a crash: in the table, it is one the next
+// boot frees, not damage.
+TEST_F(FsFsck, ListedOrphanIsANoteNotAnError) {
+    edit_entry(img_, fs::kRootInode, "small", [](fs::DirEntry& de) { de.inum = 0; });
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.nlink = 0; });
+    list_orphan(img_, 7, small_);
     const Report r = check();
-    EXPECT_TRUE(r.has(Problem::OrphanInode)) << dump(r);
     EXPECT_TRUE(r.clean()) << dump(r);
+    EXPECT_EQ(r.warnings, 0) << dump(r);
+    EXPECT_TRUE(r.has(Problem::OrphanListed)) << dump(r);
+    EXPECT_FALSE(r.has(Problem::OrphanInode)) << dump(r);
+}
+
+// A removed directory that was some process's cwd two levels deep: e's
+// parent d was removed and freed, e is dead (nlink 0), its '..' names the
+// free inode (and e's file f was removed while open). Listed, that is what
+// the next boot reclaims; unlisted, the errors the hostile pass found
+// (entry names a free inode, unreachable).
+TEST_F(FsFsck, RemovedCwdDirectoryIsReclaimableOnlyWhenListed) {
+    edit_entry(img_, e_, "f", [](fs::DirEntry& de) { de.inum = 0; });  // f: unlinked, still open
+    edit_entry(img_, d_, "e", [](fs::DirEntry& de) { de.inum = 0; });
+    edit_inode(img_, e_, [](fs::DiskInode& di) { di.nlink = 0; });
+    edit_entry(img_, fs::kRootInode, "d", [](fs::DirEntry& de) { de.inum = 0; });
+    edit_entry(img_, d_, "f-link", [](fs::DirEntry& de) { de.inum = 0; });
+    edit_inode(img_, f_, [](fs::DiskInode& di) { di.nlink = 0; });
+    list_orphan(img_, 0, f_);
+    const fs::DiskInode d = img_.inode(sb_, d_);  // free d and its block
+    for (u32 b : d.addrs)
+        if (b != 0) img_.set_bitmap_bit(sb_, b, false);
+    img_.set_inode(sb_, d_, fs::DiskInode{});
+    edit_inode(img_, fs::kRootInode, [](fs::DiskInode& di) { di.nlink--; });
+    {
+        const Report r = check();
+        EXPECT_TRUE(r.has(Problem::EntryToFreeInode)) << dump(r);
+        EXPECT_TRUE(r.has(Problem::DirUnreachable)) << dump(r);
+        EXPECT_FALSE(r.clean());
+    }
+    list_orphan(img_, 1, e_);
+    const Report r = check();
+    EXPECT_TRUE(r.clean()) << dump(r);
+    EXPECT_EQ(r.count(Problem::OrphanListed), 2) << dump(r);
+}
+
+TEST_F(FsFsck, BadOrphanTableEntriesAreErrors) {
+    list_orphan(img_, 3, small_);  // has a link
+    expect_error(Problem::OrphanTableBad);
+    SetUp();
+    list_orphan(img_, 3, sb_.ninodes + 5);
+    expect_error(Problem::OrphanTableBad);
+    SetUp();
+    list_orphan(img_, 3, 150);  // a free inode
+    expect_error(Problem::OrphanTableBad);
+    SetUp();
+    edit_entry(img_, fs::kRootInode, "small", [](fs::DirEntry& de) { de.inum = 0; });
+    edit_inode(img_, small_, [](fs::DiskInode& di) { di.nlink = 0; });
+    list_orphan(img_, 3, small_);
+    list_orphan(img_, 4, small_);
+    expect_error(Problem::OrphanTableBad);
+    SetUp();
+    fs::OrphanTable t{};
+    t.inum[0] = static_cast<u16>(small_);  // slots without the magic number
+    img_.put(fs::kSuperBlockNo, fs::kOrphanTableOffset, t);
+    expect_error(Problem::OrphanTableBad);
+}
+
+// The superblock's block (the orphan table) is a home the log may hold.
+TEST_F(FsFsck, LogMayHoldTheSuperblockBlock) {
+    fs::LogHeader lh{};
+    lh.n = 1;
+    lh.block[0] = fs::kSuperBlockNo;
+    std::memcpy(img_.block(sb_.logstart + 1), img_.block(fs::kSuperBlockNo), fs::kBlockSize);
+    img_.put(sb_.logstart, 0, lh);
+    const Report r = check();
+    EXPECT_TRUE(r.clean()) << dump(r);
+    EXPECT_FALSE(r.has(Problem::LogBadBlock)) << dump(r);
+}
+
+// Version 2 (before the orphan table: zeros there) is read as it is.
+TEST_F(FsFsck, VersionTwoImagesAreRead) {
+    sb_.version = 2;
+    img_.set_superblock(sb_);
+    const Report r = check();
+    EXPECT_TRUE(r.clean()) << dump(r);
+    EXPECT_FALSE(r.has(Problem::BadVersion));
 }
 
 TEST_F(FsFsck, ManyFindingsAreCapped) {
@@ -270,7 +365,7 @@ TEST_F(FsFsck, LogCountOutOfBounds) {
 
 TEST_F(FsFsck, LogHomeBlockOutOfRange) {
     img_.put<u32>(sb_.logstart, 0, 1);
-    img_.put<u32>(sb_.logstart, 4, 1);  // would overwrite the superblock
+    img_.put<u32>(sb_.logstart, 4, 0);  // the boot block (the superblock's block, 1, holds the orphan table)
     expect_error(Problem::LogBadBlock);
 }
 
@@ -388,7 +483,7 @@ TEST_F(FsFsckBinary, OldImageExitsOneWithAClearMessage) {
     img_.set_superblock(sb_);
     const RunResult r = run(std::string(Q_FSCK_PATH) + " " + save(img_));
     EXPECT_EQ(r.status, 1) << r.output;
-    EXPECT_NE(r.output.find("format version 1, this fsck reads only version 2"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("format version 1, this fsck reads only versions 2-3"), std::string::npos) << r.output;
 }
 
 TEST_F(FsFsckBinary, ChecksAMkfsImage) {

@@ -296,6 +296,31 @@ TEST_F(KfsPerm, EveryRefusalReturnsMinusOneAndChangesNothing) {
     EXPECT_TRUE(kfs_settled(g_env.disk) == before) << "a refused call changed the file system";
 }
 
+// Linux's protected_hardlinks: a student cannot link a file they do not
+// own and cannot write (/etc/passwd, a root 0644 file) into sticky /tmp,
+// where they could then keep it alive; their own files, and files they may
+// read and write, they can link. Root links anything.
+TEST_F(KfsPerm, HardLinksNeedOwnershipOrReadWriteAccess) {
+    ASSERT_EQ(write_file("/open", "everyone writes"), 0);
+    ASSERT_EQ(chmod_("/open", 0666), 0);
+    const std::vector<u8> before = kfs_settled(g_env.disk);
+    as(kStudent);
+    EXPECT_EQ(link_("/shared", "/tmp/pinned"), -1);  // root's 0644: readable, not writable
+    EXPECT_EQ(link_("/secret", "/tmp/pinned"), -1);  // root's 0600
+    EXPECT_TRUE(kfs_settled(g_env.disk) == before) << "a refused link changed the file system";
+    EXPECT_EQ(link_("/open", "/tmp/o2"), 0);  // read and write: allowed, as on Linux
+    ASSERT_EQ(write_file("/tmp/mine", "student's"), 0);
+    EXPECT_EQ(chmod_("/tmp/mine", 0400), 0);
+    EXPECT_EQ(link_("/tmp/mine", "/tmp/mine2"), 0);  // the owner links even a read-only file
+    EXPECT_EQ(read_file("/tmp/mine2"), "student's");
+    as(kRoot);
+    EXPECT_EQ(link_("/secret", "/tmp/root-link"), 0);
+    EXPECT_EQ(mknod_("/tmp/console"), 0);  // a device: even 0666 is not a regular file
+    EXPECT_EQ(chmod_("/tmp/console", 0666), 0);
+    as(kStudent);
+    EXPECT_EQ(link_("/tmp/console", "/tmp/c2"), -1);
+}
+
 TEST_F(KfsPerm, OrdinaryUsersMayWorkAtHomeAndInTmp) {
     as(kStudent);
     EXPECT_EQ(read_file("/shared"), "everyone reads");

@@ -17,6 +17,7 @@
 #include "lib/fs/layout.h"
 #include "tests/host/kfs_calls.h"
 #include "tests/host/kfs_env.h"
+#include "tools/fscheck.h"
 
 using namespace q;
 using namespace kfs_calls;
@@ -159,6 +160,9 @@ class KfsStack : public ::testing::Test {
             if (myproc()->tg->ofile[fd]) close_(fd);
         Fsck f(g_env.disk);
         EXPECT_TRUE(f.run()) << (f.problems.empty() ? "" : f.problems[0]);
+        const tools::Report r = tools::check_image(tools::Image(g_env.disk));  // and the real fsck
+        EXPECT_TRUE(r.clean()) << (r.findings.empty() ? "" : r.findings[0].message);
+        EXPECT_FALSE(r.has(tools::Problem::OrphanListed)) << "an inode is still listed after every file closed";
     }
 };
 
@@ -184,6 +188,70 @@ TEST_F(KfsStack, LargestFileAndNoFurther) {
         ASSERT_EQ(write_(static_cast<int>(fd), buf, sizeof buf), 1024);
     EXPECT_EQ(write_(static_cast<int>(fd), buf, 1), -1);  // past the largest file
     close_(static_cast<int>(fd));
+}
+
+// A write that only partly fits below the largest file size writes what
+// fits and returns its count (POSIX: a short write); only a write with no
+// room at all fails. It used to fail whole: 3,072 bytes at 273,408.
+TEST_F(KfsStack, WritePastTheLargestFileIsShort) {
+    const u32 max = fs::kMaxFileBlocks * fs::kBlockSize;  // 274,432
+    ASSERT_TRUE(put("big", pattern(max - 1024)));
+    const i64 fd = open_("big", kRdWr);
+    char buf[3072];
+    for (i64 n; (n = read_(static_cast<int>(fd), buf, sizeof buf)) > 0;) {}
+    std::memset(buf, 'z', sizeof buf);
+    EXPECT_EQ(write_(static_cast<int>(fd), buf, sizeof buf), 1024);
+    EXPECT_EQ(write_(static_cast<int>(fd), buf, sizeof buf), -1);
+    EXPECT_EQ(write_(static_cast<int>(fd), buf, 1), -1);
+    close_(static_cast<int>(fd));
+    KStat st = stat_path("big");
+    EXPECT_EQ(st.size, max);
+    EXPECT_EQ(slurp("big").substr(max - 1024), std::string(1024, 'z'));
+    // The same at an unaligned offset: 100 bytes fit.
+    ASSERT_TRUE(put("odd", pattern(max - 100)));
+    const i64 fd2 = open_("odd", kRdWr);
+    for (i64 n; (n = read_(static_cast<int>(fd2), buf, sizeof buf)) > 0;) {}
+    EXPECT_EQ(write_(static_cast<int>(fd2), buf, 500), 100);
+    close_(static_cast<int>(fd2));
+    EXPECT_EQ(stat_path("odd").size, max);
+}
+
+// Large directories: a lookup or an insert scans the directory once, a
+// block (64 entries) per buffer-cache access, so 5,000 names cost about 80
+// block accesses per call, not 5,000 or 10,000 (one per entry, twice for an
+// insert: lookup, then the free-slot search). Every name stays findable,
+// and a freed slot is reused.
+TEST(KfsDirs, FiveThousandNamesInOneDirectory) {
+    kfs_boot(kfs_mkfs(2000, 200));
+    ASSERT_EQ(mkdir_("/d"), 0);
+    ASSERT_TRUE(put("/d/f", "x"));
+    constexpr int kNames = 5000;
+    auto name = [](int i) { return "/d/n" + std::to_string(i); };
+    for (int i = 0; i < kNames; i++) ASSERT_EQ(link_("/d/f", name(i).c_str()), 0) << i;
+    struct {
+        unsigned long bufs, fixed, pages, hits, misses, disk_reads, disk_writes, grows, shrinks;
+    } a{}, b{};
+    kfs_args(kfs_ptr(&a));
+    ASSERT_EQ(sys_bcstat(), 0);
+    ASSERT_EQ(link_("/d/f", "/d/last"), 0);  // a lookup in /d and an insert at its end
+    kfs_args(kfs_ptr(&b));
+    ASSERT_EQ(sys_bcstat(), 0);
+    const unsigned long accesses = (b.hits + b.misses) - (a.hits + a.misses);
+    const unsigned long blocks = (kNames + 3) * sizeof(fs::DirEntry) / fs::kBlockSize + 1;
+    EXPECT_LE(accesses, 2 * blocks + 20) << "directory blocks: " << blocks;
+    EXPECT_EQ(link_("/d/f", name(kNames / 2).c_str()), -1);  // exists
+    ASSERT_EQ(unlink_(name(7).c_str()), 0);
+    const KStat before = stat_path("/d");
+    ASSERT_EQ(link_("/d/f", "/d/reuse"), 0);  // goes into the freed slot
+    EXPECT_EQ(stat_path("/d").size, before.size);
+    for (int i = 0; i < kNames; i++) {
+        if (i != 7) {
+            ASSERT_EQ(unlink_(name(i).c_str()), 0) << i;
+        }
+    }
+    EXPECT_EQ(stat_path("/d/f").nlink, 3);  // f, last, reuse
+    Fsck f(g_env.disk);
+    EXPECT_TRUE(f.run()) << (f.problems.empty() ? "" : f.problems[0]);
 }
 
 TEST_F(KfsStack, DirectoriesChdirDotDot) {
@@ -339,11 +407,11 @@ TEST_F(KfsStack, FileAndInodeTablesRunOut) {
         }
         files.push_back(f.value());
     }
-    EXPECT_EQ(files.size(), usize(param::kMaxFiles));
+    EXPECT_EQ(files.size(), usize(param::kMaxFiles));  // root: every slot
     for (File* f : files) fileclose(f);
 
     std::vector<InodeRef> held;
-    for (u32 inum = 100; inum < 200; inum++) {  // inodes ialloc will not pick
+    for (u32 inum = 1000;; inum++) {  // not on the disk: ialloc will not pick them
         auto ip = iget(param::kRootDev, inum);
         if (!ip.ok()) break;
         held.push_back(std::move(ip).value());
@@ -355,6 +423,46 @@ TEST_F(KfsStack, FileAndInodeTablesRunOut) {
         ip.reset();
     }
     EXPECT_EQ(mkdir_("x"), 0);
+}
+
+constexpr perm::Cred kStudent{1000, 1000, 1000, 1000};
+
+// The last kRootReserved* entries of the file and inode tables are root's:
+// a student who fills the tables (open files, cwds) leaves root enough to
+// open, walk and create (exec and ls need a few inodes).
+TEST_F(KfsStack, StudentCannotTakeRootsReserve) {
+    ASSERT_EQ(mkdir_("/tmp"), 0);
+    ASSERT_EQ(put("/tmp/f", "student's"), true);
+    const perm::Cred root = myproc()->cred;
+    myproc()->cred = kStudent;
+    std::vector<File*> files;
+    for (auto f = filealloc(); f.ok(); f = filealloc()) files.push_back(f.value());
+    EXPECT_EQ(files.size(), usize(param::kMaxFiles - param::kRootReservedFiles));
+    EXPECT_EQ(open_("/tmp/f", kRdOnly), -1);  // the student's own open fails too
+    myproc()->cred = root;
+    std::vector<i64> fds;
+    for (int i = 0; i < 4; i++) fds.push_back(open_("/tmp/f", kRdOnly));
+    for (i64 fd : fds) EXPECT_GE(fd, 0);
+    for (i64 fd : fds) close_(static_cast<int>(fd));
+    for (File* f : files) fileclose(f);
+
+    myproc()->cred = kStudent;
+    std::vector<InodeRef> held;
+    for (u32 inum = 1000;; inum++) {
+        auto ip = iget(param::kRootDev, inum);
+        if (!ip.ok()) break;
+        held.push_back(std::move(ip).value());
+    }
+    EXPECT_EQ(held.size(), usize(param::kMaxInodes - 1 - param::kRootReservedInodes));
+    EXPECT_EQ(open_("/tmp/f", kRdOnly), -1);
+    myproc()->cred = root;
+    EXPECT_EQ(slurp("/tmp/f"), "student's");  // root walks, opens and reads
+    EXPECT_EQ(mkdir_("/tmp/r"), 0);
+    EXPECT_TRUE(put("/tmp/r/x", "root's"));
+    for (InodeRef& ip : held) {
+        FsOp op;
+        ip.reset();
+    }
 }
 
 TEST(KfsLimits, DiskFullIsAnError) {

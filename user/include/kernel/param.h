@@ -9,8 +9,8 @@
 #define NPROC 256
 #define NCPU 8
 #define NOFILE 16
-#define NFILE 100
-#define NINODE 50
+#define NFILE 400
+#define NINODE 200
 #define NDEV 10
 #define ROOTDEV 1
 #define MAXARG 32
