@@ -28,6 +28,7 @@
 #include "lib/sched/balance.h"
 #include "lib/sched/policy.h"
 #include "lib/types.h"
+#include "lib/vm/regions.h"
 
 namespace q {
 
@@ -75,6 +76,23 @@ struct ThreadGroup {
     u64 sz = 0;
     u64 top = 0;
     SleepLock mm_lock{"mm"};
+    // What each address should be (lib/vm/regions.h; the heap ends at sz),
+    // the heap pages promised but not yet touched (kalloc_reserve: every
+    // page of [0, sz) is mapped or promised), and the page faults resolved
+    // (minor: no disk read; major: one). The page-fault path
+    // (kernel/mm/fault.cc) reads the map and maps pages under pt_lock, a
+    // spinlock (a fault never sleeps); whoever changes the map or unmaps
+    // pages holds mm_lock (if shared) and pt_lock.
+    vm::Map map;
+    u64 reserved = 0;
+    u64 minflt = 0;
+    u64 majflt = 0;
+    // Page-table pages promised for the heap's first touches (every table
+    // [0, table_top) may need is allocated or promised; tables are freed only
+    // with the whole table).
+    u64 table_reserved = 0;
+    u64 table_top = 0;
+    SpinLock pt_lock{"pt"};
 
     // More than one thread: only then may another thread use the shared
     // parts concurrently. A single-threaded process is alone until its own
