@@ -81,6 +81,7 @@ Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 mino
         dp.reset();
         LockedInode ip(move(existing).value());
         if (type == InodeType::File && (ip->type == InodeType::File || ip->type == InodeType::Device)) return ip;
+        if (type == InodeType::File) return Error::IsDir;  // open(dir, O_CREATE): EISDIR, as in Unix
         return Error::Exists;
     }
     if (existing.error() != Error::NotFound) return existing.error();
@@ -289,20 +290,20 @@ Status do_pipe(UserAddr fdarray) {
 
 i64 sys_read() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     return to_user(fileread(f.value(), arg_addr(1), arg_int(2)));
 }
 
 i64 sys_write() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     return to_user(filewrite(f.value(), arg_addr(1), arg_int(2)));
 }
 
 i64 sys_close() {
     int fd = -1;
     auto f = arg_file(0, &fd);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     myproc()->ofile[fd] = nullptr;
     fileclose(f.value());
     return 0;
@@ -310,15 +311,15 @@ i64 sys_close() {
 
 i64 sys_fstat() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     return to_user(filestat(f.value(), arg_addr(1)));
 }
 
 i64 sys_dup() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     auto fd = fdalloc(f.value());
-    if (!fd.ok()) return -1;
+    if (!fd.ok()) return fail(fd.error());
     filedup(f.value());
     return fd.value();
 }
@@ -336,17 +337,19 @@ i64 sys_mknod() {
     if (!arg_path(0, path).ok()) return -1;
     const int major = arg_int(1);
     const int minor = arg_int(2);
-    if (major < -0x8000 || major > 0x7fff || minor < -0x8000 || minor > 0x7fff) return -1;
-    if (!current_cred().root()) return -1;  // device files are root's to make, as in Unix
+    if (major < -0x8000 || major > 0x7fff || minor < -0x8000 || minor > 0x7fff) return fail(Error::BadArgument);
+    if (!current_cred().root()) return fail(Error::Permission);  // device files are root's to make, as in Unix
     FsOp op;
-    return create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor)).ok() ? 0 : -1;
+    auto r = create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor));
+    return r.ok() ? 0 : fail(r.error());
 }
 
 i64 sys_mkdir() {
     char path[param::kMaxPath];
     if (!arg_path(0, path).ok()) return -1;
     FsOp op;
-    return create(path, InodeType::Dir, 0, 0).ok() ? 0 : -1;
+    auto r = create(path, InodeType::Dir, 0, 0);
+    return r.ok() ? 0 : fail(r.error());
 }
 
 i64 sys_unlink() {
@@ -394,7 +397,7 @@ i64 sys_xstat() {
 // fxstat(fd, struct xstat*) -> 0 or -1.
 i64 sys_fxstat() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     return to_user(filexstat(f.value(), arg_addr(1)));
 }
 

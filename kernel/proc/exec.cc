@@ -214,7 +214,7 @@ i64 sys_exec() {
         st = r.error();
     }
     if (st.error() == Error::NoMemory) oom_kill(myproc());  // kernel/proc/oom.cc
-    return -1;
+    return fail(st.error());
 }
 
 }  // namespace q

@@ -154,6 +154,7 @@ static Result<Proc*> alloc_proc() {
     p->stat_migrations = 0;
     p->bal_service = {};
     p->cred = perm::Cred{};  // root until fork copies the parent's
+    p->errno_last = 0;       // a new process has no failed call
     return p;
 }
 

@@ -67,7 +67,9 @@ enum {
     SYS_bcstat = 52,      /* (struct bcachestat*) -> 0 or -1 */
     /* OSTEP companion (docs/ostep-kernel.md) */
     SYS_mlfqlevel = 56, /* (pid, 0 = caller) -> its MLFQ queue (0 = top), or -1 (no such process, policy not mlfq) */
-    SYS_MAX = 56
+    /* newcomer / shell: 68-69 */
+    SYS_errno = 68, /* () -> the errno (lib/abi/errno.h, Linux numbering) of the caller's last failed call, 0 if none */
+    SYS_MAX = 68
 };
 
 /* File types (struct stat.type). */

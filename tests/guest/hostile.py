@@ -198,7 +198,7 @@ def boot_ioerror(workdir):
         except (pexpect.TIMEOUT, pexpect.EOF) as e:
             return check(False, name, "no shell (%s): %s" % (type(e).__name__, (g.child.before or "")[-1500:]))
         reported = "I/O error" in out and "read-only until reboot" in out
-        refused = "mkdir: /iox failed" in out and "cannot open /iof" in out and "cannot open /iox" in out
+        refused = "mkdir: cannot create /iox" in out and "cannot open /iof" in out and "cannot open /iox" in out
         reads = re.search(r"^\d+ \d+ \d+ $", out, re.M) is not None
         check(reported and refused and reads and "panic" not in out, name, "console: %r" % out[-1500:])
         clean, report = g.stop_and_fsck()

@@ -14,17 +14,24 @@ CASES = [
     ("mkdir-redirect-cat", "mkdir d; echo hi > d/f; cat d/f", r"hi\n"),
     ("ls-lists-image", "ls", r"(?s)\.\s+1 1 \d+\n\.\.\s+1 1 \d+\n.*\binit\s+2 \d+ \d+\n.*\bsh\s+2 .*\bwc\s+2 .*console\s+3 .*"),
     ("link-survives-rm", "echo data > a; ln a b; rm a; cat b", r"data\n"),
-    ("rm-removes", "echo x > gone; rm gone; cat gone", r"cat: cannot open gone\n"),
+    ("rm-removes", "echo x > gone; rm gone; cat gone", r"cat: cannot open gone: no such file or directory\n"),
     ("pipeline-3", "echo one two three | grep two | wc", r"1 3 14 ?\n"),
     ("subshell-semicolon", "(echo a; echo b) | wc", r"2 2 4 ?\n"),
     ("redirect-in", "echo abc > in; wc < in", r"1 1 4 ?\n"),
     ("grep-regex", "echo hello > g1; echo world >> g1; grep ^w g1", r"(world\n)|(.*)"),
     ("cd-and-relative", "mkdir dd; cd dd; /echo z > f; /cat /dd/f; cd ..", r"z\n"),
     ("dotdot", "mkdir p; mkdir p/q; cd p/q; /cat ../../README.md | /wc; cd /", r"\d+ \d+ \d+ ?\n"),
-    ("rmdir-nonempty-fails", "mkdir ne; echo 1 > ne/x; rm ne; ls ne", r"(?s)rm: ne failed to delete\n.*x\s+2 .*"),
+    ("rmdir-nonempty-fails", "mkdir ne; echo 1 > ne/x; rm ne; ls ne", r"(?s)rm: cannot remove ne: directory not empty\n.*x\s+2 .*"),
     ("background-job", "echo bg &", r"(?s).*"),
-    ("kill-bad-pid", "kill 9999", r"(?s).*"),
-    ("exec-missing", "nosuchprog", r"exec nosuchprog failed\n"),
+    ("kill-bad-pid", "kill 9999", r"(?s).*kill: 9999: no such process\n"),  # after bg's output
+    ("exec-missing", "nosuchprog", r"exec nosuchprog failed: no such file or directory\n"),
+    ("exec-not-executable", "README.md", r"exec README.md failed: permission denied\n"),
+    # Errors say why (errno, lib/abi/errno.h).
+    ("mkdir-exists", "mkdir twice; mkdir twice", r"mkdir: cannot create twice: file exists\n"),
+    ("redirect-to-dir", "mkdir rd; echo x > rd", r"sh: cannot open rd: is a directory\n"),
+    ("cat-through-file", "cat README.md/x", r"cat: cannot open README.md/x: not a directory\n"),
+    ("ln-exists", "echo l > lk; ln lk lk", r"ln: cannot link lk to lk: file exists\n"),
+    ("cd-missing", "cd nowhere", r"cannot cd nowhere: no such file or directory\n"),
     ("wc-counts", "wc README.md", r"\d+ \d+ \d+ README.md\n"),
     # Every program prints one `usage: ...` line on -h, and on a bad argument
     # prints it instead of running (the whole output is that line: nothing
@@ -68,7 +75,7 @@ CASES = [
     ("usage-hostile-h", "hostile -h", r"usage: hostile TEST\.\.\.  \(tests:( \w+)+\)\n"),
     ("usage-bigbss-bad", "bigbss 1", r"usage: bigbss\n"),
     # Normal arguments behave as before; a file named -x is reached as ./-x.
-    ("dash-file-via-dot", "echo dash > ./-x; cat ./-x; rm ./-x; ls ./-x", r"dash\nls: cannot open \./-x\n"),
+    ("dash-file-via-dot", "echo dash > ./-x; cat ./-x; rm ./-x; ls ./-x", r"dash\nls: cannot open \./-x: no such file or directory\n"),
 ]
 
 

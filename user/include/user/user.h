@@ -17,6 +17,7 @@
 #define QUANTA_USER_H
 
 #include "lib/abi/abi.h"
+#include "lib/abi/errno.h"
 #include "lib/abi/users.h"
 
 #ifdef __cplusplus
@@ -79,6 +80,10 @@ int prof_stop(void);
 int prof_read(unsigned long offset, void* buf, int len);
 int bcstat(struct bcachestat*);
 int diskstat(struct diskstat*);
+/* Why this process's last failed system call failed: an error number of
+ * lib/abi/errno.h (Linux's numbering), 0 if none failed. A successful call
+ * leaves it alone; a successful exec starts the program with 0. */
+int errno(void);
 
 /* ulib.c */
 int stat(const char*, struct stat*);
@@ -100,6 +105,14 @@ void* memcpy(void*, const void*, unsigned int);
 void usage_exit(const char* line, int status) __attribute__((noreturn));
 void usage_on_help(int argc, char** argv, const char* line);
 void usage_no_options(int argc, char** argv, const char* line);
+
+/* Error text (ulib.c, printf.c): strerror(errno()) is "permission denied",
+ * "no such file or directory", ...; perror("x") prints "x: REASON";
+ * perrorf(fmt, ...) prints the formatted message, ": REASON" and a newline,
+ * e.g. perrorf("cat: cannot open %s", name). All on stderr. */
+const char* strerror(int e);
+void perror(const char* s);
+void perrorf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* passwd.c: look an account up in /etc/passwd (lib/abi/users.h format);
  * 1 when found, 0 when not (or the file is unreadable). pw_name writes the
