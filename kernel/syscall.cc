@@ -22,8 +22,12 @@
 #include "kernel/prof/prof.h"
 #include "kernel/trace/trace.h"
 #include "lib/abi/abi.h"
+#include "lib/params.h"
 
 namespace q {
+
+static_assert(param::kTimerHz / param::kTickCycles == UPTIME_HZ && param::kTimerHz % param::kTickCycles == 0,
+              "lib/abi/abi.h's UPTIME_HZ is what sleep() and uptime() count");
 
 u64 arg_raw(int n) {
     TrapFrame* tf = myproc()->trapframe;

@@ -7,7 +7,8 @@
 # change what the test expects: 3 harts, 256 MiB, the bootargs below).
 VIRT_DTB := tests/host/data/virt-3cpu.dtb
 
-$(call host_test,klib_tests,tests/host/kernel_lib_test.cc tests/host/memops_test.cc tests/host/abi_errno_test.cc)
+$(call host_test,klib_tests,tests/host/kernel_lib_test.cc tests/host/memops_test.cc tests/host/abi_errno_test.cc \
+  tests/host/console_line_test.cc)
 $(BUILD)/host/tests/host/kernel_lib_test.o $(BUILD)/host-san/tests/host/kernel_lib_test.o: \
   HOST_CXXFLAGS += -DQ_VIRT_DTB='"$(VIRT_DTB)"'
 

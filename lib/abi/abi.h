@@ -72,6 +72,10 @@ enum {
     SYS_MAX = 68
 };
 
+/* sleep() and uptime() count ticks of 1/UPTIME_HZ s (lib/params.h's
+ * kTickCycles of the 10 MHz timer; kernel/syscall.cc checks the two agree). */
+enum { UPTIME_HZ = 10 };
+
 /* File types (struct stat.type). */
 enum { T_DIR = 1, T_FILE = 2, T_DEVICE = 3 };
 
