@@ -1,6 +1,8 @@
 # Host tests for kernel logic kept in lib/ (page pool, device-tree reader,
 # word-at-a-time memory routines):
-# build/tests/klib_tests and klib_tests-san (mk/lib.mk's host_test).
+# build/tests/klib_tests (mk/lib.mk's host_test). The error numbers of
+# SYS_errno (lib/abi/errno_map.h) and the console's line editor
+# (lib/console/line_edit.h) are tested here too.
 # The device-tree test reads a blob that QEMU's virt machine dumped, committed
 # as tests/host/data/virt-3cpu.dtb so host tests need neither the kernel nor
 # QEMU. `make refresh-test-dtb` dumps it again (after a QEMU upgrade, or to
@@ -9,7 +11,7 @@ VIRT_DTB := tests/host/data/virt-3cpu.dtb
 
 $(call host_test,klib_tests,tests/host/kernel_lib_test.cc tests/host/memops_test.cc tests/host/abi_errno_test.cc \
   tests/host/console_line_test.cc)
-$(BUILD)/host/tests/host/kernel_lib_test.o $(BUILD)/host-san/tests/host/kernel_lib_test.o: \
+$(BUILD)/host-san/tests/host/kernel_lib_test.o: \
   HOST_CXXFLAGS += -DQ_VIRT_DTB='"$(VIRT_DTB)"'
 
 .PHONY: refresh-test-dtb
