@@ -37,7 +37,7 @@ import time
 import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu import BUILD, ROOT, Guest, relay_results  # noqa: E402
+from qemu import BUILD, ROOT, Guest, make_known_image, relay_results  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
 
@@ -68,12 +68,7 @@ def build_image(workdir):
     bad = os.path.join(workdir, "elves")
     subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mkbadelf.py"),
                     os.path.join(BUILD, "user", "_echo"), bad], check=True)
-    files = open(os.path.join(BUILD, "fs.list")).read().split()
-    files = [f if os.path.isabs(f) else os.path.join(ROOT, f) for f in files]
-    files += sorted(os.path.join(bad, f) for f in os.listdir(bad))
-    image = os.path.join(workdir, "hostile.img")
-    subprocess.run([os.path.join(BUILD, "mkfs"), image] + files, check=True, stdout=subprocess.DEVNULL)
-    return image
+    return make_known_image(os.path.join(workdir, "hostile.img"), sorted(os.path.join(bad, f) for f in os.listdir(bad)))
 
 
 def expect(g, pattern, timeout):
