@@ -3,6 +3,9 @@
 #                          docs/**/*.md resolves (tools/docs_check.py), and every
 #                          program in UPROG_NAMES has its row in docs/userland.md
 #                          (tools/userland_check.py); in make test
+#   make exercises-check   do docs/exercises/*.md's steps on a scratch copy of the
+#                          tree and check each builds and behaves as the page
+#                          says (tools/exercise_check.py); in make test
 #   make compile-commands  compile_commands.json for clangd from the build's
 #                          own rules, in seconds (kernel with the cross flags,
 #                          host code with the host flags); builds nothing
@@ -17,7 +20,7 @@ CLANG_FORMAT ?= clang-format
 CLANG_TIDY ?= clang-tidy
 CPPCHECK ?= cppcheck
 
-HOST_CHECKS += docs-check format-check
+HOST_CHECKS += docs-check format-check exercises-check
 
 # Our sources (generated files live under build/ and are never formatted).
 FORMAT_SRCS = $(shell find kernel lib user tools sim tests bench \
@@ -32,11 +35,17 @@ LINT_K_FLAGS := --target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -mcmodel
   -std=c++20 -ffreestanding -fno-exceptions -fno-rtti -nostdinc++ -I.
 LINT_HOST_FLAGS := -std=c++20 -I.
 
-.PHONY: docs-check compile-commands format format-check lint lint-tidy lint-cppcheck
+.PHONY: docs-check exercises-check compile-commands format format-check lint lint-tidy lint-cppcheck
 
 docs-check:
 	@python3 tools/docs_check.py
 	@python3 tools/userland_check.py $(sort $(UPROG_NAMES))
+
+# Each exercise in docs/exercises/ done on a scratch copy of the tree, from
+# the page's own steps and code (tools/exercise_check.py): a page that went
+# stale fails here. Builds in $(BUILD)/exercise-check/NN (kept on failure).
+exercises-check:
+	@python3 tools/exercise_check.py --build $(abspath $(BUILD))/exercise-check
 
 # The database comes from the build's own rules: make prints every command
 # of a full build without running any (make -Bn V=1), and
