@@ -85,8 +85,8 @@ def run_guest(suite):
 
 # Host items (GoogleTest binaries, checks) run one at a time, beside the guest
 # suites: they share the working directory (the top of the tree), and some
-# write scratch files there, e.g. schedsim_tests and schedsim_tests-san both
-# write schedsim_plot_test.png and remove it again.
+# write scratch files there (schedsim_tests writes schedsim_plot_test.png and
+# removes it again; exercises-check builds in build/exercise-check).
 HOST_LOCK = threading.Lock()
 
 
