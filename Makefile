@@ -21,6 +21,8 @@
 #   mk/gfx.mk          framebuffer test suite
 #   mk/trace.mk        scheduler tracing: the trace program, qtrace, make trace
 #   mk/prof.mk         the sampling profiler: the prof program, qprof, make profile
+#   mk/libc.mk         user floating point checks, the C library port (sysroot, qcc)
+#   mk/threads.mk      thread and futex tests and benchmarks (threadtest, threadbench)
 #
 # Main targets: make qemu | make qemu-gfx | make test | make sim | make bench-sim | make clean
 # Quiet build (one `  TAG  file` line per step); `make V=1` shows full commands.
@@ -51,6 +53,8 @@ include mk/dev.mk
 include mk/gfx.mk
 include mk/trace.mk
 include mk/prof.mk
+include mk/libc.mk
+include mk/threads.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

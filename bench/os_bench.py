@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""bench/os_bench.py - runs user/benchos (lmbench-style OS paths) in the guest.
+"""bench/os_bench.py - runs user/benchos (lmbench-style OS paths) and
+user/threadbench (threads and futexes, the same format) in the guest.
 
 Boots the kernel under QEMU -icount (shift=3: 125 M virtual instructions
 per virtual second, whatever the host does), once per hart count, runs
@@ -33,11 +34,15 @@ ICOUNT = 3
 LINE = re.compile(r"^(\w+) ops (\d+) ns/op (\d+) ops/s (\d+)$", re.M)
 
 
-def parse(out):
-    """benchos output -> [(name, ops, ns_per_op, ops_per_s)]; raises on a
-    failed or unfinished run."""
-    if "benchos: done" not in out:
-        raise RuntimeError("benchos did not finish: %r" % out[-300:])
+# threadbench's rows (user/threadbench.c); every other name is benchos's.
+THREAD_ROWS = ["thread", "tcreate", "mutex", "futexpp", "wakeup"]
+
+
+def parse(out, prog="benchos"):
+    """benchos (or threadbench) output -> [(name, ops, ns_per_op, ops_per_s)];
+    raises on a failed or unfinished run."""
+    if prog + ": done" not in out:
+        raise RuntimeError("%s did not finish: %r" % (prog, out[-300:]))
     return [(m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4))) for m in LINE.finditer(out)]
 
 
@@ -51,16 +56,25 @@ def main():
     ap.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    cmd = "benchos" + (" -q" if args.quick else "") + "".join(" " + n for n in args.names)
+    q = " -q" if args.quick else ""
+    os_names = [n for n in args.names if n not in THREAD_ROWS]
+    th_names = [n for n in args.names if n in THREAD_ROWS]
+    runs = []  # (program, command line)
+    if os_names or not args.names:
+        runs.append(("benchos", "benchos" + q + "".join(" " + n for n in os_names)))
+    if th_names or not args.names:
+        runs.append(("threadbench", "threadbench" + q + "".join(" " + n for n in th_names)))
     results = {}
     harts = [int(c) for c in args.cpus.split(",")]
     with open(os.path.join(args.out, "os-raw.log"), "w") as log:
         for cpus in harts:
             with Guest(cpus=cpus, icount=ICOUNT, icount_sleep=args.icount_sleep == "on", timeout=600) as g:
                 g.boot(timeout=120)
-                out = g.run(cmd, timeout=1800)
-            log.write("### %d harts\n%s\n" % (cpus, out))
-            results[cpus] = parse(out)
+                results[cpus] = []
+                for prog, cmd in runs:
+                    out = g.run(cmd, timeout=1800)
+                    log.write("### %d harts: %s\n%s\n" % (cpus, cmd, out))
+                    results[cpus] += parse(out, prog)
     with open(os.path.join(args.out, "os.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["harts", "benchmark", "ops", "ns_per_op", "ops_per_s"])

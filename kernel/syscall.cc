@@ -17,6 +17,7 @@
 
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/sysproc.h"
 #include "kernel/prof/prof.h"
@@ -129,6 +130,15 @@ constexpr auto make_table() {
     t.h[SYS_bcstat] = sys_bcstat;
     t.h[SYS_mlfqlevel] = sys_mlfqlevel;
     t.h[SYS_diskstat] = sys_diskstat;
+    t.h[SYS_getrlimit] = sys_getrlimit;
+    t.h[SYS_setrlimit] = sys_setrlimit;
+    t.h[SYS_lseek] = sys_lseek;
+    t.h[SYS_cputime] = sys_cputime;
+    t.h[SYS_sched_yield] = sys_sched_yield;
+    t.h[SYS_tcreate] = sys_tcreate;
+    t.h[SYS_gettid] = sys_gettid;
+    t.h[SYS_texit] = sys_texit;
+    t.h[SYS_futex] = sys_futex;
     t.h[SYS_errno] = sys_errno;
     return t;
 }
@@ -169,6 +179,7 @@ void syscall_dispatch(Proc* p) {
     p->errno_call = 0;
     if (num > 0 && num <= SYS_MAX && kTable.h[num]) {
         ret = kTable.h[num]();
+        if (p->held[0] != nullptr) fd_put_held(p);  // files a multi-threaded process's call looked up
     } else {
         report_unknown(p, num);
         p->errno_call = ENOSYS;

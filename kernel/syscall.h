@@ -59,6 +59,7 @@ i64 sys_chdir();
 i64 sys_chmod();
 i64 sys_chown();
 i64 sys_xstat();
+i64 sys_lseek();
 i64 sys_fxstat();
 i64 sys_bcstat();
 // Disk and log counters (kernel/fs/log.cc).

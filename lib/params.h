@@ -10,7 +10,9 @@ namespace q::param {
 
 constexpr int kMaxCpus = 8;                     // harts the kernel supports
 constexpr int kDefaultCpus = 3;                 // used when the device tree is absent
-constexpr int kMaxProcs = 64;                   // process table size
+constexpr int kMaxProcs = 256;                  // process table size (a thread takes a slot too)
+constexpr int kRootReserveProcs = 8;            // last slots only root may take (lib/rlimit.h)
+constexpr int kMaxThreadsPerProc = 32;          // threads one process may have (its first included)
 constexpr int kMaxOpenPerProc = 16;             // open files per process
 constexpr int kMaxFiles = 100;                  // open files, system-wide
 constexpr int kMaxInodes = 50;                  // active in-memory inodes
@@ -19,7 +21,7 @@ constexpr int kRootDev = 1;                     // device number of the root dis
 constexpr int kMaxExecArgs = 32;                // argv entries for exec
 constexpr int kMaxOpBlocks = 10;                // blocks one FS operation may write
 constexpr int kLogBlocks = 64;                  // log size in blocks (header + 63 slots; the header must fit a sector)
-constexpr int kBufs = kMaxOpBlocks * 3;         // buffer cache size
+constexpr int kBufs = kMaxOpBlocks * 4;         // the buffer cache's fixed floor (lib/fs/log_logic.h: why)
 constexpr int kFsBlocks = 4000;                 // default file-system size in blocks
 constexpr int kFsInodes = 200;                  // default inode count
 constexpr int kMaxPath = 128;                   // longest path accepted

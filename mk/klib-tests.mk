@@ -1,5 +1,5 @@
 # Host tests for kernel logic kept in lib/ (page pool, device-tree reader,
-# word-at-a-time memory routines):
+# word-at-a-time memory routines, the out-of-memory rule, process limits):
 # build/tests/klib_tests (mk/lib.mk's host_test). The error numbers of
 # SYS_errno (lib/abi/errno_map.h) and the console's line editor
 # (lib/console/line_edit.h) are tested here too.
@@ -9,9 +9,10 @@
 # change what the test expects: 3 harts, 256 MiB, the bootargs below).
 VIRT_DTB := tests/host/data/virt-3cpu.dtb
 
-$(call host_test,klib_tests,tests/host/kernel_lib_test.cc tests/host/memops_test.cc tests/host/abi_errno_test.cc \
-  tests/host/console_line_test.cc)
-$(BUILD)/host-san/tests/host/kernel_lib_test.o: \
+KLIB_TEST_SRCS := tests/host/kernel_lib_test.cc tests/host/memops_test.cc tests/host/oom_rule_test.cc \
+  tests/host/rlimit_test.cc tests/host/abi_errno_test.cc tests/host/console_line_test.cc
+$(call host_test,klib_tests,$(KLIB_TEST_SRCS))
+$(BUILD)/host/tests/host/kernel_lib_test.o $(BUILD)/host-san/tests/host/kernel_lib_test.o: \
   HOST_CXXFLAGS += -DQ_VIRT_DTB='"$(VIRT_DTB)"'
 
 .PHONY: refresh-test-dtb

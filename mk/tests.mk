@@ -22,7 +22,11 @@ EXTRA_GUEST_SUITES += tests/guest/users_tests.py 3
 #                                        8-hart guest beside a sanitizer binary on 2 cores
 #                                        once stalled past a suite's 30 s timeout)
 # Python that drives guests: tests/guest/qemu.py boots $(BUILD)'s kernel and image.
-GUEST_PY = QUANTA_BUILD=$(abspath $(BUILD)) python3
+# A damaged image any suite's fsck finds is kept (QUANTA_KEEP_BAD_IMAGE,
+# default $(BUILD)/bad-images), as is a failed suite's whole output
+# ($(BUILD)/test-logs/): an intermittent failure leaves its evidence.
+QUANTA_KEEP_BAD_IMAGE ?= $(abspath $(BUILD))/bad-images
+GUEST_PY = QUANTA_BUILD=$(abspath $(BUILD)) QUANTA_KEEP_BAD_IMAGE=$(QUANTA_KEEP_BAD_IMAGE) python3
 SUITE ?=
 GTEST_FILTER ?=
 TEST_JOBS ?= 1

@@ -25,7 +25,8 @@ FS_FILES = $(wildcard README.md) $(UPROGS) $(EXTRA_FILES)
 U_EXTRA_FLAGS := -fno-tree-loop-distribute-patterns
 U_LDFLAGS := $(U_ARCH) -nostdlib -static -no-pie -Wl,--build-id=none -Wl,--no-warn-rwx-segments -T user/user.ld
 
-ULIB_SRCS := user/lib/start.c user/lib/ulib.c user/lib/printf.c user/lib/umalloc.c user/lib/cxxrt.cc user/lib/passwd.c
+ULIB_SRCS := user/lib/start.c user/lib/ulib.c user/lib/printf.c user/lib/umalloc.c user/lib/cxxrt.cc user/lib/passwd.c \
+  user/lib/thread.c
 ULIB_OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(ULIB_SRCS))) $(BUILD)/user/lib/usys.o
 ULIB := $(BUILD)/user/libulib.a
 UCRT0 := $(BUILD)/user/lib/crt0.o

@@ -4,7 +4,8 @@
 Runs, in order: each GoogleTest binary given with --gtest (counting every
 test case), each check given with --check NAME:COMMAND (exit 0 = pass), and
 each in-guest suite given with --guest 'SCRIPT [args]' or in --guest-list (counting its
-`PASS name` / `FAIL name` lines). Failures are printed in full; the last
+`PASS name` / `FAIL name` lines). Failures are printed (a failed guest suite's
+tail, its whole output kept in BUILD/test-logs/); the last
 line is `N passed, N failed`. Exit status is 1 when anything failed.
 Every binary, check and suite prints its wall time; the total is printed
 before the last line. With --jobs N, N of them run at once (make test uses
@@ -69,6 +70,19 @@ def run_check(check):
     return 0, 1, "%s\n%-40s FAILED (exit %d)" % (out[-4000:], name, rc)
 
 
+def keep_log(suite, out):
+    """A failed suite's whole output goes to BUILD/test-logs/ (the evidence
+    of an intermittent failure must survive the run); returns its tail and
+    where the rest is."""
+    logs = os.path.join(os.environ.get("QUANTA_BUILD", "build"), "test-logs")
+    os.makedirs(logs, exist_ok=True)
+    stem = os.path.basename(shlex.split(suite)[0])[:-len(".py")]
+    path = os.path.join(logs, "%s-%d.log" % (stem, int(time.time() * 1000)))
+    with open(path, "w") as f:
+        f.write(out)
+    return "%s\n(the whole output is in %s)" % (out[-6000:], path)
+
+
 def run_guest(suite):
     t0 = time.time()
     rc, out = run([sys.executable] + shlex.split(suite), 1800)
@@ -78,6 +92,8 @@ def run_guest(suite):
     if rc != 0 and not bad:
         bad = ["%s exited %d" % (suite, rc)]
         text.append(out[-4000:])
+    elif bad:
+        text.append(keep_log(suite, out))
     text += ["  FAIL " + b for b in bad]
     text.append("%-40s %4d passed, %d failed (%.1fs)" % (suite, len(ok), len(bad), time.time() - t0))
     return len(ok), len(bad), "\n".join(text)

@@ -1,9 +1,10 @@
 #!/bin/sh
 # tools/install-deps.sh - install what `make qemu` and `make test` need on
 # Debian 12 when it is missing: the RISC-V cross compiler, QEMU, GoogleTest,
-# Google Benchmark, pexpect, gnuplot, valgrind and clang-format (make test's
-# format-check); with the argument `dev`, also gdb-multiarch, clang-tidy
-# and cppcheck; with `gfx`,
+# Google Benchmark, pexpect, gnuplot, valgrind, clang-format (make test's
+# format-check) and picolibc with its bare-metal RISC-V gcc (the C library
+# of qcc programs: make sysroot, docs/userland.md); with the argument `dev`,
+# also gdb-multiarch, clang-tidy and cppcheck; with `gfx`,
 # also qemu-system-gui (make qemu-gfx's window). As root it runs apt-get; otherwise
 # it prints the one command to run. Never installs gcc-multilib (it would
 # remove the cross compilers).
@@ -18,6 +19,7 @@ python3 -c "import pexpect" >/dev/null 2>&1 || need="$need python3-pexpect"
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
 command -v clang-format >/dev/null 2>&1 || need="$need clang-format"
+[ -f /usr/lib/picolibc/riscv64-unknown-elf/lib/rv64imafdc/lp64d/libc.a ] || need="$need picolibc-riscv64-unknown-elf"
 # `install-deps.sh dev`: also the debugger and the lint/format tools.
 if [ "${1:-}" = dev ]; then
     command -v gdb-multiarch >/dev/null 2>&1 || need="$need gdb-multiarch"

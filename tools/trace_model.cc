@@ -30,6 +30,7 @@ struct Builder {
         if (it != m.procs.end()) return it->second;
         ProcStats& p = m.procs[pid];
         p.pid = pid;
+        p.process = pid;
         p.first = t;
         p.name = "?";
         return p;
@@ -155,6 +156,17 @@ struct Builder {
                 if (parent != m.procs.end()) {
                     p.name = parent->second.name;
                     p.nice = p.initial_nice = parent->second.nice;
+                }
+                break;
+            }
+            case Event::Thread: {  // pid is a thread of process other
+                ProcStats& p = proc(r.pid, r.time);
+                p.process = r.other;
+                auto leader = m.procs.find(r.other);
+                if (p.name == "?" && leader != m.procs.end()) {
+                    p.name = leader->second.name;
+                    p.first = r.time;
+                    p.nice = p.initial_nice = leader->second.nice;
                 }
                 break;
             }

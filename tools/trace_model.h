@@ -4,7 +4,8 @@
 //   - runs: [start, end) of each process on each hart, from its Switch to
 //     its Deschedule (a process running when tracing started runs from the
 //     start; one still running at the stop runs to the stop);
-//   - per process: name (Proc snapshot or Exec), nice, runtime (the cycles
+//   - per thread (the records' pids are tids; Thread records give each
+//     thread's process): name (Proc snapshot or Exec), nice, runtime (the cycles
 //     each Deschedule charged, clipped to the trace), dispatches, wake-up
 //     delays (the Switch's wait after a wake-up from sleep: the kernel's own
 //     latency measure), migrations, and its life as run and sleep bursts
@@ -39,8 +40,11 @@ struct NiceChange {
     int nice;
 };
 
+// One scheduled thread (the trace's pid is a tid: a process's first
+// thread's tid is the process's pid).
 struct ProcStats {
     int pid = 0;
+    int process = 0;  // the process it is a thread of (its own pid unless a Thread record says otherwise)
     std::string name;
     int nice = 0;
     int initial_nice = 0;

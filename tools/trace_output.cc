@@ -3,7 +3,10 @@
 //
 // JSON (the Trace Event Format that ui.perfetto.dev and chrome://tracing
 // open): one process "quanta" whose threads are the harts; a complete
-// event ("X") per run named "pid N name"; an instant ("i") per wake-up on
+// event ("X") per run named "pid N name" (a thread other than a process's
+// first: "tid N of pid P name"), and the same run again on a track of its
+// own thread inside a track group of its process (JSON pid kTaskPid + pid,
+// tid = its tid: threads show as tracks of their process); an instant ("i") per wake-up on
 // the target queue's hart, with a flow arrow ("s" -> "f") from the waker's
 // hart to the dispatch that ended the wait; an instant per migration; a
 // counter ("C") per queue with its length. Times are microseconds with one
@@ -63,7 +66,30 @@ std::string json_str(const std::string& s) {
 
 std::string label(const Model& m, int pid) {
     auto it = m.procs.find(pid);
-    return "pid " + std::to_string(pid) + " " + (it == m.procs.end() ? std::string("?") : it->second.name);
+    if (it == m.procs.end()) return "pid " + std::to_string(pid) + " ?";
+    const ProcStats& p = it->second;
+    if (p.process != pid) return "tid " + std::to_string(pid) + " of pid " + std::to_string(p.process) + " " + p.name;
+    return "pid " + std::to_string(pid) + " " + p.name;
+}
+
+// JSON pids of the per-process track groups: clear of the harts' group (1).
+constexpr int kTaskPid = 100000;
+
+// A track group per process and a track per thread, named.
+void write_task_tracks(const Model& m, std::FILE* f) {
+    for (const auto& [tid, p] : m.procs) {
+        if (tid == 0) continue;
+        if (p.process == tid)
+            std::fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":%s}}",
+                         kTaskPid + tid, json_str("pid " + std::to_string(tid) + " " + p.name).c_str());
+        std::fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":%s}}",
+                     kTaskPid + p.process, tid, json_str("tid " + std::to_string(tid) + " " + p.name).c_str());
+    }
+}
+
+int process_of(const Model& m, int pid) {
+    auto it = m.procs.find(pid);
+    return it == m.procs.end() ? pid : it->second.process;
 }
 
 const char* state_name(int s) {
@@ -90,12 +116,18 @@ void write_json(const Model& m, std::FILE* f) {
     for (u32 h = 0; h < m.header.harts; h++)
         std::fprintf(
             f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"hart %u\"}}", h, h);
+    write_task_tracks(m, f);
     for (const Run& r : m.runs) {
         std::fprintf(f,
                      ",\n{\"ph\":\"X\",\"name\":%s,\"cat\":\"run\",\"pid\":1,\"tid\":%d,\"ts\":%s,\"dur\":%s,"
                      "\"args\":{\"pid\":%d,\"end\":\"%s\"}}",
                      json_str(label(m, r.pid)).c_str(), r.hart, ts(r.start).c_str(), us(r.end - r.start, hz).c_str(),
                      r.pid, state_name(r.end_state));
+        std::fprintf(f,
+                     ",\n{\"ph\":\"X\",\"name\":%s,\"cat\":\"thread\",\"pid\":%d,\"tid\":%d,\"ts\":%s,"
+                     "\"dur\":%s,\"args\":{\"hart\":%d,\"end\":\"%s\"}}",
+                     json_str("hart " + std::to_string(r.hart)).c_str(), kTaskPid + process_of(m, r.pid), r.pid,
+                     ts(r.start).c_str(), us(r.end - r.start, hz).c_str(), r.hart, state_name(r.end_state));
     }
     u64 id = 1;
     for (const WakeMark& w : m.wakes) {

@@ -69,7 +69,7 @@ bool check_record(const Record& r, const DumpHeader& h, u32 hart, u64 index, u64
 
 const char* event_name(u8 type) {
     static const char* const names[] = {"none", "switch", "deschedule", "wakeup", "enqueue", "pick", "migrate",
-                                        "fork", "exec",   "exit",       "renice", "policy",  "proc"};
+                                        "fork", "exec",   "exit",       "renice", "policy",  "proc", "thread"};
     static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Event::Count));
     return type < static_cast<u8>(Event::Count) ? names[type] : "?";
 }

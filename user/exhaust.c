@@ -8,7 +8,7 @@
  * is usable again, and where it can, that free physical pages return to
  * their starting count (leaks). Each prints `PASS name` or `FAIL name: why`
  * (tests/guest/exhaust.py relays them with the hart count). Tests:
- *   procs   fork until fork fails (the process table, 64), kill and reap,
+ *   procs   fork until fork fails (the process table, 256), kill and reap,
  *           fork works again, no pages leaked;
  *   fds     open until open fails at the per-process limit (16), close,
  *           open again;
@@ -54,7 +54,7 @@ static void t_procs(void) {
     int n = 0;
     int gate[2];
     if (pipe(gate) < 0) return fail("procs", "pipe failed", -1);
-    for (; n < 128; n++) {
+    for (; n < 512; n++) {
         int pid = fork();
         if (pid < 0) break;
         if (pid == 0) {
@@ -64,12 +64,12 @@ static void t_procs(void) {
             exit(0);
         }
     }
-    int limit_hit = n < 128;
+    int limit_hit = n < 512;
     close(gate[1]);
     close(gate[0]);
     int reaped = 0;
     while (wait(0) >= 0) reaped++;
-    if (!limit_hit) return fail("procs", "fork never failed with 128 children", n);
+    if (!limit_hit) return fail("procs", "fork never failed with 512 children", n);
     if (reaped != n) return fail("procs", "reaped a different number of children", reaped);
     int pid = fork();
     if (pid == 0) exit(7);

@@ -24,25 +24,29 @@
  * of a batch), halt, kill anything but themselves, their own children and
  * non-existent pids, exec anything that exists as a program (paths come from
  * a table of names that are not programs), mknod the console major, read or
- * write the console (they close descriptors 0-2 first and never name
- * "console"), grow memory without bound (the heap is shrunk back past 4 MiB),
- * or sleep for long. Everything else is fair game, with hostile arguments:
- * null, kernel (0x80000000..), >= 2^38, the trampoline and trapframe pages,
- * the guard page under the stack, the program text, just past the break, -1;
- * huge and negative lengths; negative, closed and out-of-range descriptors;
- * garbage, over-long, unterminated and 14/15-character paths; random open
- * flags; out-of-range system-call numbers (rarely: the kernel logs each).
- * About 2% of the steps are instead "shapes", the sequences that broke the
- * kernel in the hardening pass (issue 11): exec of a malformed ELF (/be_*,
- * put on the image by tests/guest/fuzz.py), calls in a removed cwd, a
- * mkdir/unlink race with a child on another hart, forking until the table
- * is full, and filling memory until sbrk fails. Shapes are off when a
- * SKIPMASK is given, so a narrowed-down replay issues plain calls only.
- * Users and protection: setuid/setgid get root, student, other and junk
- * ids, so a worker (root at birth) often drops to an ordinary user for the
- * rest of its batch and then meets the permission checks; chmod and chown
- * get random paths with plausible and junk modes and ids (-1 included),
+ * write the console (they close descriptors 0-2 first and the random paths
+ * never name "console"; only the console shape's child writes to it), grow memory without bound (the heap is shrunk
+ * back past 4 MiB), or sleep for long. Everything else is fair game, with hostile arguments: null, kernel
+ * (0x80000000..), >= 2^38, the trampoline and trapframe pages, the guard page under the stack, the program text, just
+ * past the break, -1; huge and negative lengths; negative, closed and out-of-range descriptors; garbage, over-long,
+ * unterminated and 14/15-character paths; random open flags; out-of-range system-call numbers (rarely: the kernel logs
+ * each). About 2% of the steps are instead "shapes", the sequences that broke the kernel in the hardening pass (issue
+ * 11): exec of a malformed ELF (/be_*, put on the image by tests/guest/fuzz.py), calls in a removed cwd, a mkdir/unlink
+ * race with a child on another hart, forking until the table is full, and filling memory until sbrk fails; and those of
+ * issue 24: a console write of 32 KiB killed a tick later (a writer alive a second after its kill is reported as `fuzz:
+ * BUG`), and tracing and profiling with hostile sizes by whoever the worker is. Shapes are off when a SKIPMASK is
+ * given, so a narrowed-down replay issues plain calls only. Users and protection: setuid/setgid get root, student,
+ * other and junk ids, so a worker (root at birth) often drops to an ordinary user for the rest of its batch and then
+ * meets the permission checks; chmod and chown get random paths with plausible and junk modes and ids (-1 included),
  * xstat/fxstat hostile paths, descriptors and pointers.
+ * Threads (docs/threads.md): tcreate usually starts a real thread on one
+ * of four static stacks that makes a few random calls itself and then
+ * texits (so every call also meets a second thread of the same process),
+ * otherwise gets faulting entries, stacks and tidp words; futex waits and
+ * wakes on scratch words (with the right or a wrong value, short timeouts)
+ * and on hostile addresses with junk ops; the worker's first thread never
+ * texits (a thread may), and a wait that nobody ends is the supervisor's
+ * kill of a blocked worker, which kill must manage for a futex sleeper.
  * Valid buffers point into a heap scratch area allocated at start, so that
  * a large read lands in the heap and never in the worker's own variables.
  */
@@ -382,8 +386,60 @@ static void shape_fill_memory(void) {
     sbrk(-(int)(sbrk(0) - start));
 }
 
+/* A child writes 32 KiB to the console in one call and is killed a tick
+ * later: it must be gone within a second (issue 24: a console write held
+ * the console and ignored kill for as long as it took). The only console
+ * use a worker makes: lines of 'z', through its own descriptor. */
+static void shape_console_kill(void) {
+    int pid = fork();
+    if (pid == 0) {
+        enum { kBig = 32 * 1024 };
+        char* big = sbrk(kBig);
+        int fd = open("/console", O_WRONLY);
+        if (fd < 0 || big == (char*)-1) exit(0);
+        for (int i = 0; i < kBig; i++) big[i] = i % 101 == 100 ? '\n' : 'z';
+        write(fd, big, kBig);
+        exit(0);
+    }
+    if (pid < 0) return;
+    sleep(1);
+    int t0 = uptime();
+    kill(pid);
+    while (wait(0) != pid) {}
+    int ticks = uptime() - t0;
+    if (ticks > 10) {
+        int fd = open("/console", O_WRONLY);
+        fprintf(fd, "\nfuzz: BUG console writer (pid %d) survived kill for %d ticks\n", pid, ticks);
+        close(fd);
+    }
+}
+
+/* Tracing and profiling with hostile sizes, periods and buffers, as
+ * whoever the worker is now (a non-root worker must be refused), then
+ * stopped again so no session outlives the shape. */
+static void shape_trace(void) {
+    static const int kbs[] = {0, 3, 4, 512, 8192, 8193, -1, 0x7fffffff};
+    int kb = kbs[below(sizeof kbs / sizeof kbs[0])];
+    if (chance(50)) trace_start(kb);
+    else prof_start(chance(50) ? (int)below(3000) : 1000, kb);
+    for (int i = 0; i < 3; i++) {
+        trace_read(below(1 << 16), (void*)ptr_any(), (int)len_any());
+        prof_read(below(1 << 16), (void*)ptr_any(), (int)len_any());
+        trace_stat((struct tracestat*)ptr_any());
+    }
+    trace_stop();
+    prof_stop();
+}
+
 static void one_shape(void) {
-    switch (below(5)) {
+    switch (below(8)) {
+        case 5:
+            shape_console_kill();
+            break;
+        case 6:
+        case 7:
+            shape_trace();
+            break;
         case 0:
             shape_bad_elf();
             break;
@@ -419,6 +475,90 @@ static long id_any(void) {
         default:
             return (long)rnd();
     }
+}
+
+/* ---- threads and futexes (issue 26) ---- */
+
+static void one_call(void);
+
+#define TSTACKS 4
+#define TSTACK 8192
+static char tstacks[TSTACKS][TSTACK] __attribute__((aligned(16)));
+static volatile int tstack_word[TSTACKS]; /* tidp of the thread on that stack; 0: free */
+
+/* A worker's second (third...) thread: a few random calls, then texit. */
+static void thread_body(void* arg) {
+    (void)arg;
+    for (int i = 0; i < 8; i++) one_call();
+    texit((int)below(256));
+}
+
+/* An entry point that faults at once (kernel, unmapped, data, trampoline). */
+static long bad_entry(void) {
+    switch (below(4)) {
+        case 0:
+            return 0x80000000L + (long)(below(0x10000) * 4);
+        case 1:
+            return 0x3000000000L;
+        case 2:
+            return (long)scratch; /* data: not executable */
+        default:
+            return (long)MAXVA - PGSIZE; /* the trampoline: not for user mode */
+    }
+}
+
+/* An address user mode can never write (a thread's stack or tidp). */
+static long bad_stack(void) {
+    switch (below(5)) {
+        case 0:
+            return 0x80000000L + (long)(below(0x10000) * 16);
+        case 1:
+            return 0;
+        case 2:
+            return (long)MAXVA;
+        case 3:
+            return (long)MAXVA - PGSIZE;
+        default:
+            return (long)(unsigned long)&bad_ptr; /* program text */
+    }
+}
+
+static void fuzz_tcreate(void) {
+    if (chance(70)) {
+        for (int i = 0; i < TSTACKS; i++) {
+            if (!__sync_bool_compare_and_swap(&tstack_word[i], 0, -1)) continue;
+            long tid = sc(SYS_tcreate, (long)thread_body, 0, (long)(tstacks[i] + TSTACK), (long)rnd(),
+                          (long)&tstack_word[i], 0);
+            if (tid < 0) tstack_word[i] = 0;
+            return;
+        }
+        return;
+    }
+    /* Hostile: each fails (-1) or faults in the new thread before it
+     * touches the stack it names, which may be another thread's. */
+    long entry = (long)thread_body, stack = (long)(tstacks[0] + TSTACK), tidp = 0;
+    switch (below(3)) {
+        case 0:
+            entry = bad_entry();
+            break;
+        case 1:
+            stack = bad_stack();
+            break;
+        default:
+            tidp = bad_stack();
+            break;
+    }
+    sc(SYS_tcreate, entry, (long)rnd(), stack, (long)rnd(), tidp, 0);
+}
+
+static void fuzz_futex(void) {
+    volatile int* word = (volatile int*)(scratch + (below(SCRATCH / 4) * 4));
+    long addr = chance(60) ? (long)word : bad_ptr() + (chance(20) ? (long)below(4) : 0);
+    long op = chance(85) ? (long)below(2) : (long)rnd();
+    long val = addr == (long)word && chance(60) ? *word : (long)rnd();
+    if (op == FUTEX_WAKE && chance(80)) val = (long)below(8);
+    long timeout = chance(90) ? 1 + (long)below(20000000) : chance(50) ? 0 : (long)rnd();
+    sc(SYS_futex, addr, op, val, timeout, 0, 0);
 }
 
 /* Issue one random system call. */
@@ -595,6 +735,28 @@ static void one_call(void) {
             a0 = fd_any();
             a1 = ptr_any();
             break;
+        case SYS_getrlimit:
+        case SYS_setrlimit:
+            a0 = chance(80) ? 6 : (long)rnd(); /* RLIMIT_NPROC, or junk */
+            a1 = ptr_any();
+            if (num == SYS_setrlimit && a1 >= (long)scratch && a1 < (long)(scratch + SCRATCH) && chance(50)) {
+                unsigned long* r = (unsigned long*)((unsigned long)a1 & ~7UL);
+                r[0] = below(300); /* a plausible limit: fork bombs meet it */
+                r[1] = chance(50) ? r[0] : ~0UL;
+                a1 = (long)r;
+            }
+            break;
+        case SYS_tcreate:
+            fuzz_tcreate();
+            return;
+        case SYS_futex:
+            fuzz_futex();
+            return;
+        case SYS_texit:
+            if (gettid() == getpid()) num = SYS_gettid; /* the first thread never: the batch must go on */
+            a0 = (long)below(256);
+            break;
+        case SYS_gettid:
         case SYS_getuid:
         case SYS_geteuid:
         case SYS_getgid:

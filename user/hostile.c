@@ -1,8 +1,8 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom rmcwd dirrace console conswrite pipeatomic badsys renice
- *                       (the foreground ones), forkbomb and memhog (run
- *                       in the background by tests/guest/hostile.py)
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser conskill consshare forkuser rmcwd dirrace
+ * console conswrite pipeatomic badsys renice (the foreground ones), forkbomb and memhog (run in the background by
+ * tests/guest/hostile.py)
  *
  * Design: each test attacks the kernel through ordinary system calls the way
  * one of the bugs of the hardening pass was found, checks that the attack
@@ -15,6 +15,17 @@
  *            be killed instead (valid image, bad entry point);
  *   oom      exec a program with a 1 MiB bss while another process leaves
  *            under 64 pages free: -1, nothing leaked;
+ *   oomhuge  as the student, with root holding 20 MiB: impossible execs
+ *            and sbrks fail with -1 and kill nobody;
+ *   oomuser  whom the out-of-memory rule may kill for a student and for
+ *            root (docs/memory.md);
+ *   oomrace  refused student requests beside root's forks: no fork fails;
+ *   traceuser tracing and profiling are root's: the student cannot start,
+ *            stop, read or replace them; root's buffers are capped;
+ *   conskill a 256 KiB console write is killed within a second;
+ *   consshare a one-line write gets through beside a 256 KiB write;
+ *   forkuser two users' fork bombs leave root its reserve; RLIMIT_NPROC
+ *            (getrlimit, setrlimit) caps each user;
  *   rmcwd    a directory removed while it is the cwd: `..` fails and so does
  *            every create in it (file, directory, device, link);
  *   dirrace  one process makes and removes a directory while another
@@ -30,24 +41,27 @@
  *   renice   renice and getpriority on exiting and recycled pids, and policy
  *            switches, while children come and go on every hart;
  *   forkbomb three processes fill the process table for 3 s;
- *   memhog   take every page, then keep grabbing single pages for 30 s.
+ *   memhog   take every page, then keep grabbing single pages for 30 s;
+ *   tbomb tfutex texitrace texecrace tkill tjoin tstack: threads and
+ *            futexes, in user/hostile_threads.c.
  * No argument or -h prints the usage line with the list of tests (exit 2,
  * or 0 for -h); an unknown test is reported as `hostile: no test NAME`.
  */
+#include "user/hostile.h"
 #include "lib/sched/policies.h"
 #include "user/user.h"
 
 static int failures;
 
-static void pass(const char* name, const char* detail) { printf("PASS %s (%s)\n", name, detail); }
-static void fail(const char* name, const char* why, long v) {
+void pass(const char* name, const char* detail) { printf("PASS %s (%s)\n", name, detail); }
+void fail(const char* name, const char* why, long v) {
     printf("FAIL %s: %s (%ld)\n", name, why, v);
     failures++;
 }
 
 /* Exit status of child pid, -1 when it was killed; other children reaped
  * meanwhile are dropped, and -100 means pid was one of them (or no child). */
-static int reap(int pid) {
+int reap(int pid) {
     int status = 0;
     for (;;) {
         int w = wait(&status);
@@ -166,6 +180,419 @@ static void t_oom(void) {
     st = reap(pid);
     if (st != 0) return fail("oom", "bigbss does not run with memory free", st);
     pass("oom", "exec -1 at 64 free pages, runs afterwards");
+}
+
+/* ---- oom as a student, with a root victim present ------------------ */
+
+enum { kStudentId = 1000 };
+
+/* Become the student of /etc/passwd (the group first: after setuid a
+ * non-root process could no longer change it). */
+static int become_student(void) { return setgid(kStudentId) == 0 && setuid(kStudentId) == 0 ? 0 : -1; }
+
+/* Children of the oom tests: a holder of n pages, a hog that leaves n
+ * pages free, an exec of /bigbss (256 pages) or of /be_hugemem (252 GiB),
+ * and a forker. Each says it is ready on one pipe and waits for "go" on
+ * the other; holders and hogs then exit 42, so a status of -1 means the
+ * out-of-memory rule (or somebody) killed them. */
+enum { kHold, kHog, kExecBig };
+struct kid {
+    int pid, to, from;
+};
+
+static struct { int pid, status; } kept[16];
+static int nkept;
+
+/* Exit status of child pid, keeping the statuses of others reaped meanwhile. */
+static int reap_kept(int pid) {
+    for (;;) {
+        for (int i = 0; i < nkept; i++)
+            if (kept[i].pid == pid) {
+                kept[i].pid = 0;
+                return kept[i].status;
+            }
+        int status = 0;
+        int w = wait(&status);
+        if (w < 0) return -100;
+        if (w == pid) return status;
+        if (nkept < 16) {
+            kept[nkept].pid = w;
+            kept[nkept++].status = status;
+        }
+    }
+}
+
+static void kid_body(int student, int what, int n, int to, int from) {
+    if (student && become_student() < 0) exit(100);
+    if (what == kHold)
+        for (int i = 0; i < n; i += 256)
+            if (sbrk(256 * 4096) == (char*)-1) exit(101);
+    if (what == kHog) eat_memory(n);
+    char c = 'r';
+    write(from, &c, 1);
+    read(to, &c, 1);
+    if (what != kExecBig) exit(42);
+    char* argv[] = {"bigbss", 0};
+    exec("/bigbss", argv);
+    exit(image_marker == 12345 ? 0 : 3); /* exec returned -1: good */
+}
+
+/* Start a kid and wait until it is ready; 0, or -1 if it could not start. */
+static int kid_start(struct kid* k, int student, int what, int n) {
+    int a[2], b[2];
+    if (pipe(a) < 0) return -1;
+    if (pipe(b) < 0) {
+        close(a[0]);
+        close(a[1]);
+        return -1;
+    }
+    k->pid = fork();
+    if (k->pid == 0) {
+        close(a[1]);
+        close(b[0]);
+        kid_body(student, what, n, a[0], b[1]);
+    }
+    close(a[0]);
+    close(b[1]);
+    k->to = a[1];
+    k->from = b[0];
+    char c;
+    if (k->pid < 0 || read(k->from, &c, 1) != 1) return -1;
+    return 0;
+}
+
+/* Tell the kid to go on; its exit status (42: a holder that survived). */
+static int kid_end(struct kid* k) {
+    write(k->to, "g", 1); /* -1 if it is dead already: no reader */
+    int st = reap_kept(k->pid);
+    close(k->to);
+    close(k->from);
+    return st;
+}
+
+/* As the student, with root holding 20 MiB: an exec of a 252 GiB image,
+ * sbrk(2^31 - 1) and sbrk of 64 pages more than are free all fail with
+ * -1 and kill nobody (before the fix the exec killed root's holder). */
+static void t_oomhuge(void) {
+    struct kid root;
+    if (kid_start(&root, 0, kHold, 5120) < 0) return fail("oomhuge", "root holder did not start", -1);
+    int before = freepages();
+    int pid = fork();
+    if (pid == 0) {
+        if (become_student() < 0) exit(100);
+        int bad = 0;
+        for (int i = 0; i < 10; i++) {
+            char* argv[] = {"be_hugemem", 0};
+            if (exec("/be_hugemem", argv) != -1) bad |= 1;
+            if (sbrk(0x7fffffff) != (char*)-1) bad |= 2;
+            if (sbrk((freepages() + 64) * 4096) != (char*)-1) bad |= 4;
+        }
+        exit(bad);
+    }
+    int st = reap_kept(pid);
+    int after = freepages();
+    int rs = kid_end(&root);
+    if (st != 0) return fail("oomhuge", "impossible requests not refused (bit mask; 100 = setup)", st);
+    if (rs != 42) return fail("oomhuge", "the student's impossible requests killed root's holder", rs);
+    if (after < before - 4) return fail("oomhuge", "pages lost", before - after);
+    pass("oomhuge", "252 GiB exec, 2 GiB sbrk, free+64 pages sbrk: -1, nobody killed");
+}
+
+/* Who the rule may kill when memory is really exhausted (a hog leaves 64
+ * pages free and somebody's exec of /bigbss fails):
+ *   A: root's hog, a student's exec: nobody (not another user's process);
+ *   B: a student's hog and root's 20 MiB holder, a student's exec: the
+ *      student's own hog, not root's holder;
+ *   C: a student's hog, root's exec: the hog (root can always get memory
+ *      back). Every exec returns -1 and no page is lost. */
+static int oom_case(int hog_student, int asker_student, int with_holder, int* hog_st, int* holder_st) {
+    struct kid holder, asker, hog;
+    *holder_st = 42;
+    if (with_holder && kid_start(&holder, 0, kHold, 5120) < 0) return 200;
+    if (kid_start(&asker, asker_student, kExecBig, 0) < 0) return 201;
+    if (kid_start(&hog, hog_student, kHog, 64) < 0) return 202;
+    int st = kid_end(&asker);
+    *hog_st = kid_end(&hog);
+    if (with_holder) *holder_st = kid_end(&holder);
+    return st;
+}
+
+static void t_oomuser(void) {
+    int before = freepages();
+    int hog, holder;
+    int st = oom_case(0, 1, 0, &hog, &holder);
+    if (st != 0) return fail("oomuser", "A: the student's exec did not return -1 cleanly (200+ = setup)", st);
+    if (hog != 42) return fail("oomuser", "A: a student's failed exec killed root's hog", hog);
+    st = oom_case(1, 1, 1, &hog, &holder);
+    if (st != 0) return fail("oomuser", "B: the student's exec did not return -1 cleanly (200+ = setup)", st);
+    if (holder != 42) return fail("oomuser", "B: a student's failed exec killed root's holder", holder);
+    if (hog != -1) return fail("oomuser", "B: the student's own hog was not killed", hog);
+    st = oom_case(1, 0, 0, &hog, &holder);
+    if (st != 0) return fail("oomuser", "C: root's exec did not return -1 cleanly (200+ = setup)", st);
+    if (hog != -1) return fail("oomuser", "C: root's failed exec did not kill the student's hog", hog);
+    int after = freepages();
+    if (after < before - 4) return fail("oomuser", "pages lost", before - after);
+    pass("oomuser", "A: nobody killed, B: the student's own hog, C: root kills the student's hog");
+}
+
+/* While the student asks again and again for 16 MiB more than is free,
+ * a root process of 8 MiB forks: every fork succeeds (a refused request
+ * takes no page, so memory is never empty for a moment) and root's 20 MiB
+ * holder survives. Before the fix sbrk took every free page and gave them
+ * back, and a fork landing in between failed and killed the holder. */
+static void t_oomrace(void) {
+    struct kid root;
+    if (kid_start(&root, 0, kHold, 5120) < 0) return fail("oomrace", "root holder did not start", -1);
+    int stop = uptime() + 30; /* 3 s */
+    int student = fork();
+    if (student == 0) {
+        if (become_student() < 0) exit(100);
+        while (uptime() < stop) {
+            /* 16 MiB more than free: more than the forker's children give back */
+            if (sbrk((freepages() + 4096) * 4096) != (char*)-1) exit(1);
+            char* argv[] = {"be_hugemem", 0};
+            exec("/be_hugemem", argv);
+        }
+        exit(0);
+    }
+    int forker = fork();
+    if (forker == 0) {
+        if (sbrk(8 << 20) == (char*)-1) exit(100);
+        int failed = 0;
+        while (uptime() < stop) {
+            int pid = fork();
+            if (pid == 0) exit(0);
+            if (pid < 0) failed++;
+            else wait(0);
+        }
+        exit(failed > 99 ? 99 : failed);
+    }
+    int ss = reap_kept(student);
+    int fs = reap_kept(forker);
+    int rs = kid_end(&root);
+    if (ss != 0) return fail("oomrace", "the student's request was not refused (100 = setup)", ss);
+    if (fs != 0) return fail("oomrace", "root's forks that failed (100 = setup)", fs);
+    if (rs != 42) return fail("oomrace", "root's holder was killed", rs);
+    pass("oomrace", "3 s of refused student requests beside root's forks: none failed, nobody killed");
+}
+
+/* ---- tracing and profiling are root's ----------------------------- */
+
+/* Root traces and profiles; the student can neither start their own, nor
+ * stop, read or replace root's (before the fix trace_start(8192) and the
+ * largest prof_start took every page but 19 at 8 harts and prof stop read
+ * root's samples). Root's own buffers stay within 1/8 of memory each. */
+static void t_traceuser(void) {
+    int before = freepages();
+    if (trace_start(512) < 0) return fail("traceuser", "root's trace_start(512)", -1);
+    if (prof_start(1000, 64) < 0) {
+        trace_stop();
+        return fail("traceuser", "root's prof_start(1000, 64)", -1);
+    }
+    int pid = fork();
+    if (pid == 0) {
+        if (become_student() < 0) exit(100);
+        char buf[64];
+        struct tracestat st;
+        int bad = 0;
+        if (trace_stop() != -1) bad |= 1;
+        if (prof_stop() != -1) bad |= 2;
+        if (trace_start(8192) != -1) bad |= 4;
+        if (prof_start(20, 8192) != -1) bad |= 8;
+        if (trace_read(0, buf, sizeof buf) != -1) bad |= 16;
+        if (prof_read(0, buf, sizeof buf) != -1) bad |= 32;
+        if (trace_stat(&st) != 0 || st.on != 1) bad |= 64; /* the counts are anyone's */
+        exit(bad);
+    }
+    int st = reap_kept(pid);
+    int kept = trace_stop(), samples = prof_stop();
+    char hdr[16];
+    int rd = trace_read(0, hdr, sizeof hdr);
+    static char rest[4096];
+    unsigned long off = 0;
+    int n;
+    while ((n = prof_read(off, rest, sizeof rest)) > 0) off += (unsigned long)n; /* to the end: frees it */
+    if (st != 0) return fail("traceuser", "the student's calls that did not fail (bit mask; 100 = setup)", st);
+    if (kept <= 0 || samples < 0) return fail("traceuser", "root's trace or profile was stopped by the student", kept);
+    if (rd != (int)sizeof hdr) return fail("traceuser", "root cannot read its trace", rd);
+    /* The largest per-hart size on every hart is over 1/8 of memory here: refused. */
+    if (trace_start(8192) != -1) {
+        int used = before - freepages();
+        trace_stop();
+        if (used > before / 8 + 64) return fail("traceuser", "root's trace took more than 1/8 of memory", used);
+    }
+    if (trace_start(4) < 0) return fail("traceuser", "a small trace no longer starts", -1);
+    trace_stop();
+    int after = freepages();
+    if (after < before - 8) return fail("traceuser", "pages still held by a stopped small trace", before - after);
+    pass("traceuser", "the student cannot start, stop or read; root's buffers within 1/8 of memory");
+}
+
+/* ---- console writes are killable and shared ----------------------- */
+
+/* A child writes 256 KiB in one write(1, ...) (lines of 100 'z's). */
+static int big_writer(void) {
+    int pid = fork();
+    if (pid == 0) {
+        enum { kBig = 256 * 1024 };
+        char* buf = sbrk(kBig);
+        if (buf == (char*)-1) exit(100);
+        for (int i = 0; i < kBig; i++) buf[i] = i % 101 == 100 ? '\n' : 'z';
+        write(1, buf, kBig);
+        exit(0);
+    }
+    return pid;
+}
+
+/* Killed in the middle of a 256 KiB console write, the writer is gone
+ * within a second (it took 8 s before the fix: the write held the console
+ * and uart_putc's sleep never looked at killed). */
+static void t_conskill(void) {
+    int pid = big_writer();
+    if (pid < 0) return fail("conskill", "fork", pid);
+    sleep(3);
+    int t0 = uptime();
+    kill(pid);
+    int st = reap_kept(pid);
+    int ticks = uptime() - t0;
+    printf("\n"); /* the writer may have stopped inside a line */
+    if (st != -1) return fail("conskill", "the writer was not killed", st);
+    if (ticks > 10) return fail("conskill", "ticks from kill to exit of a console writer", ticks);
+    printf("conskill: the writer was gone %d ticks after its kill\n", ticks);
+    pass("conskill", "a 256 KiB console write ends within a second of its kill");
+}
+
+/* While another process writes 256 KiB in one call, a one-line write gets
+ * through within a second (before: after the whole 256 KiB, 8 s) and its
+ * line arrives whole (the host checks). */
+static void t_consshare(void) {
+    int pid = big_writer();
+    if (pid < 0) return fail("consshare", "fork", pid);
+    sleep(3);
+    int t0 = uptime();
+    static const char line[] = "consshare: a line between the big writer's lines\n";
+    int w = write(1, line, sizeof line - 1);
+    int ticks = uptime() - t0;
+    kill(pid);
+    reap_kept(pid);
+    printf("\n");
+    if (w != (int)sizeof line - 1) return fail("consshare", "the line's write", w);
+    if (ticks > 10) return fail("consshare", "ticks a one-line write waited behind a 256 KiB write", ticks);
+    printf("consshare: the line's write took %d ticks\n", ticks);
+    pass("consshare", "a line gets through a 256 KiB write within a second");
+}
+
+/* ---- process slots: root's reserve and the per-user limit --------- */
+
+/* Fork children that wait until the gate pipe's write end closes, until
+ * fork fails (or cap of them); returns how many. */
+static int bomb(int cap, int gate[2]) {
+    int n = 0;
+    while (n < cap) {
+        int pid = fork();
+        if (pid == 0) {
+            char c;
+            close(gate[1]);
+            read(gate[0], &c, 1);
+            exit(0);
+        }
+        if (pid < 0) break;
+        n++;
+    }
+    return n;
+}
+
+/* A child running as uid that bombs (at most cap), reports its count on
+ * `report` and, once the gate closes, reaps its children and exits. */
+static int bomber(int uid, int cap, int gate[2], int report) {
+    int pid = fork();
+    if (pid == 0) {
+        close(gate[1]);
+        if (setgid(uid) < 0 || setuid(uid) < 0) exit(100);
+        int n = bomb(cap, gate);
+        write(report, &n, sizeof n);
+        char c;
+        read(gate[0], &c, 1);
+        while (wait(0) >= 0) {}
+        exit(0);
+    }
+    return pid;
+}
+
+/* Two users' fork bombs take what they may; root still forks (it has the
+ * last slots to itself). Before the fix a student's bomb took all 64
+ * slots and root's shell could not even run kill or ps. */
+static int slots_case(int* n1, int* n2, int* root_ok) {
+    int gate[2], rep[2];
+    if (pipe(gate) < 0 || pipe(rep) < 0) return 200;
+    *n1 = *n2 = -1;
+    int a = bomber(kStudentId, 1000, gate, rep[1]);
+    if (a < 0 || read(rep[0], n1, sizeof *n1) != sizeof *n1) return 201;
+    int b = bomber(kStudentId + 1, 1000, gate, rep[1]); /* no slot left for it before the fix */
+    if (b > 0 && read(rep[0], n2, sizeof *n2) != sizeof *n2) return 202;
+    if (b < 0) *n2 = 0;
+    *root_ok = 0;
+    for (int i = 0; i < 4; i++) {
+        int pid = fork();
+        if (pid == 0) exit(7);
+        if (pid > 0 && reap_kept(pid) == 7) (*root_ok)++;
+    }
+    close(gate[0]);
+    close(gate[1]);
+    close(rep[0]);
+    close(rep[1]);
+    reap_kept(a);
+    if (b > 0) reap_kept(b);
+    return 0;
+}
+
+/* getrlimit/setrlimit as the student: the default is half the user slots;
+ * lowering cur limits the student's forks; cur above max, raising max and
+ * unknown resources are refused. Exit status: bit mask of failures. */
+static int rlimit_checks(void) {
+    if (become_student() < 0) return 100;
+    struct rlimit r, d;
+    int bad = 0;
+    if (getrlimit(RLIMIT_NPROC, &d) != 0 || d.rlim_cur != d.rlim_max || d.rlim_cur < 64) bad |= 1;
+    if (getrlimit(999, &r) != -1 || setrlimit(999, &d) != -1) bad |= 2;
+    r.rlim_cur = d.rlim_max + 1;
+    r.rlim_max = d.rlim_max + 1;
+    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 4; /* raising max: root's */
+    r.rlim_cur = d.rlim_max + 1;
+    r.rlim_max = d.rlim_max;
+    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 8; /* cur above max */
+    r.rlim_cur = 5;
+    if (setrlimit(RLIMIT_NPROC, &r) != 0) bad |= 16;
+    int gate[2];
+    if (pipe(gate) < 0) return 101;
+    int n = bomb(100, gate); /* this process is one of the student's 5 */
+    close(gate[1]);
+    while (wait(0) >= 0) {}
+    close(gate[0]);
+    if (n != 4) bad |= 32;
+    r.rlim_cur = r.rlim_max = 5;
+    if (setrlimit(RLIMIT_NPROC, &r) != 0) bad |= 64;
+    r.rlim_max = 6;
+    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 128; /* no way back up */
+    if (getrlimit(RLIMIT_NPROC, (struct rlimit*)0x80000000L) != -1) bad |= 256;
+    return bad;
+}
+
+static void t_forkuser(void) {
+    int n1, n2, root_ok;
+    int st = slots_case(&n1, &n2, &root_ok);
+    if (st != 0) return fail("forkuser", "setup", st);
+    struct rlimit d;
+    getrlimit(RLIMIT_NPROC, &d);
+    printf("forkuser: the student forked %d, another user %d, root %d of 4\n", n1, n2, root_ok);
+    if (root_ok != 4) return fail("forkuser", "root's forks that succeeded beside two users' fork bombs", root_ok);
+    if (n1 < 1 || n2 < 1) return fail("forkuser", "a user's fork bomb got no process", n1 < 1 ? n1 : n2);
+    if (n1 != (int)d.rlim_cur - 1) return fail("forkuser", "the student's children (want RLIMIT_NPROC - 1)", n1);
+    int pid = fork();
+    if (pid == 0) exit(rlimit_checks());
+    st = reap_kept(pid);
+    if (st != 0) return fail("forkuser", "getrlimit/setrlimit checks (bit mask; 100+ = setup)", st);
+    pass("forkuser", "root forks beside two users' bombs; RLIMIT_NPROC caps each user");
 }
 
 /* ---- rmcwd ---------------------------------------------------------- */
@@ -342,7 +769,7 @@ static long raw_syscall(long num) {
 }
 
 static void t_badsys(void) {
-    static const long nums[] = {0, -1, 999, 1L << 40, 200, 64};
+    static const long nums[] = {0, -1, 999, 1L << 40, 200, 1000};
     int t0 = uptime();
     for (int i = 0; i < 20000; i++) {
         long r = raw_syscall(nums[i % 6]);
@@ -434,6 +861,13 @@ struct test {
 static struct test tests[] = {
     {"elf", t_elf},
     {"oom", t_oom},
+    {"oomhuge", t_oomhuge},
+    {"oomuser", t_oomuser},
+    {"oomrace", t_oomrace},
+    {"traceuser", t_traceuser},
+    {"conskill", t_conskill},
+    {"consshare", t_consshare},
+    {"forkuser", t_forkuser},
     {"rmcwd", t_rmcwd},
     {"dirrace", t_dirrace},
     {"console", t_console},
@@ -443,12 +877,20 @@ static struct test tests[] = {
     {"renice", t_renice},
     {"forkbomb", t_forkbomb},
     {"memhog", t_memhog},
+    /* threads and futexes (user/hostile_threads.c) */
+    {"tbomb", t_tbomb},
+    {"tfutex", t_tfutex},
+    {"texitrace", t_texitrace},
+    {"texecrace", t_texecrace},
+    {"tkill", t_tkill},
+    {"tjoin", t_tjoin},
+    {"tstack", t_tstack},
 };
 
 int main(int argc, char* argv[]) {
     int ntests = sizeof tests / sizeof tests[0];
     if (argc < 2 || strcmp(argv[1], "-h") == 0) {
-        char line[160] = "hostile TEST...  (tests:";
+        char line[240] = "hostile TEST...  (tests:";
         for (int i = 0; i < ntests; i++) {
             int n = strlen(line);
             line[n] = ' ';

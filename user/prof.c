@@ -31,8 +31,8 @@ static void usage(void) { usage_exit(usage_line, 1); }
 static int cmd_start(int period_us, int kb) {
     if (prof_start(period_us, kb) < 0) {
         fprintf(2,
-                "prof: cannot start (already profiling, -p outside 20..1000000, -b outside 4..8192, or out "
-                "of memory)\n");
+                "prof: cannot start (not root, already profiling, -p outside 20..1000000, -b outside 4..8192, "
+                "all harts' buffers over 1/8 of memory, or out of memory)\n");
         return 1;
     }
     return 0;
@@ -41,7 +41,7 @@ static int cmd_start(int period_us, int kb) {
 static int cmd_stop(void) {
     int n = prof_stop();
     if (n < 0) {
-        fprintf(2, "prof: not profiling\n");
+        fprintf(2, "prof: not profiling (or not root)\n");
         return 1;
     }
     printf("prof: %d samples\n", n);
@@ -49,7 +49,8 @@ static int cmd_stop(void) {
 }
 
 static int cmd_dump(const char* file) {
-    return dump_to_file(prof_read, file, "prof", "no profile to dump (still profiling, never stopped, or dumped)");
+    return dump_to_file(prof_read, file, "prof",
+                        "no profile to dump (still profiling, never stopped, dumped, or not root)");
 }
 
 static int cmd_run(int period_us, int kb, const char* file, char** argv) {

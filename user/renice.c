@@ -3,6 +3,8 @@
  *   renice -n N -p PID
  *
  * Sets PID's nice value to N (-20..19), as the seed's walkthrough uses it.
+ * Nice is per thread, as in Linux: PID names a process's first thread
+ * (whose tid is the pid), and a thread's TID (`ps -T`) names that thread.
  * -h prints the usage line and exits 0. An unknown pid, a value out of
  * range, a refused change (only root may lower a nice value or renice
  * another user's process) or a malformed command line prints one error line
@@ -13,13 +15,13 @@
 
 static const char usage[] = "renice -n N -p PID";
 
-/* Is pid a live process? (getpriority's -1 is also a valid nice value.) */
+/* Is pid a live thread? (getpriority's -1 is also a valid nice value.) */
 static int exists(int pid) {
     struct procinfo pi;
     for (int i = 0;; i++) {
         const int r = procinfo(i, &pi);
         if (r < 0) return 0;
-        if (r == 0 && pi.pid == pid && pi.state != 5) return 1;
+        if (r == 0 && pi.tid == pid && pi.state != 5) return 1;
     }
 }
 

@@ -5,7 +5,8 @@
  *   taskset -p PID               print PID's mask
  *
  * MASK is hexadecimal (0x optional): bit i is hart i, so 0x5 is harts 0 and
- * 2. Children inherit the mask. Affinity is enforced with per-hart run
+ * 2. Children and new threads inherit the mask. Affinity is per thread, as
+ * in Linux: PID names a process's first thread, a TID (`ps -T`) another. Affinity is enforced with per-hart run
  * queues (rq=percpu, the default); with one shared queue it is recorded but
  * every hart runs everything. -h prints the usage line and exits 0; a
  * malformed command line prints it and exits 1. */

@@ -33,7 +33,9 @@ static void die(const char* what, const char* arg) {
 
 static int cmd_start(int kb) {
     if (trace_start(kb) < 0) {
-        fprintf(2, "trace: cannot start (already tracing, -b outside 4..8192, or out of memory)\n");
+        fprintf(2,
+                "trace: cannot start (not root, already tracing, -b outside 4..8192, all harts' buffers over 1/8 of "
+                "memory, or out of memory)\n");
         return 1;
     }
     return 0;
@@ -42,7 +44,7 @@ static int cmd_start(int kb) {
 static int cmd_stop(void) {
     struct tracestat st;
     if (trace_stop() < 0) {
-        fprintf(2, "trace: not tracing\n");
+        fprintf(2, "trace: not tracing (or not root)\n");
         return 1;
     }
     if (trace_stat(&st) < 0) die("trace_stat failed", "");
@@ -59,7 +61,7 @@ static int cmd_status(void) {
 }
 
 static int cmd_dump(const char* file) {
-    return dump_to_file(trace_read, file, "trace", "no trace to dump (still tracing, or never stopped)");
+    return dump_to_file(trace_read, file, "trace", "no trace to dump (still tracing, never stopped, or not root)");
 }
 
 static int cmd_run(int kb, const char* file, char** argv) {

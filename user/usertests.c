@@ -11,7 +11,10 @@
  * SLOW: disk and inode exhaustion, huge transfers); -h powers the machine
  * off afterwards with halt(failed ? 1 : 0); names select tests by prefix.
  * All files are created in the current directory with a "ut" prefix and
- * removed again.
+ * removed again. Last, as xv6's usertests do, the pages a process gets
+ * from sbrk until it fails are counted again: fewer than before the tests
+ * is a failure (sbrk_pages), since the kernel must give back every page
+ * its caches do not strictly need.
  */
 #include "user/usertests.h"
 #include "kernel/fcntl.h"
@@ -504,6 +507,18 @@ static int selected(const char* name, int argc, char** argv, int first) {
     return 0;
 }
 
+/* Pages sbrk gets before it fails, given back at once (xv6's usertests
+ * count them before and after the run: every page must come back, buffer
+ * cache or not). */
+static long sbrk_pages(void) {
+    char* start = sbrk(0);
+    long n = 0;
+    while (sbrk(1 << 20) != (char*)-1) n += 256;
+    while (sbrk(4096) != (char*)-1) n++;
+    sbrk(-(int)(sbrk(0) - start));
+    return n;
+}
+
 /* Run one test in a child; returns 1 if it passed. */
 static int run_test(const struct test* t) {
     cur = t->name;
@@ -535,10 +550,20 @@ int main(int argc, char* argv[]) {
     }
     printf("usertests: starting (%s mode)\n", quick ? "quick" : "full");
     int passed = 0, failed = 0;
+    long free0 = sbrk_pages();
     for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
         if ((quick && tests[i].slow) || !selected(tests[i].name, argc, argv, first)) continue;
         if (run_test(&tests[i])) passed++;
         else failed++;
+    }
+    long free1 = sbrk_pages();
+    if (free1 >= free0) {
+        printf("PASS sbrk_pages %ld before, %ld after\n", free0, free1);
+        passed++;
+    } else {
+        printf("FAIL sbrk_pages: sbrk got %ld pages before the tests, %ld after: %ld lost\n", free0, free1,
+               free0 - free1);
+        failed++;
     }
     printf("usertests: %d passed, %d failed\n", passed, failed);
     if (do_halt) halt(failed ? 1 : 0);

@@ -8,19 +8,23 @@
 // whole line is there. Indexes are free-running: r <= w <= r + kInputSize,
 // [r, w) ready for readers; the editor never lets a line outgrow the ring's
 // free space, so a finished line always fits.
-// Output: one write() reaches the screen whole. The UART's ring is small
-// and a writer sleeps when it is full, so without g_write_lock another
-// process's characters would land inside the line (the shell's "$ " inside
-// a background job's output, say). As in Linux's terminal writes, the lock
-// is held for the whole call; characters echoed by the interrupt handler
-// and kernel messages do not take it.
+// Output goes out a piece at a time: up to and including a newline, at
+// most kPiece bytes. A piece reaches the screen whole: the UART's ring is
+// small and a writer sleeps when it is full, so each piece is written
+// under the writers' turn (WriteTurn), or another process's characters
+// would land inside the line (the shell's "$ " inside a background job's
+// output, say). The turn passes first come, first served between pieces,
+// so a megabyte write lets every other writer in after each of its lines
+// instead of holding the console for a minute. A writer killed while it
+// waits for the turn or for room in the ring stops there (uart_putc) and
+// the call returns what it wrote. Characters echoed by the interrupt
+// handler and kernel messages take no turn.
 #include "kernel/dev/console.h"
 
 #include "kernel/dev/uart.h"
 #include "kernel/fs/file.h"
 #include "kernel/proc/proc.h"
 #include "kernel/proc/procdump.h"
-#include "kernel/sync/sleeplock.h"
 #include "lib/abi/abi.h"
 #include "lib/console/line_edit.h"
 
@@ -35,25 +39,100 @@ static_assert(LineEditor::kMaxLine < kInputSize, "a whole line and its '\\n' fit
 constexpr char ctrl(char c) { return static_cast<char>(c - '@'); }
 
 constinit SpinLock g_cons_lock("console");
-constinit SleepLock g_write_lock("console write");  // one writer's call at a time
 constinit char g_in[kInputSize];
 constinit u32 g_r = 0;          // read index
 constinit u32 g_w = 0;          // write index (end of finished lines)
 constinit LineEditor g_editor;  // the line being typed; under g_cons_lock
 
-// Write n bytes; a bad source address ends the write: -1 when nothing was
-// written, else the count written before it.
-i64 console_write(bool user_src, u64 src, int n, u32* /*off*/) {
-    SleepGuard whole(g_write_lock);
+// The longest piece written under one turn: a line of up to 512 bytes
+// (PIPE_BUF's figure) arrives whole.
+constexpr int kPiece = 512;
+
+// Whose turn it is to write a piece, and who waits for it, oldest first.
+// Each process waits at most once, so kMaxProcs places always suffice.
+class WriteTurn {
+  public:
+    // Wait for the caller's turn; Killed (not waiting any more) if it is
+    // killed meanwhile.
+    Status take(Proc* me) {
+        LockGuard g(lock_);
+        if (owner_ == nullptr && n_ == 0) {
+            owner_ = me;
+            return {};
+        }
+        queue_[(head_ + n_++) % kPlaces] = me;
+        while (owner_ != me) {
+            if (killed(me)) {
+                drop(me);
+                return Error::Killed;
+            }
+            sleep(this, lock_);
+        }
+        return {};
+    }
+    // Hand the turn to the oldest waiter, if any.
+    void give() {
+        LockGuard g(lock_);
+        owner_ = nullptr;
+        if (n_ == 0) return;
+        owner_ = queue_[head_];
+        head_ = (head_ + 1) % kPlaces;
+        n_--;
+        wakeup(this);
+    }
+
+  private:
+    static constexpr u32 kPlaces = param::kMaxProcs;
+    void drop(Proc* me) {
+        u32 out = 0;
+        for (u32 i = 0; i < n_; i++) {
+            Proc* p = queue_[(head_ + i) % kPlaces];
+            if (p != me) queue_[(head_ + out++) % kPlaces] = p;
+        }
+        n_ = out;
+    }
+    SpinLock lock_{"console turn"};
+    Proc* owner_ = nullptr;
+    Proc* queue_[kPlaces] = {};
+    u32 head_ = 0;
+    u32 n_ = 0;  // waiting
+};
+
+constinit WriteTurn g_turn;
+
+// Write one piece of [src, src+n): up to and including the first newline,
+// at most kPiece bytes. Returns the bytes queued; fewer when a source byte
+// cannot be read or the caller is killed, -1 when not even the first could.
+int write_piece(bool user_src, u64 src, int n) {
+    if (n > kPiece) n = kPiece;
     char chunk[64];
     int i = 0;
     while (i < n) {
         const int len = n - i < static_cast<int>(sizeof chunk) ? n - i : static_cast<int>(sizeof chunk);
-        if (!either_copyin(chunk, user_src, src + i, static_cast<u64>(len)).ok()) break;
-        for (int k = 0; k < len; k++) uart_putc(chunk[k]);
+        if (!either_copyin(chunk, user_src, src + i, static_cast<u64>(len)).ok()) return i == 0 ? -1 : i;
+        for (int k = 0; k < len; k++) {
+            if (!uart_putc(chunk[k]).ok()) return i + k;
+            if (chunk[k] == '\n') return i + k + 1;
+        }
         i += len;
     }
-    return i == 0 && n > 0 ? -1 : i;
+    return i;
+}
+
+// Write n bytes, a piece per turn. Ends early at a bad source address or
+// when the caller is killed: -1 when nothing was written, else the count
+// written before.
+i64 console_write(bool user_src, u64 src, int n, u32* /*off*/) {
+    Proc* me = myproc();
+    int done = 0;
+    while (done < n && !killed(me)) {
+        if (!g_turn.take(me).ok()) break;
+        const int wrote = write_piece(user_src, src + static_cast<u64>(done), n - done);
+        g_turn.give();
+        if (wrote <= 0) break;
+        done += wrote;
+    }
+    return done == 0 && n > 0 ? -1 : done;
 }
 
 // Read up to n bytes, at most one line. A character is consumed only once

@@ -2,7 +2,8 @@
 //
 // Output: uart_putc() appends to a ring buffer and starts transmission;
 // the transmit-idle interrupt drains the ring one character at a time.
-// Writers sleep on the ring when it is full. Input: every received character
+// Writers sleep on the ring when it is full, and give up when they are
+// killed (the character is then not queued). Input: every received character
 // is handed to console_intr(), which does line editing.
 // Invariant: tx_read <= tx_write <= tx_read + kTxSize (free-running counters).
 #include "kernel/dev/uart.h"
@@ -51,14 +52,19 @@ void uart_init() {
     reg(Reg::Ier) = kIerTxEnable | kIerRxEnable;
 }
 
-void uart_putc(char c) {
+Status uart_putc(char c) {
     LockGuard g(g_tx_lock);
     if (g_panicked)
         for (;;) {}
-    while (g_tx_write == g_tx_read + kTxSize) sleep(&g_tx_read, g_tx_lock);
+    while (g_tx_write == g_tx_read + kTxSize) {
+        Proc* p = myproc();
+        if (p && killed(p)) return Error::Killed;  // kill() wakes the sleeper to see it
+        sleep(&g_tx_read, g_tx_lock);
+    }
     g_tx_buf[g_tx_write % kTxSize] = c;
     g_tx_write++;
     tx_start();
+    return {};
 }
 
 void uart_putc_sync(char c) {

@@ -21,6 +21,14 @@
 //     used block first. A free buffer is always clean (the log pins dirty
 //     blocks), so dropping its contents loses nothing. Borrowed pages count
 //     as free memory for kalloc_free_pages().
+//   - A block the log pins (committed, not yet installed) is referenced
+//     until the install, so it would keep its slab from going back. When
+//     give_back finds no idle slab, it moves every pinned block that only
+//     the log references into a free fixed buffer (move_pins_to_floor) and
+//     tries again: the floor is larger than the pin budget plus what the
+//     running operations hold (lib/fs/log_logic.h), so a process growing
+//     until memory runs out gets every page the cache does not hold for a
+//     caller at that moment.
 //   - The cache spinlock guards dev, blockno, refcnt, the links, the slab
 //     list and the counts; `valid` and `data` are guarded by the buffer's
 //     sleep lock. Pages are allocated and freed outside the cache lock.
@@ -218,15 +226,63 @@ BufSlab* coldest_idle_slab() {
     return nullptr;
 }
 
+// A fixed buffer nobody references, to take a pinned block (cache lock
+// held); null if every one is referenced.
+Buf* free_fixed() {
+    for (Buf& f : g_bcache.bufs)
+        if (f.refcnt == 0) return &f;
+    return nullptr;
+}
+
+// Move the block of slab buffer `from`, whose only reference is the log's
+// pin, into free fixed buffer `to` (cache lock held). Nobody holds either
+// sleep lock: every holder, and every bget about to lock, has a reference.
+void move_pinned(Buf& from, Buf& to) {
+    make_empty(to);
+    FreeList::remove(to);
+    memmove(to.data, from.data, fs::kBlockSize);
+    to.dev = from.dev;
+    to.blockno = from.blockno;
+    to.valid = from.valid;
+    to.refcnt = 1;
+    to.pinned = true;
+    make_empty(from);
+    chain_of(to.dev, to.blockno).push_back(to);
+    from.refcnt = 0;
+    from.pinned = false;
+    from.slab->busy--;
+    g_bcache.free.push_front(from);
+}
+
+// Move every pinned block that only the log references from the slabs to
+// free fixed buffers (cache lock held); returns how many moved. Runs only
+// when no slab is idle, so the slabs left are few (each holds a reference).
+u32 move_pins_to_floor() {
+    u32 moved = 0;
+    for (BufSlab& slab : g_bcache.slabs) {
+        for (Buf& b : slab.bufs) {
+            if (!b.pinned || b.refcnt != 1) continue;
+            Buf* to = free_fixed();
+            if (to == nullptr) return moved;
+            move_pinned(b, *to);
+            moved++;
+        }
+    }
+    return moved;
+}
+
 // Lender::give_back: free idle slabs, coldest first, until `pages` pages
-// came back; returns the pages freed (0: nothing idle to give).
+// came back, moving pinned blocks to the floor when no slab is idle;
+// returns the pages freed (0: nothing idle to give).
 u64 give_back(u64 pages) {
     u64 freed = 0;
     while (freed < pages) {
         BufSlab* slab;
         {
             LockGuard guard(g_bcache.lock);
-            if ((slab = coldest_idle_slab()) == nullptr) break;
+            slab = coldest_idle_slab();
+            if (slab == nullptr && move_pins_to_floor() > 0) slab = coldest_idle_slab();
+            if (slab == nullptr) break;
             remove_slab(slab);
         }
         free_slab(slab);
@@ -315,6 +371,7 @@ void bcache_init() {
         Buf& b = g_bcache.bufs[i];
         b.data = g_fixed_data[i];
         b.refcnt = 0;
+        b.pinned = false;
         make_empty(b);
         if (b.lru.linked()) FreeList::remove(b);
         g_bcache.free.push_back(b);
@@ -361,10 +418,21 @@ void brelse(Buf* b) {
 void bpin(Buf* b) {
     LockGuard guard(g_bcache.lock);
     if (b->refcnt == 0) panic("bpin: block %u not held", b->blockno);
+    if (b->pinned) panic("bpin: block %u pinned twice", b->blockno);
     b->refcnt++;
+    b->pinned = true;
 }
 
-void bunpin(Buf* b) { unref_and_wake(b); }
+void bunpin(Buf* b) {
+    bool wake;
+    {
+        LockGuard guard(g_bcache.lock);
+        if (!b->pinned) panic("bunpin: block %u not pinned", b->blockno);
+        b->pinned = false;
+        wake = unref(b);
+    }
+    if (wake) wakeup(&g_bcache);
+}
 
 bcachestat bcache_stat() {
     LockGuard guard(g_bcache.lock);

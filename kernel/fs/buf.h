@@ -2,10 +2,12 @@
 //
 // Owned by the buffer cache (kernel/fs/bio.cc). `lock` (a sleep lock) is held
 // by whoever uses data; refcnt, dev/blockno and the lru and hash links are
-// guarded by the cache's spinlock. `disk` is set by the disk driver while a
-// request is in flight. `data` points at the block's kBlockSize bytes: in the
-// cache's static storage for the fixed buffers, or in a page of the slab the
-// buffer belongs to (`slab`, null for a fixed buffer).
+// guarded by the cache's spinlock, and so is `pinned` (the log holds one of
+// the references until it installs the block). `disk` is set by the disk
+// driver while a request is in flight. `data` points at the block's
+// kBlockSize bytes: in the cache's static storage for the fixed buffers, or
+// in a page of the slab the buffer belongs to (`slab`, null for a fixed
+// buffer).
 #pragma once
 
 #include "kernel/sync/sleeplock.h"
@@ -23,8 +25,9 @@ struct Buf {
     u32 blockno = 0;
     SleepLock lock{"buffer"};
     u32 refcnt = 0;
-    ListNode lru;   // on the free list while refcnt == 0
-    ListNode hash;  // on its hash chain while it names a block
+    bool pinned = false;  // one of the references is the log's pin
+    ListNode lru;         // on the free list while refcnt == 0
+    ListNode hash;        // on its hash chain while it names a block
     u8* data = nullptr;
     BufSlab* slab = nullptr;
 };

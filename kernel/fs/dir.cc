@@ -43,9 +43,9 @@ Status read_entry(Inode* dp, u32 off, fs::DirEntry* de) {
 // The inode a walk starts from: the root for absolute paths, else the cwd.
 Result<InodeRef> walk_start(const char* path) {
     if (*path == '/') return iget(root_device(), fs::kRootInode);
-    Proc* p = myproc();
-    if (p == nullptr || p->cwd == nullptr) return Error::NotFound;
-    return InodeRef(idup(p->cwd));
+    Inode* cwd = cwd_get();  // the process's, shared by its threads
+    if (cwd == nullptr) return Error::NotFound;
+    return InodeRef(cwd);
 }
 
 // Resolve path; with `parent`, stop one element early and copy the last

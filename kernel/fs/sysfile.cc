@@ -20,7 +20,8 @@
 // the directory; mknod is root's; chmod the owner's or root's; chown as
 // perm::may_chown. A refused call changes nothing and returns -1.
 //
-// Descriptors: Proc::ofile[fd] is the File for fd; fdalloc takes the lowest
+// Descriptors: the process's table (shared by its threads, kept in
+// kernel/proc/tgroup.cc) maps fd to its File; fdalloc takes the lowest
 // free slot. An fd is valid when 0 <= fd < kMaxOpenPerProc and its slot is
 // set. Paths longer than kMaxPath - 1 bytes are refused by arg_str.
 #include "kernel/fs/file.h"
@@ -39,26 +40,10 @@ namespace {
 using fs::InodeType;
 
 // Install f in the lowest free descriptor of the current process.
-Result<int> fdalloc(File* f) {
-    Proc* p = myproc();
-    for (int fd = 0; fd < param::kMaxOpenPerProc; fd++) {
-        if (p->ofile[fd] == nullptr) {
-            p->ofile[fd] = f;
-            return fd;
-        }
-    }
-    return Error::NoFile;
-}
+Result<int> fdalloc(File* f) { return fd_install(f); }
 
 // The open File behind argument n, taken as a descriptor.
-Result<File*> arg_file(int n, int* pfd = nullptr) {
-    const int fd = arg_int(n);
-    if (fd < 0 || fd >= param::kMaxOpenPerProc) return Error::BadFd;
-    File* f = myproc()->ofile[fd];
-    if (f == nullptr) return Error::BadFd;
-    if (pfd != nullptr) *pfd = fd;
-    return f;
-}
+Result<File*> arg_file(int n) { return fd_get(arg_int(n)); }
 
 // Argument n as a path (at most kMaxPath - 1 bytes).
 Status arg_path(int n, char (&path)[param::kMaxPath]) {
@@ -223,9 +208,7 @@ Status do_chdir(const char* path) {
         if (ip->type != InodeType::Dir) return Error::NotDir;
         Q_CHECK(check_access(ip.get(), perm::kExec));
     }
-    Proc* p = myproc();
-    InodeRef old(p->cwd);  // dropped on return, inside the transaction
-    p->cwd = ip.release();
+    InodeRef old(cwd_set(ip.release()));  // dropped on return, inside the transaction
     return {};
 }
 
@@ -272,14 +255,13 @@ Status do_pipe(UserAddr fdarray) {
     File* rf = nullptr;
     File* wf = nullptr;
     Q_CHECK(pipealloc(&rf, &wf));
-    Proc* p = myproc();
     auto fd0 = fdalloc(rf);
     auto fd1 = fd0.ok() ? fdalloc(wf) : Result<int>(Error::NoFile);
     int fds[2] = {fd0.value_or(-1), fd1.value_or(-1)};
-    Status st = fd1.ok() ? copy_out(p->pagetable, fdarray, fds, sizeof fds) : Status(Error::NoFile);
+    Status st = fd1.ok() ? copy_out(myproc()->pagetable, fdarray, fds, sizeof fds) : Status(Error::NoFile);
     if (!st.ok()) {
-        if (fd0.ok()) p->ofile[fd0.value()] = nullptr;
-        if (fd1.ok()) p->ofile[fd1.value()] = nullptr;
+        if (fd0.ok()) (void)fd_take(fd0.value());
+        if (fd1.ok()) (void)fd_take(fd1.value());
         fileclose(rf);
         fileclose(wf);
     }
@@ -301,10 +283,8 @@ i64 sys_write() {
 }
 
 i64 sys_close() {
-    int fd = -1;
-    auto f = arg_file(0, &fd);
+    auto f = fd_take(arg_int(0));
     if (!f.ok()) return fail(f.error());
-    myproc()->ofile[fd] = nullptr;
     fileclose(f.value());
     return 0;
 }
@@ -318,9 +298,12 @@ i64 sys_fstat() {
 i64 sys_dup() {
     auto f = arg_file(0);
     if (!f.ok()) return fail(f.error());
-    auto fd = fdalloc(f.value());
-    if (!fd.ok()) return fail(fd.error());
-    filedup(f.value());
+    File* copy = filedup(f.value());  // counted before a sibling thread can close the new fd
+    auto fd = fdalloc(copy);
+    if (!fd.ok()) {
+        fileclose(copy);
+        return fail(fd.error());
+    }
     return fd.value();
 }
 
@@ -388,6 +371,30 @@ i64 sys_chown() {
 
 // xstat(path, struct xstat*) -> 0 or -1. Needs search permission on the
 // path's directories only, as stat(2).
+namespace {
+
+// The new offset of f: base (0, the current offset or the size, by whence)
+// plus off, which must land in 0..size (a write may not start past the end
+// of a file: writei). Pipes and devices cannot seek.
+Result<i64> fileseek(File* f, i64 off, int whence) {
+    if (f->type != FileType::Inode) return Error::NotSupported;
+    InodeLock lock(f->inode);
+    const i64 size = f->inode->size;
+    const i64 base = whence == 0 ? 0 : whence == 1 ? static_cast<i64>(f->off) : whence == 2 ? size : -1;
+    if (base < 0 || off < -base || off > size - base) return Error::BadArgument;
+    f->off = static_cast<u32>(base + off);
+    return static_cast<i64>(f->off);
+}
+
+}  // namespace
+
+// lseek(fd, offset, whence) -> the new offset, or -1.
+i64 sys_lseek() {
+    auto f = arg_file(0);
+    if (!f.ok()) return -1;
+    return to_user(fileseek(f.value(), static_cast<i64>(arg_raw(1)), arg_int(2)));
+}
+
 i64 sys_xstat() {
     char path[param::kMaxPath];
     if (!arg_path(0, path).ok()) return -1;

@@ -5,7 +5,10 @@
 // allocated by start() and freed by free() or the next start(), never
 // wrapped: when a buffer is full, new records are counted as dropped, so
 // a dump holds each hart's first records. Only the owning hart writes its
-// buffer, with interrupts off, so writing needs no lock.
+// buffer, with interrupts off, so writing needs no lock. One owner's
+// buffers take at most 1/8 of memory and always leave the out-of-memory
+// rule's low watermark free (fits()), so the tracer and the profiler
+// together cannot starve the machine.
 //
 // Stopping must not race with a hart in the middle of a record. A writer
 // sets its hart's `writing` flag, then (full fence) checks `on`; stop()
@@ -21,6 +24,7 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
+#include "lib/oom.h"
 #include "lib/params.h"
 #include "lib/result.h"
 
@@ -44,11 +48,13 @@ class HartRecords {
     u64 dropped(int h) const { return __atomic_load_n(&bufs_[h].dropped, __ATOMIC_RELAXED); }
 
     // Frees the previous buffers, allocates `pages` per hart and zeroes the
-    // counts; false (with nothing allocated) when memory runs out. The
-    // caller turns `on` afterwards with turn_on().
+    // counts; false (with nothing allocated) when memory runs out or the
+    // request is over budget (fits()). The caller turns `on` afterwards
+    // with turn_on().
     bool alloc(u32 pages) {
         if (pages > kMaxPages) return false;
         free();
+        if (!fits(pages)) return false;
         for (int h = 0; h < harts_; h++) {
             for (u32 i = 0; i < pages; i++) {
                 bufs_[h].pages[i] = static_cast<Rec*>(kalloc());
@@ -61,6 +67,16 @@ class HartRecords {
         }
         capacity_ = u64{pages} * kPerPage;
         return true;
+    }
+
+    // The budget of one owner (the tracer, the profiler): all harts'
+    // buffers together at most 1/8 of the machine's pages, and never so
+    // many that fewer than the out-of-memory rule's low watermark would be
+    // left free (lib/oom.h). Call with the previous buffers freed.
+    bool fits(u32 pages) const {
+        const u64 want = u64{pages} * static_cast<u64>(harts_);
+        const u64 total = kalloc_total_pages();
+        return want <= total / 8 && want + oom::low_water(total) <= kalloc_free_pages();
     }
 
     void free() {

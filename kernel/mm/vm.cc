@@ -87,6 +87,9 @@ Pte* walk(PageTable pt, u64 va, bool alloc) {
             if (!alloc) return nullptr;
             pt = static_cast<PageTable>(kalloc());
             if (!pt) return nullptr;
+            // The zeroed table before the entry naming it: another thread's
+            // hart may walk this (shared) table at any moment.
+            __atomic_thread_fence(__ATOMIC_RELEASE);
             *pte = pa_to_pte(reinterpret_cast<u64>(pt)) | kPteV;
         }
     }
@@ -101,6 +104,7 @@ Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm) {
         Pte* pte = walk(pt, a, true);
         if (!pte) return Error::NoMemory;
         if (*pte & kPteV) panic("map_pages: remap of %p", reinterpret_cast<void*>(a));
+        __atomic_thread_fence(__ATOMIC_RELEASE);  // the page's contents before its mapping
         *pte = pa_to_pte(pa) | perm | kPteV;
         if (a == last) break;
     }
@@ -128,21 +132,45 @@ void uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
 }
 
 Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm) {
+    u64 kept = 0;
+    auto r = uvm_grow(pt, oldsz, newsz, &kept, perm);
+    if (!r.ok() && kept > oldsz) uvm_dealloc(pt, kept, oldsz);  // nobody else can have seen them
+    return r;
+}
+
+// Pages in [oldsz, *top) are valid without PTE_U (uvm_revoke kept them):
+// they are zeroed and handed back. On failure nothing is freed: what this
+// call mapped is kept too (another thread may have touched it already), and
+// *top grows to cover it.
+Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm) {
     if (newsz < oldsz) return oldsz;
-    if (newsz > layout::kTrapFrame) return Error::NoMemory;
+    if (newsz > layout::kUserTop) return Error::NoMemory;
     for (u64 a = page_round_up(oldsz); a < newsz; a += kPageSize) {
-        void* mem = kalloc();
-        if (!mem) {
-            uvm_dealloc(pt, a, oldsz);
-            return Error::NoMemory;
+        if (a < *top) {
+            Pte* pte = walk(pt, a, false);
+            if (pte && (*pte & kPteV)) {
+                memset(reinterpret_cast<void*>(pte_to_pa(*pte)), 0, kPageSize);
+                __atomic_thread_fence(__ATOMIC_RELEASE);
+                *pte = (*pte & ~(kPteR | kPteW | kPteX)) | perm | kPteU;
+                continue;
+            }
         }
-        if (!map_pages(pt, a, kPageSize, reinterpret_cast<u64>(mem), perm | kPteU).ok()) {
-            kfree(mem);
-            uvm_dealloc(pt, a, oldsz);
+        void* mem = kalloc();
+        if (!mem || !map_pages(pt, a, kPageSize, reinterpret_cast<u64>(mem), perm | kPteU).ok()) {
+            if (mem) kfree(mem);
+            uvm_revoke(pt, oldsz, a);
+            if (a > *top) *top = a;
             return Error::NoMemory;
         }
     }
     return newsz;
+}
+
+void uvm_revoke(PageTable pt, u64 newsz, u64 oldsz) {
+    for (u64 a = page_round_up(newsz); a < page_round_up(oldsz); a += kPageSize) {
+        Pte* pte = walk(pt, a, false);
+        if (pte && (*pte & kPteV)) *pte &= ~kPteU;
+    }
 }
 
 u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz) {
@@ -175,6 +203,14 @@ Status uvm_copy(PageTable from, PageTable to, u64 sz) {
         }
     }
     return {};
+}
+
+u32* user_word(PageTable pt, u64 va) {
+    if (va % sizeof(u32) != 0 || va >= kMaxVa) return nullptr;
+    Pte* pte = walk(pt, page_round_down(va), false);
+    constexpr u64 kNeed = kPteV | kPteU | kPteR | kPteW;
+    if (!pte || (*pte & kNeed) != kNeed) return nullptr;
+    return reinterpret_cast<u32*>(pte_to_pa(*pte) + va % kPageSize);
 }
 
 void uvm_clear_user(PageTable pt, u64 va) {

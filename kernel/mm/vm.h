@@ -2,7 +2,9 @@
 //
 // A PageTable is the physical (= kernel virtual, identity-mapped) address of
 // a root page. User address spaces cover [0, sz) with U-bit pages, plus the
-// trampoline and the trapframe at the top (no U bit). Every function that
+// trampoline and one trapframe per thread at the top (no U bit). The
+// threads of a process share one table, so a change another hart must see
+// publishes the page (or table) before the entry that maps it. Every function that
 // changes a user table keeps it consistent on failure: an allocation that
 // runs out of memory undoes its partial work and reports Error::NoMemory.
 #pragma once
@@ -29,10 +31,22 @@ PageTable uvm_create();
 void uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages);
 // Grow from oldsz to newsz; new pages get perm (R/W/X bits) plus U.
 Result<u64> uvm_alloc(PageTable pt, u64 oldsz, u64 newsz, u64 perm);
+// uvm_alloc for a table other threads use: it first reuses, zeroed, the
+// pages of [oldsz, *top) that uvm_revoke kept mapped, and when memory runs
+// out it frees nothing (what it mapped is kept, *top grows over it).
+Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm);
+// Shrink from oldsz to newsz, freeing the pages.
 u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz);
+// Shrink from oldsz to newsz without freeing: the pages stay mapped, not
+// user-accessible, for a shared table whose other harts may still cache
+// them (kernel/proc/proc.cc:grow_proc); uvm_dealloc or uvm_free frees them.
+void uvm_revoke(PageTable pt, u64 newsz, u64 oldsz);
 void uvm_free(PageTable pt, u64 sz);
 Status uvm_copy(PageTable from, PageTable to, u64 sz);
 // Make a page inaccessible to user mode (the stack guard).
 void uvm_clear_user(PageTable pt, u64 va);
+// The aligned 32-bit word at user address va, if the process may read and
+// write it (a futex word); null otherwise.
+u32* user_word(PageTable pt, u64 va);
 
 }  // namespace q

@@ -9,7 +9,10 @@
 // failed (a bad program header after a loaded segment, memory running out
 // in the middle of a segment). A failed exec leaves the caller untouched.
 // User stack at entry: sp -> argv[0..argc] pointers (NULL-terminated), the
-// strings above them; a0 = argc, a1 = argv.
+// strings above them; a0 = argc, a1 = argv. An exec in a process with
+// several threads ends the others once the new image is complete, and
+// only then commits (kernel/proc/thread.cc:end_other_threads), so a failed
+// exec leaves every thread running.
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/fs/fs.h"
@@ -41,8 +44,14 @@ class Image {
     bool ok() const { return pt_ != nullptr; }
     PageTable pt() const { return pt_; }
     u64 size() const { return sz_; }
-    // Map fresh pages up to newsz (uvm_alloc undoes a partial grow itself).
+    // Map fresh pages up to newsz (uvm_alloc undoes a partial grow itself),
+    // once the out-of-memory rule admits them: an image larger than RAM is
+    // TooBig, one larger than free memory NoMemory, with nothing allocated.
     Status grow(u64 newsz, u64 perm) {
+        if (newsz > sz_) {
+            const u64 total = page_round_up(newsz) / kPageSize;
+            Q_CHECK(oom_admit(total - page_round_up(sz_) / kPageSize, total));
+        }
         Q_TRY(sz, uvm_alloc(pt_, sz_, newsz, perm));
         sz_ = sz;
         return {};
@@ -79,7 +88,7 @@ Status read_exact(Inode* ip, void* dst, u64 off, u32 n) {
 Status check_segment(const elf::ProgHeader& ph, u64 loaded_end) {
     if (ph.memsz < ph.filesz || ph.vaddr + ph.memsz < ph.vaddr) return Error::BadExec;
     if (ph.vaddr % kPageSize != 0 || ph.vaddr < loaded_end) return Error::BadExec;
-    if (ph.vaddr + ph.memsz > layout::kTrapFrame) return Error::BadExec;
+    if (ph.vaddr + ph.memsz > layout::kUserTop) return Error::BadExec;
     if (ph.off > 0xffffffffull || ph.filesz > 0xffffffffull || ph.off + ph.filesz > 0xffffffffull)
         return Error::BadExec;
     return {};
@@ -187,17 +196,28 @@ Result<int> exec(const char* path, char* const argv[]) {
     }
     u64 argc = 0;
     Q_TRY(sp, build_stack(img, argv, &argc));
+    // The new image is complete: end the process's other threads (they are
+    // gone when this returns; it fails only if the process is being killed).
+    Q_CHECK(end_other_threads(p));
 
-    // Commit: from here exec cannot fail.
+    // Commit: from here exec cannot fail. p is the process's only thread.
     safe_strcpy(p->name, base_name(path), sizeof(p->name));
-    trace_exec(p->pid, p->name);
-    PageTable old = p->pagetable;
-    const u64 oldsz = p->sz;
-    p->sz = img.size();
-    p->pagetable = img.release();
+    trace_exec(p->tid, p->name);
+    ThreadGroup* tg = p->tg;
+    PageTable old = tg->pagetable;
+    u64 oldsz = 0;
+    {
+        MmGuard mm(tg);  // p is alone now: a formality
+        oldsz = tg->sz > tg->top ? tg->sz : tg->top;
+        tg->sz = img.size();
+        tg->top = 0;
+        tg->pagetable = p->pagetable = img.release();
+    }
+    p->clear_tid = 0;  // a word of the old image
     p->trapframe->epc = eh.entry;
     p->trapframe->x(TrapFrame::sp) = sp;
     p->trapframe->x(TrapFrame::a1) = sp;
+    p->fp.reset();  // the new image starts with FP off
     proc_free_pagetable(old, oldsz);
     return static_cast<int>(argc);  // becomes a0 = argc
 }
@@ -213,7 +233,8 @@ i64 sys_exec() {
         if (r.ok()) return r.value();
         st = r.error();
     }
-    if (st.error() == Error::NoMemory) oom_kill(myproc());  // kernel/proc/oom.cc
+    // Memory short (not an impossible image, TooBig): kernel/proc/oom.cc decides.
+    if (st.error() == Error::NoMemory) oom_kill(myproc());
     return fail(st.error());
 }
 

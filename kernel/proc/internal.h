@@ -11,16 +11,33 @@
 namespace q {
 
 extern Proc g_procs[param::kMaxProcs];
+extern ThreadGroup g_tgroups[param::kMaxProcs];
 extern SpinLock g_wait_lock;
 extern Proc* g_init_proc;
 
 void proc_init();
 void proc_map_stacks(PageTable kpt);
 void user_init();
+int alloc_pid();
 // A user page table with only the trampoline and p's trapframe mapped
-// (null when out of memory), and its inverse for a table of size sz.
+// (null when out of memory), and its inverse for a table of size sz (with
+// whatever trapframes are still mapped in it).
 PageTable proc_pagetable(Proc* p);
 void proc_free_pagetable(PageTable pt, u64 sz);
+// Map / unmap p's trapframe at its slot's address in a user table.
+Status map_trapframe(PageTable pt, const Proc* p);
+void unmap_trapframe(PageTable pt, const Proc* p);
+// A locked Embryo slot with a fresh trapframe and no process yet.
+// The caller runs as `as` with RLIMIT_NPROC `nproc` (lib/rlimit.h).
+Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc);
+// Back to Unused (caller holds p->lock; the slot's own resources only).
+void clear_slot(Proc* p);
+// Give leader's children to init (caller holds g_wait_lock).
+void reparent(Proc* leader);
+// Set p->killed and wake or interrupt it (caller holds p->lock).
+void kill_locked(Proc* p);
+// Make p runnable if it sleeps on chan (wakeup() for one known sleeper).
+void wakeup_proc(Proc* p, const void* chan);
 [[noreturn]] void scheduler();
 // Switch from the current process to this hart's scheduler. Caller holds
 // exactly p->lock and has already changed p->state.
@@ -28,15 +45,32 @@ void sched_switch();
 extern "C" void forkret();
 // Mark p runnable now and queue it (caller holds p->lock).
 void make_runnable(Proc* p);
-Result<u64> grow_proc(i64 n);
+Result<u64> grow_proc(i64 n);  // sbrk: -> the old size
 Result<int> fork();
+// End the whole process (every thread) with status.
 [[noreturn]] void exit(int status);
+// End the calling thread; the last one ends the process (kernel/proc/thread.cc).
+[[noreturn]] void end_thread(int status);
 Result<int> wait(UserAddr status_addr);
 // kill on behalf of `as` (a user's kill: lib/fs/perm.h's rule), or of the
-// kernel itself (as == null: the out-of-memory killer).
+// kernel itself (as == null: the out-of-memory killer). Kills every thread.
 Status kill(int pid, const perm::Cred* as = nullptr);
-Proc* proc_by_pid(int pid);  // caller holds no locks; result may change
+Proc* proc_by_tid(int tid);  // caller holds no locks; result may change
 Result<int> exec(const char* path, char* const argv[]);
+
+// Threads (kernel/proc/thread.cc).
+struct ThreadStart {
+    u64 entry, arg, stack, tls;
+    u64 tidp;  // user address of the creator's tid word, 0: none
+};
+Result<int> thread_create(const ThreadStart& start);
+// exec: end every other thread of p's process and wait until they are
+// gone; p then leads it. Killed if the process is being killed or ended.
+Status end_other_threads(Proc* p);
+
+i64 sys_tcreate();
+i64 sys_gettid();
+i64 sys_texit();
 
 // Clock (kernel/trap.cc).
 extern u64 g_ticks;
@@ -44,5 +78,7 @@ extern SpinLock g_ticks_lock;
 u64 now_cycles();
 // Give the process being dispatched a full slice (re-arms this hart's timer).
 void timer_new_slice();
+// Re-arm this hart's timer (a new futex deadline or profiler period; interrupts off).
+void timer_rearm();
 
 }  // namespace q

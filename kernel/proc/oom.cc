@@ -1,28 +1,33 @@
 // kernel/proc/oom.cc - what the kernel does when memory runs out.
 //
 // User memory is allocated eagerly (sbrk, fork, exec), so running out shows
-// up as a failed call, never as a fault. The rule:
-//   - sbrk failing is the caller's own business: it gets -1 and nothing
-//     else happens (programs probe memory that way).
-//   - fork or exec failing for want of memory means some process may be
-//     starving everybody (init could not restart the shell, the shell could
-//     not run a command). Then the kernel kills the process holding the
-//     most user memory, if it holds at least an eighth of RAM, is not init
-//     and is not the caller (a process that filled memory itself gets -1
-//     and can give it back), and prints
-//     `oom: killed pid N (name) holding K pages` on the console. The failed
-//     call still returns -1: init retries with back-off, the shell reports
-//     the failure and the user runs the command again.
+// up as a failed call, never as a fault. The decisions are lib/oom.h's; the
+// kernel applies them (docs/memory.md has the whole rule):
+//   - every request is admitted first (oom_admit): one the machine could
+//     never satisfy (an image or sbrk larger than RAM) fails with -1, and
+//     so does one larger than what is free now, before a page is taken.
+//     So a refused request never empties memory for a moment, under other
+//     processes whose forks would then fail and blame somebody.
+//   - sbrk failing is the caller's own business: -1 and nothing else.
+//   - fork or exec failing for want of memory (oom_kill) kills somebody
+//     only when memory is really exhausted (below lib/oom.h's low
+//     watermark), and only a process the caller could kill itself that
+//     holds more than the caller: the caller's own user's processes, or
+//     anybody's when the caller is root (root's shell and init keep the
+//     system usable). The biggest such process is killed and the console
+//     says `oom: killed pid N (name) holding K pages; F pages free`. The
+//     failed call still returns -1: init retries with back-off, the shell
+//     reports the failure and the user runs the command again.
 //   - One victim at a time: while the last victim has not finished exiting,
 //     nobody else is killed. A dying process frees its user pages in exit(),
 //     before its parent reaps it, so the memory comes back at once.
 #include "kernel/proc/oom.h"
 
-#include "kernel/arch/riscv/memlayout.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
+#include "lib/oom.h"
 
 namespace q {
 namespace {
@@ -39,29 +44,60 @@ bool still_dying(int pid) {
     return false;
 }
 
-}  // namespace
+u64 pages_of(u64 sz) { return page_round_up(sz) / kPageSize; }
 
-void oom_kill(const Proc* caller) {
-    LockGuard oom(g_oom_lock);
-    if (g_last_victim != 0 && still_dying(g_last_victim)) return;
-    int victim = 0;
-    u64 most = (ram_end() - layout::kKernBase) / 8 - 1;  // must hold more than this
+struct Victim {
+    int pid = 0;
+    u64 pages = 0;
     char name[sizeof(Proc::name)] = {};
+};
+
+// The process lib/oom.h's rule picks for caller, or pid 0 for nobody.
+Victim pick(const Proc* caller) {
+    Victim v;
+    const perm::Cred& as = caller->cred;
+    const u64 own = pages_of(caller->tg->sz);
     for (Proc& p : g_procs) {
         if (&p == g_init_proc || &p == caller) continue;
         LockGuard g(p.lock);
         const bool live =
             p.state == ProcState::Runnable || p.state == ProcState::Running || p.state == ProcState::Sleeping;
-        if (!live || p.killed || p.sz <= most) continue;
-        most = p.sz;
-        victim = p.pid;
-        safe_strcpy(name, p.name, sizeof(name));
+        // A live thread's group is its process's (threads of one process
+        // all show its size; the first one found is the victim: kill() ends
+        // them all). None of the caller's own threads is a victim either.
+        if (!live || p.killed || p.pid == caller->pid) continue;
+        const u64 pages = pages_of(p.tg->sz);
+        if (!oom::beats(as, own, oom::Candidate{p.cred.uid, pages}, v.pages)) continue;
+        v.pid = p.pid;
+        v.pages = pages;
+        safe_strcpy(v.name, p.name, sizeof(v.name));
     }
-    if (victim == 0 || !kill(victim).ok()) return;
-    g_last_victim = victim;
-    kprintf("oom: killed pid %d (%s) holding %lu pages; %lu pages free\n", victim, name,
-            static_cast<unsigned long>(page_round_up(most) / kPageSize),
-            static_cast<unsigned long>(kalloc_free_pages()));
+    return v;
+}
+
+}  // namespace
+
+Status oom_admit(u64 want, u64 total_after) {
+    switch (oom::admit(want, total_after, kalloc_free_pages(), kalloc_total_pages())) {
+        case oom::Verdict::Impossible:
+            return Error::TooBig;
+        case oom::Verdict::Short:
+            return Error::NoMemory;
+        case oom::Verdict::Admit:
+            break;
+    }
+    return {};
+}
+
+void oom_kill(const Proc* caller) {
+    if (!oom::exhausted(kalloc_free_pages(), kalloc_total_pages())) return;
+    LockGuard oom(g_oom_lock);
+    if (g_last_victim != 0 && still_dying(g_last_victim)) return;
+    const Victim v = pick(caller);
+    if (v.pid == 0 || !kill(v.pid).ok()) return;
+    g_last_victim = v.pid;
+    kprintf("oom: killed pid %d (%s) holding %lu pages; %lu pages free\n", v.pid, v.name,
+            static_cast<unsigned long>(v.pages), static_cast<unsigned long>(kalloc_free_pages()));
 }
 
 }  // namespace q

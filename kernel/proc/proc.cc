@@ -1,13 +1,21 @@
-// kernel/proc/proc.cc - the process table: creation, fork, exit, wait, kill.
+// kernel/proc/proc.cc - the process table: slots, fork, wait, kill.
 //
-// Process slots are fixed (param::kMaxProcs); a slot is Unused, Embryo while
-// being set up, then Runnable/Running/Sleeping, and Zombie until its parent
-// waits. Each slot's kernel stack is mapped once at boot (kvm) and reused.
-// g_wait_lock serialises parent/child links: it is taken before any p->lock
-// and guards every Proc::parent, so a parent cannot miss a child's exit.
+// Slots are fixed (param::kMaxProcs); each is one thread. A slot is Unused,
+// Embryo while being set up, then Runnable/Running/Sleeping; a process's
+// leader slot is a Zombie from its exit until its parent waits, and every
+// other thread's slot goes straight back to Unused when the thread exits
+// (kernel/proc/thread.cc). Who may take a slot is lib/rlimit.h's rule
+// (root's reserve, the per-user RLIMIT_NPROC, counting threads as Linux
+// does), applied in claim_slot. Each slot's kernel stack is mapped once at
+// boot (kvm) and reused. g_wait_lock serialises parent/child links: it is taken
+// before any group or slot lock and guards every Proc::parent and
+// Proc::reapable, so a parent cannot miss a child's exit. A child's parent
+// is the leader of the process that forked it (any thread of that process
+// may wait for it).
 #include "kernel/proc/proc.h"
 
 #include "kernel/arch/riscv/memlayout.h"
+#include "kernel/arch/riscv/plic.h"
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/fs.h"
@@ -16,6 +24,7 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/oom.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/trace/trace.h"
 
@@ -32,13 +41,16 @@ constinit Proc* g_init_proc = nullptr;
 
 namespace {
 constinit SpinLock g_pid_lock("nextpid");
+constinit SpinLock g_claim_lock("claim");  // serialises slot claims (claim_slot)
 constinit int g_next_pid = 1;
+}  // namespace
 
+// Pids and tids come from one counter, so a tid never equals another
+// process's pid.
 int alloc_pid() {
     LockGuard g(g_pid_lock);
     return g_next_pid++;
 }
-}  // namespace
 
 const perm::Cred& current_cred() { return myproc()->cred; }
 
@@ -71,10 +83,17 @@ void proc_map_stacks(PageTable kpt) {
 void proc_init() {
     for (int i = 0; i < param::kMaxProcs; i++) {
         g_procs[i].kstack = layout::kstack(i);
+        g_procs[i].trapframe_va = layout::trapframe_va(i);
         g_procs[i].se.owner = &g_procs[i];
     }
     for (int i = 0; i < param::kMaxCpus; i++) g_cpus[i].id = i;
 }
+
+Status map_trapframe(PageTable pt, const Proc* p) {
+    return map_pages(pt, p->trapframe_va, kPageSize, reinterpret_cast<u64>(p->trapframe), riscv::kPteR | riscv::kPteW);
+}
+
+void unmap_trapframe(PageTable pt, const Proc* p) { uvm_unmap(pt, p->trapframe_va, 1, false); }
 
 PageTable proc_pagetable(Proc* p) {
     PageTable pt = uvm_create();
@@ -84,8 +103,7 @@ PageTable proc_pagetable(Proc* p) {
         uvm_free(pt, 0);
         return nullptr;
     }
-    if (!map_pages(pt, layout::kTrapFrame, kPageSize, reinterpret_cast<u64>(p->trapframe), riscv::kPteR | riscv::kPteW)
-             .ok()) {
+    if (!map_trapframe(pt, p).ok()) {
         uvm_unmap(pt, layout::kTrampoline, 1, false);
         uvm_free(pt, 0);
         return nullptr;
@@ -93,21 +111,24 @@ PageTable proc_pagetable(Proc* p) {
     return pt;
 }
 
+// The trampoline and every trapframe share one last-level table
+// (memlayout.h), so one walk finds all their entries.
 void proc_free_pagetable(PageTable pt, u64 sz) {
-    uvm_unmap(pt, layout::kTrampoline, 1, false);
-    uvm_unmap(pt, layout::kTrapFrame, 1, false);
+    Pte* top = walk(pt, layout::trapframe_va(param::kMaxProcs - 1), false);
+    if (top) memset(top, 0, (param::kMaxProcs + 1) * sizeof(Pte));
     uvm_free(pt, sz);
 }
 
-// Release everything a slot owns; caller holds p->lock.
-static void free_proc(Proc* p) {
+// Return a slot to Unused; caller holds p->lock and has released what the
+// slot's thread owned (its group is someone else's business). The ids stay
+// until the slot is reused: an ended thread's last trace record names it.
+void clear_slot(Proc* p) {
     if (p->trapframe) kfree(p->trapframe);
     p->trapframe = nullptr;
-    if (p->pagetable) proc_free_pagetable(p->pagetable, p->sz);
+    p->tg = nullptr;
     p->pagetable = nullptr;
-    p->sz = 0;
-    p->pid = 0;
     p->parent = nullptr;
+    p->reapable = false;
     p->name[0] = 0;
     p->chan = nullptr;
     p->killed = false;
@@ -115,29 +136,55 @@ static void free_proc(Proc* p) {
     p->state = ProcState::Unused;
 }
 
-// Find an unused slot and prepare it to run forkret in the kernel.
-// Returns with p->lock held; NoProcess when the table is full, NoMemory
-// when its trapframe or page table cannot be had.
-static Result<Proc*> alloc_proc() {
+// Free a process whose threads have all gone (or never ran): its page
+// table and group slot. Its user pages are already gone (exit) or never
+// were; a failed fork's copy is freed here.
+static void free_group(ThreadGroup* tg) {
+    if (tg->pagetable) proc_free_pagetable(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top);
+    tgroup_free(tg);
+}
+
+// An unused slot the caller (running as `as`, with RLIMIT_NPROC `nproc`)
+// may take (lib/rlimit.h: root's reserve, the per-user limit), claimed as
+// Embryo and returned with its lock held; NoProcess if there is none.
+// g_claim_lock serialises claims, so the counts a non-root caller takes
+// cannot be overtaken by another claim; frees only lower them.
+static Result<Proc*> claim_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
+    LockGuard claims(g_claim_lock);
     Proc* p = nullptr;
+    int used = 0, mine = 0;
     for (Proc& cand : g_procs) {
-        cand.lock.acquire();
+        LockGuard g(cand.lock);
         if (cand.state == ProcState::Unused) {
-            p = &cand;
-            break;
+            if (!p) p = &cand;
+            if (as.root()) break;  // bound by no count: the first free slot will do
+            continue;
         }
-        cand.lock.release();
+        used++;
+        if (cand.cred.uid == as.uid) mine++;
     }
-    if (!p) return Error::NoProcess;
-    p->pid = alloc_pid();
+    if (!p || !rlimit::may_take_slot(as, as.root() ? 0 : used, mine, nproc)) return Error::NoProcess;
+    p->lock.acquire();
     p->state = ProcState::Embryo;
-    p->trapframe = static_cast<TrapFrame*>(kalloc());
-    if (p->trapframe) p->pagetable = proc_pagetable(p);
-    if (!p->trapframe || !p->pagetable) {
-        free_proc(p);
+    return p;
+}
+
+// Find a slot the caller may take and prepare it to run forkret in the
+// kernel, with a fresh trapframe and scheduling entity and no process yet.
+// Returns with p->lock held; NoProcess when the table is full (for this
+// caller), NoMemory without a page.
+Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
+    Q_TRY(p, claim_slot(as, nproc));
+    // Only the TrapFrame at the start of the page is ever read (the rest is
+    // mapped for nobody: no PTE_U), so only it is zeroed, not 4 KiB.
+    p->trapframe = static_cast<TrapFrame*>(kalloc_unzeroed());
+    if (!p->trapframe) {
+        p->state = ProcState::Unused;
         p->lock.release();
         return Error::NoMemory;
     }
+    memset(p->trapframe, 0, sizeof(TrapFrame));
+    p->pid = p->tid = 0;
     memset(&p->context, 0, sizeof(p->context));
     p->context.ra = reinterpret_cast<u64>(&forkret);
     p->context.sp = p->kstack + kPageSize;
@@ -153,13 +200,38 @@ static Result<Proc*> alloc_proc() {
     p->affinity = ~0ull;
     p->stat_migrations = 0;
     p->bal_service = {};
-    p->cred = perm::Cred{};  // root until fork copies the parent's
-    p->errno_last = 0;       // a new process has no failed call
+    p->clear_tid = 0;
+    p->held[0] = p->held[1] = nullptr;
+    p->cred = perm::Cred{};  // root until the creator copies its own
+    p->errno_last = 0;       // a new thread has no failed call
+    p->fp.reset();
+    p->nproc_limit = rlimit::kDefaultNproc;
+    return p;
+}
+
+// A slot for the first thread of a new process: a new group, a pid (= its
+// tid) and a page table with only the trampoline and its trapframe.
+// Returns with p->lock held, like alloc_slot.
+static Result<Proc*> alloc_proc(const perm::Cred& as, const rlimit::Limit& nproc) {
+    Q_TRY(p, alloc_slot(as, nproc));
+    ThreadGroup* tg = tgroup_alloc();
+    if (tg) tg->pagetable = proc_pagetable(p);
+    if (!tg || !tg->pagetable) {
+        if (tg) tgroup_free(tg);
+        clear_slot(p);
+        p->lock.release();
+        return tg ? Error::NoMemory : Error::NoProcess;
+    }
+    tg->leader = p;
+    tg->live = 1;
+    p->tg = tg;
+    p->pagetable = tg->pagetable;
+    p->pid = p->tid = alloc_pid();
     return p;
 }
 
 void user_init() {
-    Proc* p = alloc_proc().value_or(nullptr);
+    Proc* p = alloc_proc(perm::Cred{}, rlimit::kDefaultNproc).value_or(nullptr);
     if (!p) panic("user_init: no process");
     g_init_proc = p;
     const u64 len = static_cast<u64>(initcode_end - initcode_start);
@@ -167,7 +239,7 @@ void user_init() {
     auto sz = uvm_alloc(p->pagetable, 0, kPageSize, riscv::kPteR | riscv::kPteW | riscv::kPteX);
     if (!sz.ok()) panic("user_init: out of memory");
     memmove(reinterpret_cast<void*>(walk_user(p->pagetable, 0)), initcode_start, len);
-    p->sz = kPageSize;
+    p->tg->sz = kPageSize;
     p->trapframe->epc = 0;
     p->trapframe->x(TrapFrame::sp) = kPageSize;
     safe_strcpy(p->name, "initcode", sizeof(p->name));
@@ -176,133 +248,154 @@ void user_init() {
     p->lock.release();
 }
 
+// sbrk: returns the old size. While other threads run, pages given back stay mapped without
+// PTE_U (ThreadGroup::top): another hart may still hold them in its TLB
+// until its next trap, so freeing them could let a thread write a page
+// that is someone else's by then. A growing sbrk takes them back first.
 Result<u64> grow_proc(i64 n) {
     Proc* p = myproc();
-    u64 sz = p->sz;
+    ThreadGroup* tg = p->tg;
+    MmGuard mm(tg);
+    const u64 sz = tg->sz;
+    const bool alone = !tg->shared();
     if (n > 0) {
-        if (static_cast<u64>(n) > layout::kTrapFrame || sz + n > layout::kTrapFrame) return Error::NoMemory;
-        Q_TRY(newsz, uvm_alloc(p->pagetable, sz, sz + n, riscv::kPteR | riscv::kPteW));
-        sz = newsz;
+        if (static_cast<u64>(n) > layout::kUserTop || sz + n > layout::kUserTop) return Error::NoMemory;
+        const u64 total = page_round_up(sz + n) / kPageSize;
+        Q_CHECK(oom_admit(total - page_round_up(sz) / kPageSize, total));  // nothing taken if refused
+        auto grown = uvm_grow(tg->pagetable, sz, sz + n, &tg->top, riscv::kPteR | riscv::kPteW);
+        if (!grown.ok()) {
+            if (alone && tg->top > sz) uvm_dealloc(tg->pagetable, tg->top, sz);
+            if (alone) tg->top = 0;
+            return grown.error();
+        }
+        tg->sz = grown.value();
     } else if (n < 0) {
         if (static_cast<u64>(-n) > sz) return Error::BadArgument;
-        sz = uvm_dealloc(p->pagetable, sz, sz + n);
+        const u64 newsz = sz + n;
+        if (alone) {  // free them, and any kept ones
+            uvm_dealloc(tg->pagetable, sz > tg->top ? sz : tg->top, newsz);
+            tg->top = 0;
+        } else {
+            uvm_revoke(tg->pagetable, newsz, sz);
+            if (sz > tg->top) tg->top = sz;
+        }
+        tg->sz = newsz;
     }
-    p->sz = sz;
     return sz;
 }
 
 Result<int> fork() {
     Proc* parent = myproc();
-    Q_TRY(child, alloc_proc());
-    if (!uvm_copy(parent->pagetable, child->pagetable, parent->sz).ok()) {
-        free_proc(child);
-        child->lock.release();
+    ThreadGroup* ptg = parent->tg;
+    const u64 pages = page_round_up(ptg->sz) / kPageSize;
+    Q_CHECK(oom_admit(pages, pages));  // a copy that cannot fit fails before taking a page
+    Q_TRY(child, alloc_proc(parent->cred, parent->nproc_limit));
+    // An Embryo is in no queue and nobody's child yet: its lock need not be
+    // held while the copy (which may sleep for the address-space lock) runs.
+    child->lock.release();
+    ThreadGroup* ctg = child->tg;
+    Status copied;
+    {
+        MmGuard mm(ptg);  // a sibling thread's sbrk waits
+        copied = uvm_copy(ptg->pagetable, ctg->pagetable, ptg->sz);
+        if (copied.ok()) ctg->sz = ptg->sz;
+    }
+    if (!copied.ok()) {
+        LockGuard g(child->lock);
+        free_group(ctg);
+        clear_slot(child);
         return Error::NoMemory;
     }
-    child->sz = parent->sz;
     *child->trapframe = *parent->trapframe;
+    child->fp.copy_from(parent->fp);
     child->trapframe->x(TrapFrame::a0) = 0;  // fork returns 0 in the child
-    for (int i = 0; i < param::kMaxOpenPerProc; i++) {
-        if (parent->ofile[i]) child->ofile[i] = filedup(parent->ofile[i]);
+    {
+        LockGuard g(ptg->lock);  // a sibling's open or close waits
+        for (int i = 0; i < param::kMaxOpenPerProc; i++) {
+            if (ptg->ofile[i]) ctg->ofile[i] = filedup(ptg->ofile[i]);
+        }
+        ctg->cwd = idup(ptg->cwd);
     }
-    child->cwd = idup(parent->cwd);
     safe_strcpy(child->name, parent->name, sizeof(child->name));
-    child->cred = parent->cred;  // child->lock held; the parent changes its own only under its lock
     const int pid = child->pid;
-    child->lock.release();
-
     {
         LockGuard g(g_wait_lock);
-        child->parent = parent;
+        child->parent = ptg->leader;
     }
     LockGuard g(child->lock);
+    child->cred = parent->cred;  // the parent changes its own only under its lock
     rq_set_nice(child, parent->nice);
     child->affinity = parent->affinity;
-    trace_fork(pid, parent->pid);
+    child->nproc_limit = parent->nproc_limit;
+    trace_fork(pid, parent->tid);
     make_runnable(child);
     return pid;
 }
 
-// Give p's children to init. Caller holds g_wait_lock.
-static void reparent(Proc* p) {
+// Give leader's children to init. Caller holds g_wait_lock.
+void reparent(Proc* leader) {
     for (Proc& c : g_procs) {
-        if (c.parent == p) {
+        if (c.parent == leader) {
             c.parent = g_init_proc;
             wakeup(g_init_proc);
         }
     }
 }
 
-void exit(int status) {
-    Proc* p = myproc();
-    if (p == g_init_proc) panic("init exiting (status %d)", status);
-    for (File*& f : p->ofile) {
-        if (f) {
-            fileclose(f);
-            f = nullptr;
-        }
-    }
-    {
-        FsOp op;  // the last reference to a removed cwd frees it on disk
-        InodeRef cwd(p->cwd);
-        p->cwd = nullptr;
-    }
-    // Give the user pages back now, not when the parent reaps us: a process
-    // killed for memory (kernel/proc/oom.cc) must free it even if its parent
-    // never waits. The table's interior pages go in free_proc.
-    {
-        const u64 freed_to = uvm_dealloc(p->pagetable, p->sz, 0);
-        LockGuard g(p->lock);
-        p->sz = freed_to;
-    }
-
-    g_wait_lock.acquire();
-    reparent(p);
-    wakeup(p->parent);
-    p->lock.acquire();
-    p->xstate = status;
-    p->state = ProcState::Zombie;
-    trace_exit(p->pid, status);
-    g_wait_lock.release();
-    sched_switch();
-    panic("zombie exit");
-}
-
+// A child is reaped when its whole process has exited (reapable, set by
+// its last thread) and its leader slot has switched away for good (its lock
+// is free again).
 Result<int> wait(UserAddr status_addr) {
     Proc* p = myproc();
+    Proc* me = p->tg->leader;  // changes only in exec, when p is the only thread
     LockGuard g(g_wait_lock);
     for (;;) {
         bool have_kids = false;
         for (Proc& c : g_procs) {
-            if (c.parent != p) continue;
-            LockGuard cg(c.lock);
+            if (c.parent != me) continue;
             have_kids = true;
-            if (c.state != ProcState::Zombie) continue;
+            if (!c.reapable) continue;
+            LockGuard cg(c.lock);
             const int pid = c.pid;
             if (!status_addr.is_null() && !copy_out(p->pagetable, status_addr, &c.xstate, sizeof(c.xstate)).ok()) {
                 return Error::BadAddress;
             }
-            free_proc(&c);
+            free_group(c.tg);
+            clear_slot(&c);
             return pid;
         }
         if (!have_kids) return Error::NoChild;
         if (killed(p)) return Error::Killed;
-        sleep(p, g_wait_lock);
+        sleep(me, g_wait_lock);
     }
 }
 
+// Mark p killed and make it notice soon: a sleeper is woken (its loop sees
+// killed), a thread running on another hart is interrupted (it checks on
+// its way back to user mode). Caller holds p->lock.
+void kill_locked(Proc* p) {
+    __atomic_store_n(&p->killed, true, __ATOMIC_RELEASE);
+    if (p->state == ProcState::Sleeping) {
+        make_runnable(p);
+    } else if (p->state == ProcState::Running && p->running_on >= 0 && p->running_on != cpuid()) {
+        send_ipi(p->running_on);
+    }
+}
+
+// Every thread of the process is killed (Linux's kill of a thread group).
 Status kill(int pid, const perm::Cred* as) {
     // init must never exit (the kernel would have nobody to reap orphans).
     if (g_init_proc && pid == g_init_proc->pid) return Error::BadArgument;
+    bool found = false;
     for (Proc& p : g_procs) {
         LockGuard g(p.lock);
         if (p.pid != pid || p.state == ProcState::Unused) continue;
-        if (as != nullptr && !perm::may_touch_process(*as, p.cred.uid)) return Error::Permission;
-        __atomic_store_n(&p.killed, true, __ATOMIC_RELEASE);
-        if (p.state == ProcState::Sleeping) make_runnable(&p);
-        return {};
+        // Threads share their credentials, so the first one found decides.
+        if (!found && as != nullptr && !perm::may_touch_process(*as, p.cred.uid)) return Error::Permission;
+        found = true;
+        kill_locked(&p);
     }
-    return Error::NoProcess;
+    return found ? Status{} : Status(Error::NoProcess);
 }
 
 void set_killed(Proc* p) {
@@ -316,11 +409,19 @@ void set_killed(Proc* p) {
 // runnable by kill() under p->lock, and its loop checks again.
 bool killed(Proc* p) { return __atomic_load_n(&p->killed, __ATOMIC_ACQUIRE); }
 
-Proc* proc_by_pid(int pid) {
+Proc* proc_by_tid(int tid) {
     for (Proc& p : g_procs) {
-        if (p.pid == pid && p.state != ProcState::Unused) return &p;
+        if (p.tid == tid && p.state != ProcState::Unused) return &p;
     }
     return nullptr;
+}
+
+void wakeup_proc(Proc* p, const void* chan) {
+    LockGuard g(p->lock);
+    if (p->state == ProcState::Sleeping && p->chan == chan) {
+        p->woken = true;
+        make_runnable(p);
+    }
 }
 
 Status either_copyout(bool user_dst, u64 dst, const void* src, u64 len) {

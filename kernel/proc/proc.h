@@ -1,17 +1,30 @@
-// kernel/proc/proc.h - processes: the table, sleep/wakeup, and per-hart state.
+// kernel/proc/proc.h - threads and processes: the table, sleep/wakeup, and
+// per-hart state.
+//
+// A Proc is one thread: one slot of the fixed table, with its own kernel
+// stack, trapframe, scheduling entity, nice, affinity and statistics. A
+// process is a ThreadGroup: what its threads share (the address space,
+// open files, cwd, exit status). A single-threaded process is one Proc and
+// its group, as in xv6. pid is the process's id (the group's, getpid()),
+// tid the thread's own; the first thread's tid is the pid (its slot is the
+// group's leader, the one a parent's wait() reaps). docs/threads.md.
 //
 // A Proc's fields are guarded as marked. `lock` must be held to read or
-// change state, chan, xstate and pid, and to set killed (which killed()
-// reads with one atomic load, no lock: it is checked on every system call); `parent` is guarded by the
-// global wait lock; the rest is private to the process itself (or to its
-// creator before it first runs). Every hart has a Cpu record, reached through
-// the tp register (mycpu()).
+// change state, chan, xstate, pid and tid, and to set killed (which killed()
+// reads with one atomic load, no lock: it is checked on every system call);
+// `parent` and `reapable` are guarded by the global wait lock; the rest is
+// private to the thread itself (or to its creator before it first runs).
+// Lock order: the wait lock, then a group's lock, then a Proc's lock.
+// Every hart has a Cpu record, reached through the tp register (mycpu()).
 #pragma once
 
+#include "kernel/arch/fpu.h"
+#include "kernel/sync/sleeplock.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/fs/perm.h"
 #include "lib/params.h"
 #include "lib/result.h"
+#include "lib/rlimit.h"
 #include "lib/sched/balance.h"
 #include "lib/sched/policy.h"
 #include "lib/types.h"
@@ -21,6 +34,7 @@ namespace q {
 struct File;
 struct Inode;
 struct TrapFrame;
+using PageTable = u64*;
 
 // Callee-saved registers for kernel context switches (arch/riscv/switch.S).
 struct Context {
@@ -35,6 +49,56 @@ static_assert(static_cast<int>(ProcState::Unused) == 0 && static_cast<int>(ProcS
               static_cast<int>(ProcState::Sleeping) == 2 && static_cast<int>(ProcState::Runnable) == 3 &&
               static_cast<int>(ProcState::Running) == 4 && static_cast<int>(ProcState::Zombie) == 5);
 
+struct Proc;
+
+// A process: what its threads share. One per live process, from a fixed
+// table (as many as process slots). Guarded by `lock` unless marked.
+struct ThreadGroup {
+    SpinLock lock{"tgroup"};
+    bool used = false;  // a table slot in use (g_tgroup_lock)
+    int live = 0;       // threads that have not exited (an embryo counts)
+    // exit() or a fatal signal of one thread is ending them all; status is
+    // the process's exit status (the first exit() decides it).
+    bool exiting = false;
+    int status = 0;
+    Proc* execer = nullptr;  // the thread whose exec is ending the others
+    Proc* leader = nullptr;  // the slot wait() reaps; its tid is the pid
+    File* ofile[param::kMaxOpenPerProc] = {};
+    Inode* cwd = nullptr;
+    // The address space. pagetable changes only in exec, when one thread is
+    // left (every thread keeps a copy in Proc::pagetable). sz and top change
+    // under mm_lock: user memory is [0, sz); pages in [sz, top) are still
+    // mapped, without PTE_U, because they were given back by sbrk while
+    // other threads ran (their harts' TLBs may hold them until their next
+    // trap, so they are not freed before the process ends or execs).
+    PageTable pagetable = nullptr;
+    u64 sz = 0;
+    u64 top = 0;
+    SleepLock mm_lock{"mm"};
+
+    // More than one thread: only then may another thread use the shared
+    // parts concurrently. A single-threaded process is alone until its own
+    // thread makes another, so the answer cannot change under that thread.
+    bool shared() const { return __atomic_load_n(&live, __ATOMIC_RELAXED) > 1; }
+};
+
+// Holds tg's mm_lock while the process is shared (a single-threaded one
+// needs none: its thread is the only one that could grow, copy or free it).
+class MmGuard {
+  public:
+    explicit MmGuard(ThreadGroup* tg) : tg_(tg->shared() ? tg : nullptr) {
+        if (tg_) tg_->mm_lock.acquire();
+    }
+    ~MmGuard() {
+        if (tg_) tg_->mm_lock.release();
+    }
+    MmGuard(const MmGuard&) = delete;
+    MmGuard& operator=(const MmGuard&) = delete;
+
+  private:
+    ThreadGroup* tg_;
+};
+
 struct Proc {
     SpinLock lock{"proc"};
 
@@ -43,25 +107,31 @@ struct Proc {
     const void* chan = nullptr;  // sleeping on this channel
     bool killed = false;
     int xstate = 0;  // exit status for the parent's wait()
-    int pid = 0;
+    int pid = 0;     // the process (thread group) id: getpid()
+    int tid = 0;     // this thread's id: gettid(); the leader's is the pid
     // Who it runs as (lib/fs/perm.h): changed only by the process itself
-    // (setuid/setgid) and read by others (kill, renice, procinfo), both
-    // under lock; the process itself reads its own without it. Set from the
-    // parent's at fork; init's is root's.
+    // (setuid/setgid, for every thread of the group) and read by others
+    // (kill, renice, procinfo), both under lock; the thread itself reads
+    // its own without it. Set from the creator's at fork and thread
+    // creation; init's is root's.
     perm::Cred cred;
 
     // guarded by the wait lock
-    Proc* parent = nullptr;
+    Proc* parent = nullptr;  // leader of the parent process (leaders only)
+    bool reapable = false;   // leader: the whole process has exited
 
-    // private to the process
-    u64 kstack = 0;            // kernel stack (virtual address)
-    u64 sz = 0;                // bytes of user memory
-    u64* pagetable = nullptr;  // user page table (root page)
+    // private to the thread
+    ThreadGroup* tg = nullptr;  // its process (set before it runs, cleared at exit)
+    u64 kstack = 0;             // kernel stack (virtual address)
+    u64* pagetable = nullptr;   // = tg->pagetable
     TrapFrame* trapframe = nullptr;
+    u64 trapframe_va = 0;    // where it is mapped in user page tables (slot's)
+    u64 clear_tid = 0;       // user address: set 0 and futex-woken at exit (0: none)
+    File* held[2] = {};      // files held for the running system call (fd_get)
+    u64 retried_va = ~0ull;  // last page fault retried as spurious (kernel/trap.cc)
     Context context{};
-    File* ofile[param::kMaxOpenPerProc] = {};
-    Inode* cwd = nullptr;
     char name[16] = {};
+    rlimit::Limit nproc_limit;  // RLIMIT_NPROC (lib/rlimit.h), inherited at fork
     // SYS_errno (kernel/syscall.cc): the error number of the last call that
     // failed, and the one the call under way has recorded so far.
     int errno_last = 0;
@@ -95,6 +165,11 @@ struct Proc {
     u64 affinity = ~0ull;        // harts it may run on (bit i: hart i)
     u64 stat_migrations = 0;     // times moved between queues
     sched::Service bal_service;  // CPU time with a half-life (balancing)
+
+    // private to the process: its user FP registers (kernel/arch/fpu.h).
+    // Last, so that it moves no other field's offset past the 12-bit
+    // immediate of a load (2 KiB).
+    FpState fp{};
 };
 
 struct Cpu {
@@ -126,6 +201,18 @@ void yield();
 
 // The current process's credentials.
 const perm::Cred& current_cred();
+
+// Descriptors and cwd of the current process (kernel/proc/tgroup.cc).
+Result<int> fd_install(File* f);  // lowest free descriptor
+// The File behind fd; in a process with several threads it stays
+// referenced until the system call returns (fd_put_held).
+Result<File*> fd_get(int fd);
+void fd_put_held(Proc* p);
+Result<File*> fd_take(int fd);  // remove fd from the table (close)
+Inode* cwd_get();               // a new reference to the cwd (null: none yet)
+Inode* cwd_set(Inode* ip);      // install ip (its reference); returns the old one
+ThreadGroup* tgroup_alloc();    // a free group, reset; null when none is free
+void tgroup_free(ThreadGroup* tg);
 
 // Copy to/from either a user address (current process) or a kernel address.
 Status either_copyout(bool user_dst, u64 dst, const void* src, u64 len);

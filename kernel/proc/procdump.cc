@@ -32,6 +32,9 @@ void proc_info(const Proc& p, procinfo* info) {
     info->last_wakeup_latency = p.stat_last_latency;
     info->max_wakeup_latency = p.stat_max_latency;
     info->migrations = p.stat_migrations;
+    info->tid = p.tid;
+    const ThreadGroup* tg = p.tg;  // read once: procdump takes no locks
+    info->threads = tg ? tg->live : 0;
 }
 
 void procdump() {

@@ -195,7 +195,7 @@ bool try_migrate(Proc* p, int src, int dst, u64 now, trace::MigrateReason why) {
     count(g_rqs[dst], p);
     p->moved = true;
     p->stat_migrations++;
-    trace_migrate(p->pid, src, dst, why);
+    trace_migrate(p->tid, src, dst, why);
     return true;
 }
 

@@ -130,7 +130,7 @@ extern "C" void forkret() {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         auto ip = namei("/");
         if (!ip.ok()) panic("forkret: no root directory");
-        myproc()->cwd = move(ip).value().release();
+        myproc()->tg->cwd = move(ip).value().release();
     }
     usertrap_return();
 }

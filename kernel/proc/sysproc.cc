@@ -31,23 +31,24 @@ i64 sys_fork() {
     return to_user(r);
 }
 
-// exit(status): never returns.
+// exit(status): ends the process, every thread of it; never returns.
 i64 sys_exit() { exit(arg_int(0)); }
 
 // wait(int* status) -> pid of a child that exited; status may be 0.
 i64 sys_wait() { return to_user(wait(arg_addr(0))); }
 
 // kill(pid) -> 0, or -1 if no such process, pid is init (which may not
-// die), or it belongs to another user and the caller is not root.
+// die), or it belongs to another user and the caller is not root. Every
+// thread of the process is killed.
 i64 sys_kill() { return to_user(kill(arg_int(0), &current_cred())); }
 
+// getpid() -> the process's id (the same in every thread of it).
 i64 sys_getpid() { return myproc()->pid; }
 
 // sbrk(n) -> the old break, or -1 (out of memory, or shrinking below 0).
 i64 sys_sbrk() {
-    const u64 old = myproc()->sz;
     auto r = grow_proc(static_cast<i64>(arg_int(0)));
-    return r.ok() ? static_cast<i64>(old) : -1;
+    return r.ok() ? static_cast<i64>(r.value()) : -1;
 }
 
 // sleep(ticks) -> 0, or -1 if killed while sleeping.
@@ -72,8 +73,10 @@ i64 sys_uptime() {
 i64 sys_uptime_ns() { return static_cast<i64>(now_cycles() * (1'000'000'000 / param::kTimerHz)); }
 
 namespace {
-// pid 0 means the caller.
-Proc* target(int pid) { return pid == 0 ? myproc() : proc_by_pid(pid); }
+// The scheduling calls name a thread, as Linux's do: a tid (a process's
+// first thread's is its pid, so for a single-threaded process this is the
+// process). 0 means the caller.
+Proc* target(int tid) { return tid == 0 ? myproc() : proc_by_tid(tid); }
 }  // namespace
 
 // getpriority(pid) -> nice value, or -1 with no such process (ambiguous with
@@ -95,10 +98,10 @@ i64 sys_setpriority() {
     if (!p) return -1;
     LockGuard g(p->lock);
     // The slot may have been freed and reused since the unlocked lookup.
-    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->pid != pid)) return -1;
+    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->tid != pid)) return -1;
     if (!perm::may_renice(current_cred(), p->cred.uid, p->nice, nice)) return -1;
     rq_set_nice(p, nice);
-    trace_renice(p->pid, nice, p->se.weight);
+    trace_renice(p->tid, nice, p->se.weight);
     return 0;
 }
 
@@ -131,21 +134,24 @@ i64 sys_sched_set() {
     return 0;
 }
 
-// procinfo(index, struct procinfo*) -> 0 for a used slot, 1 for an unused
-// one, -1 when index is past the table or the pointer is bad.
+// procinfo(index, struct procinfo*) -> 0 for a used slot (one thread: pid
+// is its process, tid its own), 1 for an unused one, -1 when index is past
+// the table or the pointer is bad.
 i64 sys_procinfo() {
     const int index = arg_int(0);
     if (index < 0 || index >= param::kMaxProcs) return -1;
     Proc& p = g_procs[index];
     procinfo info{};
+    const Proc* leader = &p;  // a thread's parent is its process's
     {
         LockGuard g(p.lock);
         if (p.state == ProcState::Unused) return 1;
         proc_info(p, &info);
+        if (p.tg) leader = p.tg->leader;
     }
     {
-        LockGuard g(g_wait_lock);
-        info.ppid = p.parent ? p.parent->pid : 0;
+        LockGuard g(g_wait_lock);  // (if the leader was reaped meanwhile, a stale number)
+        info.ppid = leader->parent ? leader->parent->pid : 0;
     }
     return to_user(copy_out(myproc()->pagetable, arg_addr(1), &info, sizeof(info)));
 }
@@ -198,7 +204,7 @@ i64 sys_setaffinity() {
     Proc* p = target(pid);
     if (!p) return -1;
     LockGuard g(p->lock);
-    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->pid != pid)) return -1;
+    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->tid != pid)) return -1;
     if (!perm::may_touch_process(current_cred(), p->cred.uid)) return -1;
     return rq_set_affinity(p, mask) ? 0 : -1;
 }
@@ -210,7 +216,7 @@ i64 sys_getaffinity() {
     Proc* p = target(pid);
     if (!p) return 0;
     LockGuard g(p->lock);
-    if (p->state == ProcState::Unused || (pid != 0 && p->pid != pid)) return 0;
+    if (p->state == ProcState::Unused || (pid != 0 && p->tid != pid)) return 0;
     return static_cast<i64>(p->affinity);
 }
 
@@ -221,13 +227,16 @@ i64 sys_getgid() { return current_cred().gid; }
 i64 sys_getegid() { return current_cred().egid; }
 
 namespace {
-// Change the caller's credentials with apply (perm::apply_setuid/setgid).
+// Change the caller's credentials with apply (perm::apply_setuid/setgid),
+// in every thread of its process (POSIX: credentials are the process's).
 i64 change_cred(bool (*apply)(perm::Cred&, u32), u32 id) {
     Proc* p = myproc();
     perm::Cred c = p->cred;
     if (!apply(c, id)) return -1;
-    LockGuard g(p->lock);
-    p->cred = c;
+    for (Proc& t : g_procs) {
+        LockGuard g(t.lock);
+        if (t.tg == p->tg) t.cred = c;
+    }
     return 0;
 }
 }  // namespace

@@ -20,6 +20,8 @@ i64 sys_sched_set();
 i64 sys_uptime_ns();
 i64 sys_procinfo();
 i64 sys_mlfqlevel();
+i64 sys_cputime();      // kernel/proc/syslibc.cc
+i64 sys_sched_yield();  // kernel/proc/syslibc.cc
 i64 sys_freepages();
 i64 sys_halt();
 i64 sys_rqstat();
@@ -31,5 +33,7 @@ i64 sys_setuid();
 i64 sys_getgid();
 i64 sys_getegid();
 i64 sys_setgid();
+i64 sys_getrlimit();  // kernel/proc/rlimit.cc
+i64 sys_setrlimit();
 
 }  // namespace q

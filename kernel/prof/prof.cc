@@ -17,6 +17,9 @@
 // stack is larger, so its outer frames may be cut): it never reads
 // outside the interrupted stack, whatever garbage s0 holds (a function
 // interrupted in its prologue, or assembly that uses s0 otherwise).
+// Who may: all three system calls are root's (samples name every user's
+// processes, their user PCs and the kernel stacks they were in). A
+// profile takes at most 1/8 of memory (hart_records.h: fits()).
 // g_ctl serialises the system calls; it is never taken from the interrupt
 // path.
 #include "kernel/prof/prof.h"
@@ -115,15 +118,17 @@ void on_timer(u64 now, u64 pc, const u64* kregs) {
     g_rec.leave(cpu);
 }
 
-// prof_start(period_us, kb) -> 0; -1 if already profiling, period_us
-// outside 20..1000000 or kb outside 4..8192 (0 means the default: 1000 us,
-// 1024 KiB per hart), or out of memory. Frees the previous profile's
+// prof_start(period_us, kb) -> 0; -1 if the caller is not root, already
+// profiling, period_us outside 20..1000000 or kb outside 4..8192 (0 means
+// the default: 1000 us, 1024 KiB per hart), all harts' buffers together
+// over 1/8 of memory, or out of memory. Frees the previous profile's
 // buffers, allocates kb KiB per hart and arms every hart's timer for its
 // first sample (the others through an IPI).
 i64 sys_prof_start() {
     const u64 us = arg_raw(0) == 0 ? kDefaultPeriodUs : arg_raw(0);
     const int kb = arg_int(1) == 0 ? static_cast<int>(kDefaultKb) : arg_int(1);
     if (us < kMinPeriodUs || us > kMaxPeriodUs || kb < 4 || kb > static_cast<int>(kMaxKb)) return -1;
+    if (!perm::may_admin(current_cred())) return -1;
     LockGuard g(g_ctl);
     if (g_rec.is_on()) return -1;
     free_buffers();
@@ -144,9 +149,10 @@ i64 sys_prof_start() {
     return 0;
 }
 
-// prof_stop() -> samples kept (all harts), or -1 if not profiling. The
-// dump can then be read with prof_read.
+// prof_stop() -> samples kept (all harts), or -1 if the caller is not root
+// or not profiling. The dump can then be read with prof_read.
 i64 sys_prof_stop() {
+    if (!perm::may_admin(current_cred())) return -1;
     LockGuard g(g_ctl);
     if (!g_rec.is_on()) return -1;
     g_rec.stop();
@@ -172,8 +178,10 @@ i64 sys_prof_stop() {
 // prof_read(offset, buf, len) -> bytes of the dump (header, then each
 // hart's samples) copied from `offset` into buf; 0 at or past its end,
 // which also frees the buffers (the dump has been read: a later prof_read
-// returns -1); -1 while profiling, with no dump, or for a bad pointer.
+// returns -1); -1 for a caller who is not root, while profiling, with no
+// dump, or for a bad pointer.
 i64 sys_prof_read() {
+    if (!perm::may_admin(current_cred())) return -1;
     const u64 off = arg_raw(0);
     const UserAddr dst = arg_addr(1);
     const i64 len_arg = static_cast<i64>(arg_raw(2));

@@ -17,7 +17,7 @@ void SleepLock::acquire() {
         waiters_--;
     }
     locked_ = true;
-    pid_ = myproc()->pid;
+    pid_ = myproc()->tid;  // a thread holds it, not its process
 }
 
 void SleepLock::release() {
@@ -29,7 +29,7 @@ void SleepLock::release() {
 
 bool SleepLock::holding() {
     LockGuard g(guard_);
-    return locked_ && pid_ == myproc()->pid;
+    return locked_ && pid_ == myproc()->tid;
 }
 
 }  // namespace q

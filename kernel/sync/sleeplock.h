@@ -24,7 +24,7 @@ class SleepLock {
   private:
     SpinLock guard_;
     bool locked_ = false;
-    int pid_ = 0;
+    int pid_ = 0;      // holder's tid
     u32 waiters_ = 0;  // processes sleeping in acquire()
     const char* name_;
 };

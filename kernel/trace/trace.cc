@@ -9,6 +9,9 @@
 // the middle of a record (the handshake in hart_records.h); after that the
 // buffers are quiescent until the next trace_start, which is the only
 // place they are freed and reallocated.
+// Who may: starting, stopping and reading a trace are root's (the records
+// name every user's processes and what they run); trace_stat's counts are
+// anyone's. A trace takes at most 1/8 of memory (hart_records.h: fits()).
 // g_ctl serialises the system calls (start, stop, read, stat); it is taken
 // before any process lock (the start-up snapshot takes each p->lock) and
 // never by a trace point.
@@ -68,16 +71,18 @@ Record make(Event e, int pid) {
     return r;
 }
 
-// One Proc record per existing process (tracing is already on).
+// One Proc record per existing thread, and a Thread record for each that
+// is not its process's first (tracing is already on).
 void snapshot() {
     for (Proc& p : g_procs) {
         LockGuard g(p.lock);
         if (p.state == ProcState::Unused) continue;
-        Record r = make(Event::Proc, p.pid);
+        Record r = make(Event::Proc, p.tid);
         r.a = static_cast<u8>(p.state);
         r.b = static_cast<u8>(p.nice + 20);
         put_name(r, p.name);
         put(r);
+        if (p.tid != p.pid) emit(Event::Thread, p.tid, p.pid, 0, 0, 0, 0);
     }
 }
 
@@ -102,7 +107,7 @@ void emit_name(Event e, int pid, const char* name) {
 }
 
 void emit_sched(Event e, const Proc* p, int queue, u32 nr) {
-    Record r = make(e, p->pid);
+    Record r = make(e, p->tid);
     r.a = static_cast<u8>(queue);
     r.b = static_cast<u8>(nr > 255 ? 255 : nr);
     r.other = static_cast<i32>(p->se.weight);
@@ -114,13 +119,13 @@ void emit_sched(Event e, const Proc* p, int queue, u32 nr) {
 
 void emit_wake(const Proc* p, int queue) {
     const Proc* waker = myproc();
-    emit(Event::Wakeup, p->pid, waker ? waker->pid : 0, static_cast<u8>(queue), p->woken ? 1 : 0, 0, 0);
+    emit(Event::Wakeup, p->tid, waker ? waker->tid : 0, static_cast<u8>(queue), p->woken ? 1 : 0, 0, 0);
 }
 
 void emit_switch(const Proc* next, u64 waited) {
     push_off();
     const Last& last = g_last[cpuid()];
-    Record r = make(Event::Switch, next->pid);
+    Record r = make(Event::Switch, next->tid);
     r.other = last.pid;
     r.a = last.state;
     r.key = static_cast<i64>(waited);
@@ -129,24 +134,29 @@ void emit_switch(const Proc* next, u64 waited) {
 }
 
 void emit_deschedule(const Proc* p, int state, u64 ran) {
+    // A thread that ended is Unused already (only a process's leader waits
+    // as a Zombie): it exited all the same.
+    if (state == static_cast<int>(ProcState::Unused)) state = static_cast<int>(ProcState::Zombie);
     push_off();
     Last& last = g_last[cpuid()];
-    last.pid = p->pid;
+    last.pid = p->tid;
     last.state = static_cast<u8>(state);
-    Record r = make(Event::Deschedule, p->pid);
+    Record r = make(Event::Deschedule, p->tid);
     r.a = static_cast<u8>(state);
     r.key = static_cast<i64>(ran);
     put(r);
     pop_off();
 }
 
-// trace_start(kb) -> 0; -1 if already tracing, kb outside 4..8192 (0 means
-// the default, 1024 KiB per hart), or out of memory. Frees the previous
-// trace's buffers (its dump can no longer be read), allocates kb KiB per
-// hart, and writes one Proc record for every existing process.
+// trace_start(kb) -> 0; -1 if the caller is not root, already tracing, kb
+// outside 4..8192 (0 means the default, 1024 KiB per hart), all harts'
+// buffers together over 1/8 of memory, or out of memory. Frees the
+// previous trace's buffers (its dump can no longer be read), allocates kb
+// KiB per hart, and writes one Proc record for every existing process.
 i64 sys_trace_start() {
     const int kb = arg_int(0) == 0 ? static_cast<int>(kDefaultKb) : arg_int(0);
     if (kb < 4 || kb > static_cast<int>(kMaxKb)) return -1;
+    if (!perm::may_admin(current_cred())) return -1;
     LockGuard g(g_ctl);
     if (g_rec.is_on()) return -1;
     g_header = DumpHeader{};
@@ -158,9 +168,11 @@ i64 sys_trace_start() {
     return 0;
 }
 
-// trace_stop() -> records kept (all harts), or -1 if not tracing. The dump
-// can then be read with trace_read until the next trace_start.
+// trace_stop() -> records kept (all harts), or -1 if the caller is not root
+// or not tracing. The dump can then be read with trace_read until the next
+// trace_start.
 i64 sys_trace_stop() {
+    if (!perm::may_admin(current_cred())) return -1;
     LockGuard g(g_ctl);
     if (!g_rec.is_on()) return -1;
     g_rec.stop();
@@ -187,8 +199,10 @@ i64 sys_trace_stop() {
 
 // trace_read(offset, buf, len) -> bytes of the dump (header, then each
 // hart's records) copied from `offset` into buf, 0 at or past its end; -1
-// while tracing, before the first stop, or for a bad pointer.
+// for a caller who is not root, while tracing, before the first stop, or
+// for a bad pointer.
 i64 sys_trace_read() {
+    if (!perm::may_admin(current_cred())) return -1;
     const u64 off = arg_raw(0);
     const UserAddr dst = arg_addr(1);
     const i64 len_arg = static_cast<i64>(arg_raw(2));

@@ -67,6 +67,9 @@ inline void trace_migrate(int pid, int from, int to, trace::MigrateReason why) {
 inline void trace_fork(int child, int parent) {
     if (trace::on()) trace::emit(trace::Event::Fork, child, parent, 0, 0, 0, 0);
 }
+inline void trace_thread(int tid, int pid) {
+    if (trace::on()) trace::emit(trace::Event::Thread, tid, pid, 0, 0, 0, 0);
+}
 inline void trace_exec(int pid, const char* name) {
     if (trace::on()) trace::emit_name(trace::Event::Exec, pid, name);
 }

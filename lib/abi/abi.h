@@ -67,10 +67,27 @@ enum {
     SYS_bcstat = 52,      /* (struct bcachestat*) -> 0 or -1 */
     /* OSTEP companion (docs/ostep-kernel.md) */
     SYS_mlfqlevel = 56, /* (pid, 0 = caller) -> its MLFQ queue (0 = top), or -1 (no such process, policy not mlfq) */
+    /* process limits (lib/rlimit.h) */
+    SYS_getrlimit = 64, /* (resource, struct rlimit*) -> 0, or -1 (unknown resource, bad pointer) */
+    SYS_setrlimit = 65, /* (resource, const struct rlimit*) -> 0, or -1 (unknown, bad pointer, not allowed) */
     /* newcomer / shell: 68-69 */
     SYS_errno = 68, /* () -> the errno (lib/abi/errno.h, Linux numbering) of the caller's last failed call, 0 if none */
-    SYS_MAX = 68
+    /* threads and futexes (docs/threads.md) */
+    SYS_tcreate = 70, /* (entry, arg, stack, tls, int* tidp) -> new thread's tid, or -1 */
+    SYS_gettid = 71,  /* () -> the calling thread's id (= pid for a process's first thread) */
+    SYS_texit = 72,   /* (status) ends the calling thread; the last one ends the process */
+    SYS_futex = 73,   /* (int* addr, op, val, timeout_ns) -> FUTEX_WAIT: 0 or FUTEX_MISMATCH or
+                         FUTEX_TIMEDOUT; FUTEX_WAKE: threads woken; -1 on error */
+    /* C library glue (user/libc, docs/userland.md): 100-103 */
+    SYS_lseek = 100, /* (fd, offset, whence 0 set / 1 cur / 2 end) -> new offset, or -1 (not a file, outside 0..size) */
+    SYS_cputime = 101,     /* () -> the caller's CPU time in nanoseconds, its current run included */
+    SYS_sched_yield = 102, /* () -> 0: the caller gives up its hart and stays runnable */
+    SYS_MAX = 102
 };
+
+/* futex operations (SYS_futex) and FUTEX_WAIT's results other than 0 (woken). */
+enum { FUTEX_WAIT = 0, FUTEX_WAKE = 1 };
+enum { FUTEX_MISMATCH = 1 /* *addr != val */, FUTEX_TIMEDOUT = 2 };
 
 /* sleep() and uptime() count ticks of 1/UPTIME_HZ s (lib/params.h's
  * kTickCycles of the 10 MHz timer; kernel/syscall.cc checks the two agree). */
@@ -116,7 +133,7 @@ struct dirent {
     char name[DIRSIZ];
 };
 
-/* One row of the process list (SYS_procinfo). */
+/* One row of the process list (SYS_procinfo): one thread. */
 struct procinfo {
     int pid;
     int ppid;
@@ -133,6 +150,8 @@ struct procinfo {
     unsigned long last_wakeup_latency;
     unsigned long max_wakeup_latency;
     unsigned long migrations; /* times moved between run queues */
+    int tid;                  /* the thread's id (a row is a thread; pid is its process) */
+    int threads;              /* live threads of its process */
 };
 
 /* One run queue's statistics (SYS_rqstat): one queue per hart in percpu
@@ -186,6 +205,16 @@ struct diskstat {
     unsigned int log_pinned;    /* now: distinct blocks the log keeps in the cache */
 };
 
+/* A resource limit (getrlimit, setrlimit): the soft limit enforced and the
+ * hard ceiling for it. RLIMIT_NPROC (Linux's number 6) is the only resource:
+ * processes of the caller's real user (root is exempt). */
+enum { RLIMIT_NPROC = 6 };
+#define RLIM_INFINITY (~0UL)
+struct rlimit {
+    unsigned long rlim_cur;
+    unsigned long rlim_max;
+};
+
 /* The layouts above are the ABI: pinned here for every compiler that
  * includes this header (kernel, user programs in C and C++, host tests).
  * LP64 throughout (RV64 and the x86-64 host). */
@@ -200,9 +229,10 @@ QUANTA_ABI_ASSERT(sizeof(struct stat) == 24 && __builtin_offsetof(struct stat, i
                   "struct stat must keep xv6-riscv's layout");
 QUANTA_ABI_ASSERT(sizeof(struct dirent) == 16 && __builtin_offsetof(struct dirent, name) == 2,
                   "struct dirent must keep xv6-riscv's layout");
-QUANTA_ABI_ASSERT(sizeof(struct procinfo) == 104 && __builtin_offsetof(struct procinfo, name) == 20 &&
+QUANTA_ABI_ASSERT(sizeof(struct procinfo) == 112 && __builtin_offsetof(struct procinfo, name) == 20 &&
                       __builtin_offsetof(struct procinfo, cpu_ticks) == 40 &&
-                      __builtin_offsetof(struct procinfo, migrations) == 96,
+                      __builtin_offsetof(struct procinfo, migrations) == 96 &&
+                      __builtin_offsetof(struct procinfo, tid) == 104,
                   "struct procinfo is shared with user programs: change both sides");
 QUANTA_ABI_ASSERT(__builtin_offsetof(struct procinfo, uid) == 36, "procinfo.uid fills the padding before cpu_ticks");
 QUANTA_ABI_ASSERT(sizeof(struct xstat) == 32 && __builtin_offsetof(struct xstat, mode) == 12 &&
@@ -212,5 +242,6 @@ QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with use
 QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct diskstat) == 64, "struct diskstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct rlimit) == 16, "struct rlimit is shared with user programs");
 
 #endif

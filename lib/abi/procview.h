@@ -15,9 +15,12 @@
 
 namespace q::procview {
 
-constexpr int kRowMax = 128;  // longest row, NUL included
+constexpr int kRowMax = 136;  // longest row, NUL included
 constexpr const char* kHeader =
     "  PID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED    VOL  INVOL MAXLAT_US  MIGR USER     NAME";
+// `ps -T`: one row per thread, its TID after the PID.
+constexpr const char* kHeaderThreads =
+    "  PID   TID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED    VOL  INVOL MAXLAT_US  MIGR USER     NAME";
 
 constexpr const char* state_name(int s) {
     constexpr const char* kNames[] = {"unused", "embryo", "sleep", "runble", "run", "zombie"};
@@ -59,11 +62,13 @@ class Row {
     int n_ = 0;
 };
 
-// One row for p (matching kHeader) into out[kRowMax]; returns its length.
-// user: the name for p.uid, or null to print the number.
-inline int format_row(const procinfo& p, char* out, const char* user = nullptr) {
+// One row for p (matching kHeader, or kHeaderThreads with tid) into
+// out[kRowMax]; returns its length. user: the name for p.uid, or null to
+// print the number.
+inline int format_row(const procinfo& p, char* out, const char* user = nullptr, bool tid = false) {
     Row r(out);
     r.num(p.pid, 5);
+    if (tid) r.num(p.tid, 5);
     r.num(p.ppid, 5);
     r.text(state_name(p.state), 6);
     r.text(" ");

@@ -12,7 +12,15 @@
 // Every home block with a slot stays pinned in the buffer cache until it is
 // installed, so readers always find the newest copy there. `pinned` counts
 // those distinct blocks; kLogPinBudget bounds them, leaving the cache room
-// for the blocks operations read.
+// for the blocks operations read. With memory exhausted the cache is its
+// fixed floor (param::kBufs) alone, and pinned blocks may fill all of their
+// budget; the floor must then still hold what the running operations hold
+// at once, or an operation holding one block and waiting for another would
+// wait forever. At most kLogMaxOps operations run (admission below), and
+// one holds at most kOpHeldBufs blocks at a time (bmap: the indirect block
+// and the bitmap, or the indirect block and the block it allocates; itrunc:
+// the indirect block and the bitmap); everything else (reads, exec, the
+// commit) holds one block at a time and waits for none while holding it.
 //
 // Admission control lets a new operation start only if, after every running
 // operation writes its worst case (kMaxOpBlocks new slots, each a newly
@@ -30,9 +38,15 @@
 namespace q::fs {
 
 // Distinct blocks the log may keep pinned in the buffer cache.
-constexpr u32 kLogPinBudget = static_cast<u32>(param::kBufs) - 1;
+constexpr u32 kLogPinBudget = 3 * static_cast<u32>(param::kMaxOpBlocks) - 1;
 // Operations that must be able to begin together after a commit (group commit).
 constexpr u32 kLogGroupOps = 2;
+// The most operations admission lets run at once, and the most blocks one
+// of them holds at a time (see the top of the file).
+constexpr u32 kLogMaxOps = kLogPinBudget / static_cast<u32>(param::kMaxOpBlocks);
+constexpr u32 kOpHeldBufs = 2;
+static_assert(static_cast<u32>(param::kBufs) >= kLogPinBudget + kLogMaxOps * kOpHeldBufs + 1,
+              "with memory exhausted, the fixed buffers hold every pin and every running operation's blocks");
 static_assert(kLogPinBudget <= static_cast<u32>(param::kLogBlocks), "the cache keeps at most a log's worth");
 static_assert(kLogPinBudget >= kLogGroupOps * static_cast<u32>(param::kMaxOpBlocks), "the pin budget admits a group");
 
@@ -48,6 +62,8 @@ constexpr bool log_admits(u32 n, u32 pinned, u32 outstanding, u32 capacity) {
     const u32 worst = (outstanding + 1) * static_cast<u32>(param::kMaxOpBlocks);
     return n + worst <= capacity && pinned + worst <= kLogPinBudget;
 }
+static_assert(log_admits(0, 0, kLogMaxOps - 1, param::kLogBlocks) && !log_admits(0, 0, kLogMaxOps, param::kLogBlocks),
+              "admission lets kLogMaxOps operations run at once, never more");
 
 // After a commit (no operation running): install the log now?
 constexpr bool log_must_install(u32 n, u32 pinned, u32 capacity) {

@@ -12,8 +12,11 @@
 // version, never guessed at.
 //
 // Time is the `time` CSR in timer cycles since boot (10 MHz on QEMU virt:
-// 100 ns), read when the record is written. Pids are the kernel's; pid 0
-// means "nobody" (an idle hart, a wake-up from an interrupt handler).
+// 100 ns), read when the record is written. The `pid` of a record names
+// what the kernel schedules, a thread: its tid, which for a process's first
+// thread is the process's pid (docs/threads.md); Thread records say which
+// process the others belong to. pid 0 means "nobody" (an idle hart, a
+// wake-up from an interrupt handler).
 // States are ProcState numbers (kernel/proc/proc.h, procinfo.state):
 // 2 sleeping, 3 runnable, 4 running, 5 zombie.
 #pragma once
@@ -23,8 +26,8 @@
 namespace q::trace {
 
 constexpr u64 kMagic = 0x3130454341525451ull;  // "QTRACE01" little-endian
-constexpr u32 kVersion = 1;
-constexpr u32 kMaxHarts = 8;  // = param::kMaxCpus (checked in kernel/trace/trace.cc)
+constexpr u32 kVersion = 2;                    // 2: pids are tids, Thread records
+constexpr u32 kMaxHarts = 8;                   // = param::kMaxCpus (checked in kernel/trace/trace.cc)
 constexpr u32 kNameLen = 16;
 
 // What a record says. Field use per type (unlisted fields are 0):
@@ -35,7 +38,8 @@ enum class Event : u8 {
     // left, key = cycles pid was runnable before this dispatch.
     Switch = 1,
     // pid leaves hart `cpu`: a = its new state (3 preempted or yielded, 2
-    // sleeping, 5 exited), key = cycles it ran since its dispatch.
+    // sleeping, 5 exited: a process's last thread, or any thread that
+    // ended), key = cycles it ran since its dispatch.
     Deschedule = 2,
     // pid becomes runnable: other = the pid running on the waking hart (0:
     // none, e.g. the scheduler loop; an interrupt handler's wake-up names the
@@ -62,10 +66,13 @@ enum class Event : u8 {
     Renice = 10,
     // The policy becomes name (by pid).
     Policy = 11,
-    // Written when tracing starts, one per existing process: pid, name,
+    // Written when tracing starts, one per existing thread: pid, name,
     // a = state, b = nice + 20 (a running one's hart is that of its next
     // Deschedule).
     Proc = 12,
+    // pid is a thread of process other (not its first thread): at its
+    // creation, and when tracing starts, after its Proc record.
+    Thread = 13,
     Count
 };
 

@@ -11,6 +11,9 @@ guest cannot judge:
   - badsys: the console may report at most one unknown system call per
     clock tick (plus one);
   - conswrite: the 100 lines four processes wrote at once all arrive whole;
+  - oomhuge, oomrace: the console shows no `oom: killed` line (a refused
+    or impossible request kills nobody);
+  - consshare: the line written beside a 256 KiB write arrives whole;
   - forkbomb (in the background): while the process table is full the
     shell reports `sh: fork failed` and keeps its prompt, and init does not
     exit; afterwards the shell runs commands again;
@@ -39,7 +42,10 @@ import pexpect
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu import BUILD, ROOT, Guest, make_known_image, relay_results  # noqa: E402
 
-FOREGROUND = ["elf", "oom", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
+FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "conskill", "consshare",
+              "forkuser", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
+# threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
+FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 
 
 class Panic(Exception):
@@ -103,6 +109,13 @@ def run_foreground(g, test, tag):
         ticks = int(m.group(1)) if m else 0
         check(m is not None and 1 <= reports <= ticks + 2, "hostile-badsys-ratelimit-%s" % tag,
               "%d console reports in %d ticks" % (reports, ticks))
+    if test in ("oomhuge", "oomrace"):
+        check("oom: killed" not in out, "hostile-%s-nokill-%s" % (test, tag),
+              "the out-of-memory rule killed somebody: %r" % re.findall(r"oom: killed[^\n]*", out))
+    if test == "consshare":
+        line = "consshare: a line between the big writer's lines"
+        check(re.search(r"^" + re.escape(line) + r"\r?$", out, re.M) is not None, "hostile-consshare-whole-%s" % tag,
+              "the line did not arrive whole on a line of its own")
     if test == "conswrite":
         lines = [ln.strip("\r") for ln in out.split("\n")]
         digits = [ln for ln in lines if ln and set(ln) <= set("1234")]

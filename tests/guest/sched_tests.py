@@ -34,6 +34,7 @@ and 1.026 were reported):
 """
 import re
 import sys
+import time
 
 from qemu import Guest, run_cases
 
@@ -173,15 +174,29 @@ TOOL_CASES = [
      r" MAXLAT_US  MIGR USER     NAME\n    1     0 sleep  [ -]{2}[ \d]\d [ \d]{5}\d [ \d]{6}\d [ \d]{6}\d [ \d]{5}\d "
      r"[ \d]{5}\d [ \d]{5}\d [ \d]{8}\d [ \d]{4}\d root     init\n.*sh\n.*ps\n"),
     ("nice-inherited", "nice -n 7 ps", r"(?s).*\d+ +\d+ run +7 +215 .*ps\n"),
-    ("switch-keeps-hogs", "hog 3 & ; hog 3 & ; sched rr; sched idwrr; sched dwrr; sched eevdf; ps",
-     r"(?s)rr percpu\nidwrr percpu\ndwrr percpu\neevdf percpu\n.*(run|runble) +0 +1024 .*hog\n.*(run|runble) +0 +1024 .*hog\n.*"),
 ]
+
+# Switching policy keeps running processes: two hogs must be runnable before
+# and after four switches. The hogs are started first and waited for (on a
+# loaded host a background job can take seconds of real time to exec).
+SWITCH_CASE = ("switch-keeps-hogs", "sched rr; sched idwrr; sched dwrr; sched eevdf; ps",
+               r"(?s)rr percpu\nidwrr percpu\ndwrr percpu\neevdf percpu\n.*(run|runble) +0 +1024 .*hog\n"
+               r".*(run|runble) +0 +1024 .*hog\n.*")
+
+
+def switch_keeps_hogs(g):
+    g.run("hog 60 & ; hog 60 &", timeout=60)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(re.findall(r" hog\n", g.run("ps", timeout=60))) < 2:
+        time.sleep(0.5)
+    run_cases(g, [SWITCH_CASE], timeout=60)
 
 
 def tool_tests():
     with Guest(cpus=3) as g:
         g.boot()
-        run_cases(g, TOOL_CASES, timeout=60)
+        if run_cases(g, TOOL_CASES, timeout=60):
+            switch_keeps_hogs(g)
 
 
 def lockstat_test():

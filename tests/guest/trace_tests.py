@@ -52,7 +52,7 @@ def check_consistency(evs):
     on_hart = {}  # pid -> hart
     problems = []
     for e in evs:
-        if e["type"] in ("proc", "fork"):
+        if e["type"] in ("proc", "fork", "thread"):  # a thread's tid: docs/threads.md
             known.add(e["pid"])
         elif e["type"] == "switch":
             if e["pid"] not in known:

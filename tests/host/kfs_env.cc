@@ -27,6 +27,7 @@ namespace q {
 Cpu g_cpus[param::kMaxCpus];
 volatile bool g_panicked = false;
 static Proc g_proc;
+static ThreadGroup g_tgroup;  // the test process's descriptors and cwd (kernel/proc/tgroup.cc)
 
 void panic(const char* fmt, ...) {
     va_list ap;
@@ -238,8 +239,10 @@ void kfs_boot(const std::vector<u8>& image) {
     g_env.write_attempts = 0;
     g_env.stats = {};
     Proc* p = myproc();
-    for (auto& f : p->ofile) f = nullptr;
-    p->cwd = nullptr;
+    p->tg = &g_tgroup;
+    g_tgroup.live = 1;
+    for (auto& f : g_tgroup.ofile) f = nullptr;
+    g_tgroup.cwd = nullptr;
     p->killed = false;
     bcache_init();
     g_env.pool_pages = 4096;
@@ -248,7 +251,7 @@ void kfs_boot(const std::vector<u8>& image) {
     fs_init(param::kRootDev);
     auto root = namei("/");
     if (!root.ok()) panic("kfs_boot: no root");
-    p->cwd = std::move(root).value().release();
+    g_tgroup.cwd = std::move(root).value().release();
 }
 
 void kfs_args(u64 a0, u64 a1, u64 a2) {

@@ -156,7 +156,7 @@ class KfsStack : public ::testing::Test {
     void SetUp() override { kfs_boot(kfs_mkfs(2000, 200)); }
     void TearDown() override {
         for (int fd = 0; fd < param::kMaxOpenPerProc; fd++)
-            if (myproc()->ofile[fd]) close_(fd);
+            if (myproc()->tg->ofile[fd]) close_(fd);
         Fsck f(g_env.disk);
         EXPECT_TRUE(f.run()) << (f.problems.empty() ? "" : f.problems[0]);
     }

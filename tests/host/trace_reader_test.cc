@@ -121,8 +121,8 @@ TEST(TraceReader, RefusesBadDumpsWithOneReason) {
     magic[0] ^= 1;
     EXPECT_EQ(parse_error(magic), "not a quanta trace dump (bad magic)");
     std::vector<u8> version = good;
-    version[8] = 2;
-    EXPECT_NE(parse_error(version).find("trace dump version 2, this tool reads version 1"), std::string::npos);
+    version[8] = 1;  // before tids (docs/threads.md)
+    EXPECT_NE(parse_error(version).find("trace dump version 1, this tool reads version 2"), std::string::npos);
     auto with_header = [&](auto change) {
         std::vector<u8> b = good;
         DumpHeader h;
@@ -202,6 +202,42 @@ TEST(TraceModel, RuntimeSwitchesAndDelays) {
     ASSERT_EQ(m.runs.size(), 3u);
     ASSERT_EQ(m.wakes.size(), 1u);
     EXPECT_EQ(m.wakes[0].dispatch_time, kStart + 5'300);
+}
+
+// A thread (tid 4) of the hog (pid 3): its own stats, grouped under the
+// process in the JSON (a track group per process, a track per thread).
+TEST(TraceModel, ThreadsAreTracksOfTheirProcess) {
+    auto harts = sample();
+    harts[0].push_back(rec(Event::Thread, 0, kStart + 20'400, 4, 3));
+    harts[0].push_back(rec(Event::Switch, 0, kStart + 20'500, 4, 3, 5, 0, 100));
+    harts[0].push_back(rec(Event::Deschedule, 0, kStart + 21'500, 4, 0, 5, 0, 1'000));
+    TraceDump d;
+    std::string err;
+    ASSERT_TRUE(parse_dump(dump(harts), &d, &err)) << err;
+    const Model m = build_model(d);
+    const ProcStats& t = m.procs.at(4);
+    EXPECT_EQ(t.process, 3);
+    EXPECT_EQ(m.procs.at(3).process, 3);
+    EXPECT_EQ(t.name, "hog");  // a thread runs its process's program
+    EXPECT_EQ(t.runtime, 1'000u);
+    EXPECT_TRUE(t.exited);
+    char path[] = "/tmp/qtrace-json-XXXXXX";
+    const int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    std::FILE* f = fdopen(fd, "w");
+    write_json(m, f);
+    std::fclose(f);
+    std::FILE* in = std::fopen(path, "r");
+    ASSERT_NE(in, nullptr);
+    std::string json;
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, in)) > 0;) json.append(buf, n);
+    std::fclose(in);
+    std::remove(path);
+    EXPECT_NE(json.find(R"("name":"process_name","pid":100003,"args":{"name":"pid 3 hog"})"), std::string::npos);
+    EXPECT_NE(json.find(R"("name":"thread_name","pid":100003,"tid":4,"args":{"name":"tid 4 hog"})"), std::string::npos);
+    EXPECT_NE(json.find(R"("name":"tid 4 of pid 3 hog","cat":"run","pid":1,"tid":0)"), std::string::npos);
+    EXPECT_NE(json.find(R"("cat":"thread","pid":100003,"tid":4,)"), std::string::npos);
 }
 
 TEST(TraceModel, ReplayIsWhatSchedsimReads) {

@@ -8,7 +8,8 @@
  * list. free inserts in address order and merges with both neighbours, so
  * the heap does not fragment into ever smaller pieces. Memory is never given
  * back to the kernel. malloc returns 0 when sbrk fails or the request is
- * too large for sbrk's int argument.
+ * too large for sbrk's int argument. Threads may call both at once: one
+ * futex mutex (user/lib/thread.c) guards the list.
  */
 #include "user/user.h"
 
@@ -24,9 +25,9 @@ enum { kMinUnits = 4096 };
 
 static Header base;
 static Header* freep;
+static struct umutex lock = UMUTEX_INIT;
 
-void free(void* p) {
-    if (p == 0) return;
+static void free_locked(void* p) {
     Header* b = (Header*)p - 1;
     Header* q = freep;
     /* Find q with q < b < q->next, allowing for the wrap-around. */
@@ -57,11 +58,18 @@ static Header* grow(unsigned long units) {
     if (p == (char*)-1) return 0;
     Header* h = (Header*)p;
     h->s.units = units;
-    free(h + 1);
+    free_locked(h + 1);
     return freep;
 }
 
-void* malloc(unsigned int nbytes) {
+void free(void* p) {
+    if (p == 0) return;
+    umutex_lock(&lock);
+    free_locked(p);
+    umutex_unlock(&lock);
+}
+
+static void* malloc_locked(unsigned int nbytes) {
     unsigned long units = ((unsigned long)nbytes + sizeof(Header) - 1) / sizeof(Header) + 1;
     if (freep == 0) {
         base.s.next = freep = &base;
@@ -82,4 +90,11 @@ void* malloc(unsigned int nbytes) {
         }
         if (p == freep && (p = grow(units)) == 0) return 0;
     }
+}
+
+void* malloc(unsigned int nbytes) {
+    umutex_lock(&lock);
+    void* p = malloc_locked(nbytes);
+    umutex_unlock(&lock);
+    return p;
 }

@@ -58,6 +58,7 @@ constexpr u64 kSstatusSpp = 1ull << 8;   // previous mode: 1 = supervisor
 constexpr u64 kSstatusSpie = 1ull << 5;  // previous interrupt enable
 constexpr u64 kSstatusSie = 1ull << 1;   // supervisor interrupt enable
 constexpr u64 kSstatusSum = 1ull << 18;  // supervisor may access user pages (we never set it)
+constexpr u64 kSstatusFs = 3ull << 13;   // FP unit: 0 off, 1 initial, 2 clean, 3 dirty
 // sie / sip
 constexpr u64 kSieSsie = 1ull << 1;  // software
 constexpr u64 kSieStie = 1ull << 5;  // timer
@@ -70,7 +71,11 @@ constexpr u64 kCauseInterrupt = 1ull << 63;
 constexpr u64 kIrqSoftware = 1;
 constexpr u64 kIrqTimer = 5;
 constexpr u64 kIrqExternal = 9;
+constexpr u64 kExcIllegalInstr = 2;
 constexpr u64 kExcEcallUser = 8;
+constexpr u64 kExcInstPageFault = 12;
+constexpr u64 kExcLoadPageFault = 13;
+constexpr u64 kExcStorePageFault = 15;
 
 inline void intr_on() { w_sstatus(r_sstatus() | kSstatusSie); }
 inline void intr_off() { w_sstatus(r_sstatus() & ~kSstatusSie); }

@@ -6,11 +6,15 @@
 // fw_cfg at 0x10100000 (kernel/arch/riscv/fw_cfg.h), RAM from 0x80000000.
 // The kernel maps RAM and devices at their physical addresses (identity),
 // and, at the top of every address space, the trampoline page; below it,
-// each process's kernel stack with an unmapped guard page beneath. User
-// address spaces have the trapframe page just under the trampoline.
+// each process slot's kernel stack with an unmapped guard page beneath. User
+// address spaces have, under the trampoline, one trapframe page per process
+// slot that may run in them: slot i's at trapframe_va(i), so the threads of
+// one process (slots sharing a page table) each have their own. User memory
+// ends below the lowest of them (kUserTop).
 #pragma once
 
 #include "kernel/arch/riscv/csr.h"
+#include "lib/params.h"
 #include "lib/types.h"
 
 namespace q::layout {
@@ -28,7 +32,12 @@ constexpr u64 kPlicSize = 0x40'0000;
 constexpr u64 kKernBase = 0x8000'0000;
 
 constexpr u64 kTrampoline = riscv::kMaxVa - kPageSize;
-constexpr u64 kTrapFrame = kTrampoline - kPageSize;
+// Trapframe of process slot i in a user page table (slot 0's is xv6's
+// TRAPFRAME). All of them share the trampoline's last-level page table
+// (the top 2 MiB), so mapping one never allocates.
+constexpr u64 trapframe_va(int i) { return kTrampoline - (static_cast<u64>(i) + 1) * kPageSize; }
+constexpr u64 kUserTop = trapframe_va(param::kMaxProcs - 1);  // user memory is [0, kUserTop)
+static_assert(param::kMaxProcs + 1 <= 512, "trapframes and trampoline must fit one last-level table");
 // Kernel stack of process slot i, with a guard page below each.
 constexpr u64 kstack(int i) { return kTrampoline - (static_cast<u64>(i) + 1) * 2 * kPageSize; }
 

@@ -1,10 +1,12 @@
-// kernel/arch/riscv/trapframe.h - the per-process page that saves user registers.
+// kernel/arch/riscv/trapframe.h - the per-thread page that saves user registers.
 //
 // trampoline.S writes the user's registers here on a trap from user mode and
 // reads them back on return. The first five words are set by the kernel
 // (usertrap_return) for uservec's use. regs[n-1] holds register xn, so the
 // assembly computes offsets as 40 + (n-1)*8. Layout is fixed by the asm:
-// static_asserts below pin it.
+// static_asserts below pin it. Only the TrapFrame at the start of its page
+// is initialised (kernel/proc/proc.cc:alloc_slot zeroes it); the rest of
+// the page holds junk and is read by nobody.
 #pragma once
 
 #include <stddef.h>

@@ -6,7 +6,7 @@
 #ifndef QUANTA_COMPAT_PARAM_H
 #define QUANTA_COMPAT_PARAM_H
 
-#define NPROC 64
+#define NPROC 256
 #define NCPU 8
 #define NOFILE 16
 #define NFILE 100
@@ -17,7 +17,7 @@
 #define MAXOPBLOCKS 10
 #define LOGBLOCKS 64
 #define LOGSIZE LOGBLOCKS
-#define NBUF (MAXOPBLOCKS * 3)
+#define NBUF (MAXOPBLOCKS * 4)
 #define FSSIZE 4000
 #define MAXPATH 128
 #define USERSTACK 1

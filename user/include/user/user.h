@@ -79,11 +79,18 @@ int prof_start(int period_us, int kb);
 int prof_stop(void);
 int prof_read(unsigned long offset, void* buf, int len);
 int bcstat(struct bcachestat*);
+int getrlimit(int resource, struct rlimit*); /* RLIMIT_NPROC (lib/rlimit.h) */
+int setrlimit(int resource, const struct rlimit*);
 int diskstat(struct diskstat*);
 /* Why this process's last failed system call failed: an error number of
  * lib/abi/errno.h (Linux's numbering), 0 if none failed. A successful call
  * leaves it alone; a successful exec starts the program with 0. */
 int errno(void);
+/* threads and futexes (docs/threads.md): the raw calls */
+int tcreate(void (*entry)(void*), void* arg, void* stack, void* tls, volatile int* tidp);
+int gettid(void);
+void texit(int status) __attribute__((noreturn));
+int futex(volatile int* addr, int op, int val, unsigned long timeout_ns);
 
 /* ulib.c */
 int stat(const char*, struct stat*);
@@ -122,6 +129,28 @@ int getpwuid(unsigned int uid, struct pwent* e);
 int getpwgid(unsigned int gid, struct pwent* e); /* first account with that gid */
 const char* pw_name(unsigned int uid, char* buf);
 const char* pw_group(unsigned int gid, char* buf);
+
+/* thread.c: threads with a 16 KiB malloc'd stack each. thread_create
+ * returns the tid or -1; thread_join (0, or -1: not a joinable thread of
+ * this process, e.g. already joined, detached, or the caller) waits for it
+ * to end and frees its stack; a detached thread's stack is freed after it
+ * ends. Returning from fn is thread_exit(). */
+int thread_create(void (*fn)(void*), void* arg);
+int thread_join(int tid);
+int thread_detach(int tid);
+void thread_exit(void) __attribute__((noreturn));
+/* futex(addr, FUTEX_WAIT, val, timeout_ns) / futex(addr, FUTEX_WAKE, n, 0) */
+int futex_wait(volatile int* addr, int val, unsigned long timeout_ns);
+int futex_wake(volatile int* addr, int n);
+/* A mutex on a futex: uncontended lock and unlock make no system call. */
+struct umutex {
+    volatile int v;
+};
+#define UMUTEX_INIT \
+    { 0 }
+void umutex_lock(struct umutex* m);
+int umutex_trylock(struct umutex* m); /* 0 when taken, -1 when held */
+void umutex_unlock(struct umutex* m);
 
 /* umalloc.c */
 void* malloc(unsigned int);

@@ -1,0 +1,93 @@
+"""tests/guest/libc_tests.py - textbook C programs built with qcc, in the guest.
+
+The programs under tests/libc/ are ordinary POSIX C (getopt, FILE* stdio
+to files and stderr, qsort, strtol/strtod, snprintf with doubles, libm,
+fork/exec/pipe/dup2/waitpid, clocks and sleeps), compiled by
+build/sysroot/bin/qcc against picolibc and quanta's glue (user/libc/,
+mk/libc.mk). This boots once per hart count given (make test: 1 and 3) on
+an image with them and their data files added, runs each with good and
+bad arguments, and matches the whole output. Timing checks (tests/libc/
+timing.c) run under -icount, so they hold in virtual time however busy the
+host is. The image must check clean with fsck afterwards.
+
+Errors: a failed call's errno comes from SYS_errno (68). On a kernel
+without it the library reports EIO ("I/O error") and the kernel logs the
+unknown call once per process; the expected text follows lib/abi/abi.h.
+"""
+import os
+import re
+import sys
+import tempfile
+
+from extra_image import build_image
+from qemu import BUILD, ROOT, Guest, run_cases
+
+PROGS = ["wordfreq", "numstat", "timing", "fileio", "spawn", "lsdir"]
+DATA = ["words.txt", "numbers.txt", "ints.txt"]
+HAS_ERRNO = "SYS_errno" in open(os.path.join(ROOT, "lib", "abi", "abi.h")).read()
+ENOENT = "No such file or directory" if HAS_ERRNO else "I/O error"
+NOISE = re.compile(r"^pid \d+ \(\w+\): unknown system call 68 .*\n", re.M)
+
+CASES = [
+    ("wordfreq-top3", "wordfreq -n 3 words.txt", r"3 dog\n3 fox\n3 the\ntotal 22 words, 16 distinct\n"),
+    ("wordfreq-fold-to-file", "wordfreq -i -n 4 -o top.txt words.txt; cat top.txt",
+     r"5 the\n3 dog\n3 fox\n2 a\ntotal 22 words, 13 distinct\n"),
+    ("wordfreq-stdin-pipe", "wordfreq -n 2 words.txt | wordfreq",
+     r"2 3\n1 16\n1 22\n1 distinct\n1 dog\n1 fox\n1 total\n1 words\ntotal 9 words, 8 distinct\n"),
+    ("wordfreq-bad-option", "wordfreq -x",
+     r"wordfreq: invalid option -- \S*x\S*\nusage: wordfreq \[-i\] \[-n TOP\] \[-o OUTFILE\] \[FILE\.\.\.\]\n"),
+    ("wordfreq-bad-count", "wordfreq -n 0 words.txt", r"wordfreq: bad count '0'\n"),
+    ("wordfreq-missing-file", "wordfreq nofile", r"wordfreq: nofile: %s\n" % ENOENT),
+    ("numstat-doubles", "numstat numbers.txt",
+     r"numstat: line 7: not a number: abc\ncount  6\nsum    181\.251\n"
+     r"range      -4\.250    100\.000    104\.250\nmean   30\.209\nmedian 7\.750\nstddev 43\.836\n"
+     r"sci    3\.020850e\+01 43\.836\n"),
+    ("numstat-strtol-base0", "numstat -p 1 -b 0 ints.txt",
+     r"count  4\nsum    40\.0\nrange       -16\.0       31\.0       47\.0\nmean   10\.0\nmedian 12\.5\n"
+     r"stddev 19\.5\nsci    1\.000000e\+01 19\.5107\n"),
+    ("numstat-bad-precision", "numstat -p x", r"numstat: bad precision 'x'\n"),
+    ("numstat-nothing", "echo x | numstat", r"numstat: line 1: not a number: x\nnumstat: no numbers\n"),
+    ("fileio", "fileio d; cat d/unclosed.txt",
+     r"   42\|ab   \|003\.1\|ff\|z\|%%\nconsole append\nno-such-file: %s\nfileio: ok\natexit handler ran\nflushed at exit\n"
+     % ENOENT),
+    ("spawn", "spawn",
+     r"1 3 14 ?\nwc: exit 0\necho: exit 0\nexit3: exit 3\nno-such-program: %s\nmissing: exit 127\n"
+     r"nohang: 0\nsleeper: exit 0\nparent has a parent\n" % ENOENT),
+    ("timing", "timing",
+     r"usleep     ok\ntod        ok\nnanosleep  ok\nsleep      ok\ncputime    ok\nclock      ok\ntime       ok\n"
+     r"resolution 100 ns\n"),
+    ("lsdir", "mkdir w; echo hello > w/b; mkdir w/a; echo x > w/c; cd w/a; /lsdir -p ..; cd /",
+     r"cwd /w/a\na d\nb f 6\nc f 2\n3 entries\n"),
+    ("lsdir-root-cwd", "lsdir -p w/a", r"cwd /\n0 entries\n"),
+    ("lsdir-missing", "lsdir nodir", r"nodir: %s\n" % ENOENT),
+    ("timing-usage", "timing -s 0", r"usage: timing \[-s MS\]\n"),
+]
+
+
+class Quiet:
+    """A Guest whose run() drops the kernel's unknown-call lines (above)."""
+
+    def __init__(self, g):
+        self.g = g
+
+    def run(self, line, timeout=None):
+        return NOISE.sub("", self.g.run(line, timeout=timeout))
+
+
+def main():
+    cpus_list = [int(a) for a in sys.argv[1:]] or [1, 3]
+    extra = [os.path.join(BUILD, "libc-tests", "_" + p) for p in PROGS]
+    extra += [os.path.join(ROOT, "tests", "libc", d) for d in DATA]
+    with tempfile.TemporaryDirectory(prefix="quanta-libc-") as work:
+        image = build_image(work, extra)
+        for cpus in cpus_list:
+            tag = "-%dharts" % cpus
+            with Guest(cpus=cpus, icount=3, image=image, timeout=120) as g:
+                g.boot()
+                run_cases(Quiet(g), CASES, suffix=tag, timeout=120)
+                clean, report = g.stop_and_fsck()
+                print(("PASS libc-fsck" + tag) if clean else "FAIL libc-fsck%s: %s" % (tag, report))
+
+
+if __name__ == "__main__":
+    main()

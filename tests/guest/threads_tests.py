@@ -1,0 +1,92 @@
+"""tests/guest/threads_tests.py - threads and futexes in the guest (user/threadtest.c).
+
+    threads_tests.py HARTS...
+
+Boots the kernel once per hart count (default 1, 3 and 8) and runs
+`threadtest`, which prints `PASS name` / `FAIL name: why` per test (each
+test also checks that every page came back); the names are relayed with
+the hart count appended. The host adds: no kernel panic, a summary line,
+the shell still answering afterwards, and fsck finding the disk clean
+once QEMU is killed. Then, on 3 harts, the tracer with threads: a traced
+`threadtest create_join` must record a Thread record per new thread (its
+tid and its process, a known one), dispatch only known tids, and qtrace's
+JSON must show each thread as a track of its process's group.
+"""
+import os
+import re
+import subprocess
+import sys
+
+from qemu import BUILD, Guest, relay_results
+
+
+def run(harts):
+    with Guest(cpus=harts, timeout=60) as g:
+        try:
+            g.boot()
+            out = g.run("threadtest", timeout=600)
+            after = g.run("echo alive", timeout=30)
+        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
+            print("FAIL threads-%dharts: no prompt (%s); console ends %r" % (harts, type(e).__name__,
+                                                                         "".join(g.log)[-800:]))
+            return
+        if "panic" in out:
+            print("FAIL threads-panic-%dharts: %r" % (harts, out[out.index("panic"):][:300]))
+        relay_results(out, "threads", "%dharts" % harts)
+        if not re.search(r"threadtest: \d+ passed, \d+ failed", out):
+            print("FAIL threads-summary-%dharts: no summary line; output ends %r" % (harts, out[-500:]))
+        if "alive" not in after:
+            print("FAIL threads-shell-%dharts: the shell does not answer (%r)" % (harts, after))
+        clean, report = g.stop_and_fsck()
+        print("%s threads-fsck-%dharts%s" % ("PASS" if clean else "FAIL", harts,
+                                             "" if clean else ": " + report.replace("\n", " | ")))
+
+
+def report(ok, name, detail=""):
+    print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, detail)))
+
+
+def trace_threads():
+    with Guest(cpus=3, timeout=60) as g:
+        try:
+            g.boot()
+            out = g.run("trace -o /tt.dat threadtest create_join", timeout=300)
+        except Exception as e:  # noqa: BLE001
+            return report(False, "threads-trace", "no prompt (%s)" % type(e).__name__)
+        clean, fsck = g.stop_and_fsck()
+        if "PASS create_join" not in out or not clean:
+            return report(False, "threads-trace", "traced run failed or disk damaged: %r %s" % (out[-300:], fsck))
+        q = os.path.join(BUILD, "qtrace")
+        p = subprocess.run([q, "--events", "-p", "/tt.dat", g.image], stdout=subprocess.PIPE, text=True)
+        known, threads, problems = set(), [], []
+        for line in p.stdout.splitlines():
+            f = line.split()
+            kind, pid = f[3], int(f[5])
+            kv = dict(zip(f[6::2], f[7::2]))
+            if kind in ("proc", "fork"):
+                known.add(pid)
+            elif kind == "thread":
+                other = int(kv["other"])
+                if other not in known or pid == other:
+                    problems.append("thread %d of unknown process %d" % (pid, other))
+                known.add(pid)
+                threads.append((pid, other))
+            elif kind == "switch" and pid not in known:
+                problems.append("dispatch of unknown tid %d" % pid)
+        report(len(threads) >= 8 and not problems, "threads-trace-records",
+               "%d thread records; %s" % (len(threads), "; ".join(problems[:5])))
+        j = subprocess.run([q, "-p", "/tt.dat", "--json", "-", g.image], stdout=subprocess.PIPE, text=True).stdout
+        missing = [t for t, pr in threads if '"pid":%d,"tid":%d,' % (100000 + pr, t) not in j]
+        report(p.returncode == 0 and not missing, "threads-trace-tracks", "no track for tids %s" % missing[:5])
+
+
+def main():
+    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
+    for n in harts:
+        run(n)
+    if 3 in harts:
+        trace_threads()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+// tests/host/oom_rule_test.cc - the out-of-memory rule's decisions
+// (lib/oom.h): what is admitted, when memory counts as exhausted, and whom
+// the rule may kill for which caller (issue 24's finding 2: a student's
+// exec of an image larger than RAM killed root's 20 MiB process).
+#include <gtest/gtest.h>
+
+#include "lib/oom.h"
+
+using q::u64;
+using q::oom::admit;
+using q::oom::beats;
+using q::oom::Candidate;
+using q::oom::exhausted;
+using q::oom::low_water;
+using q::oom::Verdict;
+using q::perm::Cred;
+
+namespace {
+
+constexpr u64 kRam = 32000;  // pages: about 128 MiB
+constexpr Cred kRoot{};
+constexpr Cred kStudent{1000, 1000, 1000, 1000};
+
+TEST(OomRule, LargerThanRamIsImpossibleWhateverIsFree) {
+    EXPECT_EQ(admit(kRam + 1, kRam + 1, kRam, kRam), Verdict::Impossible);
+    EXPECT_EQ(admit(10, kRam + 1, kRam, kRam), Verdict::Impossible);  // the image as a whole
+    EXPECT_EQ(admit(~u64{0}, ~u64{0}, 0, kRam), Verdict::Impossible);
+}
+
+TEST(OomRule, MoreThanFreeIsShortAndAtMostFreeIsAdmitted) {
+    EXPECT_EQ(admit(101, 101, 100, kRam), Verdict::Short);
+    EXPECT_EQ(admit(100, 100, 100, kRam), Verdict::Admit);
+    EXPECT_EQ(admit(0, 5, 0, kRam), Verdict::Admit);
+    EXPECT_EQ(admit(kRam, kRam, kRam, kRam), Verdict::Admit);
+}
+
+TEST(OomRule, ExhaustedOnlyBelowTheLowWatermark) {
+    EXPECT_EQ(low_water(kRam), 250u);
+    EXPECT_EQ(low_water(1000), 64u);  // a small machine keeps 64 pages
+    EXPECT_TRUE(exhausted(249, kRam));
+    EXPECT_FALSE(exhausted(250, kRam));
+    // The reproducer: 27,599 pages free when the student's exec failed.
+    EXPECT_FALSE(exhausted(27599, kRam));
+}
+
+TEST(OomRule, AStudentNeverGetsAnotherUsersProcessKilled) {
+    EXPECT_FALSE(beats(kStudent, 10, Candidate{0, 5124}, 0));     // root's holder
+    EXPECT_FALSE(beats(kStudent, 10, Candidate{1001, 5124}, 0));  // another user's
+    EXPECT_TRUE(beats(kStudent, 10, Candidate{1000, 5124}, 0));   // the student's own
+}
+
+TEST(OomRule, RootMayPickAnyUsersProcess) {
+    EXPECT_TRUE(beats(kRoot, 10, Candidate{1000, 5124}, 0));
+    EXPECT_TRUE(beats(kRoot, 10, Candidate{0, 5124}, 0));
+}
+
+TEST(OomRule, TheBiggestWinsAndMustHoldMoreThanTheCaller) {
+    EXPECT_FALSE(beats(kRoot, 10, Candidate{1000, 500}, 600));  // smaller than the best so far
+    EXPECT_FALSE(beats(kRoot, 10, Candidate{1000, 600}, 600));  // ties keep the first
+    EXPECT_TRUE(beats(kRoot, 10, Candidate{1000, 601}, 600));
+    // A caller that is itself the hog gets -1; the shell it outgrew lives.
+    EXPECT_FALSE(beats(kRoot, 30000, Candidate{0, 40}, 0));
+}
+
+TEST(OomRule, RealUidCountsAsForKill) {
+    // A process that set only its effective uid is still its starter's.
+    const Cred su_like{1000, 0, 1000, 1000};
+    EXPECT_TRUE(beats(su_like, 1, Candidate{0, 100}, 0));  // euid 0 is root: may_touch_process
+    const Cred half{1000, 1001, 1000, 1000};
+    EXPECT_TRUE(beats(half, 1, Candidate{1000, 100}, 0));
+    EXPECT_TRUE(beats(half, 1, Candidate{1001, 100}, 0));
+    EXPECT_FALSE(beats(half, 1, Candidate{1002, 100}, 0));
+}
+
+}  // namespace

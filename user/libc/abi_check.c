@@ -1,0 +1,22 @@
+/* user/libc/abi_check.c - sys.h agrees with lib/abi/abi.h (compile only).
+ *
+ * Compiled into the glue library with the kernel's ABI header and no
+ * picolibc header: every restated structure and constant is checked here,
+ * so a change to the ABI that sys.h misses fails the build. */
+#include "lib/abi/abi.h"
+#include "sys.h"
+
+_Static_assert(sizeof(struct q_xstat) == sizeof(struct xstat), "xstat size");
+_Static_assert(__builtin_offsetof(struct q_xstat, type) == __builtin_offsetof(struct xstat, type), "xstat.type");
+_Static_assert(__builtin_offsetof(struct q_xstat, mode) == __builtin_offsetof(struct xstat, mode), "xstat.mode");
+_Static_assert(__builtin_offsetof(struct q_xstat, uid) == __builtin_offsetof(struct xstat, uid), "xstat.uid");
+_Static_assert(__builtin_offsetof(struct q_xstat, size) == __builtin_offsetof(struct xstat, size), "xstat.size");
+_Static_assert((int)Q_T_DIR == T_DIR && (int)Q_T_FILE == T_FILE && (int)Q_T_DEVICE == T_DEVICE, "file types");
+_Static_assert((int)Q_O_CREATE == O_CREATE && (int)Q_O_TRUNC == O_TRUNC, "open flags");
+_Static_assert(sizeof(struct q_procinfo) == sizeof(struct procinfo), "procinfo size");
+_Static_assert(__builtin_offsetof(struct q_procinfo, cpu_ticks) == __builtin_offsetof(struct procinfo, cpu_ticks),
+               "procinfo.cpu_ticks");
+_Static_assert(__builtin_offsetof(struct q_procinfo, state) == __builtin_offsetof(struct procinfo, state),
+               "procinfo.state");
+_Static_assert(sizeof(struct q_dirent) == sizeof(struct dirent), "dirent size");
+_Static_assert(QSYS_read == SYS_read && QSYS_xstat == SYS_xstat, "numbers come from abi.h");

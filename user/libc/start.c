@@ -1,0 +1,28 @@
+/* user/libc/start.c - C start-up for qcc programs.
+ *
+ * From _start (crt0.S), with the kernel's argc and argv: give the main
+ * thread its thread-local block (picolibc keeps errno there; tp points at
+ * it: the block is __tls_main, reserved by quanta.ld, a fresh copy of
+ * .tdata followed by zeroed .tbss, so the image's .tdata stays a clean
+ * template for later threads), run the constructors, call main and pass
+ * its result to exit(). exit (picolibc) runs the atexit handlers, among
+ * them the stdio flush registered here first (so it runs last), and then
+ * _exit (posix.c). */
+#include <stdlib.h>
+
+/* picolibc's TLS set-up (picotls.h declares them only inside picolibc). */
+void _init_tls(void* tls);
+void _set_tls(void* tls);
+extern char __tls_main[];
+extern int main(int argc, char** argv);
+extern void __libc_init_array(void);
+void __qstdio_flush_all(void); /* stdio.c */
+void __qstart(int argc, char** argv) __attribute__((noreturn, used));
+
+void __qstart(int argc, char** argv) {
+    _init_tls(__tls_main);
+    _set_tls(__tls_main);
+    atexit(__qstdio_flush_all);
+    __libc_init_array();
+    exit(main(argc, argv));
+}

@@ -1,0 +1,108 @@
+/* user/libc/time.c - clocks and sleeping over uptime_ns and sleep(ticks).
+ *
+ * quanta has no real-time clock: CLOCK_REALTIME, gettimeofday and time()
+ * count from boot, like CLOCK_MONOTONIC (SYS_uptime_ns, nanoseconds from
+ * the 10 MHz timer, so 100 ns steps). CLOCK_PROCESS_CPUTIME_ID, clock()
+ * and times() use the CPU time the kernel counts for the process
+ * (SYS_cputime, which includes the current run). The kernel sleeps in 100 ms ticks
+ * (SYS_sleep n: until the n-th tick edge): nanosleep sleeps whole ticks
+ * while more than one remains and waits out the rest yielding the hart
+ * (SYS_sched_yield) until the clock passes the deadline, so short sleeps
+ * are as exact as the clock, but a process alone on its hart keeps it
+ * busy for up to a tick. */
+#define _GNU_SOURCE /* the _COARSE and _RAW clock names */
+#include <errno.h>
+#include <sched.h>
+#include <sys/time.h>
+#include <sys/times.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys.h"
+
+enum { kNsPerTick = 100000000, kNsPerCycle = 100 };
+
+static unsigned long now_ns(void) { return (unsigned long)qsys0(QSYS_uptime_ns); }
+
+static unsigned long cpu_ns(void) { return (unsigned long)qsys0(QSYS_cputime); }
+
+int clock_gettime(clockid_t clk, struct timespec* ts) {
+    unsigned long ns;
+    if (clk == CLOCK_REALTIME || clk == CLOCK_MONOTONIC || clk == CLOCK_MONOTONIC_RAW || clk == CLOCK_REALTIME_COARSE ||
+        clk == CLOCK_MONOTONIC_COARSE) {
+        ns = now_ns();
+    } else if (clk == CLOCK_PROCESS_CPUTIME_ID || clk == CLOCK_THREAD_CPUTIME_ID) {
+        ns = cpu_ns();
+    } else {
+        errno = EINVAL;
+        return -1;
+    }
+    ts->tv_sec = ns / 1000000000;
+    ts->tv_nsec = ns % 1000000000;
+    return 0;
+}
+
+int clock_getres(clockid_t clk, struct timespec* res) {
+    struct timespec ts;
+    if (clock_gettime(clk, &ts) < 0) return -1;
+    if (res) {
+        res->tv_sec = 0;
+        res->tv_nsec = kNsPerCycle;
+    }
+    return 0;
+}
+
+int gettimeofday(struct timeval* tv, void* tz) {
+    (void)tz;
+    const unsigned long ns = now_ns();
+    tv->tv_sec = ns / 1000000000;
+    tv->tv_usec = ns % 1000000000 / 1000;
+    return 0;
+}
+
+clock_t times(struct tms* t) {
+    const unsigned long cpu = cpu_ns() / (1000000000 / CLOCKS_PER_SEC);
+    if (t) {
+        t->tms_utime = cpu;
+        t->tms_stime = 0;
+        t->tms_cutime = 0;
+        t->tms_cstime = 0;
+    }
+    return now_ns() / (1000000000 / CLOCKS_PER_SEC);
+}
+
+int nanosleep(const struct timespec* req, struct timespec* rem) {
+    if (req->tv_nsec < 0 || req->tv_nsec >= 1000000000 || req->tv_sec < 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    const unsigned long end = now_ns() + req->tv_sec * 1000000000ul + req->tv_nsec;
+    unsigned long t;
+    while ((t = now_ns()) < end) {
+        if (end - t > kNsPerTick) {
+            if (qsys_fail(qsys1(QSYS_sleep, 1)) < 0) break; /* killed */
+        } else {
+            qsys0(QSYS_sched_yield);
+        }
+    }
+    if (rem) {
+        t = now_ns();
+        rem->tv_sec = t < end ? (end - t) / 1000000000 : 0;
+        rem->tv_nsec = t < end ? (end - t) % 1000000000 : 0;
+    }
+    return t >= end ? 0 : -1;
+}
+
+int usleep(useconds_t us) {
+    const struct timespec ts = {us / 1000000, (long)(us % 1000000) * 1000};
+    return nanosleep(&ts, 0);
+}
+
+unsigned sleep(unsigned s) {
+    const struct timespec ts = {s, 0};
+    struct timespec rem = {0, 0};
+    nanosleep(&ts, &rem);
+    return rem.tv_sec;
+}
+
+int sched_yield(void) { return qsys_fail(qsys0(QSYS_sched_yield)); }
