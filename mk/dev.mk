@@ -8,7 +8,8 @@
 #                          says (tools/exercise_check.py); in make test
 #   make compile-commands  compile_commands.json for clangd from the build's
 #                          own rules, in seconds (kernel with the cross flags,
-#                          host code with the host flags); builds nothing
+#                          host code with the host flags, the C library port
+#                          with picolibc's); builds nothing
 #   make format            clang-format -i over our C/C++ sources (.clang-format)
 #   make format-check      lists the files clang-format would change and fails
 #                          if there is any; in make test
@@ -52,7 +53,7 @@ exercises-check:
 # tools/compile_commands.py keeps the compiler calls. Nothing is built; it
 # takes as long as make takes to read its rules.
 compile-commands:
-	@python3 tools/compile_commands.py compile_commands.json BUILD=$(BUILD) all $(HOST_TESTS)
+	@python3 tools/compile_commands.py compile_commands.json BUILD=$(BUILD) all $(HOST_TESTS) $(GUEST_DEPS)
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
