@@ -67,7 +67,7 @@ Result<int> arg_str(int n, char* buf, int max) {
     return r;
 }
 
-// errno() -> the error number of this process's last failed call, 0 if none.
+// errno() -> the error number of the calling thread's last failed call, 0 if none.
 static i64 sys_errno() { return myproc()->errno_last; }
 
 namespace {

@@ -82,8 +82,8 @@ int bcstat(struct bcachestat*);
 int getrlimit(int resource, struct rlimit*); /* RLIMIT_NPROC (lib/rlimit.h) */
 int setrlimit(int resource, const struct rlimit*);
 int diskstat(struct diskstat*);
-/* Why this process's last failed system call failed: an error number of
- * lib/abi/errno.h (Linux's numbering), 0 if none failed. A successful call
+/* Why the calling thread's last failed system call failed: an error number
+ * of lib/abi/errno.h (Linux's numbering), 0 if none failed. A successful call
  * leaves it alone; a successful exec starts the program with 0. */
 int errno(void);
 /* threads and futexes (docs/threads.md): the raw calls */
