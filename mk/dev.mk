@@ -44,9 +44,10 @@ docs-check:
 
 # Each exercise in docs/exercises/ done on a scratch copy of the tree, from
 # the page's own steps and code (tools/exercise_check.py): a page that went
-# stale fails here. Builds in $(BUILD)/exercise-check/NN (kept on failure).
+# stale fails here. Builds in $(BUILD)/exercise-check/NN (kept on failure),
+# starting from $(BUILD)'s objects.
 exercises-check:
-	@python3 tools/exercise_check.py --build $(abspath $(BUILD))/exercise-check
+	@python3 tools/exercise_check.py --build $(abspath $(BUILD))/exercise-check --seed $(abspath $(BUILD))
 
 # The database comes from the build's own rules: make prints every command
 # of a full build without running any (make -Bn V=1), and
