@@ -1,10 +1,10 @@
 # quanta - top-level build.
 #
-# Everything builds into build/. Each area has a fragment in mk/, all 19
+# Everything builds into build/. Each area has a fragment in mk/, all
 # included below (with `include`: a missing or misspelt one is an error):
 #   mk/toolchain.mk    compilers and flags (host and RISC-V cross), V=1, GTEST_LIBS
 #   mk/lib.mk          dual-compiled pure code (lib/) for the host, the
-#                      host_test template (plain + ASan/UBSan test binaries)
+#                      host_test template (test binaries under ASan/UBSan)
 #   mk/kernel.mk       the kernel image build/kernel.elf
 #   mk/user.mk         user library, user programs, the disk image build/fs.img
 #   mk/tools.mk        host tools: mkfs, fsck, and their tests
@@ -20,6 +20,7 @@
 #   mk/dev.mk          docs-check, compile-commands, format, lint
 #   mk/gfx.mk          framebuffer test suite
 #   mk/trace.mk        scheduler tracing: the trace program, qtrace, make trace
+#   mk/prof.mk         the sampling profiler: the prof program, qprof, make profile
 #   mk/libc.mk         user floating point checks, the C library port (sysroot, qcc)
 #   mk/threads.mk      thread and futex tests and benchmarks (threadtest, threadbench)
 #
@@ -30,6 +31,9 @@
 BUILD := build
 CPUS ?= 3
 SCHED ?=
+# Parallel jobs for the builds that make qemu, make test, ... start
+# themselves: one per host CPU.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 include mk/toolchain.mk
 include mk/lib.mk

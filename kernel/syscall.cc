@@ -1,9 +1,18 @@
 // kernel/syscall.cc - the system-call table and argument fetching.
 //
 // The number in a7 indexes a constexpr table of handlers; an unknown number
-// returns -1 and is reported on the console at most once per clock tick
-// (a program looping on a bad number must not flood the console). Arguments come from the trapframe; every
-// pointer argument is checked by the copy routines before use.
+// returns -1 (ENOSYS) and is reported on the console at most once per clock
+// tick (a program looping on a bad number must not flood the console).
+// Arguments come from the trapframe; every pointer argument is checked by
+// the copy routines before use.
+//
+// Error numbers (SYS_errno): a call that returns -1 leaves its cause in
+// p->errno_last, where errno() reads it; a call that succeeds leaves it
+// alone. The cause is what fail()/to_user() (kernel/syscall.h) or a failed
+// argument fetch recorded during the call, or EINVAL for a handler that
+// returned -1 without saying why. getpriority is the one call whose -1 can
+// be a result (nice -1), so it never changes errno. A successful exec
+// starts the new program with errno 0.
 #include "kernel/syscall.h"
 
 #include "kernel/arch/riscv/trapframe.h"
@@ -14,8 +23,12 @@
 #include "kernel/prof/prof.h"
 #include "kernel/trace/trace.h"
 #include "lib/abi/abi.h"
+#include "lib/params.h"
 
 namespace q {
+
+static_assert(param::kTimerHz / param::kTickCycles == UPTIME_HZ && param::kTimerHz % param::kTickCycles == 0,
+              "lib/abi/abi.h's UPTIME_HZ is what sleep() and uptime() count");
 
 u64 arg_raw(int n) {
     TrapFrame* tf = myproc()->trapframe;
@@ -25,22 +38,37 @@ u64 arg_raw(int n) {
 int arg_int(int n) { return static_cast<int>(arg_raw(n)); }
 UserAddr arg_addr(int n) { return UserAddr(arg_raw(n)); }
 
+// A failed fetch records its cause for SYS_errno: the handler usually
+// returns -1 at once, without converting the error itself.
+static Error record(Error e, int number) {
+    myproc()->errno_call = number;
+    return e;
+}
+
 Result<u64> fetch_addr(UserAddr addr) {
     u64 v = 0;
     Status s = copy_in(myproc()->pagetable, &v, addr, sizeof(v));
-    if (!s.ok()) return s.error();
+    if (!s.ok()) return record(s.error(), errno_of(s.error()));
     return v;
 }
 
 Result<int> fetch_str(UserAddr addr, char* buf, int max) {
     Status s = copy_in_str(myproc()->pagetable, buf, addr, static_cast<u64>(max));
-    if (!s.ok()) return s.error();
+    if (!s.ok()) return record(s.error(), errno_of(s.error()));
     int n = 0;
     while (buf[n]) n++;
     return n;
 }
 
-Result<int> arg_str(int n, char* buf, int max) { return fetch_str(arg_addr(n), buf, max); }
+// A string argument is a path or a name: one that does not fit is "too long".
+Result<int> arg_str(int n, char* buf, int max) {
+    Result<int> r = fetch_str(arg_addr(n), buf, max);
+    if (!r.ok() && r.error() == Error::TooBig) return record(Error::TooBig, ENAMETOOLONG);
+    return r;
+}
+
+// errno() -> the error number of the calling thread's last failed call, 0 if none.
+static i64 sys_errno() { return myproc()->errno_last; }
 
 namespace {
 
@@ -111,6 +139,7 @@ constexpr auto make_table() {
     t.h[SYS_gettid] = sys_gettid;
     t.h[SYS_texit] = sys_texit;
     t.h[SYS_futex] = sys_futex;
+    t.h[SYS_errno] = sys_errno;
     return t;
 }
 
@@ -147,11 +176,18 @@ void report_unknown(const Proc* p, u64 num) {
 void syscall_dispatch(Proc* p) {
     const u64 num = p->trapframe->x(TrapFrame::a7);
     i64 ret = -1;
+    p->errno_call = 0;
     if (num > 0 && num <= SYS_MAX && kTable.h[num]) {
         ret = kTable.h[num]();
         if (p->held[0] != nullptr) fd_put_held(p);  // files a multi-threaded process's call looked up
     } else {
         report_unknown(p, num);
+        p->errno_call = ENOSYS;
+    }
+    if (ret == -1 && num != SYS_getpriority) {
+        p->errno_last = p->errno_call != 0 ? p->errno_call : EINVAL;
+    } else if (num == SYS_exec) {
+        p->errno_last = 0;
     }
     p->trapframe->x(TrapFrame::a0) = static_cast<u64>(ret);
 }

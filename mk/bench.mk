@@ -25,12 +25,12 @@ EXTRA_GUEST_SUITES += tests/guest/bench_smoke.py
 # and 3 harts: a table and $(BUILD)/bench/os.csv (docs/benchmarks.md).
 bench-os:
 	@tools/install-deps.sh
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG)
 	$(GUEST_PY) bench/os_bench.py --out $(BUILD)/bench $(BENCH_OS_ARGS)
 
 bench:
 	@tools/install-deps.sh
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG)
 	$(GUEST_PY) bench/guest_bench.py --cpus $(BENCH_CPUS) --slice $(BENCH_SLICE) --rq $(BENCH_RQ) --out $(BUILD)/bench $(BENCH_ARGS)
 
 # bcstat: the buffer cache's figures, or what a command cost it (disk blocks

@@ -1,8 +1,15 @@
 # Developer tools: documentation check, editor support, formatting, linting.
 #   make docs-check        every `path:function` / `path:line` in README.md and
-#                          docs/**/*.md resolves (tools/docs_check.py); in make test
-#   make compile-commands  compile_commands.json for clangd (kernel with the
-#                          cross flags, host code with the host flags)
+#                          docs/**/*.md resolves (tools/docs_check.py), and every
+#                          program in UPROG_NAMES has its row in docs/userland.md
+#                          (tools/userland_check.py); in make test
+#   make exercises-check   do docs/exercises/*.md's steps on a scratch copy of the
+#                          tree and check each builds and behaves as the page
+#                          says (tools/exercise_check.py); in make test
+#   make compile-commands  compile_commands.json for clangd from the build's
+#                          own rules, in seconds (kernel with the cross flags,
+#                          host code with the host flags, the C library port
+#                          with picolibc's); builds nothing
 #   make format            clang-format -i over our C/C++ sources (.clang-format)
 #   make format-check      lists the files clang-format would change and fails
 #                          if there is any; in make test
@@ -13,9 +20,8 @@
 CLANG_FORMAT ?= clang-format
 CLANG_TIDY ?= clang-tidy
 CPPCHECK ?= cppcheck
-BEAR ?= bear
 
-HOST_CHECKS += docs-check format-check
+HOST_CHECKS += docs-check format-check exercises-check
 
 # Our sources (generated files live under build/ and are never formatted).
 FORMAT_SRCS = $(shell find kernel lib user tools sim tests bench \
@@ -30,23 +36,25 @@ LINT_K_FLAGS := --target=riscv64-unknown-elf -march=rv64imac -mabi=lp64 -mcmodel
   -std=c++20 -ffreestanding -fno-exceptions -fno-rtti -nostdinc++ -I.
 LINT_HOST_FLAGS := -std=c++20 -I.
 
-.PHONY: docs-check compile-commands format format-check lint lint-tidy lint-cppcheck
+.PHONY: docs-check exercises-check compile-commands format format-check lint lint-tidy lint-cppcheck
 
 docs-check:
 	@python3 tools/docs_check.py
+	@python3 tools/userland_check.py $(sort $(UPROG_NAMES))
 
-# bear records every compiler call of a full build. The build goes to a
-# scratch directory so build/ (and anyone's running make) is left alone; the
-# database points at the real sources, which is all clangd needs.
-CC_BUILD := $(BUILD)/compile-commands
+# Each exercise in docs/exercises/ done on a scratch copy of the tree, from
+# the page's own steps and code (tools/exercise_check.py): a page that went
+# stale fails here. Builds in $(BUILD)/exercise-check/NN (kept on failure),
+# starting from $(BUILD)'s objects.
+exercises-check:
+	@python3 tools/exercise_check.py --build $(abspath $(BUILD))/exercise-check --seed $(abspath $(BUILD))
+
+# The database comes from the build's own rules: make prints every command
+# of a full build without running any (make -Bn V=1), and
+# tools/compile_commands.py keeps the compiler calls. Nothing is built; it
+# takes as long as make takes to read its rules.
 compile-commands:
-	@command -v $(BEAR) >/dev/null || { echo "bear missing: apt-get install -y bear"; exit 1; }
-	@rm -rf $(CC_BUILD)
-	$(BEAR) --output compile_commands.json -- \
-	  $(MAKE) --no-print-directory -k -j2 BUILD=$(CC_BUILD) $(CC_BUILD)/kernel.elf $(CC_BUILD)/schedsim \
-	  $(CC_BUILD)/mkfs $(CC_BUILD)/fsck $(CC_BUILD)/fs.img $(subst $(BUILD)/,$(CC_BUILD)/,$(HOST_TESTS)) >/dev/null
-	@rm -rf $(CC_BUILD)
-	@echo "compile_commands.json: $$(grep -c '"file"' compile_commands.json) entries"
+	@python3 tools/compile_commands.py compile_commands.json BUILD=$(BUILD) all $(HOST_TESTS) $(GUEST_DEPS)
 
 format:
 	$(CLANG_FORMAT) -i $(FORMAT_SRCS)

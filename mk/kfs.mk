@@ -1,5 +1,5 @@
-# Host unit tests for the kernel file system: build/tests/kfs_tests (and
-# kfs_tests-san under ASan+UBSan, mk/lib.mk's host_test).
+# Host unit tests for the kernel file system: build/tests/kfs_tests, under
+# ASan+UBSan (mk/lib.mk's host_test).
 #  - the pure logic (lib/fs/path.h, lib/fs/pipe_ring.h, lib/fs/log_logic.h)
 #  - the real kernel/fs/*.cc (and the descriptor table, kernel/proc/tgroup.cc)
 #    compiled for the host, driven through the sys_*

@@ -28,17 +28,17 @@ PROF_TOP ?= 25
 profile:
 	@tools/install-deps.sh
 	@test -n '$(CMD)' || { echo 'usage: make profile CMD="program args" (see docs/profiling.md)' >&2; exit 2; }
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(QPROF)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(QPROF)
 	$(GUEST_PY) tools/prof_run.py --cmd '$(CMD)' --cpus $(CPUS) --period $(PROF_PERIOD) --kb $(PROF_KB) \
 	  --icount $(PROF_ICOUNT) --top $(PROF_TOP) --out $(BUILD)/profile
 
-# build/tests/prof_tests(-san): tests/host/prof_*.cc with the reader and
+# build/tests/prof_tests: tests/host/prof_*.cc with the reader and
 # symboliser, and mkfs's builder (images holding dumps).
 PROF_TEST_SRCS := $(wildcard tests/host/prof_*.cc)
 $(call host_test,prof_tests,$(PROF_TEST_SRCS) $(PROF_TOOL_SRCS) tools/fsbuild.cc)
 PROF_TEST_DEFS := -DQ_QPROF_PATH='"$(QPROF)"'
-$(patsubst %.cc,$(BUILD)/host/%.o,$(PROF_TEST_SRCS)) $(patsubst %.cc,$(BUILD)/host-san/%.o,$(PROF_TEST_SRCS)): HOST_CXXFLAGS += $(PROF_TEST_DEFS)
-$(BUILD)/tests/prof_tests $(BUILD)/tests/prof_tests-san: | $(QPROF)
+$(patsubst %.cc,$(BUILD)/host-san/%.o,$(PROF_TEST_SRCS)): HOST_CXXFLAGS += $(PROF_TEST_DEFS)
+$(BUILD)/tests/prof_tests: | $(QPROF)
 
 EXTRA_GUEST_SUITES += tests/guest/prof_tests.py
 GUEST_DEPS += $(QPROF)

@@ -1,7 +1,15 @@
 # Running the kernel under QEMU (virt machine, no firmware).
+#
+# make qemu boots $(BUILD)/qemu.img, a copy of $(BUILD)/fs.img made when
+# fs.img is newer: what you do in the guest persists from one make qemu to
+# the next until the image is rebuilt (a program or EXTRA_FILES changed),
+# and fs.img itself stays as mkfs made it, so make test after make qemu
+# still starts from a known disk (tests/guest/qemu.py builds each suite its
+# own). QEMU_DISK=path boots another image.
 QEMU ?= qemu-system-riscv64
 MEM ?= 128M
-QEMU_DISK ?= $(FS_IMG)
+QEMU_IMG := $(BUILD)/qemu.img
+QEMU_DISK ?= $(QEMU_IMG)
 QEMUOPTS = -machine virt -bios none -kernel $(KERNEL) -m $(MEM) -smp $(CPUS) -nographic \
   -global virtio-mmio.force-legacy=false \
   -drive file=$(QEMU_DISK),if=none,format=raw,id=x0 \
@@ -28,18 +36,21 @@ endif
 QEMUOPTS_GFX = $(filter-out -nographic,$(QEMUOPTS)) -serial mon:stdio $(GFX_DEVOPTS) -display $(GFX_DISPLAY)
 
 .PHONY: qemu qemu-gdb qemu-gfx
+$(QEMU_IMG): $(FS_IMG)
+	$(call say,CP,$@)cp $< $@
+
 qemu:
 	@tools/install-deps.sh
-	@$(MAKE) --no-print-directory $(KERNEL) $(FS_IMG)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(QEMU_DISK)
 	$(QEMU) $(QEMUOPTS)
 
 qemu-gdb:
 	@tools/install-deps.sh dev
-	@$(MAKE) --no-print-directory $(KERNEL) $(FS_IMG)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(QEMU_DISK)
 	@echo "QEMU waits for gdb on port 26000: run 'gdb-multiarch -x tools/gdbinit' in another terminal (see docs/debugging.md)"
 	$(QEMU) $(QEMUOPTS) -S -gdb tcp::26000
 
 qemu-gfx:
 	@tools/install-deps.sh gfx
-	@$(MAKE) --no-print-directory $(KERNEL) $(FS_IMG)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(QEMU_DISK)
 	$(QEMU) $(QEMUOPTS_GFX)

@@ -25,19 +25,19 @@ EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 3
 
 .PHONY: fuzz crashtest exhaust hostile
 fuzz:
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG)
 	$(GUEST_PY) tests/guest/fuzz.py --seconds $(FUZZ_SECONDS) --cpus $(FUZZ_CPUS) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 crashtest:
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG) $(BUILD)/fsck
 	$(GUEST_PY) tests/guest/crashtest.py --crashes $(CRASHES) --cpus $(CPUS) $(if $(CRASH_SEED),--seed $(CRASH_SEED))
 
 exhaust:
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG)
 	$(GUEST_PY) tests/guest/exhaust.py --cpus $(CPUS)
 
 hostile:
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG) $(BUILD)/fsck
 	$(GUEST_PY) tests/guest/hostile.py --cpus $(CPUS)
 
 # make soak: the full in-guest suite (slow tests included), the exhaustion
@@ -48,5 +48,5 @@ SOAK_SUITES = tests/guest/usertests.py --full 8 tests/guest/exhaust.py --cpus 8 
   tests/guest/fuzz.py --seconds $(SOAK_SECONDS) --cpus 8 $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 .PHONY: soak
 soak:
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG)
 	@$(GUEST_PY) tests/run_tests.py --guest-list='$(SOAK_SUITES)'

@@ -1,6 +1,6 @@
 # Scheduling policy library (lib/sched): host tests, sanitizer tests, the
 # freestanding check with the kernel's flags, and the pick+charge benchmark.
-#   make sched-tests            build build/tests/sched_tests (+ -san)
+#   make sched-tests            build build/tests/sched_tests (ASan+UBSan)
 #   make sched-freestanding-check  compile lib/sched/*.cc with kernel flags
 #   make bench-sched            Google Benchmark: pick+charge at 1k/10k/100k
 
@@ -8,11 +8,11 @@ SCHED_LIB_SRCS := $(wildcard lib/sched/*.cc)
 SCHED_TEST_SRCS := $(wildcard tests/host/sched_*.cc)
 
 $(call host_test,sched_tests,$(SCHED_TEST_SRCS))
-ALL_TARGETS += $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests-san
+ALL_TARGETS += $(BUILD)/tests/sched_tests
 HOST_CHECKS += sched-freestanding-check
 
 .PHONY: sched-tests sched-freestanding-check bench-sched
-sched-tests: $(BUILD)/tests/sched_tests $(BUILD)/tests/sched_tests-san
+sched-tests: $(BUILD)/tests/sched_tests
 
 # Every lib/sched/*.cc must compile with the kernel's flags and reference no
 # symbol outside lib/sched (const members included) except the seam and

@@ -9,13 +9,13 @@ $(BUILD)/schedsim: $(BUILD)/host/sim/main.o $(SIM_OBJS) $(BUILD)/libquanta-host.
 	@mkdir -p $(dir $@)
 	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
-# build/tests/schedsim_tests, and schedsim_tests-san under ASan/UBSan (the
-# simulator's 128-bit fluid arithmetic, heaps and per-task vectors).
+# build/tests/schedsim_tests, under ASan/UBSan (the simulator's 128-bit
+# fluid arithmetic, heaps and per-task vectors).
 SIM_TEST_SRCS := $(wildcard tests/host/schedsim_*.cc)
 ALL_TARGETS += $(BUILD)/schedsim
 ifneq ($(SIM_TEST_SRCS),)
 $(call host_test,schedsim_tests,$(SIM_TEST_SRCS) $(SIM_SRCS))
-ALL_TARGETS += $(BUILD)/tests/schedsim_tests $(BUILD)/tests/schedsim_tests-san
+ALL_TARGETS += $(BUILD)/tests/schedsim_tests
 endif
 
 .PHONY: sim bench-sim

@@ -1,6 +1,6 @@
 # make test: every host unit test, every check, every in-guest suite.
 #   HOST_TESTS   GoogleTest binaries (each fragment appends its own, mostly
-#                through mk/lib.mk's host_test: NAME and NAME-san)
+#                through mk/lib.mk's host_test: NAME, built under ASan+UBSan)
 #   HOST_CHECKS  make targets run as single checks (pass = exit 0)
 #   GUEST_SUITES, EXTRA_GUEST_SUITES  python scripts under tests/guest printing
 #                PASS/FAIL lines, each followed by its arguments
@@ -38,14 +38,14 @@ RUN_GUEST_ARGS = --guest-list='$(GUEST_SUITES) $(EXTRA_GUEST_SUITES)' $(if $(SUI
 .PHONY: test test-host test-guest
 test:
 	@tools/install-deps.sh
-	@$(MAKE) --no-print-directory -j2 $(HOST_TESTS) $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(GUEST_DEPS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(HOST_TESTS) $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(GUEST_DEPS)
 	@$(RUN_TESTS) $(RUN_HOST_ARGS) $(RUN_GUEST_ARGS)
 
 test-host:
-	@$(MAKE) --no-print-directory -j2 $(HOST_TESTS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(HOST_TESTS)
 	@$(RUN_TESTS) $(RUN_HOST_ARGS)
 
 test-guest:
 	@tools/install-deps.sh
-	@$(MAKE) --no-print-directory -j2 $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(GUEST_DEPS)
+	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(GUEST_DEPS)
 	@$(RUN_TESTS) $(RUN_GUEST_ARGS)

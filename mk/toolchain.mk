@@ -28,7 +28,7 @@ GTEST_LIBS := -lgtest -lgtest_main -pthread
 
 # Quiet build: every compile, link and generation step prints one short line,
 # `  TAG  file` (CXX/AS/LD kernel, UCC/UCXX/UAS/ULD user programs, HOSTCXX /
-# SANCXX host objects plain / under ASan+UBSan, HOSTLD/SANLD host links);
+# SANCXX host objects plain / under ASan+UBSan, HOSTLD/TESTLD host links);
 # `make V=1` prints the full command lines instead. A recipe line starts
 # with $(call say,TAG,FILE) in place of '@'; Q is '@' unless V=1.
 V ?= 0

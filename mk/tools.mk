@@ -2,22 +2,22 @@
 #
 #   $(BUILD)/mkfs              build an image:  mkfs IMAGE FILE...
 #   $(BUILD)/fsck              check an image:  fsck [-q] IMAGE
-#   $(BUILD)/tests/fs_tests    tests/host/fs_*.cc (appended to HOST_TESTS)
-#   $(BUILD)/tests/fs_tests-san  the same under ASan + UBSan (also in HOST_TESTS)
+#   $(BUILD)/tests/fs_tests    tests/host/fs_*.cc under ASan + UBSan
+#                              (appended to HOST_TESTS)
 #
 # The shared engine (tools/fsbuild.cc, tools/fscheck.cc) is compiled by
-# mk/lib.mk's pattern rules into $(BUILD)/host/ and $(BUILD)/host-san/, and
-# everything links $(BUILD)/libquanta-host(-san).a for the lib/ seam.
+# mk/lib.mk's pattern rules into $(BUILD)/host/ (the tools) and
+# $(BUILD)/host-san/ (the tests). mkfs links only its builder and the seam
+# (make qemu builds nothing else on the host); fsck and the tests link
+# $(BUILD)/libquanta-host(-san).a.
 
 TOOLS_LIB_SRCS := tools/fsbuild.cc tools/fscheck.cc
 TOOLS_LIB_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(TOOLS_LIB_SRCS))
 FS_TEST_SRCS := $(wildcard tests/host/fs_*.cc)
-FS_TEST_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(FS_TEST_SRCS))
-FS_TEST_SAN_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(FS_TEST_SRCS))
+FS_TEST_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(FS_TEST_SRCS))
 FS_TESTS := $(BUILD)/tests/fs_tests
-FS_TESTS_SAN := $(BUILD)/tests/fs_tests-san
 
-$(BUILD)/mkfs: $(BUILD)/host/tools/mkfs.o $(TOOLS_LIB_OBJS) $(BUILD)/libquanta-host.a
+$(BUILD)/mkfs: $(BUILD)/host/tools/mkfs.o $(BUILD)/host/tools/fsbuild.o $(BUILD)/host/lib/host/seam_host.o
 	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
 $(BUILD)/fsck: $(BUILD)/host/tools/fsck.o $(TOOLS_LIB_OBJS) $(BUILD)/libquanta-host.a
@@ -25,18 +25,17 @@ $(BUILD)/fsck: $(BUILD)/host/tools/fsck.o $(TOOLS_LIB_OBJS) $(BUILD)/libquanta-h
 
 # The tests also run the mkfs and fsck binaries (exit statuses, messages).
 FS_TEST_DEFS := -DQ_MKFS_PATH='"$(BUILD)/mkfs"' -DQ_FSCK_PATH='"$(BUILD)/fsck"'
-$(FS_TEST_OBJS) $(FS_TEST_SAN_OBJS): HOST_CXXFLAGS += $(FS_TEST_DEFS)
+$(FS_TEST_OBJS): HOST_CXXFLAGS += $(FS_TEST_DEFS)
 
 $(call host_test,fs_tests,$(FS_TEST_SRCS) $(TOOLS_LIB_SRCS))
-$(FS_TESTS) $(FS_TESTS_SAN): | $(BUILD)/mkfs $(BUILD)/fsck
+$(FS_TESTS): | $(BUILD)/mkfs $(BUILD)/fsck
 
 ALL_TARGETS += $(BUILD)/mkfs $(BUILD)/fsck
 
 .PHONY: tools fs-tests
 tools: $(BUILD)/mkfs $(BUILD)/fsck
-# Build and run both fs test binaries.
-fs-tests: $(FS_TESTS) $(FS_TESTS_SAN)
+# Build and run the fs tests.
+fs-tests: $(FS_TESTS)
 	$(FS_TESTS)
-	$(FS_TESTS_SAN)
 
 -include $(wildcard $(BUILD)/host/tools/*.d $(BUILD)/host-san/tools/*.d $(BUILD)/host/tests/host/fs_*.d $(BUILD)/host-san/tests/host/fs_*.d)

@@ -16,6 +16,7 @@
 
 UPROG_NAMES += init sh cat echo grep kill ln ls mkdir rm wc halt usertests
 UPROG_NAMES += id whoami su chmod chown permtest
+UPROG_NAMES += sleep time
 UPROGS = $(patsubst %,$(BUILD)/user/_%,$(sort $(UPROG_NAMES)))
 FS_IMG := $(BUILD)/fs.img
 EXTRA_FILES ?=

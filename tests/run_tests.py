@@ -7,8 +7,8 @@ each in-guest suite given with --guest 'SCRIPT [args]' or in --guest-list (count
 `PASS name` / `FAIL name` lines). Failures are printed (a failed guest suite's
 tail, its whole output kept in BUILD/test-logs/); the last
 line is `N passed, N failed`. Exit status is 1 when anything failed.
-Every binary, check and suite prints its wall time; the total is printed
-before the last line. With --jobs N, N of them run at once (make test uses
+Every binary, check and suite prints its wall time and the CPU time it
+used; the totals are printed before the last line. With --jobs N, N of them run at once (make test uses
 2: GoogleTest binaries are single-threaded and the guest suites' QEMU
 mostly is, so one of a 2-core machine's cores idled); the in-guest suites
 start first, host binaries and checks run one at a time beside them (they
@@ -37,18 +37,42 @@ GTEST_FAIL = re.compile(r"^\[\s+FAILED\s+\] (\S+) \(", re.M)
 
 
 def run(cmd, timeout):
-    try:
-        p = subprocess.run(cmd, shell=isinstance(cmd, str), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           text=True, errors="replace", timeout=timeout)
-        return p.returncode, p.stdout
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout if isinstance(e.stdout, str) else (e.stdout or b"").decode(errors="replace")
-        return -1, out + "\n(timed out after %ds)" % timeout
+    """Run cmd to its end (killed after timeout seconds); returns its exit
+    status, its output and the CPU seconds (user + sys) it and every
+    descendant it waited for used (wait4's rusage, so QEMU's share of a
+    guest suite is counted, and parallel jobs do not mix their figures)."""
+    p = subprocess.Popen(cmd, shell=isinstance(cmd, str), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    chunks = []
+    reader = threading.Thread(target=lambda: chunks.extend(iter(lambda: p.stdout.read1(65536), b"")), daemon=True)
+    reader.start()
+    expired = []
+    timer = threading.Timer(timeout, lambda: (expired.append(1), p.kill()))
+    timer.start()
+    _, status, ru = os.wait4(p.pid, 0)
+    timer.cancel()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    # A descendant left running (a QEMU a killed suite never closed) may hold
+    # the pipe open: take what came and go on.
+    reader.join(30)
+    out = b"".join(chunks).decode(errors="replace")
+    if expired:
+        out += "\n(timed out after %ds)" % timeout
+    return p.returncode, out, ru.ru_utime + ru.ru_stime
+
+
+def took(t0, cpu):
+    """An item's time: wall seconds, and the CPU seconds it used (on a busy
+    machine the wall time grows, the CPU time hardly)."""
+    TOTAL_CPU.append(cpu)
+    return "%.1fs, %.1fs CPU" % (time.time() - t0, cpu)
+
+
+TOTAL_CPU = []
 
 
 def run_gtest(binary, gtest_args):
     t0 = time.time()
-    rc, out = run([binary] + gtest_args, 1200)
+    rc, out, cpu = run([binary] + gtest_args, 1200)
     ok = len(GTEST_OK.findall(out))
     bad = GTEST_FAIL.findall(out)
     text = []
@@ -57,17 +81,17 @@ def run_gtest(binary, gtest_args):
         text.append(out[-4000:])
     elif bad:
         text.append(out[-8000:])
-    text.append("%-40s %4d passed, %d failed (%.1fs)" % (binary, ok, len(bad), time.time() - t0))
+    text.append("%-40s %4d passed, %d failed (%s)" % (binary, ok, len(bad), took(t0, cpu)))
     return ok, len(bad), "\n".join(text)
 
 
 def run_check(check):
     name, _, cmd = check.partition(":")
     t0 = time.time()
-    rc, out = run(cmd, 1200)
+    rc, out, cpu = run(cmd, 1200)
     if rc == 0:
-        return 1, 0, "%-40s ok (%.1fs)" % (name, time.time() - t0)
-    return 0, 1, "%s\n%-40s FAILED (exit %d)" % (out[-4000:], name, rc)
+        return 1, 0, "%-40s ok (%s)" % (name, took(t0, cpu))
+    return 0, 1, "%s\n%-40s FAILED (exit %d, %s)" % (out[-4000:], name, rc, took(t0, cpu))
 
 
 def keep_log(suite, out):
@@ -85,7 +109,7 @@ def keep_log(suite, out):
 
 def run_guest(suite):
     t0 = time.time()
-    rc, out = run([sys.executable] + shlex.split(suite), 1800)
+    rc, out, cpu = run([sys.executable] + shlex.split(suite), 1800)
     ok = re.findall(r"^PASS (\S+)", out, re.M)
     bad = re.findall(r"^FAIL (.*)$", out, re.M)
     text = []
@@ -95,14 +119,14 @@ def run_guest(suite):
     elif bad:
         text.append(keep_log(suite, out))
     text += ["  FAIL " + b for b in bad]
-    text.append("%-40s %4d passed, %d failed (%.1fs)" % (suite, len(ok), len(bad), time.time() - t0))
+    text.append("%-40s %4d passed, %d failed (%s)" % (suite, len(ok), len(bad), took(t0, cpu)))
     return len(ok), len(bad), "\n".join(text)
 
 
 # Host items (GoogleTest binaries, checks) run one at a time, beside the guest
 # suites: they share the working directory (the top of the tree), and some
-# write scratch files there, e.g. schedsim_tests and schedsim_tests-san both
-# write schedsim_plot_test.png and remove it again.
+# write scratch files there (schedsim_tests writes schedsim_plot_test.png and
+# removes it again; exercises-check builds in build/exercise-check).
 HOST_LOCK = threading.Lock()
 
 
@@ -158,7 +182,7 @@ def main():
             print(text)
             sys.stdout.flush()
 
-    print("total wall time %.1fs" % (time.time() - started))
+    print("total wall time %.1fs, %.1fs CPU (user + sys of every item)" % (time.time() - started, sum(TOTAL_CPU)))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -3,8 +3,8 @@
 # Debian 12 when it is missing: the RISC-V cross compiler, QEMU, GoogleTest,
 # Google Benchmark, pexpect, gnuplot, valgrind, clang-format (make test's
 # format-check) and picolibc with its bare-metal RISC-V gcc (the C library
-# of qcc programs: make sysroot, docs/userland.md); with the argument `dev`, also gdb-multiarch, clang-tidy,
-# cppcheck and bear; with `gfx`,
+# of qcc programs: make sysroot, docs/userland.md); with the argument `dev`,
+# also gdb-multiarch, clang-tidy and cppcheck; with `gfx`,
 # also qemu-system-gui (make qemu-gfx's window). As root it runs apt-get; otherwise
 # it prints the one command to run. Never installs gcc-multilib (it would
 # remove the cross compilers).
@@ -25,7 +25,6 @@ if [ "${1:-}" = dev ]; then
     command -v gdb-multiarch >/dev/null 2>&1 || need="$need gdb-multiarch"
     command -v clang-tidy >/dev/null 2>&1 || need="$need clang-tidy"
     command -v cppcheck >/dev/null 2>&1 || need="$need cppcheck"
-    command -v bear >/dev/null 2>&1 || need="$need bear"
 fi
 # `install-deps.sh gfx` (make qemu-gfx): QEMU's gtk/sdl/vnc front ends.
 if [ "${1:-}" = gfx ]; then

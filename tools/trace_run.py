@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """tools/trace_run.py - `make trace`: trace a shell command line in the guest.
 
-Boots the kernel (tests/guest/qemu.py's Guest, on a private copy of
-build/fs.img), runs `trace start -b KB`, the command line, `trace stop`,
+Boots the kernel (tests/guest/qemu.py's Guest, on its own fresh image of
+the build's files), runs `trace start -b KB`, the command line, `trace stop`,
 `trace dump /trace.dat` and `halt 0` in the shell, checks the guest's image
 with fsck, and runs build/qtrace on it, leaving in OUT (default
 build/trace): fs.img (the traced guest's disk), trace.json, summary.txt and
 replay.txt. With --icount N the guest runs in virtual time (-icount
-shift=N), so traced times do not depend on the host's load.
+shift=N), so traced times do not depend on the host's load (make trace's
+default). Records dropped because a buffer filled up make the exit status
+1, with a line saying so (the files are still written).
 
 Usage: trace_run.py --cmd "LINE" [--cpus N] [--sched P] [--rq M]
                     [--bootargs "..."] [--kb KB] [--icount N] [--out DIR]
@@ -16,6 +18,7 @@ Exit status 0, or 1 with one line saying which step failed.
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -51,12 +54,15 @@ def main():
         if "records" not in out:
             raise RuntimeError(out.strip())
         print(out.strip())
+        m = re.search(r"(\d+) dropped", out)
+        dropped[0] = int(m.group(1)) if m else 0
         mark("trace dump")
         out = g.run("trace dump /trace.dat", timeout=a.timeout)
         if "wrote" not in out:
             raise RuntimeError(out.strip())
         print(out.strip())
 
+    dropped = [0]
     guest = dict(cpus=a.cpus, sched=a.sched or None, icount=a.icount, bootargs=boot or None, timeout=a.timeout)
     image = run_and_keep_image("trace_run", guest, steps, a.out, "traced")
     if image is None:
@@ -66,6 +72,11 @@ def main():
         return 1
     for name in ("trace.json", "summary.txt", "replay.txt"):
         print("trace_run: wrote %s" % os.path.join(a.out, name))
+    if dropped[0]:
+        print("trace_run: %d records were dropped: a hart's buffer (%d KiB) filled up, so the trace misses what "
+              "came after. Trace again with a larger TRACE_KB or a shorter command." % (dropped[0], a.kb),
+              file=sys.stderr)
+        return 1
     return 0
 
 

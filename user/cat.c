@@ -1,7 +1,7 @@
 /* cat - copy each named file (or standard input) to standard output.
  *
  * Reads in 512-byte chunks; a short or failed write, or a read error, is
- * reported and makes cat exit with status 1. Arguments are file names;
+ * reported with its reason and makes cat exit with status 1. Arguments are file names;
  * -h or any other option prints the usage line (a file named -x is ./-x).
  */
 #include "kernel/fcntl.h"
@@ -13,13 +13,15 @@ static char buf[512];
 static void copy(int fd, const char* name) {
     int n;
     while ((n = read(fd, buf, sizeof(buf))) > 0) {
-        if (write(1, buf, n) != n) {
-            fprintf(2, "cat: write error\n");
+        const int w = write(1, buf, n);
+        if (w != n) {
+            if (w < 0) perrorf("cat: write error");
+            else fprintf(2, "cat: write error: wrote %d of %d bytes\n", w, n);
             exit(1);
         }
     }
     if (n < 0) {
-        fprintf(2, "cat: read error on %s\n", name);
+        perrorf("cat: read error on %s", name);
         exit(1);
     }
 }
@@ -33,7 +35,7 @@ int main(int argc, char* argv[]) {
     for (int i = 1; i < argc; i++) {
         int fd = open(argv[i], O_RDONLY);
         if (fd < 0) {
-            fprintf(2, "cat: cannot open %s\n", argv[i]);
+            perrorf("cat: cannot open %s", argv[i]);
             exit(1);
         }
         copy(fd, argv[i]);

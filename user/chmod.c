@@ -34,7 +34,7 @@ int main(int argc, char* argv[]) {
     int status = 0;
     for (int i = 2; i < argc; i++) {
         if (chmod(argv[i], mode) < 0) {
-            fprintf(2, "chmod: cannot change %s (no such file, or not its owner)\n", argv[i]);
+            perrorf("chmod: cannot change %s", argv[i]);
             status = 1;
         }
     }

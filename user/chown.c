@@ -39,7 +39,7 @@ int main(int argc, char* argv[]) {
     int status = 0;
     for (int i = 2; i < argc; i++) {
         if (chown(argv[i], uid, gid) < 0) {
-            fprintf(2, "chown: cannot change %s (no such file, or not permitted)\n", argv[i]);
+            perrorf("chown: cannot change %s", argv[i]);
             status = 1;
         }
     }

@@ -650,7 +650,8 @@ static void one_call(void) {
         return;
     }
     long num = 1 + (long)below(SYS_MAX);
-    while (skipmask >> num & 1) num = 1 + (long)below(SYS_MAX);
+    /* skipmask names calls 0-63 */
+    while (num < 64 && (skipmask >> num & 1)) num = 1 + (long)below(SYS_MAX);
     if (chance(1)) num = chance(50) ? 30 + (long)below(100) : (long)rnd(); /* unknown numbers */
     long a0 = (long)rnd(), a1 = (long)rnd(), a2 = (long)rnd();
     switch (num) {

@@ -81,7 +81,7 @@ int main(int argc, char* argv[]) {
     for (int i = 2; i < argc; i++) {
         int fd = open(argv[i], O_RDONLY);
         if (fd < 0) {
-            fprintf(2, "grep: cannot open %s\n", argv[i]);
+            perrorf("grep: cannot open %s", argv[i]);
             exit(1);
         }
         grep(argv[1], fd);

@@ -18,7 +18,7 @@ int main(int argc, char* argv[]) {
     for (int i = 1; i < argc; i++) {
         parse_int(argv[i], &pid);
         if (kill(pid) < 0) {
-            fprintf(2, "kill: %s: no such process\n", argv[i]);
+            perrorf("kill: %s", argv[i]);
             status = 1;
         }
     }

@@ -8,7 +8,7 @@ int main(int argc, char* argv[]) {
     usage_no_options(argc, argv, usage);
     if (argc != 3) usage_exit(usage, 1);
     if (link(argv[1], argv[2]) < 0) {
-        fprintf(2, "ln: link %s %s failed\n", argv[1], argv[2]);
+        perrorf("ln: cannot link %s to %s", argv[2], argv[1]);
         exit(1);
     }
     return 0;

@@ -36,12 +36,12 @@ int main(int argc, char* argv[]) {
     if (argc > 1) {
         int pid = fork();
         if (pid < 0) {
-            fprintf(2, "lockstat: fork failed\n");
+            perrorf("lockstat: fork failed");
             exit(1);
         }
         if (pid == 0) {
             exec(argv[1], argv + 1);
-            fprintf(2, "lockstat: cannot run %s\n", argv[1]);
+            perrorf("lockstat: cannot run %s", argv[1]);
             exit(1);
         }
         wait(0);

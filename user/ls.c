@@ -84,7 +84,7 @@ static void list_dir(int fd, const char* path) {
         p[DIRSIZ] = 0;
         struct xstat st;
         if (xstat(buf, &st) < 0) {
-            fprintf(2, "ls: cannot stat %s\n", buf);
+            perrorf("ls: cannot stat %s", buf);
             continue;
         }
         print_entry(buf, &st);
@@ -99,11 +99,11 @@ static void ls(const char* path) {
     }
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        fprintf(2, "ls: cannot open %s\n", path);
+        perrorf("ls: cannot open %s", path);
         return;
     }
     if (fxstat(fd, &st) < 0) {
-        fprintf(2, "ls: cannot stat %s\n", path);
+        perrorf("ls: cannot stat %s", path);
     } else if (st.type == T_DIR) {
         list_dir(fd, path);
     } else {

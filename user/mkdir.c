@@ -10,7 +10,7 @@ int main(int argc, char* argv[]) {
     int status = 0;
     for (int i = 1; i < argc; i++) {
         if (mkdir(argv[i]) < 0) {
-            fprintf(2, "mkdir: %s failed to create\n", argv[i]);
+            perrorf("mkdir: cannot create %s", argv[i]);
             status = 1;
         }
     }

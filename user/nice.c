@@ -29,6 +29,6 @@ int main(int argc, char* argv[]) {
         exit(1);
     }
     exec(argv[3], argv + 3);
-    fprintf(2, "nice: cannot run %s\n", argv[3]);
+    perrorf("nice: cannot run %s", argv[3]);
     exit(1);
 }

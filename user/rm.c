@@ -10,7 +10,7 @@ int main(int argc, char* argv[]) {
     int status = 0;
     for (int i = 1; i < argc; i++) {
         if (unlink(argv[i]) < 0) {
-            fprintf(2, "rm: %s failed to delete\n", argv[i]);
+            perrorf("rm: cannot remove %s", argv[i]);
             status = 1;
         }
     }

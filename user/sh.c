@@ -202,7 +202,7 @@ static struct cmd* parse(char* line) {
 static int fork1(void) {
     int pid = fork();
     if (pid < 0) {
-        fprintf(2, "sh: fork failed\n");
+        perrorf("sh: fork failed");
         exit(1);
     }
     return pid;
@@ -223,7 +223,7 @@ static void exec_from_root(char** argv) {
 static void run_redir(struct cmd* c) {
     close(c->fd);
     if (open(c->file, c->mode) != c->fd) {
-        fprintf(2, "sh: cannot open %s\n", c->file);
+        perrorf("sh: cannot open %s", c->file);
         exit(1);
     }
     if (c->append) { /* no seek call: reading to the end moves the offset */
@@ -236,7 +236,7 @@ static void run_redir(struct cmd* c) {
 static void run_pipe(struct cmd* c) {
     int p[2];
     if (pipe(p) < 0) {
-        fprintf(2, "sh: pipe failed\n");
+        perrorf("sh: pipe failed");
         exit(1);
     }
     if (fork1() == 0) {
@@ -262,12 +262,15 @@ static void run_pipe(struct cmd* c) {
 
 static void run(struct cmd* c) {
     switch (c->type) {
-        case EXEC:
+        case EXEC: {
             if (c->argc == 0) exit(0);
             exec(c->argv[0], c->argv);
+            int why = errno(); /* "not here" is the least telling reason */
             exec_from_root(c->argv);
-            fprintf(2, "exec %s failed\n", c->argv[0]);
+            if (why == ENOENT) why = errno();
+            fprintf(2, "exec %s failed: %s\n", c->argv[0], strerror(why));
             exit(1);
+        }
         case REDIR:
             run_redir(c);
         case PIPE:
@@ -288,7 +291,7 @@ static int builtin(struct cmd* c) {
     if (c->type != EXEC || c->argc == 0) return c->type == EXEC; /* an empty command is done */
     if (strcmp(c->argv[0], "cd") == 0) {
         const char* dir = c->argc > 1 ? c->argv[1] : "/";
-        if (chdir(dir) < 0) fprintf(2, "cannot cd %s\n", dir);
+        if (chdir(dir) < 0) perrorf("cannot cd %s", dir);
         return 1;
     }
     if (strcmp(c->argv[0], "exit") == 0) exit(c->argc > 1 ? atoi(c->argv[1]) : 0);
@@ -304,7 +307,7 @@ static void run_top(struct cmd* c) {
     if (builtin(c)) return;
     int pid = fork();
     if (pid < 0) { /* the shell itself survives a full table or memory */
-        fprintf(2, "sh: fork failed\n");
+        perrorf("sh: fork failed");
         return;
     }
     if (pid == 0) run(c);
@@ -336,7 +339,7 @@ int main(int argc, char* argv[]) {
     if (argc > 1) {
         close(0);
         if (open(argv[1], O_RDONLY) != 0) {
-            fprintf(2, "sh: cannot open %s\n", argv[1]);
+            perrorf("sh: cannot open %s", argv[1]);
             exit(1);
         }
         prompt = 0;

@@ -5,8 +5,9 @@
  * Looks NAME up in /etc/passwd, sets the group and then the user id
  * (setgid before setuid: after setuid a non-root process could no longer
  * change its group), and execs CMD with its arguments, or the account's
- * shell when no CMD is given. The working directory is not changed (like
- * `su` without `-`).
+ * shell when no CMD is given. The shell starts in the account's home
+ * directory (as after a login, or `su -`); a CMD runs in the caller's
+ * working directory, so `su student cat notes` reads the caller's notes.
  *
  * Passwords: there are none. su is an ordinary program, not a setuid one,
  * so it has exactly its caller's rights: root may become anyone; any other
@@ -46,11 +47,12 @@ int main(int argc, char* argv[]) {
     }
     if (argc > 2) {
         run(argv + 2);
-        fprintf(2, "su: cannot run %s\n", argv[2]);
+        perrorf("su: cannot run %s", argv[2]);
     } else {
+        if (chdir(e.home) < 0) perrorf("su: cannot cd to home %s (staying here)", e.home);
         char* sh_argv[] = {e.shell, 0};
         run(sh_argv);
-        fprintf(2, "su: cannot run shell %s\n", e.shell);
+        perrorf("su: cannot run shell %s", e.shell);
     }
     exit(1);
 }

@@ -61,6 +61,6 @@ int main(int argc, char* argv[]) {
         exit(1);
     }
     exec(argv[2], argv + 2);
-    fprintf(2, "taskset: cannot run %s\n", argv[2]);
+    perrorf("taskset: cannot run %s", argv[2]);
     exit(1);
 }

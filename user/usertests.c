@@ -407,6 +407,52 @@ static void t_sched_calls(void) {
     CHECK(freepages() > 0, "freepages");
 }
 
+/* A system call by number, for one the library has no stub for. */
+static long raw_call(long num) {
+    register long a0 asm("a0") = 0;
+    register long a7 asm("a7") = num;
+    asm volatile("ecall" : "+r"(a0) : "r"(a7) : "memory");
+    return a0;
+}
+
+/* errno(): why the last failed call failed (lib/abi/errno.h); a successful
+ * call leaves it alone; a new process starts with 0. */
+static void t_errno(void) {
+    CHECK(errno() == 0, "a new process has errno %d", errno());
+    CHECK(open("utnope", O_RDONLY) < 0 && errno() == ENOENT, "open missing: errno %d", errno());
+    CHECK(getpid() > 0 && errno() == ENOENT, "a successful call changed errno to %d", errno());
+    CHECK(mkdir("utedir") == 0 && mkdir("utedir") < 0 && errno() == EEXIST, "mkdir twice: errno %d", errno());
+    close(make_file("utedir/f", 1));
+    CHECK(unlink("utedir") < 0 && errno() == ENOTEMPTY, "unlink full dir: errno %d", errno());
+    CHECK(open("utedir", O_RDWR) < 0 && errno() == EISDIR, "open dir for writing: errno %d", errno());
+    CHECK(open("utedir/f/x", O_RDONLY) < 0 && errno() == ENOTDIR, "path through a file: errno %d", errno());
+    CHECK(unlink("utedir/f") == 0 && unlink("utedir") == 0, "clean up utedir");
+    CHECK(close(-1) < 0 && errno() == EBADF, "close(-1): errno %d", errno());
+    CHECK(read(NOFILE, buf, 1) < 0 && errno() == EBADF, "read of a bad fd: errno %d", errno());
+    for (int i = 0; i < NBAD; i++) {
+        CHECK(open((const char*)bad_ptrs[i], O_RDONLY) < 0 && errno() == EFAULT, "open(%p): errno %d",
+              (void*)bad_ptrs[i], errno());
+    }
+    CHECK(pipe((int*)bad_ptrs[0]) < 0 && errno() == EFAULT, "pipe into a bad address: errno %d", errno());
+    char path[MAXPATH + 20];
+    memset(path, 'a', sizeof(path) - 1);
+    path[sizeof(path) - 1] = 0;
+    CHECK(open(path, O_RDONLY) < 0 && errno() == ENAMETOOLONG, "overlong path: errno %d", errno());
+    CHECK(kill(99999) < 0 && errno() == ESRCH, "kill of no process: errno %d", errno());
+    CHECK(wait(0) < 0 && errno() == ECHILD, "wait without children: errno %d", errno());
+    char* argv[] = {"utexec", 0};
+    CHECK(exec("/README.md", argv) < 0 && errno() == EACCES, "exec of a 0644 file: errno %d", errno());
+    close(make_file("utexec", 100));
+    CHECK(chmod("utexec", 0755) == 0, "chmod utexec");
+    CHECK(exec("utexec", argv) < 0 && errno() == ENOEXEC, "exec of an executable non-ELF: errno %d", errno());
+    unlink("utexec");
+    CHECK(raw_call(SYS_MAX + 1) == -1 && errno() == ENOSYS, "unknown call: errno %d", errno());
+    CHECK(raw_call(SYS_errno) == ENOSYS, "the raw call returned %ld", raw_call(SYS_errno));
+    CHECK(strcmp(strerror(EACCES), "permission denied") == 0 &&
+              strcmp(strerror(ENOENT), "no such file or directory") == 0,
+          "strerror text");
+}
+
 /* ---- driver ------------------------------------------------------------ */
 
 enum { QUICK = 0, SLOW = 1 };
@@ -450,6 +496,7 @@ static const struct test {
     {"exec", t_exec, QUICK},
     {"time", t_time, QUICK},
     {"sched_calls", t_sched_calls, QUICK},
+    {"errno", t_errno, QUICK},
     {"pipe_huge", t_pipe_huge, SLOW},
     {"disk_full", t_disk_full, SLOW},
     {"inodes_full", t_inodes_full, SLOW},

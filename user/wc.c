@@ -29,7 +29,7 @@ static void wc(int fd, const char* name) {
         }
     }
     if (n < 0) {
-        fprintf(2, "wc: read error\n");
+        perrorf("wc: read error");
         exit(1);
     }
     printf("%d %d %d %s\n", lines, words, bytes, name);
@@ -44,7 +44,7 @@ int main(int argc, char* argv[]) {
     for (int i = 1; i < argc; i++) {
         int fd = open(argv[i], O_RDONLY);
         if (fd < 0) {
-            fprintf(2, "wc: cannot open %s\n", argv[i]);
+            perrorf("wc: cannot open %s", argv[i]);
             exit(1);
         }
         wc(fd, argv[i]);

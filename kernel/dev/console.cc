@@ -1,11 +1,13 @@
 // kernel/dev/console.cc - console line discipline, device major CONSOLE.
 //
-// Input is gathered into a ring buffer by console_intr() (UART interrupt):
-// backspace/DEL erases a character, ^U erases the line, ^D ends input (read
-// returns what is buffered, or 0 at the start of a line), ^P prints the
-// process list. A reader sleeps until a whole line (or ^D) is available.
-// Indexes are free-running: r <= w <= e <= r + kInputSize, where [r, w) is
-// ready for readers and [w, e) is the line being edited.
+// Input: console_intr() (UART interrupt) feeds each byte to the line editor
+// (lib/console/line_edit.h: cursor movement, history on Up/Down, ^U, ^W,
+// ^C drops the line, ^P prints the process list). A finished line goes into
+// a ring with its '\n' (or, for ^D, the end-of-input mark: read returns
+// what was typed, or 0 at the start of a line). A reader sleeps until a
+// whole line is there. Indexes are free-running: r <= w <= r + kInputSize,
+// [r, w) ready for readers; the editor never lets a line outgrow the ring's
+// free space, so a finished line always fits.
 // Output goes out a piece at a time: up to and including a newline, at
 // most kPiece bytes. A piece reaches the screen whole: the UART's ring is
 // small and a writer sleeps when it is full, so each piece is written
@@ -24,31 +26,23 @@
 #include "kernel/proc/proc.h"
 #include "kernel/proc/procdump.h"
 #include "lib/abi/abi.h"
+#include "lib/console/line_edit.h"
 
 namespace q {
 
 namespace {
 
+using console::LineEditor;
+
 constexpr u32 kInputSize = 128;
+static_assert(LineEditor::kMaxLine < kInputSize, "a whole line and its '\\n' fit the ring");
 constexpr char ctrl(char c) { return static_cast<char>(c - '@'); }
-constexpr char kBackspace = 0x7f;
 
 constinit SpinLock g_cons_lock("console");
 constinit char g_in[kInputSize];
-constinit u32 g_r = 0;  // read index
-constinit u32 g_w = 0;  // write index (end of committed lines)
-constinit u32 g_e = 0;  // edit index
-
-// Echo one character; a backspace erases the previous one on the screen.
-void echo(char c) {
-    if (c == kBackspace) {
-        uart_putc_sync('\b');
-        uart_putc_sync(' ');
-        uart_putc_sync('\b');
-    } else {
-        uart_putc_sync(c);
-    }
-}
+constinit u32 g_r = 0;          // read index
+constinit u32 g_w = 0;          // write index (end of finished lines)
+constinit LineEditor g_editor;  // the line being typed; under g_cons_lock
 
 // The longest piece written under one turn: a line of up to 512 bytes
 // (PIPE_BUF's figure) arrives whole.
@@ -169,36 +163,35 @@ i64 console_read(bool user_dst, u64 dst, int n, u32* /*off*/) {
 
 }  // namespace
 
+// Move the finished line and its terminator into the ring and wake readers.
+// Caller holds g_cons_lock. The editor kept the line within the ring's free
+// space, so only a ^C on a full ring can find no room: its empty line is
+// then dropped (the reader has unread lines to get to first).
+static void finish_line(char terminator) {
+    const u32 n = g_editor.size();
+    if (g_w - g_r + n + 1 <= kInputSize) {
+        for (u32 i = 0; i < n; i++) g_in[g_w++ % kInputSize] = g_editor.text()[i];
+        g_in[g_w++ % kInputSize] = terminator;
+        wakeup(&g_r);
+    }
+    g_editor.clear();
+}
+
 void console_intr(char c) {
     bool dump = false;
     {
         LockGuard g(g_cons_lock);
-        switch (c) {
-            case ctrl('P'):
+        switch (g_editor.feed(c, kInputSize - (g_w - g_r), uart_putc_sync)) {
+            case LineEditor::Action::None:
+                break;
+            case LineEditor::Action::Line:
+                finish_line('\n');
+                break;
+            case LineEditor::Action::End:
+                finish_line(ctrl('D'));
+                break;
+            case LineEditor::Action::Dump:
                 dump = true;
-                break;
-            case ctrl('U'):
-                while (g_e != g_w && g_in[(g_e - 1) % kInputSize] != '\n') {
-                    g_e--;
-                    echo(kBackspace);
-                }
-                break;
-            case ctrl('H'):
-            case kBackspace:
-                if (g_e != g_w) {
-                    g_e--;
-                    echo(kBackspace);
-                }
-                break;
-            default:
-                if (c == 0 || g_e - g_r >= kInputSize) break;
-                if (c == '\r') c = '\n';
-                echo(c);
-                g_in[g_e++ % kInputSize] = c;
-                if (c == '\n' || c == ctrl('D') || g_e - g_r == kInputSize) {
-                    g_w = g_e;
-                    wakeup(&g_r);
-                }
                 break;
         }
     }

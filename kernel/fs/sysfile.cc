@@ -68,6 +68,7 @@ Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 mino
         dp.reset();
         LockedInode ip(move(existing).value());
         if (type == InodeType::File && (ip->type == InodeType::File || ip->type == InodeType::Device)) return ip;
+        if (type == InodeType::File) return Error::IsDir;  // open(dir, O_CREATE): EISDIR, as in Unix
         return Error::Exists;
     }
     if (existing.error() != Error::NotFound) return existing.error();
@@ -276,36 +277,39 @@ Status do_pipe(UserAddr fdarray) {
 
 i64 sys_read() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     return to_user(fileread(f.value(), arg_addr(1), arg_int(2)));
 }
 
 i64 sys_write() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     return to_user(filewrite(f.value(), arg_addr(1), arg_int(2)));
 }
 
 i64 sys_close() {
     auto f = fd_take(arg_int(0));
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     fileclose(f.value());
     return 0;
 }
 
 i64 sys_fstat() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     return to_user(filestat(f.value(), arg_addr(1)));
 }
 
 i64 sys_dup() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     File* copy = filedup(f.value());  // counted before a sibling thread can close the new fd
     auto fd = fdalloc(copy);
-    if (!fd.ok()) fileclose(copy);
-    return fd.ok() ? fd.value() : -1;
+    if (!fd.ok()) {
+        fileclose(copy);
+        return fail(fd.error());
+    }
+    return fd.value();
 }
 
 i64 sys_pipe() { return to_user(do_pipe(arg_addr(0))); }
@@ -321,17 +325,19 @@ i64 sys_mknod() {
     if (!arg_path(0, path).ok()) return -1;
     const int major = arg_int(1);
     const int minor = arg_int(2);
-    if (major < -0x8000 || major > 0x7fff || minor < -0x8000 || minor > 0x7fff) return -1;
-    if (!current_cred().root()) return -1;  // device files are root's to make, as in Unix
+    if (major < -0x8000 || major > 0x7fff || minor < -0x8000 || minor > 0x7fff) return fail(Error::BadArgument);
+    if (!current_cred().root()) return fail(Error::Permission);  // device files are root's to make, as in Unix
     FsOp op;
-    return create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor)).ok() ? 0 : -1;
+    auto r = create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor));
+    return r.ok() ? 0 : fail(r.error());
 }
 
 i64 sys_mkdir() {
     char path[param::kMaxPath];
     if (!arg_path(0, path).ok()) return -1;
     FsOp op;
-    return create(path, InodeType::Dir, 0, 0).ok() ? 0 : -1;
+    auto r = create(path, InodeType::Dir, 0, 0);
+    return r.ok() ? 0 : fail(r.error());
 }
 
 i64 sys_unlink() {
@@ -403,7 +409,7 @@ i64 sys_xstat() {
 // fxstat(fd, struct xstat*) -> 0 or -1.
 i64 sys_fxstat() {
     auto f = arg_file(0);
-    if (!f.ok()) return -1;
+    if (!f.ok()) return fail(f.error());
     return to_user(filexstat(f.value(), arg_addr(1)));
 }
 

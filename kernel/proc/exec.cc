@@ -257,7 +257,7 @@ i64 sys_exec() {
     }
     // Memory short (not an impossible image, TooBig): kernel/proc/oom.cc decides.
     if (st.error() == Error::NoMemory) oom_kill(myproc());
-    return -1;
+    return fail(st.error());
 }
 
 }  // namespace q

@@ -205,6 +205,7 @@ Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
     p->clear_tid = 0;
     p->held[0] = p->held[1] = nullptr;
     p->cred = perm::Cred{};  // root until the creator copies its own
+    p->errno_last = 0;       // a new thread has no failed call
     p->fp.reset();
     p->nproc_limit = rlimit::kDefaultNproc;
     return p;

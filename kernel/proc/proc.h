@@ -150,6 +150,10 @@ struct Proc {
     Context context{};
     char name[16] = {};
     rlimit::Limit nproc_limit;  // RLIMIT_NPROC (lib/rlimit.h), inherited at fork
+    // SYS_errno (kernel/syscall.cc): the error number of the last call that
+    // failed, and the one the call under way has recorded so far.
+    int errno_last = 0;
+    int errno_call = 0;
 
     // scheduling: se and nice under the run-queue lock (see runqueue.h);
     // running_on and the stat_* counters are written by the hart that

@@ -22,10 +22,12 @@
 namespace q {
 
 // fork() -> child's pid in the parent, 0 in the child; -1 when the process
-// table or memory is full (the latter invokes the out-of-memory rule).
+// table (EAGAIN, as in Unix) or memory is full (the latter invokes the
+// out-of-memory rule).
 i64 sys_fork() {
     auto r = fork();
     if (r.error() == Error::NoMemory) oom_kill(myproc());
+    if (r.error() == Error::NoProcess) return fail_errno(EAGAIN);
     return to_user(r);
 }
 

@@ -70,6 +70,8 @@ enum {
     /* process limits (lib/rlimit.h) */
     SYS_getrlimit = 64, /* (resource, struct rlimit*) -> 0, or -1 (unknown resource, bad pointer) */
     SYS_setrlimit = 65, /* (resource, const struct rlimit*) -> 0, or -1 (unknown, bad pointer, not allowed) */
+    /* newcomer / shell: 68-69 */
+    SYS_errno = 68, /* () -> the errno (lib/abi/errno.h, Linux numbering) of the caller's last failed call, 0 if none */
     /* threads and futexes (docs/threads.md) */
     SYS_tcreate = 70, /* (entry, arg, stack, tls, int* tidp) -> new thread's tid, or -1 */
     SYS_gettid = 71,  /* () -> the calling thread's id (= pid for a process's first thread) */
@@ -86,6 +88,10 @@ enum {
 /* futex operations (SYS_futex) and FUTEX_WAIT's results other than 0 (woken). */
 enum { FUTEX_WAIT = 0, FUTEX_WAKE = 1 };
 enum { FUTEX_MISMATCH = 1 /* *addr != val */, FUTEX_TIMEDOUT = 2 };
+
+/* sleep() and uptime() count ticks of 1/UPTIME_HZ s (lib/params.h's
+ * kTickCycles of the 10 MHz timer; kernel/syscall.cc checks the two agree). */
+enum { UPTIME_HZ = 10 };
 
 /* File types (struct stat.type). */
 enum { T_DIR = 1, T_FILE = 2, T_DEVICE = 3 };

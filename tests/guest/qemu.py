@@ -1,8 +1,11 @@
 """tests/guest/qemu.py - boot the kernel under QEMU and talk to its console.
 
-Used by the in-guest test runners. Each Guest boots from a private copy of
-the disk image (tests never change build/fs.img), drives the shell with
-pexpect, and always kills QEMU on close. `icount` runs QEMU with
+Used by the in-guest test runners. Each Guest boots from its own fresh
+image, built by mkfs from the build's file list (build/fs.list, the files
+build/fs.img holds) in a private directory: whatever booted or changed
+build/fs.img before (`make qemu` boots its own copy, build/qemu.img, but a
+hand-run QEMU may not), every suite starts from the same known disk. It
+drives the shell with pexpect, and always kills QEMU on close. `icount` runs QEMU with
 -icount (shift, sleep=off) so guest time is virtual and repeatable while a
 hart runs. When every hart idles (waiting for the disk), sleep=off jumps
 virtual time to the next timer deadline, and whether a disk wait loses that
@@ -30,12 +33,29 @@ BUILD = os.environ.get("QUANTA_BUILD") or os.path.join(ROOT, "build")
 PROMPT = r"\$ "
 
 
+def image_files():
+    """The files of the build's image, as make gave them to mkfs (build/fs.list)."""
+    with open(os.path.join(BUILD, "fs.list")) as f:
+        return [p if os.path.isabs(p) else os.path.join(ROOT, p) for p in f.read().split()]
+
+
+def make_known_image(path, extra=()):
+    """Build a fresh image at path from the build's files (plus extra files),
+    as make built build/fs.img before anything booted it."""
+    subprocess.run([os.path.join(BUILD, "mkfs"), path] + image_files() + list(extra), check=True,
+                   stdout=subprocess.DEVNULL)
+    return path
+
+
 class Guest:
     def __init__(self, cpus=3, sched=None, icount=None, mem="128M", image=None, bootargs=None, timeout=60,
                  extra_args=None, blkdebug=None, kernel=None, icount_sleep=False):
         self.tmpdir = tempfile.mkdtemp(prefix="quanta-")
         self.image = os.path.join(self.tmpdir, "fs.img")
-        shutil.copyfile(image or os.path.join(BUILD, "fs.img"), self.image)
+        if image:
+            shutil.copyfile(image, self.image)
+        else:
+            make_known_image(self.image)
         args = ["-machine", "virt", "-bios", "none", "-kernel", kernel or os.path.join(BUILD, "kernel.elf"),
                 "-m", mem, "-smp", str(cpus), "-nographic",
                 "-global", "virtio-mmio.force-legacy=false",

@@ -4,6 +4,7 @@ Boots the kernel once per hart count, runs shell command lines and checks
 their output. Prints one `PASS name` / `FAIL name: why` line per test, for
 tests/run_tests.py to count.
 """
+import re
 import sys
 
 from qemu import Guest, run_cases
@@ -14,17 +15,24 @@ CASES = [
     ("mkdir-redirect-cat", "mkdir d; echo hi > d/f; cat d/f", r"hi\n"),
     ("ls-lists-image", "ls", r"(?s)\.\s+1 1 \d+\n\.\.\s+1 1 \d+\n.*\binit\s+2 \d+ \d+\n.*\bsh\s+2 .*\bwc\s+2 .*console\s+3 .*"),
     ("link-survives-rm", "echo data > a; ln a b; rm a; cat b", r"data\n"),
-    ("rm-removes", "echo x > gone; rm gone; cat gone", r"cat: cannot open gone\n"),
+    ("rm-removes", "echo x > gone; rm gone; cat gone", r"cat: cannot open gone: no such file or directory\n"),
     ("pipeline-3", "echo one two three | grep two | wc", r"1 3 14 ?\n"),
     ("subshell-semicolon", "(echo a; echo b) | wc", r"2 2 4 ?\n"),
     ("redirect-in", "echo abc > in; wc < in", r"1 1 4 ?\n"),
     ("grep-regex", "echo hello > g1; echo world >> g1; grep ^w g1", r"(world\n)|(.*)"),
     ("cd-and-relative", "mkdir dd; cd dd; /echo z > f; /cat /dd/f; cd ..", r"z\n"),
     ("dotdot", "mkdir p; mkdir p/q; cd p/q; /cat ../../README.md | /wc; cd /", r"\d+ \d+ \d+ ?\n"),
-    ("rmdir-nonempty-fails", "mkdir ne; echo 1 > ne/x; rm ne; ls ne", r"(?s)rm: ne failed to delete\n.*x\s+2 .*"),
+    ("rmdir-nonempty-fails", "mkdir ne; echo 1 > ne/x; rm ne; ls ne", r"(?s)rm: cannot remove ne: directory not empty\n.*x\s+2 .*"),
     ("background-job", "echo bg &", r"(?s).*"),
-    ("kill-bad-pid", "kill 9999", r"(?s).*"),
-    ("exec-missing", "nosuchprog", r"exec nosuchprog failed\n"),
+    ("kill-bad-pid", "kill 9999", r"(?s).*kill: 9999: no such process\n"),  # after bg's output
+    ("exec-missing", "nosuchprog", r"exec nosuchprog failed: no such file or directory\n"),
+    ("exec-not-executable", "README.md", r"exec README.md failed: permission denied\n"),
+    # Errors say why (errno, lib/abi/errno.h).
+    ("mkdir-exists", "mkdir twice; mkdir twice", r"mkdir: cannot create twice: file exists\n"),
+    ("redirect-to-dir", "mkdir rd; echo x > rd", r"sh: cannot open rd: is a directory\n"),
+    ("cat-through-file", "cat README.md/x", r"cat: cannot open README.md/x: not a directory\n"),
+    ("ln-exists", "echo l > lk; ln lk lk", r"ln: cannot link lk to lk: file exists\n"),
+    ("cd-missing", "cd nowhere", r"cannot cd nowhere: no such file or directory\n"),
     ("wc-counts", "wc README.md", r"\d+ \d+ \d+ README.md\n"),
     # Every program prints one `usage: ...` line on -h, and on a bad argument
     # prints it instead of running (the whole output is that line: nothing
@@ -67,9 +75,57 @@ CASES = [
     ("usage-fuzz-bad", "fuzz x 1", r"usage: fuzz SEED SECONDS \[WORKERS \[SKIPMASK \[v\|t\]\]\]\n"),
     ("usage-hostile-h", "hostile -h", r"usage: hostile TEST\.\.\.  \(tests:( \w+)+\)\n"),
     ("usage-bigbss-bad", "bigbss 1", r"usage: bigbss\n"),
+    ("usage-sleep-bad", "sleep; sleep x; sleep -1; sleep 1.2.3; sleep .", r"(usage: sleep SECONDS\n){5}"),
+    ("usage-time-h", "time -h", r"usage: time CMD \[ARGS\.\.\.\]\n"),
+    # sleep takes seconds (fractions too); time prints the wall time on
+    # stderr. Only lower bounds: a busy host makes a guest's second longer.
+    ("sleep-seconds", "time sleep 1", r"real ([1-9]|\d\d+)\.\d{3}s\n"),
+    ("sleep-fraction", "time sleep 0.5", r"real ([1-9]\d*\.\d{3}|0\.[5-9]\d\d)s\n"),
+    ("time-output-and-status", "time echo hi", r"hi\nreal \d+\.\d{3}s\n"),
+    ("time-missing", "time nosuchprog", r"time: cannot run nosuchprog: no such file or directory\nreal \d+\.\d{3}s\n"),
     # Normal arguments behave as before; a file named -x is reached as ./-x.
-    ("dash-file-via-dot", "echo dash > ./-x; cat ./-x; rm ./-x; ls ./-x", r"dash\nls: cannot open \./-x\n"),
+    ("dash-file-via-dot", "echo dash > ./-x; cat ./-x; rm ./-x; ls ./-x", r"dash\nls: cannot open \./-x: no such file or directory\n"),
 ]
+
+# The console's line editor (lib/console/line_edit.h), typed as a terminal
+# sends the keys: (name, keys, then Enter; regex for the output after the
+# echoed line). Each runs after the one before (the history cases need it).
+LEFT, RIGHT, UP, DOWN, HOME, END = "\x1b[D", "\x1b[C", "\x1b[A", "\x1b[B", "\x1b[H", "\x1b[F"
+KEY_CASES = [
+    ("keys-left-insert", "echo bc" + LEFT + LEFT + "a", r"abc\n"),
+    ("keys-home-end", "cho x" + HOME + "e" + END + "!", r"x!\n"),
+    ("keys-backspace-middle", "echo abxc" + LEFT + "\x7f", r"abc\n"),
+    ("keys-history-up", UP + UP, r"x!\n"),  # the line before the last
+    ("keys-history-down", UP + UP + DOWN, r"x!\n"),
+    ("keys-history-edit", UP + "?", r"x!\?\n"),
+    ("keys-tab-is-space", "echo\tt", r"t\n"),
+    ("keys-ctrl-u", "junk\x15echo u", r"u\n"),
+    ("keys-arrows-not-typed", RIGHT + "echo" + RIGHT + " r" + DOWN + DOWN, r"r\n"),
+]
+
+
+def key_cases(g, suffix):
+    """KEY_CASES, then ^C: the line is dropped (the shell prompts again and
+    runs nothing of it), and the next line runs alone."""
+    for name, keys, pattern in KEY_CASES:
+        try:
+            g.child.send(keys + "\r")
+            out = g.wait_prompt(timeout=20).replace("\r\n", "\n")
+        except Exception as e:  # noqa: BLE001
+            print("FAIL %s%s: no prompt after %r (%s)" % (name, suffix, keys, type(e).__name__))
+            return
+        rest = out.split("\n", 1)[1] if "\n" in out else ""
+        ok = re.fullmatch(pattern, rest)
+        print(("PASS %s%s" % (name, suffix)) if ok else ("FAIL %s%s: %r printed %r" % (name, suffix, keys, out)))
+    name = "ctrl-c-drops-line" + suffix
+    try:
+        g.child.send("echo dropped\x03")
+        out = g.wait_prompt(timeout=20).replace("\r\n", "\n")
+        after = g.run("echo next", timeout=20)
+        ok = out == "echo dropped^C\n" and after == "next\n"
+        print(("PASS %s" % name) if ok else ("FAIL %s: ^C printed %r, then %r" % (name, out, after)))
+    except Exception as e:  # noqa: BLE001
+        print("FAIL %s: no prompt after ^C (%s)" % (name, type(e).__name__))
 
 
 def run_suite(cpus):
@@ -82,6 +138,7 @@ def run_suite(cpus):
             return
         if not run_cases(g, CASES, "-%dharts" % cpus):
             return
+        key_cases(g, "-%dharts" % cpus)
         # ^P prints the process list (kernel procdump) in ps's columns
         # (lib/abi/procview.h), and the shell goes on.
         name = "ctrl-p-procdump-%dharts" % cpus
@@ -95,10 +152,35 @@ def run_suite(cpus):
         print(("PASS %s" if ok else "FAIL %s: no process list or no shell after ^P") % name)
 
 
+def known_image_case():
+    """A suite boots from a known image whatever happened to build/fs.img
+    (`make test` after a `make qemu` that booted it used to fail): a build
+    directory whose fs.img is garbage still boots to a working shell."""
+    import os
+    import subprocess
+    import tempfile
+
+    from qemu import BUILD
+    name = "known-image-despite-used-fs-img"
+    with tempfile.TemporaryDirectory(prefix="quanta-known-") as d:
+        for f in ("kernel.elf", "mkfs", "fsck", "fs.list", "user"):
+            os.symlink(os.path.join(BUILD, f), os.path.join(d, f))
+        with open(os.path.join(d, "fs.img"), "wb") as f:
+            f.write(b"used" * 1024)
+        script = ("from qemu import Guest\nwith Guest(cpus=1) as g:\n    g.boot()\n"
+                  "    print(g.run('cat README.md | wc'))\n")
+        env = dict(os.environ, QUANTA_BUILD=d)
+        p = subprocess.run([sys.executable, "-c", script], cwd=os.path.dirname(os.path.abspath(__file__)), env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    ok = p.returncode == 0 and re.search(r"^\d+ \d+ \d+ ?$", p.stdout, re.M)
+    print(("PASS %s" % name) if ok else ("FAIL %s: %r" % (name, p.stdout[-800:])))
+
+
 def main():
     harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
     for n in harts:
         run_suite(n)
+    known_image_case()
 
 
 if __name__ == "__main__":

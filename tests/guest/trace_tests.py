@@ -14,7 +14,9 @@ statistics:
     between; both count completed runs only);
   - the replay file has a line for each hog.
 It also checks the control program's errors (stop when not tracing, dump
-while tracing, a bad -b). One `PASS name` / `FAIL name: why` line per check.
+while tracing, a bad -b), and runs docs/tracing.md's quick start as written
+(its `make trace CMD=...` line with mk/trace.mk's defaults): it must drop no
+record. One `PASS name` / `FAIL name: why` line per check.
 """
 import os
 import re
@@ -147,5 +149,33 @@ def main():
             report(False, "trace-extract", str(e))
 
 
+def make_default(var):
+    """VAR's default in mk/trace.mk (`VAR ?= value`)."""
+    m = re.search(r"^%s \?= *(.*)$" % var, open(os.path.join(ROOT, "mk", "trace.mk")).read(), re.M)
+    return m.group(1).strip() if m else ""
+
+
+def quick_start():
+    """docs/tracing.md's quick start, as a reader runs it: nothing dropped."""
+    import shlex
+    import tempfile
+    name = "trace-quick-start-no-drops"
+    doc = open(os.path.join(ROOT, "docs", "tracing.md")).read()
+    m = re.search(r"^make trace (CMD=.*)$", doc, re.M)
+    if not m:
+        return report(False, name, "no `make trace CMD=...` line in docs/tracing.md")
+    words = dict(w.split("=", 1) for w in shlex.split(m.group(1)))
+    kb, icount = words.get("TRACE_KB", make_default("TRACE_KB")), words.get("TRACE_ICOUNT", make_default("TRACE_ICOUNT"))
+    with tempfile.TemporaryDirectory(prefix="quanta-trace-") as out:
+        cmd = [sys.executable, os.path.join(ROOT, "tools", "trace_run.py"), "--cmd", words["CMD"], "--cpus", "3",
+               "--kb", kb, "--out", out] + (["--icount", icount] if icount else [])
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+                           timeout=600)
+    m = re.search(r"trace: (\d+) records, (\d+) dropped", p.stdout)
+    report(p.returncode == 0 and m is not None and m.group(2) == "0", name,
+           m.group(0) if m else p.stdout[-1500:])
+
+
 if __name__ == "__main__":
     main()
+    quick_start()

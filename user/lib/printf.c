@@ -5,7 +5,8 @@
  * xv6 programs write it, prints a 64-bit decimal). Output is gathered
  * in a small buffer and written with as few write() calls as possible, so a
  * short line from one process is not interleaved character by character
- * with another's. Unknown conversions are printed literally.
+ * with another's. Unknown conversions are printed literally. perrorf
+ * adds why the last system call failed (lib/abi/errno.h's text).
  */
 #include <stdarg.h>
 
@@ -94,18 +95,22 @@ static int convert(struct out* o, const char* fmt, va_list* ap) {
     return len + 1;
 }
 
+static void format(struct out* o, const char* fmt, va_list ap) {
+    while (*fmt) {
+        if (*fmt != '%') {
+            put(o, *fmt++);
+            continue;
+        }
+        fmt++;
+        fmt += convert(o, fmt, &ap);
+    }
+}
+
 static void vfmt(int fd, const char* fmt, va_list ap) {
     struct out o;
     o.fd = fd;
     o.n = 0;
-    while (*fmt) {
-        if (*fmt != '%') {
-            put(&o, *fmt++);
-            continue;
-        }
-        fmt++;
-        fmt += convert(&o, fmt, &ap);
-    }
+    format(&o, fmt, ap);
     flush(&o);
 }
 
@@ -121,4 +126,22 @@ void printf(const char* fmt, ...) {
     va_start(ap, fmt);
     vfmt(1, fmt, ap);
     va_end(ap);
+}
+
+/* "MESSAGE: REASON\n" on stderr, REASON being why the last failed system
+ * call failed (strerror(errno())), e.g. "cat: cannot open x: permission
+ * denied". The reason is taken before anything is written. */
+void perrorf(const char* fmt, ...) {
+    const char* why = strerror(errno());
+    struct out o;
+    o.fd = 2;
+    o.n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    format(&o, fmt, ap);
+    va_end(ap);
+    put_str(&o, ": ");
+    put_str(&o, why);
+    put(&o, '\n');
+    flush(&o);
 }

@@ -118,3 +118,9 @@ void usage_no_options(int argc, char** argv, const char* line) {
     for (int i = 1; i < argc; i++)
         if (argv[i][0] == '-' && argv[i][1] != 0) usage_exit(line, 1);
 }
+
+/* The message for an error number (lib/abi/errno.h), e.g. "permission denied". */
+const char* strerror(int e) { return errno_text(e); }
+
+/* "S: REASON\n" on stderr for the last failed system call, as in C. */
+void perror(const char* s) { fprintf(2, "%s: %s\n", s, strerror(errno())); }

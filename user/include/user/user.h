@@ -17,6 +17,7 @@
 #define QUANTA_USER_H
 
 #include "lib/abi/abi.h"
+#include "lib/abi/errno.h"
 #include "lib/abi/users.h"
 
 #ifdef __cplusplus
@@ -81,6 +82,10 @@ int bcstat(struct bcachestat*);
 int getrlimit(int resource, struct rlimit*); /* RLIMIT_NPROC (lib/rlimit.h) */
 int setrlimit(int resource, const struct rlimit*);
 int diskstat(struct diskstat*);
+/* Why the calling thread's last failed system call failed: an error number
+ * of lib/abi/errno.h (Linux's numbering), 0 if none failed. A successful call
+ * leaves it alone; a successful exec starts the program with 0. */
+int errno(void);
 /* threads and futexes (docs/threads.md): the raw calls */
 int tcreate(void (*entry)(void*), void* arg, void* stack, void* tls, volatile int* tidp);
 int gettid(void);
@@ -107,6 +112,14 @@ void* memcpy(void*, const void*, unsigned int);
 void usage_exit(const char* line, int status) __attribute__((noreturn));
 void usage_on_help(int argc, char** argv, const char* line);
 void usage_no_options(int argc, char** argv, const char* line);
+
+/* Error text (ulib.c, printf.c): strerror(errno()) is "permission denied",
+ * "no such file or directory", ...; perror("x") prints "x: REASON";
+ * perrorf(fmt, ...) prints the formatted message, ": REASON" and a newline,
+ * e.g. perrorf("cat: cannot open %s", name). All on stderr. */
+const char* strerror(int e);
+void perror(const char* s);
+void perrorf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* passwd.c: look an account up in /etc/passwd (lib/abi/users.h format);
  * 1 when found, 0 when not (or the file is unreadable). pw_name writes the

@@ -1,0 +1,328 @@
+// lib/console/line_edit.h - the console's line editor (pure, host-testable).
+//
+// The console (kernel/dev/console.cc) feeds it every byte the keyboard
+// sends; it keeps the line being typed, a cursor and a history, and writes
+// the echo through a callback. The terminal is driven with '\b', spaces and
+// the characters themselves only (no escape sequences), so any terminal,
+// and a test reading the echo, sees plain text.
+//
+// Keys: printable characters insert at the cursor (Tab inserts a space:
+// there is no completion); Backspace/DEL/^H erase before the cursor, Delete
+// (ESC [ 3 ~) at it; Left/Right (ESC [ D / C, or ESC O D / C), Home/End
+// (ESC [ H / F, ESC [ 1 ~ / 4 ~, ^A / ^E) move it; Up/Down (ESC [ A / B)
+// walk the history (the line being typed comes back past the newest
+// entry); ^U erases the line, ^W the word before the cursor, ^K from the
+// cursor to the end. Enter (\r or \n) finishes the line; ^D finishes it
+// without a newline (at the start of a line: end of input); ^C drops the
+// line, echoes "^C" and finishes an empty line, so a shell prompts again
+// (before signals exist it interrupts nothing else); ^P asks for the
+// process list. Other control characters and unknown escape sequences are
+// ignored.
+//
+// Invariants: 0 <= cursor_ <= len_ <= kMaxLine; the screen shows exactly
+// text_[0, len_) with the terminal's cursor at cursor_ (after each feed);
+// history entries are non-empty, newest first, none equal to the one
+// before it. `room` bounds a line so it fits the caller's buffer with its
+// terminator: a key that would make it longer is refused with a bell.
+#pragma once
+
+#include "lib/types.h"
+
+namespace q::console {
+
+class LineEditor {
+  public:
+    static constexpr u32 kMaxLine = 127;  // longest line, without its terminator
+    static constexpr u32 kHistory = 16;   // lines remembered
+    using Put = void (*)(char);
+
+    enum class Action : u8 {
+        None,  // still editing
+        Line,  // a line is finished (Enter, or ^C with an empty line): text(), then '\n'
+        End,   // ^D: text() (maybe empty), then the end-of-input mark
+        Dump,  // ^P: print the process list
+    };
+
+    constexpr LineEditor() = default;
+
+    // One byte from the keyboard. room: bytes the caller can take when the
+    // line is finished, terminator included. After Line or End, the caller
+    // copies text()/size() and calls clear().
+    Action feed(char c, u32 room, Put echo) {
+        echo_ = echo;
+        room_ = room == 0 ? 0 : (room - 1 < kMaxLine ? room - 1 : kMaxLine);
+        if (esc_ != Esc::None) return escape(c);
+        return key(c);
+    }
+
+    const char* text() const { return text_; }
+    u32 size() const { return len_; }
+    u32 cursor() const { return cursor_; }
+    void clear() { len_ = cursor_ = 0; }
+
+  private:
+    enum class Esc : u8 { None, Start, Csi, Ss3 };
+    static constexpr char ctrl(char c) { return static_cast<char>(c - '@'); }
+
+    struct Entry {
+        char text[kMaxLine];
+        u32 len;
+    };
+
+    Action key(char c) {
+        switch (c) {
+            case '\r':
+            case '\n':
+                return finish();
+            case ctrl('D'):
+                return finish_end();
+            case ctrl('C'):
+                return interrupt();
+            case ctrl('P'):
+                return Action::Dump;
+            case '\x1b':
+                esc_ = Esc::Start;
+                return Action::None;
+            case ctrl('H'):
+            case 0x7f:
+                erase_before();
+                return Action::None;
+            case ctrl('A'):
+                home();
+                return Action::None;
+            case ctrl('E'):
+                end();
+                return Action::None;
+            case ctrl('U'):
+                erase_line();
+                return Action::None;
+            case ctrl('W'):
+                erase_word();
+                return Action::None;
+            case ctrl('K'):
+                kill_to_end();
+                return Action::None;
+            case '\t':
+                insert(' ');
+                return Action::None;
+            default:
+                if (static_cast<unsigned char>(c) >= ' ') insert(c);
+                return Action::None;
+        }
+    }
+
+    // ESC [ (digits) final, or ESC O final.
+    Action escape(char c) {
+        if (esc_ == Esc::Start) {
+            esc_ = c == '[' ? Esc::Csi : c == 'O' ? Esc::Ss3 : Esc::None;
+            param_ = 0;
+            return Action::None;
+        }
+        if (esc_ == Esc::Csi && c >= '0' && c <= '9') {
+            param_ = param_ * 10 + static_cast<u32>(c - '0');
+            if (param_ > 1000) param_ = 1000;
+            return Action::None;
+        }
+        esc_ = Esc::None;
+        switch (c) {
+            case 'A':
+                history_older();
+                break;
+            case 'B':
+                history_newer();
+                break;
+            case 'C':
+                right();
+                break;
+            case 'D':
+                left();
+                break;
+            case 'H':
+                home();
+                break;
+            case 'F':
+                end();
+                break;
+            case '~':
+                if (param_ == 1 || param_ == 7) home();
+                if (param_ == 4 || param_ == 8) end();
+                if (param_ == 3) erase_at();
+                break;
+            default:
+                if (static_cast<unsigned char>(c) < ' ') return key(c);  // a control key ends the sequence
+                break;
+        }
+        return Action::None;
+    }
+
+    // ---- finishing a line ----
+    Action finish() {
+        end();
+        put('\n');
+        remember();
+        return Action::Line;
+    }
+
+    Action finish_end() {
+        remember();
+        return Action::End;
+    }
+
+    Action interrupt() {
+        end();
+        put('^');
+        put('C');
+        put('\n');
+        clear();
+        browsing_ = -1;
+        return Action::Line;
+    }
+
+    void remember() {
+        browsing_ = -1;
+        if (len_ == 0) return;
+        if (count_ > 0 && same(history_[newest_], text_, len_)) return;
+        newest_ = (newest_ + kHistory - 1) % kHistory;
+        copy(history_[newest_].text, text_, len_);
+        history_[newest_].len = len_;
+        if (count_ < kHistory) count_++;
+    }
+
+    // ---- history ----
+    void history_older() {
+        if (browsing_ + 1 >= static_cast<int>(count_)) return bell();
+        if (browsing_ < 0) {  // keep what was being typed for the way back
+            copy(draft_, text_, len_);
+            draft_len_ = len_;
+        }
+        browsing_++;
+        const Entry& e = history_[(newest_ + static_cast<u32>(browsing_)) % kHistory];
+        replace(e.text, e.len);
+    }
+
+    void history_newer() {
+        if (browsing_ < 0) return bell();
+        browsing_--;
+        if (browsing_ < 0) return replace(draft_, draft_len_);
+        const Entry& e = history_[(newest_ + static_cast<u32>(browsing_)) % kHistory];
+        replace(e.text, e.len);
+    }
+
+    // Show s instead of the current line, cursor at its end.
+    void replace(const char* s, u32 n) {
+        erase_line();
+        if (n > room_) n = room_;
+        for (u32 i = 0; i < n; i++) {
+            text_[i] = s[i];
+            put(s[i]);
+        }
+        len_ = cursor_ = n;
+    }
+
+    // ---- editing ----
+    void insert(char c) {
+        if (len_ >= room_) return bell();
+        for (u32 i = len_; i > cursor_; i--) text_[i] = text_[i - 1];
+        text_[cursor_] = c;
+        len_++;
+        put(c);
+        cursor_++;
+        redraw_tail(0);
+    }
+
+    void erase_before() {
+        if (cursor_ == 0) return;
+        left();
+        erase_at();
+    }
+
+    void erase_at() {
+        if (cursor_ == len_) return;
+        for (u32 i = cursor_; i + 1 < len_; i++) text_[i] = text_[i + 1];
+        len_--;
+        redraw_tail(1);
+    }
+
+    void erase_word() {
+        const u32 from = cursor_;
+        while (cursor_ > 0 && text_[cursor_ - 1] == ' ') left();
+        while (cursor_ > 0 && text_[cursor_ - 1] != ' ') left();
+        remove_at_cursor(from - cursor_);
+    }
+
+    void kill_to_end() { remove_at_cursor(len_ - cursor_); }
+
+    void erase_line() {
+        home();
+        remove_at_cursor(len_);
+    }
+
+    // Remove n characters at the cursor and show the rest.
+    void remove_at_cursor(u32 n) {
+        if (n == 0) return;
+        for (u32 i = cursor_; i + n < len_; i++) text_[i] = text_[i + n];
+        len_ -= n;
+        redraw_tail(n);
+    }
+
+    // Print text_[cursor_, len_), blank `cleared` stale cells after it, and
+    // put the terminal's cursor back at cursor_.
+    void redraw_tail(u32 cleared) {
+        for (u32 i = cursor_; i < len_; i++) put(text_[i]);
+        for (u32 i = 0; i < cleared; i++) put(' ');
+        for (u32 i = cursor_; i < len_ + cleared; i++) put('\b');
+    }
+
+    // ---- moving ----
+    void left() {
+        if (cursor_ == 0) return;
+        cursor_--;
+        put('\b');
+    }
+
+    void right() {
+        if (cursor_ == len_) return;
+        put(text_[cursor_++]);
+    }
+
+    void home() {
+        while (cursor_ > 0) left();
+    }
+
+    void end() {
+        while (cursor_ < len_) right();
+    }
+
+    // ---- helpers ----
+    void put(char c) {
+        if (echo_ != nullptr) echo_(c);
+    }
+    void bell() { put('\a'); }
+
+    static void copy(char* dst, const char* src, u32 n) {
+        for (u32 i = 0; i < n; i++) dst[i] = src[i];
+    }
+
+    static bool same(const Entry& e, const char* s, u32 n) {
+        if (e.len != n) return false;
+        for (u32 i = 0; i < n; i++)
+            if (e.text[i] != s[i]) return false;
+        return true;
+    }
+
+    char text_[kMaxLine] = {};
+    u32 len_ = 0;
+    u32 cursor_ = 0;
+    u32 room_ = kMaxLine;
+    Put echo_ = nullptr;
+    Esc esc_ = Esc::None;
+    u32 param_ = 0;
+    Entry history_[kHistory] = {};
+    u32 newest_ = 0;
+    u32 count_ = 0;
+    int browsing_ = -1;  // history entry shown (0 = newest), -1: the line being typed
+    char draft_[kMaxLine] = {};
+    u32 draft_len_ = 0;
+};
+
+}  // namespace q::console
