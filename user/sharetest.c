@@ -1,8 +1,10 @@
 /* user/sharetest.c - measure how CPU time divides between hogs.
  *
- *   sharetest [-w WARMUP_MS] MS NICE [NICE...]
+ *   sharetest [-t] [-w WARMUP_MS] MS NICE [NICE...]
  *
  * Forks one CPU-bound child per NICE (each sets its own nice value first),
+ * or with -t one child whose threads are the hogs (one per NICE, each
+ * setting its own nice: nice is per thread, docs/threads.md),
  * lets them run for MS milliseconds of the fine clock, then reads each
  * child's CPU time from the kernel's statistics (procinfo), kills and reaps
  * them, and prints one line per child: `share NICE CPU_CYCLES PICKS` (PICKS:
@@ -23,7 +25,9 @@
  * With -w, a NICE written +N (e.g. +0) is a late child: the others run
  * alone for WARMUP_MS first, then the late ones are forked and the MS
  * window starts (the issue-12 case: nice -20 and nice 19 hogs alone on 2
- * harts, then a nice 0 one: `sharetest -w 10000 8000 -20 19 +0`).
+ * harts, then a nice 0 one: `sharetest -w 10000 8000 -20 19 +0`). With
+ * -t the late ones are threads the hog process makes after the warm-up;
+ * the child sends each hog's tid up a pipe and the figures are per tid.
  * -h prints the usage line and exits 0; a malformed command line prints it
  * and exits 1; a bad warm-up or nice value gets its own message (exit 1). */
 #include "kernel/types.h"
@@ -33,13 +37,14 @@
 #define MAXKIDS 16
 #define STR_(x) #x
 #define STR(x) STR_(x)
-static const char usage[] = "sharetest [-w WARMUP_MS] MS NICE [NICE...] (at most " STR(MAXKIDS) ")";
+static const char usage[] = "sharetest [-t] [-w WARMUP_MS] MS NICE [NICE...] (at most " STR(MAXKIDS) ")";
 
 #define SNAP_MAX_US 2500
 #define SNAP_TRIES 20
 
 /* Every child's CPU time in one pass over the process table; returns how
- * long the pass took in microseconds. */
+ * long the pass took in microseconds. pid[] holds tids (a process's first
+ * thread's tid is its pid). */
 static unsigned long snapshot_once(int n, const int* pid, unsigned long* cpu, unsigned long* picks) {
     struct procinfo pi;
     unsigned long t0 = uptime_ns();
@@ -48,7 +53,7 @@ static unsigned long snapshot_once(int n, const int* pid, unsigned long* cpu, un
     for (int i = 0; (r = procinfo(i, &pi)) >= 0; i++) {
         if (r != 0) continue; /* unused slot */
         for (int k = 0; k < n; k++) {
-            if (pi.pid == pid[k]) {
+            if (pi.tid == pid[k]) {
                 cpu[k] = pi.cpu_ticks;
                 picks[k] = pi.switches;
             }
@@ -79,16 +84,90 @@ static void spin(int nice) {
     for (;;) x++;
 }
 
-int main(int argc, char* argv[]) {
-    int ms, warmup = 0, nice[MAXKIDS], late[MAXKIDS], pid[MAXKIDS];
-    int first = 1;
-    usage_on_help(argc, argv, usage);
-    if (argc > 2 && strcmp(argv[1], "-w") == 0) {
-        if (!parse_int(argv[2], &warmup) || warmup < 0) {
-            fprintf(2, "sharetest: bad warm-up '%s'\n", argv[2]);
+/* -t: the hogs are threads of one process. */
+static int nice_of[MAXKIDS];
+
+static void spin_thread(void* arg) { spin(nice_of[(long)arg]); }
+
+/* Make the hogs of one pass (late[i] == pass) as threads and send their
+ * tids up fd. */
+static void make_thread_hogs(int n, const int* late, int pass, int fd) {
+    for (int i = 0; i < n; i++) {
+        if (late[i] != pass) continue;
+        int tid = thread_create(spin_thread, (void*)(long)i);
+        if (tid < 0) {
+            fprintf(2, "sharetest: thread_create failed\n");
             exit(1);
         }
-        first = 3;
+        write(fd, &tid, sizeof tid);
+    }
+}
+
+/* The -t child: the first pass's hog threads, then after `warmup` ms the
+ * late ones; the first thread then sleeps until it is killed. */
+static void thread_hogs(int n, const int* late, int warmup, int fd) {
+    make_thread_hogs(n, late, 0, fd);
+    if (warmup > 0) {
+        unsigned long until = uptime_ns() + (unsigned long)warmup * 1000000UL;
+        while (uptime_ns() < until) sleep(1);
+        make_thread_hogs(n, late, 1, fd);
+    }
+    for (;;) sleep(1000);
+}
+
+/* Start the hogs: processes, or (threads) one process of hog threads;
+ * fills pid[] with their tids. Returns the hog process with -t, else 0. */
+static int start_hogs(int threads, int n, const int* nice, const int* late, int warmup, int* pid) {
+    if (threads) {
+        int fds[2];
+        if (pipe(fds) < 0) {
+            fprintf(2, "sharetest: pipe failed\n");
+            exit(1);
+        }
+        for (int i = 0; i < n; i++) nice_of[i] = nice[i];
+        int child = fork();
+        if (child == 0) {
+            close(fds[0]);
+            thread_hogs(n, late, warmup, fds[1]);
+        }
+        close(fds[1]);
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < n; i++)
+                if (late[i] == pass && read(fds[0], &pid[i], sizeof pid[i]) != sizeof pid[i]) {
+                    fprintf(2, "sharetest: no tid from the hog process\n");
+                    exit(1);
+                }
+        close(fds[0]);
+        return child;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && warmup > 0) {
+            unsigned long until = uptime_ns() + (unsigned long)warmup * 1000000UL;
+            while (uptime_ns() < until) sleep(1);
+        }
+        for (int i = 0; i < n; i++) {
+            if (late[i] != pass) continue;
+            pid[i] = fork();
+            if (pid[i] == 0) spin(nice[i]);
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char* argv[]) {
+    int ms, warmup = 0, nice[MAXKIDS], late[MAXKIDS], pid[MAXKIDS];
+    int first = 1, threads = 0;
+    usage_on_help(argc, argv, usage);
+    if (argc > 1 && strcmp(argv[1], "-t") == 0) {
+        threads = 1;
+        first = 2;
+    }
+    if (argc > first + 1 && strcmp(argv[first], "-w") == 0) {
+        if (!parse_int(argv[first + 1], &warmup) || warmup < 0) {
+            fprintf(2, "sharetest: bad warm-up '%s'\n", argv[first + 1]);
+            exit(1);
+        }
+        first += 2;
     }
     int n = argc - first - 1;
     if (n < 1 || n > MAXKIDS || !parse_int(argv[first], &ms) || ms <= 0) usage_exit(usage, 1);
@@ -101,17 +180,7 @@ int main(int argc, char* argv[]) {
         }
     }
     setpriority(0, -20); /* the parent must wake up on time */
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1 && warmup > 0) {
-            unsigned long until = uptime_ns() + (unsigned long)warmup * 1000000UL;
-            while (uptime_ns() < until) sleep(1);
-        }
-        for (int i = 0; i < n; i++) {
-            if (late[i] != pass) continue;
-            pid[i] = fork();
-            if (pid[i] == 0) spin(nice[i]);
-        }
-    }
+    int hog_process = start_hogs(threads, n, nice, late, warmup, pid);
     unsigned long start[MAXKIDS], stop[MAXKIDS], used[MAXKIDS], p0[MAXKIDS], p1[MAXKIDS];
     sleep(1); /* let every child set its nice value */
     unsigned long snap_start = snapshot(n, pid, start, p0);
@@ -119,8 +188,13 @@ int main(int argc, char* argv[]) {
     while (uptime_ns() < end) sleep(1);
     unsigned long snap_end = snapshot(n, pid, stop, p1);
     for (int i = 0; i < n; i++) used[i] = stop[i] - start[i];
-    for (int i = 0; i < n; i++) kill(pid[i]);
-    for (int i = 0; i < n; i++) wait(0);
+    if (hog_process > 0) {
+        kill(hog_process); /* every thread of it */
+        wait(0);
+    } else {
+        for (int i = 0; i < n; i++) kill(pid[i]);
+        for (int i = 0; i < n; i++) wait(0);
+    }
     for (int i = 0; i < n; i++) printf("share %d %d %d\n", nice[i], (int)used[i], (int)(p1[i] - p0[i]));
     printf("snapshots %d %d\n", (int)snap_start, (int)snap_end);
     exit(0);
