@@ -119,7 +119,14 @@ static void* message_main(void* arg) {
         m->ready = NULL;
         pthread_mutex_unlock(&m->lock);
         const long t = now_ns();
-        for (struct worker* w = list; w; w = w->next_ready) {
+        /* next_ready is read before the post: the woken worker may run at
+         * once, finish its request and push itself on the ready list again,
+         * rewriting it (reading it after the post lost wake-ups or made a
+         * cycle this loop posted around for ever: a hang in 1 of about 20
+         * runs at 3 harts). */
+        struct worker* next;
+        for (struct worker* w = list; w; w = next) {
+            next = w->next_ready;
             w->sent_ns = t;
             sem_post(&w->wake);
         }
