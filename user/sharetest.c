@@ -84,6 +84,12 @@ static void spin(int nice) {
     for (;;) x++;
 }
 
+/* Wait ms milliseconds of the fine clock (the warm-up). */
+static void wait_ms(int ms) {
+    unsigned long until = uptime_ns() + (unsigned long)ms * 1000000UL;
+    while (uptime_ns() < until) sleep(1);
+}
+
 /* -t: the hogs are threads of one process. */
 static int nice_of[MAXKIDS];
 
@@ -108,8 +114,7 @@ static void make_thread_hogs(int n, const int* late, int pass, int fd) {
 static void thread_hogs(int n, const int* late, int warmup, int fd) {
     make_thread_hogs(n, late, 0, fd);
     if (warmup > 0) {
-        unsigned long until = uptime_ns() + (unsigned long)warmup * 1000000UL;
-        while (uptime_ns() < until) sleep(1);
+        wait_ms(warmup);
         make_thread_hogs(n, late, 1, fd);
     }
     for (;;) sleep(1000);
@@ -142,8 +147,7 @@ static int start_hogs(int threads, int n, const int* nice, const int* late, int 
     }
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1 && warmup > 0) {
-            unsigned long until = uptime_ns() + (unsigned long)warmup * 1000000UL;
-            while (uptime_ns() < until) sleep(1);
+            wait_ms(warmup);
         }
         for (int i = 0; i < n; i++) {
             if (late[i] != pass) continue;
