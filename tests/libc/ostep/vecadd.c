@@ -14,8 +14,12 @@
  *   trylock   lock one, try the other, and back off if it is taken (for
  *             a random time: all threads retrying in step would livelock)
  *   global    take one global lock around taking both (no hold-and-wait)
- * -y yields between the two locks, so -d -k deadlock deadlocks on every
- * run, even on one hart. A watchdog ends the program after -w SECONDS
+ * -y sleeps between the two locks; with -d -k deadlock it also makes the
+ * first add of every thread wait, holding its first lock, until every
+ * thread holds its first lock, so the circular wait happens on every run,
+ * on any number of harts, however late the scheduler starts a thread (a
+ * 1 ms sleep alone left a window: at 8 harts a thread sometimes started
+ * a whole slice late and the other had finished by then). A watchdog ends the program after -w SECONDS
  * (default 2) without progress, printing that it deadlocked. On success
  * every element of a vector must be equal (each add was atomic) and the
  * number of adds THREADS * LOOPS. */
@@ -34,11 +38,22 @@ static int length = 100, loops = 1000, threads = 2, deadlocky, yield_between, ki
 static long adds;
 static pthread_mutex_t global = PTHREAD_MUTEX_INITIALIZER, count_lock = PTHREAD_MUTEX_INITIALIZER;
 
+static int holding_first; /* threads past their first lock (-d -k deadlock -y) */
+
 static void between(void) {
     if (yield_between) usleep(1000);
 }
 
-static void lock_both(vector_t* dst, vector_t* src) {
+/* The first add of a deadlock -d -y run: wait, holding dst's lock, until
+ * every thread holds its own first lock (the watchdog ends a run that
+ * never gets there, which also is a deadlock: threads of one direction
+ * queue on the same first lock). */
+static void wait_for_all_first_locks(void) {
+    __atomic_add_fetch(&holding_first, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&holding_first, __ATOMIC_SEQ_CST) < threads) usleep(1000);
+}
+
+static void lock_both(vector_t* dst, vector_t* src, int first) {
     if (kind == 1) { /* order */
         vector_t* first = dst < src ? dst : src;
         Pthread_mutex_lock(&first->lock);
@@ -62,12 +77,13 @@ static void lock_both(vector_t* dst, vector_t* src) {
     } else { /* deadlock */
         Pthread_mutex_lock(&dst->lock);
         between();
+        if (first && deadlocky && yield_between) wait_for_all_first_locks();
         Pthread_mutex_lock(&src->lock);
     }
 }
 
-static void vector_add(vector_t* dst, vector_t* src) {
-    lock_both(dst, src);
+static void vector_add(vector_t* dst, vector_t* src, int first) {
+    lock_both(dst, src, first);
     for (int i = 0; i < length; i++) dst->v[i] += src->v[i];
     Pthread_mutex_unlock(&src->lock);
     Pthread_mutex_unlock(&dst->lock);
@@ -80,9 +96,9 @@ static void* worker(void* arg) {
     long id = (long)arg;
     for (int i = 0; i < loops; i++) {
         if (deadlocky && id % 2 == 1) {
-            vector_add(&vec[1], &vec[0]);
+            vector_add(&vec[1], &vec[0], i == 0);
         } else {
-            vector_add(&vec[0], &vec[1]);
+            vector_add(&vec[0], &vec[1], i == 0);
         }
     }
     return NULL;
