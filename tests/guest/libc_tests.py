@@ -54,7 +54,7 @@ CASES = [
      r"1 3 14 ?\nwc: exit 0\necho: exit 0\nexit3: exit 3\nno-such-program: %s\nmissing: exit 127\n"
      r"nohang: 0\nsleeper: exit 0\nparent has a parent\n" % ENOENT),
     ("timing", "timing",
-     r"usleep     ok\ntod        ok\nnanosleep  ok\nsleep      ok\ncputime    ok\nclock      ok\ntime       ok\n"
+     r"usleep     ok\ntod        ok\nusleep cpu ok\nnanosleep  ok\nnanosleep cpu ok\nsleep      ok\ncputime    ok\nclock      ok\ntime       ok\n"
      r"resolution 100 ns\n"),
     ("lsdir", "mkdir w; echo hello > w/b; mkdir w/a; echo x > w/c; cd w/a; /lsdir -p ..; cd /",
      r"cwd /w/a\na d\nb f 6\nc f 2\n3 entries\n"),

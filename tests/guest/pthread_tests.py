@@ -18,7 +18,7 @@ from qemu import BUILD, Guest, run_cases
 
 TESTS = ["create_join", "join_exited", "join_errors", "detached", "attr", "limit", "mutex",
          "mutex_stress", "cond", "cond_stress", "rwlock", "barrier", "once", "keys", "sem",
-         "errno", "stdio"]
+         "errno", "stdio", "start_latency"]
 CASES = [("pthread-" + t, "pthreads " + t, r"PASS %s\n" % t) for t in TESTS] + [
     ("pthread-main-exit", "pthreads main_exit; echo .",
      r"last thread still runs after main's pthread_exit\.\n"),

@@ -747,6 +747,48 @@ static void t_main_exit(void) {
     pthread_exit(NULL);
 }
 
+/* --- a new thread starts at once beside sleeping threads ------------------
+ * Two workers sleeping in 1 ms steps and a watchdog sleeping in 50 ms steps
+ * (vecadd's shape): each new thread must run within 20 ms of
+ * pthread_create. When usleep waited out a short sleep yielding the hart,
+ * every sleeper was a CPU hog and a new thread queued behind one started a
+ * whole 100 ms slice late (30 to 310 ms at 2, 3 and 8 harts). */
+
+static volatile long started_ms[2];
+static volatile int dog_stop;
+
+static void* short_sleeper(void* arg) {
+    started_ms[(long)arg] = now_ms();
+    for (int i = 0; i < 30; i++) usleep(1000);
+    return NULL;
+}
+
+static void* dog(void* arg) {
+    (void)arg;
+    while (!dog_stop) usleep(50000);
+    return NULL;
+}
+
+static void t_start_latency(void) {
+    pthread_t w;
+    dog_stop = 0;
+    CHECK_EQ(pthread_create(&w, NULL, dog, NULL), 0);
+    long worst = 0;
+    for (int round = 0; round < 20; round++) {
+        pthread_t t[2];
+        const long t0 = now_ms();
+        for (long k = 0; k < 2; k++) CHECK_EQ(pthread_create(&t[k], NULL, short_sleeper, (void*)k), 0);
+        for (int k = 0; k < 2; k++) CHECK_EQ(pthread_join(t[k], NULL), 0);
+        for (int k = 0; k < 2; k++) {
+            if (started_ms[k] - t0 > worst) worst = started_ms[k] - t0;
+        }
+    }
+    dog_stop = 1;
+    CHECK_EQ(pthread_join(w, NULL), 0);
+    if (worst >= 20) printf("worst start %ld ms\n", worst);
+    CHECK(worst < 20);
+}
+
 static const struct {
     const char* name;
     void (*fn)(void);
@@ -768,6 +810,7 @@ static const struct {
     {"sem", t_sem},
     {"errno", t_errno},
     {"stdio", t_stdio},
+    {"start_latency", t_start_latency},
     {"main_exit", t_main_exit},
 };
 enum { kTests = sizeof tests / sizeof tests[0] };

@@ -4,12 +4,13 @@
  * count from boot, like CLOCK_MONOTONIC (SYS_uptime_ns, nanoseconds from
  * the 10 MHz timer, so 100 ns steps). CLOCK_PROCESS_CPUTIME_ID, clock()
  * and times() use the CPU time the kernel counts for the process
- * (SYS_cputime, which includes the current run). The kernel sleeps in 100 ms ticks
- * (SYS_sleep n: until the n-th tick edge): nanosleep sleeps whole ticks
- * while more than one remains and waits out the rest yielding the hart
- * (SYS_sched_yield) until the clock passes the deadline, so short sleeps
- * are as exact as the clock, but a process alone on its hart keeps it
- * busy for up to a tick. */
+ * (SYS_cputime, which includes the current run). nanosleep waits on a
+ * futex word of its own stack that nobody wakes, with the time left as
+ * the wait's timeout (SYS_futex deadlines are timer cycles, not 100 ms
+ * ticks, kernel/proc/futex.cc), so a sleep of any length ends on time and
+ * costs no CPU. (It used to sleep whole ticks and wait out the rest
+ * yielding the hart: a thread in usleep(1000) was a CPU hog, and a thread
+ * queued behind it waited for the slice to end.) */
 #define _GNU_SOURCE /* the _COARSE and _RAW clock names */
 #include <errno.h>
 #include <sched.h>
@@ -18,9 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pthread_impl.h"
 #include "sys.h"
 
-enum { kNsPerTick = 100000000, kNsPerCycle = 100 };
+enum { kNsPerCycle = 100 };
 
 static unsigned long now_ns(void) { return (unsigned long)qsys0(QSYS_uptime_ns); }
 
@@ -78,12 +80,11 @@ int nanosleep(const struct timespec* req, struct timespec* rem) {
     }
     const unsigned long end = now_ns() + req->tv_sec * 1000000000ul + req->tv_nsec;
     unsigned long t;
+    volatile int word = 0;
     while ((t = now_ns()) < end) {
-        if (end - t > kNsPerTick) {
-            if (qsys_fail(qsys1(QSYS_sleep, 1)) < 0) break; /* killed */
-        } else {
-            qsys0(QSYS_sched_yield);
-        }
+        /* 0: woken (nobody should), 1 or 2: the word changed or timed out;
+         * -1: killed. */
+        if (q_futex_wait(&word, 0, end - t) < 0) break;
     }
     if (rem) {
         t = now_ns();
