@@ -3,10 +3,11 @@
  *   sleep SECONDS
  *
  * SECONDS is a decimal number, with a fraction if wanted ("2", "0.5",
- * "1.25"). It waits at least that long by the 10 MHz clock (uptime_ns):
- * the kernel's sleep(n) returns after n tick boundaries (UPTIME_HZ a
- * second, lib/abi/abi.h), which can be up to a tick early, so sleep goes
- * round again for what is left; it overshoots by at most a tick. -h, no
+ * "1.25"). It waits at least that long by the 10 MHz clock (uptime_ns),
+ * in a futex wait nobody wakes whose timeout is the time left: futex
+ * deadlines are timer cycles, so it overshoots by about one timer
+ * interrupt, not by up to a 100 ms tick as the kernel's sleep(n) does
+ * (it returns after n tick boundaries). -h, no
  * argument, or a malformed or negative number prints the usage line. */
 #include "user/user.h"
 
@@ -39,10 +40,9 @@ int main(int argc, char* argv[]) {
     const long ns = parse_ns(argv[1]);
     if (ns < 0) usage_exit(usage, 1);
     const unsigned long deadline = uptime_ns() + (unsigned long)ns;
-    const unsigned long tick = 1000000000UL / UPTIME_HZ;
+    volatile int word = 0;
     for (unsigned long now = uptime_ns(); now < deadline; now = uptime_ns()) {
-        const unsigned long ticks = (deadline - now + tick - 1) / tick;
-        if (sleep(ticks > 0x7fffffffUL ? 0x7fffffff : (int)ticks) < 0) exit(1); /* killed */
+        if (futex_wait(&word, 0, deadline - now) < 0) exit(1); /* killed */
     }
     exit(0);
 }
