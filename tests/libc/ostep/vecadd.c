@@ -17,9 +17,10 @@
  * -y sleeps between the two locks; with -d -k deadlock it also makes the
  * first add of every thread wait, holding its first lock, until every
  * thread holds its first lock, so the circular wait happens on every run,
- * on any number of harts, however late the scheduler starts a thread (a
- * 1 ms sleep alone left a window: at 8 harts a thread sometimes started
- * a whole slice late and the other had finished by then). A watchdog ends the program after -w SECONDS
+ * on any number of harts, however late a thread starts (a 1 ms sleep
+ * alone left a window: at 8 harts a thread sometimes started a whole
+ * slice late, behind the libc's old yield-spinning usleep, and the other
+ * had finished by then). A watchdog ends the program after -w SECONDS
  * (default 2) without progress, printing that it deadlocked. On success
  * every element of a vector must be equal (each add was atomic) and the
  * number of adds THREADS * LOOPS. */
@@ -53,7 +54,7 @@ static void wait_for_all_first_locks(void) {
     while (__atomic_load_n(&holding_first, __ATOMIC_SEQ_CST) < threads) usleep(1000);
 }
 
-static void lock_both(vector_t* dst, vector_t* src, int first) {
+static void lock_both(vector_t* dst, vector_t* src, int first_add) {
     if (kind == 1) { /* order */
         vector_t* first = dst < src ? dst : src;
         Pthread_mutex_lock(&first->lock);
@@ -77,13 +78,13 @@ static void lock_both(vector_t* dst, vector_t* src, int first) {
     } else { /* deadlock */
         Pthread_mutex_lock(&dst->lock);
         between();
-        if (first && deadlocky && yield_between) wait_for_all_first_locks();
+        if (first_add && deadlocky && yield_between) wait_for_all_first_locks();
         Pthread_mutex_lock(&src->lock);
     }
 }
 
-static void vector_add(vector_t* dst, vector_t* src, int first) {
-    lock_both(dst, src, first);
+static void vector_add(vector_t* dst, vector_t* src, int first_add) {
+    lock_both(dst, src, first_add);
     for (int i = 0; i < length; i++) dst->v[i] += src->v[i];
     Pthread_mutex_unlock(&src->lock);
     Pthread_mutex_unlock(&dst->lock);
