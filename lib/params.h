@@ -1,6 +1,11 @@
-// lib/params.h - every compile-time limit of the system, in one place.
+// lib/params.h - the system's table sizes and tunable limits, in one place.
 //
 // Hitting any of these is an error return to the caller (never a panic).
+// Limits private to one subsystem stay beside its code instead: trace and
+// profile buffers (kernel/trace/trace.cc, kernel/prof/prof.cc), the pipe
+// table (kernel/fs/pipe.cc), regions per process (lib/vm/regions.h), the
+// scheduling library's own CPU bound (lib/sched/policy.h) and per-user
+// process limits (lib/rlimit.h).
 // Shared by the kernel and host tools (mkfs, fsck, tests).
 #pragma once
 
