@@ -15,15 +15,15 @@
 #include "user/user.h"
 
 static const char* cur = "";
-#define FAIL(...)                          \
-    do {                                   \
-        printf("FAIL %s: ", cur);          \
-        printf(__VA_ARGS__);               \
-        printf("\n");                      \
-        exit(99);                          \
+#define FAIL(...)                 \
+    do {                          \
+        printf("FAIL %s: ", cur); \
+        printf(__VA_ARGS__);      \
+        printf("\n");             \
+        exit(99);                 \
     } while (0)
-#define CHECK(c, ...) \
-    do {              \
+#define CHECK(c, ...)                \
+    do {                             \
         if (!(c)) FAIL(__VA_ARGS__); \
     } while (0)
 
@@ -109,8 +109,7 @@ static void rdwr_no_wait(void) {
     char buf[4];
     CHECK(read(fd, buf, 4) == 2, "read back");
     struct stat st;
-    CHECK(fstat(fd, &st) == 0 && st.type == T_FIFO && st.size == 0, "fstat: type %d size %d", st.type,
-          (int)st.size);
+    CHECK(fstat(fd, &st) == 0 && st.type == T_FIFO && st.size == 0, "fstat: type %d size %d", st.type, (int)st.size);
     close(fd);
 }
 
@@ -199,8 +198,7 @@ static void poll_fifo(void) {
 static void poll_console(void) {
     struct pollfd f[2] = {{0, POLLIN, 0}, {1, POLLOUT, 0}};
     int n = poll(f, 2, 50); /* nobody types: stdin is not ready */
-    CHECK(n == 1 && f[0].revents == 0 && f[1].revents == POLLOUT, "console: %d %d %d", n, f[0].revents,
-          f[1].revents);
+    CHECK(n == 1 && f[0].revents == 0 && f[1].revents == POLLOUT, "console: %d %d %d", n, f[0].revents, f[1].revents);
     struct pollfd g = {0, POLLIN, 0};
     CHECK(poll(&g, 1, 40) == 0, "stdin ready with nothing typed");
 }
@@ -271,11 +269,19 @@ struct test {
     void (*fn)(void);
 };
 static const struct test tests[] = {
-    {"fifo_reader_first", reader_first}, {"fifo_writer_first", writer_first},
-    {"fifo_open_close_race", open_close_race}, {"fifo_rdwr_no_wait", rdwr_no_wait},
-    {"fifo_names", names}, {"poll_pipe", poll_pipe}, {"poll_wait", poll_wait},
-    {"poll_timeout", poll_timeout}, {"poll_fifo", poll_fifo}, {"poll_console", poll_console},
-    {"poll_bad", poll_bad}, {"fifo_student_denied", student_denied}, {"poll_killed", killed_in_poll},
+    {"fifo_reader_first", reader_first},
+    {"fifo_writer_first", writer_first},
+    {"fifo_open_close_race", open_close_race},
+    {"fifo_rdwr_no_wait", rdwr_no_wait},
+    {"fifo_names", names},
+    {"poll_pipe", poll_pipe},
+    {"poll_wait", poll_wait},
+    {"poll_timeout", poll_timeout},
+    {"poll_fifo", poll_fifo},
+    {"poll_console", poll_console},
+    {"poll_bad", poll_bad},
+    {"fifo_student_denied", student_denied},
+    {"poll_killed", killed_in_poll},
     {"fifo_open_killed", killed_in_open},
 };
 
