@@ -9,6 +9,9 @@
 // lock, which also serialises updates of the shared offset. Writes to an
 // inode are split into transactions small enough for the log (kMaxWrite
 // bytes each: the inode, an indirect block, bitmap blocks and the data).
+// A FIFO's File (FileType::Fifo, kernel/fs/fifo.cc) reads and writes as a
+// pipe end and holds its inode too: its last close detaches from the pipe
+// and then drops the inode. filepoll answers poll (kernel/fs/poll.cc).
 #include "kernel/fs/file.h"
 
 #include "kernel/fs/fs.h"

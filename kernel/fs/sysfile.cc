@@ -18,9 +18,13 @@
 // directory ownership of the file or directory); link needs, unless the
 // caller is root or owns the file, a regular file it may read and write
 // (perm::may_hardlink, Linux's protected_hardlinks); open needs r and/or w on
-// the file as its mode asks (O_TRUNC counts as writing); chdir needs x on
+// the file as its mode asks (O_TRUNC counts as writing; a FIFO too); mkfifo
+// needs what create needs; chdir needs x on
 // the directory; mknod is root's; chmod the owner's or root's; chown as
 // perm::may_chown. A refused call changes nothing and returns -1.
+//
+// A FIFO's open attaches inside the transaction and waits for its peer
+// after it (kernel/fs/fifo.cc), and only then takes a descriptor.
 //
 // Descriptors: the process's table (shared by its threads, kept in
 // kernel/proc/tgroup.cc) maps fd to its File; fdalloc takes the lowest
