@@ -264,6 +264,32 @@ static void killed_in_open(void) {
     unlink(F);
 }
 
+/* A thread polls a pipe's read end for ever; the main thread then closes
+ * that descriptor. The close wakes the poll (the pipe's reader count
+ * changed), whose next scan finds the fd gone: POLLNVAL. The File it held
+ * for the scan (fd_ref) kept it alive meanwhile. */
+static volatile int poll_result = -100, poll_revents = -100;
+static int tp[2];
+static void poll_thread(void* arg) {
+    (void)arg;
+    struct pollfd f = {tp[0], POLLIN, 0};
+    poll_result = poll(&f, 1, -1);
+    poll_revents = f.revents;
+}
+
+static void poll_threads(void) {
+    make_pipe(tp);
+    int tid = thread_create(poll_thread, 0);
+    CHECK(tid > 0, "thread_create failed");
+    sleep(1); /* the thread is asleep in poll */
+    CHECK(poll_result == -100, "poll returned with nothing ready");
+    close(tp[0]);
+    CHECK(thread_join(tid) == 0, "thread_join");
+    CHECK(poll_result == 1 && poll_revents == POLLNVAL, "poll %d revents %d, not 1 POLLNVAL", poll_result,
+          poll_revents);
+    close(tp[1]);
+}
+
 struct test {
     const char* name;
     void (*fn)(void);
@@ -283,6 +309,7 @@ static const struct test tests[] = {
     {"fifo_student_denied", student_denied},
     {"poll_killed", killed_in_poll},
     {"fifo_open_killed", killed_in_open},
+    {"poll_thread_close", poll_threads},
 };
 
 static int has_prefix(const char* s, const char* prefix) {
