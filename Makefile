@@ -56,6 +56,7 @@ include mk/prof.mk
 include mk/libc.mk
 include mk/threads.mk
 include mk/vm.mk
+include mk/ipc.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

@@ -95,6 +95,8 @@ constexpr auto make_table() {
     t.h[SYS_open] = sys_open;
     t.h[SYS_write] = sys_write;
     t.h[SYS_mknod] = sys_mknod;
+    t.h[SYS_mkfifo] = sys_mkfifo;
+    t.h[SYS_poll] = sys_poll;
     t.h[SYS_unlink] = sys_unlink;
     t.h[SYS_link] = sys_link;
     t.h[SYS_mkdir] = sys_mkdir;

@@ -52,6 +52,7 @@ i64 sys_fstat();
 i64 sys_dup();
 i64 sys_open();
 i64 sys_mknod();
+i64 sys_mkfifo();
 i64 sys_unlink();
 i64 sys_link();
 i64 sys_mkdir();
@@ -62,6 +63,8 @@ i64 sys_xstat();
 i64 sys_lseek();
 i64 sys_fxstat();
 i64 sys_bcstat();
+// poll over pipes, FIFOs, devices and files (kernel/fs/poll.cc).
+i64 sys_poll();
 // Disk and log counters (kernel/fs/log.cc).
 i64 sys_diskstat();
 // exec (kernel/proc/exec.cc).

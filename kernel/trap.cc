@@ -7,7 +7,7 @@
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
 // Timer: each dispatch arms a full slice (timer_new_slice); any hart advances
-// the 0.1 s tick, and ends the futex waits whose deadline has passed.
+// the 0.1 s tick, and ends the futex waits and polls whose deadline has passed.
 // While the profiler is on (kernel/prof/prof.h) the timer is also armed for
 // its next sample; a sample-only interrupt is Handled, never SliceOver.
 // A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
@@ -22,6 +22,7 @@
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/dev/disk.h"
 #include "kernel/dev/uart.h"
+#include "kernel/fs/poll.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/fault.h"
 #include "kernel/proc/futex.h"
@@ -71,6 +72,8 @@ void arm_timer() {
     u64 when = slice_end < next_tick ? slice_end : next_tick;
     const u64 futex_due = futex_next_deadline();
     if (futex_due < when) when = futex_due;
+    const u64 poll_due = poll_next_deadline();
+    if (poll_due < when) when = poll_due;
     if (prof::on()) {
         const u64 due = prof::next_due();
         if (due < when) when = due;
@@ -102,6 +105,7 @@ Intr clock_intr(const u64* kregs) {
     if (prof::on()) prof::on_timer(now, r_sepc(), kregs);
     update_ticks(now);
     if (now >= futex_next_deadline()) futex_expire(now);
+    if (now >= poll_next_deadline()) poll_expire();
     Cpu* c = mycpu();
     const bool slice_over = now >= c->slice_end;
     if (slice_over) c->slice_end = now + g_slice_cycles;

@@ -137,6 +137,10 @@ bool Builder::add_device(u32 dir, const std::string& name, i16 major, i16 minor,
     return true;
 }
 
+bool Builder::add_fifo(u32 dir, const std::string& name, u32* inum, std::string* err) {
+    return alloc_inode(fs::InodeType::Fifo, inum, err) && link(dir, name, *inum, err);
+}
+
 bool Builder::set_owner(u32 inum, u32 uid, u32 gid, u16 mode, std::string* err) {
     if (mode > perm::kModeMask || inum == 0 || inum >= next_inode_) {
         char buf[80];

@@ -25,7 +25,7 @@ std::string fmt(const char* f, unsigned long a = 0, unsigned long b = 0, unsigne
     return buf;
 }
 
-constexpr int kTypes = 4;  // Free, Dir, File, Device
+constexpr int kTypes = 5;  // Free, Dir, File, Device, Fifo
 
 class Checker {
   public:
@@ -241,6 +241,12 @@ void Checker::scan_inode(u32 inum) {
     if (di.mode > perm::kModeMask || di.pad != 0 || !reserved_zero)
         error(Problem::BadMode, fmt("inode %lu: mode 0%lo has bits beyond 0%lo, or reserved bytes are set", inum,
                                     di.mode, perm::kModeMask));
+    if (t == static_cast<int>(InodeType::Fifo)) {
+        bool blocks = false;
+        for (u32 a : di.addrs) blocks = blocks || a != 0;
+        if (di.size != 0 || blocks)
+            error(Problem::FifoHasData, fmt("inode %lu: a FIFO with size %lu or data blocks", inum, di.size));
+    }
     scan_blocks(inum, di);
 }
 
@@ -403,6 +409,7 @@ const char* problem_name(Problem p) {
         "orphan-inode",
         "orphan-listed",
         "orphan-table-bad",
+        "fifo-has-data",
     };
     static_assert(sizeof(names) / sizeof(names[0]) == kProblemKinds);
     return names[static_cast<int>(p)];

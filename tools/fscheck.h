@@ -16,6 +16,7 @@
 //   - inodes: valid types; a mode with no bits beyond perm::kModeMask and
 //     zero reserved bytes; every block number inside the data region and
 //     used once; no holes below the size; size within the maximum file;
+//     a FIFO (type 4) with size 0 and no blocks (its bytes are in memory);
 //   - the bitmap: a block is marked used iff it is metadata or some inode
 //     uses it;
 //   - directories: size a multiple of the entry size, "." naming itself,
@@ -70,8 +71,9 @@ enum class Problem {
     OrphanInode,     // allocated, nlink 0, not in the orphan table: leaked
     OrphanListed,    // in the orphan table: the next boot frees it (a note)
     OrphanTableBad,  // the table's magic or a slot is wrong
+    FifoHasData,     // a FIFO (named pipe) with a size or data blocks: its bytes live in memory only
 };
-constexpr int kProblemKinds = static_cast<int>(Problem::OrphanTableBad) + 1;
+constexpr int kProblemKinds = static_cast<int>(Problem::FifoHasData) + 1;
 const char* problem_name(Problem p);
 
 enum class Severity { Note, Warning, Error };

@@ -57,6 +57,10 @@
  * and on hostile addresses with junk ops; the worker's first thread never
  * texits (a thread may), and a wait that nobody ends is the supervisor's
  * kill of a blocked worker, which kill must manage for a futex sleeper.
+ * IPC (docs/ipc.md): mkfifo on random paths with plausible and junk modes
+ * (so opens meet FIFOs, and may block until the supervisor's kill); poll
+ * over scratch arrays of any descriptors, bad array pointers, junk counts,
+ * short timeouts and, now and then, an endless one.
  * Valid buffers point into a heap scratch area allocated at start, so that
  * a large read lands in the heap and never in the worker's own variables.
  */
@@ -643,6 +647,26 @@ static void fuzz_futex(void) {
     sc(SYS_futex, addr, op, val, timeout, 0, 0);
 }
 
+/* ---- named pipes and poll (docs/ipc.md) ---- */
+
+/* poll over up to 8 entries in scratch naming any descriptors (closed,
+ * negative, out of range), with junk events; or a bad array pointer, or a
+ * junk count (negative, past 64, huge). The timeout is usually short; now
+ * and then -1, a poll nobody ends: the supervisor's kill must end it. */
+static void fuzz_poll(void) {
+    struct pollfd* fds = (struct pollfd*)(scratch + below(SCRATCH / 2) / 8 * 8);
+    long n = (long)below(9);
+    for (long i = 0; i < n; i++) {
+        fds[i].fd = (int)fd_any();
+        fds[i].events = (short)(chance(80) ? (long)below(8) : (long)rnd());
+        fds[i].revents = (short)rnd();
+    }
+    long addr = chance(75) ? (long)fds : bad_ptr();
+    if (chance(10)) n = chance(50) ? -(long)below(3) - 1 : chance(50) ? 65 : (long)rnd();
+    long timeout = chance(50) ? 0 : chance(90) ? (long)below(30) : chance(50) ? -1 : (long)rnd();
+    sc(SYS_poll, addr, n, timeout, 0, 0, 0);
+}
+
 /* Issue one random system call. */
 static void one_call(void) {
     if (skipmask == 0 && chance(2)) {
@@ -833,6 +857,13 @@ static void one_call(void) {
             return;
         case SYS_futex:
             fuzz_futex();
+            return;
+        case SYS_mkfifo: /* FIFOs on random paths: a later open of one may block until the supervisor's kill */
+            a0 = path_any();
+            a1 = chance(70) ? (long)below(02001) : (long)rnd();
+            break;
+        case SYS_poll:
+            fuzz_poll();
             return;
         case SYS_texit:
             if (gettid() == getpid()) num = SYS_gettid; /* the first thread never: the batch must go on */

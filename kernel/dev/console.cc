@@ -5,7 +5,8 @@
 // ^C drops the line, ^P prints the process list). A finished line goes into
 // a ring with its '\n' (or, for ^D, the end-of-input mark: read returns
 // what was typed, or 0 at the start of a line). A reader sleeps until a
-// whole line is there. Indexes are free-running: r <= w <= r + kInputSize,
+// whole line is there (poll reports POLLIN then: console_poll; a finished
+// line calls poll_notify). Indexes are free-running: r <= w <= r + kInputSize,
 // [r, w) ready for readers; the editor never lets a line outgrow the ring's
 // free space, so a finished line always fits.
 // Output goes out a piece at a time: up to and including a newline, at
@@ -23,6 +24,7 @@
 
 #include "kernel/dev/uart.h"
 #include "kernel/fs/file.h"
+#include "kernel/fs/poll.h"
 #include "kernel/proc/proc.h"
 #include "kernel/proc/procdump.h"
 #include "lib/abi/abi.h"
@@ -161,6 +163,13 @@ i64 console_read(bool user_dst, u64 dst, int n, u32* /*off*/) {
     return want - n;
 }
 
+// poll: input is ready once a whole line (or ^D) is in the ring; output
+// is always accepted (a writer may wait for the UART, never for ever).
+u16 console_poll() {
+    LockGuard g(g_cons_lock);
+    return static_cast<u16>(POLLOUT | (g_r != g_w ? POLLIN : 0));
+}
+
 }  // namespace
 
 // Move the finished line and its terminator into the ring and wake readers.
@@ -173,6 +182,7 @@ static void finish_line(char terminator) {
         for (u32 i = 0; i < n; i++) g_in[g_w++ % kInputSize] = g_editor.text()[i];
         g_in[g_w++ % kInputSize] = terminator;
         wakeup(&g_r);
+        poll_notify();
     }
     g_editor.clear();
 }
@@ -202,6 +212,7 @@ void console_init() {
     uart_init();
     g_devsw[CONSOLE].read = console_read;
     g_devsw[CONSOLE].write = console_write;
+    g_devsw[CONSOLE].poll = console_poll;
 }
 
 }  // namespace q

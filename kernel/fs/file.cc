@@ -9,9 +9,13 @@
 // lock, which also serialises updates of the shared offset. Writes to an
 // inode are split into transactions small enough for the log (kMaxWrite
 // bytes each: the inode, an indirect block, bitmap blocks and the data).
+// A FIFO's File (FileType::Fifo, kernel/fs/fifo.cc) reads and writes as a
+// pipe end and holds its inode too: its last close detaches from the pipe
+// and then drops the inode. filepoll answers poll (kernel/fs/poll.cc).
 #include "kernel/fs/file.h"
 
 #include "kernel/fs/fs.h"
+#include "kernel/fs/pipe.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
@@ -110,8 +114,11 @@ void fileclose(File* f) {
     }
     switch (closed.type) {
         case FileType::Pipe:
-            pipeclose(closed.pipe, closed.writable);
+            pipeclose(closed.pipe, closed.readable, closed.writable);
             break;
+        case FileType::Fifo:
+            if (closed.pipe != nullptr) pipeclose(closed.pipe, closed.readable, closed.writable);
+            [[fallthrough]];  // and drop the inode
         case FileType::Inode:
         case FileType::Device: {
             FsOp op;
@@ -123,8 +130,11 @@ void fileclose(File* f) {
     }
 }
 
+// Does f hold an inode (a file, a device or a FIFO opened by path)?
+static bool has_inode(const File* f) { return f->type != FileType::Pipe && f->type != FileType::None; }
+
 Status filestat(File* f, UserAddr addr) {
-    if (f->type != FileType::Inode && f->type != FileType::Device) return Error::NotSupported;
+    if (!has_inode(f)) return Error::NotSupported;
     struct stat st;
     {
         InodeLock lock(f->inode);
@@ -134,7 +144,7 @@ Status filestat(File* f, UserAddr addr) {
 }
 
 Status filexstat(File* f, UserAddr addr) {
-    if (f->type != FileType::Inode && f->type != FileType::Device) return Error::NotSupported;
+    if (!has_inode(f)) return Error::NotSupported;
     struct xstat st;
     {
         InodeLock lock(f->inode);
@@ -148,6 +158,7 @@ Result<i64> fileread(File* f, UserAddr dst, int n) {
     if (n < 0) return Error::BadArgument;
     switch (f->type) {
         case FileType::Pipe:
+        case FileType::Fifo:
             return piperead(f->pipe, dst, n);
         case FileType::Device: {
             const DevSw* dev = device(f);
@@ -173,6 +184,7 @@ Result<i64> filewrite(File* f, UserAddr src, int n) {
     if (n < 0) return Error::BadArgument;
     switch (f->type) {
         case FileType::Pipe:
+        case FileType::Fifo:
             return pipewrite(f->pipe, src, n);
         case FileType::Device: {
             const DevSw* dev = device(f);
@@ -187,6 +199,24 @@ Result<i64> filewrite(File* f, UserAddr src, int n) {
             break;
     }
     return Error::BadFd;
+}
+
+u16 filepoll(File* f) {
+    switch (f->type) {
+        case FileType::Pipe:
+        case FileType::Fifo:
+            return pipe_poll(f->pipe, f->readable, f->writable);
+        case FileType::Device: {
+            const DevSw* dev = device(f);
+            const u16 ready = dev != nullptr && dev->poll != nullptr ? dev->poll() : POLLIN | POLLOUT;
+            return static_cast<u16>(ready & ((f->readable ? POLLIN : 0) | (f->writable ? POLLOUT : 0)));
+        }
+        case FileType::Inode:  // a regular file never blocks (POSIX)
+            return static_cast<u16>((f->readable ? POLLIN : 0) | (f->writable ? POLLOUT : 0));
+        case FileType::None:
+            break;
+    }
+    return POLLNVAL;
 }
 
 }  // namespace q

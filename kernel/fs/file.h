@@ -12,6 +12,7 @@
 // major out of range makes read/write fail, never fault.
 #pragma once
 
+#include "lib/fs/fifo_rule.h"
 #include "lib/params.h"
 #include "lib/result.h"
 #include "lib/types.h"
@@ -21,25 +22,30 @@ namespace q {
 struct Inode;
 struct Pipe;
 
-enum class FileType : u8 { None, Pipe, Inode, Device };
+// Fifo: a FIFO inode opened by path; `pipe` is its inode's pipe
+// (kernel/fs/fifo.cc) and `inode` the inode.
+enum class FileType : u8 { None, Pipe, Inode, Device, Fifo };
 
 struct File {
     FileType type = FileType::None;
     int ref = 0;  // descriptors naming this file; 0 = free table slot
     bool readable = false;
     bool writable = false;
-    Pipe* pipe = nullptr;    // FileType::Pipe
-    Inode* inode = nullptr;  // FileType::Inode and FileType::Device
+    Pipe* pipe = nullptr;    // FileType::Pipe and FileType::Fifo
+    Inode* inode = nullptr;  // FileType::Inode, FileType::Device and FileType::Fifo
     u32 off = 0;             // read/write position (Inode; Device if the driver uses it)
     i16 major = 0;           // FileType::Device
 };
 
 // A driver's read/write move up to n bytes and return the count, or -1.
 // `off` is the File's offset; a driver that uses it guards it with its own
-// lock (the console ignores it).
+// lock (the console ignores it). poll returns the POLLIN/POLLOUT bits
+// (lib/abi/abi.h) that hold now; a driver without one is always ready.
+// A driver whose readiness changes calls poll_notify (kernel/fs/poll.h).
 struct DevSw {
     i64 (*read)(bool user_dst, u64 dst, int n, u32* off);
     i64 (*write)(bool user_src, u64 src, int n, u32* off);
+    u16 (*poll)();
 };
 extern DevSw g_devsw[param::kMaxDevices];
 
@@ -54,13 +60,23 @@ Status filestat(File* f, UserAddr st);
 Status filexstat(File* f, UserAddr st);  // struct xstat: stat plus owner and mode
 Result<i64> fileread(File* f, UserAddr dst, int n);
 Result<i64> filewrite(File* f, UserAddr src, int n);
+// The poll(2) bits (POLLIN, POLLOUT, POLLHUP, POLLERR) that hold for f now.
+u16 filepoll(File* f);
 
 // Pipes (pipe.cc): a pair of Files, f0 the read end, f1 the write end.
 Status pipealloc(File** f0, File** f1);
-void pipeclose(Pipe* pi, bool writable_end);
+// Close one File on the pipe: its reading and/or writing side.
+void pipeclose(Pipe* pi, bool reader, bool writer);
 // Wait for data; 0 at end of file (empty, no writers). Returns bytes read.
 Result<i64> piperead(Pipe* pi, UserAddr dst, int n);
 // Write all n bytes, waiting for room; BrokenPipe with no readers.
 Result<i64> pipewrite(Pipe* pi, UserAddr src, int n);
+
+// FIFOs (fifo.cc). fifo_attach: in the open's transaction, with ip locked,
+// attach f (its readable/writable set) to ip's pipe. fifo_wait: after the
+// transaction, wait as POSIX's blocking open does (O_RDONLY for a writer,
+// O_WRONLY for a reader; Killed if killed meanwhile).
+Result<fs::FifoPeerSnapshot> fifo_attach(File* f, Inode* ip);
+Status fifo_wait(File* f, fs::FifoPeerSnapshot at);
 
 }  // namespace q

@@ -1,46 +1,31 @@
-// kernel/fs/pipe.cc - pipes: a bounded byte ring shared by two Files.
+// kernel/fs/pipe.cc - pipes: a bounded byte ring shared by Files.
 //
 // Pipes come from a fixed pool (param::kMaxFiles / 2: each needs two
-// Files), each with a 512-byte ring (lib/fs/pipe_ring.h). The pipe's
-// spinlock guards the ring and the two open flags. Readers sleep on the
-// channel `can_read` while the ring is empty and a writer exists; writers
-// sleep on `can_write` while it is full and a reader exists; each side wakes
-// the other after moving bytes and when it closes, but only if somebody
-// sleeps there: each side counts its sleepers under the lock (a wakeup
-// scans the process table, and a pipe round trip found nobody asleep in
-// half of its four). A slot returns to the pool (under
-// the pool lock) once both ends are closed: nothing can reach it then.
+// Files), each with a 512-byte ring (lib/fs/pipe_ring.h); kernel/fs/pipe.h
+// has the object and its locks. Readers sleep on the channel `can_read`
+// while the ring is empty and a writer exists; writers sleep on `can_write`
+// while it is full and a reader exists; each side wakes the other after
+// moving bytes and when its last File closes, but only if somebody sleeps
+// there: each side counts its sleepers under the lock (a wakeup scans the
+// process table, and a pipe round trip found nobody asleep in half of its
+// four). Every change a poller could see (bytes moved, a side opened or
+// closed) also calls poll_notify (kernel/fs/poll.cc). A slot returns to the
+// pool once no File is open on either side: nothing can reach it then.
 // Both sides give up when their process is killed (they sleep with
 // sleep_killable, so a kill just before the sleep is not lost). A write of at most
 // 512 bytes is atomic: it waits for room for all of it, and the lock is
 // held while it copies, so no other writer's bytes land inside it.
+#include "kernel/fs/pipe.h"
+
 #include "kernel/fs/file.h"
+#include "kernel/fs/poll.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
-#include "kernel/sync/spinlock.h"
-#include "lib/fs/pipe_ring.h"
+#include "lib/abi/abi.h"
 
 namespace q {
 
-constexpr u32 kPipeSize = 512;
 constexpr int kMaxPipes = param::kMaxFiles / 2;
-
-// A sleep channel: only its address matters (sleep/wakeup key on it); it
-// holds no data. Each one is a distinct object, so distinct channels never
-// share an address.
-struct SleepChannel {};
-
-struct Pipe {
-    SpinLock lock{"pipe"};
-    fs::PipeRing<kPipeSize> ring;
-    bool readopen = false;   // the read end is open
-    bool writeopen = false;  // the write end is open
-    bool in_use = false;     // guarded by the pool lock
-    SleepChannel can_read;   // readers wait here for bytes or the write end's close
-    SleepChannel can_write;  // writers wait here for room or the read end's close
-    u32 nread_waiting = 0;   // processes asleep on can_read
-    u32 nwrite_waiting = 0;  // processes asleep on can_write
-};
 
 namespace {
 
@@ -50,21 +35,25 @@ struct PipePool {
 };
 constinit PipePool g_pipes;
 
-Pipe* pipe_get() {
-    LockGuard guard(g_pipes.lock);
+// A free slot, reset, keyed to (dev, inum); caller holds the pool lock.
+Pipe* pipe_take(u32 dev, u32 inum) {
     for (Pipe& p : g_pipes.pipes) {
         if (p.in_use) continue;
         p.in_use = true;
-        p.readopen = p.writeopen = true;
+        p.dev = dev;
+        p.inum = inum;
+        p.readers = p.writers = 0;
         p.ring.reset_counters(0);
         return &p;
     }
     return nullptr;
 }
 
-void pipe_put(Pipe* p) {
-    LockGuard guard(g_pipes.lock);
-    p->in_use = false;
+// The FIFO pipe keyed (dev, inum); caller holds the pool lock.
+Pipe* pipe_find(u32 dev, u32 inum) {
+    for (Pipe& p : g_pipes.pipes)
+        if (p.in_use && p.inum == inum && p.dev == dev) return &p;
+    return nullptr;
 }
 
 // Caller holds pi->lock.
@@ -85,7 +74,36 @@ void sleep_writer(Pipe* pi) {
     pi->nwrite_waiting--;
 }
 
+// Count one more File on the chosen sides; caller holds both locks.
+void count_open(Pipe* pi, bool reader, bool writer) {
+    if (reader) {
+        pi->readers++;
+        pi->reader_opens++;
+    }
+    if (writer) {
+        pi->writers++;
+        pi->writer_opens++;
+    }
+    if (pi->nopen_waiting) wakeup(&pi->can_open);
+}
+
 }  // namespace
+
+Pipe* pipe_attach(u32 dev, u32 inum, bool reader, bool writer, fs::FifoPeerSnapshot* peer) {
+    Pipe* pi = nullptr;
+    {
+        LockGuard pool(g_pipes.lock);
+        pi = pipe_find(dev, inum);
+        if (pi == nullptr) pi = pipe_take(dev, inum);
+        if (pi == nullptr) return nullptr;
+        LockGuard guard(pi->lock);
+        *peer = reader ? fs::fifo_snapshot(pi->writers, pi->writer_opens)
+                       : fs::fifo_snapshot(pi->readers, pi->reader_opens);
+        count_open(pi, reader, writer);
+    }
+    poll_notify();
+    return pi;
+}
 
 Status pipealloc(File** f0, File** f1) {
     Q_TRY(rd, filealloc());
@@ -95,7 +113,15 @@ Status pipealloc(File** f0, File** f1) {
         return r1.error();
     }
     File* wr = r1.value();
-    Pipe* pi = pipe_get();
+    Pipe* pi = nullptr;
+    {
+        LockGuard pool(g_pipes.lock);
+        pi = pipe_take(0, 0);
+        if (pi != nullptr) {
+            LockGuard guard(pi->lock);
+            count_open(pi, true, true);
+        }
+    }
     if (pi == nullptr) {
         fileclose(rd);
         fileclose(wr);
@@ -114,20 +140,25 @@ Status pipealloc(File** f0, File** f1) {
     return {};
 }
 
-void pipeclose(Pipe* pi, bool writable_end) {
-    bool both_closed = false;
+void pipeclose(Pipe* pi, bool reader, bool writer) {
     {
+        LockGuard pool(g_pipes.lock);
         LockGuard guard(pi->lock);
-        if (writable_end) {
-            pi->writeopen = false;
-            wake_readers(pi);
-        } else {
-            pi->readopen = false;
-            wake_writers(pi);
-        }
-        both_closed = !pi->readopen && !pi->writeopen;
+        if (writer && --pi->writers == 0) wake_readers(pi);
+        if (reader && --pi->readers == 0) wake_writers(pi);
+        if (pi->readers == 0 && pi->writers == 0) pi->in_use = false;
     }
-    if (both_closed) pipe_put(pi);
+    poll_notify();
+}
+
+u16 pipe_poll(Pipe* pi, bool reader, bool writer) {
+    LockGuard guard(pi->lock);
+    u16 r = 0;
+    if (reader && !pi->ring.empty()) r |= POLLIN;
+    if (reader && pi->writers == 0) r |= POLLHUP;
+    if (writer && pi->readers == 0) r |= POLLERR;
+    else if (writer && !pi->ring.full()) r |= POLLOUT;
+    return r;
 }
 
 Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
@@ -135,27 +166,34 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
     Proc* pr = myproc();
     u32 done = 0;
     Error err = Error::Ok;
-    LockGuard guard(pi->lock);
-    while (done < static_cast<u32>(n)) {
-        if (!pi->readopen) {
-            err = Error::BrokenPipe;
-            break;
+    {
+        LockGuard guard(pi->lock);
+        while (done < static_cast<u32>(n)) {
+            if (pi->readers == 0) {
+                err = Error::BrokenPipe;
+                break;
+            }
+            if (killed(pr)) {
+                err = Error::Killed;
+                break;
+            }
+            if (!pi->ring.writer_may_copy(static_cast<u32>(n), done)) {  // (writes of <= 512 bytes go in whole)
+                wake_readers(pi);
+                sleep_writer(pi);
+                continue;
+            }
+            fs::Span s = pi->ring.write_span(static_cast<u32>(n) - done);
+            if (!copy_in(pr->pagetable, s.data, src + done, s.len).ok()) {
+                err = Error::BadAddress;
+                break;
+            }
+            pi->ring.commit_write(s.len);
+            done += s.len;
         }
-        if (killed(pr)) return Error::Killed;
-        if (!pi->ring.writer_may_copy(static_cast<u32>(n), done)) {  // (writes of <= 512 bytes go in whole)
-            wake_readers(pi);
-            sleep_writer(pi);
-            continue;
-        }
-        fs::Span s = pi->ring.write_span(static_cast<u32>(n) - done);
-        if (!copy_in(pr->pagetable, s.data, src + done, s.len).ok()) {
-            err = Error::BadAddress;
-            break;
-        }
-        pi->ring.commit_write(s.len);
-        done += s.len;
+        wake_readers(pi);
     }
-    wake_readers(pi);
+    if (done > 0) poll_notify();
+    if (err == Error::Killed) return err;
     if (done == 0 && err != Error::Ok) return err;
     return static_cast<i64>(done);
 }
@@ -164,23 +202,26 @@ Result<i64> piperead(Pipe* pi, UserAddr dst, int n) {
     if (n < 0) return Error::BadArgument;
     if (n == 0) return i64{0};
     Proc* pr = myproc();
-    LockGuard guard(pi->lock);
-    while (pi->ring.empty() && pi->writeopen) {
-        if (killed(pr)) return Error::Killed;
-        sleep_reader(pi);
-    }
     u32 done = 0;
     Error err = Error::Ok;
-    while (done < static_cast<u32>(n) && !pi->ring.empty()) {
-        fs::Span s = pi->ring.read_span(static_cast<u32>(n) - done);
-        if (!copy_out(pr->pagetable, dst + done, s.data, s.len).ok()) {
-            err = Error::BadAddress;
-            break;
+    {
+        LockGuard guard(pi->lock);
+        while (pi->ring.empty() && pi->writers > 0) {
+            if (killed(pr)) return Error::Killed;
+            sleep_reader(pi);
         }
-        pi->ring.commit_read(s.len);
-        done += s.len;
+        while (done < static_cast<u32>(n) && !pi->ring.empty()) {
+            fs::Span s = pi->ring.read_span(static_cast<u32>(n) - done);
+            if (!copy_out(pr->pagetable, dst + done, s.data, s.len).ok()) {
+                err = Error::BadAddress;
+                break;
+            }
+            pi->ring.commit_read(s.len);
+            done += s.len;
+        }
+        wake_writers(pi);
     }
-    wake_writers(pi);
+    if (done > 0) poll_notify();
     if (done == 0 && err != Error::Ok) return err;
     return static_cast<i64>(done);
 }

@@ -18,9 +18,13 @@
 // directory ownership of the file or directory); link needs, unless the
 // caller is root or owns the file, a regular file it may read and write
 // (perm::may_hardlink, Linux's protected_hardlinks); open needs r and/or w on
-// the file as its mode asks (O_TRUNC counts as writing); chdir needs x on
+// the file as its mode asks (O_TRUNC counts as writing; a FIFO too); mkfifo
+// needs what create needs; chdir needs x on
 // the directory; mknod is root's; chmod the owner's or root's; chown as
 // perm::may_chown. A refused call changes nothing and returns -1.
+//
+// A FIFO's open attaches inside the transaction and waits for its peer
+// after it (kernel/fs/fifo.cc), and only then takes a descriptor.
 //
 // Descriptors: the process's table (shared by its threads, kept in
 // kernel/proc/tgroup.cc) maps fd to its File; fdalloc takes the lowest
@@ -67,7 +71,7 @@ Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 mino
         dp_lock.unlock();
         dp.reset();
         LockedInode ip(move(existing).value());
-        if (type == InodeType::File && (ip->type == InodeType::File || ip->type == InodeType::Device)) return ip;
+        if (type == InodeType::File && ip->type != InodeType::Dir) return ip;  // a file, device or FIFO
         if (type == InodeType::File) return Error::IsDir;  // open(dir, O_CREATE): EISDIR, as in Unix
         return Error::Exists;
     }
@@ -81,6 +85,7 @@ Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 mino
     ip->uid = current_cred().euid;
     ip->gid = current_cred().egid;
     ip->mode = type == InodeType::Dir ? perm::kDirMode : type == InodeType::Device ? perm::kDevMode : perm::kFileMode;
+    // (a FIFO's mode is mkfifo's argument: sys_mkfifo sets it)
     iupdate(ip.get());
 
     Status st;
@@ -118,26 +123,45 @@ u16 open_access(int omode) {
     return want;
 }
 
-// Open path with the given mode; returns the new descriptor.
-Result<int> do_open(const char* path, int omode) {
+// The File open(path, omode) makes, not yet in the descriptor table, and
+// for a FIFO the peer as its attach saw it (*fifo_peer, *is_fifo).
+Result<File*> open_file(const char* path, int omode, bool* is_fifo, fs::FifoPeerSnapshot* fifo_peer) {
     FsOp op;
     if ((omode & O_TRUNC) && !fs_writable()) return Error::IoError;
     Q_TRY(ip, open_inode(path, omode));
     Q_CHECK(check_access(ip.get(), open_access(omode)));
     if (ip->type == InodeType::Device && (ip->major < 0 || ip->major >= param::kMaxDevices)) return Error::NotSupported;
     Q_TRY(file, filealloc());
-    auto fd = fdalloc(file);
-    if (!fd.ok()) {
-        fileclose(file);  // still empty: ip is not the File's yet, and is dropped on return
-        return fd.error();
-    }
-    file->type = ip->type == InodeType::Device ? FileType::Device : FileType::Inode;
+    file->type = ip->type == InodeType::Device ? FileType::Device
+                 : ip->type == InodeType::Fifo ? FileType::Fifo
+                                               : FileType::Inode;
     file->major = ip->type == InodeType::Device ? ip->major : 0;
     file->off = 0;
     file->readable = !(omode & O_WRONLY);
     file->writable = (omode & O_WRONLY) || (omode & O_RDWR);
     if ((omode & O_TRUNC) && ip->type == InodeType::File) itrunc(ip.get());
+    *is_fifo = ip->type == InodeType::Fifo;
+    if (*is_fifo) {
+        auto at = fifo_attach(file, ip.get());
+        if (!at.ok()) {
+            fileclose(file);  // no inode yet: ip is dropped on return
+            return at.error();
+        }
+        *fifo_peer = at.value();
+    }
     file->inode = ip.ref.release();  // the File owns the reference; ip.lock unlocks on return
+    return file;
+}
+
+// Open path with the given mode; returns the new descriptor. A FIFO's
+// open waits for its peer here, outside the transaction (kernel/fs/fifo.cc).
+Result<int> do_open(const char* path, int omode) {
+    bool is_fifo = false;
+    fs::FifoPeerSnapshot peer{};
+    Q_TRY(file, open_file(path, omode, &is_fifo, &peer));
+    Status st = is_fifo ? fifo_wait(file, peer) : Status{};
+    auto fd = st.ok() ? fdalloc(file) : Result<int>(st.error());
+    if (!fd.ok()) fileclose(file);
     return fd;
 }
 
@@ -330,6 +354,21 @@ i64 sys_mknod() {
     FsOp op;
     auto r = create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor));
     return r.ok() ? 0 : fail(r.error());
+}
+
+// mkfifo(path, mode) -> 0 or -1. Anyone may make one where they may
+// create a file (w+x on the directory); mode's rwx and sticky bits are kept.
+i64 sys_mkfifo() {
+    char path[param::kMaxPath];
+    if (!arg_path(0, path).ok()) return -1;
+    const u32 mode = static_cast<u32>(arg_int(1));
+    if (mode > perm::kModeMask) return fail(Error::BadArgument);
+    FsOp op;
+    auto r = create(path, InodeType::Fifo, 0, 0);
+    if (!r.ok()) return fail(r.error());
+    r.value()->mode = static_cast<u16>(mode);
+    iupdate(r.value().get());
+    return 0;
 }
 
 i64 sys_mkdir() {

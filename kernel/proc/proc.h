@@ -231,6 +231,9 @@ Result<int> fd_install(File* f);  // lowest free descriptor
 // referenced until the system call returns (fd_put_held).
 Result<File*> fd_get(int fd);
 void fd_put_held(Proc* p);
+// The File behind fd with a reference of the caller's own, to fileclose
+// (for calls that look up more descriptors than fd_get holds: poll).
+Result<File*> fd_ref(int fd);
 Result<File*> fd_take(int fd);  // remove fd from the table (close)
 Inode* cwd_get();               // a new reference to the cwd (null: none yet)
 Inode* cwd_set(Inode* ip);      // install ip (its reference); returns the old one

@@ -81,6 +81,15 @@ Result<File*> fd_get(int fd) {
     return f;
 }
 
+Result<File*> fd_ref(int fd) {
+    if (fd < 0 || fd >= param::kMaxOpenPerProc) return Error::BadFd;
+    ThreadGroup* tg = myproc()->tg;
+    LockGuard g(tg->lock);
+    File* f = tg->ofile[fd];
+    if (f == nullptr) return Error::BadFd;
+    return filedup(f);
+}
+
 void fd_put_held(Proc* p) {
     for (File*& f : p->held) {
         if (f != nullptr) {

@@ -72,6 +72,9 @@ enum {
     SYS_setrlimit = 65, /* (resource, const struct rlimit*) -> 0, or -1 (unknown, bad pointer, not allowed) */
     /* newcomer / shell: 68-69 */
     SYS_errno = 68, /* () -> the errno (lib/abi/errno.h, Linux numbering) of the caller's last failed call, 0 if none */
+    /* IPC beyond pipes (docs/ipc.md) */
+    SYS_mkfifo = 88, /* (path, mode) -> 0, or -1 (exists, no such directory, not allowed) */
+    SYS_poll = 89,   /* (struct pollfd*, nfds, timeout ms; -1 for ever, 0 none) -> ready fds, 0 on timeout, -1 */
     /* threads and futexes (docs/threads.md) */
     SYS_tcreate = 70, /* (entry, arg, stack, tls, int* tidp) -> new thread's tid, or -1 */
     SYS_gettid = 71,  /* () -> the calling thread's id (= pid for a process's first thread) */
@@ -94,10 +97,21 @@ enum { FUTEX_MISMATCH = 1 /* *addr != val */, FUTEX_TIMEDOUT = 2 };
 enum { UPTIME_HZ = 10 };
 
 /* File types (struct stat.type). */
-enum { T_DIR = 1, T_FILE = 2, T_DEVICE = 3 };
+enum { T_DIR = 1, T_FILE = 2, T_DEVICE = 3, T_FIFO = 4 /* named pipe (mkfifo) */ };
 
 /* open() flags. */
 enum { O_RDONLY = 0x000, O_WRONLY = 0x001, O_RDWR = 0x002, O_CREATE = 0x200, O_TRUNC = 0x400 };
+
+/* poll(): one entry per descriptor, as POSIX's struct pollfd. events asks
+ * for POLLIN/POLLOUT; revents says what holds, plus POLLHUP (no writer
+ * left), POLLERR (no reader left) and POLLNVAL (fd not open), which are
+ * reported whether asked or not. A negative fd is skipped (revents 0). */
+enum { POLLIN = 0x001, POLLOUT = 0x004, POLLERR = 0x008, POLLHUP = 0x010, POLLNVAL = 0x020 };
+struct pollfd {
+    int fd;
+    short events;
+    short revents;
+};
 
 /* Device major numbers. */
 enum { CONSOLE = 1, FRAMEBUFFER = 2 /* 320x200 XRGB8888, docs/devices.md */ };
@@ -108,7 +122,7 @@ enum { DIRSIZ = 14 };
 struct stat {
     int dev;            /* file system's disk device */
     unsigned int ino;   /* inode number */
-    short type;         /* T_DIR, T_FILE or T_DEVICE */
+    short type;         /* T_DIR, T_FILE, T_DEVICE or T_FIFO */
     short nlink;        /* links to file */
     unsigned long size; /* size of file in bytes (64-bit on RV64) */
 };
@@ -242,6 +256,8 @@ QUANTA_ABI_ASSERT(__builtin_offsetof(struct procinfo, uid) == 36, "procinfo.uid 
 QUANTA_ABI_ASSERT(sizeof(struct xstat) == 32 && __builtin_offsetof(struct xstat, mode) == 12 &&
                       __builtin_offsetof(struct xstat, uid) == 16 && __builtin_offsetof(struct xstat, size) == 24,
                   "struct xstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct pollfd) == 8 && __builtin_offsetof(struct pollfd, revents) == 6,
+                  "struct pollfd is POSIX's (and Linux's) layout");
 QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");

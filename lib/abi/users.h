@@ -75,7 +75,7 @@ static inline int pw_parse(const char* line, struct pwent* e) {
 static inline void mode_string(int type, unsigned int mode, char* out) {
     const char* rwx = "rwxrwxrwx";
     int i;
-    out[0] = type == T_DIR ? 'd' : type == T_DEVICE ? 'c' : '-';
+    out[0] = type == T_DIR ? 'd' : type == T_DEVICE ? 'c' : type == T_FIFO ? 'p' : '-';
     for (i = 0; i < 9; i++) out[1 + i] = (mode & (0400u >> i)) ? rwx[i] : '-';
     if (mode & 01000u) out[9] = (mode & 1u) ? 't' : 'T';
     out[10] = 0;

@@ -41,7 +41,8 @@ constexpr u32 kOldestFormatVersion = 2;  // read as well (no orphan table yet)
 constexpr u32 kSuperBlockNo = 1;
 
 // Inode types, as struct stat reports them (xv6-riscv ABI).
-enum class InodeType : i16 { Free = 0, Dir = 1, File = 2, Device = 3 };
+// Fifo: a named pipe (mkfifo); it never holds data blocks.
+enum class InodeType : i16 { Free = 0, Dir = 1, File = 2, Device = 3, Fifo = 4 };
 
 struct SuperBlock {
     u32 magic;       // kMagic

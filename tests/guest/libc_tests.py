@@ -22,7 +22,7 @@ import tempfile
 from extra_image import build_image
 from qemu import BUILD, ROOT, Guest, run_cases
 
-PROGS = ["wordfreq", "numstat", "timing", "fileio", "spawn", "lsdir"]
+PROGS = ["wordfreq", "numstat", "timing", "fileio", "spawn", "lsdir", "ipcpoll"]
 DATA = ["words.txt", "numbers.txt", "ints.txt"]
 HAS_ERRNO = "SYS_errno" in open(os.path.join(ROOT, "lib", "abi", "abi.h")).read()
 ENOENT = "No such file or directory" if HAS_ERRNO else "I/O error"
@@ -70,6 +70,10 @@ CASES = [
     ("lsdir-root-cwd", "lsdir -p w/a", r"cwd /\n0 entries\n"),
     ("lsdir-missing", "lsdir nodir", r"nodir: %s\n" % ENOENT),
     ("timing-usage", "timing -s 0", r"usage: timing \[-s MS\]\n"),
+    # Named pipes and poll (docs/ipc.md): one server polling two FIFOs.
+    ("ipcpoll", "ipcpoll",
+     r"S_ISFIFO 1\nmkfifo again: EEXIST\nlines a 5 b 9\nwriter 0: exit 0\nwriter 1: exit 0\ntimeout: 0\n"
+     r"closed: 1 POLLNVAL\nipcpoll: ok\n"),
 ]
 
 

@@ -30,6 +30,7 @@ class FsFsck : public ::testing::Test {
         ok(b.link(d_, "f-link", f_, &err));
         edit_inode(b.image(), f_, [](fs::DiskInode& di) { di.nlink = 2; });
         ok(b.add_device(b.root(), "console", 1, 0, &dev_, &err));
+        ok(b.add_fifo(b.root(), "fifo", &fifo_, &err));
         img_ = b.finish();
         sb_ = img_.superblock();
     }
@@ -57,14 +58,14 @@ class FsFsck : public ::testing::Test {
 
     Image img_;
     fs::SuperBlock sb_{};
-    u32 small_ = 0, big_ = 0, d_ = 0, e_ = 0, f_ = 0, dev_ = 0;
+    u32 small_ = 0, big_ = 0, d_ = 0, e_ = 0, f_ = 0, dev_ = 0, fifo_ = 0;
 };
 
 TEST_F(FsFsck, CleanImage) {
     const Report r = check();
     EXPECT_TRUE(r.clean()) << dump(r);
     EXPECT_EQ(r.warnings, 0) << dump(r);
-    EXPECT_EQ(r.inodes_used, 7u);
+    EXPECT_EQ(r.inodes_used, 8u);  // with the FIFO
 }
 
 TEST_F(FsFsck, BadMagic) {
@@ -181,6 +182,31 @@ TEST_F(FsFsck, BlocksPastSizeAreAWarning) {
 
 TEST_F(FsFsck, BadInodeType) {
     edit_inode(img_, small_, [](fs::DiskInode& di) { di.type = static_cast<fs::InodeType>(7); });
+    expect_error(Problem::BadInodeType);
+}
+
+// A FIFO (type 4) is a valid inode (the clean image has one), but its
+// bytes live in memory: a size or a data block on disk is damage.
+TEST_F(FsFsck, FifoIsAValidType) {
+    EXPECT_EQ(img_.inode(sb_, fifo_).type, fs::InodeType::Fifo);
+    const Report r = check();
+    EXPECT_FALSE(r.has(Problem::BadInodeType)) << dump(r);
+    EXPECT_TRUE(r.clean()) << dump(r);
+}
+
+TEST_F(FsFsck, FifoWithSizeOrBlocks) {
+    edit_inode(img_, fifo_, [](fs::DiskInode& di) { di.size = 5; });
+    expect_error(Problem::FifoHasData);
+}
+
+TEST_F(FsFsck, FifoWithDataBlock) {
+    const u32 b = first_free_block();
+    edit_inode(img_, fifo_, [b](fs::DiskInode& di) { di.addrs[0] = b; });
+    expect_error(Problem::FifoHasData);
+}
+
+TEST_F(FsFsck, TypeBeyondFifo) {
+    edit_inode(img_, fifo_, [](fs::DiskInode& di) { di.type = static_cast<fs::InodeType>(5); });
     expect_error(Problem::BadInodeType);
 }
 

@@ -236,10 +236,11 @@ TEST_F(FsMkfsBinary, Errors) {
     r = run(mkfs + " " + img_path + " " + tmp.file("dup", {1}) + " " + tmp.file("_dup", {2}));
     EXPECT_EQ(r.status, 1) << r.output;
 
-    // 15 maximum-size files do not fit in 4000 blocks.
+    // One maximum-size file more than param::kFsBlocks blocks hold does not fit.
     std::string cmd = mkfs + " " + img_path;
     const auto big = pattern(size_t{fs::kMaxFileBlocks} * fs::kBlockSize, 9);
-    for (int i = 0; i < 15; i++) cmd += " " + tmp.file("big" + std::to_string(i), big);
+    const u32 too_many = static_cast<u32>(param::kFsBlocks) / fs::kMaxFileBlocks + 1;
+    for (u32 i = 0; i < too_many; i++) cmd += " " + tmp.file("big" + std::to_string(i), big);
     r = run(cmd);
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("image full"), std::string::npos) << r.output;

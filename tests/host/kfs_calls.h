@@ -59,4 +59,17 @@ inline i64 pipe_(int* fds) {
     return q::sys_pipe();
 }
 
+inline i64 mkfifo_(const char* p, int mode) {
+    kfs_args(kfs_ptr(p), mode);
+    return q::sys_mkfifo();
+}
+inline i64 poll_(void* fds, int nfds, int timeout_ms) {
+    kfs_args(kfs_ptr(fds), nfds, timeout_ms);
+    return q::sys_poll();
+}
+inline i64 fstat_(int fd, void* st) {
+    kfs_args(fd, kfs_ptr(st));
+    return q::sys_fstat();
+}
+
 }  // namespace kfs_calls

@@ -11,7 +11,12 @@ _Static_assert(__builtin_offsetof(struct q_xstat, type) == __builtin_offsetof(st
 _Static_assert(__builtin_offsetof(struct q_xstat, mode) == __builtin_offsetof(struct xstat, mode), "xstat.mode");
 _Static_assert(__builtin_offsetof(struct q_xstat, uid) == __builtin_offsetof(struct xstat, uid), "xstat.uid");
 _Static_assert(__builtin_offsetof(struct q_xstat, size) == __builtin_offsetof(struct xstat, size), "xstat.size");
-_Static_assert((int)Q_T_DIR == T_DIR && (int)Q_T_FILE == T_FILE && (int)Q_T_DEVICE == T_DEVICE, "file types");
+_Static_assert((int)Q_T_DIR == T_DIR && (int)Q_T_FILE == T_FILE && (int)Q_T_DEVICE == T_DEVICE &&
+                   (int)Q_T_FIFO == T_FIFO,
+               "file types");
+_Static_assert(POLLIN == 0x001 && POLLOUT == 0x004 && POLLERR == 0x008 && POLLHUP == 0x010 && POLLNVAL == 0x020 &&
+                   sizeof(struct pollfd) == 8,
+               "poll bits and struct pollfd as include/poll.h restates them");
 _Static_assert((int)Q_O_CREATE == O_CREATE && (int)Q_O_TRUNC == O_TRUNC, "open flags");
 _Static_assert(sizeof(struct q_procinfo) == sizeof(struct procinfo), "procinfo size");
 _Static_assert(__builtin_offsetof(struct q_procinfo, cpu_ticks) == __builtin_offsetof(struct procinfo, cpu_ticks),

@@ -6,7 +6,7 @@
  * no append mode: a file shared with another writer is not appended
  * atomically). lseek cannot go past the end of a file (EINVAL).
  * The mode of a new file and of mkdir, less umask (022), is applied with
- * chmod. struct stat
+ * chmod (mkfifo passes it to the kernel less the umask). struct stat
  * is filled from the kernel's xstat (type, mode bits, owner, size; times
  * are 0: the file system keeps none). isatty is true for device files
  * (the console). dup2 is built from dup, which returns the lowest free
@@ -62,7 +62,10 @@ static void to_stat(const struct q_xstat* x, struct stat* st) {
     st->st_dev = x->dev;
     st->st_ino = x->ino;
     st->st_mode = x->mode & 07777;
-    st->st_mode |= x->type == Q_T_DIR ? S_IFDIR : x->type == Q_T_DEVICE ? S_IFCHR : S_IFREG;
+    st->st_mode |= x->type == Q_T_DIR      ? S_IFDIR
+                   : x->type == Q_T_DEVICE ? S_IFCHR
+                   : x->type == Q_T_FIFO   ? S_IFIFO
+                                           : S_IFREG;
     st->st_nlink = x->nlink;
     st->st_uid = x->uid;
     st->st_gid = x->gid;
@@ -165,6 +168,9 @@ int mkdir(const char* path, mode_t mode) {
     chmod(path, mode & ~cmask);
     return 0;
 }
+
+/* A named pipe (docs/ipc.md): the mode less umask, as mkdir's. */
+int mkfifo(const char* path, mode_t mode) { return qsys_fail(qsys2(QSYS_mkfifo, path, mode & 01777 & ~cmask)); }
 
 int chdir(const char* path) { return qsys_fail(qsys1(QSYS_chdir, path)); }
 

@@ -16,6 +16,9 @@
 #include "sysnum.h"
 
 /* Numbers not in lib/abi/abi.h yet on every branch. */
+#ifndef QSYS_mkfifo
+#define QSYS_mkfifo 88 /* (path, mode) -> 0 or -1 (docs/ipc.md) */
+#endif
 #ifndef QSYS_errno
 #define QSYS_errno 68 /* () -> Linux errno of the caller's last failed call */
 #endif
@@ -41,7 +44,7 @@ long qsys_fail(long r);
 struct q_xstat {
     int dev;
     unsigned int ino;
-    short type; /* 1 directory, 2 file, 3 device */
+    short type; /* 1 directory, 2 file, 3 device, 4 FIFO */
     short nlink;
     unsigned short mode;
     unsigned short pad;
@@ -49,7 +52,7 @@ struct q_xstat {
     unsigned int gid;
     unsigned long size;
 };
-enum { Q_T_DIR = 1, Q_T_FILE = 2, Q_T_DEVICE = 3 };
+enum { Q_T_DIR = 1, Q_T_FILE = 2, Q_T_DEVICE = 3, Q_T_FIFO = 4 };
 
 /* The kernel's open flags (lib/abi/abi.h). */
 enum { Q_O_CREATE = 0x200, Q_O_TRUNC = 0x400 };

@@ -18,7 +18,7 @@
 #define LOGBLOCKS 64
 #define LOGSIZE LOGBLOCKS
 #define NBUF (MAXOPBLOCKS * 4)
-#define FSSIZE 4000
+#define FSSIZE 5000
 #define MAXPATH 128
 #define USERSTACK 1
 

@@ -71,6 +71,9 @@ int chmod(const char* path, int mode);
 int chown(const char* path, int uid, int gid); /* -1 keeps that id */
 int xstat(const char* path, struct xstat*);
 int fxstat(int fd, struct xstat*);
+/* IPC beyond pipes (docs/ipc.md) */
+int mkfifo(const char* path, int mode);
+int poll(struct pollfd* fds, int nfds, int timeout_ms); /* -1 waits for ever, 0 not at all */
 int trace_start(int kb);
 int trace_stop(void);
 int trace_read(unsigned long offset, void* buf, int len);
