@@ -24,6 +24,7 @@
 #include "kernel/dev/uart.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/fault.h"
+#include "kernel/mm/tlb.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
@@ -154,6 +155,7 @@ Intr dev_intr(const u64* kregs) {
 
 extern "C" void usertrap() {
     if (r_sstatus() & kSstatusSpp) panic("usertrap: not from user mode");
+    tlb_trap_seen();  // this hart's TLB was flushed on the way in (kernel/mm/tlb.h)
     w_stvec(reinterpret_cast<u64>(&kernelvec));
     Proc* p = myproc();
     fpu_trap_entry(p->fp);
@@ -212,6 +214,7 @@ extern "C" void kernel_trap(const u64* regs) {
     const u64 scause = r_scause();
     if (!(sstatus & kSstatusSpp)) panic("kernel_trap: not from supervisor mode");
     if (intr_get()) panic("kernel_trap: interrupts enabled");
+    tlb_trap_seen();
     const Intr which = dev_intr(regs);
     if (which == Intr::None) {
         panic("kernel trap: scause=%lx sepc=%lx stval=%lx hart %d", scause, sepc, r_stval(), cpuid());

@@ -21,6 +21,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/mmap.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
 #include "kernel/syscall.h"
@@ -62,6 +63,9 @@ class Image {
         sz_ = sz;
         return {};
     }
+    // Name-free growth: [size, newsz) stays unmapped (the stack's lazy
+    // pages below its first one), promised at commit.
+    void skip(u64 newsz) { sz_ = newsz; }
     PageTable release() {
         PageTable pt = pt_;
         pt_ = nullptr;
@@ -135,15 +139,23 @@ Status load_program(Image& img, Inode* ip, elf::Header* eh) {
     return {};
 }
 
+constexpr u64 kStackLazyPages = param::kUserStackMaxPages - param::kUserStackPages;
+
 // Add the guard page and the stack, and push argv; returns the new sp.
+// The stack region is kUserStackMaxPages long; its top kUserStackPages are
+// mapped now, the ones below fault in as the stack grows down over them
+// (kernel/mm/fault.cc: only at or above sp), promised at commit.
 Result<u64> build_stack(Image& img, char* const argv[], u64* argc) {
     const u64 base = page_round_up(img.size());
-    const u64 stack_base = base + kPageSize;
+    const u64 grow_base = base + kPageSize;
+    const u64 stack_base = grow_base + kStackLazyPages * kPageSize;
     const u64 stack_top = stack_base + param::kUserStackPages * kPageSize;
-    Q_CHECK(img.name(stack_base, vm::Kind::Guard, 0));
-    Q_CHECK(img.grow(stack_base, kPteR | kPteW));
+    Q_CHECK(img.name(grow_base, vm::Kind::Guard, 0));
+    Q_CHECK(img.grow(grow_base, kPteR | kPteW));
     uvm_clear_user(img.pt(), base);  // the guard page
-    Q_CHECK(img.name(stack_top, vm::Kind::Stack, vm::kRead | vm::kWrite));
+    Q_CHECK(oom_admit(kStackLazyPages, stack_top / kPageSize));
+    Q_CHECK(img.name(stack_top, vm::Kind::Stack, vm::kRead | vm::kWrite, true));
+    img.skip(stack_base);
     Q_CHECK(img.grow(stack_top, kPteR | kPteW));
     Q_CHECK(img.name(stack_top, vm::Kind::Heap, vm::kRead | vm::kWrite, true));
     u64 sp = img.size();
@@ -224,12 +236,15 @@ Result<int> exec(const char* path, char* const argv[]) {
     safe_strcpy(p->name, base_name(path), sizeof(p->name));
     trace_exec(p->tid, p->name);
     ThreadGroup* tg = p->tg;
+    vm_mmap_release(tg);  // the old image's mappings (shared file pages written back)
     PageTable old = tg->pagetable;
     u64 oldsz = 0;
     {
         MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
-        vm_unreserve_all(tg);                 // the old heap's untouched pages
+        vm_unreserve_all(tg);             // the old heap's untouched pages
+        kalloc_reserve(kStackLazyPages);  // the stack's pages below its first
+        tg->reserved = kStackLazyPages;
         tg->sz = tg->table_top = img.size();  // the stack's tables cover its page
         tg->top = 0;
         tg->map = img.map();

@@ -23,6 +23,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/mmap.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
@@ -307,7 +308,7 @@ Result<u64> grow_proc(i64 n) {
 Result<int> fork() {
     Proc* parent = myproc();
     ThreadGroup* ptg = parent->tg;
-    const u64 pages = page_round_up(ptg->sz) / kPageSize;
+    const u64 pages = page_round_up(ptg->sz) / kPageSize + ptg->map.pages_of(vm::Kind::Mmap);
     Q_CHECK(oom_admit(pages, pages));  // a copy that cannot fit fails before taking a page
     Q_TRY(child, alloc_proc(parent->cred, parent->nproc_limit));
     // An Embryo is in no queue and nobody's child yet: its lock need not be
@@ -322,6 +323,14 @@ Result<int> fork() {
             copied = uvm_copy(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
         } else {  // copy-on-write: its one thread is here, nobody faults meanwhile
             copied = uvm_share(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
+        }
+        if (copied.ok()) {  // the mappings (kernel/mm/mmap.h); a failure leaves none in the child
+            auto mapped = vm_mmap_fork(ptg, ctg, ptg->shared());
+            if (mapped.ok()) holes += mapped.value();
+            if (!mapped.ok()) {
+                uvm_dealloc(ctg->pagetable, ptg->sz, 0);
+                copied = Error::NoMemory;
+            }
         }
         if (copied.ok()) {
             ctg->sz = ptg->sz;
