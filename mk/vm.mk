@@ -3,3 +3,4 @@
 UPROG_NAMES += vmtest
 EXTRA_GUEST_SUITES += tests/guest/vm_tests.py 1 3 8
 UPROG_NAMES += mmaptest
+UPROG_PARTS_hostile += hostile_vm

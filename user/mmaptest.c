@@ -158,6 +158,32 @@ static void t_mprotect_kills(void) {
     CHECK(child_status(read_target) == -1, "read of a PROT_NONE page did not kill");
 }
 
+/* A private page fork shared while it was read-only stays the child's
+ * after the parent makes it writable: the write copies it. */
+static void t_mprotect_after_fork(void) {
+    char* p = map_anon(PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+    p[0] = 'p';
+    CHECK(mprotect(p, PGSIZE, PROT_READ) == 0, "mprotect read-only failed");
+    int gate[2];
+    CHECK(pipe(gate) == 0, "pipe");
+    int pid = fork();
+    if (pid == 0) {
+        char c;
+        close(gate[1]);
+        read(gate[0], &c, 1); /* the parent has written its page */
+        exit(p[0] == 'p' ? 0 : 1);
+    }
+    close(gate[0]);
+    CHECK(mprotect(p, PGSIZE, PROT_READ | PROT_WRITE) == 0, "mprotect writable failed");
+    p[0] = 'X';
+    write(gate[1], "g", 1);
+    close(gate[1]);
+    int st = -1;
+    wait(&st);
+    CHECK(st == 0, "the parent's write reached the child's page (status %d)", st);
+    CHECK(p[0] == 'X', "the parent lost its write");
+}
+
 static void t_bad_args(void) {
     char* p = map_anon(PGSIZE, PROT_READ, MAP_PRIVATE);
     int fd = open("mm_ro", O_CREATE | O_RDWR);
@@ -334,6 +360,7 @@ static struct test tests[] = {
     {"munmap_half", t_munmap_half},
     {"munmap_touch_kills", t_munmap_touch_kills},
     {"mprotect_kills", t_mprotect_kills},
+    {"mprotect_after_fork", t_mprotect_after_fork},
     {"bad_args", t_bad_args},
     {"over_limit", t_over_limit},
     {"file_private", t_file_private},

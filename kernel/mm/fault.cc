@@ -229,12 +229,25 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     return o == Outcome::Mapped || o == Outcome::Present;
 }
 
-Status vm_unshare(ThreadGroup* tg) {
-    LockGuard g(tg->pt_lock);
-    for (u64 a = 0; a < tg->sz; a += kPageSize) {
+namespace {
+
+Status unshare_range(ThreadGroup* tg, u64 start, u64 end) {
+    for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = walk(tg->pagetable, a, false);
         if (!pte || (*pte & (kPteV | kPteCow)) != (kPteV | kPteCow)) continue;
         if (break_cow(tg, pte) != Outcome::Mapped) return Error::NoMemory;
+    }
+    return {};
+}
+
+}  // namespace
+
+Status vm_unshare(ThreadGroup* tg) {
+    LockGuard g(tg->pt_lock);
+    Q_CHECK(unshare_range(tg, 0, tg->sz));
+    for (int i = 0; i < tg->map.size(); i++) {  // private mappings' copy-on-write pages too
+        const vm::Region& r = tg->map.at(i);
+        if (r.kind == vm::Kind::Mmap) Q_CHECK(unshare_range(tg, r.start, r.end));
     }
     return {};
 }

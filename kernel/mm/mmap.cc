@@ -261,8 +261,12 @@ void protect_pages(PageTable pt, u64 start, u64 end, u8 perm) {
         Pte* pte = walk(pt, va, false);
         if (!pte || !(*pte & kPteV)) continue;
         u64 b = bits;
-        if (*pte & kPteCow) b &= ~kPteW;
-        *pte = (*pte & ~(kPteR | kPteW | kPteX)) | b;
+        u64 cow = *pte & kPteCow;
+        // A private page fork shared while it was read-only: writable
+        // means copy-on-write now, never a write into the other's page.
+        if ((b & kPteW) && !(*pte & kPteShared) && page_shared(reinterpret_cast<void*>(pte_to_pa(*pte)))) cow = kPteCow;
+        if (cow) b &= ~kPteW;
+        *pte = (*pte & ~(kPteR | kPteW | kPteX | kPteCow)) | b | cow;
     }
 }
 
