@@ -302,6 +302,27 @@ static void t_file_shared_exit(void) {
     CHECK(file_size("mm_exit") == 100, "the file grew to %d", file_size("mm_exit"));
 }
 
+/* exec from a process holding mappings: they are released (the shared
+ * file page written back) and the new program runs. */
+static void exec_with_mappings(void) {
+    int fd = open("mm_exec", O_RDWR);
+    char* p = mmap(0, PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    char* a = mmap(0, 64 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED || a == MAP_FAILED) exit(3);
+    p[1] = 'X';
+    a[0] = 1;
+    char* argv[] = {"echo", "exec-with-mappings-ok", 0};
+    exec("echo", argv);
+    exit(4);
+}
+
+static void t_exec_with_mappings(void) {
+    make_pattern("mm_exec", 100);
+    CHECK(child_status(exec_with_mappings) == 0, "the exec'd program failed");
+    CHECK(file_byte("mm_exec", 1) == 'X', "exec did not write the shared page back");
+    unlink("mm_exec");
+}
+
 /* ---- a lock across processes --------------------------------------------- */
 
 struct shared_counter {
@@ -366,6 +387,7 @@ static struct test tests[] = {
     {"file_private", t_file_private},
     {"file_shared", t_file_shared},
     {"file_shared_exit", t_file_shared_exit},
+    {"exec_with_mappings", t_exec_with_mappings},
     {"futex_cross_process", t_futex_cross_process},
     {"stack_grows", t_stack_grows},
     {"stack_limit", t_stack_limit},

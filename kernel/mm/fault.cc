@@ -135,14 +135,24 @@ Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why, u64 sp)
     return zero_fill(tg, page, *r);
 }
 
-// The bytes of r's file for page `page` into mem (zeros past its end).
+// The bytes of r's file for page `page` into mem (zeros past its end or
+// the region's file_len). A kernel copy may fault here holding that very
+// inode's lock (read() of a program into its own untouched text is not
+// possible, but write() of a program's text to its own file is): then the
+// lock is already ours.
 void read_file_page(const vm::Region& r, u64 page, void* mem) {
     Inode* ip = reinterpret_cast<Inode*>(r.obj);
-    const u64 fo = r.off + (page - r.start);
-    InodeLock lock(ip);
-    if (fo >= ip->size) return;
-    const u64 n = ip->size - fo < kPageSize ? ip->size - fo : kPageSize;
-    (void)readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(fo), static_cast<u32>(n));
+    const u64 rel = page - r.start;
+    if (rel >= r.file_len) return;
+    const u64 fo = r.off + rel;
+    const bool mine = ip->lock.holding();
+    if (!mine) ilock(ip);
+    u64 n = r.file_len - rel < kPageSize ? r.file_len - rel : kPageSize;
+    if (fo < ip->size) {
+        if (ip->size - fo < n) n = ip->size - fo;
+        (void)readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(fo), static_cast<u32>(n));
+    }
+    if (!mine) iunlock(ip);
 }
 
 // A file mapping's page at va (may sleep; interrupts on). The promise is

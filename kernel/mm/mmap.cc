@@ -61,44 +61,10 @@ bool range_ok(u64 addr, u64 len) {
 
 Inode* inode_of(const vm::Region& r) { return reinterpret_cast<Inode*>(r.obj); }
 
-// How many regions of m name obj.
-int count_obj(const vm::Map& m, u64 obj) {
-    int n = 0;
-    for (int i = 0; i < m.size(); i++) {
-        if (m.at(i).kind == vm::Kind::Mmap && m.at(i).obj == obj) n++;
-    }
-    return n;
-}
-
-// Inode references after a map change from `before` to `after`: one per
-// region naming the inode. Returns how many references to drop for the
-// objects that lost regions, written to drop[] (at most kMaxRegions).
-int fix_refs(const vm::Map& before, const vm::Map& after, Inode** drop) {
-    int ndrop = 0;
-    auto seen_in = [](const vm::Map& m, int upto, u64 obj) {
-        for (int j = 0; j < upto; j++) {
-            if (m.at(j).kind == vm::Kind::Mmap && m.at(j).obj == obj) return true;
-        }
-        return false;
-    };
-    for (int pass = 0; pass < 2; pass++) {
-        const vm::Map& m = pass == 0 ? before : after;
-        for (int i = 0; i < m.size(); i++) {
-            const u64 obj = m.at(i).obj;
-            if (m.at(i).kind != vm::Kind::Mmap || obj == 0 || seen_in(m, i, obj)) continue;
-            if (pass == 1 && count_obj(before, obj) > 0) continue;  // counted in pass 0
-            const int d = count_obj(after, obj) - count_obj(before, obj);
-            for (int k = 0; k < d; k++) idup(reinterpret_cast<Inode*>(obj));
-            for (int k = 0; k < -d && ndrop < vm::Map::kMaxRegions; k++) drop[ndrop++] = reinterpret_cast<Inode*>(obj);
-        }
-    }
-    return ndrop;
-}
-
-void drop_refs(Inode** drop, int n) {
-    if (n == 0) return;
+void drop_ref(Inode* ip) {
+    if (ip == nullptr) return;
     FsOp op;  // the last reference to an unlinked file frees it on disk
-    for (int i = 0; i < n; i++) iput(drop[i]);
+    iput(ip);
 }
 
 // Write the mapped pages of a shared file region r within [from, to) back
@@ -147,40 +113,38 @@ Status sync_range(ThreadGroup* tg, u64 start, u64 end) {
 }
 
 // Remove the mappings of [start, end): pages freed, untouched pages'
-// promises returned, inode references dropped. Caller holds MmGuard.
+// promises returned, inode references dropped. One region at a time, so
+// nothing but one Region is copied onto the kernel stack. Caller holds
+// MmGuard.
 Status unmap_range(ThreadGroup* tg, u64 start, u64 end) {
     (void)sync_range(tg, start, end);  // a failed write-back (disk full) still unmaps, as Linux
-    vm::Map before;
-    {
-        LockGuard g(tg->pt_lock);
-        before = tg->map;
-        if (!tg->map.remove_mappings(start, end)) return Error::NoMemory;  // the table is full
-        for (int i = 0; i < before.size(); i++) {                          // nobody may use the pages now
-            const vm::Region& r = before.at(i);
-            if (r.kind != vm::Kind::Mmap || r.end <= start || r.start >= end) continue;
-            const u64 from = r.start > start ? r.start : start;
-            const u64 to = r.end < end ? r.end : end;
-            uvm_revoke(tg->pagetable, from, to);
+    for (;;) {
+        vm::Region r;
+        {
+            LockGuard g(tg->pt_lock);
+            const vm::Region* cur = tg->map.first_mapping(start, end);
+            if (cur == nullptr) return {};
+            const u64 from = cur->start > start ? cur->start : start;
+            const u64 to = cur->end < end ? cur->end : end;
+            u64 objs[2];
+            tg->map.cut_objs(from, to, objs);
+            if (!tg->map.split_at(from, to)) return Error::NoMemory;  // the table is full
+            for (u64 o : objs) {  // the new piece of a cut file mapping: its own reference
+                if (o) idup(reinterpret_cast<Inode*>(o));
+            }
+            r = *tg->map.find(from);
+            (void)tg->map.remove_mappings(from, to);  // whole now: no cut
+            uvm_revoke(tg->pagetable, from, to);      // nobody may use the pages now
         }
-    }
-    tlb_shootdown(tg);
-    Inode* drop[vm::Map::kMaxRegions];
-    int ndrop = 0;
-    {
-        LockGuard g(tg->pt_lock);
-        for (int i = 0; i < before.size(); i++) {
-            const vm::Region& r = before.at(i);
-            if (r.kind != vm::Kind::Mmap || r.end <= start || r.start >= end) continue;
-            const u64 from = r.start > start ? r.start : start;
-            const u64 to = r.end < end ? r.end : end;
-            const u64 holes = uvm_unmap(tg->pagetable, from, (to - from) / kPageSize, true);
+        tlb_shootdown(tg);
+        {
+            LockGuard g(tg->pt_lock);
+            const u64 holes = uvm_unmap(tg->pagetable, r.start, (r.end - r.start) / kPageSize, true);
             kalloc_unreserve(holes);  // each page never touched was promised
             tg->reserved -= holes;
         }
-        ndrop = fix_refs(before, tg->map, drop);
+        drop_ref(inode_of(r));
     }
-    drop_refs(drop, ndrop);
-    return {};
 }
 
 // The file behind fd for a mapping with prot and flags, checked as Linux
@@ -225,9 +189,8 @@ Result<u64> do_mmap(u64 hint, u64 len, int prot, int flags, int fd, u64 off) {
     u64 at = place(tg, hint, len, (flags & MAP_FIXED) != 0);
     if (at == 0) return Error::NoMemory;
     if (flags & MAP_FIXED) {
-        vm::Map probe = tg->map;
-        if (!probe.remove_mappings(at, at + len) || probe.find_free(len, at, at + len) != at) return Error::BadArgument;
-        Q_CHECK(unmap_range(tg, at, at + len));  // MAP_FIXED replaces what was mapped there
+        if (tg->map.other_in(at, at + len)) return Error::BadArgument;  // the program, stack or heap
+        Q_CHECK(unmap_range(tg, at, at + len));                         // MAP_FIXED replaces mappings there
     }
     vm::Region r;
     r.start = at;
@@ -289,13 +252,15 @@ i64 sys_mprotect() {
     const u64 end = addr + page_round_up(len);
     ThreadGroup* tg = myproc()->tg;
     MmGuard mm(tg);
-    Inode* drop[vm::Map::kMaxRegions];
     {
         LockGuard g(tg->pt_lock);
-        const vm::Map before = tg->map;
+        u64 objs[2];
+        tg->map.cut_objs(addr, end, objs);
         if (!tg->map.protect(addr, end, perm_of(prot))) return fail(Error::NoMemory);
+        for (u64 o : objs) {  // the pieces of a cut file mapping: one reference each
+            if (o) idup(reinterpret_cast<Inode*>(o));
+        }
         protect_pages(tg->pagetable, addr, end, perm_of(prot));
-        (void)fix_refs(before, tg->map, drop);  // the pieces of a cut file mapping: one reference each
     }
     tlb_shootdown(tg);
     return 0;
@@ -340,16 +305,40 @@ Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy) {
         }
         return Error::NoMemory;
     }
-    for (int i = 0; i < ptg->map.size(); i++) {
-        if (ptg->map.at(i).kind == vm::Kind::Mmap && ptg->map.at(i).obj) idup(inode_of(ptg->map.at(i)));
+    for (int i = 0; i < ptg->map.size(); i++) {  // mappings' and demand-paged text's files
+        if (ptg->map.at(i).obj) idup(inode_of(ptg->map.at(i)));
     }
     return holes;
 }
 
 void vm_mmap_release(ThreadGroup* tg) {
-    if (tg->map.pages_of(vm::Kind::Mmap) == 0) return;
     MmGuard mm(tg);
-    (void)unmap_range(tg, 0, layout::kUserTop);  // whole regions: no cut, cannot fail
+    if (tg->map.pages_of(vm::Kind::Mmap) != 0) (void)unmap_range(tg, 0, layout::kUserTop);  // whole regions: no cut
+    // The program's demand-paged text: its file references (the pages go
+    // with the rest of [0, sz)). No user code runs in this map any more.
+    Inode* drop[vm::Map::kMaxRegions];
+    int ndrop = 0;
+    {
+        LockGuard g(tg->pt_lock);
+        for (int i = 0; i < tg->map.size(); i++) {
+            if (tg->map.at(i).obj) drop[ndrop++] = inode_of(tg->map.at(i));
+        }
+        tg->map.clear_backing();
+    }
+    for (int i = 0; i < ndrop; i++) drop_ref(drop[i]);
+}
+
+int vm_objs_from(const ThreadGroup* tg, u64 from, Inode** out) {
+    int n = 0;
+    for (int i = 0; i < tg->map.size(); i++) {
+        const vm::Region& r = tg->map.at(i);
+        if (r.obj && r.kind != vm::Kind::Mmap && r.start >= from) out[n++] = inode_of(r);
+    }
+    return n;
+}
+
+void vm_drop_objs(Inode** objs, int n) {
+    for (int i = 0; i < n; i++) drop_ref(objs[i]);
 }
 
 }  // namespace q

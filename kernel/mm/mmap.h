@@ -21,5 +21,11 @@ Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy);
 // exit or exec: write back shared file pages, free every mapping's pages
 // and drop its file references (may sleep).
 void vm_mmap_release(ThreadGroup* tg);
+// sbrk shrinking to `from` removes the program's regions at or above it:
+// their file references (demand-paged text), collected before the cut
+// (out: kMaxRegions entries) and dropped after it (may sleep).
+struct Inode;
+int vm_objs_from(const ThreadGroup* tg, u64 from, Inode** out);
+void vm_drop_objs(Inode** objs, int n);
 
 }  // namespace q

@@ -286,6 +286,8 @@ Result<u64> grow_proc(i64 n) {
         if (static_cast<u64>(-n) > sz) return Error::BadArgument;
         const u64 newsz = sz + n;
         u64 holes = 0;
+        Inode* gone[vm::Map::kMaxRegions];  // demand-paged text regions the cut removes: their files
+        const int ngone = vm_objs_from(tg, page_round_up(newsz), gone);
         if (alone) {  // free them, and any kept ones
             uvm_dealloc(tg->pagetable, sz > tg->top ? sz : tg->top, newsz, &holes);
             tg->top = 0;
@@ -301,6 +303,7 @@ Result<u64> grow_proc(i64 n) {
         kalloc_unreserve(holes);
         tg->reserved -= holes;
         tg->sz = newsz;
+        vm_drop_objs(gone, ngone);
     }
     return sz;
 }

@@ -19,6 +19,7 @@ namespace q::vm {
 enum class Kind : u8 { Text, Data, Guard, Stack, Heap, Mmap };
 enum Perm : u8 { kRead = 1, kWrite = 2, kExec = 4 };
 enum class Access : u8 { Read, Write, Exec };
+constexpr u32 kWholeFile = ~0u;  // Region::file_len of a mapping: the file to its end
 
 struct Region {
     u64 start = 0;
@@ -29,11 +30,13 @@ struct Region {
     // region is made.
     bool lazy = false;
     bool shared = false;                   // a Mmap region mapped MAP_SHARED
-    u64 obj = 0;                           // what backs it (0: anonymous)
-    u64 off = 0;                           // obj's offset at start
     u8 max_perm = kRead | kWrite | kExec;  // what mprotect may grant (a file opened read-only: no W if shared)
+    u64 obj = 0;                           // what backs it (0: anonymous)
+    u32 off = 0;                           // obj's offset at start (files are < 4 GiB)
+    u32 file_len = kWholeFile;             // bytes of obj from off behind it (exec's text: the segment's); zeros past
     bool contains(u64 va) const { return va >= start && va < end; }
 };
+static_assert(sizeof(Region) == 40, "a Map is 32 of these, on kernel stacks: keep it small");
 
 // What a fault at an address means.
 enum class Verdict : u8 {
@@ -112,7 +115,21 @@ class Map {
         r->obj = m.obj;
         r->off = m.off;
         r->max_perm = m.max_perm;
+        r->file_len = m.file_len;
         return true;
+    }
+
+    // Back the region that starts at start with file_len bytes of obj from
+    // off (exec's demand-paged text); false if no region starts there.
+    bool back(u64 start, u64 obj, u32 off, u32 file_len) {
+        for (int i = 0; i < n_; i++) {
+            if (r_[i].start != start) continue;
+            r_[i].obj = obj;
+            r_[i].off = off;
+            r_[i].file_len = file_len;
+            return true;
+        }
+        return false;
     }
 
     // True if every page of [start, end) is in a Mmap region.
@@ -180,6 +197,38 @@ class Map {
             if (at > hi - len) return 0;
         }
         return at + len <= hi ? at : 0;
+    }
+
+    // The file objects of the regions cut at start and at end, which a
+    // split_at(start, end) would give a second region each (0: no cut, or
+    // anonymous); the caller takes a reference for each.
+    void cut_objs(u64 start, u64 end, u64 out[2]) const {
+        const u64 cuts[2] = {start, end};
+        for (int k = 0; k < 2; k++) {
+            const Region* r = find(cuts[k]);
+            out[k] = r && r->kind == Kind::Mmap && r->start != cuts[k] ? r->obj : 0;
+        }
+    }
+
+    // The first Mmap region overlapping [start, end), or null.
+    const Region* first_mapping(u64 start, u64 end) const {
+        for (int i = 0; i < n_; i++) {
+            if (r_[i].kind == Kind::Mmap && r_[i].start < end && r_[i].end > start) return &r_[i];
+        }
+        return nullptr;
+    }
+
+    // True if a region other than a mapping overlaps [start, end).
+    bool other_in(u64 start, u64 end) const {
+        for (int i = 0; i < n_; i++) {
+            if (r_[i].kind != Kind::Mmap && r_[i].start < end && r_[i].end > start) return true;
+        }
+        return false;
+    }
+
+    // Forget every region's backing object (the caller dropped them).
+    void clear_backing() {
+        for (int i = 0; i < n_; i++) r_[i].obj = 0;
     }
 
     // Pages in regions of this kind (mmap's: the out-of-memory badness).
@@ -263,7 +312,10 @@ class Map {
         r_[i + 1] = r_[i];
         r_[i].end = va;
         r_[i + 1].start = va;
-        r_[i + 1].off += va - r_[i].start;
+        const u64 cut = va - r_[i].start;  // below 4 GiB in a file mapping (mmap checks off + len)
+        r_[i + 1].off += static_cast<u32>(cut);
+        if (r_[i + 1].file_len != kWholeFile)
+            r_[i + 1].file_len = r_[i + 1].file_len > cut ? r_[i + 1].file_len - static_cast<u32>(cut) : 0;
         n_++;
     }
 

@@ -22,7 +22,7 @@ import tempfile
 from extra_image import build_image
 from qemu import BUILD, ROOT, Guest, run_cases
 
-PROGS = ["wordfreq", "numstat", "timing", "fileio", "spawn", "lsdir"]
+PROGS = ["wordfreq", "numstat", "timing", "fileio", "spawn", "lsdir", "mman"]
 DATA = ["words.txt", "numbers.txt", "ints.txt"]
 HAS_ERRNO = "SYS_errno" in open(os.path.join(ROOT, "lib", "abi", "abi.h")).read()
 ENOENT = "No such file or directory" if HAS_ERRNO else "I/O error"
@@ -65,6 +65,7 @@ CASES = [
     ("lsdir-root-cwd", "lsdir -p w/a", r"cwd /\n0 entries\n"),
     ("lsdir-missing", "lsdir nodir", r"nodir: %s\n" % ENOENT),
     ("timing-usage", "timing -s 0", r"usage: timing \[-s MS\]\n"),
+    ("mman", "mman", r"anon 0\nzero length: MAP_FAILED errno EINVAL\nmsync 0\nfile \.\.mmap\.\.\n"),
 ]
 
 
