@@ -162,6 +162,10 @@ extern "C" void usertrap() {
     p->trapframe->epc = r_sepc();
     Intr which = Intr::None;
     const u64 scause = r_scause();
+    // It ran since its last fault: a fault retried as a stale TLB entry
+    // (kernel/mm/fault.cc) may race again at the same page, with a sibling
+    // reading in a text page they both run.
+    if (!is_page_fault(scause)) p->retried_va = ~0ull;
     if (scause == kExcEcallUser) {
         if (killed(p)) exit(-1);
         p->trapframe->epc += 4;

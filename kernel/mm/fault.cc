@@ -194,7 +194,7 @@ Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
 [[gnu::noinline]] void report(const Proc* p, u64 scause, u64 va, const char* why) {
     kprintf("pid %d (%s): page fault: %s at %p (%s), scause=%lx sepc=%p: killed\n", p->pid, p->name,
             vm::access_name(access_of(scause)), reinterpret_cast<void*>(va), why, scause,
-            reinterpret_cast<void*>(r_sepc()));
+            reinterpret_cast<void*>(p->trapframe->epc));  // sepc itself is another trap's after a file read
 }
 
 }  // namespace
@@ -210,7 +210,10 @@ bool vm_user_fault(Proc* p, u64 scause, u64 va) {
         intr_on();  // reading the file sleeps; usertrap_return turns them off again
         o = file_fill(p->tg, va, access_of(scause), &why);
     }
-    if (o == Outcome::Mapped) return true;
+    if (o == Outcome::Mapped) {
+        p->retried_va = ~0ull;  // progress: a later race at va is a new one
+        return true;
+    }
     if (o == Outcome::Present && p->retried_va != va) {
         p->retried_va = va;  // a second fault here is real, whatever the entry says
         return true;

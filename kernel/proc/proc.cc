@@ -134,6 +134,7 @@ void clear_slot(Proc* p) {
     p->name[0] = 0;
     p->chan = nullptr;
     p->killed = false;
+    p->retried_va = ~0ull;  // the next thread here is not its predecessor
     p->xstate = 0;
     p->state = ProcState::Unused;
 }

@@ -12,7 +12,8 @@ int main(void) {
     char* p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return 1;
     strcpy(p + 4096, "anon");
-    printf("%s %d\n", p + 4096, munmap(p, 8192));
+    printf("%s ", p + 4096);
+    printf("%d\n", munmap(p, 8192));
     errno = 0;
     void* bad = mmap(NULL, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     printf("zero length: %s errno %s\n", bad == MAP_FAILED ? "MAP_FAILED" : "mapped", errno == EINVAL ? "EINVAL" : "?");
