@@ -6,11 +6,12 @@ namespace q {
 
 struct ThreadGroup;
 
-// Every trap into the kernel on this hart (kernel/trap.cc) counts here.
-void tlb_trap_seen();
+// This hart took a software interrupt (kernel/trap.cc): any shootdown
+// request to it is answered.
+void tlb_ipi_seen();
 // After tg's page table lost or narrowed entries (munmap, mprotect): wait
-// until every other hart running one of tg's threads has trapped once, so
-// its TLB holds no old entry (the trampoline flushes on every entry to and
+// until every other hart running one of tg's threads has taken the IPI
+// sent to it (a trap), so its TLB holds no old entry (the trampoline flushes on every entry to and
 // exit from the kernel). Caller holds no spinlock (interrupts on).
 void tlb_shootdown(const ThreadGroup* tg);
 
