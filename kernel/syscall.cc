@@ -14,6 +14,7 @@
 // be a result (nice -1), so it never changes errno. A successful exec
 // starts the new program with errno 0.
 #include "kernel/syscall.h"
+#include "kernel/mm/mmap.h"
 
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/lib/kprintf.h"
@@ -141,6 +142,10 @@ constexpr auto make_table() {
     t.h[SYS_gettid] = sys_gettid;
     t.h[SYS_texit] = sys_texit;
     t.h[SYS_futex] = sys_futex;
+    t.h[SYS_mmap] = sys_mmap;
+    t.h[SYS_munmap] = sys_munmap;
+    t.h[SYS_mprotect] = sys_mprotect;
+    t.h[SYS_msync] = sys_msync;
     t.h[SYS_errno] = sys_errno;
     return t;
 }

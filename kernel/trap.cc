@@ -25,6 +25,7 @@
 #include "kernel/fs/poll.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/fault.h"
+#include "kernel/mm/tlb.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
@@ -147,6 +148,7 @@ Intr dev_intr(const u64* kregs) {
         // An IPI: processes woken for this hart's queue (rq_drain), or a
         // request to reschedule (need_resched set by the sender).
         w_sip(r_sip() & ~2ull);
+        tlb_ipi_seen();               // a shootdown's wait ends: this hart trapped, its TLB flushed (kernel/mm/tlb.h)
         if (prof::on()) arm_timer();  // prof_start asks every hart to arm its sampling timer
         rq_drain(cpuid());
         return mycpu()->need_resched ? Intr::Resched : Intr::Handled;
@@ -165,6 +167,10 @@ extern "C" void usertrap() {
     Intr which = Intr::None;
     const u64 scause = r_scause();
     if (scause == kExcEcallUser) {
+        // It ran since its last fault: a fault retried as a stale TLB entry
+        // (kernel/mm/fault.cc) may race again at the same page, with a
+        // sibling reading in a text page they both run (also below).
+        p->retried_va = ~0ull;
         if (killed(p)) exit(-1);
         p->trapframe->epc += 4;
         intr_on();
@@ -173,10 +179,13 @@ extern "C" void usertrap() {
         // its first FP instruction: FP is on now and the instruction runs again
     } else if (is_page_fault(scause)) {
         vm_user_fault(p, scause, r_stval());  // resolved, or p is killed (kernel/mm/fault.cc)
-    } else if ((which = dev_intr(nullptr)) == Intr::None) {
-        kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
-                r_stval());
-        set_killed(p);
+    } else {
+        p->retried_va = ~0ull;
+        if ((which = dev_intr(nullptr)) == Intr::None) {
+            kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
+                    r_stval());
+            set_killed(p);
+        }
     }
     if (killed(p)) exit(-1);
     if (which == Intr::SliceOver || which == Intr::Resched || mycpu()->need_resched) yield();

@@ -32,7 +32,8 @@ constexpr int kBufs = kMaxOpBlocks * 4;         // the buffer cache's fixed floo
 constexpr int kFsBlocks = 5000;                 // default file-system size in blocks
 constexpr int kFsInodes = 400;                  // default inode count (> NINODE + 1: xv6's iref)
 constexpr int kMaxPath = 128;                   // longest path accepted
-constexpr int kUserStackPages = 1;              // user stack size in pages
+constexpr int kUserStackPages = 1;              // user stack pages mapped at exec (argv on them)
+constexpr int kUserStackMaxPages = 32;          // what the stack may grow to on faults (128 KiB)
 constexpr u64 kDefaultRamBytes = 128ull << 20;  // when the device tree is absent
 
 // Timer: QEMU virt's time CSR runs at 10 MHz.

@@ -2,3 +2,5 @@
 # (user/vmtest.c) and its suite on 1, 3 and 8 harts.
 UPROG_NAMES += vmtest
 EXTRA_GUEST_SUITES += tests/guest/vm_tests.py 1 3 8
+UPROG_NAMES += mmaptest
+UPROG_PARTS_hostile += hostile_vm

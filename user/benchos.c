@@ -132,6 +132,31 @@ static int op_pages(void) {
     return sbrk(-64 * 4096) == (char*)-1 ? -1 : 0;
 }
 
+#ifndef BENCHOS_XV6
+/* quanta's mappings (calls 90-93, docs/memory.md "Mappings"; build with
+ * -DBENCHOS_XV6 for xv6, which has none). mmap64: map 64 anonymous pages,
+ * touch each (64 zero-fill faults), unmap: the pages64 row through mmap.
+ * mmapfile: map bo.read (50 KB, 13 pages) privately, read a byte of each
+ * page (13 major faults, each reading its page from the cached file),
+ * unmap: compare read4k's 12.5 reads of the same bytes. */
+static int op_mmap64(void) {
+    char* p = mmap(0, 64 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return -1;
+    for (int i = 0; i < 64; i++) p[i * 4096] = (char)i;
+    return munmap(p, 64 * 4096);
+}
+
+static int op_mmapfile(void) {
+    const int len = FILE_KB * 1024;
+    volatile char* p = mmap(0, len, PROT_READ, MAP_PRIVATE, read_fd, 0);
+    if (p == MAP_FAILED) return -1;
+    int sum = 0;
+    for (int i = 0; i < len; i += 4096) sum += p[i];
+    (void)sum;
+    return munmap((void*)p, len);
+}
+#endif
+
 static void setup_pipe(void) {
     if (pipe(ping) < 0 || pipe(pong) < 0) die("pipe");
     int pid = fork();
@@ -177,10 +202,13 @@ struct bench {
 };
 
 static struct bench benches[] = {
-    {"null", op_null, 0},     {"fork", op_fork, 0},     {"exec", op_exec, 0},     {"pipe", op_pipe, 1},
-    {"create", op_create, 0}, {"append", op_append, 2}, {"read512", op_read, 3},  {"read4k", op_read, 4},
-    {"mkdir", op_mkdir, 0},   {"sbrk", op_sbrk, 0},     {"pages64", op_pages, 0}, {"fork1m", op_fork, 5},
+    {"null", op_null, 0},     {"fork", op_fork, 0},         {"exec", op_exec, 0},     {"pipe", op_pipe, 1},
+    {"create", op_create, 0}, {"append", op_append, 2},     {"read512", op_read, 3},  {"read4k", op_read, 4},
+    {"mkdir", op_mkdir, 0},   {"sbrk", op_sbrk, 0},         {"pages64", op_pages, 0}, {"fork1m", op_fork, 5},
     {"fork16m", op_fork, 6},
+#ifndef BENCHOS_XV6
+    {"mmap64", op_mmap64, 0}, {"mmapfile", op_mmapfile, 4},
+#endif
 };
 #define NBENCH (int)(sizeof(benches) / sizeof(benches[0]))
 

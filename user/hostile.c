@@ -1004,12 +1004,16 @@ static struct test tests[] = {
     {"tkill", t_tkill},
     {"tjoin", t_tjoin},
     {"tstack", t_tstack},
+    /* memory mappings (user/hostile_vm.c) */
+    {"mmapgarbage", t_mmapgarbage},
+    {"mprotrace", t_mprotrace},
+    {"mmapoom", t_mmapoom},
 };
 
 int main(int argc, char* argv[]) {
     int ntests = sizeof tests / sizeof tests[0];
     if (argc < 2 || strcmp(argv[1], "-h") == 0) {
-        char line[400] = "hostile TEST...  (tests:";
+        char line[600] = "hostile TEST...  (tests:";
         for (int i = 0; i < ntests; i++) {
             int n = strlen(line);
             line[n] = ' ';

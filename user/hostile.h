@@ -1,6 +1,7 @@
 /* user/hostile.h - what the parts of user/hostile share: the result lines
  * and the reaper (user/hostile.c), the file-system tests
- * (user/hostile_fs.c) and the thread attacks (user/hostile_threads.c). */
+ * (user/hostile_fs.c), the thread attacks (user/hostile_threads.c) and the
+ * mapping attacks (user/hostile_vm.c). */
 #ifndef QUANTA_HOSTILE_H
 #define QUANTA_HOSTILE_H
 
@@ -25,5 +26,10 @@ void t_texecrace(void);
 void t_tkill(void);
 void t_tjoin(void);
 void t_tstack(void);
+
+/* memory mappings (user/hostile_vm.c) */
+void t_mmapgarbage(void);
+void t_mprotrace(void);
+void t_mmapoom(void);
 
 #endif

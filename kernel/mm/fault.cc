@@ -17,13 +17,20 @@
 // away, or a page-table page cannot be had) applies the out-of-memory rule
 // (kernel/proc/oom.cc): a bigger process dies and this one waits for its
 // pages; if there is none, this one is killed.
+// A file mapping's page (kernel/mm/mmap.cc) is read from its file: the one
+// fault that sleeps (a major fault), so it is resolved outside pt_lock,
+// holding the process's MmGuard so that no munmap runs meanwhile, and only
+// when the faulting context may sleep (a copy under a futex's spinlock
+// cannot: it fails as an unmapped page would).
 // Locking: the map and the page table change under ThreadGroup::pt_lock, a
-// spinlock: resolving a fault never sleeps, so it may run from a copy done
-// under another spinlock (futex words).
+// spinlock: resolving any other fault never sleeps, so it may run from a
+// copy done under another spinlock (futex words).
 #include "kernel/mm/fault.h"
 
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
+#include "kernel/arch/riscv/trapframe.h"
+#include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
@@ -37,7 +44,7 @@ using namespace riscv;
 
 namespace {
 
-enum class Outcome : u8 { Mapped, Present, Refused, NoMemory };
+enum class Outcome : u8 { Mapped, Present, Refused, NoMemory, NeedFile };
 
 vm::Access access_of(u64 scause) {
     if (scause == kExcStorePageFault) return vm::Access::Write;
@@ -51,21 +58,25 @@ u64 pte_need(vm::Access a) {
     return kPteR;
 }
 
-u64 pte_perm(u8 perm) {
-    u64 bits = kPteU;
-    if (perm & vm::kRead) bits |= kPteR;
+// A region's page-table bits (RISC-V has no write-only page: W takes R).
+u64 pte_perm(const vm::Region& r) {
+    const u8 perm = r.perm;
+    u64 bits = kPteU | (r.shared ? kPteShared : 0);
+    if (perm & (vm::kRead | vm::kWrite)) bits |= kPteR;
     if (perm & vm::kWrite) bits |= kPteW;
     if (perm & vm::kExec) bits |= kPteX;
     return bits;
 }
 
-// Zero-fill page `page` of a lazy region with perm (pt_lock held).
-Outcome zero_fill(ThreadGroup* tg, u64 page, u8 perm) {
-    const bool promised = tg->reserved > 0;
-    void* mem = promised ? kalloc_reserved() : kalloc();
+// Map page `page` of lazy region r (pt_lock held): `filled` if given (a
+// file page read already, its promise taken by the caller), else a zeroed
+// page from the region's promise.
+Outcome zero_fill(ThreadGroup* tg, u64 page, const vm::Region& r, void* filled = nullptr) {
+    const bool promised = filled == nullptr && tg->reserved > 0;
+    void* mem = filled ? filled : promised ? kalloc_reserved() : kalloc();
     if (mem == nullptr) return Outcome::NoMemory;
-    if (!map_user_page(tg->pagetable, page, reinterpret_cast<u64>(mem), pte_perm(perm), &tg->table_reserved).ok()) {
-        kfree(mem);  // no page for the page table
+    if (!map_user_page(tg->pagetable, page, reinterpret_cast<u64>(mem), pte_perm(r), &tg->table_reserved).ok()) {
+        if (!filled) kfree(mem);  // no page for the page table
         if (promised) kalloc_reserve(1);
         return Outcome::NoMemory;
     }
@@ -96,7 +107,11 @@ Outcome break_cow(ThreadGroup* tg, Pte* pte) {
     return Outcome::Mapped;
 }
 
-Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
+// sp: the faulting thread's stack pointer. The stack grows only over pages
+// at or above it (code moves sp down first, then stores above it, as
+// Linux's old check): a touch below sp is a guard-page hit, which xv6's
+// stacktest requires of the page just below the stack.
+Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why, u64 sp) {
     *why = vm::Verdict::Unmapped;
     if (va >= layout::kUserTop) return Outcome::Refused;
     const u64 page = page_round_down(va);
@@ -111,13 +126,75 @@ Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
         return Outcome::Refused;
     }
     if (*why != vm::Verdict::ZeroFill) return Outcome::Refused;
-    return zero_fill(tg, page, tg->map.find(va)->perm);
+    const vm::Region* r = tg->map.find(va);
+    if (r->kind == vm::Kind::Stack && va < sp) {
+        *why = vm::Verdict::Guard;
+        return Outcome::Refused;
+    }
+    if (r->obj != 0) return Outcome::NeedFile;
+    return zero_fill(tg, page, *r);
+}
+
+// The bytes of r's file for page `page` into mem (zeros past its end or
+// the region's file_len). A kernel copy may fault here holding that very
+// inode's lock (read() of a program into its own untouched text is not
+// possible, but write() of a program's text to its own file is): then the
+// lock is already ours.
+void read_file_page(const vm::Region& r, u64 page, void* mem) {
+    Inode* ip = reinterpret_cast<Inode*>(r.obj);
+    const u64 rel = page - r.start;
+    if (rel >= r.file_len) return;
+    const u64 fo = r.off + rel;
+    const bool mine = ip->lock.holding();
+    if (!mine) ilock(ip);
+    u64 n = r.file_len - rel < kPageSize ? r.file_len - rel : kPageSize;
+    if (fo < ip->size) {
+        if (ip->size - fo < n) n = ip->size - fo;
+        (void)readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(fo), static_cast<u32>(n));
+    }
+    if (!mine) iunlock(ip);
+}
+
+// A file mapping's page at va (may sleep; interrupts on). The promise is
+// taken first, the file read without pt_lock, and the page mapped if the
+// region is still what it was (MmGuard keeps munmap out meanwhile).
+Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
+    MmGuard mm(tg);
+    const u64 page = page_round_down(va);
+    vm::Region r;
+    void* mem = nullptr;
+    bool promised = false;
+    {
+        LockGuard g(tg->pt_lock);
+        *why = tg->map.classify(va, a);
+        const vm::Region* cur = tg->map.find(va);
+        if (*why != vm::Verdict::ZeroFill || cur == nullptr || cur->obj == 0) return Outcome::Refused;
+        Pte* pte = walk(tg->pagetable, page, false);
+        if (pte && (*pte & kPteV)) return Outcome::Present;  // another thread read it first
+        r = *cur;
+        promised = tg->reserved > 0;
+        mem = promised ? kalloc_reserved() : kalloc();
+        if (mem == nullptr) return Outcome::NoMemory;
+        if (promised) tg->reserved--;
+    }
+    read_file_page(r, page, mem);
+    LockGuard g(tg->pt_lock);
+    const Outcome o = zero_fill(tg, page, r, mem);
+    if (o == Outcome::Mapped) {
+        __atomic_fetch_add(&tg->majflt, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_sub(&tg->minflt, 1, __ATOMIC_RELAXED);  // zero_fill counted it minor
+    } else {
+        kfree(mem);
+        if (promised) kalloc_reserve(1);
+        if (promised) tg->reserved++;
+    }
+    return o;
 }
 
 [[gnu::noinline]] void report(const Proc* p, u64 scause, u64 va, const char* why) {
     kprintf("pid %d (%s): page fault: %s at %p (%s), scause=%lx sepc=%p: killed\n", p->pid, p->name,
             vm::access_name(access_of(scause)), reinterpret_cast<void*>(va), why, scause,
-            reinterpret_cast<void*>(r_sepc()));
+            reinterpret_cast<void*>(p->trapframe->epc));  // sepc itself is another trap's after a file read
 }
 
 }  // namespace
@@ -128,8 +205,15 @@ bool is_page_fault(u64 scause) {
 
 bool vm_user_fault(Proc* p, u64 scause, u64 va) {
     vm::Verdict why = vm::Verdict::Unmapped;
-    const Outcome o = resolve(p->tg, va, access_of(scause), &why);
-    if (o == Outcome::Mapped) return true;
+    Outcome o = resolve(p->tg, va, access_of(scause), &why, p->trapframe->x(TrapFrame::sp));
+    if (o == Outcome::NeedFile) {
+        intr_on();  // reading the file sleeps; usertrap_return turns them off again
+        o = file_fill(p->tg, va, access_of(scause), &why);
+    }
+    if (o == Outcome::Mapped) {
+        p->retried_va = ~0ull;  // progress: a later race at va is a new one
+        return true;
+    }
     if (o == Outcome::Present && p->retried_va != va) {
         p->retried_va = va;  // a second fault here is real, whatever the entry says
         return true;
@@ -152,16 +236,42 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     Proc* p = myproc();
     if (p == nullptr || p->tg == nullptr || p->pagetable != pt) return false;
     vm::Verdict why;
-    const Outcome o = resolve(p->tg, va, write ? vm::Access::Write : vm::Access::Read, &why);
+    const vm::Access a = write ? vm::Access::Write : vm::Access::Read;
+    Outcome o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
+    if (o == Outcome::NeedFile && intr_get()) o = file_fill(p->tg, va, a, &why);  // no spinlock held: may sleep
     return o == Outcome::Mapped || o == Outcome::Present;
 }
 
-Status vm_unshare(ThreadGroup* tg) {
-    LockGuard g(tg->pt_lock);
-    for (u64 a = 0; a < tg->sz; a += kPageSize) {
+namespace {
+
+Status unshare_range(ThreadGroup* tg, u64 start, u64 end) {
+    for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = walk(tg->pagetable, a, false);
         if (!pte || (*pte & (kPteV | kPteCow)) != (kPteV | kPteCow)) continue;
         if (break_cow(tg, pte) != Outcome::Mapped) return Error::NoMemory;
+    }
+    return {};
+}
+
+}  // namespace
+
+Status vm_unshare(ThreadGroup* tg) {
+    LockGuard g(tg->pt_lock);
+    Q_CHECK(unshare_range(tg, 0, tg->sz));
+    for (int i = 0; i < tg->map.size(); i++) {  // private mappings' copy-on-write pages too
+        const vm::Region& r = tg->map.at(i);
+        if (r.kind == vm::Kind::Mmap) Q_CHECK(unshare_range(tg, r.start, r.end));
+    }
+    return {};
+}
+
+Status vm_fill_range(ThreadGroup* tg, u64 start, u64 end) {
+    LockGuard g(tg->pt_lock);
+    for (u64 a = start; a < end; a += kPageSize) {
+        Pte* pte = walk(tg->pagetable, a, false);
+        if (pte && (*pte & kPteV)) continue;
+        const vm::Region* r = tg->map.find(a);
+        if (r == nullptr || zero_fill(tg, a, *r) != Outcome::Mapped) return Error::NoMemory;
     }
     return {};
 }

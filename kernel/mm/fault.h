@@ -23,6 +23,9 @@ bool vm_fault_in(PageTable pt, u64 va, bool write);
 // copy-on-write page (uvm_share's no-other-hart rule: a copy would change
 // a page's address under another hart's TLB). NoMemory if a copy fails.
 Status vm_unshare(ThreadGroup* tg);
+// Map every unmapped page of [start, end), zeroed from its promise (an
+// anonymous MAP_SHARED mapping before fork shares it). NoMemory if one fails.
+Status vm_fill_range(ThreadGroup* tg, u64 start, u64 end);
 // Give back every page tg's heap was promised and never touched (its
 // memory is being freed: exit, exec, a failed fork).
 void vm_unreserve_all(ThreadGroup* tg);

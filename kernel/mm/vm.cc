@@ -266,9 +266,11 @@ void uvm_free(PageTable pt, u64 sz) {
     free_table(pt);
 }
 
-Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes) {
+Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes) { return uvm_copy_range(from, to, 0, sz, holes); }
+
+Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes) {
     *holes = 0;
-    for (u64 a = 0; a < sz; a += kPageSize) {
+    for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = walk(from, a, false);
         if (!pte || !(*pte & kPteV)) {  // a heap page never touched: the child's is promised too
             (*holes)++;
@@ -276,7 +278,7 @@ Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes) {
         }
         void* mem = kalloc_unzeroed();  // every byte is copied over just below
         if (!mem) {
-            uvm_unmap(to, 0, a / kPageSize, true);
+            uvm_unmap(to, start, (a - start) / kPageSize, true);
             return Error::NoMemory;
         }
         memmove(mem, reinterpret_cast<void*>(pte_to_pa(*pte)), kPageSize);
@@ -284,7 +286,7 @@ Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes) {
         if (flags & kPteCow) flags = (flags & ~kPteCow) | kPteW;  // the copy is the child's own
         if (!map_pages(to, a, kPageSize, reinterpret_cast<u64>(mem), flags).ok()) {
             kfree(mem);
-            uvm_unmap(to, 0, a / kPageSize, true);
+            uvm_unmap(to, start, (a - start) / kPageSize, true);
             return Error::NoMemory;
         }
     }
@@ -308,20 +310,24 @@ Pte* user_pte(PageTable pt, u64 base, u64 need) {
 }  // namespace
 
 Status uvm_share(PageTable from, PageTable to, u64 sz, u64* holes) {
+    return uvm_share_range(from, to, 0, sz, holes, true);
+}
+
+Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes, bool cow) {
     *holes = 0;
     u64 shared = 0;
     LeafCursor src(from, false), dst(to, true);
-    for (u64 a = 0; a < sz; a += kPageSize) {
+    for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = src.at(a);
         if (!pte || !(*pte & kPteV)) {
             (*holes)++;
             continue;
         }
-        if (*pte & kPteW) *pte = (*pte & ~kPteW) | kPteCow;
+        if (cow && (*pte & kPteW)) *pte = (*pte & ~kPteW) | kPteCow;
         Pte* copy = dst.at(a);
         if (!copy) {
             kalloc_reserve(shared);
-            uvm_unmap(to, 0, a / kPageSize, true);  // puts what was shared so far
+            uvm_unmap(to, start, (a - start) / kPageSize, true);  // puts what was shared so far
             return Error::NoMemory;
         }
         *copy = *pte;

@@ -22,6 +22,10 @@ using riscv::Pte;
 // without W; a write fault copies it or, if it is the last mapping, makes
 // it writable again (kernel/mm/fault.cc).
 constexpr u64 kPteCow = 1ull << 8;
+// A software bit of a user leaf in a MAP_SHARED mapping: fork maps the same
+// page in the child, writable, never copy-on-write (kernel/mm/mmap.cc), and
+// a futex word in it is keyed by its physical address (kernel/proc/futex.cc).
+constexpr u64 kPteShared = 1ull << 9;
 
 void kvm_init();       // build the kernel page table (hart 0)
 void kvm_init_hart();  // switch this hart to it
@@ -66,6 +70,10 @@ Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes);
 // hart may be using (a single-threaded process: its own hart flushes its
 // TLB on the way back to user mode). On failure `to` is emptied again.
 Status uvm_share(PageTable from, PageTable to, u64 sz, u64* holes);
+// The same for [start, end) (page-aligned): mmap's regions. uvm_share_range
+// with cow false maps the pages writable as they are in both (MAP_SHARED).
+Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes);
+Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes, bool cow);
 // Make a page inaccessible to user mode (the stack guard).
 void uvm_clear_user(PageTable pt, u64 va);
 // The aligned 32-bit word at user address va, if the process may read and

@@ -6,12 +6,14 @@
 // its map (lib/vm/regions.h: a region per segment, the guard, the stack and
 // an empty lazy heap above it), and only when all of it succeeded swaps it
 // in and frees the old one.
-// Invariant: an Image's size always covers exactly what it has mapped, so
-// its destructor frees every page of a half-built image whatever step
-// failed (a bad program header after a loaded segment, memory running out
-// in the middle of a segment). A failed exec leaves the caller untouched.
-// User stack at entry: sp -> argv[0..argc] pointers (NULL-terminated), the
-// strings above them; a0 = argc, a1 = argv. An exec in a process with
+// Read-only executable segments are demand-paged: named lazy in the map,
+// backed by the program file (an inode reference per region), read on
+// first touch (kernel/mm/fault.cc); writable ones are loaded now.
+// Invariant: an Image's size always covers what it has mapped (pages it
+// left lazy are holes), so its destructor frees every page (and drops
+// every file reference) of a half-built image whatever step failed (a bad program header after a loaded segment, memory
+// running out in the middle of a segment). A failed exec leaves the caller untouched. User stack at entry: sp ->
+// argv[0..argc] pointers (NULL-terminated), the strings above them; a0 = argc, a1 = argv. An exec in a process with
 // several threads ends the others once the new image is complete, and
 // only then commits (kernel/proc/thread.cc:end_other_threads), so a failed
 // exec leaves every thread running.
@@ -21,6 +23,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/mmap.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
 #include "kernel/syscall.h"
@@ -37,21 +40,30 @@ namespace {
 // release(); the destructor frees whatever was mapped.
 class Image {
   public:
-    explicit Image(Proc* p) : pt_(proc_pagetable(p)) {}
+    // The map lives in a page of its own, not on the kernel stack (a Map
+    // is 1.3 KiB; a zeroed page is an empty one: no region, n_ = 0).
+    explicit Image(Proc* p) : pt_(proc_pagetable(p)), map_(static_cast<vm::Map*>(kalloc())) {}
     ~Image() {
         if (pt_) proc_free_pagetable(pt_, sz_);
+        if (map_ && refs_) {
+            FsOp op;  // a failed exec drops its text's file references
+            for (int i = 0; i < map_->size(); i++) {
+                if (map_->at(i).obj) iput(reinterpret_cast<Inode*>(map_->at(i).obj));
+            }
+        }
+        if (map_) kfree(map_);
     }
     Image(const Image&) = delete;
     Image& operator=(const Image&) = delete;
 
-    bool ok() const { return pt_ != nullptr; }
+    bool ok() const { return pt_ != nullptr && map_ != nullptr; }
     PageTable pt() const { return pt_; }
     u64 size() const { return sz_; }
-    const vm::Map& map() const { return map_; }
+    const vm::Map& map() const { return *map_; }
     // Name [page_round_up(size), page_round_up(end)) in the map (what grow
     // maps); BadExec if the table of regions is full.
     Status name(u64 end, vm::Kind kind, u8 perm, bool lazy = false) {
-        if (!map_.add(page_round_up(sz_), page_round_up(end), kind, perm, lazy)) return Error::BadExec;
+        if (!map_->add(page_round_up(sz_), page_round_up(end), kind, perm, lazy)) return Error::BadExec;
         return {};
     }
     // Map fresh pages up to newsz (kernel/proc/oom.cc:oom_grow: admitted
@@ -62,16 +74,41 @@ class Image {
         sz_ = sz;
         return {};
     }
+    // Name-free growth: [size, newsz) stays unmapped (the stack's lazy
+    // pages below its first one), promised at commit.
+    void skip(u64 newsz) { sz_ = newsz; }
+    // A demand-paged segment: [vaddr, end) named lazy and backed by filesz
+    // bytes of ip from off, admitted now and promised at commit (any gap
+    // below vaddr is a lazy zero region of the same kind).
+    Status name_file(u64 vaddr, u64 end, vm::Kind kind, u8 perm, Inode* ip, u64 off, u64 filesz) {
+        const u64 from = page_round_up(sz_), to = page_round_up(end);
+        const u64 pages = (to - from) / kPageSize;
+        Q_CHECK(oom_admit(pages, to / kPageSize));  // an image larger than memory fails here, as before
+        if (from < vaddr) Q_CHECK(name(vaddr, kind, perm, true));
+        sz_ = vaddr;
+        Q_CHECK(name(end, kind, perm, true));
+        if (!map_->back(vaddr, reinterpret_cast<u64>(ip), static_cast<u32>(off), static_cast<u32>(filesz)))
+            return Error::BadExec;
+        idup(ip);
+        refs_ = true;
+        lazy_ += pages;
+        sz_ = to;
+        return {};
+    }
+    u64 lazy_pages() const { return lazy_; }
     PageTable release() {
         PageTable pt = pt_;
         pt_ = nullptr;
+        refs_ = false;  // the map's references go with it
         return pt;
     }
 
   private:
     PageTable pt_;
     u64 sz_ = 0;
-    vm::Map map_;
+    vm::Map* map_;
+    bool refs_ = false;  // map_ holds file references (demand-paged text)
+    u64 lazy_ = 0;       // pages named lazy (gaps and demand-paged text)
 };
 
 u8 region_perm(u64 pte_perm) {
@@ -128,6 +165,11 @@ Status load_program(Image& img, Inode* ip, elf::Header* eh) {
         Q_CHECK(check_segment(ph, img.size()));
         if (ph.memsz == 0) continue;
         const u64 perm = seg_perm(ph.flags);
+        if ((perm & kPteX) && !(perm & kPteW)) {  // text: demand-paged, each page read on its first touch
+            Q_CHECK(
+                img.name_file(ph.vaddr, ph.vaddr + ph.memsz, vm::Kind::Text, region_perm(perm), ip, ph.off, ph.filesz));
+            continue;
+        }
         Q_CHECK(img.name(ph.vaddr + ph.memsz, (perm & kPteX) ? vm::Kind::Text : vm::Kind::Data, region_perm(perm)));
         Q_CHECK(img.grow(ph.vaddr + ph.memsz, perm));
         Q_CHECK(load_segment(img, ph.vaddr, ip, static_cast<u32>(ph.off), static_cast<u32>(ph.filesz)));
@@ -135,15 +177,25 @@ Status load_program(Image& img, Inode* ip, elf::Header* eh) {
     return {};
 }
 
+static_assert(sizeof(vm::Map) <= kPageSize, "an exec image's map fits its page");
+
+constexpr u64 kStackLazyPages = param::kUserStackMaxPages - param::kUserStackPages;
+
 // Add the guard page and the stack, and push argv; returns the new sp.
+// The stack region is kUserStackMaxPages long; its top kUserStackPages are
+// mapped now, the ones below fault in as the stack grows down over them
+// (kernel/mm/fault.cc: only at or above sp), promised at commit.
 Result<u64> build_stack(Image& img, char* const argv[], u64* argc) {
     const u64 base = page_round_up(img.size());
-    const u64 stack_base = base + kPageSize;
+    const u64 grow_base = base + kPageSize;
+    const u64 stack_base = grow_base + kStackLazyPages * kPageSize;
     const u64 stack_top = stack_base + param::kUserStackPages * kPageSize;
-    Q_CHECK(img.name(stack_base, vm::Kind::Guard, 0));
-    Q_CHECK(img.grow(stack_base, kPteR | kPteW));
+    Q_CHECK(img.name(grow_base, vm::Kind::Guard, 0));
+    Q_CHECK(img.grow(grow_base, kPteR | kPteW));
     uvm_clear_user(img.pt(), base);  // the guard page
-    Q_CHECK(img.name(stack_top, vm::Kind::Stack, vm::kRead | vm::kWrite));
+    Q_CHECK(oom_admit(kStackLazyPages, stack_top / kPageSize));
+    Q_CHECK(img.name(stack_top, vm::Kind::Stack, vm::kRead | vm::kWrite, true));
+    img.skip(stack_base);
     Q_CHECK(img.grow(stack_top, kPteR | kPteW));
     Q_CHECK(img.name(stack_top, vm::Kind::Heap, vm::kRead | vm::kWrite, true));
     u64 sp = img.size();
@@ -224,12 +276,15 @@ Result<int> exec(const char* path, char* const argv[]) {
     safe_strcpy(p->name, base_name(path), sizeof(p->name));
     trace_exec(p->tid, p->name);
     ThreadGroup* tg = p->tg;
+    vm_mmap_release(tg);  // the old image's mappings (shared file pages written back)
     PageTable old = tg->pagetable;
     u64 oldsz = 0;
     {
         MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
-        vm_unreserve_all(tg);                 // the old heap's untouched pages
+        vm_unreserve_all(tg);                                // the old heap's untouched pages
+        kalloc_reserve(kStackLazyPages + img.lazy_pages());  // the stack's pages below its first, the text
+        tg->reserved = kStackLazyPages + img.lazy_pages();
         tg->sz = tg->table_top = img.size();  // the stack's tables cover its page
         tg->top = 0;
         tg->map = img.map();

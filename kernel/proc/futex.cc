@@ -1,7 +1,8 @@
 // kernel/proc/futex.cc - futex wait and wake, with deadlines in virtual time.
 //
 // Waiters are records on their own kernel stacks, linked into one of 64
-// buckets hashed by (process, address), each bucket under its own lock. A
+// buckets hashed by (process, address) (for a word in a MAP_SHARED page:
+// its physical address, key_of), each bucket under its own lock. A
 // waiter compares the word and links itself in under the bucket's lock,
 // and sleep() releases that lock only once the waiter is Sleeping, so a
 // wake that follows the user's change of the word cannot be missed: the
@@ -23,6 +24,7 @@
 #include "kernel/proc/futex.h"
 
 #include "kernel/mm/uaccess.h"
+#include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
 #include "kernel/syscall.h"
 #include "lib/abi/abi.h"
@@ -45,6 +47,23 @@ struct Bucket {
     SpinLock lock{"futex"};
     Waiter* head = nullptr;  // in arrival order: wakes go first come, first served
 };
+
+// What a futex word is: (process, address), or for a word in a MAP_SHARED
+// page (kPteShared, kernel/mm/mmap.cc) the page's physical address with no
+// process, so threads of different processes sharing the page meet on it
+// (a shared page is never copied or moved while mapped). Call after
+// user_word found the word mapped.
+struct Key {
+    const ThreadGroup* tg;
+    u64 addr;
+};
+
+Key key_of(const Proc* p, u64 addr) {
+    const Pte* pte = walk(p->pagetable, page_round_down(addr), false);
+    if (pte && (*pte & riscv::kPteV) && (*pte & kPteShared))
+        return Key{nullptr, riscv::pte_to_pa(*pte) + addr % kPageSize};
+    return Key{p->tg, addr};
+}
 
 constexpr int kBucketBits = 6;
 constinit Bucket g_buckets[1 << kBucketBits];
@@ -92,8 +111,9 @@ Result<int> futex_wait(u64 addr, u32 val, u64 timeout_ns) {
     // (kernel/proc/proc.cc:grow_proc), so the word stays this process's.
     volatile u32* word = user_word(p->pagetable, addr);
     if (word == nullptr) return Error::BadAddress;
-    Waiter w{p->tg, addr, p, deadline_after(timeout_ns), false, false, nullptr};
-    Bucket& b = bucket_of(w.tg, addr);
+    const Key k = key_of(p, addr);
+    Waiter w{k.tg, k.addr, p, deadline_after(timeout_ns), false, false, nullptr};
+    Bucket& b = bucket_of(w.tg, w.addr);
     LockGuard g(b.lock);
     if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != val) return FUTEX_MISMATCH;
     link(b, &w);
@@ -168,7 +188,8 @@ i64 sys_futex() {
     if (op != FUTEX_WAKE || static_cast<int>(val) < 0) return -1;
     Proc* p = myproc();
     if (user_word(p->pagetable, addr) == nullptr) return -1;
-    return futex_wake(p->tg, addr, static_cast<int>(val));
+    const Key k = key_of(p, addr);
+    return futex_wake(k.tg, k.addr, static_cast<int>(val));
 }
 
 }  // namespace q

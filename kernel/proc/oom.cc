@@ -58,7 +58,7 @@ struct Victim {
 Victim pick(const Proc* caller) {
     Victim v;
     const perm::Cred& as = caller->cred;
-    const u64 own = pages_of(caller->tg->sz);
+    const u64 own = pages_of(caller->tg->sz) + caller->tg->map.pages_of(vm::Kind::Mmap);
     for (Proc& p : g_procs) {
         if (&p == g_init_proc || &p == caller) continue;
         LockGuard g(p.lock);
@@ -68,7 +68,7 @@ Victim pick(const Proc* caller) {
         // all show its size; the first one found is the victim: kill() ends
         // them all). None of the caller's own threads is a victim either.
         if (!live || p.killed || p.pid == caller->pid) continue;
-        const u64 pages = pages_of(p.tg->sz);
+        const u64 pages = pages_of(p.tg->sz) + p.tg->map.pages_of(vm::Kind::Mmap);  // mappings count too
         if (!oom::beats(as, own, oom::Candidate{p.cred.uid, pages}, v.pages)) continue;
         v.pid = p.pid;
         v.pages = pages;

@@ -23,6 +23,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/mmap.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
@@ -133,6 +134,7 @@ void clear_slot(Proc* p) {
     p->name[0] = 0;
     p->chan = nullptr;
     p->killed = false;
+    p->retried_va = ~0ull;  // the next thread here is not its predecessor
     p->xstate = 0;
     p->state = ProcState::Unused;
 }
@@ -285,6 +287,8 @@ Result<u64> grow_proc(i64 n) {
         if (static_cast<u64>(-n) > sz) return Error::BadArgument;
         const u64 newsz = sz + n;
         u64 holes = 0;
+        Inode* gone[vm::Map::kMaxRegions];  // demand-paged text regions the cut removes: their files
+        const int ngone = vm_objs_from(tg, page_round_up(newsz), gone);
         if (alone) {  // free them, and any kept ones
             uvm_dealloc(tg->pagetable, sz > tg->top ? sz : tg->top, newsz, &holes);
             tg->top = 0;
@@ -300,6 +304,7 @@ Result<u64> grow_proc(i64 n) {
         kalloc_unreserve(holes);
         tg->reserved -= holes;
         tg->sz = newsz;
+        vm_drop_objs(gone, ngone);
     }
     return sz;
 }
@@ -307,7 +312,7 @@ Result<u64> grow_proc(i64 n) {
 Result<int> fork() {
     Proc* parent = myproc();
     ThreadGroup* ptg = parent->tg;
-    const u64 pages = page_round_up(ptg->sz) / kPageSize;
+    const u64 pages = page_round_up(ptg->sz) / kPageSize + ptg->map.pages_of(vm::Kind::Mmap);
     Q_CHECK(oom_admit(pages, pages));  // a copy that cannot fit fails before taking a page
     Q_TRY(child, alloc_proc(parent->cred, parent->nproc_limit));
     // An Embryo is in no queue and nobody's child yet: its lock need not be
@@ -322,6 +327,14 @@ Result<int> fork() {
             copied = uvm_copy(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
         } else {  // copy-on-write: its one thread is here, nobody faults meanwhile
             copied = uvm_share(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
+        }
+        if (copied.ok()) {  // the mappings (kernel/mm/mmap.h); a failure leaves none in the child
+            auto mapped = vm_mmap_fork(ptg, ctg, ptg->shared());
+            if (mapped.ok()) holes += mapped.value();
+            if (!mapped.ok()) {
+                uvm_dealloc(ctg->pagetable, ptg->sz, 0);
+                copied = Error::NoMemory;
+            }
         }
         if (copied.ok()) {
             ctg->sz = ptg->sz;

@@ -30,6 +30,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/mmap.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
@@ -64,6 +65,7 @@ void release_process(ThreadGroup* tg) {
         InodeRef cwd(tg->cwd);
         tg->cwd = nullptr;
     }
+    vm_mmap_release(tg);  // shared file pages written back, mappings freed (kernel/mm/mmap.h)
     // Give the user pages back now, not when the parent reaps us: a process
     // killed for memory (kernel/proc/oom.cc) must free it even if its parent
     // never waits. No other thread is left to use them (no lock needed).

@@ -81,12 +81,22 @@ enum {
     SYS_texit = 72,   /* (status) ends the calling thread; the last one ends the process */
     SYS_futex = 73,   /* (int* addr, op, val, timeout_ns) -> FUTEX_WAIT: 0 or FUTEX_MISMATCH or
                          FUTEX_TIMEDOUT; FUTEX_WAKE: threads woken; -1 on error */
+    /* virtual memory (docs/memory.md "Mappings"): 90-99 */
+    SYS_mmap = 90,     /* (addr, len, prot, flags, fd, off) -> the mapping's address, or -1 (Linux's values below) */
+    SYS_munmap = 91,   /* (addr, len) -> 0, or -1 (unaligned, zero or huge length, not user memory) */
+    SYS_mprotect = 92, /* (addr, len, prot) -> 0, or -1 (a page not in a mapping, bad prot) */
+    SYS_msync = 93,    /* (addr, len, flags) -> 0, or -1: shared file pages written back through the log */
     /* C library glue (user/libc, docs/userland.md): 100-103 */
     SYS_lseek = 100, /* (fd, offset, whence 0 set / 1 cur / 2 end) -> new offset, or -1 (not a file, outside 0..size) */
     SYS_cputime = 101,     /* () -> the caller's CPU time in nanoseconds, its current run included */
     SYS_sched_yield = 102, /* () -> 0: the caller gives up its hart and stays runnable */
     SYS_MAX = 102
 };
+
+/* mmap's prot and flags and msync's flags: Linux's values. */
+enum { PROT_NONE = 0, PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4 };
+enum { MAP_SHARED = 0x01, MAP_PRIVATE = 0x02, MAP_FIXED = 0x10, MAP_ANONYMOUS = 0x20 };
+enum { MS_ASYNC = 1, MS_INVALIDATE = 2, MS_SYNC = 4 };
 
 /* futex operations (SYS_futex) and FUTEX_WAIT's results other than 0 (woken). */
 enum { FUTEX_WAIT = 0, FUTEX_WAKE = 1 };

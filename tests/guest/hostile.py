@@ -11,7 +11,7 @@ guest cannot judge:
   - badsys: the console may report at most one unknown system call per
     clock tick (plus one);
   - conswrite: the 100 lines four processes wrote at once all arrive whole;
-  - oomhuge, oomrace: the console shows no `oom: killed` line (a refused
+  - oomhuge, oomrace, mmapoom: the console shows no `oom: killed` line (a refused
     or impossible request kills nobody);
   - conskill, consshare: a marker line written during a 256 KiB write
     arrives whole and before half of it; nothing of the writer follows
@@ -60,6 +60,7 @@ FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "consk
 # threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
+FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom"]  # memory mappings (user/hostile_vm.c)
 
 
 class Panic(Exception):
@@ -123,7 +124,7 @@ def run_foreground(g, test, tag):
         ticks = int(m.group(1)) if m else 0
         check(m is not None and 1 <= reports <= ticks + 2, "hostile-badsys-ratelimit-%s" % tag,
               "%d console reports in %d ticks" % (reports, ticks))
-    if test in ("oomhuge", "oomrace"):
+    if test in ("oomhuge", "oomrace", "mmapoom"):
         check("oom: killed" not in out, "hostile-%s-nokill-%s" % (test, tag),
               "the out-of-memory rule killed somebody: %r" % re.findall(r"oom: killed[^\n]*", out))
     if test in ("conskill", "consshare"):

@@ -22,7 +22,7 @@ import tempfile
 from extra_image import build_image
 from qemu import BUILD, ROOT, Guest, run_cases
 
-PROGS = ["wordfreq", "numstat", "timing", "fileio", "spawn", "lsdir", "ipcpoll"]
+PROGS = ["wordfreq", "numstat", "timing", "fileio", "spawn", "lsdir", "ipcpoll", "mman"]
 DATA = ["words.txt", "numbers.txt", "ints.txt"]
 HAS_ERRNO = "SYS_errno" in open(os.path.join(ROOT, "lib", "abi", "abi.h")).read()
 ENOENT = "No such file or directory" if HAS_ERRNO else "I/O error"
@@ -74,6 +74,7 @@ CASES = [
     ("ipcpoll", "ipcpoll",
      r"S_ISFIFO 1\nmkfifo again: EEXIST\nlines a 5 b 9\nwriter 0: exit 0\nwriter 1: exit 0\ntimeout: 0\n"
      r"closed: 1 POLLNVAL\nipcpoll: ok\n"),
+    ("mman", "mman", r"anon 0\nzero length: MAP_FAILED errno EINVAL\nmsync 0\nfile \.\.mmap\.\.\n"),
 ]
 
 

@@ -9,8 +9,13 @@ also checks that every page came back); the names are relayed with the
 hart count appended. The host adds: no kernel panic, a summary line, the
 console's kill lines naming the faulting address and cause for the stack
 guard, the kernel, program text and the heap's missing execute permission,
-`ps -m` showing a process's size and its 32 minor faults, the shell still
-answering, and fsck finding the disk clean.
+`ps -m` showing a process's size, its 32 minor faults and its demand-paged text's major ones, the shell still
+answering, and fsck finding the disk clean. Then `mmaptest` (user/mmaptest.c:
+mmap, munmap, mprotect, msync, the growable stack) runs the same way: its
+names are relayed, its kill lines checked (a write to a page mprotect made
+read-only and a touch after munmap, each naming the address the program
+printed; a stack past its 128 KiB limit hitting the guard page), and fsck
+after its file tests.
 """
 import re
 import sys
@@ -31,6 +36,23 @@ KILL_LINES = [
 ]
 
 
+def check_mmaptest(out, harts):
+    if "panic" in out:
+        print("FAIL vm-mmap-panic-%dharts: %r" % (harts, out[out.index("panic"):][:300]))
+    relay_results(out, "vm-mmap", "%dharts" % harts)
+    if not re.search(r"mmaptest: \d+ passed, 0 failed", out):
+        print("FAIL vm-mmap-summary-%dharts: no clean summary line; output ends %r" % (harts, out[-500:]))
+    for what, cause, kind in (("read-only", "protection", "write"), ("unmapped", "unmapped address", "read")):
+        m = re.search(r"mmaptest: %s at (0x[0-9a-f]+)" % what, out)
+        ok = m is not None and re.search(r"pid \d+ \(mmaptest\): page fault: %s at %s \(%s\), scause=.*: killed"
+                                         % (kind, m.group(1), re.escape(cause)), out) is not None
+        print("%s vm-mmap-killmsg-%s-%dharts%s" % ("PASS" if ok else "FAIL", what, harts,
+                                                  "" if ok else ": no kill line for %s" % what))
+    ok = re.search(r"pid \d+ \(mmaptest\): page fault: write at 0x[0-9a-f]+ \(stack guard page\)", out) is not None
+    print("%s vm-mmap-killmsg-stack-limit-%dharts%s" % ("PASS" if ok else "FAIL", harts,
+                                                       "" if ok else ": no guard-page kill for the deep stack"))
+
+
 def run(harts):
     threads = 8 if harts >= 8 else 4
     with Guest(cpus=harts, timeout=60) as g:
@@ -38,6 +60,7 @@ def run(harts):
             g.boot()
             out = g.run("vmtest -t %d" % threads, timeout=600)
             ps = g.run("vmtest -m", timeout=30)
+            mm = g.run("mmaptest", timeout=600)
             after = g.run("echo alive", timeout=30)
         except Exception as e:  # noqa: BLE001 - any failure to get a prompt
             print("FAIL vm-%dharts: no prompt (%s); console ends %r" % (harts, type(e).__name__,
@@ -53,9 +76,12 @@ def run(harts):
             print("%s vm-killmsg-%s-%dharts%s" % ("PASS" if ok else "FAIL", what, harts,
                                                  "" if ok else ": no console line matching %r" % pattern))
         # vmtest -m touches 32 heap pages and execs ps -m: its row counts them.
-        m = re.search(r"^\s+\d+ run\s+(\d+)\s+(\d+)\s+0 ps\r?$", ps, re.M)
-        ok = "  PID STATE    SIZE_KB   MINFLT   MAJFLT NAME" in ps and m and int(m.group(1)) > 0 and int(m.group(2)) >= 32
+        # Its text is demand-paged: every text page it runs is a major fault.
+        m = re.search(r"^\s+\d+ run\s+(\d+)\s+(\d+)\s+(\d+) ps\r?$", ps, re.M)
+        ok = ("  PID STATE    SIZE_KB   MINFLT   MAJFLT NAME" in ps and m and int(m.group(1)) > 0 and
+              int(m.group(2)) >= 32 and int(m.group(3)) > 0)
         print("%s vm-ps-faults-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % ps))
+        check_mmaptest(mm, harts)
         if "alive" not in after:
             print("FAIL vm-shell-%dharts: the shell does not answer (%r)" % (harts, after))
         clean, report = g.stop_and_fsck()

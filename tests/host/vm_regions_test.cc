@@ -116,4 +116,103 @@ TEST(VmRegions, NoHeapNoGrowth) {
     EXPECT_EQ(m.first(Kind::Heap), nullptr);
 }
 
+// mmap's part: mappings placed first-fit in a window, cut by munmap and
+// mprotect with each piece's file offset kept, never over other regions.
+constexpr q::u64 kLo = 1ull << 20;
+constexpr q::u64 kHi = 2ull << 20;
+
+q::vm::Region mapping(q::u64 start, q::u64 end, bool shared = false, q::u64 obj = 0, q::u64 off = 0) {
+    q::vm::Region r;
+    r.start = start;
+    r.end = end;
+    r.kind = Kind::Mmap;
+    r.perm = kRead | kWrite;
+    r.lazy = true;
+    r.shared = shared;
+    r.obj = obj;
+    r.off = off;
+    return r;
+}
+
+TEST(VmRegions, FindFreeIsFirstFitInsideTheWindow) {
+    Map m = xv6_map();
+    EXPECT_EQ(m.find_free(kPg, kLo, kHi), kLo);
+    ASSERT_TRUE(m.add_mapping(mapping(kLo, kLo + 2 * kPg)));
+    ASSERT_TRUE(m.add_mapping(mapping(kLo + 3 * kPg, kLo + 4 * kPg)));
+    EXPECT_EQ(m.find_free(kPg, kLo, kHi), kLo + 2 * kPg);      // the hole
+    EXPECT_EQ(m.find_free(2 * kPg, kLo, kHi), kLo + 4 * kPg);  // too small a hole
+    EXPECT_EQ(m.find_free(kHi - kLo, kLo, kHi), 0u);           // does not fit
+    EXPECT_EQ(m.find_free(~0ull & ~(kPg - 1), kLo, kHi), 0u);  // huge: no overflow
+    EXPECT_EQ(m.find_free(0, kLo, kHi), 0u);
+}
+
+TEST(VmRegions, MappingsCannotOverlapOtherRegions) {
+    Map m = xv6_map();
+    EXPECT_FALSE(m.add_mapping(mapping(0, kPg)));              // over the text
+    EXPECT_FALSE(m.add_mapping(mapping(kLo + 1, kLo + kPg)));  // unaligned
+    EXPECT_FALSE(m.add_mapping(mapping(kLo, kLo)));            // empty
+    EXPECT_TRUE(m.add_mapping(mapping(kLo, kLo + kPg)));
+    EXPECT_FALSE(m.add_mapping(mapping(kLo, kLo + kPg)));
+}
+
+TEST(VmRegions, UnmapTheMiddleKeepsBothEndsAndTheirOffsets) {
+    Map m = xv6_map();
+    ASSERT_TRUE(m.add_mapping(mapping(kLo, kLo + 4 * kPg, true, 77, 8 * kPg)));
+    ASSERT_TRUE(m.remove_mappings(kLo + kPg, kLo + 3 * kPg));
+    const q::vm::Region* a = m.find(kLo);
+    const q::vm::Region* b = m.find(kLo + 3 * kPg);
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(a->end, kLo + kPg);
+    EXPECT_EQ(a->off, 8 * kPg);
+    EXPECT_EQ(b->start, kLo + 3 * kPg);
+    EXPECT_EQ(b->off, 11 * kPg);
+    EXPECT_TRUE(b->shared);
+    EXPECT_EQ(b->obj, 77u);
+    EXPECT_EQ(m.find(kLo + 2 * kPg), nullptr);
+    EXPECT_EQ(m.classify(kLo + 2 * kPg, Access::Read), Verdict::Unmapped);
+}
+
+TEST(VmRegions, UnmapLeavesOtherKindsAlone) {
+    Map m = xv6_map();
+    ASSERT_TRUE(m.remove_mappings(0, kTop));
+    EXPECT_EQ(m.size(), 5);
+    ASSERT_TRUE(m.add_mapping(mapping(kLo, kLo + kPg)));
+    ASSERT_TRUE(m.remove_mappings(0, kTop));
+    EXPECT_EQ(m.size(), 5);
+    EXPECT_TRUE(m.remove_mappings(kLo, kLo + kPg));  // nothing there: fine, as in Linux
+}
+
+TEST(VmRegions, ProtectCutsAndRefusesHoles) {
+    Map m = xv6_map();
+    ASSERT_TRUE(m.add_mapping(mapping(kLo, kLo + 3 * kPg)));
+    ASSERT_TRUE(m.protect(kLo + kPg, kLo + 2 * kPg, kRead));
+    EXPECT_EQ(m.classify(kLo, Access::Write), Verdict::ZeroFill);
+    EXPECT_EQ(m.classify(kLo + kPg, Access::Write), Verdict::Protection);
+    EXPECT_EQ(m.classify(kLo + kPg, Access::Read), Verdict::ZeroFill);
+    EXPECT_EQ(m.classify(kLo + 2 * kPg, Access::Write), Verdict::ZeroFill);
+    EXPECT_EQ(m.size(), 8);
+    EXPECT_FALSE(m.protect(kLo, kLo + 4 * kPg, kRead));  // runs past the mapping
+    EXPECT_FALSE(m.protect(0, kPg, kRead));              // the text is not a mapping
+    EXPECT_EQ(m.classify(kLo, Access::Write), Verdict::ZeroFill);
+}
+
+TEST(VmRegions, CutsThatWouldOverflowTheTableChangeNothing) {
+    Map m = xv6_map();
+    const int room = Map::kMaxRegions - m.size();
+    for (int i = 0; i < room; i++) ASSERT_TRUE(m.add_mapping(mapping(kLo + 4 * i * kPg, kLo + (4 * i + 3) * kPg)));
+    EXPECT_FALSE(m.remove_mappings(kLo + kPg, kLo + 2 * kPg));
+    EXPECT_FALSE(m.protect(kLo + kPg, kLo + 2 * kPg, kRead));
+    EXPECT_EQ(m.size(), Map::kMaxRegions);
+    EXPECT_TRUE(m.remove_mappings(kLo, kLo + 3 * kPg));  // a whole region needs no cut
+    EXPECT_EQ(m.size(), Map::kMaxRegions - 1);
+}
+
+TEST(VmRegions, TheHeapStopsAtAMapping) {
+    Map m = xv6_map();
+    ASSERT_TRUE(m.add_mapping(mapping(kLo, kLo + kPg)));
+    EXPECT_TRUE(m.set_break(kLo, kTop));
+    EXPECT_FALSE(m.set_break(kLo + 1, kTop));
+}
+
 }  // namespace

@@ -94,6 +94,13 @@ int tcreate(void (*entry)(void*), void* arg, void* stack, void* tls, volatile in
 int gettid(void);
 void texit(int status) __attribute__((noreturn));
 int futex(volatile int* addr, int op, int val, unsigned long timeout_ns);
+/* memory mappings (docs/memory.md "Mappings"): Linux's calls and flag values
+ * (PROT_*, MAP_*, MS_* in lib/abi/abi.h); mmap returns MAP_FAILED on failure */
+#define MAP_FAILED ((void*)-1)
+void* mmap(void* addr, unsigned long len, int prot, int flags, int fd, long off);
+int munmap(void* addr, unsigned long len);
+int mprotect(void* addr, unsigned long len, int prot);
+int msync(void* addr, unsigned long len, int flags);
 
 /* ulib.c */
 int stat(const char*, struct stat*);

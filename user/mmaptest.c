@@ -1,0 +1,433 @@
+/* user/mmaptest.c - mmap, munmap, mprotect, msync in the guest
+ * (docs/memory.md "Mappings").
+ *
+ *   mmaptest [test-name-prefix...]
+ *
+ * Each test runs in a child and prints PASS name / FAIL name: why; a test
+ * passes only if every page came back afterwards (freepages). The kill
+ * tests expect the child killed (status -1); tests/guest/vm_tests.py checks
+ * the console's kill lines and fsck after the file tests. */
+#include "kernel/fcntl.h"
+#include "kernel/riscv.h"
+#include "user/user.h"
+#include "user/usertests.h"
+
+const char* cur = "";
+
+int child_status(void (*fn)(void)) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        fn();
+        exit(0);
+    }
+    int st = -12345;
+    CHECK(wait(&st) == pid, "wait did not return the child");
+    return st;
+}
+
+static char* map_anon(unsigned long len, int prot, int flags) {
+    char* p = mmap(0, len, prot, flags | MAP_ANONYMOUS, -1, 0);
+    CHECK(p != MAP_FAILED, "mmap of %lu bytes failed", len);
+    return p;
+}
+
+/* A file of n bytes, byte i = 'a' + i % 26. */
+static void make_pattern(const char* name, int n) {
+    unlink(name);
+    int fd = open(name, O_CREATE | O_RDWR);
+    CHECK(fd >= 0, "cannot create %s", name);
+    char b[512];
+    for (int done = 0; done < n;) {
+        int k = n - done < (int)sizeof(b) ? n - done : (int)sizeof(b);
+        for (int i = 0; i < k; i++) b[i] = 'a' + (done + i) % 26;
+        CHECK(write(fd, b, k) == k, "write to %s", name);
+        done += k;
+    }
+    close(fd);
+}
+
+int file_size(const char* name) {
+    struct stat st;
+    if (stat(name, &st) < 0) return -1;
+    return (int)st.size;
+}
+
+static char file_byte(const char* name, int off) {
+    int fd = open(name, O_RDONLY);
+    CHECK(fd >= 0, "cannot open %s", name);
+    char b[1] = {0};
+    for (int i = 0; i <= off; i++) CHECK(read(fd, b, 1) == 1, "%s shorter than %d", name, off + 1);
+    close(fd);
+    return b[0];
+}
+
+/* ---- anonymous --------------------------------------------------------- */
+
+static void t_anon_private(void) {
+    int before = freepages();
+    char* p = map_anon(64 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+    CHECK(freepages() <= before - 64, "64 pages not promised: %d -> %d", before, freepages());
+    for (int i = 0; i < 64; i++) CHECK(p[i * PGSIZE] == 0, "page %d not zero", i);
+    for (int i = 0; i < 64; i++) p[i * PGSIZE + 7] = (char)i;
+    for (int i = 0; i < 64; i++) CHECK(p[i * PGSIZE + 7] == (char)i, "page %d lost its byte", i);
+    int pid = fork();
+    if (pid == 0) {
+        p[7] = 99; /* the child's own copy */
+        exit(p[PGSIZE + 7] == 1 ? 0 : 1);
+    }
+    int st = -1;
+    wait(&st);
+    CHECK(st == 0, "child saw wrong data (%d)", st);
+    CHECK(p[7] == 0, "the child's write reached the parent's private mapping");
+    CHECK(munmap(p, 64 * PGSIZE) == 0, "munmap failed");
+    /* the page-table pages (a middle and a leaf table) stay until exit */
+    CHECK(before - freepages() <= 2, "pages not back after munmap: %d vs %d", freepages(), before);
+}
+
+static void t_anon_shared_fork(void) {
+    volatile int* p = (volatile int*)map_anon(2 * PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED);
+    p[0] = 1; /* touched before fork */
+    /* p[1024] (the second page) is untouched before fork: still shared */
+    int pid = fork();
+    if (pid == 0) {
+        p[0] = 42;
+        p[1024] = 43;
+        exit(0);
+    }
+    wait(0);
+    CHECK(p[0] == 42, "the child's write to a shared page is not seen (%d)", p[0]);
+    CHECK(p[1024] == 43, "the child's write to an untouched shared page is not seen (%d)", p[1024]);
+}
+
+static void t_munmap_untouched(void) {
+    int before = freepages();
+    char* p = map_anon(300 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+    p[5 * PGSIZE] = 1;
+    CHECK(munmap(p + 100 * PGSIZE, 100 * PGSIZE) == 0, "munmap of untouched middle failed");
+    CHECK(munmap(p, 300 * PGSIZE) == 0, "munmap of the rest failed");
+    CHECK(munmap(p, 300 * PGSIZE) == 0, "munmap of nothing failed");
+    char* q = map_anon(8 * PGSIZE, PROT_READ, MAP_PRIVATE); /* never touched at all */
+    CHECK(munmap(q, 8 * PGSIZE) == 0, "munmap of a never touched mapping failed");
+    /* page-table pages and their promises (2 per mapping) stay until exit */
+    CHECK(before - freepages() <= 4, "pages not back: %d vs %d", freepages(), before);
+}
+
+static void t_munmap_half(void) {
+    char* p = map_anon(4 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+    for (int i = 0; i < 4; i++) p[i * PGSIZE] = (char)(i + 1);
+    CHECK(munmap(p + PGSIZE, 2 * PGSIZE) == 0, "munmap of the middle failed");
+    CHECK(p[0] == 1 && p[3 * PGSIZE] == 4, "the ends lost their data");
+}
+
+static char* volatile target;
+static void touch_target(void) {
+    *target = 1;
+    printf("mmaptest: write to %p did not fault\n", target);
+}
+static void read_target(void) {
+    volatile char c = *target;
+    (void)c;
+    printf("mmaptest: read of %p did not fault\n", target);
+}
+
+static void t_munmap_touch_kills(void) {
+    char* p = map_anon(2 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+    p[0] = 1;
+    CHECK(munmap(p, 2 * PGSIZE) == 0, "munmap failed");
+    target = p;
+    int st = child_status(read_target);
+    CHECK(st == -1, "read after munmap: status %d, expected -1", st);
+    printf("mmaptest: unmapped at %p\n", p);
+}
+
+static void t_mprotect_kills(void) {
+    char* p = map_anon(2 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+    p[PGSIZE] = 5;
+    CHECK(mprotect(p + PGSIZE, PGSIZE, PROT_READ) == 0, "mprotect failed");
+    CHECK(p[PGSIZE] == 5, "read-only page lost its data");
+    p[0] = 1; /* the other page stays writable */
+    target = p + PGSIZE;
+    int st = child_status(touch_target);
+    CHECK(st == -1, "write to a read-only page: status %d, expected -1", st);
+    printf("mmaptest: read-only at %p\n", p + PGSIZE);
+    CHECK(mprotect(p + PGSIZE, PGSIZE, PROT_READ | PROT_WRITE) == 0, "mprotect back failed");
+    p[PGSIZE] = 6;
+    CHECK(mprotect(p, 2 * PGSIZE, PROT_NONE) == 0, "PROT_NONE failed");
+    target = p;
+    CHECK(child_status(read_target) == -1, "read of a PROT_NONE page did not kill");
+}
+
+/* A private page fork shared while it was read-only stays the child's
+ * after the parent makes it writable: the write copies it. */
+static void t_mprotect_after_fork(void) {
+    char* p = map_anon(PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE);
+    p[0] = 'p';
+    CHECK(mprotect(p, PGSIZE, PROT_READ) == 0, "mprotect read-only failed");
+    int gate[2];
+    CHECK(pipe(gate) == 0, "pipe");
+    int pid = fork();
+    if (pid == 0) {
+        char c;
+        close(gate[1]);
+        read(gate[0], &c, 1); /* the parent has written its page */
+        exit(p[0] == 'p' ? 0 : 1);
+    }
+    close(gate[0]);
+    CHECK(mprotect(p, PGSIZE, PROT_READ | PROT_WRITE) == 0, "mprotect writable failed");
+    p[0] = 'X';
+    write(gate[1], "g", 1);
+    close(gate[1]);
+    int st = -1;
+    wait(&st);
+    CHECK(st == 0, "the parent's write reached the child's page (status %d)", st);
+    CHECK(p[0] == 'X', "the parent lost its write");
+}
+
+static void t_bad_args(void) {
+    char* p = map_anon(PGSIZE, PROT_READ, MAP_PRIVATE);
+    int fd = open("mm_ro", O_CREATE | O_RDWR);
+    write(fd, "x", 1);
+    close(fd);
+    int wo = open("mm_ro", O_WRONLY), ro = open("mm_ro", O_RDONLY);
+    struct {
+        void* addr;
+        unsigned long len;
+        int prot, flags, fd;
+        long off;
+    } bad[] = {
+        {0, 0, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0},                   /* zero length */
+        {0, 1UL << 62, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0},           /* huge */
+        {0, ~0UL, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0},                /* huge */
+        {0, PGSIZE, 8, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0},                      /* bad prot */
+        {0, PGSIZE, PROT_READ, MAP_ANONYMOUS, -1, 0},                            /* neither shared nor private */
+        {0, PGSIZE, PROT_READ, MAP_SHARED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0}, /* both */
+        {0, PGSIZE, PROT_READ, MAP_PRIVATE | 0x40000, -1, 0},                    /* unknown flag */
+        {(void*)0x1001, PGSIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0}, /* unaligned */
+        {0, PGSIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0},             /* fixed over text */
+        {(void*)0x3fffffe000UL, PGSIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0}, /* trapframe */
+        {(void*)0x3ffffff000UL, PGSIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0}, /* trampoline */
+        {0, PGSIZE, PROT_READ, MAP_PRIVATE, 55, 0},                                                 /* bad fd */
+        {0, PGSIZE, PROT_READ, MAP_PRIVATE, -1, 0},                                                 /* no fd */
+        {0, PGSIZE, PROT_READ, MAP_PRIVATE, wo, 0},                                                 /* write-only fd */
+        {0, PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0}, /* shared writable, read-only fd */
+        {0, PGSIZE, PROT_READ, MAP_PRIVATE, ro, 100},           /* unaligned offset */
+        {0, PGSIZE, PROT_READ, MAP_PRIVATE, 0, 0},              /* the console */
+    };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        void* r = mmap(bad[i].addr, bad[i].len, bad[i].prot, bad[i].flags, bad[i].fd, bad[i].off);
+        CHECK(r == MAP_FAILED, "bad mmap %u succeeded at %p", i, r);
+    }
+    CHECK(munmap(p + 1, PGSIZE) < 0, "unaligned munmap succeeded");
+    CHECK(munmap(p, 0) < 0, "zero-length munmap succeeded");
+    CHECK(munmap((void*)0x3ffffff000UL, PGSIZE) < 0, "munmap of the trampoline succeeded");
+    CHECK(munmap(p, ~0UL) < 0, "huge munmap succeeded");
+    CHECK(mprotect(p, PGSIZE, 8) < 0, "bad prot succeeded");
+    CHECK(mprotect(p + 16 * PGSIZE, PGSIZE, PROT_READ) < 0, "mprotect of nothing succeeded");
+    CHECK(mprotect(0, PGSIZE, PROT_READ) < 0, "mprotect of the text succeeded");
+    CHECK(msync(p + 1, PGSIZE, MS_SYNC) < 0, "unaligned msync succeeded");
+    CHECK(msync(p, PGSIZE, MS_SYNC | MS_ASYNC) < 0, "msync sync+async succeeded");
+    char* s = mmap(0, PGSIZE, PROT_READ, MAP_SHARED, ro, 0);
+    CHECK(s != MAP_FAILED, "shared read-only mapping of a read-only fd failed");
+    CHECK(mprotect(s, PGSIZE, PROT_READ | PROT_WRITE) < 0, "a read-only fd's shared mapping became writable");
+    CHECK(s[0] == 'x', "the file's byte is %d", s[0]);
+    close(wo);
+    close(ro);
+    unlink("mm_ro");
+}
+
+static void t_over_limit(void) {
+    int before = freepages();
+    void* r =
+        mmap(0, (unsigned long)(before + 100) * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(r == MAP_FAILED, "mmap of more than is free succeeded");
+    r = mmap(0, 1UL << 36, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(r == MAP_FAILED, "mmap of 64 GiB succeeded");
+    int n = 0;
+    while (n < 100 && mmap(0, PGSIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED) n++;
+    CHECK(n > 10 && n < 100, "mappings until the table is full: %d", n);
+    CHECK(freepages() < before, "no pages promised");
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+static void t_file_private(void) {
+    make_pattern("mm_priv", 3 * PGSIZE + 100);
+    int fd = open("mm_priv", O_RDONLY);
+    char* p = mmap(0, 4 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    CHECK(p != MAP_FAILED, "mmap of a file failed");
+    close(fd); /* the mapping keeps the file */
+    CHECK(p[0] == 'a' && p[PGSIZE] == 'a' + PGSIZE % 26, "wrong bytes %c %c", p[0], p[PGSIZE]);
+    CHECK(p[3 * PGSIZE + 99] == 'a' + (3 * PGSIZE + 99) % 26, "last byte wrong");
+    CHECK(p[3 * PGSIZE + 100] == 0, "past the end not zero");
+    p[0] = 'Z';
+    p[2 * PGSIZE] = 'Z';
+    CHECK(munmap(p, 4 * PGSIZE) == 0, "munmap failed");
+    CHECK(file_byte("mm_priv", 0) == 'a', "a private write reached the file");
+    fd = open("mm_priv", O_RDONLY);
+    p = mmap(0, PGSIZE, PROT_READ, MAP_PRIVATE, fd, 2 * PGSIZE); /* at an offset */
+    close(fd);
+    CHECK(p != MAP_FAILED && p[0] == 'a' + (2 * PGSIZE) % 26, "offset mapping wrong");
+    unlink("mm_priv");
+}
+
+static void t_file_shared(void) {
+    make_pattern("mm_shr", 2 * PGSIZE);
+    int fd = open("mm_shr", O_RDWR);
+    char* p = mmap(0, 2 * PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    CHECK(p != MAP_FAILED, "shared file mmap failed");
+    close(fd);
+    p[10] = 'Q';
+    CHECK(msync(p, 2 * PGSIZE, MS_SYNC) == 0, "msync failed");
+    CHECK(file_byte("mm_shr", 10) == 'Q', "msync did not write the file");
+    p[PGSIZE + 1] = 'R';
+    CHECK(munmap(p, 2 * PGSIZE) == 0, "munmap failed");
+    CHECK(file_byte("mm_shr", PGSIZE + 1) == 'R', "munmap did not write the file");
+    CHECK(file_size("mm_shr") == 2 * PGSIZE, "the file's size changed");
+    unlink("mm_shr");
+}
+
+static void shared_writer_exits(void) {
+    int fd = open("mm_exit", O_RDWR);
+    char* p = mmap(0, PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) exit(3);
+    p[5] = 'E';
+    exit(0); /* no msync, no munmap */
+}
+
+static void t_file_shared_exit(void) {
+    make_pattern("mm_exit", 100);
+    CHECK(child_status(shared_writer_exits) == 0, "the writer failed");
+    CHECK(file_byte("mm_exit", 5) == 'E', "exit did not write the file");
+    CHECK(file_size("mm_exit") == 100, "the file grew to %d", file_size("mm_exit"));
+}
+
+/* exec from a process holding mappings: they are released (the shared
+ * file page written back) and the new program runs. */
+static void exec_with_mappings(void) {
+    int fd = open("mm_exec", O_RDWR);
+    char* p = mmap(0, PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    char* a = mmap(0, 64 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED || a == MAP_FAILED) exit(3);
+    p[1] = 'X';
+    a[0] = 1;
+    char* argv[] = {"echo", "exec-with-mappings-ok", 0};
+    exec("echo", argv);
+    exit(4);
+}
+
+static void t_exec_with_mappings(void) {
+    make_pattern("mm_exec", 100);
+    CHECK(child_status(exec_with_mappings) == 0, "the exec'd program failed");
+    CHECK(file_byte("mm_exec", 1) == 'X', "exec did not write the shared page back");
+    unlink("mm_exec");
+}
+
+/* ---- a lock across processes --------------------------------------------- */
+
+struct shared_counter {
+    struct umutex lock;
+    int count;
+};
+
+static void t_futex_cross_process(void) {
+    struct shared_counter* s = (struct shared_counter*)map_anon(PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED);
+    int pids[2];
+    for (int k = 0; k < 2; k++) {
+        pids[k] = fork();
+        CHECK(pids[k] >= 0, "fork failed");
+        if (pids[k] == 0) {
+            for (int i = 0; i < 1000; i++) {
+                umutex_lock(&s->lock);
+                int c = s->count;
+                if (i % 64 == 0) sleep(0);
+                s->count = c + 1;
+                umutex_unlock(&s->lock);
+            }
+            exit(0);
+        }
+    }
+    for (int k = 0; k < 2; k++) wait(0);
+    CHECK(s->count == 2000, "count %d, expected 2000", s->count);
+}
+
+/* ---- the stack ------------------------------------------------------------ */
+
+static int deep(int n) {
+    volatile char frame[1024];
+    frame[0] = (char)n;
+    if (n == 0) return frame[0];
+    return deep(n - 1) + frame[0];
+}
+
+static void t_stack_grows(void) { CHECK(deep(100) >= 0, "recursion"); }
+
+static void deeper(void) {
+    deep(200);
+    printf("mmaptest: 200 KiB of stack did not kill\n");
+}
+
+static void t_stack_limit(void) { CHECK(child_status(deeper) == -1, "a stack past its limit did not kill"); }
+
+struct test {
+    const char* name;
+    void (*fn)(void);
+};
+
+static struct test tests[] = {
+    {"anon_private", t_anon_private},
+    {"anon_shared_fork", t_anon_shared_fork},
+    {"munmap_untouched", t_munmap_untouched},
+    {"munmap_half", t_munmap_half},
+    {"munmap_touch_kills", t_munmap_touch_kills},
+    {"mprotect_kills", t_mprotect_kills},
+    {"mprotect_after_fork", t_mprotect_after_fork},
+    {"bad_args", t_bad_args},
+    {"over_limit", t_over_limit},
+    {"file_private", t_file_private},
+    {"file_shared", t_file_shared},
+    {"file_shared_exit", t_file_shared_exit},
+    {"exec_with_mappings", t_exec_with_mappings},
+    {"futex_cross_process", t_futex_cross_process},
+    {"stack_grows", t_stack_grows},
+    {"stack_limit", t_stack_limit},
+};
+
+static int selected(const char* name, int argc, char** argv) {
+    if (argc <= 1) return 1;
+    for (int i = 1; i < argc; i++) {
+        if (memcmp(name, argv[i], strlen(argv[i])) == 0) return 1;
+    }
+    return 0;
+}
+
+static int run_test(struct test* t) {
+    cur = t->name;
+    int before = freepages();
+    int st = child_status(t->fn);
+    int after = freepages();
+    if (st == kFailStatus) return 0;
+    if (st != 0) {
+        printf("FAIL %s: exit status %d\n", t->name, st);
+        return 0;
+    }
+    if (after != before) {
+        printf("FAIL %s: %d pages not back after the test\n", t->name, before - after);
+        return 0;
+    }
+    printf("PASS %s\n", t->name);
+    return 1;
+}
+
+int main(int argc, char* argv[]) {
+    usage_on_help(argc, argv, "mmaptest [test-name-prefix...]");
+    int passed = 0, failed = 0;
+    child_status(t_munmap_half); /* warm-up: first-use allocations */
+    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+        if (!selected(tests[i].name, argc, argv)) continue;
+        if (run_test(&tests[i])) passed++;
+        else failed++;
+    }
+    printf("mmaptest: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
