@@ -9,7 +9,15 @@ K_LD := $(CROSS)ld
 K_OBJDUMP := $(CROSS)objdump
 # The kernel is built without floating point (rv64imac): any float use fails to link.
 K_ARCH := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
+# A kernel stack is one page with an unmapped guard page below it
+# (kernel/arch/riscv/memlayout.h:kstack). A frame bigger than the guard
+# lets a function's sp jump over it into the next slot's stack, and an
+# interrupt taken before the frame's first store (kernelvec pushes 256
+# bytes) writes there: a copy of the region map on the stack in exec did
+# that (a store fault in kernelvec at 1 hart). So no frame over 1 KiB.
+K_FRAME_MAX := 1024
 K_CXXFLAGS := -std=c++20 $(K_ARCH) -O2 -g -Wall -Wextra -Werror=return-type \
+  -Werror=frame-larger-than=$(K_FRAME_MAX) \
   -ffreestanding -fno-exceptions -fno-rtti -fno-threadsafe-statics -fno-use-cxa-atexit \
   -fno-stack-protector -fno-pie -no-pie -fno-common -nostdlib -fno-builtin-memset \
   -fno-omit-frame-pointer -mno-relax -I. -MMD -MP
