@@ -7,7 +7,8 @@
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
 // Timer: each dispatch arms a full slice (timer_new_slice); any hart advances
-// the 0.1 s tick, and ends the futex waits whose deadline has passed.
+// the 0.1 s tick, and ends the futex waits whose deadline has passed. A
+// timer interrupt inside a slice charges the running process (rq_tick).
 // While the profiler is on (kernel/prof/prof.h) the timer is also armed for
 // its next sample; a sample-only interrupt is Handled, never SliceOver.
 // A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
@@ -106,7 +107,9 @@ Intr clock_intr(const u64* kregs) {
     const bool slice_over = now >= c->slice_end;
     if (slice_over) c->slice_end = now + g_slice_cycles;
     arm_timer();
-    return slice_over ? Intr::SliceOver : Intr::Handled;
+    if (slice_over) return Intr::SliceOver;  // yield charges it
+    rq_tick(c->id, now);
+    return Intr::Handled;
 }
 
 }  // namespace
