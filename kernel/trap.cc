@@ -42,7 +42,7 @@ using namespace riscv;
 
 constinit u64 g_ticks = 0;
 constinit SpinLock g_ticks_lock("ticks");
-constinit u64 g_slice_cycles = param::kDefaultSliceCycles;
+constinit u64 g_slice_cycles = param::kBaseSliceCycles;  // set at boot (kernel/main.cc)
 constinit u64 g_next_tick = param::kTickCycles;
 
 u64 now_cycles() { return r_time(); }
@@ -108,8 +108,7 @@ Intr clock_intr(const u64* kregs) {
     if (slice_over) c->slice_end = now + g_slice_cycles;
     arm_timer();
     if (slice_over) return Intr::SliceOver;  // yield charges it
-    rq_tick(c->id, now);
-    return Intr::Handled;
+    return rq_tick(c->id, now) ? Intr::Resched : Intr::Handled;
 }
 
 }  // namespace

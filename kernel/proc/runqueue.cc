@@ -508,10 +508,12 @@ void rq_charge(Proc* p, u64 end) {
     charge_to(g.queue(), p, end);
 }
 
-void rq_tick(int cpu, u64 now) {
+bool rq_tick(int cpu, u64 now) {
     RunQueue& q = g_rqs[g_percpu ? cpu : 0];
     RqLock g(q);
     charge_current(q, cpu, now);
+    Proc* p = q.curr[cpu];
+    return p && policy(q).preempts_current(p->se);
 }
 
 void rq_stop(Proc* p) {

@@ -33,8 +33,22 @@ void Eevdf::dequeue(Entity& e) {
     readjust();
 }
 
+// A running task that has run ahead of V (ineligible; the caller charged
+// it up to now) yields to any eligible woken task, as Linux's pick_eevdf()
+// drops an ineligible curr; an eligible one only to an earlier deadline.
 bool Eevdf::preempts(const Entity& woken, const Entity& running) const {
-    return eligible(woken) && woken.deadline < running.deadline;
+    if (!eligible(woken)) return false;
+    if (running.on_cpu && !eligible(running)) return true;
+    return woken.deadline < running.deadline;
+}
+
+// At a tick: running (charged up to now) is ineligible and a queued task is
+// eligible with an earlier deadline.
+bool Eevdf::preempts_current(const Entity& running) const {
+    if (!running.on_cpu || tree_.empty() || eligible(running)) return false;
+    const i64 v = virtual_time();
+    const Entity* e = tree_.first_passing([=](i64 x) { return x <= v; });
+    return e && e->deadline < running.deadline;
 }
 
 // A running task (in the sums) leaves them with its old weight, is placed

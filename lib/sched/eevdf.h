@@ -95,6 +95,7 @@ class Eevdf final : public Policy {
         e.vlag = 0;
     }
     bool preempts(const Entity& woken, const Entity& running) const override;
+    bool preempts_current(const Entity& running) const override;
     void reweight(Entity& e, u32 weight, u8 level) override;
     usize size() const override { return count_; }
     void set_cpus(unsigned n) override;

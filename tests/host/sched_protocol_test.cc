@@ -141,3 +141,41 @@ TEST(SchedProtocol, WithoutChargeAtWakeSleeperIsCreditedItsSleep) {
 }
 
 }  // namespace
+
+// Issue 23: a running task that has run ahead of V (ineligible once charged)
+// yields to an eligible woken task even when its own deadline is earlier
+// (Linux's pick_eevdf drops an ineligible curr); before, preempts() compared
+// deadlines only and the woken task waited out the slice.
+TEST(SchedProtocol, IneligibleRunningTaskIsPreemptedAtWake) {
+    PolicyConfig c;
+    c.slice = 400;
+    c.vshift = 16;
+    Eevdf eevdf(c);
+    auto t = make_tasks(3);
+    eevdf.enqueue(t[0]->e, 0);
+    eevdf.enqueue(t[1]->e, 0);
+    Entity* a = eevdf.pick(0, 0);
+    eevdf.charge(*a, 300);  // the kernel's charge at the wake-up
+    ASSERT_FALSE(eevdf.eligible(*a));
+    eevdf.enqueue(t[2]->e, 300);  // new: lag 0, eligible, deadline V + slice
+    ASSERT_TRUE(eevdf.eligible(t[2]->e));
+    ASSERT_GE(t[2]->e.deadline, a->deadline);  // deadlines alone say no
+    EXPECT_TRUE(eevdf.preempts(t[2]->e, *a));
+}
+
+// At a tick: the running task past its request (deadline renewed, so later
+// than the queued one's) and ineligible yields to the eligible queued task.
+TEST(SchedProtocol, IneligibleRunningTaskIsPreemptedAtTick) {
+    PolicyConfig c;
+    c.slice = 400;
+    c.vshift = 16;
+    Eevdf eevdf(c);
+    auto t = make_tasks(2);
+    eevdf.enqueue(t[0]->e, 0);
+    eevdf.enqueue(t[1]->e, 0);
+    Entity* a = eevdf.pick(0, 0);
+    eevdf.charge(*a, 100);
+    EXPECT_FALSE(eevdf.preempts_current(*a));  // b's deadline is not earlier
+    eevdf.charge(*a, 350);                     // past its request: renewed
+    EXPECT_TRUE(eevdf.preempts_current(*a));
+}
