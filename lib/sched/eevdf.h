@@ -44,10 +44,12 @@
 // the others share m - k cpus by weight. Equal weights are never split
 // (if w_k = w_{k+1}, k - 1 already passes the test). With at most m tasks
 // every one has its own cpu, all any task can get: all get the least
-// weight among them and their lags are cleared (vruntime = V), so nobody
-// carries a debt or credit out of a period in which nobody competed. Everything else (V, deadlines, vruntime
-// advance, lag, placement) uses eweight; a change of cap re-weights the
-// tasks it affects keeping their lag in time (as reweight does). The cap is
+// weight among them, each keeping its lag in time units (as any change of
+// eweight does) clamped to two slices, as placement clamps it. Their lags used to be cleared too (settle()), which
+// wiped a sleeping heavy task's credit at every such instant: 2 nice +10 hogs and 6 nice -10 run-3/sleep-3 workers on 4
+// cores gave the hogs 94,117 ticks of 100k and the workers 35,294, where each is owed 50,000 (now 50,063 / 49,978;
+// tests/host/schedsim_shared_eevdf_test.cc). Everything else (V, deadlines, vruntime advance, lag, placement) uses
+// eweight; a change of cap re-weights the tasks it affects keeping their lag in time (as reweight does). The cap is
 // recomputed when the set in the sums changes (enqueue of a new or woken
 // task, dequeue, stop, reweight): a scan of the in-sums list (Entity.link)
 // keeping the m heaviest, skipped when no task is capped, there are more
