@@ -113,6 +113,7 @@ void boot_hart0() {
     boot_arg(g_boot.bootargs, "sched", policy, sizeof(policy));
     char slice[16];
     boot_arg(g_boot.bootargs, "slice", slice, sizeof(slice));
+    g_slice_cycles = param::default_slice_cycles(g_boot.ncpus);
     if (slice[0]) {
         const u64 us = parse_u64(slice);
         if (us >= 100 && us <= 1'000'000) g_slice_cycles = us * (param::kTimerHz / 1'000'000);

@@ -7,7 +7,9 @@
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
 // Timer: each dispatch arms a full slice (timer_new_slice); any hart advances
-// the 0.1 s tick, and ends the futex waits and polls whose deadline has passed.
+// the 0.1 s tick, and ends the futex waits and polls whose deadline has
+// passed. A timer interrupt inside a slice charges the running process
+// (rq_tick).
 // While the profiler is on (kernel/prof/prof.h) the timer is also armed for
 // its next sample; a sample-only interrupt is Handled, never SliceOver.
 // A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
@@ -43,7 +45,7 @@ using namespace riscv;
 
 constinit u64 g_ticks = 0;
 constinit SpinLock g_ticks_lock("ticks");
-constinit u64 g_slice_cycles = param::kDefaultSliceCycles;
+constinit u64 g_slice_cycles = param::kBaseSliceCycles;  // set at boot (kernel/main.cc)
 constinit u64 g_next_tick = param::kTickCycles;
 
 u64 now_cycles() { return r_time(); }
@@ -111,7 +113,8 @@ Intr clock_intr(const u64* kregs) {
     const bool slice_over = now >= c->slice_end;
     if (slice_over) c->slice_end = now + g_slice_cycles;
     arm_timer();
-    return slice_over ? Intr::SliceOver : Intr::Handled;
+    if (slice_over) return Intr::SliceOver;  // yield charges it
+    return rq_tick(c->id, now) ? Intr::Resched : Intr::Handled;
 }
 
 }  // namespace

@@ -38,7 +38,21 @@ constexpr u64 kDefaultRamBytes = 128ull << 20;  // when the device tree is absen
 
 // Timer: QEMU virt's time CSR runs at 10 MHz.
 constexpr u64 kTimerHz = 10'000'000;
-constexpr u64 kTickCycles = 1'000'000;          // sleep()/uptime() tick: 0.1 s
-constexpr u64 kDefaultSliceCycles = 1'000'000;  // preemption slice (boot arg slice=us)
+constexpr u64 kTickCycles = 1'000'000;  // sleep()/uptime() tick: 0.1 s
+// Preemption slice: Linux's base slice rule (sysctl_sched_base_slice, log
+// scaling): 0.75 ms x (1 + log2 harts), at most 8 harts counted, so 0.75 ms
+// on 1 hart, 1.5 ms on 2, 2.25 ms on 4, 3 ms on 8 or more. Computed at boot
+// from the hart count; boot arg slice=us overrides (slice=100000 is xv6's
+// 1,000,000 cycles, the default until issue 23: a wake-up that did not
+// preempt could wait 100 ms).
+constexpr u64 kBaseSliceCycles = 7'500;  // 0.75 ms at 10 MHz
+constexpr u64 default_slice_cycles(int harts) {
+    u64 factor = 1;
+    for (int n = harts > 8 ? 8 : harts; n > 1; n /= 2) factor++;
+    return kBaseSliceCycles * factor;
+}
+static_assert(default_slice_cycles(1) == 7'500 && default_slice_cycles(2) == 15'000);
+static_assert(default_slice_cycles(3) == 15'000 && default_slice_cycles(4) == 22'500);
+static_assert(default_slice_cycles(8) == 30'000 && default_slice_cycles(64) == 30'000);
 
 }  // namespace q::param

@@ -6,7 +6,9 @@
 // Two models (Config::model):
 //
 // exact (default) - what the kernel does (kernel/proc/sched.cc), tick by
-// tick. Tick `now`:
+// tick. The kernel charges a running process before a wake-up is placed, at
+// a timer interrupt and when it stops (kernel/proc/runqueue.cc); charging
+// every tick is the same, since no decision falls between two ticks. Tick `now`:
 //   1. arrivals (workload tasks whose arrival tick is now, then for the
 //      random workload one draw per core), then wake-ups (blocked tasks whose
 //      wake tick is now); each is enqueued (placed) - after every running

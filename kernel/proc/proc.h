@@ -180,6 +180,7 @@ struct Proc {
     bool moved = false;          // migrated and not dispatched since
     u64 last_ran = 0;            // when it last stopped running (cache warmth)
     u64 woke_at = 0;             // when it last became runnable (rq_wake)
+    u64 charged_until = 0;       // picked: charged to the policy up to here
     u64 affinity = ~0ull;        // harts it may run on (bit i: hart i)
     u64 stat_migrations = 0;     // times moved between queues
     sched::Service bal_service;  // CPU time with a half-life (balancing)

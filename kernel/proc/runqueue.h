@@ -42,8 +42,12 @@ void rq_enqueue(Proc* p, u64 now);
 Proc* rq_pick(int cpu);
 // Periodic balancing for this hart (percpu; no-op when not due).
 void rq_balance(int cpu, u64 now);
-// Account `ran` timer cycles of CPU to p (a running process).
-void rq_charge(Proc* p, u64 ran);
+// Charge p (running) for its CPU time up to `end` (what was not charged yet:
+// a wake-up or a tick may have charged part of its run already).
+void rq_charge(Proc* p, u64 end);
+// A timer interrupt on hart cpu at time now: charge what runs there; true
+// if it should yield to a queued process now (Policy::preempts_current).
+bool rq_tick(int cpu, u64 now);
 // p (running, charged) is not runnable any more (sleeping, zombie).
 void rq_stop(Proc* p);
 // Switch policy on every queue; queued processes move to the new one.

@@ -95,12 +95,12 @@ void sched_switch() {
     // scheduler releases after the switch).
     const u64 end = now_cycles();
     const u64 ran = end - p->running_since;
-    rq_charge(p, ran);
+    rq_charge(p, end);
     p->stat_cpu += ran;
     trace_deschedule(p, static_cast<int>(p->state), ran);
     if (p->state == ProcState::Runnable) {
         p->runnable_since = end;
-        rq_enqueue(p, p->running_since + ran);
+        rq_enqueue(p, end);
     } else {
         rq_stop(p);  // sleeping or zombie: it leaves the policy's bookkeeping
     }

@@ -33,8 +33,22 @@ void Eevdf::dequeue(Entity& e) {
     readjust();
 }
 
+// A running task that has run ahead of V (ineligible; the caller charged
+// it up to now) yields to any eligible woken task, as Linux's pick_eevdf()
+// drops an ineligible curr; an eligible one only to an earlier deadline.
 bool Eevdf::preempts(const Entity& woken, const Entity& running) const {
-    return eligible(woken) && woken.deadline < running.deadline;
+    if (!eligible(woken)) return false;
+    if (running.on_cpu && !eligible(running)) return true;
+    return woken.deadline < running.deadline;
+}
+
+// At a tick: running (charged up to now) is ineligible and a queued task is
+// eligible with an earlier deadline.
+bool Eevdf::preempts_current(const Entity& running) const {
+    if (!running.on_cpu || tree_.empty() || eligible(running)) return false;
+    const i64 v = virtual_time();
+    const Entity* e = tree_.first_passing([=](i64 x) { return x <= v; });
+    return e && e->deadline < running.deadline;
 }
 
 // A running task (in the sums) leaves them with its old weight, is placed
@@ -93,11 +107,9 @@ void Eevdf::readjust_slow() {
         }
         max_weight_ = top[0];
         if (members_count_ <= m) {
-            // Everyone has a cpu, which is all any task can get: nobody is
-            // owed anything, so every lag is cleared (all move to V). Lag
-            // carried through such a period (a light task running ahead on
-            // its own cpu while a heavy one was preempted by a short-lived
-            // waker) starved the light task when a third one arrived.
+            // Everyone has a cpu, which is all any task can get: equal
+            // effective weights, lags kept (see eevdf.h: clearing them
+            // wiped the credit of heavy tasks that sleep).
             settle();
             return;
         } else {
@@ -118,27 +130,36 @@ void Eevdf::readjust_slow() {
 }
 
 // At most m members on m cpus: every member gets eweight = the least weight
-// among them and vruntime = V (lag 0), a fresh request.
+// among them, keeping its lag in time units (set_eweight) up to two slices.
 void Eevdf::settle() {
     u32 least = 0;
     for (Entity& x : members_)
         if (least == 0 || x.weight < least) least = x.weight;
-    const i64 v = virtual_time();
     usize capped = 0;
     for (Entity& x : members_) {
-        const bool queued = x.queued;
-        if (queued) remove(x);
-        sub_sums(x);
-        x.eweight = least;
-        x.vrem = 0;
-        x.vruntime = v;
-        x.deadline = v + vslice(least);
-        x.vlag = 0;
-        add_sums(x);
-        if (queued) insert(x, true);
+        if (x.eweight != least) set_eweight(x, least);
         if (x.eweight != x.weight) capped++;
     }
     capped_ = capped;
+    // Nobody competes, so no lag grows beyond what placement allows (two
+    // slices): a light task running ahead on its own cpu while a heavy one
+    // was preempted by short-lived wakers must not carry an unbounded debt
+    // (it starved when a third task arrived: issue 12's 2-hart case).
+    const i64 v = virtual_time();
+    for (Entity& x : members_) {
+        const i64 limit = lag_limit(x.eweight);
+        const i64 lag = v - x.vruntime;
+        if (lag >= -limit && lag <= limit) continue;
+        const bool queued = x.queued;
+        if (queued) remove(x);
+        sub_sums(x);
+        const i64 nv = v - (lag < 0 ? -limit : limit);
+        x.deadline += nv - x.vruntime;
+        x.vruntime = nv;
+        x.vrem = 0;
+        add_sums(x);
+        if (queued) insert(x, true);
+    }
 }
 
 // A member (queued or running) changes effective weight keeping its lag in

@@ -12,21 +12,23 @@
 //   already in them) and leaves them at dequeue or stop(); pick keeps it in them (Entity.on_cpu marks "running, in the
 //   sums"), charge moves it by its vruntime delta, and the enqueue that puts it back after its charge only re-inserts
 //   it into the tree. On several cpus sharing one queue, the running tasks so keep V where the runnable set is, even
-//   when the tree is empty. A running task is charged only when it stops running (a whole slice in the kernel), so
-//   during its run it counts at its vruntime of the pick. eligible: v_i <= V = v0 + floor(sum_wv / W); pick first moves
-//   v0 to V (one division), then compares vruntimes with v0 down the tree. deadline: d_i = v_i + slice * 2^shift / w_i,
-//   renewed when v_i reaches it. pick: the eligible queued task with the earliest deadline, FIFO (enqueue order) among
-//   equal deadlines (O(log n): tree keyed by deadline, augmented with the subtree minimum vruntime; tasks with equal
-//   deadline and vruntime share a node, see eevdf_tree.h). When tasks running on other cpus are far enough behind that
-//   no queued task is eligible, the cpu still takes work: the earliest deadline among the queued tasks of minimum
-//   vruntime. lag: vlag = V - v_i is recorded at every charge, at stop and at dequeue (V counting the task). enqueue
-//   places a task that slept at v = V - vlag * (W + w) / W (Linux's inflation, so its lag after joining equals the
-//   saved one), the lag clamped to +-2 slices. A task that never ran has vlag 0, so it starts at the current virtual
-//   time. A task put back right after its charge (enqueue time <= pick time + time charged) keeps its vruntime exactly,
-//   so rounding never biases shares. reweight keeps the lag in time units: vlag_new = vlag_old * w_old / w_new (a
-//   running task is re-placed by that lag and stays in the sums). V with no runnable task at all is the V of when the
-//   last one left. A task charged or stopped while not marked on_cpu (picked by another policy before a policy switch)
-//   is outside the sums; charge then measures its lag as if it were queued, and stop does nothing.
+//   when the tree is empty. The caller charges a running task before it places or compares anything (the kernel at
+//   a wake-up, a timer interrupt and when the task stops; schedsim every tick), so V never leaves out a current run;
+//   between charges the task counts at its vruntime of the last charge. eligible: v_i <= V = v0 + floor(sum_wv / W);
+//   pick first moves v0 to V (one division), then compares vruntimes with v0 down the tree. deadline: d_i = v_i + slice
+//   * 2^shift / w_i, renewed when v_i reaches it. pick: the eligible queued task with the earliest deadline, FIFO
+//   (enqueue order) among equal deadlines (O(log n): tree keyed by deadline, augmented with the subtree minimum
+//   vruntime; tasks with equal deadline and vruntime share a node, see eevdf_tree.h). When tasks running on other cpus
+//   are far enough behind that no queued task is eligible, the cpu still takes work: the earliest deadline among the
+//   queued tasks of minimum vruntime. lag: vlag = V - v_i is recorded at every charge, at stop and at dequeue (V
+//   counting the task). enqueue places a task that slept at v = V - vlag * (W + w) / W (Linux's inflation, so its lag
+//   after joining equals the saved one), the lag clamped to +-2 slices. A task that never ran has vlag 0, so it starts
+//   at the current virtual time. A task put back right after its charge (enqueue time <= pick time + time charged)
+//   keeps its vruntime exactly, so rounding never biases shares. reweight keeps the lag in time units: vlag_new =
+//   vlag_old * w_old / w_new (a running task is re-placed by that lag and stays in the sums). V with no runnable task
+//   at all is the V of when the last one left. A task charged or stopped while not marked on_cpu (picked by another
+//   policy before a policy switch) is outside the sums; charge then measures its lag as if it were queued, and stop
+//   does nothing.
 //
 // Several cpus sharing one queue (set_cpus(m), m > 1): a task can use at
 // most one cpu, so a weight w_i > W / m asks for more than it can get, and
@@ -42,10 +44,12 @@
 // the others share m - k cpus by weight. Equal weights are never split
 // (if w_k = w_{k+1}, k - 1 already passes the test). With at most m tasks
 // every one has its own cpu, all any task can get: all get the least
-// weight among them and their lags are cleared (vruntime = V), so nobody
-// carries a debt or credit out of a period in which nobody competed. Everything else (V, deadlines, vruntime
-// advance, lag, placement) uses eweight; a change of cap re-weights the
-// tasks it affects keeping their lag in time (as reweight does). The cap is
+// weight among them, each keeping its lag in time units (as any change of
+// eweight does) clamped to two slices, as placement clamps it. Their lags used to be cleared too (settle()), which
+// wiped a sleeping heavy task's credit at every such instant: 2 nice +10 hogs and 6 nice -10 run-3/sleep-3 workers on 4
+// cores gave the hogs 94,117 ticks of 100k and the workers 35,294, where each is owed 50,000 (now 50,063 / 49,978;
+// tests/host/schedsim_shared_eevdf_test.cc). Everything else (V, deadlines, vruntime advance, lag, placement) uses
+// eweight; a change of cap re-weights the tasks it affects keeping their lag in time (as reweight does). The cap is
 // recomputed when the set in the sums changes (enqueue of a new or woken
 // task, dequeue, stop, reweight): a scan of the in-sums list (Entity.link)
 // keeping the m heaviest, skipped when no task is capped, there are more
@@ -93,6 +97,7 @@ class Eevdf final : public Policy {
         e.vlag = 0;
     }
     bool preempts(const Entity& woken, const Entity& running) const override;
+    bool preempts_current(const Entity& running) const override;
     void reweight(Entity& e, u32 weight, u8 level) override;
     usize size() const override { return count_; }
     void set_cpus(unsigned n) override;

@@ -133,6 +133,13 @@ class Policy {
     virtual void forget(Entity& e) { (void)e; }
     // Should a newly woken `woken` preempt `running`?
     virtual bool preempts(const Entity& woken, const Entity& running) const = 0;
+    // At a tick (running charged up to now): should a queued task take over
+    // before running's slice ends? Default: no (EEVDF: running is
+    // ineligible and an eligible queued task has an earlier deadline).
+    virtual bool preempts_current(const Entity& running) const {
+        (void)running;
+        return false;
+    }
     // Change weight/level of e (queued or running) keeping its lag/credit.
     virtual void reweight(Entity& e, u32 weight, u8 level) = 0;
     virtual usize size() const = 0;

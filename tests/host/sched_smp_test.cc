@@ -223,8 +223,8 @@ i64 weighted_average(const std::vector<std::unique_ptr<SimTask>>& tasks) {
 }  // namespace
 
 // Regression (issue 12): the kernel's exact EEVDF configuration (time in
-// 10 MHz timer cycles, slice 100 ms, vruntime shift 16; see rq_init in
-// kernel/proc/runqueue.cc and kTimerHz/kDefaultSliceCycles) on 3 harts
+// 10 MHz timer cycles, slice 100 ms (xv6's, boot arg slice=100000), vruntime
+// shift 16; see rq_init in kernel/proc/runqueue.cc and kTimerHz) on 3 harts
 // sharing one queue for 24 hours of simulated time, in picks of one slice:
 // two nice -20 hogs and a nice 19 hog from boot (the nice -20 ones ask for
 // more than a hart each), a nice 0 hog from minute 20, a nice 5 task that

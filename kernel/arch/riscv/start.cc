@@ -36,8 +36,8 @@ using namespace riscv;
 static void timer_init() {
     w_mie(r_mie() | (1ull << 5) | (1ull << 3));  // STIE, and MSIE for IPIs
     w_menvcfg(r_menvcfg() | kMenvcfgStce);
-    w_mcounteren(r_mcounteren() | 2);  // time CSR readable below M mode
-    w_stimecmp(r_time() + param::kDefaultSliceCycles);
+    w_mcounteren(r_mcounteren() | 2);                // time CSR readable below M mode
+    w_stimecmp(r_time() + param::kBaseSliceCycles);  // re-armed at the first dispatch
 }
 
 extern "C" void machine_start(u64 hartid, u64 dtb) {
