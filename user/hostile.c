@@ -376,7 +376,13 @@ static void t_oomrace(void) {
         if (become_student() < 0) exit(100);
         while (uptime() < stop) {
             /* 16 MiB more than free: more than the forker's children give back */
-            if (sbrk((freepages() + 4096) * 4096) != (char*)-1) exit(1);
+            int before = freepages();
+            if (sbrk((before + 4096) * 4096) != (char*)-1) {
+                /* say how: memory that came free between the two reads, or an admission bug */
+                printf("oomrace: sbrk of %d pages granted with %d free before, %d after\n", before + 4096,
+                       before, freepages());
+                exit(1);
+            }
             char* argv[] = {"be_hugemem", 0};
             exec("/be_hugemem", argv);
         }
