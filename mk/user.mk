@@ -53,7 +53,7 @@ $(BUILD)/user/%.o: user/%.cc
 $(ULIB): $(ULIB_OBJS)
 	$(call say,UAR,$@)rm -f $@ && $(CROSS)ar rcs $@ $^
 
-UPROG_PARTS_usertests := usertests_fs
+UPROG_PARTS_usertests := usertests_fs testkit
 UPROG_PARTS_hostile := hostile_fs
 
 .SECONDEXPANSION:

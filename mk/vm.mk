@@ -3,4 +3,6 @@
 UPROG_NAMES += vmtest
 EXTRA_GUEST_SUITES += tests/guest/vm_tests.py 1 3 8
 UPROG_NAMES += mmaptest
+UPROG_PARTS_mmaptest := testkit
+UPROG_PARTS_vmtest := testkit
 UPROG_PARTS_hostile += hostile_vm

@@ -379,8 +379,8 @@ static void t_oomrace(void) {
             int before = freepages();
             if (sbrk((before + 4096) * 4096) != (char*)-1) {
                 /* say how: memory that came free between the two reads, or an admission bug */
-                printf("oomrace: sbrk of %d pages granted with %d free before, %d after\n", before + 4096,
-                       before, freepages());
+                printf("oomrace: sbrk of %d pages granted with %d free before, %d after\n", before + 4096, before,
+                       freepages());
                 exit(1);
             }
             char* argv[] = {"be_hugemem", 0};

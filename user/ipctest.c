@@ -13,19 +13,9 @@
 #include "kernel/fcntl.h"
 #include "kernel/types.h"
 #include "user/user.h"
+#include "user/usertests.h"
 
-static const char* cur = "";
-#define FAIL(...)                 \
-    do {                          \
-        printf("FAIL %s: ", cur); \
-        printf(__VA_ARGS__);      \
-        printf("\n");             \
-        exit(99);                 \
-    } while (0)
-#define CHECK(c, ...)                \
-    do {                             \
-        if (!(c)) FAIL(__VA_ARGS__); \
-    } while (0)
+const char* cur = ""; /* FAIL and CHECK: user/usertests.h */
 
 static const char* F = "/ipc_fifo";
 
@@ -290,11 +280,7 @@ static void poll_threads(void) {
     close(tp[1]);
 }
 
-struct test {
-    const char* name;
-    void (*fn)(void);
-};
-static const struct test tests[] = {
+static const struct utest tests[] = {
     {"fifo_reader_first", reader_first},
     {"fifo_writer_first", writer_first},
     {"fifo_open_close_race", open_close_race},
@@ -312,42 +298,9 @@ static const struct test tests[] = {
     {"poll_thread_close", poll_threads},
 };
 
-static int has_prefix(const char* s, const char* prefix) {
-    while (*prefix && *s == *prefix) s++, prefix++;
-    return *prefix == 0;
-}
-
-static int selected(const char* name, int argc, char** argv) {
-    if (argc < 2) return 1;
-    for (int i = 1; i < argc; i++)
-        if (has_prefix(name, argv[i])) return 1;
-    return 0;
-}
+static void remove_fifo(void) { unlink(F); }
 
 int main(int argc, char** argv) {
-    int passed = 0, failed = 0;
-    for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (!selected(tests[i].name, argc, argv)) continue;
-        cur = tests[i].name;
-        int before = freepages();
-        int pid = fork();
-        if (pid == 0) {
-            tests[i].fn();
-            exit(0);
-        }
-        int st = -1;
-        wait(&st);
-        unlink(F);
-        int after = freepages();
-        if (st == 0 && after == before) {
-            printf("PASS %s\n", cur);
-            passed++;
-        } else {
-            if (st == 0) printf("FAIL %s: %d pages leaked\n", cur, before - after);
-            else if (st != 99) printf("FAIL %s: exit status %d\n", cur, st);
-            failed++;
-        }
-    }
-    printf("ipctest: %d passed, %d failed\n", passed, failed);
-    exit(failed ? 1 : 0);
+    const struct test_suite suite = {"ipctest", tests, sizeof(tests) / sizeof(tests[0]), 0, remove_fifo};
+    exit(test_run_all(&suite, argc, argv, 1) ? 1 : 0);
 }

@@ -14,18 +14,6 @@
 
 const char* cur = "";
 
-int child_status(void (*fn)(void)) {
-    int pid = fork();
-    CHECK(pid >= 0, "fork failed");
-    if (pid == 0) {
-        fn();
-        exit(0);
-    }
-    int st = -12345;
-    CHECK(wait(&st) == pid, "wait did not return the child");
-    return st;
-}
-
 static char* map_anon(unsigned long len, int prot, int flags) {
     char* p = mmap(0, len, prot, flags | MAP_ANONYMOUS, -1, 0);
     CHECK(p != MAP_FAILED, "mmap of %lu bytes failed", len);
@@ -369,12 +357,7 @@ static void deeper(void) {
 
 static void t_stack_limit(void) { CHECK(child_status(deeper) == -1, "a stack past its limit did not kill"); }
 
-struct test {
-    const char* name;
-    void (*fn)(void);
-};
-
-static struct test tests[] = {
+static const struct utest tests[] = {
     {"anon_private", t_anon_private},
     {"anon_shared_fork", t_anon_shared_fork},
     {"munmap_untouched", t_munmap_untouched},
@@ -393,41 +376,8 @@ static struct test tests[] = {
     {"stack_limit", t_stack_limit},
 };
 
-static int selected(const char* name, int argc, char** argv) {
-    if (argc <= 1) return 1;
-    for (int i = 1; i < argc; i++) {
-        if (memcmp(name, argv[i], strlen(argv[i])) == 0) return 1;
-    }
-    return 0;
-}
-
-static int run_test(struct test* t) {
-    cur = t->name;
-    int before = freepages();
-    int st = child_status(t->fn);
-    int after = freepages();
-    if (st == kFailStatus) return 0;
-    if (st != 0) {
-        printf("FAIL %s: exit status %d\n", t->name, st);
-        return 0;
-    }
-    if (after != before) {
-        printf("FAIL %s: %d pages not back after the test\n", t->name, before - after);
-        return 0;
-    }
-    printf("PASS %s\n", t->name);
-    return 1;
-}
-
 int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, "mmaptest [test-name-prefix...]");
-    int passed = 0, failed = 0;
-    child_status(t_munmap_half); /* warm-up: first-use allocations */
-    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-        if (!selected(tests[i].name, argc, argv)) continue;
-        if (run_test(&tests[i])) passed++;
-        else failed++;
-    }
-    printf("mmaptest: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    const struct test_suite suite = {"mmaptest", tests, sizeof(tests) / sizeof(tests[0]), t_munmap_half, 0};
+    return test_run_all(&suite, argc, argv, 1) ? 1 : 0;
 }

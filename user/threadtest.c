@@ -48,18 +48,6 @@ void add_and_wake(volatile int* w, int n) {
     futex_wake(w, 1000);
 }
 
-int child_status(void (*fn)(void)) {
-    int pid = fork();
-    CHECK(pid >= 0, "fork failed");
-    if (pid == 0) {
-        fn();
-        exit(0);
-    }
-    int st = -12345;
-    CHECK(wait(&st) == pid, "wait did not return the child");
-    return st;
-}
-
 /* Live threads of this process, from the process list. */
 int my_threads(void) {
     struct procinfo pi;
@@ -291,12 +279,7 @@ static void test_mutex(void) {
     umutex_unlock(&mtx);
 }
 
-struct test {
-    const char* name;
-    void (*fn)(void);
-};
-
-static struct test tests[] = {
+static const struct utest tests[] = {
     {"ids", test_ids},
     {"create_join", test_create_join},
     {"join_errors", test_join_errors},
@@ -324,34 +307,6 @@ static struct test tests[] = {
     {"oom_spares_own_threads", test_oom_spares_own_threads},
 };
 
-static int selected(const char* name, int argc, char** argv) {
-    if (argc < 2) return 1;
-    for (int i = 1; i < argc; i++) {
-        int n = strlen(argv[i]);
-        if (memcmp(name, argv[i], n) == 0) return 1;
-    }
-    return 0;
-}
-
-/* Run t in a child; PASS needs status 0 and every page back. */
-static int run_test(struct test* t) {
-    cur = t->name;
-    int before = freepages();
-    int st = child_status(t->fn);
-    int after = freepages();
-    if (st == kFailStatus) return 0;
-    if (st != 0) {
-        printf("FAIL %s: exit status %d\n", t->name, st);
-        return 0;
-    }
-    if (after != before) {
-        printf("FAIL %s: %d pages not back after the test\n", t->name, before - after);
-        return 0;
-    }
-    printf("PASS %s\n", t->name);
-    return 1;
-}
-
 /* threadtest -w PID (exec'd by test_exec): runs as process PID, as its
  * first thread, and waits for the child the process had; exits with the
  * child's status (60: wrong ids, 61: no child). */
@@ -378,13 +333,6 @@ int main(int argc, char* argv[]) {
     if (argc == 3 && strcmp(argv[1], "-w") == 0) exec_waiter(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "-s") == 0) sleepers(atoi(argv[2]));
     usage_on_help(argc, argv, "threadtest [-x STATUS | -s N | test-name-prefix...]");
-    int passed = 0, failed = 0;
-    child_status(test_ids); /* warm-up: first-use allocations (buffer cache) */
-    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-        if (!selected(tests[i].name, argc, argv)) continue;
-        if (run_test(&tests[i])) passed++;
-        else failed++;
-    }
-    printf("threadtest: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    const struct test_suite suite = {"threadtest", tests, sizeof(tests) / sizeof(tests[0]), test_ids, 0};
+    return test_run_all(&suite, argc, argv, 1) ? 1 : 0;
 }

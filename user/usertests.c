@@ -31,19 +31,6 @@ volatile unsigned long g_addr;
 
 /* ---- helpers ----------------------------------------------------------- */
 
-/* Run fn in a child; return its exit status. */
-int child_status(void (*fn)(void)) {
-    int pid = fork();
-    CHECK(pid >= 0, "fork failed");
-    if (pid == 0) {
-        fn();
-        exit(0);
-    }
-    int st = -12345;
-    CHECK(wait(&st) == pid, "wait did not return the child");
-    return st;
-}
-
 int make_file(const char* name, int n) {
     int fd = open(name, O_CREATE | O_RDWR | O_TRUNC);
     CHECK(fd >= 0, "cannot create %s", name);
@@ -502,13 +489,6 @@ static const struct test {
     {"inodes_full", t_inodes_full, SLOW},
 };
 
-static int selected(const char* name, int argc, char** argv, int first) {
-    if (first >= argc) return 1;
-    for (int i = first; i < argc; i++)
-        if (strlen(argv[i]) <= strlen(name) && memcmp(argv[i], name, strlen(argv[i])) == 0) return 1;
-    return 0;
-}
-
 /* Pages sbrk gets before it fails, given back at once (xv6's usertests
  * count them before and after the run: every page must come back, buffer
  * cache or not). */
@@ -554,7 +534,7 @@ int main(int argc, char* argv[]) {
     int passed = 0, failed = 0;
     long free0 = sbrk_pages();
     for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-        if ((quick && tests[i].slow) || !selected(tests[i].name, argc, argv, first)) continue;
+        if ((quick && tests[i].slow) || !test_selected(tests[i].name, argc, argv, first)) continue;
         if (run_test(&tests[i])) passed++;
         else failed++;
     }

@@ -1,4 +1,5 @@
-/* user/usertests.h - what the parts of usertests share.
+/* user/usertests.h - what the parts of usertests share, and the test
+ * driver (user/testkit.c) the other in-guest test programs use too.
  *
  * usertests.c has the driver, the helpers, and the memory, isolation,
  * pipe and process tests; usertests_fs.c has the file-system tests. Every
@@ -27,7 +28,23 @@ extern volatile unsigned long g_addr;
 extern const unsigned long bad_ptrs[7];
 #define NBAD (int)(sizeof(bad_ptrs) / sizeof(bad_ptrs[0]))
 
+/* user/testkit.c: the driver usertests, threadtest, vmtest, mmaptest and
+ * ipctest share. */
+struct utest {
+    const char* name;
+    void (*fn)(void);
+};
+struct test_suite {
+    const char* name;          /* program name, for the summary line */
+    const struct utest* tests; /* run in table order */
+    int count;
+    void (*warmup)(void);  /* run once first, not counted (or 0) */
+    void (*cleanup)(void); /* run after each test's child (or 0) */
+};
 int child_status(void (*fn)(void));
+int test_selected(const char* name, int argc, char** argv, int first);
+/* Runs the selected tests and prints "NAME: P passed, F failed"; returns F. */
+int test_run_all(const struct test_suite* s, int argc, char** argv, int first);
 int make_file(const char* name, int n);
 int file_size(const char* name);
 void expect_killed(void (*fn)(void), unsigned long addr, const char* what);

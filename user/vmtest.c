@@ -22,18 +22,6 @@ const char* cur = "";
 static int nthreads = 4;
 int main(int argc, char* argv[]);
 
-int child_status(void (*fn)(void)) {
-    int pid = fork();
-    CHECK(pid >= 0, "fork failed");
-    if (pid == 0) {
-        fn();
-        exit(0);
-    }
-    int st = -12345;
-    CHECK(wait(&st) == pid, "wait did not return the child");
-    return st;
-}
-
 /* This process's fault counters (procinfo of its own first thread). */
 static unsigned long faults(unsigned long* major) {
     struct procinfo pi;
@@ -427,12 +415,7 @@ static void t_cow_bomb(void) {
     CHECK(sbrk(-pages * PGSIZE) == p + pages * PGSIZE, "shrink");
 }
 
-struct test {
-    const char* name;
-    void (*fn)(void);
-};
-
-static struct test tests[] = {
+static const struct utest tests[] = {
     {"fault_kernel", t_fault_kernel},
     {"fault_guard", t_fault_guard},
     {"fault_text", t_fault_text},
@@ -453,32 +436,6 @@ static struct test tests[] = {
     {"cow_bomb", t_cow_bomb},
 };
 
-static int selected(const char* name, int argc, char** argv, int first) {
-    if (argc <= first) return 1;
-    for (int i = first; i < argc; i++) {
-        if (memcmp(name, argv[i], strlen(argv[i])) == 0) return 1;
-    }
-    return 0;
-}
-
-static int run_test(struct test* t) {
-    cur = t->name;
-    int before = freepages();
-    int st = child_status(t->fn);
-    int after = freepages();
-    if (st == kFailStatus) return 0;
-    if (st != 0) {
-        printf("FAIL %s: exit status %d\n", t->name, st);
-        return 0;
-    }
-    if (after != before) {
-        printf("FAIL %s: %d pages not back after the test\n", t->name, before - after);
-        return 0;
-    }
-    printf("PASS %s\n", t->name);
-    return 1;
-}
-
 int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, "vmtest [-m | -t THREADS] [test-name-prefix...]");
     if (argc == 2 && strcmp(argv[1], "-m") == 0) {
@@ -494,13 +451,6 @@ int main(int argc, char* argv[]) {
         if (nthreads < 1 || nthreads > 30) usage_exit("vmtest [-t THREADS] [test-name-prefix...]", 2);
         first = 3;
     }
-    int passed = 0, failed = 0;
-    child_status(t_lazy_admission); /* warm-up: first-use allocations */
-    for (unsigned i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-        if (!selected(tests[i].name, argc, argv, first)) continue;
-        if (run_test(&tests[i])) passed++;
-        else failed++;
-    }
-    printf("vmtest: %d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    const struct test_suite suite = {"vmtest", tests, sizeof(tests) / sizeof(tests[0]), t_lazy_admission, 0};
+    return test_run_all(&suite, argc, argv, first) ? 1 : 0;
 }
