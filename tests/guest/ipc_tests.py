@@ -17,11 +17,7 @@ answering, and fsck finding the disk clean once QEMU is killed.
 import re
 import sys
 
-from qemu import Guest, relay_results
-
-
-def report(ok, name, detail=""):
-    print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, detail)))
+from qemu import Guest, end_guest, judge_program, no_prompt, report
 
 
 def shell_view(g, harts):
@@ -50,17 +46,9 @@ def run(harts):
             shell_view(g, harts)
             after = g.run("echo alive", timeout=30)
         except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            print("FAIL ipc-%dharts: no prompt (%s); console ends %r" % (harts, type(e).__name__,
-                                                                     "".join(g.log)[-800:]))
-            return
-        if "panic" in out:
-            print("FAIL ipc-panic-%dharts: %r" % (harts, out[out.index("panic"):][:300]))
-        relay_results(out, "ipc", "%dharts" % harts)
-        if not re.search(r"ipctest: \d+ passed, 0 failed", out):
-            print("FAIL ipc-summary-%dharts: no clean summary line; output ends %r" % (harts, out[-500:]))
-        report("alive" in after, "ipc-shell-%dharts" % harts, repr(after))
-        clean, fsck = g.stop_and_fsck()
-        report(clean, "ipc-fsck-%dharts" % harts, fsck.replace("\n", " | "))
+            return no_prompt(g, "ipc", harts, e)
+        judge_program(out, "ipctest", "ipc", harts)
+        end_guest(g, after, "ipc", harts)
 
 
 def main():

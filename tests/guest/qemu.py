@@ -138,6 +138,37 @@ def relay_results(out, prefix, tag):
         print("%s %s-%s-%s%s%s" % (m.group(1), prefix, m.group(2), tag, m.group(3), m.group(4)))
 
 
+def report(ok, name, detail=""):
+    """One verdict line: `PASS name`, or `FAIL name: detail`."""
+    print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, detail)))
+
+
+def no_prompt(g, prefix, harts, e):
+    """The verdict when a suite's command got no prompt back."""
+    report(False, "%s-%dharts" % (prefix, harts),
+           "no prompt (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-800:]))
+
+
+def judge_program(out, program, prefix, harts):
+    """What the run of an in-guest test program (user/testkit.c) must show:
+    no kernel panic, its PASS/FAIL lines (relayed as prefix-name-Nharts),
+    and its summary line `PROGRAM: N passed, 0 failed`."""
+    tag = "%dharts" % harts
+    if "panic" in out:
+        report(False, "%s-panic-%s" % (prefix, tag), repr(out[out.index("panic"):][:300]))
+    relay_results(out, prefix, tag)
+    if not re.search(r"%s: \d+ passed, 0 failed" % re.escape(program), out):
+        report(False, "%s-summary-%s" % (prefix, tag), "no clean summary line; output ends %r" % out[-500:])
+
+
+def end_guest(g, after, prefix, harts):
+    """A suite's last verdicts: the shell still answered `echo alive` (its
+    output is after), and once QEMU is killed fsck finds the disk clean."""
+    report("alive" in after, "%s-shell-%dharts" % (prefix, harts), "the shell does not answer (%r)" % after)
+    clean, fsck = g.stop_and_fsck()
+    report(clean, "%s-fsck-%dharts" % (prefix, harts), fsck.replace("\n", " | "))
+
+
 def run_cases(guest, cases, suffix="", timeout=30):
     """Run (name, command line, regex) cases in a booted guest's shell.
 

@@ -18,7 +18,7 @@ import re
 import subprocess
 import sys
 
-from qemu import BUILD, Guest, relay_results
+from qemu import BUILD, Guest, end_guest, judge_program, no_prompt, report
 
 
 def run(harts):
@@ -28,23 +28,9 @@ def run(harts):
             out = g.run("threadtest", timeout=600)
             after = g.run("echo alive", timeout=30)
         except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            print("FAIL threads-%dharts: no prompt (%s); console ends %r" % (harts, type(e).__name__,
-                                                                         "".join(g.log)[-800:]))
-            return
-        if "panic" in out:
-            print("FAIL threads-panic-%dharts: %r" % (harts, out[out.index("panic"):][:300]))
-        relay_results(out, "threads", "%dharts" % harts)
-        if not re.search(r"threadtest: \d+ passed, \d+ failed", out):
-            print("FAIL threads-summary-%dharts: no summary line; output ends %r" % (harts, out[-500:]))
-        if "alive" not in after:
-            print("FAIL threads-shell-%dharts: the shell does not answer (%r)" % (harts, after))
-        clean, report = g.stop_and_fsck()
-        print("%s threads-fsck-%dharts%s" % ("PASS" if clean else "FAIL", harts,
-                                             "" if clean else ": " + report.replace("\n", " | ")))
-
-
-def report(ok, name, detail=""):
-    print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, detail)))
+            return no_prompt(g, "threads", harts, e)
+        judge_program(out, "threadtest", "threads", harts)
+        end_guest(g, after, "threads", harts)
 
 
 def trace_threads():

@@ -20,7 +20,7 @@ after its file tests.
 import re
 import sys
 
-from qemu import Guest, relay_results
+from qemu import Guest, end_guest, judge_program, no_prompt
 
 # (what, a regex the console must show) for the fault tests' kills.
 KILL_LINES = [
@@ -37,11 +37,7 @@ KILL_LINES = [
 
 
 def check_mmaptest(out, harts):
-    if "panic" in out:
-        print("FAIL vm-mmap-panic-%dharts: %r" % (harts, out[out.index("panic"):][:300]))
-    relay_results(out, "vm-mmap", "%dharts" % harts)
-    if not re.search(r"mmaptest: \d+ passed, 0 failed", out):
-        print("FAIL vm-mmap-summary-%dharts: no clean summary line; output ends %r" % (harts, out[-500:]))
+    judge_program(out, "mmaptest", "vm-mmap", harts)
     for what, cause, kind in (("read-only", "protection", "write"), ("unmapped", "unmapped address", "read")):
         m = re.search(r"mmaptest: %s at (0x[0-9a-f]+)" % what, out)
         ok = m is not None and re.search(r"pid \d+ \(mmaptest\): page fault: %s at %s \(%s\), scause=.*: killed"
@@ -63,14 +59,8 @@ def run(harts):
             mm = g.run("mmaptest", timeout=600)
             after = g.run("echo alive", timeout=30)
         except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            print("FAIL vm-%dharts: no prompt (%s); console ends %r" % (harts, type(e).__name__,
-                                                                    "".join(g.log)[-800:]))
-            return
-        if "panic" in out:
-            print("FAIL vm-panic-%dharts: %r" % (harts, out[out.index("panic"):][:300]))
-        relay_results(out, "vm", "%dharts" % harts)
-        if not re.search(r"vmtest: \d+ passed, 0 failed", out):
-            print("FAIL vm-summary-%dharts: no clean summary line; output ends %r" % (harts, out[-500:]))
+            return no_prompt(g, "vm", harts, e)
+        judge_program(out, "vmtest", "vm", harts)
         for what, pattern in KILL_LINES:
             ok = re.search(pattern, out) is not None
             print("%s vm-killmsg-%s-%dharts%s" % ("PASS" if ok else "FAIL", what, harts,
@@ -82,11 +72,7 @@ def run(harts):
               int(m.group(2)) >= 32 and int(m.group(3)) > 0)
         print("%s vm-ps-faults-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % ps))
         check_mmaptest(mm, harts)
-        if "alive" not in after:
-            print("FAIL vm-shell-%dharts: the shell does not answer (%r)" % (harts, after))
-        clean, report = g.stop_and_fsck()
-        print("%s vm-fsck-%dharts%s" % ("PASS" if clean else "FAIL", harts,
-                                        "" if clean else ": " + report.replace("\n", " | ")))
+        end_guest(g, after, "vm", harts)
 
 
 def main():
