@@ -83,8 +83,9 @@ namespace q::sched {
 
 class Eevdf final : public Policy {
   public:
-    constexpr Eevdf(Time slice, unsigned shift) : slice_(slice ? slice : 1), shift_(shift) {}
-    explicit constexpr Eevdf(const PolicyConfig& c) : Eevdf(c.slice, c.vshift) {}
+    constexpr Eevdf(Time slice, unsigned shift, bool sleep_decay = true)
+        : slice_(slice ? slice : 1), shift_(shift), sleep_decay_(sleep_decay) {}
+    explicit constexpr Eevdf(const PolicyConfig& c) : Eevdf(c.slice, c.vshift, c.sleep_decay) {}
 
     const char* name() const override { return "eevdf"; }
     void enqueue(Entity& e, Time now) override;
@@ -95,6 +96,7 @@ class Eevdf final : public Policy {
     void forget(Entity& e) override {
         stop(e);  // leaves the sums if it was picked (on_cpu)
         e.vlag = 0;
+        e.delayed = false;
     }
     bool preempts(const Entity& woken, const Entity& running) const override;
     bool preempts_current(const Entity& running) const override;
@@ -114,6 +116,7 @@ class Eevdf final : public Policy {
   private:
     i64 lag_limit(u32 weight) const { return 2 * vslice(weight); }
     i64 place(const Entity& e) const;
+    void decay(Entity& e, Time now) const;
     i64 virtual_time_with(const Entity& e) const;
     void add_sums(const Entity& e);
     void sub_sums(const Entity& e);
@@ -137,6 +140,7 @@ class Eevdf final : public Policy {
     EevdfTree tree_;
     Time slice_;
     unsigned shift_;
+    bool sleep_decay_;
     u64 total_weight_ = 0;  // W over queued and running (on_cpu) tasks
     i64 sum_wv_ = 0;        // sum w_i (v_i - v0) over the same tasks
     i64 v0_ = 0;
@@ -244,6 +248,7 @@ inline void Eevdf::enqueue(Entity& e, Time now) {
         if (in_sums) leave(e);  // ran, was not stopped, comes back late
         in_sums = false;
         e.eweight = e.weight;
+        if (e.delayed) decay(e, now);
         const i64 v = place(e);
         e.deadline += v - e.vruntime;  // keep the unfinished part of the request
         e.vruntime = v;
@@ -296,6 +301,7 @@ inline void Eevdf::stop(Entity& e) {
     e.vlag = virtual_time() - e.vruntime;
     leave(e);
     e.on_cpu = false;
+    e.delayed = sleep_decay_ && e.vlag < 0;  // run_until: the stop time
     readjust();
 }
 
