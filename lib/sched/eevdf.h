@@ -30,6 +30,19 @@
 //   policy before a policy switch) is outside the sums; charge then measures its lag as if it were queued, and stop
 //   does nothing.
 //
+// Sleeping lag (sleep_decay, the default; Linux's DELAY_DEQUEUE): a task
+// that stops with negative lag is marked delayed (Entity.delayed; run_until is
+// its stop time) and its debt decays while it sleeps: at the wake-up its vlag
+// grows by the V that would have passed had it stayed in the average,
+// dt * ncpus * 2^shift / (W + w) with W the queue's weight then, never past 0
+// (eevdf.cc, decay()). So a sleeper is not punished for a burst long after
+// it (the paper keeps the lag forever: a sleeper beside a hog pays back its
+// last burst however long it slept) and not rewarded either (no positive
+// lag is made). It changes shares of sleepers as Linux's does: one hog + one
+// run 300 / sleep 100 sleeper gets 0.4800, not the lag-conserving fluid
+// 0.4286 (tests/host/sched_protocol_test.cc). sleep_decay = false is the
+// paper's EEVDF (schedsim --sleep-decay off), which the fluid-exact tests use.
+//
 // Several cpus sharing one queue (set_cpus(m), m > 1): a task can use at
 // most one cpu, so a weight w_i > W / m asks for more than it can get, and
 // with plain weights it holds V back (its vruntime advances by one cpu's
