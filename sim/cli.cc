@@ -53,6 +53,14 @@ simulated multicore and prints the seed harness's report.
                      blocks or finishes is not charged, no preemption); it
                      reproduces the seed's published tables
   --slice N          run length in ticks (exact) and policy slice (default 1)
+  --tick N           exact: every N ticks a timer interrupt inside a slice
+                     lets a queued task take over when the policy says so
+                     (EEVDF: the running task is ineligible and an eligible
+                     one is due earlier), as the kernel's 0.1 s tick does
+                     (default 0: never)
+  --sleep-decay on|off  eevdf: a negative lag decays while its task sleeps
+                     (default on, as in the kernel: Linux's DELAY_DEQUEUE);
+                     off keeps every lag (the paper's EEVDF, fluid-exact)
   --queues single|percpu  one run queue shared by every core (default), or
                      one per core with the kernel's placement, work stealing
                      and balancing (exact model only); percpu reports
@@ -170,7 +178,13 @@ Options parse_options(int argc, const char* const* argv) {
         else if (f == "--wake-delay") c.wake_delay = parse_count(f, v, 0, kMaxTicks);
         else if (f == "--seed") c.seed = parse_count(f, v, 0);
         else if (f == "--slice") c.slice = parse_count(f, v, 1, kMaxSlice);
-        else if (f == "--plot") o.plot = v;
+        else if (f == "--tick") c.tick_period = parse_count(f, v, 0, kMaxTicks);
+        else if (f == "--sleep-decay") {
+            const std::string m = v;
+            if (m == "on") c.sleep_decay = true;
+            else if (m == "off") c.sleep_decay = false;
+            else fail("unknown --sleep-decay '" + m + "' (on, off)");
+        } else if (f == "--plot") o.plot = v;
         else if (f == "--tasks-out") o.tasks_out = v;
         else if (f == "--model") {
             const std::string m = v;

@@ -63,6 +63,7 @@ class QueueSet {
         q::sched::PolicyConfig pc;
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
+        pc.sleep_decay = cfg.sleep_decay;
         for (unsigned i = 0; i < n_; i++) {
             pc.queue = i;  // as the kernel: each queue's lottery draws its own sequence
             pol_[i] = static_cast<P*>(q::sched::construct_policy(cfg.policy, storage_[i], pc));

@@ -124,6 +124,7 @@ class Simulator {
     void tick_seed(uint64_t now);
     void tick_exact(uint64_t now);
     void wake_preempt(Task& t);
+    void tick_preempt(uint64_t slice);
     void run_exact(Core& core, Task& t, uint64_t now);
 
     const Config& cfg_;
@@ -377,6 +378,18 @@ template <typename P>
     core.running = nullptr;
 }
 
+// Exact model, --tick: the kernel's timer interrupt inside a slice (rq_tick):
+// the running task, charged up to now, gives way if the policy says a queued
+// task should take over (EEVDF: it is ineligible and an eligible one is due
+// earlier).
+template <typename P>
+void Simulator<P>::tick_preempt(uint64_t slice) {
+    for (Core& core : cores_) {
+        Task* t = core.running;
+        if (t && !core.resched && core.ran < slice && queues_.of(*t).preempts_current(t->e)) core.resched = true;
+    }
+}
+
 template <typename P>
 void Simulator<P>::tick_exact(uint64_t now) {
     // Idle cores counted before the wake-ups: a core freed by a stop last
@@ -396,6 +409,7 @@ void Simulator<P>::tick_exact(uint64_t now) {
         placed_.clear();
     }
     const uint64_t slice = cfg_.slice;
+    if (cfg_.tick_period && now % cfg_.tick_period == 0) tick_preempt(slice);
     for (unsigned c = 0; c < cfg_.cores; c++) {
         Core& core = cores_[c];
         Task* t = core.running;

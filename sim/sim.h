@@ -90,6 +90,9 @@ struct Config {
     uint64_t seed = 1;
     q::sched::WeightTable weights = q::sched::WeightTable::Seed;
     q::sched::Time slice = 1;      // run length (exact) and policy slice, ticks
+    bool sleep_decay = true;       // EEVDF: a sleeper's debt decays (eevdf.h), as in the kernel
+    uint64_t tick_period = 0;      // exact: every N ticks a timer interrupt inside a slice asks
+                                   // preempts_current(), as the kernel's 0.1 s tick does (0: never)
     bool progress = true;          // a progress bar on stderr if it is a terminal
     bool progress_always = false;  // --progress: progress lines even if it is not
     std::string progress_label;    // names the run in progress ("stride, 5 of 7")

@@ -25,6 +25,31 @@ i64 Eevdf::place(const Entity& e) const {
     return virtual_time() - lag - lag * static_cast<i64>(e.eweight) / static_cast<i64>(total_weight_);
 }
 
+// Sleeping lag (Linux's DELAY_DEQUEUE, equivalent at wake-up): a task that
+// stops with negative lag would not be picked before V reaches its
+// vruntime whether it sleeps or waits, so Linux leaves it queued (in the
+// average, not pickable) until its lag reaches 0, then dequeues it with lag 0
+// (DELAY_ZERO); a wake-up before that keeps its vruntime. Here it leaves the
+// sums at stop and its lag is advanced at the wake-up by the virtual time
+// that would have passed with it in the average: dt (now - stop time) of
+// ncpus harts' service over the queue's weight plus its own, V's rate while
+// every hart is busy; never past 0, so a sleeper is not rewarded either. An
+// idle queue decays it at full rate (Linux picks, and so dequeues, a delayed
+// task at once there). Measured in real time, not in this queue's V, so a
+// task that wakes on another hart's queue decays the same. A sleep of 2^32
+// time units or more clears it.
+void Eevdf::decay(Entity& e, Time now) const {
+    e.delayed = false;
+    if (e.vlag >= 0) return;
+    const Time dt = now > e.run_until ? now - e.run_until : 0;
+    if (dt >= (Time(1) << 32)) {
+        e.vlag = 0;
+        return;
+    }
+    const u64 dv = ((dt * ncpus_) << shift_) / (total_weight_ + e.eweight);
+    e.vlag = static_cast<u64>(-e.vlag) <= dv ? 0 : e.vlag + static_cast<i64>(dv);
+}
+
 void Eevdf::dequeue(Entity& e) {
     Q_ASSERT(e.queued);
     e.vlag = virtual_time() - e.vruntime;

@@ -73,6 +73,9 @@ struct Entity {
     bool on_cpu = false;   // EEVDF: picked and not enqueued or stopped since
                            // (then counted in its virtual time)
     Time run_until = 0;    // pick time + time charged since the pick
+                           // (at stop: when it stopped)
+    bool delayed = false;  // EEVDF: stopped with negative lag, which decays
+                           // while it sleeps (eevdf.h, "Sleeping lag")
     i64 min_vruntime = 0;  // subtree augment
     Entity* left = nullptr;
     Entity* right = nullptr;
@@ -107,6 +110,7 @@ struct Entity {
         vrem = 0;
         on_cpu = false;
         run_until = 0;
+        delayed = false;
         min_vruntime = 0;
         left = right = parent = gnext = gprev = nullptr;
         red = false;

@@ -47,6 +47,10 @@ struct PolicyConfig {
     u32 price = 1024;                        // credit one slice costs
     Time slice = 1;                          // time units of one slice
     unsigned vshift = 20;                    // EEVDF vruntime fixed point
+    // EEVDF: a negative lag decays while its task sleeps (eevdf.h,
+    // "Sleeping lag"; Linux's DELAY_DEQUEUE). false keeps every lag until
+    // the next wake-up (the paper's EEVDF: fluid-exact for sleepers).
+    bool sleep_decay = true;
     // MLFQ (mlfq.h): boost period in time units, kMlfqBoostDefault for
     // mlfq_defaults' 10 slices, 0 for no boost; io_reset is mlfq.py -S.
     Time mlfq_boost = ~Time(0);

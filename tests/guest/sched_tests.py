@@ -241,13 +241,16 @@ def latency_test(bootargs="", slice_us=750):
     on 1 hart within 2 slices of its wake-ups: `mlfqtest inter` (sleep one
     100 ms tick, run 100 us) under eevdf, the kernel's max wake-up latency.
     With xv6's 100 ms slice (the default before issue 23) it is reported
-    only, for comparison. The worst case is two slices of waiting (the
-    rest of the running hog's slice: the woken task brings back the negative
-    lag of its burst, so it is not eligible at once; then the other hog,
-    due earlier) plus two dispatches' kernel path: 1,587 us measured, 87 us
-    over 2 slices (other runs 824 us). The limit counts 150 us for that path
-    (issue 23's "<= 2 slices" is missed by up to 87 us; a sleeping lag that
-    decays, Linux's DELAY_DEQUEUE, would remove the first wait)."""
+    only, for comparison. The worst case is two slices of waiting plus two
+    dispatches' kernel path (timer interrupt to the next pick, 44 us each):
+    woken just after a hog's dispatch, the task waits out that hog's whole
+    slice (it is eligible, its lag 0 since the sleeping lag decays, but its
+    deadline V + slice is later than the running hog's), then the other
+    hog's, whose deadline is earlier too (its vruntime is behind V). 1,588
+    us in 4 of 5 runs, 825 in the fifth; the same with the decay off (it was
+    not the lag: 1,588/1,589 in 3 of 5, 825 in 2). The limit counts 150 us
+    for the path: issue 23's "<= 2 slices" (1,500 us) is missed by the 88 us
+    of two dispatch paths, not by a wait (docs/scheduling.md)."""
     name = "latency-interactive-2hogs-1hart-eevdf" + ("-" + bootargs if bootargs else "")
     try:
         with Guest(cpus=1, sched="eevdf", icount=ICOUNT, bootargs=bootargs) as g:

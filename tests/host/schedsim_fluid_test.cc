@@ -169,6 +169,7 @@ TEST(SchedsimFluid, FollowsTheTasksDemand) {
     hog.runtime = sleeper.runtime = kForever;
     hog.level = sleeper.level = 20;
     sleeper.block_chance = 1.0;
+    c.sleep_decay = false;  // the reference keeps lags (the paper's EEVDF)
     for (Model m : {Model::Exact, Model::Seed}) {
         c.model = m;
         const Result r = simulate(c, {hog, sleeper});

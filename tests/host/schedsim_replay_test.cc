@@ -98,8 +98,15 @@ TEST(SchedsimReplay, TaskFollowsItsBursts) {
 // The sleeper case of schedsim_exact_test as a replay: 1-tick runs, 1-tick
 // sleeps beside a hog of equal weight get a third of the core under EEVDF.
 TEST(SchedsimReplay, SleeperBesideHog) {
-    const Result r = run(qs::PolicyKind::EEVDF, "0 20 run inf\n0 20 run 1 sleep 1 repeat\n", 30000);
+    Config c = test::quiet_config(qs::PolicyKind::EEVDF, WorkloadKind::Replay, 1, 30000);
+    c.sleep_decay = false;  // the paper's EEVDF: fluid-exact 1/3
+    Result r = simulate(c, load("0 20 run inf\n0 20 run 1 sleep 1 repeat\n"));
     EXPECT_NEAR(static_cast<double>(r.tasks[1].executed) / 30000.0, 1.0 / 3.0, 0.005);
+    c.sleep_decay = true;
+    r = simulate(c, load("0 20 run inf\n0 20 run 1 sleep 1 repeat\n"));
+    // The default (the kernel's): its half-tick debt decays in its sleep, so
+    // it gets its whole demand, 1/2 (see SchedsimExact.EevdfSleeperDebtDecays).
+    EXPECT_NEAR(static_cast<double>(r.tasks[1].executed) / 30000.0, 0.5, 0.005);
 }
 
 // A level change half way: two equal hogs share 50/50, then the second is
@@ -132,4 +139,26 @@ TEST(SchedsimReplay, LevelChangesInEveryState) {
         EXPECT_EQ(r.tasks[2].level, 0u) << qs::policy_name(k);
         EXPECT_GT(r.tasks[0].executed, 80u) << qs::policy_name(k);
     }
+}
+
+// --tick: the kernel's timer interrupt inside a slice. A task running 60
+// then sleeping 5 beside a hog, slice 50: woken with the rest of its request
+// (40), it runs past its deadline, is renewed, is then ineligible and due
+// after the hog; with a tick every tick the hog takes over there (3,225 ->
+// 3,332 switches over 100k ticks, the shares 51,625 / 48,375 -> 50,020 /
+// 49,980). Without --tick (and for policies without preempts_current, e.g.
+// rr) the runner keeps its 50-tick run length.
+TEST(SchedsimReplay, TickPreemptsAnIneligibleRunner) {
+    const std::string w = "0 20 run inf\n0 20 run 60 sleep 5 repeat\n";
+    auto go = [&](qs::PolicyKind k, uint64_t tick) {
+        Config c = test::quiet_config(k, WorkloadKind::Replay, 1, 100000);
+        c.slice = 50;
+        c.tick_period = tick;
+        return simulate(c, load(w));
+    };
+    const Result off = go(qs::PolicyKind::EEVDF, 0), on = go(qs::PolicyKind::EEVDF, 1);
+    EXPECT_EQ(off.ctx_switches, 3225u);
+    EXPECT_EQ(on.ctx_switches, 3332u);
+    EXPECT_EQ(on.tasks[0].executed, 50020u);
+    EXPECT_EQ(go(qs::PolicyKind::RR, 0).ctx_switches, go(qs::PolicyKind::RR, 1).ctx_switches);
 }
