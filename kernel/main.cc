@@ -7,6 +7,7 @@
 // has a display) and the first process, in that order (each step needs the
 // previous ones); then it releases the other harts, which only switch on
 // paging and their own trap/interrupt state. Every hart then enters its scheduler loop and never returns.
+#include "kernel/proc/signal.h"
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
@@ -101,6 +102,7 @@ void boot_hart0() {
     proc_map_stacks(g_kernel_pagetable);
     kvm_init_hart();
     proc_init();
+    sigtramp_init();
     trap_init_hart();
     plic_init();
     plic_init_hart();

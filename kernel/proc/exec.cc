@@ -17,6 +17,7 @@
 // several threads ends the others once the new image is complete, and
 // only then commits (kernel/proc/thread.cc:end_other_threads), so a failed
 // exec leaves every thread running.
+#include "kernel/proc/signal.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/fs/fs.h"
@@ -295,6 +296,7 @@ Result<int> exec(const char* path, char* const argv[]) {
     p->trapframe->x(TrapFrame::sp) = sp;
     p->trapframe->x(TrapFrame::a1) = sp;
     p->fp.reset();  // the new image starts with FP off
+    sig_exec(p);    // handlers were addresses in the old image
     proc_free_pagetable(old, oldsz);
     return static_cast<int>(argc);  // becomes a0 = argc
 }
