@@ -7,7 +7,6 @@
 // has a display) and the first process, in that order (each step needs the
 // previous ones); then it releases the other harts, which only switch on
 // paging and their own trap/interrupt state. Every hart then enters its scheduler loop and never returns.
-#include "kernel/proc/signal.h"
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
@@ -22,6 +21,7 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/proc/signal.h"
 #include "kernel/prof/prof.h"
 #include "kernel/trace/trace.h"
 #include "lib/fdt.h"

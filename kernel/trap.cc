@@ -166,8 +166,8 @@ namespace {
 // The signal for an exception from user mode that is not a page fault.
 int fault_signal(u64 scause) {
     if (scause == kExcIllegalInstr) return sig::kIll;
-    if (scause == 3) return sig::kTrap;                   // breakpoint
-    if (scause == 0 || scause == 4 || scause == 6) return sig::kBus;  // misaligned
+    if (scause == 3) return sig::kTrap;                                // breakpoint
+    if (scause == 0 || scause == 4 || scause == 6) return sig::kBus;   // misaligned
     if (scause == 1 || scause == 5 || scause == 7) return sig::kSegv;  // access fault
     return sig::kIll;
 }

@@ -159,8 +159,7 @@ static void default_terminate(void) {
     pid = fork();
     CHECK(pid >= 0, "fork failed");
     if (pid == 0) {
-        for (volatile int i = 0;; i++) {
-        }
+        for (volatile int i = 0;; i++) {}
     }
     sleep(1);
     CHECK(sigsend(pid, SIGINT) == 0, "sigsend failed");
@@ -225,10 +224,17 @@ static struct {
     const char* name;
     void (*fn)(void);
 } tests[] = {
-    {"handler_runs", handler_runs},       {"regs_survive", regs_survive},   {"kill_uncatchable", kill_uncatchable},
-    {"masked_pending", masked_pending},   {"segv_addr", segv_addr},         {"eintr_read", eintr_read},
-    {"restart_read", restart_read},       {"default_terminate", default_terminate},
-    {"ignored", ignored},                 {"bad_args", bad_args},           {"bad_sigreturn", bad_sigreturn},
+    {"handler_runs", handler_runs},
+    {"regs_survive", regs_survive},
+    {"kill_uncatchable", kill_uncatchable},
+    {"masked_pending", masked_pending},
+    {"segv_addr", segv_addr},
+    {"eintr_read", eintr_read},
+    {"restart_read", restart_read},
+    {"default_terminate", default_terminate},
+    {"ignored", ignored},
+    {"bad_args", bad_args},
+    {"bad_sigreturn", bad_sigreturn},
     {"storm", storm},
 };
 

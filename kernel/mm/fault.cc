@@ -25,8 +25,8 @@
 // Locking: the map and the page table change under ThreadGroup::pt_lock, a
 // spinlock: resolving any other fault never sleeps, so it may run from a
 // copy done under another spinlock (futex words).
-#include "kernel/proc/signal.h"
 #include "kernel/mm/fault.h"
+#include "kernel/proc/signal.h"
 
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"

@@ -17,7 +17,6 @@
 // several threads ends the others once the new image is complete, and
 // only then commits (kernel/proc/thread.cc:end_other_threads), so a failed
 // exec leaves every thread running.
-#include "kernel/proc/signal.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/fs/fs.h"
@@ -27,6 +26,7 @@
 #include "kernel/mm/mmap.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
+#include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/trace/trace.h"
 #include "lib/elf.h"

@@ -59,9 +59,7 @@ char* g_tramp_page = nullptr;
 
 bool valid_user_handler(u64 h) { return h == sig::kDfl || h == sig::kIgn || h < layout::kUserTop; }
 
-u64 group_pending(const Proc* p) {
-    return p->tg ? __atomic_load_n(&p->tg->sig_pending, __ATOMIC_ACQUIRE) : 0;
-}
+u64 group_pending(const Proc* p) { return p->tg ? __atomic_load_n(&p->tg->sig_pending, __ATOMIC_ACQUIRE) : 0; }
 
 // Take the next deliverable signal out of p's pending sets (0: none).
 int take_next(Proc* p) {

@@ -78,7 +78,7 @@ enum {
     /* signals (docs/signals.md, Linux's numbers and flags): 80-87 */
     SYS_sigsend = 80,   /* (pid, sig) -> 0, or -1 (no such process, bad sig, not allowed); sig 0 checks only */
     SYS_sigact = 81,    /* (sig, const struct ksigaction* act or 0, struct ksigaction* old or 0) -> 0 or -1 */
-    SYS_sigmask = 82,   /* (how 0 block / 1 unblock / 2 set, const unsigned long* set or 0, unsigned long* old or 0) -> 0/-1 */
+    SYS_sigmask = 82,   /* (how 0 block, 1 unblock, 2 set; const unsigned long* set; unsigned long* old) -> 0/-1 */
     SYS_sigreturn = 83, /* () from the signal trampoline: restores the interrupted context (a bad frame kills) */
     SYS_sigpend = 84,   /* (unsigned long* set) -> 0 or -1: signals pending for the caller */
     /* threads and futexes (docs/threads.md) */
@@ -126,8 +126,8 @@ struct ksigaction {
 struct ksiginfo {
     int signo;
     int err;
-    int code; /* 0: sent by a process (SI_USER), 1: a fault */
-    int pid;  /* the sender (SI_USER) */
+    int code;           /* 0: sent by a process (SI_USER), 1: a fault */
+    int pid;            /* the sender (SI_USER) */
     unsigned long addr; /* the faulting address (SIGSEGV, SIGBUS, SIGILL) */
 };
 

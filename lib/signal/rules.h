@@ -16,9 +16,27 @@
 namespace q::sig {
 
 enum : int {
-    kHup = 1, kInt = 2, kQuit = 3, kIll = 4, kTrap = 5, kAbrt = 6, kBus = 7, kFpe = 8,
-    kKill = 9, kUsr1 = 10, kSegv = 11, kUsr2 = 12, kPipe = 13, kAlrm = 14, kTerm = 15,
-    kChld = 17, kCont = 18, kStop = 19, kTstp = 20, kTtin = 21, kTtou = 22,
+    kHup = 1,
+    kInt = 2,
+    kQuit = 3,
+    kIll = 4,
+    kTrap = 5,
+    kAbrt = 6,
+    kBus = 7,
+    kFpe = 8,
+    kKill = 9,
+    kUsr1 = 10,
+    kSegv = 11,
+    kUsr2 = 12,
+    kPipe = 13,
+    kAlrm = 14,
+    kTerm = 15,
+    kChld = 17,
+    kCont = 18,
+    kStop = 19,
+    kTstp = 20,
+    kTtin = 21,
+    kTtou = 22,
 };
 constexpr int kMax = 31;  // signals are 1..kMax
 
@@ -44,16 +62,20 @@ constexpr u64 sanitize_mask(u64 m) { return m & kAll & ~bit(kKill) & ~bit(kStop)
 
 constexpr Default default_action(int s) {
     switch (s) {
-        case kChld: return Default::Ignore;
+        case kChld:
+            return Default::Ignore;
         case 23:  // SIGURG
         case 28:  // SIGWINCH
             return Default::Ignore;
-        case kCont: return Default::Continue;
+        case kCont:
+            return Default::Continue;
         case kStop:
         case kTstp:
         case kTtin:
-        case kTtou: return Default::Stop;
-        default: return Default::Terminate;
+        case kTtou:
+            return Default::Stop;
+        default:
+            return Default::Terminate;
     }
 }
 
