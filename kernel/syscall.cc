@@ -148,6 +148,7 @@ constexpr auto make_table() {
     t.h[SYS_sigmask] = sys_sigmask;
     t.h[SYS_sigreturn] = sys_sigreturn;
     t.h[SYS_sigpend] = sys_sigpend;
+    t.h[SYS_sigsusp] = sys_sigsusp;
     t.h[SYS_mmap] = sys_mmap;
     t.h[SYS_munmap] = sys_munmap;
     t.h[SYS_mprotect] = sys_mprotect;

@@ -220,6 +220,42 @@ static void storm(void) {
     CHECK(max_depth == 1, "handler nested %d deep", max_depth);
 }
 
+/* sigsusp waits with SIGUSR1 unblocked; the child's signal ends it with
+ * EINTR after the handler, and the caller's mask (SIGUSR1 blocked) is back. */
+static void suspend(void) {
+    set_handler(SIGUSR1, on_sig, SA_RESTART); /* sigsusp is never restarted */
+    unsigned long set = 1ul << SIGUSR1, none = 0, now = 0;
+    CHECK(sigmask(SIG_BLOCK, &set, 0) == 0, "block failed");
+    int parent = getpid();
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        sleep(2);
+        exit(sigsend(parent, SIGUSR1) == 0 ? 0 : 1);
+    }
+    int r = sigsusp(&none);
+    CHECK(r == -1 && errno() == EINTR, "sigsusp returned %d errno %d", r, errno());
+    CHECK(got == 1 && got_sig == SIGUSR1, "handler ran %d times", got);
+    CHECK(sigmask(SIG_BLOCK, 0, &now) == 0 && now == set, "mask after sigsusp %lx", now);
+    CHECK(wait_status(pid) == 0, "child failed");
+    CHECK(sigsusp((unsigned long*)0xffffffffff000000ul) == -1, "bad mask pointer accepted");
+}
+
+/* SIGCHLD: dropped with no handler (a child's exit does not kill); with a
+ * handler it runs once the child ends, and wait (SA_RESTART) still reaps. */
+static void sigchld(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) exit(3);
+    CHECK(wait_status(pid) == 3, "status not 3");
+    set_handler(SIGCHLD, on_sig, SA_RESTART);
+    pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) exit(4);
+    CHECK(wait_status(pid) == 4, "status not 4");
+    CHECK(got == 1 && got_sig == SIGCHLD, "SIGCHLD handler ran %d times (sig %d)", got, got_sig);
+}
+
 static struct {
     const char* name;
     void (*fn)(void);
@@ -236,6 +272,8 @@ static struct {
     {"bad_args", bad_args},
     {"bad_sigreturn", bad_sigreturn},
     {"storm", storm},
+    {"suspend", suspend},
+    {"sigchld", sigchld},
 };
 
 static int has_prefix(const char* s, const char* pre) {

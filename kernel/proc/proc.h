@@ -176,6 +176,8 @@ struct Proc {
     u64 sig_pending = 0;
     u64 sig_blocked = 0;
     u64 sig_addr = 0;
+    u64 sig_saved = 0;  // sigsusp: the mask its handler's frame restores
+    bool sig_has_saved = false;
     u64 sys_a0 = 0;
     bool in_syscall = false;
 

@@ -89,7 +89,8 @@ Status push_frame(Proc* p, int s, const SigAction& act) {
     TrapFrame* tf = p->trapframe;
     SigFrame f{};
     f.magic = kFrameMagic;
-    f.blocked = p->sig_blocked;
+    f.blocked = p->sig_has_saved ? p->sig_saved : p->sig_blocked;
+    p->sig_has_saved = false;
     f.epc = tf->epc;
     memmove(f.regs, tf->regs, sizeof(f.regs));
     if (p->fp.used) {
@@ -230,6 +231,7 @@ void sig_fork(const Proc* parent, Proc* child) {
 }
 
 void sig_exec(Proc* p) {
+    p->sig_has_saved = false;
     LockGuard g(p->tg->lock);
     for (SigAction& a : p->tg->sig_act) {
         if (a.handler != sig::kIgn) a.handler = sig::kDfl;
@@ -300,6 +302,31 @@ i64 sys_sigpend() {
     Proc* p = myproc();
     const u64 set = __atomic_load_n(&p->sig_pending, __ATOMIC_ACQUIRE) | group_pending(p);
     return to_user(copy_out(p->pagetable, arg_addr(0), &set, sizeof(set)));
+}
+
+constinit SpinLock g_susp_lock("sigsusp");
+
+// sigsusp(mask) -> -1 EINTR: waits with mask as the blocked set until a
+// signal it does not block is pending; the handler's frame restores the
+// mask the caller had (sig_has_saved), so the signal is taken under mask.
+i64 sys_sigsusp() {
+    Proc* p = myproc();
+    u64 m = 0;
+    if (!copy_in(p->pagetable, &m, arg_addr(0), sizeof(m)).ok()) return fail(Error::BadAddress);
+    p->sig_saved = p->sig_blocked;
+    p->sig_has_saved = true;
+    __atomic_store_n(&p->sig_blocked, sig::sanitize_mask(m), __ATOMIC_RELEASE);
+    {
+        LockGuard g(g_susp_lock);
+        while (!killed(p)) sleep_killable(p, g_susp_lock);
+    }
+    p->in_syscall = false;       // never restarted (SA_RESTART or not), as POSIX says
+    return fail(Error::Killed);  // EINTR
+}
+
+void sig_child_exited(const Proc* parent) {
+    if (parent == nullptr || parent == g_init_proc) return;
+    (void)sig_send(parent->pid, sig::kChld, nullptr);
 }
 
 // sigreturn() -> the interrupted a0 (every register comes back from the

@@ -44,5 +44,9 @@ i64 sys_sigact();
 i64 sys_sigmask();
 i64 sys_sigreturn();
 i64 sys_sigpend();
+i64 sys_sigsusp();
+// The process ended (kernel/proc/thread.cc, wait lock held): SIGCHLD to
+// its parent (dropped unless the parent has a handler).
+void sig_child_exited(const Proc* parent);
 
 }  // namespace q

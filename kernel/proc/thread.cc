@@ -34,6 +34,7 @@
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/trace/trace.h"
 
@@ -81,6 +82,7 @@ void release_process(ThreadGroup* tg) {
     if (leader == g_init_proc) panic("init exiting (status %d)", tg->status);
     reparent(leader);
     wakeup(leader->parent);
+    sig_child_exited(leader->parent);
     trace_exit(p->tid, tg->status);
     if (leader != p) {
         LockGuard g(leader->lock);

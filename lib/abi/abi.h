@@ -81,6 +81,7 @@ enum {
     SYS_sigmask = 82,   /* (how 0 block, 1 unblock, 2 set; const unsigned long* set; unsigned long* old) -> 0/-1 */
     SYS_sigreturn = 83, /* () from the signal trampoline: restores the interrupted context (a bad frame kills) */
     SYS_sigpend = 84,   /* (unsigned long* set) -> 0 or -1: signals pending for the caller */
+    SYS_sigsusp = 85,   /* (const unsigned long* mask) -> -1 EINTR once a handler ran (the old mask is back) */
     /* threads and futexes (docs/threads.md) */
     SYS_tcreate = 70, /* (entry, arg, stack, tls, int* tidp) -> new thread's tid, or -1 */
     SYS_gettid = 71,  /* () -> the calling thread's id (= pid for a process's first thread) */

@@ -104,6 +104,7 @@ int sigact(int sig, const struct ksigaction* act, struct ksigaction* old);
 int sigmask(int how, const unsigned long* set, unsigned long* old);
 int sigreturn(void);
 int sigpend(unsigned long* set);
+int sigsusp(const unsigned long* mask);
 #ifndef SIGINT
 enum {
     SIGHUP = 1,
