@@ -153,6 +153,9 @@ Status sig_send(int pid, int s, const perm::Cred* as) {
     bool found = false;
     bool posted = false;
     for (Proc& p : g_procs) {
+        // Unlocked pre-check (as wakeup's): locking all 256 slots was most
+        // of a send (benchos signal: 231 us a round trip, 34 us with it).
+        if (__atomic_load_n(&p.pid, __ATOMIC_RELAXED) != pid) continue;
         LockGuard g(p.lock);
         if (p.pid != pid || p.tg == nullptr) continue;
         if (p.state == ProcState::Unused || p.state == ProcState::Zombie) continue;
