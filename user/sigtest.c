@@ -204,6 +204,29 @@ static void bad_sigreturn(void) {
     CHECK(wait_status(pid) == -1, "forged sigreturn did not kill");
 }
 
+/* A handler that forges its context: pc a kernel address (the trampoline
+ * page, mapped without PTE_U) and sp junk. sigreturn restores it, the
+ * return to user mode stays in user mode, and the first fetch faults: the
+ * child is killed (status -1) and the kernel goes on. */
+static void forge(int s, struct ksiginfo* info, void* uc) {
+    (void)s;
+    (void)info;
+    unsigned long* mc = uc; /* pc, then x1..x31 */
+    mc[0] = 0x3ffffff000ul; /* the trampoline: kernel text */
+    mc[2] = 0x3fffffe000ul; /* sp: a trapframe page */
+}
+static void forged_context(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        struct ksigaction a = {(unsigned long)forge, 0, SA_SIGINFO};
+        if (sigact(SIGUSR1, &a, 0) != 0) exit(2);
+        sigsend(getpid(), SIGUSR1);
+        exit(3);
+    }
+    CHECK(wait_status(pid) == -1, "forged context was not killed");
+}
+
 /* A handler that sends itself the signal it handles (blocked while it
  * runs) and a burst of 1000: no recursion, no hang. */
 static volatile int depth, max_depth;
@@ -274,6 +297,7 @@ static struct {
     {"storm", storm},
     {"suspend", suspend},
     {"sigchld", sigchld},
+    {"forged_context", forged_context},
 };
 
 static int has_prefix(const char* s, const char* pre) {
