@@ -57,6 +57,7 @@ include mk/libc.mk
 include mk/threads.mk
 include mk/vm.mk
 include mk/ipc.mk
+include mk/signals.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

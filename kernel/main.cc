@@ -21,6 +21,7 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/proc/signal.h"
 #include "kernel/prof/prof.h"
 #include "kernel/trace/trace.h"
 #include "lib/fdt.h"
@@ -101,6 +102,7 @@ void boot_hart0() {
     proc_map_stacks(g_kernel_pagetable);
     kvm_init_hart();
     proc_init();
+    sigtramp_init();
     trap_init_hart();
     plic_init();
     plic_init_hart();

@@ -20,6 +20,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/signal.h"
 #include "kernel/proc/sysproc.h"
 #include "kernel/prof/prof.h"
 #include "kernel/trace/trace.h"
@@ -142,6 +143,12 @@ constexpr auto make_table() {
     t.h[SYS_gettid] = sys_gettid;
     t.h[SYS_texit] = sys_texit;
     t.h[SYS_futex] = sys_futex;
+    t.h[SYS_sigsend] = sys_sigsend;
+    t.h[SYS_sigact] = sys_sigact;
+    t.h[SYS_sigmask] = sys_sigmask;
+    t.h[SYS_sigreturn] = sys_sigreturn;
+    t.h[SYS_sigpend] = sys_sigpend;
+    t.h[SYS_sigsusp] = sys_sigsusp;
     t.h[SYS_mmap] = sys_mmap;
     t.h[SYS_munmap] = sys_munmap;
     t.h[SYS_mprotect] = sys_mprotect;

@@ -31,6 +31,7 @@
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/proc/signal.h"
 #include "kernel/prof/prof.h"
 #include "kernel/syscall.h"
 
@@ -161,6 +162,17 @@ Intr dev_intr(const u64* kregs) {
 
 }  // namespace
 
+namespace {
+// The signal for an exception from user mode that is not a page fault.
+int fault_signal(u64 scause) {
+    if (scause == kExcIllegalInstr) return sig::kIll;
+    if (scause == 3) return sig::kTrap;                                // breakpoint
+    if (scause == 0 || scause == 4 || scause == 6) return sig::kBus;   // misaligned
+    if (scause == 1 || scause == 5 || scause == 7) return sig::kSegv;  // access fault
+    return sig::kIll;
+}
+}  // namespace
+
 extern "C" void usertrap() {
     if (r_sstatus() & kSstatusSpp) panic("usertrap: not from user mode");
     w_stvec(reinterpret_cast<u64>(&kernelvec));
@@ -169,13 +181,16 @@ extern "C" void usertrap() {
     p->trapframe->epc = r_sepc();
     Intr which = Intr::None;
     const u64 scause = r_scause();
+    p->in_syscall = false;
     if (scause == kExcEcallUser) {
         // It ran since its last fault: a fault retried as a stale TLB entry
         // (kernel/mm/fault.cc) may race again at the same page, with a
         // sibling reading in a text page they both run (also below).
         p->retried_va = ~0ull;
-        if (killed(p)) exit(-1);
+        if (dying(p)) exit(-1);
         p->trapframe->epc += 4;
+        p->in_syscall = true;  // SA_RESTART's re-run needs the call's a0 (kernel/proc/signal.cc)
+        p->sys_a0 = p->trapframe->x(TrapFrame::a0);
         intr_on();
         syscall_dispatch(p);
     } else if (scause == kExcIllegalInstr && fpu_first_use(p->fp)) {
@@ -184,13 +199,13 @@ extern "C" void usertrap() {
         vm_user_fault(p, scause, r_stval());  // resolved, or p is killed (kernel/mm/fault.cc)
     } else {
         p->retried_va = ~0ull;
-        if ((which = dev_intr(nullptr)) == Intr::None) {
+        if ((which = dev_intr(nullptr)) == Intr::None && !sig_fault(p, fault_signal(scause), r_stval())) {
             kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
                     r_stval());
             set_killed(p);
         }
     }
-    if (killed(p)) exit(-1);
+    if (dying(p)) exit(-1);
     if (which == Intr::SliceOver || which == Intr::Resched || mycpu()->need_resched) yield();
     usertrap_return();
 }
@@ -199,6 +214,7 @@ extern "C" void usertrap_return() {
     Proc* p = myproc();
     // Killed while it waited to run (or, a new thread, before it first ran).
     if (__atomic_load_n(&p->killed, __ATOMIC_ACQUIRE)) exit(-1);
+    if (sig_interrupts(p)) sig_deliver(p);  // a handler's frame, or the default action
     intr_off();
     const u64 uservec_va = layout::kTrampoline + (reinterpret_cast<u64>(uservec) - reinterpret_cast<u64>(trampoline));
     w_stvec(uservec_va);

@@ -195,6 +195,25 @@ static void teardown_read(void) {
     unlink("bo.read");
 }
 
+#ifndef BENCHOS_XV6
+/* signal: sigsend to itself, the handler runs on the way back from the
+ * call and returns through the trampoline's sigreturn (docs/signals.md):
+ * the round trip kill -> handler -> sigreturn. */
+static volatile int sig_seen;
+static void on_usr1(int s) { sig_seen += s == SIGUSR1; }
+static int op_signal(void) {
+    static int installed;
+    if (!installed) {
+        struct ksigaction a = {(unsigned long)on_usr1, 0, 0};
+        if (sigact(SIGUSR1, &a, 0) != 0) return -1;
+        installed = 1;
+    }
+    int before = sig_seen;
+    if (sigsend(getpid(), SIGUSR1) != 0) return -1;
+    return sig_seen == before + 1 ? 0 : -1;
+}
+#endif
+
 struct bench {
     char* name;
     int (*op)(void);
@@ -207,7 +226,7 @@ static struct bench benches[] = {
     {"mkdir", op_mkdir, 0},   {"sbrk", op_sbrk, 0},         {"pages64", op_pages, 0}, {"fork1m", op_fork, 5},
     {"fork16m", op_fork, 6},
 #ifndef BENCHOS_XV6
-    {"mmap64", op_mmap64, 0}, {"mmapfile", op_mmapfile, 4},
+    {"mmap64", op_mmap64, 0}, {"mmapfile", op_mmapfile, 4}, {"signal", op_signal, 0},
 #endif
 };
 #define NBENCH (int)(sizeof(benches) / sizeof(benches[0]))

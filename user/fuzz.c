@@ -723,6 +723,36 @@ static void one_call(void) {
             a0 = pid;
             break;
         }
+        case SYS_sigsend: { /* as kill: never another process than its own children */
+            long pid = pid_any();
+            int ip = (int)pid, self = getpid();
+            if (ip == self && !chance(10)) pid = -1;
+            if (ip > 0 && ip != self) {
+                int mine = 0;
+                for (int i = 0; i < nkids; i++) mine |= kids[i] == ip;
+                if (!mine) pid = -5;
+            }
+            a0 = pid;
+            a1 = (long)below(40) - 4;
+            break;
+        }
+        case SYS_sigact: { /* SIG_DFL or SIG_IGN, or a bad pointer: a random handler would run garbage */
+            static struct ksigaction act;
+            act.handler = below(2);
+            act.mask = rnd();
+            act.flags = rnd();
+            a0 = (long)below(40) - 4;
+            a1 = chance(60) ? (long)&act : chance(50) ? 0 : bad_ptr();
+            a2 = chance(50) ? 0 : ptr_any();
+            if (a2 >= (long)scratch && a2 < (long)(scratch + SCRATCH)) fill_scratch();
+            break;
+        }
+        case SYS_sigsusp: /* a good mask waits for a signal nobody sends: only bad pointers */
+            a0 = bad_ptr();
+            break;
+        case SYS_sigreturn: /* with no frame it kills the caller: the batch must go on */
+            num = SYS_gettid;
+            break;
         case SYS_exec: {
             /* only names that are not programs, garbage or bad pointers */
             a0 = chance(50) ? bad_ptr() : path_any();

@@ -298,6 +298,12 @@ static int builtin(struct cmd* c) {
     return 0;
 }
 
+/* SIGINT's action: 0 default (terminate), 1 ignore. */
+static void set_sigint(unsigned long handler) {
+    struct ksigaction a = {handler, 0, 0};
+    sigact(SIGINT, &a, 0);
+}
+
 static void run_top(struct cmd* c) {
     if (c->type == LIST) {
         run_top(c->left);
@@ -310,7 +316,13 @@ static void run_top(struct cmd* c) {
         perrorf("sh: fork failed");
         return;
     }
-    if (pid == 0) run(c);
+    if (pid == 0) {
+        /* A foreground command takes ^C's SIGINT again (the interactive
+         * shell ignores it); a background one keeps ignoring it, as in the
+         * Bourne shell without job control (docs/signals.md). */
+        if (c->type != BACK) set_sigint(0);
+        run(c);
+    }
     int w;
     while ((w = wait(0)) >= 0 && w != pid) {}
 }
@@ -344,6 +356,7 @@ int main(int argc, char* argv[]) {
         }
         prompt = 0;
     }
+    if (prompt) set_sigint(1); /* ^C (kernel/dev/console.cc) ends the command, not the shell */
     while (getcmd(line, sizeof(line), prompt) >= 0) {
         struct cmd* c = parse(line);
         if (perr) {

@@ -27,6 +27,7 @@
 #include "kernel/fs/poll.h"
 #include "kernel/proc/proc.h"
 #include "kernel/proc/procdump.h"
+#include "kernel/proc/signal.h"
 #include "lib/abi/abi.h"
 #include "lib/console/line_edit.h"
 
@@ -206,6 +207,9 @@ void console_intr(char c) {
         }
     }
     if (dump) procdump();
+    // ^C: SIGINT to every process but init (the interactive shell ignores
+    // it; docs/signals.md says why there is no foreground group yet).
+    if (c == ctrl('C')) sig_send_all(sig::kInt);
 }
 
 void console_init() {

@@ -26,6 +26,7 @@
 // spinlock: resolving any other fault never sleeps, so it may run from a
 // copy done under another spinlock (futex words).
 #include "kernel/mm/fault.h"
+#include "kernel/proc/signal.h"
 
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
@@ -227,6 +228,9 @@ bool vm_user_fault(Proc* p, u64 scause, u64 va) {
                         : o == Outcome::Present        ? "mapped page faulted twice"
                         : why == vm::Verdict::ZeroFill ? "protection"
                                                        : vm::verdict_name(why);
+    // A handler for SIGSEGV takes it instead (kernel/proc/signal.cc); with
+    // none, the kill and its message are as they always were.
+    if (o != Outcome::NoMemory && sig_fault(p, sig::kSegv, va)) return false;
     report(p, scause, va, cause);
     set_killed(p);
     return false;

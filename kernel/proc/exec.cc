@@ -26,6 +26,7 @@
 #include "kernel/mm/mmap.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
+#include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/trace/trace.h"
 #include "lib/elf.h"
@@ -295,6 +296,7 @@ Result<int> exec(const char* path, char* const argv[]) {
     p->trapframe->x(TrapFrame::sp) = sp;
     p->trapframe->x(TrapFrame::a1) = sp;
     p->fp.reset();  // the new image starts with FP off
+    sig_exec(p);    // handlers were addresses in the old image
     proc_free_pagetable(old, oldsz);
     return static_cast<int>(argc);  // becomes a0 = argc
 }

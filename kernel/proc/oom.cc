@@ -102,7 +102,7 @@ Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm, u64* top) {
     while (sz < newsz) {
         const u64 next = newsz - sz > kStep ? sz + kStep : newsz;
         Result<u64> r = Error::Killed;
-        if (!killed(myproc())) r = uvm_grow(pt, sz, next, t, perm);  // keeps its part on failure
+        if (!dying(myproc())) r = uvm_grow(pt, sz, next, t, perm);  // keeps its part on failure
         if (!r.ok()) {
             uvm_revoke(pt, oldsz, sz);  // the earlier steps: kept like uvm_grow's
             if (sz > *t) *t = sz;

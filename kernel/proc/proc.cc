@@ -28,6 +28,7 @@
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/proc/signal.h"
 #include "kernel/trace/trace.h"
 
 extern "C" char trampoline[];
@@ -105,19 +106,18 @@ PageTable proc_pagetable(Proc* p) {
         uvm_free(pt, 0);
         return nullptr;
     }
-    if (!map_trapframe(pt, p).ok()) {
-        uvm_unmap(pt, layout::kTrampoline, 1, false);
-        uvm_free(pt, 0);
+    if (!map_trapframe(pt, p).ok() || !map_sigtramp(pt).ok()) {
+        proc_free_pagetable(pt, 0);
         return nullptr;
     }
     return pt;
 }
 
-// The trampoline and every trapframe share one last-level table
-// (memlayout.h), so one walk finds all their entries.
+// The trampoline, every trapframe and the signal trampoline share one
+// last-level table (memlayout.h), so one walk finds all their entries.
 void proc_free_pagetable(PageTable pt, u64 sz) {
-    Pte* top = walk(pt, layout::trapframe_va(param::kMaxProcs - 1), false);
-    if (top) memset(top, 0, (param::kMaxProcs + 1) * sizeof(Pte));
+    Pte* top = walk(pt, layout::kSigTramp, false);
+    if (top) memset(top, 0, (param::kMaxProcs + 2) * sizeof(Pte));
     uvm_free(pt, sz);
 }
 
@@ -134,6 +134,7 @@ void clear_slot(Proc* p) {
     p->name[0] = 0;
     p->chan = nullptr;
     p->killed = false;
+    p->sig_pending = 0;
     p->retried_va = ~0ull;  // the next thread here is not its predecessor
     p->xstate = 0;
     p->state = ProcState::Unused;
@@ -208,6 +209,8 @@ Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
     p->held[0] = p->held[1] = nullptr;
     p->cred = perm::Cred{};  // root until the creator copies its own
     p->errno_last = 0;       // a new thread has no failed call
+    p->sig_pending = p->sig_blocked = p->sig_addr = 0;
+    p->in_syscall = p->sig_has_saved = false;
     p->fp.reset();
     p->nproc_limit = rlimit::kDefaultNproc;
     return p;
@@ -353,6 +356,7 @@ Result<int> fork() {
     }
     *child->trapframe = *parent->trapframe;
     child->fp.copy_from(parent->fp);
+    sig_fork(parent, child);
     child->trapframe->x(TrapFrame::a0) = 0;  // fork returns 0 in the child
     {
         LockGuard g(ptg->lock);  // a sibling's open or close waits
@@ -454,7 +458,10 @@ void set_killed(Proc* p) {
 // runnable by kill() under p->lock, and its loop checks again. (A wait that
 // kill() must end sleeps with sleep_killable(), which reads killed under
 // p->lock: a kill between the loop's check and the sleep is not lost.)
-bool killed(Proc* p) { return __atomic_load_n(&p->killed, __ATOMIC_ACQUIRE); }
+// Also true while a signal p does not block is pending (sig_interrupts):
+// the waits that end when killed end then too, and fail with EINTR.
+bool killed(Proc* p) { return dying(p) || sig_interrupts(p); }
+bool dying(Proc* p) { return __atomic_load_n(&p->killed, __ATOMIC_ACQUIRE); }
 
 Proc* proc_by_tid(int tid) {
     for (Proc& p : g_procs) {

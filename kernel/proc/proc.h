@@ -27,6 +27,7 @@
 #include "lib/rlimit.h"
 #include "lib/sched/balance.h"
 #include "lib/sched/policy.h"
+#include "lib/signal/rules.h"
 #include "lib/types.h"
 #include "lib/vm/regions.h"
 
@@ -51,6 +52,14 @@ static_assert(static_cast<int>(ProcState::Unused) == 0 && static_cast<int>(ProcS
               static_cast<int>(ProcState::Running) == 4 && static_cast<int>(ProcState::Zombie) == 5);
 
 struct Proc;
+
+// One signal's action (sigaction): handler (sig::kDfl, sig::kIgn or a user
+// address), the mask added while it runs, flags (sig::kSa*).
+struct SigAction {
+    u64 handler = 0;
+    u64 mask = 0;
+    u64 flags = 0;
+};
 
 // A process: what its threads share. One per live process, from a fixed
 // table (as many as process slots). Guarded by `lock` unless marked.
@@ -93,6 +102,12 @@ struct ThreadGroup {
     u64 table_reserved = 0;
     u64 table_top = 0;
     SpinLock pt_lock{"pt"};
+    // Signals (kernel/proc/signal.cc, docs/signals.md): process-directed
+    // signals waiting for a thread (bit n: signal n; set and cleared with
+    // atomics, no lock) and the actions, written under lock, read by the
+    // delivering thread under lock and by a sender with atomic loads.
+    u64 sig_pending = 0;
+    SigAction sig_act[sig::kMax + 1] = {};
 
     // More than one thread: only then may another thread use the shared
     // parts concurrently. A single-threaded process is alone until its own
@@ -154,6 +169,17 @@ struct Proc {
     // failed, and the one the call under way has recorded so far.
     int errno_last = 0;
     int errno_call = 0;
+    // Signals: thread-directed pending (atomics, set by anyone), blocked
+    // (written by the thread itself, read by senders), the fault address
+    // of a fault signal, and the last system call's first argument and
+    // number (SA_RESTART re-runs it).
+    u64 sig_pending = 0;
+    u64 sig_blocked = 0;
+    u64 sig_addr = 0;
+    u64 sig_saved = 0;  // sigsusp: the mask its handler's frame restores
+    bool sig_has_saved = false;
+    u64 sys_a0 = 0;
+    bool in_syscall = false;
 
     // scheduling: se and nice under the run-queue lock (see runqueue.h);
     // running_on and the stat_* counters are written by the hart that
@@ -216,10 +242,14 @@ void sleep(const void* chan, SpinLock& lk);
 // after it returns): it does not sleep once killed. With plain sleep, a
 // kill between the caller's test and the sleep was lost until the next
 // wakeup on chan (for ever, for a futex nobody wakes).
-void sleep_killable(const void* chan, SpinLock& lk);
+// signals = false: a pending signal does not end it (only a kill does).
+void sleep_killable(const void* chan, SpinLock& lk, bool signals = true);
 // Wake every process sleeping on chan.
 void wakeup(const void* chan);
+// killed: the process is being killed or a signal it does not block is
+// pending (either ends a killable wait); dying: only the former.
 bool killed(Proc* p);
+bool dying(Proc* p);
 void set_killed(Proc* p);
 void yield();
 

@@ -165,10 +165,10 @@ void sleep(const void* chan, SpinLock& lk) {
 // kill sets killed under the thread's lock, and wakes it only if it is
 // Sleeping: tested under that lock here, a kill either lands before the
 // test (then the caller does not sleep) or finds the thread asleep.
-void sleep_killable(const void* chan, SpinLock& lk) {
+void sleep_killable(const void* chan, SpinLock& lk, bool signals) {
     Proc* p = myproc();
     p->lock.acquire();
-    if (__atomic_load_n(&p->killed, __ATOMIC_ACQUIRE)) {
+    if (signals ? killed(p) : dying(p)) {
         p->lock.release();
         return;
     }

@@ -41,6 +41,8 @@ ThreadGroup* tgroup_alloc() {
         tg.reserved = tg.minflt = tg.majflt = 0;
         tg.table_reserved = tg.table_top = 0;
         for (File*& f : tg.ofile) f = nullptr;
+        tg.sig_pending = 0;
+        for (SigAction& a : tg.sig_act) a = SigAction{};
         return &tg;
     }
     return nullptr;

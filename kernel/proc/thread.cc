@@ -34,6 +34,7 @@
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
+#include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
 #include "kernel/trace/trace.h"
 
@@ -81,6 +82,7 @@ void release_process(ThreadGroup* tg) {
     if (leader == g_init_proc) panic("init exiting (status %d)", tg->status);
     reparent(leader);
     wakeup(leader->parent);
+    sig_child_exited(leader->parent);
     trace_exit(p->tid, tg->status);
     if (leader != p) {
         LockGuard g(leader->lock);
@@ -207,11 +209,11 @@ Status end_other_threads(Proc* p) {
         kill_other_threads(tg, p);
         LockGuard g(tg->lock);
         while (tg->live > 1) {
-            if (killed(p)) {  // the process is being killed: so is this exec
+            if (dying(p)) {  // the process is being killed: so is this exec
                 tg->execer = nullptr;
                 return Error::Killed;
             }
-            sleep_killable(tg, tg->lock);
+            sleep_killable(tg, tg->lock, false);  // a signal waits for the new image
         }
         tg->execer = nullptr;
     }
@@ -239,6 +241,8 @@ Result<int> thread_create(const ThreadStart& start) {
     t->pagetable = p->pagetable;
     t->clear_tid = start.tidp;
     t->cred = p->cred;
+    t->sig_blocked = p->sig_blocked;  // POSIX: a new thread inherits the mask
+    t->sig_pending = 0;
     t->nproc_limit = p->nproc_limit;
     safe_strcpy(t->name, p->name, sizeof(t->name));
     TrapFrame* tf = t->trapframe;

@@ -75,6 +75,13 @@ enum {
     /* IPC beyond pipes (docs/ipc.md) */
     SYS_mkfifo = 88, /* (path, mode) -> 0, or -1 (exists, no such directory, not allowed) */
     SYS_poll = 89,   /* (struct pollfd*, nfds, timeout ms; -1 for ever, 0 none) -> ready fds, 0 on timeout, -1 */
+    /* signals (docs/signals.md, Linux's numbers and flags): 80-87 */
+    SYS_sigsend = 80,   /* (pid, sig) -> 0, or -1 (no such process, bad sig, not allowed); sig 0 checks only */
+    SYS_sigact = 81,    /* (sig, const struct ksigaction* act or 0, struct ksigaction* old or 0) -> 0 or -1 */
+    SYS_sigmask = 82,   /* (how 0 block, 1 unblock, 2 set; const unsigned long* set; unsigned long* old) -> 0/-1 */
+    SYS_sigreturn = 83, /* () from the signal trampoline: restores the interrupted context (a bad frame kills) */
+    SYS_sigpend = 84,   /* (unsigned long* set) -> 0 or -1: signals pending for the caller */
+    SYS_sigsusp = 85,   /* (const unsigned long* mask) -> -1 EINTR once a handler ran (the old mask is back) */
     /* threads and futexes (docs/threads.md) */
     SYS_tcreate = 70, /* (entry, arg, stack, tls, int* tidp) -> new thread's tid, or -1 */
     SYS_gettid = 71,  /* () -> the calling thread's id (= pid for a process's first thread) */
@@ -105,6 +112,25 @@ enum { FUTEX_MISMATCH = 1 /* *addr != val */, FUTEX_TIMEDOUT = 2 };
 /* sleep() and uptime() count ticks of 1/UPTIME_HZ s (lib/params.h's
  * kTickCycles of the 10 MHz timer; kernel/syscall.cc checks the two agree). */
 enum { UPTIME_HZ = 10 };
+
+/* sigaction as the kernel reads it (SYS_sigact). handler: 0 SIG_DFL,
+ * 1 SIG_IGN or the handler's address; flags: SA_SIGINFO 4, SA_RESTART
+ * 0x10000000, SA_NODEFER 0x40000000. */
+struct ksigaction {
+    unsigned long handler;
+    unsigned long mask; /* bit n: signal n */
+    unsigned long flags;
+};
+
+/* What an SA_SIGINFO handler's second argument points to (Linux's first
+ * fields: si_signo, si_errno, si_code; then the fault address). */
+struct ksiginfo {
+    int signo;
+    int err;
+    int code;           /* 0: sent by a process (SI_USER), 1: a fault */
+    int pid;            /* the sender (SI_USER) */
+    unsigned long addr; /* the faulting address (SIGSEGV, SIGBUS, SIGILL) */
+};
 
 /* File types (struct stat.type). */
 enum { T_DIR = 1, T_FILE = 2, T_DEVICE = 3, T_FIFO = 4 /* named pipe (mkfifo) */ };

@@ -82,11 +82,12 @@ int cpuid() { return 0; }
 void sleep(const void*, SpinLock& lk) {
     panic("sleep with %s held: would block forever in the single-threaded host", lk.name());
 }
-void sleep_killable(const void* chan, SpinLock& lk) {
+void sleep_killable(const void* chan, SpinLock& lk, bool) {
     if (!g_proc.killed) sleep(chan, lk);
 }
 void wakeup(const void*) {}
 bool killed(Proc* p) { return p->killed; }
+bool dying(Proc* p) { return p->killed; }
 void set_killed(Proc* p) { p->killed = true; }
 void yield() {}
 // The clock poll's timeouts read (kernel/trap.cc): a counter that moves a

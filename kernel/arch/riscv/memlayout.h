@@ -36,13 +36,17 @@ constexpr u64 kTrampoline = riscv::kMaxVa - kPageSize;
 // TRAPFRAME). All of them share the trampoline's last-level page table
 // (the top 2 MiB), so mapping one never allocates.
 constexpr u64 trapframe_va(int i) { return kTrampoline - (static_cast<u64>(i) + 1) * kPageSize; }
-constexpr u64 kUserTop = trapframe_va(param::kMaxProcs - 1);  // user memory is [0, kUserTop)
+// The signal trampoline (kernel/proc/signal.cc): one page of code mapped
+// user-executable (PTE_U|R|X) in every address space, just below the
+// lowest trapframe; a handler returns into it and it calls sigreturn.
+constexpr u64 kSigTramp = trapframe_va(param::kMaxProcs);
+constexpr u64 kUserTop = kSigTramp;  // user memory is [0, kUserTop)
 // mmap places mappings (without MAP_FIXED) first-fit in [kMmapBase, kMmapTop):
 // 128 GiB above the program, far from any heap, and 4 GiB below the trapframes.
 constexpr u64 kMmapBase = 1ull << 37;
 constexpr u64 kMmapTop = (1ull << 38) - (4ull << 30);
 static_assert(kMmapTop < kUserTop, "mmap's window is user memory");
-static_assert(param::kMaxProcs + 1 <= 512, "trapframes and trampoline must fit one last-level table");
+static_assert(param::kMaxProcs + 2 <= 512, "trapframes and trampoline must fit one last-level table");
 // Kernel stack of process slot i, with a guard page below each.
 constexpr u64 kstack(int i) { return kTrampoline - (static_cast<u64>(i) + 1) * 2 * kPageSize; }
 

@@ -94,6 +94,45 @@ int tcreate(void (*entry)(void*), void* arg, void* stack, void* tls, volatile in
 int gettid(void);
 void texit(int status) __attribute__((noreturn));
 int futex(volatile int* addr, int op, int val, unsigned long timeout_ns);
+/* signals (docs/signals.md): the raw calls; Linux's numbers. sigsend is
+ * kill(pid, sig); sigact takes lib/abi/abi.h's struct ksigaction (handler
+ * SIG_DFL 0, SIG_IGN 1 or a function; with SA_SIGINFO it gets (sig,
+ * struct ksiginfo*, void* ucontext)); sigmask's how: SIG_BLOCK 0,
+ * SIG_UNBLOCK 1, SIG_SETMASK 2; a set has bit n for signal n. */
+int sigsend(int pid, int sig);
+int sigact(int sig, const struct ksigaction* act, struct ksigaction* old);
+int sigmask(int how, const unsigned long* set, unsigned long* old);
+int sigreturn(void);
+int sigpend(unsigned long* set);
+int sigsusp(const unsigned long* mask);
+#ifndef SIGINT
+enum {
+    SIGHUP = 1,
+    SIGINT = 2,
+    SIGQUIT = 3,
+    SIGILL = 4,
+    SIGTRAP = 5,
+    SIGABRT = 6,
+    SIGBUS = 7,
+    SIGFPE = 8,
+    SIGKILL = 9,
+    SIGUSR1 = 10,
+    SIGSEGV = 11,
+    SIGUSR2 = 12,
+    SIGPIPE = 13,
+    SIGALRM = 14,
+    SIGTERM = 15,
+    SIGCHLD = 17,
+    SIGCONT = 18,
+    SIGSTOP = 19,
+    SIGTSTP = 20,
+    SIGTTIN = 21,
+    SIGTTOU = 22
+};
+enum { SIG_BLOCK = 0, SIG_UNBLOCK = 1, SIG_SETMASK = 2 };
+#define SA_SIGINFO 4
+#define SA_RESTART 0x10000000
+#endif
 /* memory mappings (docs/memory.md "Mappings"): Linux's calls and flag values
  * (PROT_*, MAP_*, MS_* in lib/abi/abi.h); mmap returns MAP_FAILED on failure */
 #define MAP_FAILED ((void*)-1)

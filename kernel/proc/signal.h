@@ -1,0 +1,52 @@
+// kernel/proc/signal.h - POSIX signals (docs/signals.md): sending, the
+// return-to-user delivery, sigreturn, and the fault signals.
+//
+// Pending bits live in the thread (thread-directed: faults) and in its
+// ThreadGroup (process-directed: sigsend); the blocked mask is the
+// thread's. A send never takes a group lock (atomic or on the bits, then
+// the target's Proc lock to wake it), so it may run under any Proc lock.
+// The rules (defaults, order, masks) are lib/signal/rules.h's.
+#pragma once
+
+#include "kernel/proc/proc.h"
+#include "lib/fs/perm.h"
+#include "lib/result.h"
+
+namespace q {
+
+// At boot, before the first process: the signal trampoline's page.
+void sigtramp_init();
+// Map the trampoline page user-executable in a new page table.
+Status map_sigtramp(PageTable pt);
+// Would a pending signal interrupt p's killable sleep (or its call)?
+bool sig_interrupts(const Proc* p);
+// Send sig to every thread group with this pid (as: the sender's
+// credentials, null for the kernel). sig 0 only checks.
+Status sig_send(int pid, int sig, const perm::Cred* as);
+// Send sig to every process but init, from the kernel (the console's ^C;
+// safe in an interrupt handler: it takes only Proc locks).
+void sig_send_all(int sig);
+// A fault in user mode: if p has a handler for sig that it does not block,
+// queue sig for p with the faulting address and return true; false means
+// the caller kills as before.
+bool sig_fault(Proc* p, int sig, u64 addr);
+// On the way back to user mode (usertrap_return, interrupts on): take the
+// next deliverable signal, if any: its default action (may not return) or
+// a frame for its handler on the user stack.
+void sig_deliver(Proc* p);
+// fork (child's group and first thread from the parent's) and exec
+// (handlers back to default; ignored ones stay ignored).
+void sig_fork(const Proc* parent, Proc* child);
+void sig_exec(Proc* p);
+
+i64 sys_sigsend();
+i64 sys_sigact();
+i64 sys_sigmask();
+i64 sys_sigreturn();
+i64 sys_sigpend();
+i64 sys_sigsusp();
+// The process ended (kernel/proc/thread.cc, wait lock held): SIGCHLD to
+// its parent (dropped unless the parent has a handler).
+void sig_child_exited(const Proc* parent);
+
+}  // namespace q

@@ -1,0 +1,120 @@
+// lib/signal/rules.h - the pure rules of signals (docs/signals.md), shared
+// by the kernel (kernel/proc/signal.cc) and a host test
+// (tests/host/signal_rules_test.cc).
+//
+// Numbers are Linux's (1..31; 0 is "no signal"). A set of signals is a u64
+// with bit n for signal n, so bit 0 is never set. Invariants the kernel
+// keeps through these functions: a blocked mask never holds SIGKILL or
+// SIGSTOP (sanitize_mask), their action is never changed (may_set_action),
+// a signal whose action is to ignore it is dropped when sent (so a pending
+// bit always means "run a handler" or "take the default action"), and the
+// next signal taken is SIGKILL if pending, else the lowest-numbered one.
+#pragma once
+
+#include "lib/types.h"
+
+namespace q::sig {
+
+enum : int {
+    kHup = 1,
+    kInt = 2,
+    kQuit = 3,
+    kIll = 4,
+    kTrap = 5,
+    kAbrt = 6,
+    kBus = 7,
+    kFpe = 8,
+    kKill = 9,
+    kUsr1 = 10,
+    kSegv = 11,
+    kUsr2 = 12,
+    kPipe = 13,
+    kAlrm = 14,
+    kTerm = 15,
+    kChld = 17,
+    kCont = 18,
+    kStop = 19,
+    kTstp = 20,
+    kTtin = 21,
+    kTtou = 22,
+};
+constexpr int kMax = 31;  // signals are 1..kMax
+
+// Handler values of a sigaction (SIG_DFL, SIG_IGN); anything else is an address.
+constexpr u64 kDfl = 0;
+constexpr u64 kIgn = 1;
+// sigaction flags (Linux's values).
+constexpr u64 kSaSiginfo = 4;
+constexpr u64 kSaRestart = 0x10000000;
+constexpr u64 kSaNodefer = 0x40000000;
+// sigprocmask's how.
+enum : int { kBlock = 0, kUnblock = 1, kSetMask = 2 };
+
+enum class Default : u8 { Terminate, Ignore, Stop, Continue };
+
+constexpr bool valid(int s) { return s >= 1 && s <= kMax; }
+constexpr u64 bit(int s) { return valid(s) ? 1ull << s : 0; }
+constexpr bool catchable(int s) { return valid(s) && s != kKill && s != kStop; }
+
+// Every valid signal that may be blocked.
+constexpr u64 kAll = ((1ull << (kMax + 1)) - 2);
+constexpr u64 sanitize_mask(u64 m) { return m & kAll & ~bit(kKill) & ~bit(kStop); }
+
+constexpr Default default_action(int s) {
+    switch (s) {
+        case kChld:
+            return Default::Ignore;
+        case 23:  // SIGURG
+        case 28:  // SIGWINCH
+            return Default::Ignore;
+        case kCont:
+            return Default::Continue;
+        case kStop:
+        case kTstp:
+        case kTtin:
+        case kTtou:
+            return Default::Stop;
+        default:
+            return Default::Terminate;
+    }
+}
+
+// May sigaction change signal s's action? (sig 0 and out-of-range: no.)
+constexpr bool may_set_action(int s) { return catchable(s); }
+
+// Is a signal with this handler dropped when sent? Stop and continue are
+// not implemented yet: their defaults are ignored (docs/signals.md).
+constexpr bool discard_on_send(int s, u64 handler) {
+    if (s == kKill) return false;
+    if (handler == kIgn) return true;
+    if (handler != kDfl) return false;
+    return default_action(s) != Default::Terminate;
+}
+
+// The next signal to take out of pending given blocked, or 0 for none.
+constexpr int next(u64 pending, u64 blocked) {
+    const u64 ready = pending & kAll & ~sanitize_mask(blocked);
+    if (ready == 0) return 0;
+    if (ready & bit(kKill)) return kKill;
+    for (int s = 1; s <= kMax; s++)
+        if (ready & bit(s)) return s;
+    return 0;
+}
+
+// sigprocmask: the new blocked mask, or false for a bad how.
+constexpr bool apply_how(int how, u64 old, u64 set, u64* out) {
+    u64 m;
+    if (how == kBlock) {
+        m = old | set;
+    } else if (how == kUnblock) {
+        m = old & ~set;
+    } else if (how == kSetMask) {
+        m = set;
+    } else {
+        return false;
+    }
+    *out = sanitize_mask(m);
+    return true;
+}
+
+}  // namespace q::sig

@@ -1,0 +1,7 @@
+# mk/signals.mk - signals (docs/signals.md): user/sigtest (with its
+# register-survival part in assembly) goes into the image; the suite runs
+# it on 1, 3 and 8 harts and checks Ctrl-C at the shell
+# (tests/guest/signals_tests.py).
+UPROG_NAMES += sigtest
+UPROG_PARTS_sigtest := sigtest_regs
+GUEST_SUITES += tests/guest/signals_tests.py 1 3 8

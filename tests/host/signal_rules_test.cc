@@ -1,0 +1,60 @@
+// tests/host/signal_rules_test.cc - lib/signal/rules.h: default actions,
+// the order signals are taken in, and the mask rules (SIGKILL and SIGSTOP
+// can be neither blocked nor caught).
+#include "lib/signal/rules.h"
+
+#include <gtest/gtest.h>
+
+using namespace q;
+
+TEST(SignalRules, DefaultActions) {
+    EXPECT_EQ(sig::default_action(sig::kInt), sig::Default::Terminate);
+    EXPECT_EQ(sig::default_action(sig::kSegv), sig::Default::Terminate);
+    EXPECT_EQ(sig::default_action(sig::kChld), sig::Default::Ignore);
+    EXPECT_EQ(sig::default_action(sig::kCont), sig::Default::Continue);
+    EXPECT_EQ(sig::default_action(sig::kStop), sig::Default::Stop);
+    EXPECT_EQ(sig::default_action(sig::kTstp), sig::Default::Stop);
+}
+
+TEST(SignalRules, KillAndStopCannotBeBlockedOrCaught) {
+    EXPECT_EQ(sig::sanitize_mask(~0ull) & sig::bit(sig::kKill), 0u);
+    EXPECT_EQ(sig::sanitize_mask(~0ull) & sig::bit(sig::kStop), 0u);
+    EXPECT_EQ(sig::sanitize_mask(~0ull) & 1u, 0u);  // bit 0 is no signal
+    EXPECT_NE(sig::sanitize_mask(~0ull) & sig::bit(sig::kInt), 0u);
+    EXPECT_FALSE(sig::may_set_action(sig::kKill));
+    EXPECT_FALSE(sig::may_set_action(sig::kStop));
+    EXPECT_FALSE(sig::may_set_action(0));
+    EXPECT_FALSE(sig::may_set_action(32));
+    EXPECT_TRUE(sig::may_set_action(sig::kUsr1));
+    u64 m = 0;
+    ASSERT_TRUE(sig::apply_how(sig::kSetMask, 0, ~0ull, &m));
+    EXPECT_EQ(m & sig::bit(sig::kKill), 0u);
+}
+
+TEST(SignalRules, NextTakesKillFirstThenLowest) {
+    EXPECT_EQ(sig::next(0, 0), 0);
+    EXPECT_EQ(sig::next(sig::bit(sig::kUsr2) | sig::bit(sig::kUsr1), 0), sig::kUsr1);
+    EXPECT_EQ(sig::next(sig::bit(sig::kInt) | sig::bit(sig::kKill), 0), sig::kKill);
+    EXPECT_EQ(sig::next(sig::bit(sig::kUsr1), sig::bit(sig::kUsr1)), 0);
+    // a blocked mask that claims SIGKILL does not hold it back
+    EXPECT_EQ(sig::next(sig::bit(sig::kKill), ~0ull), sig::kKill);
+    EXPECT_EQ(sig::next(1, 0), 0);  // bit 0 is ignored
+}
+
+TEST(SignalRules, ApplyHow) {
+    u64 m = 0;
+    ASSERT_TRUE(sig::apply_how(sig::kBlock, sig::bit(1), sig::bit(2), &m));
+    EXPECT_EQ(m, sig::bit(1) | sig::bit(2));
+    ASSERT_TRUE(sig::apply_how(sig::kUnblock, m, sig::bit(1), &m));
+    EXPECT_EQ(m, sig::bit(2));
+    EXPECT_FALSE(sig::apply_how(7, 0, 0, &m));
+    EXPECT_FALSE(sig::apply_how(-1, 0, 0, &m));
+}
+
+TEST(SignalRules, DiscardOnSend) {
+    EXPECT_TRUE(sig::discard_on_send(sig::kChld, sig::kDfl));
+    EXPECT_FALSE(sig::discard_on_send(sig::kTerm, sig::kDfl));
+    EXPECT_TRUE(sig::discard_on_send(sig::kTerm, sig::kIgn));
+    EXPECT_FALSE(sig::discard_on_send(sig::kKill, sig::kIgn));
+    EXPECT_FALSE(sig::discard_on_send(sig::kChld, 0x1000));
+}

@@ -1,0 +1,338 @@
+/* sigtest - signals, good and bad (docs/signals.md).
+ *
+ *   sigtest [name-prefix...]
+ *
+ * Each test runs in its own child: it returns (PASS) or calls FAIL, which
+ * prints "FAIL name: reason" and exits 99. The run ends with "sigtest: N
+ * passed, N failed". Ordering between processes is by pipes (a child says
+ * it is ready) and by sleep() where the peer must be asleep in a blocking
+ * call first (virtual time under -icount). */
+#include "kernel/types.h"
+#include "user/user.h"
+
+static const char* cur = "";
+#define FAIL(...)                 \
+    do {                          \
+        printf("FAIL %s: ", cur); \
+        printf(__VA_ARGS__);      \
+        printf("\n");             \
+        exit(99);                 \
+    } while (0)
+#define CHECK(c, ...)                \
+    do {                             \
+        if (!(c)) FAIL(__VA_ARGS__); \
+    } while (0)
+
+int sig_regs_survive(int pid, int sig); /* user/sigtest_regs.S */
+
+static volatile int got;
+static volatile int got_sig;
+static volatile unsigned long got_addr;
+static volatile int got_code;
+
+static void on_sig(int s) {
+    got++;
+    got_sig = s;
+}
+
+static void set_handler(int s, void (*h)(int), unsigned long flags) {
+    struct ksigaction a = {(unsigned long)h, 0, flags};
+    CHECK(sigact(s, &a, 0) == 0, "sigact(%d) failed", s);
+}
+
+static int wait_status(int pid) {
+    int st = -12345;
+    CHECK(wait(&st) == pid, "wait did not return the child");
+    return st;
+}
+
+static void handler_runs(void) {
+    set_handler(SIGUSR1, on_sig, 0);
+    CHECK(sigsend(getpid(), SIGUSR1) == 0, "sigsend failed");
+    CHECK(got == 1 && got_sig == SIGUSR1, "handler ran %d times, sig %d", got, got_sig);
+    CHECK(sigsend(getpid(), SIGUSR1) == 0, "second sigsend failed");
+    CHECK(got == 2, "second signal: handler ran %d times in all", got);
+}
+
+/* The handler clobbers every caller-saved register it likes (it is C). */
+static void clobber(int s) {
+    volatile unsigned long sink[8];
+    for (int i = 0; i < 8; i++) sink[i] = (unsigned long)s * 0x1111 + i;
+    got += (int)(sink[3] & 0) + 1;
+}
+
+static void regs_survive(void) {
+    set_handler(SIGUSR1, clobber, 0);
+    int r = sig_regs_survive(getpid(), SIGUSR1);
+    CHECK(got == 1, "handler ran %d times", got);
+    CHECK(r == 0, "register x%d changed across the handler", r);
+}
+
+static void kill_uncatchable(void) {
+    struct ksigaction a = {(unsigned long)on_sig, 0, 0};
+    CHECK(sigact(SIGKILL, &a, 0) == -1, "sigact(SIGKILL) succeeded");
+    CHECK(sigact(SIGSTOP, &a, 0) == -1, "sigact(SIGSTOP) succeeded");
+    unsigned long all = ~0ul, now = 0;
+    CHECK(sigmask(SIG_SETMASK, &all, 0) == 0, "sigmask failed");
+    CHECK(sigmask(SIG_BLOCK, 0, &now) == 0, "sigmask read failed");
+    CHECK(!(now & (1ul << SIGKILL)) && !(now & (1ul << SIGSTOP)), "mask holds SIGKILL/SIGSTOP: %lx", now);
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        for (;;) sleep(100);
+    }
+    sleep(1);
+    CHECK(sigsend(pid, SIGKILL) == 0, "sigsend SIGKILL failed");
+    int st = wait_status(pid);
+    CHECK(st == -1, "status %d, want -1", st);
+}
+
+static void masked_pending(void) {
+    set_handler(SIGUSR2, on_sig, 0);
+    unsigned long set = 1ul << SIGUSR2, pend = 0;
+    CHECK(sigmask(SIG_BLOCK, &set, 0) == 0, "block failed");
+    CHECK(sigsend(getpid(), SIGUSR2) == 0, "sigsend failed");
+    CHECK(got == 0, "handler ran while blocked");
+    CHECK(sigpend(&pend) == 0 && (pend & set), "not pending: %lx", pend);
+    CHECK(sigmask(SIG_UNBLOCK, &set, 0) == 0, "unblock failed");
+    CHECK(got == 1 && got_sig == SIGUSR2, "handler ran %d times after unblock", got);
+    CHECK(sigpend(&pend) == 0 && !(pend & set), "still pending: %lx", pend);
+}
+
+static void on_segv(int s, struct ksiginfo* info, void* uc) {
+    (void)uc;
+    exit(s == SIGSEGV && info->signo == SIGSEGV && info->addr == 0x1238 && info->code == 1 ? 42 : 43);
+}
+
+static void segv_addr(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        struct ksigaction a = {(unsigned long)on_segv, 0, SA_SIGINFO};
+        if (sigact(SIGSEGV, &a, 0) != 0) exit(2);
+        *(volatile int*)0x1238 = 1;
+        exit(3);
+    }
+    int st = wait_status(pid);
+    CHECK(st == 42, "child status %d, want 42 (handler saw the fault address)", st);
+}
+
+/* A child blocked in a pipe read gets a signal from its parent: the
+ * handler runs; without SA_RESTART the read fails with EINTR, with it the
+ * read goes on and returns the byte the parent writes next. */
+static void interrupted_read(int restart) {
+    int ready[2], data[2];
+    CHECK(pipe(ready) == 0 && pipe(data) == 0, "pipe failed");
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        set_handler(SIGUSR1, on_sig, restart ? SA_RESTART : 0);
+        write(ready[1], "r", 1);
+        char c = 0;
+        int n = read(data[0], &c, 1);
+        if (got != 1) exit(10);
+        if (restart) exit(n == 1 && c == 'x' ? 0 : 11);
+        exit(n == -1 && errno() == EINTR ? 0 : 12);
+    }
+    char c;
+    CHECK(read(ready[0], &c, 1) == 1, "child not ready");
+    sleep(2); /* the child is asleep in read */
+    CHECK(sigsend(pid, SIGUSR1) == 0, "sigsend failed");
+    sleep(1);
+    write(data[1], "x", 1);
+    int st = wait_status(pid);
+    CHECK(st == 0, "child status %d", st);
+}
+static void eintr_read(void) { interrupted_read(0); }
+static void restart_read(void) { interrupted_read(1); }
+
+static void default_terminate(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        for (;;) sleep(100);
+    }
+    sleep(1);
+    CHECK(sigsend(pid, SIGTERM) == 0, "sigsend failed");
+    CHECK(wait_status(pid) == -1, "status not -1");
+    /* a runaway that never makes a call dies too */
+    pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        for (volatile int i = 0;; i++) {}
+    }
+    sleep(1);
+    CHECK(sigsend(pid, SIGINT) == 0, "sigsend failed");
+    CHECK(wait_status(pid) == -1, "runaway status not -1");
+}
+
+static void ignored(void) {
+    CHECK(sigsend(getpid(), SIGCHLD) == 0, "SIGCHLD failed"); /* default: ignore */
+    struct ksigaction ign = {1, 0, 0};                        /* SIG_IGN */
+    CHECK(sigact(SIGTERM, &ign, 0) == 0, "sigact failed");
+    CHECK(sigsend(getpid(), SIGTERM) == 0, "SIGTERM failed");
+    struct ksigaction old = {0, 0, 0};
+    CHECK(sigact(SIGTERM, 0, &old) == 0 && old.handler == 1, "old handler %lx", old.handler);
+}
+
+static void bad_args(void) {
+    struct ksigaction a = {(unsigned long)on_sig, 0, 0};
+    unsigned long set = 0;
+    CHECK(sigsend(getpid(), 0) == 0, "sig 0 check failed");
+    CHECK(sigsend(getpid(), 32) == -1, "sig 32 accepted");
+    CHECK(sigsend(getpid(), -1) == -1, "sig -1 accepted");
+    CHECK(sigsend(99999, SIGUSR1) == -1, "no such pid accepted");
+    CHECK(sigsend(1, SIGTERM) == -1, "init signalled");
+    CHECK(sigact(0, &a, 0) == -1 && sigact(32, &a, 0) == -1, "bad sig accepted");
+    CHECK(sigact(SIGUSR1, (struct ksigaction*)0xffffffffff000000ul, 0) == -1, "bad act pointer");
+    CHECK(sigact(SIGUSR1, 0, (struct ksigaction*)1) == -1, "bad old pointer");
+    struct ksigaction k = {0xffffffffff000000ul, 0, 0};
+    CHECK(sigact(SIGUSR1, &k, 0) == -1, "kernel handler address accepted");
+    CHECK(sigmask(9, &set, 0) == -1, "bad how accepted");
+    CHECK(sigmask(SIG_BLOCK, (unsigned long*)0xffffffffff000000ul, 0) == -1, "bad set pointer");
+    CHECK(sigpend((unsigned long*)0) == -1, "bad sigpend pointer");
+}
+
+/* sigreturn with no frame under sp kills the caller, not the kernel. */
+static void bad_sigreturn(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        sigreturn();
+        exit(5);
+    }
+    CHECK(wait_status(pid) == -1, "forged sigreturn did not kill");
+}
+
+/* A handler that forges its context: pc a kernel address (the trampoline
+ * page, mapped without PTE_U) and sp junk. sigreturn restores it, the
+ * return to user mode stays in user mode, and the first fetch faults: the
+ * child is killed (status -1) and the kernel goes on. */
+static void forge(int s, struct ksiginfo* info, void* uc) {
+    (void)s;
+    (void)info;
+    unsigned long* mc = uc; /* pc, then x1..x31 */
+    mc[0] = 0x3ffffff000ul; /* the trampoline: kernel text */
+    mc[2] = 0x3fffffe000ul; /* sp: a trapframe page */
+}
+static void forged_context(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        struct ksigaction a = {(unsigned long)forge, 0, SA_SIGINFO};
+        if (sigact(SIGUSR1, &a, 0) != 0) exit(2);
+        sigsend(getpid(), SIGUSR1);
+        exit(3);
+    }
+    CHECK(wait_status(pid) == -1, "forged context was not killed");
+}
+
+/* A handler that sends itself the signal it handles (blocked while it
+ * runs) and a burst of 1000: no recursion, no hang. */
+static volatile int depth, max_depth;
+static void recurse(int s) {
+    depth++;
+    if (depth > max_depth) max_depth = depth;
+    if (got++ < 1000) sigsend(getpid(), s);
+    depth--;
+}
+static void storm(void) {
+    set_handler(SIGUSR1, recurse, 0);
+    CHECK(sigsend(getpid(), SIGUSR1) == 0, "sigsend failed");
+    CHECK(got >= 1000, "handler ran %d times", got);
+    CHECK(max_depth == 1, "handler nested %d deep", max_depth);
+}
+
+/* sigsusp waits with SIGUSR1 unblocked; the child's signal ends it with
+ * EINTR after the handler, and the caller's mask (SIGUSR1 blocked) is back. */
+static void suspend(void) {
+    set_handler(SIGUSR1, on_sig, SA_RESTART); /* sigsusp is never restarted */
+    unsigned long set = 1ul << SIGUSR1, none = 0, now = 0;
+    CHECK(sigmask(SIG_BLOCK, &set, 0) == 0, "block failed");
+    int parent = getpid();
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        sleep(2);
+        exit(sigsend(parent, SIGUSR1) == 0 ? 0 : 1);
+    }
+    int r = sigsusp(&none);
+    CHECK(r == -1 && errno() == EINTR, "sigsusp returned %d errno %d", r, errno());
+    CHECK(got == 1 && got_sig == SIGUSR1, "handler ran %d times", got);
+    CHECK(sigmask(SIG_BLOCK, 0, &now) == 0 && now == set, "mask after sigsusp %lx", now);
+    CHECK(wait_status(pid) == 0, "child failed");
+    CHECK(sigsusp((unsigned long*)0xffffffffff000000ul) == -1, "bad mask pointer accepted");
+}
+
+/* SIGCHLD: dropped with no handler (a child's exit does not kill); with a
+ * handler it runs once the child ends, and wait (SA_RESTART) still reaps. */
+static void sigchld(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) exit(3);
+    CHECK(wait_status(pid) == 3, "status not 3");
+    set_handler(SIGCHLD, on_sig, SA_RESTART);
+    pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) exit(4);
+    CHECK(wait_status(pid) == 4, "status not 4");
+    CHECK(got == 1 && got_sig == SIGCHLD, "SIGCHLD handler ran %d times (sig %d)", got, got_sig);
+}
+
+static struct {
+    const char* name;
+    void (*fn)(void);
+} tests[] = {
+    {"handler_runs", handler_runs},
+    {"regs_survive", regs_survive},
+    {"kill_uncatchable", kill_uncatchable},
+    {"masked_pending", masked_pending},
+    {"segv_addr", segv_addr},
+    {"eintr_read", eintr_read},
+    {"restart_read", restart_read},
+    {"default_terminate", default_terminate},
+    {"ignored", ignored},
+    {"bad_args", bad_args},
+    {"bad_sigreturn", bad_sigreturn},
+    {"storm", storm},
+    {"suspend", suspend},
+    {"sigchld", sigchld},
+    {"forged_context", forged_context},
+};
+
+static int has_prefix(const char* s, const char* pre) {
+    while (*pre)
+        if (*s++ != *pre++) return 0;
+    return 1;
+}
+
+static int selected(const char* name, int argc, char** argv) {
+    if (argc < 2) return 1;
+    for (int i = 1; i < argc; i++)
+        if (has_prefix(name, argv[i])) return 1;
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    int passed = 0, failed = 0;
+    for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (!selected(tests[i].name, argc, argv)) continue;
+        cur = tests[i].name;
+        int pid = fork();
+        if (pid == 0) {
+            tests[i].fn();
+            exit(0);
+        }
+        int st = -1;
+        wait(&st);
+        if (st == 0) {
+            printf("PASS %s\n", cur);
+            passed++;
+        } else {
+            if (st != 99) printf("FAIL %s: exit status %d\n", cur, st);
+            failed++;
+        }
+    }
+    printf("sigtest: %d passed, %d failed\n", passed, failed);
+    exit(failed ? 1 : 0);
+}
