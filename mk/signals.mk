@@ -3,5 +3,5 @@
 # it on 1, 3 and 8 harts and checks Ctrl-C at the shell
 # (tests/guest/signals_tests.py).
 UPROG_NAMES += sigtest
-UPROG_PARTS_sigtest := sigtest_regs
+UPROG_PARTS_sigtest := sigtest_regs testkit
 GUEST_SUITES += tests/guest/signals_tests.py 1 3 8

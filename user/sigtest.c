@@ -2,26 +2,17 @@
  *
  *   sigtest [name-prefix...]
  *
- * Each test runs in its own child: it returns (PASS) or calls FAIL, which
- * prints "FAIL name: reason" and exits 99. The run ends with "sigtest: N
- * passed, N failed". Ordering between processes is by pipes (a child says
+ * Each test runs in its own child (user/testkit.c): it returns (PASS) or
+ * calls FAIL, which prints "FAIL name: reason" and exits 99; every free
+ * page must be back afterwards. The run ends with "sigtest: N passed, N
+ * failed". Ordering between processes is by pipes (a child says
  * it is ready) and by sleep() where the peer must be asleep in a blocking
  * call first (virtual time under -icount). */
 #include "kernel/types.h"
 #include "user/user.h"
+#include "user/usertests.h"
 
-static const char* cur = "";
-#define FAIL(...)                 \
-    do {                          \
-        printf("FAIL %s: ", cur); \
-        printf(__VA_ARGS__);      \
-        printf("\n");             \
-        exit(99);                 \
-    } while (0)
-#define CHECK(c, ...)                \
-    do {                             \
-        if (!(c)) FAIL(__VA_ARGS__); \
-    } while (0)
+const char* cur = ""; /* FAIL and CHECK: user/usertests.h */
 
 int sig_regs_survive(int pid, int sig); /* user/sigtest_regs.S */
 
@@ -279,10 +270,7 @@ static void sigchld(void) {
     CHECK(got == 1 && got_sig == SIGCHLD, "SIGCHLD handler ran %d times (sig %d)", got, got_sig);
 }
 
-static struct {
-    const char* name;
-    void (*fn)(void);
-} tests[] = {
+static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
     {"kill_uncatchable", kill_uncatchable},
@@ -300,39 +288,7 @@ static struct {
     {"forged_context", forged_context},
 };
 
-static int has_prefix(const char* s, const char* pre) {
-    while (*pre)
-        if (*s++ != *pre++) return 0;
-    return 1;
-}
-
-static int selected(const char* name, int argc, char** argv) {
-    if (argc < 2) return 1;
-    for (int i = 1; i < argc; i++)
-        if (has_prefix(name, argv[i])) return 1;
-    return 0;
-}
-
 int main(int argc, char** argv) {
-    int passed = 0, failed = 0;
-    for (unsigned i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (!selected(tests[i].name, argc, argv)) continue;
-        cur = tests[i].name;
-        int pid = fork();
-        if (pid == 0) {
-            tests[i].fn();
-            exit(0);
-        }
-        int st = -1;
-        wait(&st);
-        if (st == 0) {
-            printf("PASS %s\n", cur);
-            passed++;
-        } else {
-            if (st != 99) printf("FAIL %s: exit status %d\n", cur, st);
-            failed++;
-        }
-    }
-    printf("sigtest: %d passed, %d failed\n", passed, failed);
-    exit(failed ? 1 : 0);
+    const struct test_suite suite = {"sigtest", tests, sizeof(tests) / sizeof(tests[0]), 0, 0};
+    exit(test_run_all(&suite, argc, argv, 1) ? 1 : 0);
 }

@@ -15,14 +15,9 @@ are relayed with the hart count appended. The host adds: no kernel panic,
 a summary line, Ctrl-C at the shell killing a runaway `hog` and the shell
 prompting again, and fsck finding the disk clean once QEMU is killed.
 """
-import re
 import sys
 
-from qemu import Guest, relay_results
-
-
-def report(ok, name, detail=""):
-    print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, detail)))
+from qemu import Guest, judge_program, no_prompt, report
 
 
 def ctrl_c(g, harts):
@@ -49,14 +44,8 @@ def run(harts):
             g.boot()
             out = g.run("sigtest", timeout=600)
         except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            print("FAIL signals-%dharts: no prompt (%s); console ends %r" % (harts, type(e).__name__,
-                                                                         "".join(g.log)[-800:]))
-            return
-        if "panic" in out:
-            print("FAIL signals-panic-%dharts: %r" % (harts, out[out.index("panic"):][:300]))
-        relay_results(out, "sig", "%dharts" % harts)
-        if not re.search(r"sigtest: \d+ passed, 0 failed", out):
-            print("FAIL signals-summary-%dharts: no clean summary line; output ends %r" % (harts, out[-500:]))
+            return no_prompt(g, "signals", harts, e)
+        judge_program(out, "sigtest", "sig", harts)
         ctrl_c(g, harts)
         clean, fsck = g.stop_and_fsck()
         report(clean, "signals-fsck-%dharts" % harts, fsck.replace("\n", " | "))
