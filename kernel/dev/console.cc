@@ -189,6 +189,15 @@ static void finish_line(char terminator) {
 }
 
 void console_intr(char c) {
+    // ^C: SIGINT to every process but init (the interactive shell ignores
+    // it; docs/signals.md says why there is no foreground group yet). The
+    // editor drops the line typed so far. If some process took the signal,
+    // that is all: when a foreground program dies of it its shell prompts
+    // once. If nobody did (a shell alone at its prompt), an empty line is
+    // finished instead, so the shell prompts again. (Before, ^C always
+    // queued an empty line, and a shell whose program ^C had killed read
+    // it next and printed a second prompt.)
+    const bool taken = c == ctrl('C') && sig_send_all(sig::kInt) > 0;
     bool dump = false;
     {
         LockGuard g(g_cons_lock);
@@ -196,7 +205,7 @@ void console_intr(char c) {
             case LineEditor::Action::None:
                 break;
             case LineEditor::Action::Line:
-                finish_line('\n');
+                if (!taken) finish_line('\n');
                 break;
             case LineEditor::Action::End:
                 finish_line(ctrl('D'));
@@ -207,9 +216,6 @@ void console_intr(char c) {
         }
     }
     if (dump) procdump();
-    // ^C: SIGINT to every process but init (the interactive shell ignores
-    // it; docs/signals.md says why there is no foreground group yet).
-    if (c == ctrl('C')) sig_send_all(sig::kInt);
 }
 
 void console_init() {

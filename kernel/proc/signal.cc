@@ -173,7 +173,8 @@ Status sig_send(int pid, int s, const perm::Cred* as) {
     return found ? Status{} : Status(Error::NoProcess);
 }
 
-void sig_send_all(int s) {
+int sig_send_all(int s) {
+    int posted = 0;
     for (Proc& p : g_procs) {
         LockGuard g(p.lock);
         if (p.tg == nullptr || p.state == ProcState::Unused || p.state == ProcState::Zombie) continue;
@@ -182,7 +183,9 @@ void sig_send_all(int s) {
         if (sig::discard_on_send(s, h)) continue;
         __atomic_fetch_or(&p.tg->sig_pending, sig::bit(s), __ATOMIC_ACQ_REL);
         notify_locked(&p);
+        posted++;
     }
+    return posted;
 }
 
 bool sig_fault(Proc* p, int s, u64 addr) {

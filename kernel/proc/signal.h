@@ -24,8 +24,9 @@ bool sig_interrupts(const Proc* p);
 // credentials, null for the kernel). sig 0 only checks.
 Status sig_send(int pid, int sig, const perm::Cred* as);
 // Send sig to every process but init, from the kernel (the console's ^C;
-// safe in an interrupt handler: it takes only Proc locks).
-void sig_send_all(int sig);
+// safe in an interrupt handler: it takes only Proc locks). Returns how
+// many processes it was posted to (those ignoring it do not count).
+int sig_send_all(int sig);
 // A fault in user mode: if p has a handler for sig that it does not block,
 // queue sig for p with the faulting address and return true; false means
 // the caller kills as before.

@@ -32,8 +32,11 @@ def ctrl_c(g, harts):
         g.wait_prompt(timeout=120)
         g.child.sendline("echo alive")
         g.child.expect("\nalive\r?\n", timeout=60)  # the output, not the echo of the line
+        echoed = g.child.before
         g.wait_prompt(timeout=60)
         report(True, name)
+        # One prompt: the ^C's line is not also read as an empty command.
+        report("$" not in echoed, name.replace("hog", "one-prompt"), "a second prompt after ^C: %r" % echoed)
     except Exception as e:  # noqa: BLE001
         report(False, name, "no prompt after ^C (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
 
