@@ -165,11 +165,20 @@ Intr dev_intr(const u64* kregs) {
 namespace {
 // The signal for an exception from user mode that is not a page fault.
 int fault_signal(u64 scause) {
-    if (scause == kExcIllegalInstr) return sig::kIll;
-    if (scause == 3) return sig::kTrap;                                // breakpoint
-    if (scause == 0 || scause == 4 || scause == 6) return sig::kBus;   // misaligned
-    if (scause == 1 || scause == 5 || scause == 7) return sig::kSegv;  // access fault
-    return sig::kIll;
+    switch (scause) {
+        case kExcBreakpoint:
+            return sig::kTrap;
+        case kExcInstMisaligned:
+        case kExcLoadMisaligned:
+        case kExcStoreMisaligned:
+            return sig::kBus;
+        case kExcInstAccessFault:
+        case kExcLoadAccessFault:
+        case kExcStoreAccessFault:
+            return sig::kSegv;
+        default:  // kExcIllegalInstr, and anything unknown
+            return sig::kIll;
+    }
 }
 }  // namespace
 

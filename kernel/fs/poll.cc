@@ -16,18 +16,20 @@
 // poller sleeps). So no change between a scan and the sleep is lost.
 //
 // Timeouts are in virtual time: the deadline (timer cycles) lowers
-// g_deadline, the earliest of any sleeping poller's (a lower bound, as the
-// futex's), and re-arms this hart's timer; every hart's timer is armed no
-// later than it (kernel/trap.cc), and the interrupt that finds it passed
-// calls poll_expire, which resets it and wakes every poller; each looks at
-// its own deadline and, still waiting, lowers g_deadline again. A kill
-// wakes a poller (sleep_killable) and the call fails, so the process dies.
+// g_poll.deadline, the earliest of any sleeping poller's (a lower bound,
+// kernel/lib/deadline.h, as the futex's), and re-arms this hart's timer;
+// every hart's timer is armed no later than it (kernel/trap.cc), and the
+// interrupt that finds it passed calls poll_expire, which resets it and
+// wakes every poller; each looks at its own deadline and, still waiting,
+// lowers it again. A kill wakes a poller (sleep_killable) and the call
+// fails, so the process dies.
 // Descriptors are looked up afresh on every scan, each with a reference of
 // its own (fd_ref), so a sibling thread's close cannot free a File under
 // the scan; one closed meanwhile reads as POLLNVAL.
 #include "kernel/fs/poll.h"
 
 #include "kernel/fs/file.h"
+#include "kernel/lib/deadline.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
 #include "kernel/syscall.h"
@@ -47,17 +49,11 @@ constexpr u64 kCyclesPerMs = param::kTimerHz / 1000;
 
 struct PollState {
     SpinLock lock{"poll"};
-    u64 seq = 0;           // bumped by every change (atomic)
-    u32 waiting = 0;       // pollers about to sleep or asleep (atomic; changed under lock)
-    u64 deadline = ~0ull;  // earliest timed poller's deadline (atomic)
+    u64 seq = 0;                // bumped by every change (atomic)
+    u32 waiting = 0;            // pollers about to sleep or asleep (atomic; changed under lock)
+    EarliestDeadline deadline;  // earliest timed poller's (kernel/lib/deadline.h)
 };
 constinit PollState g_poll;
-
-void lower_deadline(u64 d) {
-    u64 cur = __atomic_load_n(&g_poll.deadline, __ATOMIC_RELAXED);
-    while (d < cur &&
-           !__atomic_compare_exchange_n(&g_poll.deadline, &cur, d, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
-}
 
 // The revents of one entry: what holds of what it asked, plus the states
 // reported unasked.
@@ -92,7 +88,7 @@ void wait_change(u64 seq0, u64 deadline) {
     LockGuard g(g_poll.lock);
     __atomic_add_fetch(&g_poll.waiting, 1, __ATOMIC_SEQ_CST);
     if (deadline != 0) {
-        lower_deadline(deadline);
+        g_poll.deadline.lower(deadline);
         timer_rearm();  // interrupts are off: the poll lock is held
     }
     while (__atomic_load_n(&g_poll.seq, __ATOMIC_SEQ_CST) == seq0 && !killed(p) &&
@@ -130,10 +126,10 @@ void poll_notify() {
     wakeup(&g_poll.seq);
 }
 
-u64 poll_next_deadline() { return __atomic_load_n(&g_poll.deadline, __ATOMIC_RELAXED); }
+u64 poll_next_deadline() { return g_poll.deadline.get(); }
 
 void poll_expire() {
-    __atomic_store_n(&g_poll.deadline, ~0ull, __ATOMIC_SEQ_CST);
+    g_poll.deadline.reset();
     poll_notify();
 }
 

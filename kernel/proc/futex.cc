@@ -23,6 +23,7 @@
 // meanwhile (which lowers it after linking) is never lost.
 #include "kernel/proc/futex.h"
 
+#include "kernel/lib/deadline.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
@@ -67,7 +68,7 @@ Key key_of(const Proc* p, u64 addr) {
 
 constexpr int kBucketBits = 6;
 constinit Bucket g_buckets[1 << kBucketBits];
-constinit u64 g_next_deadline = ~0ull;
+constinit EarliestDeadline g_next_deadline;  // kernel/lib/deadline.h
 
 Bucket& bucket_of(const ThreadGroup* tg, u64 addr) {
     const u64 h = ((reinterpret_cast<u64>(tg) >> 4) ^ (addr >> 2)) * 0x9e3779b97f4a7c15ull;
@@ -87,12 +88,6 @@ void unlink(Bucket& b, Waiter* w) {
             return;
         }
     }
-}
-
-void lower_deadline(u64 d) {
-    u64 cur = __atomic_load_n(&g_next_deadline, __ATOMIC_RELAXED);
-    while (d < cur &&
-           !__atomic_compare_exchange_n(&g_next_deadline, &cur, d, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
 }
 
 // timeout_ns from now, in timer cycles (rounded up); 0 means none.
@@ -118,7 +113,7 @@ Result<int> futex_wait(u64 addr, u32 val, u64 timeout_ns) {
     if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != val) return FUTEX_MISMATCH;
     link(b, &w);
     if (w.deadline != 0) {
-        lower_deadline(w.deadline);
+        g_next_deadline.lower(w.deadline);
         timer_rearm();  // interrupts are off: b.lock is held
     }
     while (!w.woken && !w.timed_out && !killed(p)) sleep_killable(&w, b.lock);
@@ -148,17 +143,16 @@ int futex_wake(const ThreadGroup* tg, u64 addr, int n) {
     return woken;
 }
 
-u64 futex_next_deadline() { return __atomic_load_n(&g_next_deadline, __ATOMIC_RELAXED); }
+u64 futex_next_deadline() { return g_next_deadline.get(); }
 
 void futex_expire(u64 now) {
-    __atomic_store_n(&g_next_deadline, ~0ull, __ATOMIC_SEQ_CST);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    g_next_deadline.reset();
     for (Bucket& b : g_buckets) {
         LockGuard g(b.lock);
         for (Waiter** pp = &b.head; *pp != nullptr;) {
             Waiter* w = *pp;
             if (w->deadline == 0 || w->deadline > now) {
-                if (w->deadline != 0) lower_deadline(w->deadline);
+                if (w->deadline != 0) g_next_deadline.lower(w->deadline);
                 pp = &w->next;
                 continue;
             }
