@@ -85,6 +85,15 @@ void notify_locked(Proc* p) {
     }
 }
 
+// Make s pending for p's whole process, unless its action discards it at
+// once (ignored); returns whether it is now pending. Caller holds p->lock.
+bool post_to_group(Proc* p, int s) {
+    const u64 h = __atomic_load_n(&p->tg->sig_act[s].handler, __ATOMIC_ACQUIRE);
+    if (sig::discard_on_send(s, h)) return false;
+    __atomic_fetch_or(&p->tg->sig_pending, sig::bit(s), __ATOMIC_ACQ_REL);
+    return true;
+}
+
 Status push_frame(Proc* p, int s, const SigAction& act) {
     TrapFrame* tf = p->trapframe;
     SigFrame f{};
@@ -163,9 +172,7 @@ Status sig_send(int pid, int s, const perm::Cred* as) {
         found = true;
         if (s == 0) break;
         if (!posted) {
-            const u64 h = __atomic_load_n(&p.tg->sig_act[s].handler, __ATOMIC_ACQUIRE);
-            if (sig::discard_on_send(s, h)) break;
-            __atomic_fetch_or(&p.tg->sig_pending, sig::bit(s), __ATOMIC_ACQ_REL);
+            if (!post_to_group(&p, s)) break;
             posted = true;
         }
         notify_locked(&p);  // every thread that does not block it: the first back takes it
@@ -179,9 +186,7 @@ int sig_send_all(int s) {
         LockGuard g(p.lock);
         if (p.tg == nullptr || p.state == ProcState::Unused || p.state == ProcState::Zombie) continue;
         if (g_init_proc && p.pid == g_init_proc->pid) continue;
-        const u64 h = __atomic_load_n(&p.tg->sig_act[s].handler, __ATOMIC_ACQUIRE);
-        if (sig::discard_on_send(s, h)) continue;
-        __atomic_fetch_or(&p.tg->sig_pending, sig::bit(s), __ATOMIC_ACQ_REL);
+        if (!post_to_group(&p, s)) continue;
         notify_locked(&p);
         posted++;
     }
