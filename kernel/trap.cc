@@ -34,6 +34,7 @@
 #include "kernel/proc/signal.h"
 #include "kernel/prof/prof.h"
 #include "kernel/syscall.h"
+#include "kernel/trap.h"
 
 extern "C" char trampoline[];
 extern "C" char uservec[];

@@ -30,12 +30,11 @@
 #include "kernel/lib/string.h"
 #include "kernel/proc/internal.h"
 #include "kernel/syscall.h"
+#include "kernel/trap.h"
 
 extern "C" char etext[];  // kernel/arch/riscv/kernel.ld: end of kernel text
 
 namespace q {
-
-void timer_rearm();  // kernel/trap.cc
 
 namespace prof {
 

@@ -23,11 +23,10 @@
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
+#include "kernel/trap.h"
 #include "lib/abi/abi.h"
 
 namespace q {
-
-extern u64 g_slice_cycles;
 
 namespace trace {
 
