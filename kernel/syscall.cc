@@ -15,6 +15,7 @@
 // starts the new program with errno 0.
 #include "kernel/syscall.h"
 #include "kernel/mm/mmap.h"
+#include "kernel/mm/vmstat.h"
 
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/lib/kprintf.h"
@@ -153,6 +154,7 @@ constexpr auto make_table() {
     t.h[SYS_munmap] = sys_munmap;
     t.h[SYS_mprotect] = sys_mprotect;
     t.h[SYS_msync] = sys_msync;
+    t.h[SYS_vmstat] = sys_vmstat;
     t.h[SYS_errno] = sys_errno;
     return t;
 }

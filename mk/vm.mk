@@ -6,3 +6,6 @@ UPROG_NAMES += mmaptest
 UPROG_PARTS_mmaptest := testkit
 UPROG_PARTS_vmtest := testkit
 UPROG_PARTS_hostile += hostile_vm
+# vmstat: the paging counters (SYS_vmstat), or what a command cost.
+UPROG_NAMES += vmstat
+UPROG_PARTS_vmstat := dumpfile

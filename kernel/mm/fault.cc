@@ -36,6 +36,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/vm.h"
+#include "kernel/mm/vmstat.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
 
@@ -83,6 +84,7 @@ Outcome zero_fill(ThreadGroup* tg, u64 page, const vm::Region& r, void* filled =
     }
     if (promised) tg->reserved--;
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
+    vm_count(VmEvent::MinorFault);
     return Outcome::Mapped;
 }
 
@@ -103,8 +105,10 @@ Outcome break_cow(ThreadGroup* tg, Pte* pte) {
         __atomic_thread_fence(__ATOMIC_RELEASE);  // the copy before the entry naming it
         *pte = pa_to_pte(reinterpret_cast<u64>(mem)) | flags;
         if (page_put(old)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
+        vm_count(VmEvent::CowCopy);
     }
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
+    vm_count(VmEvent::MinorFault);
     return Outcome::Mapped;
 }
 
@@ -184,6 +188,8 @@ Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
     if (o == Outcome::Mapped) {
         __atomic_fetch_add(&tg->majflt, 1, __ATOMIC_RELAXED);
         __atomic_fetch_sub(&tg->minflt, 1, __ATOMIC_RELAXED);  // zero_fill counted it minor
+        vm_count(VmEvent::MajorFault);
+        vm_count(VmEvent::MinorFault, ~0ull);  // minus one: zero_fill counted it
     } else {
         kfree(mem);
         if (promised) kalloc_reserve(1);

@@ -93,6 +93,8 @@ enum {
     SYS_munmap = 91,   /* (addr, len) -> 0, or -1 (unaligned, zero or huge length, not user memory) */
     SYS_mprotect = 92, /* (addr, len, prot) -> 0, or -1 (a page not in a mapping, bad prot) */
     SYS_msync = 93,    /* (addr, len, flags) -> 0, or -1: shared file pages written back through the log */
+    /* paging and swap (docs/memory.md "Swap"): 94-99 */
+    SYS_vmstat = 94, /* (struct vmstat*) -> 0 or -1: memory, fault and swap counters since boot */
     /* C library glue (user/libc, docs/userland.md): 100-103 */
     SYS_lseek = 100, /* (fd, offset, whence 0 set / 1 cur / 2 end) -> new offset, or -1 (not a file, outside 0..size) */
     SYS_cputime = 101,     /* () -> the caller's CPU time in nanoseconds, its current run included */
@@ -244,6 +246,21 @@ struct bcachestat {
     unsigned long shrinks;     /* slabs given back under memory pressure */
 };
 
+/* Memory and paging (SYS_vmstat, the vmstat program): pages now, counts
+ * since boot. A minor fault is resolved without the disk, a major one
+ * reads a file or the swap area. */
+struct vmstat {
+    unsigned long free_pages;  /* what freepages() says: free, less what is promised */
+    unsigned long total_pages; /* user-allocatable pages of RAM */
+    unsigned long minor_faults;
+    unsigned long major_faults;
+    unsigned long cow_copies; /* copy-on-write faults that copied a page */
+    unsigned long page_ins;   /* pages read back from the swap area */
+    unsigned long page_outs;  /* pages written to the swap area */
+    unsigned long swap_used;  /* swap slots in use (pages) */
+    unsigned long swap_total; /* swap slots (pages); 0: no swap area */
+};
+
 /* Disk traffic and the log (SYS_diskstat), counted since boot. A round trip
  * is one wait for the disk (several requests in flight count once). */
 struct diskstat {
@@ -298,6 +315,7 @@ QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with use
 QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct diskstat) == 64, "struct diskstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct vmstat) == 72, "struct vmstat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct rlimit) == 16, "struct rlimit is shared with user programs");
 
 #endif

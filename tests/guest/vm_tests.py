@@ -15,7 +15,9 @@ mmap, munmap, mprotect, msync, the growable stack) runs the same way: its
 names are relayed, its kill lines checked (a write to a page mprotect made
 read-only and a touch after munmap, each naming the address the program
 printed; a stack past its 128 KiB limit hitting the guard page), and fsck
-after its file tests.
+after its file tests. `vmstat` (SYS_vmstat) must show sane page counts and
+no swap area, and `vmstat vmtest cow_fork` a copy-on-write copy per page
+the child wrote and a minor fault for each page touched.
 """
 import re
 import sys
@@ -49,6 +51,27 @@ def check_mmaptest(out, harts):
                                                        "" if ok else ": no guard-page kill for the deep stack"))
 
 
+VMSTAT_NOW = re.compile(r"vmstat: free (\d+) total (\d+) swap (\d+)/(\d+)")
+VMSTAT_COUNTS = re.compile(r"vmstat: (\S+) minflt (\d+) majflt (\d+) cow (\d+) pgin (\d+) pgout (\d+)")
+
+
+COW_PAGES = 64  # user/vmtest.c kCowPages
+
+
+def check_vmstat(now, cow, harts):
+    n = VMSTAT_NOW.search(now)
+    c = VMSTAT_COUNTS.search(now)
+    ok = (n is not None and c is not None and 0 < int(n.group(1)) <= int(n.group(2)) and
+          n.group(4) == "0" and int(c.group(2)) > 0 and int(c.group(3)) > 0)
+    print("%s vm-vmstat-boot-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % now))
+    c = VMSTAT_COUNTS.search(cow)
+    # cow_fork touches its COW_PAGES heap pages (minor faults), and its
+    # child writes every other one (a copy each).
+    ok = (c is not None and c.group(1) == "during" and int(c.group(4)) >= COW_PAGES // 2 and
+          int(c.group(2)) >= COW_PAGES + COW_PAGES // 2 and "PASS cow_fork" in cow)
+    print("%s vm-vmstat-cow-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % cow))
+
+
 def run(harts):
     threads = 8 if harts >= 8 else 4
     with Guest(cpus=harts, timeout=60) as g:
@@ -57,6 +80,8 @@ def run(harts):
             out = g.run("vmtest -t %d" % threads, timeout=600)
             ps = g.run("vmtest -m", timeout=30)
             mm = g.run("mmaptest", timeout=600)
+            vs_now = g.run("vmstat", timeout=30)
+            vs_cow = g.run("vmstat vmtest cow_fork", timeout=60)
             after = g.run("echo alive", timeout=30)
         except Exception as e:  # noqa: BLE001 - any failure to get a prompt
             return no_prompt(g, "vm", harts, e)
@@ -72,6 +97,7 @@ def run(harts):
               int(m.group(2)) >= 32 and int(m.group(3)) > 0)
         print("%s vm-ps-faults-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % ps))
         check_mmaptest(mm, harts)
+        check_vmstat(vs_now, vs_cow, harts)
         end_guest(g, after, "vm", harts)
 
 
