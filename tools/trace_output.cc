@@ -209,7 +209,8 @@ void write_replay(const Model& m, u64 tick, std::FILE* f) {
     std::fprintf(f,
                  "# run: schedsim --replay FILE --weights linux --cores %u --slice %" PRIu64 " --ticks %" PRIu64
                  " --policy all\n",
-                 m.header.harts, std::max<u64>(1, (m.header.slice_cycles() + tick / 2) / tick), (span + tick - 1) / tick);
+                 m.header.harts, std::max<u64>(1, (m.header.slice_cycles() + tick / 2) / tick),
+                 (span + tick - 1) / tick);
     std::fprintf(f, "# ARRIVAL LEVEL BURST... [at TICK level L]   (level = nice + 20)\n");
     struct Line {
         u64 arrival;
