@@ -19,6 +19,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/swap.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
@@ -111,6 +112,9 @@ void boot_hart0() {
     file_table_init();
     disk_init();
     fb_init();
+    char vm_policy[16];
+    boot_arg(g_boot.bootargs, "vm", vm_policy, sizeof(vm_policy));
+    swap_init(vm_policy);  // the swap disk, if any, and the replacement policy (docs/memory.md "Swap")
     char policy[16];
     boot_arg(g_boot.bootargs, "sched", policy, sizeof(policy));
     char slice[16];
