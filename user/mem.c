@@ -105,7 +105,7 @@ int main(int argc, char* argv[]) {
     }
     if (pid == 0) exit(run_passes(w, n, 1, 1, " child"));
     int st = -1;
-    if (wait(&st) != pid || st != 0) {  /* (the parent waits: two thrashing at once is another test) */
+    if (wait(&st) != pid || st != 0) { /* (the parent waits: two thrashing at once is another test) */
         printf("mem: FAIL child status %d\n", st);
         exit(1);
     }

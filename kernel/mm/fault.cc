@@ -22,6 +22,11 @@
 // holding the process's MmGuard so that no munmap runs meanwhile, and only
 // when the faulting context may sleep (a copy under a futex's spinlock
 // cannot: it fails as an unmapped page would).
+// With a swap disk (kernel/mm/swap.h) a fault first pages out some of the
+// process's own pages if free frames are below the low watermark, and a
+// swapped entry is read back (a major fault) outside pt_lock, as a file
+// page is. Private anonymous pages made resident here are tracked for
+// replacement (swap_track); a copy-on-write copy untracks the old frame.
 // Locking: the map and the page table change under ThreadGroup::pt_lock, a
 // spinlock: resolving any other fault never sleeps, so it may run from a
 // copy done under another spinlock (futex words).

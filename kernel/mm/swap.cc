@@ -47,7 +47,7 @@ using namespace riscv;
 
 namespace {
 
-constexpr u64 kPteA = 1ull << 6;   // accessed: the hardware sets it (QEMU updates A/D itself)
+constexpr u64 kPteA = 1ull << 6;     // accessed: the hardware sets it (QEMU updates A/D itself)
 constexpr u32 kMaxSlots = 1u << 16;  // 256 MiB of swap at most (the slot arrays are static: 256 KiB)
 
 constinit SpinLock g_lock("swap");

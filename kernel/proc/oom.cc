@@ -133,8 +133,8 @@ bool oom_kill(const Proc* caller) {
     const Victim v = pick(caller);
     if (v.pid == 0 || !kill(v.pid).ok()) return false;
     g_last_victim = v.pid;
-    kprintf("oom: killed pid %d (%s) holding %lu pages; %lu pages free, %lu of %lu swap pages free\n", v.pid,
-            v.name, static_cast<unsigned long>(v.pages), static_cast<unsigned long>(kalloc_free_pages()),
+    kprintf("oom: killed pid %d (%s) holding %lu pages; %lu pages free, %lu of %lu swap pages free\n", v.pid, v.name,
+            static_cast<unsigned long>(v.pages), static_cast<unsigned long>(kalloc_free_pages()),
             static_cast<unsigned long>(swap_free_slots()), static_cast<unsigned long>(swap_total_slots()));
     return true;
 }

@@ -2,7 +2,7 @@
 //
 // Pure, freestanding and allocation-free (the caller supplies the arrays):
 // the kernel (kernel/mm/swap.cc, under its swap lock) and the host tests
-// (tests/host/swap_slots_test.cc) run the same code. A slot holds one
+// (tests/host/swap_test.cc) run the same code. A slot holds one
 // swapped-out page. Its count is the page-table entries naming it (fork of
 // a process with swapped pages shares the slot, as it shares a frame);
 // its pins are the page-outs and page-ins reading or writing it right now.
