@@ -6,6 +6,11 @@
  *   mem -f MB          fork once the data is written; the child, then the
  *                      parent, each check it and write their own pattern
  *                      once (copy-on-write over pages partly in swap)
+ *   mem -w MB HOTKB PASSES   a hot set of HOTKB KiB is touched one page
+ *                      for every page of an MB MiB cold sweep, PASSES
+ *                      times: clock keeps the hot pages resident (their
+ *                      accessed bits), FIFO evicts them by age; vmstat's
+ *                      page-ins show the difference (`mem: hot ... ok`)
  *   mem -k MB TICKS    a child touches MB MiB for ever; TICKS clock ticks
  *                      later it is killed (mid page-out or page-in, when
  *                      MB exceeds memory); then every free page and swap
@@ -24,7 +29,7 @@
 #include "kernel/types.h"
 #include "user/user.h"
 
-static const char usage_line[] = "mem [-f] MB [PASSES] | mem -k MB TICKS";
+static const char usage_line[] = "mem [-f] MB [PASSES] | mem -w MB HOTKB PASSES | mem -k MB TICKS";
 
 static unsigned long word_of(unsigned long i, int pass) { return (i * 0x9e3779b97f4a7c15ul) ^ (unsigned long)pass; }
 
@@ -50,6 +55,39 @@ static int run_passes(unsigned long* w, unsigned long n, int first, int passes, 
         unsigned long kib = n * 8 / 1024;
         printf("mem:%s pass %d: %lu KiB in %lu us, %lu KiB/ms\n", who, pass, kib, us, us ? kib * 1000 / us : 0);
     }
+    return 0;
+}
+
+static int hot_and_cold(int mb, int hot_kb, int passes) {
+    unsigned long cold = (unsigned long)mb * 256, hot = (unsigned long)hot_kb / 4;
+    if (hot == 0 || passes <= 0) return 1;
+    char* c = sbrk((int)(cold * 4096));
+    char* h = sbrk((int)(hot * 4096));
+    if (c == (char*)-1 || h == (char*)-1) {
+        printf("mem: sbrk failed\n");
+        return 1;
+    }
+    unsigned long k = 0;
+    for (int pass = 1; pass <= passes; pass++) {
+        for (unsigned long i = 0; i < cold; i++) {
+            c[i * 4096] = (char)pass;
+            h[(k++ % hot) * 4096] += 1;
+        }
+    }
+    for (unsigned long i = 0; i < cold; i++) {
+        if (c[i * 4096] != (char)passes) {
+            printf("mem: FAIL cold page %lu holds %d\n", i, c[i * 4096]);
+            return 1;
+        }
+    }
+    for (unsigned long j = 0; j < hot; j++) {
+        unsigned long want = (k / hot + (j < k % hot ? 1 : 0)) % 256;
+        if ((unsigned char)h[j * 4096] != want) {
+            printf("mem: FAIL hot page %lu holds %d, not %lu\n", j, (unsigned char)h[j * 4096], want);
+            return 1;
+        }
+    }
+    printf("mem: hot %lu pages cold %lu pages passes %d ok\n", hot, cold, passes);
     return 0;
 }
 
@@ -80,6 +118,7 @@ static int kill_mid_touch(int mb, int ticks) {
 int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, usage_line);
     if (argc == 4 && strcmp(argv[1], "-k") == 0) exit(kill_mid_touch(atoi(argv[2]), atoi(argv[3])));
+    if (argc == 5 && strcmp(argv[1], "-w") == 0) exit(hot_and_cold(atoi(argv[2]), atoi(argv[3]), atoi(argv[4])));
     int fork_it = argc > 1 && strcmp(argv[1], "-f") == 0;
     if (fork_it) argv++, argc--;
     if (argc < 2 || argc > 3) usage_exit(usage_line, 1);
