@@ -26,7 +26,7 @@
 // process's own pages if free frames are below the low watermark, and a
 // swapped entry is read back (a major fault) outside pt_lock, as a file
 // page is. Private anonymous pages made resident here are tracked for
-// replacement (swap_track); a copy-on-write copy untracks the old frame.
+// replacement (swap_track).
 // Locking: the map and the page table change under ThreadGroup::pt_lock, a
 // spinlock: resolving any other fault never sleeps, so it may run from a
 // copy done under another spinlock (futex words).
@@ -89,7 +89,7 @@ Outcome zero_fill(ThreadGroup* tg, u64 page, const vm::Region& r, void* filled =
         return Outcome::NoMemory;
     }
     if (promised) tg->reserved--;
-    if (!filled && r.obj == 0 && !r.shared) swap_track(mem, tg, page);  // private anonymous: may be swapped
+    if (swap_on() && !filled && r.obj == 0 && !r.shared) swap_track(mem, tg, page);  // private anonymous: may be swapped
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
     vm_count(VmEvent::MinorFault);
     return Outcome::Mapped;
@@ -105,15 +105,14 @@ Outcome break_cow(ThreadGroup* tg, Pte* pte, u64 va) {
     const u64 flags = (pte_flags(*pte) & ~kPteCow) | kPteW;
     if (!page_shared(old)) {
         *pte = pa_to_pte(reinterpret_cast<u64>(old)) | flags;
-        swap_track(old, tg, va);  // this mapping's own now
+        if (swap_on()) swap_track(old, tg, va);  // this mapping's own now
     } else {
         void* mem = kalloc_for_promise();
         if (mem == nullptr) return Outcome::NoMemory;
         memmove(mem, old, kPageSize);
         __atomic_thread_fence(__ATOMIC_RELEASE);  // the copy before the entry naming it
         *pte = pa_to_pte(reinterpret_cast<u64>(mem)) | flags;
-        swap_untrack(old);  // whoever keeps it, it is not this mapping's
-        swap_track(mem, tg, va);
+        if (swap_on()) swap_track(mem, tg, va);  // (the old one's record, if any, goes stale: swap.cc)
         if (page_put(old)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
         vm_count(VmEvent::CowCopy);
     }
@@ -281,7 +280,7 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     if (p == nullptr || p->tg == nullptr || p->pagetable != pt) return false;
     vm::Verdict why;
     const vm::Access a = write ? vm::Access::Write : vm::Access::Read;
-    if (intr_get()) swap_balance(p->tg);  // no spinlock held: may sleep
+    if (swap_on() && intr_get()) swap_balance(p->tg);  // no spinlock held: may sleep
     Outcome o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
     if (o == Outcome::NeedFile && intr_get()) o = file_fill(p->tg, va, a, &why);
     for (int i = 0; i < 4 && o == Outcome::NeedSwap && intr_get(); i++) {

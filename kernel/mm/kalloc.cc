@@ -47,7 +47,7 @@ enum class From : u8 { Free, Promised, Covered };
 
 // Pop a page (g_lock held).
 void* pop_locked(From from) {
-    if (from == From::Free && g_pool.count() + swap_free_slots() <= g_reserved) return nullptr;
+    if (from == From::Free && g_pool.count() + (swap_on() ? swap_free_slots() : 0) <= g_reserved) return nullptr;
     void* p = g_pool.pop();
     if (p && from == From::Promised && g_reserved > 0) g_reserved--;
     return p;
@@ -83,7 +83,7 @@ void kalloc_init(u64 ram_end_addr) {
 void kfree(void* page) {
     const u64 pa = reinterpret_cast<u64>(page);
     if (const char* why = g_pool.validate(pa)) panic("kfree %p: %s", page, why);
-    swap_untrack(page);  // no longer anybody's page to swap
+    if (swap_on()) swap_untrack(page);  // no longer anybody's page to swap
     g_pool.junk(page);   // outside the lock: 4 KiB of stores
     LockGuard g(g_lock);
     g_pool.push(page);

@@ -6,11 +6,12 @@
 // plus the replacement queues' links (lib/vm/replace.h): one queue per
 // process. A frame is in it only while it is a private anonymous page with
 // one mapping: the fault path tracks what it zero-fills, copies on write
-// or swaps in; kfree, a fork-shared frame's unmap and a copy-on-write copy
-// untrack. Replacement is local (OSTEP 23.1, VMS): a thread faulting while
-// free frames are below the low watermark pages out its own process's
-// pages. So the page tables changed are always the caller's own, which
-// fork, sbrk, munmap, exec and exit change without pt_lock only from the
+// or swaps in; kfree untracks. A record may go stale (its frame now mapped
+// only by a fork child, or the group reused): nothing untracks it then,
+// because reclaim is local and checks every victim against the caller's
+// own page table, and tracking a frame again moves it to its new owner. Replacement is local (OSTEP 23.1, VMS): a
+// thread faulting while free frames are below the low watermark pages out its own process's pages. So the page tables
+// changed are always the caller's own, which fork, sbrk, munmap, exec and exit change without pt_lock only from the
 // process's own thread or under its mm_lock, which the reclaimer holds.
 // Victims are checked again under pt_lock before anything changes, so a
 // stale record costs a look, never a wrong page-out.
@@ -51,7 +52,6 @@ constexpr u64 kPteA = 1ull << 6;     // accessed: the hardware sets it (QEMU upd
 constexpr u32 kMaxSlots = 1u << 16;  // 256 MiB of swap at most (the slot arrays are static: 256 KiB)
 
 constinit SpinLock g_lock("swap");
-constinit bool g_on = false;
 constinit vm::Policy g_policy = vm::Policy::Clock;
 constinit vm::ReplaceLinks g_links;
 constinit vm::ReplaceQueue g_queues[param::kMaxProcs];  // one per thread group: local replacement
@@ -196,6 +196,8 @@ u64 reclaim(ThreadGroup* tg, u64 n) {
 
 }  // namespace
 
+constinit bool g_swap_on = false;
+
 void swap_init(const char* policy) {
     if (policy[0] && !vm::parse_policy(policy, &g_policy)) kprintf("quanta: ignoring vm=%s (fifo, clock)\n", policy);
     u64 pages = swap_disk_init();
@@ -203,12 +205,11 @@ void swap_init(const char* policy) {
     if (pages > kMaxSlots) pages = kMaxSlots;
     g_slots.init(static_cast<u32>(pages), g_refs, g_pins);
     for (vm::ReplaceQueue& q : g_queues) q.init(&g_links);
-    g_on = true;
+    g_swap_on = true;
     kprintf("quanta: swap %lu MiB (%lu pages), replacement %s\n", static_cast<unsigned long>(pages >> 8),
             static_cast<unsigned long>(pages), vm::policy_name(g_policy));
 }
 
-bool swap_on() { return g_on; }
 const char* swap_policy_name() { return vm::policy_name(g_policy); }
 u64 swap_total_slots() { return g_slots.total(); }
 u64 swap_free_slots() { return g_slots.free_count(); }
@@ -227,7 +228,7 @@ void swap_coremap_init(void* mem, u64 first_pa, u64 frames) {
 }
 
 void swap_track(void* frame, const ThreadGroup* tg, u64 va) {
-    if (!g_on) return;
+    if (!g_swap_on) return;
     const u64 f = frame_of(frame);
     if (f >= g_map.frames) return;
     LockGuard s(g_lock);
@@ -238,7 +239,7 @@ void swap_track(void* frame, const ThreadGroup* tg, u64 va) {
 }
 
 void swap_untrack(void* frame) {
-    if (!g_on) return;
+    if (!g_swap_on) return;
     const u64 f = frame_of(frame);
     if (f >= g_map.frames || __atomic_load_n(&g_map.owner[f], __ATOMIC_RELAXED) == 0) return;
     LockGuard s(g_lock);
@@ -256,10 +257,10 @@ bool swap_entry_drop(Pte e) {
     return g_slots.put(slot_of(e)) > 0;
 }
 
-u64 swap_reclaim(ThreadGroup* tg, u64 n) { return g_on ? reclaim(tg, n) : 0; }
+u64 swap_reclaim(ThreadGroup* tg, u64 n) { return g_swap_on ? reclaim(tg, n) : 0; }
 
 void swap_balance(ThreadGroup* tg) {
-    if (!g_on) return;
+    if (!g_swap_on) return;
     const u64 low = oom::low_water(kalloc_total_pages());
     const u64 have = kalloc_frames_free();
     if (have >= low) return;

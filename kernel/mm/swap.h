@@ -28,7 +28,10 @@ inline bool pte_swapped(Pte e) { return (e & riscv::kPteV) == 0 && (e & kPteSwap
 // "clock"; empty or unknown: clock, with a console line for unknown).
 void swap_init(const char* policy);
 const char* swap_policy_name();
-bool swap_on();
+// Inline, so the per-page paths (fault, fork, unmap, kfree) pay one load
+// and a branch without a swap disk, not a call.
+extern constinit bool g_swap_on;  // set once at boot, before any process
+inline bool swap_on() { return g_swap_on; }
 // Pages the swap area holds, and how many of them are free (0 and 0 with
 // no swap area). swap_free_slots is a lock-free read.
 u64 swap_total_slots();

@@ -182,6 +182,14 @@ bool drop_swapped(Pte* pte) {
     *pte = 0;
     return true;
 }
+
+// uvm_unmap's swapped entry (out of line: the loop's registers stay its
+// own): 1 if a promise goes with it.
+[[gnu::noinline]] u64 drop_entry(Pte* pte, bool free_pages) {
+    const bool shared = free_pages && swap_entry_drop(*pte);
+    *pte = 0;
+    return shared ? 1 : 0;
+}
 }  // namespace
 
 u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
@@ -190,23 +198,17 @@ u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
     LeafCursor cur(pt, false);
     for (u64 a = va; a < va + npages * kPageSize; a += kPageSize) {
         Pte* pte = cur.at(a);
-        if (pte && pte_swapped(*pte)) {  // in the swap area: its slot goes (or its promise, if shared)
-            if (free_pages && swap_entry_drop(*pte)) promises++;
-            *pte = 0;
-            continue;
-        }
-        if (!pte || !(*pte & kPteV)) {  // never touched (a lazy heap page)
-            holes++;
+        if (!pte || !(*pte & kPteV)) {
+            if (pte && pte_swapped(*pte)) {  // in the swap area: its slot goes (or its promise, if shared)
+                promises += drop_entry(pte, free_pages);
+                continue;
+            }
+            holes++;  // never touched (a lazy heap page)
             continue;
         }
         if (pte_flags(*pte) == kPteV) panic("uvm_unmap: not a leaf");
-        // Freed unless another address space shares it (then its promise
-        // goes, and the page is no longer this one's to swap).
-        void* page = reinterpret_cast<void*>(pte_to_pa(*pte));
-        if (free_pages && page_put(page)) {
-            promises++;
-            swap_untrack(page);
-        }
+        // Freed unless another address space shares it (then its promise goes).
+        if (free_pages && page_put(reinterpret_cast<void*>(pte_to_pa(*pte)))) promises++;
         *pte = 0;
     }
     if (promises) kalloc_unreserve(promises);
@@ -299,7 +301,7 @@ Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* hol
     *holes = 0;
     for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = walk(from, a, false);
-        if (pte && pte_swapped(*pte)) {  // the child names the slot too, with a promise (swap.h)
+        if (pte && !(*pte & kPteV) && pte_swapped(*pte)) {  // the child names the slot too, with a promise (swap.h)
             Pte* copy = walk(to, a, true);
             if (!copy || !swap_entry_dup(*pte)) {
                 uvm_unmap(to, start, (a - start) / kPageSize, true);
@@ -350,27 +352,40 @@ Status uvm_share(PageTable from, PageTable to, u64 sz, u64* holes) {
     return uvm_share_range(from, to, 0, sz, holes, true);
 }
 
+namespace {
+// The child's copy of entry *pte: the same frame (one more mapping) or the
+// same swap slot (one more entry naming it; false if it has too many).
+bool share_entry(const Pte* pte, Pte* copy) {
+    if (*pte & kPteV) {
+        page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
+    } else if (!swap_entry_dup(*pte)) {
+        return false;
+    }
+    *copy = *pte;
+    return true;
+}
+}  // namespace
+
 Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes, bool cow) {
     *holes = 0;
     u64 shared = 0;
     LeafCursor src(from, false), dst(to, true);
     for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = src.at(a);
-        const bool swapped = pte && pte_swapped(*pte);
-        if (!swapped && (!pte || !(*pte & kPteV))) {
-            (*holes)++;
-            continue;
+        if (!pte || !(*pte & kPteV)) {
+            if (!pte || !pte_swapped(*pte)) {
+                (*holes)++;
+                continue;
+            }
         }
         if (cow && (*pte & kPteW)) *pte = (*pte & ~kPteW) | kPteCow;
         Pte* copy = dst.at(a);
-        if (!copy || (swapped && !swap_entry_dup(*pte))) {
+        if (!copy || !share_entry(pte, copy)) {
             kalloc_reserve(shared);
             uvm_unmap(to, start, (a - start) / kPageSize, true);  // puts what was shared so far
             return Error::NoMemory;
         }
-        *copy = *pte;
-        if (!swapped) page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
-        shared++;  // a swapped page's slot is shared as a frame would be
+        shared++;  // a swapped page's slot is shared as a frame is
     }
     kalloc_reserve(shared);  // each extra mapping's promise: the copy it may need
     return {};
