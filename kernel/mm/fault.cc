@@ -89,7 +89,8 @@ Outcome zero_fill(ThreadGroup* tg, u64 page, const vm::Region& r, void* filled =
         return Outcome::NoMemory;
     }
     if (promised) tg->reserved--;
-    if (swap_on() && !filled && r.obj == 0 && !r.shared) swap_track(mem, tg, page);  // private anonymous: may be swapped
+    if (swap_on() && !filled && r.obj == 0 && !r.shared)
+        swap_track(mem, tg, page);  // private anonymous: may be swapped
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
     vm_count(VmEvent::MinorFault);
     return Outcome::Mapped;

@@ -84,7 +84,7 @@ void kfree(void* page) {
     const u64 pa = reinterpret_cast<u64>(page);
     if (const char* why = g_pool.validate(pa)) panic("kfree %p: %s", page, why);
     if (swap_on()) swap_untrack(page);  // no longer anybody's page to swap
-    g_pool.junk(page);   // outside the lock: 4 KiB of stores
+    g_pool.junk(page);                  // outside the lock: 4 KiB of stores
     LockGuard g(g_lock);
     g_pool.push(page);
 }
