@@ -11,6 +11,9 @@
  *                      times: clock keeps the hot pages resident (their
  *                      accessed bits), FIFO evicts them by age; vmstat's
  *                      page-ins show the difference (`mem: hot ... ok`)
+ *   mem -t N MB        write MB MiB, then N threads each read all of it
+ *                      back at once (several harts faulting the same
+ *                      swapped pages): `mem: N threads read MB MiB ok`
  *   mem -k MB TICKS    a child touches MB MiB for ever; TICKS clock ticks
  *                      later it is killed (mid page-out or page-in, when
  *                      MB exceeds memory); then every free page and swap
@@ -29,7 +32,7 @@
 #include "kernel/types.h"
 #include "user/user.h"
 
-static const char usage_line[] = "mem [-f] MB [PASSES] | mem -w MB HOTKB PASSES | mem -k MB TICKS";
+static const char usage_line[] = "mem [-f] MB [PASSES] | mem -w MB HOTKB PASSES | mem -t N MB | mem -k MB TICKS";
 
 static unsigned long word_of(unsigned long i, int pass) { return (i * 0x9e3779b97f4a7c15ul) ^ (unsigned long)pass; }
 
@@ -55,6 +58,47 @@ static int run_passes(unsigned long* w, unsigned long n, int first, int passes, 
         unsigned long kib = n * 8 / 1024;
         printf("mem:%s pass %d: %lu KiB in %lu us, %lu KiB/ms\n", who, pass, kib, us, us ? kib * 1000 / us : 0);
     }
+    return 0;
+}
+
+static unsigned long* t_words;
+static unsigned long t_n;
+static volatile int t_bad;
+
+static void reader(void* arg) {
+    unsigned long start = (unsigned long)arg; /* each starts elsewhere, then wraps: all meet on every page */
+    for (unsigned long k = 0; k < t_n; k++) {
+        unsigned long i = (start + k) % t_n;
+        if (t_words[i] != word_of(i, 0)) {
+            t_bad = 1;
+            return;
+        }
+    }
+}
+
+static int threads_read(int nthreads, int mb) {
+    if (nthreads <= 0 || nthreads > 16) return 1;
+    t_n = (unsigned long)mb * (1 << 20) / 8;
+    t_words = (unsigned long*)sbrk(mb << 20);
+    if (t_words == (unsigned long*)-1) {
+        printf("mem: sbrk of %d MiB failed\n", mb);
+        return 1;
+    }
+    touch(t_words, t_n, -1, 0);
+    int tids[16];
+    for (int i = 0; i < nthreads; i++) {
+        tids[i] = thread_create(reader, (void*)(unsigned long)(i * 512 * 8));
+        if (tids[i] < 0) {
+            printf("mem: thread_create failed\n");
+            return 1;
+        }
+    }
+    for (int i = 0; i < nthreads; i++) thread_join(tids[i]);
+    if (t_bad) {
+        printf("mem: FAIL a thread read a wrong word\n");
+        return 1;
+    }
+    printf("mem: %d threads read %d MiB ok\n", nthreads, mb);
     return 0;
 }
 
@@ -118,6 +162,7 @@ static int kill_mid_touch(int mb, int ticks) {
 int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, usage_line);
     if (argc == 4 && strcmp(argv[1], "-k") == 0) exit(kill_mid_touch(atoi(argv[2]), atoi(argv[3])));
+    if (argc == 4 && strcmp(argv[1], "-t") == 0) exit(threads_read(atoi(argv[2]), atoi(argv[3])));
     if (argc == 5 && strcmp(argv[1], "-w") == 0) exit(hot_and_cold(atoi(argv[2]), atoi(argv[3]), atoi(argv[4])));
     int fork_it = argc > 1 && strcmp(argv[1], "-f") == 0;
     if (fork_it) argv++, argc--;

@@ -14,6 +14,9 @@ toucher) and `vmstat` (SYS_vmstat):
   - fork of a partly swapped process: `mem -f 20` forks after writing 20
     MiB (some of it in swap), and parent and child each read it all back
     and write their own (copy-on-write over swap slots shared by fork);
+  - several harts faulting the same swapped pages: `mem -t 4 22` writes
+    22 MiB, then 4 threads read all of it back at once, 8 pages apart
+    (they meet on every page), and every word is right;
   - a kill during page-out and page-in: `mem -k 24 20` kills a child
     touching 24 MiB for ever; its pages and slots must all come back;
   - memory and swap exhausted: `mem 64 1` (more than RAM plus swap) is
@@ -81,6 +84,10 @@ def run(harts, policy=None):
             if policy is None:
                 out = g.run("mem -f 20", timeout=600)
                 report("mem: 20 MiB ok (fork)" in out, "%s-fork-%s" % (prefix, tag), repr(out[-600:]))
+                out = g.run("vmstat mem -t 4 22", timeout=600)
+                c = COUNTS.search(out)
+                report("mem: 4 threads read 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
+                       "%s-threads-%s" % (prefix, tag), repr(out[-400:]))
                 out = g.run("mem -k 24 20", timeout=600)
                 m = re.search(r"mem: killed: free (\d+) of (\d+), swap used (\d+), pgout (\d+)", out)
                 ok = m is not None and m.group(1) == m.group(2) and m.group(3) == "0" and int(m.group(4)) > 0
