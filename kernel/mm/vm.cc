@@ -353,14 +353,11 @@ Status uvm_share(PageTable from, PageTable to, u64 sz, u64* holes) {
 }
 
 namespace {
-// The child's copy of entry *pte: the same frame (one more mapping) or the
-// same swap slot (one more entry naming it; false if it has too many).
-bool share_entry(const Pte* pte, Pte* copy) {
-    if (*pte & kPteV) {
-        page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
-    } else if (!swap_entry_dup(*pte)) {
-        return false;
-    }
+// fork's copy of a swapped entry (out of line: the share loop's registers
+// stay its own): the child's entry names the same slot. False if there is
+// no entry to write or the slot is named by too many.
+[[gnu::noinline]] bool share_swapped(const Pte* pte, Pte* copy) {
+    if (copy == nullptr || !swap_entry_dup(*pte)) return false;
     *copy = *pte;
     return true;
 }
@@ -372,20 +369,27 @@ Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* ho
     LeafCursor src(from, false), dst(to, true);
     for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = src.at(a);
+        Pte* copy = nullptr;
         if (!pte || !(*pte & kPteV)) {
             if (!pte || !pte_swapped(*pte)) {
                 (*holes)++;
                 continue;
             }
+            if (!share_swapped(pte, dst.at(a))) goto fail;
+            shared++;  // its slot is shared as a frame is, with a promise
+            continue;
         }
         if (cow && (*pte & kPteW)) *pte = (*pte & ~kPteW) | kPteCow;
-        Pte* copy = dst.at(a);
-        if (!copy || !share_entry(pte, copy)) {
-            kalloc_reserve(shared);
-            uvm_unmap(to, start, (a - start) / kPageSize, true);  // puts what was shared so far
-            return Error::NoMemory;
-        }
-        shared++;  // a swapped page's slot is shared as a frame is
+        copy = dst.at(a);
+        if (!copy) goto fail;
+        *copy = *pte;
+        page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
+        shared++;
+        continue;
+    fail:
+        kalloc_reserve(shared);
+        uvm_unmap(to, start, (a - start) / kPageSize, true);  // puts what was shared so far
+        return Error::NoMemory;
     }
     kalloc_reserve(shared);  // each extra mapping's promise: the copy it may need
     return {};
