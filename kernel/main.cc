@@ -21,6 +21,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/swap.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
@@ -101,6 +102,7 @@ void boot_hart0() {
     file_table_init();   // open files
     disk_init();         // virtio disk
     fb_init();           // framebuffer, if QEMU has a display
+    swap_init(cfg.vm);   // the swap disk, if any, and the replacement policy (docs/memory.md "Swap")
     const RqSetup rq = scheduler_setup(cfg);
     g_slice_cycles = rq.slice_cycles;
     rq_init(rq);  // run queues and the policy

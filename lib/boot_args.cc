@@ -49,6 +49,10 @@ bool store_rq(Config& c, const char* v) {
     copy_cut(c.rq, sizeof(c.rq), v, length(v));
     return true;
 }
+bool store_vm(Config& c, const char* v) {
+    copy_cut(c.vm, sizeof(c.vm), v, length(v));
+    return true;
+}
 bool store_slice(Config& c, const char* v) {
     u64 us = 0;
     if (!number_in(v, 100, 1'000'000, &us)) return false;
@@ -72,6 +76,7 @@ constexpr Key kKeys[] = {
     {"sched", "a policy name", store_sched},   {"rq", "percpu or single", store_rq},
     {"slice", "100..1000000 us", store_slice}, {"mlfq_boost", "0..100000000 us", store_boost},
     {"mlfq_reset", "1 or 0", store_reset},
+    {"vm", "a replacement policy", store_vm},
 };
 
 // Does the word [w, w+len) start with `key=`?

@@ -14,7 +14,15 @@ QEMUOPTS = -machine virt -bios none -kernel $(KERNEL) -m $(MEM) -smp $(CPUS) -no
   -global virtio-mmio.force-legacy=false \
   -drive file=$(QEMU_DISK),if=none,format=raw,id=x0 \
   -device virtio-blk-device,drive=x0,bus=virtio-mmio-bus.0
-BOOTARGS := $(strip $(if $(SCHED),sched=$(SCHED)) $(if $(RQ),rq=$(RQ)) $(BOOTARGS_EXTRA))
+# SWAP=MB attaches a swap disk of that size (build/swap.img, zeroed at each
+# boot: nothing in it outlives the machine) in virtio-mmio slot 2; VM=fifo
+# or clock picks the page-replacement policy (docs/memory.md "Swap").
+# MEM=24M with SWAP=64 shows a machine running more than it has.
+ifneq ($(SWAP),)
+QEMU_SWAP := $(BUILD)/swap.img
+QEMUOPTS += -drive file=$(QEMU_SWAP),if=none,format=raw,id=x1 -device virtio-blk-device,drive=x1,bus=virtio-mmio-bus.2
+endif
+BOOTARGS := $(strip $(if $(SCHED),sched=$(SCHED)) $(if $(RQ),rq=$(RQ)) $(if $(VM),vm=$(VM)) $(BOOTARGS_EXTRA))
 ifneq ($(BOOTARGS),)
 QEMUOPTS += -append "$(BOOTARGS)"
 endif
@@ -42,6 +50,7 @@ $(QEMU_IMG): $(FS_IMG)
 qemu:
 	@tools/install-deps.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(QEMU_DISK)
+	$(if $(QEMU_SWAP),@rm -f $(QEMU_SWAP) && truncate -s $(SWAP)M $(QEMU_SWAP))
 	$(QEMU) $(QEMUOPTS)
 
 qemu-gdb:

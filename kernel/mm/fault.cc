@@ -22,6 +22,11 @@
 // holding the process's MmGuard so that no munmap runs meanwhile, and only
 // when the faulting context may sleep (a copy under a futex's spinlock
 // cannot: it fails as an unmapped page would).
+// With a swap disk (kernel/mm/swap.h) a fault first pages out some of the
+// process's own pages if free frames are below the low watermark, and a
+// swapped entry is read back (a major fault) outside pt_lock, as a file
+// page is. Private anonymous pages made resident here are tracked for
+// replacement (swap_track).
 // Locking: the map and the page table change under ThreadGroup::pt_lock, a
 // spinlock: resolving any other fault never sleeps, so it may run from a
 // copy done under another spinlock (futex words).
@@ -35,6 +40,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/swap.h"
 #include "kernel/mm/vm.h"
 #include "kernel/mm/vmstat.h"
 #include "kernel/proc/internal.h"
@@ -46,7 +52,7 @@ using namespace riscv;
 
 namespace {
 
-enum class Outcome : u8 { Mapped, Present, Refused, NoMemory, NeedFile };
+enum class Outcome : u8 { Mapped, Present, Refused, NoMemory, NeedFile, NeedSwap };
 
 vm::Access access_of(u64 scause) {
     if (scause == kExcStorePageFault) return vm::Access::Write;
@@ -83,6 +89,8 @@ Outcome zero_fill(ThreadGroup* tg, u64 page, const vm::Region& r, void* filled =
         return Outcome::NoMemory;
     }
     if (promised) tg->reserved--;
+    if (swap_on() && !filled && r.obj == 0 && !r.shared)
+        swap_track(mem, tg, page);  // private anonymous: may be swapped
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
     vm_count(VmEvent::MinorFault);
     return Outcome::Mapped;
@@ -93,17 +101,19 @@ Outcome zero_fill(ThreadGroup* tg, u64 page, const vm::Region& r, void* filled =
 // mapping's share of the old page is put (kalloc.h: if the others all went
 // meanwhile, that frees it). The copy happens before the put, so nobody
 // can write the old page while it is read.
-Outcome break_cow(ThreadGroup* tg, Pte* pte) {
+Outcome break_cow(ThreadGroup* tg, Pte* pte, u64 va) {
     void* old = reinterpret_cast<void*>(pte_to_pa(*pte));
     const u64 flags = (pte_flags(*pte) & ~kPteCow) | kPteW;
     if (!page_shared(old)) {
         *pte = pa_to_pte(reinterpret_cast<u64>(old)) | flags;
+        if (swap_on()) swap_track(old, tg, va);  // this mapping's own now
     } else {
         void* mem = kalloc_for_promise();
         if (mem == nullptr) return Outcome::NoMemory;
         memmove(mem, old, kPageSize);
         __atomic_thread_fence(__ATOMIC_RELEASE);  // the copy before the entry naming it
         *pte = pa_to_pte(reinterpret_cast<u64>(mem)) | flags;
+        if (swap_on()) swap_track(mem, tg, va);  // (the old one's record, if any, goes stale: swap.cc)
         if (page_put(old)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
         vm_count(VmEvent::CowCopy);
     }
@@ -127,9 +137,10 @@ Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why, u64 sp)
     if (pte && (*pte & kPteV)) {
         const u64 need = kPteV | kPteU | pte_need(a);
         if ((*pte & need) == need) return Outcome::Present;
-        if (a == vm::Access::Write && (*pte & (kPteCow | kPteU)) == (kPteCow | kPteU)) return break_cow(tg, pte);
+        if (a == vm::Access::Write && (*pte & (kPteCow | kPteU)) == (kPteCow | kPteU)) return break_cow(tg, pte, page);
         return Outcome::Refused;
     }
+    if (pte && pte_swapped(*pte)) return Outcome::NeedSwap;  // the map allows the access: read it back
     if (*why != vm::Verdict::ZeroFill) return Outcome::Refused;
     const vm::Region* r = tg->map.find(va);
     if (r->kind == vm::Kind::Stack && va < sp) {
@@ -198,6 +209,20 @@ Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
     return o;
 }
 
+// A swapped page back in (may sleep): Present if its entry changed
+// meanwhile (the caller looks again).
+Outcome swap_fill(ThreadGroup* tg, u64 va) {
+    switch (swap_in(tg, va)) {
+        case SwapIn::Mapped:
+            return Outcome::Mapped;
+        case SwapIn::Retry:
+            return Outcome::Present;
+        case SwapIn::NoMemory:
+            break;
+    }
+    return Outcome::NoMemory;
+}
+
 [[gnu::noinline]] void report(const Proc* p, u64 scause, u64 va, const char* why) {
     kprintf("pid %d (%s): page fault: %s at %p (%s), scause=%lx sepc=%p: killed\n", p->pid, p->name,
             vm::access_name(access_of(scause)), reinterpret_cast<void*>(va), why, scause,
@@ -212,10 +237,19 @@ bool is_page_fault(u64 scause) {
 
 bool vm_user_fault(Proc* p, u64 scause, u64 va) {
     vm::Verdict why = vm::Verdict::Unmapped;
+    if (swap_on()) {
+        intr_on();  // page-out sleeps; usertrap_return turns them off again
+        swap_balance(p->tg);
+    }
     Outcome o = resolve(p->tg, va, access_of(scause), &why, p->trapframe->x(TrapFrame::sp));
     if (o == Outcome::NeedFile) {
         intr_on();  // reading the file sleeps; usertrap_return turns them off again
         o = file_fill(p->tg, va, access_of(scause), &why);
+    }
+    if (o == Outcome::NeedSwap) {
+        intr_on();
+        o = swap_fill(p->tg, va);
+        if (o == Outcome::Present) return true;  // the entry changed meanwhile: look again
     }
     if (o == Outcome::Mapped) {
         p->retried_va = ~0ull;  // progress: a later race at va is a new one
@@ -247,8 +281,13 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     if (p == nullptr || p->tg == nullptr || p->pagetable != pt) return false;
     vm::Verdict why;
     const vm::Access a = write ? vm::Access::Write : vm::Access::Read;
+    if (swap_on() && intr_get()) swap_balance(p->tg);  // no spinlock held: may sleep
     Outcome o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
-    if (o == Outcome::NeedFile && intr_get()) o = file_fill(p->tg, va, a, &why);  // no spinlock held: may sleep
+    if (o == Outcome::NeedFile && intr_get()) o = file_fill(p->tg, va, a, &why);
+    for (int i = 0; i < 4 && o == Outcome::NeedSwap && intr_get(); i++) {
+        o = swap_fill(p->tg, va);
+        if (o == Outcome::Present) o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
+    }
     return o == Outcome::Mapped || o == Outcome::Present;
 }
 
@@ -258,7 +297,7 @@ Status unshare_range(ThreadGroup* tg, u64 start, u64 end) {
     for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = walk(tg->pagetable, a, false);
         if (!pte || (*pte & (kPteV | kPteCow)) != (kPteV | kPteCow)) continue;
-        if (break_cow(tg, pte) != Outcome::Mapped) return Error::NoMemory;
+        if (break_cow(tg, pte, a) != Outcome::Mapped) return Error::NoMemory;
     }
     return {};
 }

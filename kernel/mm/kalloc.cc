@@ -13,10 +13,16 @@
 // the first pages of RAM after the kernel, taken before the pool is built.
 // Each extra mapping of a page holds one promise, so a copy-on-write fork
 // counts against free memory exactly as the copy it replaces did.
+// With a swap area (kernel/mm/swap.h) promises may exceed the free list by
+// up to the free swap slots: a promised page is then found by paging
+// another out. So a plain kalloc fails only when the list is empty or the
+// list and the free slots together do not exceed the promises. The swap
+// core map (one entry per frame) is carved after the reference counts.
 #include "kernel/mm/kalloc.h"
 
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/swap.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/page_pool.h"
 #include "lib/page_refs.h"
@@ -41,7 +47,7 @@ enum class From : u8 { Free, Promised, Covered };
 
 // Pop a page (g_lock held).
 void* pop_locked(From from) {
-    if (from == From::Free && g_pool.count() <= g_reserved) return nullptr;
+    if (from == From::Free && g_pool.count() + (swap_on() ? swap_free_slots() : 0) <= g_reserved) return nullptr;
     void* p = g_pool.pop();
     if (p && from == From::Promised && g_reserved > 0) g_reserved--;
     return p;
@@ -62,10 +68,13 @@ void* pop_locked(From from) {
 void kalloc_init(u64 ram_end_addr) {
     g_ram_end = ram_end_addr;
     const u64 first = page_round_up(reinterpret_cast<u64>(end));
-    const u64 count_bytes = PageRefs::entries(first, ram_end_addr, kPageSize) * sizeof(u32);
-    const u64 start = first + page_round_up(count_bytes);
+    const u64 frames = PageRefs::entries(first, ram_end_addr, kPageSize);
+    const u64 count_bytes = frames * sizeof(u32);
+    const u64 map_at = first + page_round_up(count_bytes);
+    const u64 start = map_at + page_round_up(swap_coremap_bytes(frames));
     memset(reinterpret_cast<void*>(first), 0, count_bytes);
     g_refs.init(first, ram_end_addr, kPageSize, reinterpret_cast<u32*>(first));
+    swap_coremap_init(reinterpret_cast<void*>(map_at), first, frames);
     g_pool.init(start, ram_end_addr, kPageSize);
     for (u64 p = start; p + kPageSize <= ram_end_addr; p += kPageSize) kfree(reinterpret_cast<void*>(p));
     g_total = g_pool.count();
@@ -74,7 +83,8 @@ void kalloc_init(u64 ram_end_addr) {
 void kfree(void* page) {
     const u64 pa = reinterpret_cast<u64>(page);
     if (const char* why = g_pool.validate(pa)) panic("kfree %p: %s", page, why);
-    g_pool.junk(page);  // outside the lock: 4 KiB of stores
+    if (swap_on()) swap_untrack(page);  // no longer anybody's page to swap
+    g_pool.junk(page);                  // outside the lock: 4 KiB of stores
     LockGuard g(g_lock);
     g_pool.push(page);
 }
@@ -120,7 +130,8 @@ void kalloc_reserve(u64 n) {
     {
         LockGuard g(g_lock);
         g_reserved += n;
-        if (g_reserved > g_pool.count()) short_by = g_reserved - g_pool.count();
+        const u64 backed = g_pool.count() + swap_free_slots();
+        if (g_reserved > backed) short_by = g_reserved - backed;
     }
     if (short_by > 0 && g_lender != nullptr) g_lender->give_back(short_by);
 }
@@ -158,6 +169,20 @@ u64 kalloc_free_pages() {
     return pool + borrowed > promised ? pool + borrowed - promised : 0;
 }
 u64 kalloc_total_pages() { return g_total; }
+
+u64 kalloc_frames_free() {
+    const u64 borrowed = g_lender ? g_lender->borrowed() : 0;
+    LockGuard g(g_lock);
+    return g_pool.count() + borrowed;
+}
+
+u64 kalloc_commit_free() {
+    const u64 borrowed = g_lender ? g_lender->borrowed() : 0;
+    const u64 slots = swap_free_slots();
+    LockGuard g(g_lock);
+    const u64 have = g_pool.count() + borrowed + slots;
+    return have > g_reserved ? have - g_reserved : 0;
+}
 void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
 
 u64 ram_end() { return g_ram_end; }

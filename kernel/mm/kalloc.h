@@ -28,6 +28,12 @@ u64 kalloc_free_pages();
 // Pages on the free list only (what a Lender checks before borrowing).
 u64 kalloc_pool_pages();
 u64 kalloc_total_pages();
+// Frames on the free list or borrowed, promised or not (what page-out
+// keeps above the low watermark: kernel/mm/swap.h).
+u64 kalloc_frames_free();
+// Pages that may still be promised: free frames and free swap slots, less
+// what is promised (the out-of-memory rule's figure with swap).
+u64 kalloc_commit_free();
 // Promise n more pages / take back n promises (admission is the caller's:
 // kernel/proc/oom.cc:oom_admit before reserving).
 void kalloc_reserve(u64 n);

@@ -40,6 +40,10 @@ void tlb_ipi_seen() { __atomic_store_n(&g_request[cpuid()], 0, __ATOMIC_RELEASE)
 
 void tlb_shootdown(const ThreadGroup* tg) {
     if (!tg->shared()) return;
+    tlb_shootdown_any(tg);
+}
+
+void tlb_shootdown_any(const ThreadGroup* tg) {
     push_off();
     const int me = cpuid();
     pop_off();

@@ -14,5 +14,8 @@ void tlb_ipi_seen();
 // sent to it (a trap), so its TLB holds no old entry (the trampoline flushes on every entry to and
 // exit from the kernel). Caller holds no spinlock (interrupts on).
 void tlb_shootdown(const ThreadGroup* tg);
+// The same whether or not tg has other threads (a page-out: the hart of a
+// single-threaded tg running elsewhere is shot too).
+void tlb_shootdown_any(const ThreadGroup* tg);
 
 }  // namespace q

@@ -13,6 +13,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/swap.h"
 #include "kernel/mm/uaccess.h"
 
 extern "C" char etext[];
@@ -62,6 +63,7 @@ void kvm_init() {
     kmap(layout::kUart0, layout::kUart0, kPageSize, kPteR | kPteW);
     kmap(layout::kVirtio0, layout::kVirtio0, kPageSize, kPteR | kPteW);
     kmap(layout::kVirtio1, layout::kVirtio1, kPageSize, kPteR | kPteW);  // virtio-gpu
+    kmap(layout::kVirtio2, layout::kVirtio2, kPageSize, kPteR | kPteW);  // the swap disk
     kmap(layout::kClint, layout::kClint, layout::kClintSize, kPteR | kPteW);
     kmap(layout::kVirtTest, layout::kVirtTest, kPageSize, kPteR | kPteW);
     kmap(fw_cfg::kBase, fw_cfg::kBase, kPageSize, kPteR | kPteW);  // ramfb
@@ -170,14 +172,38 @@ class LeafCursor {
 
 }  // namespace
 
+namespace {
+// A swapped entry where a page is about to be reused or revoked: its slot
+// is dropped (with the promise it held, if fork shared the slot) and the
+// entry cleared. True if there was one.
+bool drop_swapped(Pte* pte) {
+    if (pte == nullptr || !pte_swapped(*pte)) return false;
+    if (swap_entry_drop(*pte)) kalloc_unreserve(1);
+    *pte = 0;
+    return true;
+}
+
+// uvm_unmap's swapped entry (out of line: the loop's registers stay its
+// own): 1 if a promise goes with it.
+[[gnu::noinline]] u64 drop_entry(Pte* pte, bool free_pages) {
+    const bool shared = free_pages && swap_entry_drop(*pte);
+    *pte = 0;
+    return shared ? 1 : 0;
+}
+}  // namespace
+
 u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
     if (va % kPageSize) panic("uvm_unmap: not aligned");
     u64 holes = 0, promises = 0;
     LeafCursor cur(pt, false);
     for (u64 a = va; a < va + npages * kPageSize; a += kPageSize) {
         Pte* pte = cur.at(a);
-        if (!pte || !(*pte & kPteV)) {  // never touched (a lazy heap page)
-            holes++;
+        if (!pte || !(*pte & kPteV)) {
+            if (pte && pte_swapped(*pte)) {  // in the swap area: its slot goes (or its promise, if shared)
+                promises += drop_entry(pte, free_pages);
+                continue;
+            }
+            holes++;  // never touched (a lazy heap page)
             continue;
         }
         if (pte_flags(*pte) == kPteV) panic("uvm_unmap: not a leaf");
@@ -206,6 +232,7 @@ Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm) {
     for (u64 a = page_round_up(oldsz); a < newsz; a += kPageSize) {
         if (a < *top) {
             Pte* pte = walk(pt, a, false);
+            drop_swapped(pte);
             if (pte && (*pte & kPteV)) {
                 memset(reinterpret_cast<void*>(pte_to_pa(*pte)), 0, kPageSize);
                 __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -228,6 +255,7 @@ u64 uvm_grow_lazy(PageTable pt, u64 oldsz, u64 newsz, u64 top, u64 perm) {
     u64 holes = 0;
     for (u64 a = page_round_up(oldsz); a < newsz; a += kPageSize) {
         Pte* pte = a < top ? walk(pt, a, false) : nullptr;
+        drop_swapped(pte);
         if (pte && (*pte & kPteV)) {
             memset(reinterpret_cast<void*>(pte_to_pa(*pte)), 0, kPageSize);
             __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -243,6 +271,7 @@ u64 uvm_revoke(PageTable pt, u64 newsz, u64 oldsz) {
     u64 holes = 0;
     for (u64 a = page_round_up(newsz); a < page_round_up(oldsz); a += kPageSize) {
         Pte* pte = walk(pt, a, false);
+        if (pte && pte_swapped(*pte)) continue;  // kept as a mapped page is (not a hole: not promised)
         if (pte && (*pte & kPteV)) {
             *pte &= ~kPteU;
         } else {
@@ -272,6 +301,16 @@ Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* hol
     *holes = 0;
     for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = walk(from, a, false);
+        if (pte && !(*pte & kPteV) && pte_swapped(*pte)) {  // the child names the slot too, with a promise (swap.h)
+            Pte* copy = walk(to, a, true);
+            if (!copy || !swap_entry_dup(*pte)) {
+                uvm_unmap(to, start, (a - start) / kPageSize, true);
+                return Error::NoMemory;
+            }
+            *copy = *pte;
+            kalloc_reserve(1);
+            continue;
+        }
         if (!pte || !(*pte & kPteV)) {  // a heap page never touched: the child's is promised too
             (*holes)++;
             continue;
@@ -313,26 +352,44 @@ Status uvm_share(PageTable from, PageTable to, u64 sz, u64* holes) {
     return uvm_share_range(from, to, 0, sz, holes, true);
 }
 
+namespace {
+// fork's copy of a swapped entry (out of line: the share loop's registers
+// stay its own): the child's entry names the same slot. False if there is
+// no entry to write or the slot is named by too many.
+[[gnu::noinline]] bool share_swapped(const Pte* pte, Pte* copy) {
+    if (copy == nullptr || !swap_entry_dup(*pte)) return false;
+    *copy = *pte;
+    return true;
+}
+}  // namespace
+
 Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes, bool cow) {
     *holes = 0;
     u64 shared = 0;
     LeafCursor src(from, false), dst(to, true);
     for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = src.at(a);
+        Pte* copy = nullptr;
         if (!pte || !(*pte & kPteV)) {
-            (*holes)++;
+            if (!pte || !pte_swapped(*pte)) {
+                (*holes)++;
+                continue;
+            }
+            if (!share_swapped(pte, dst.at(a))) goto fail;
+            shared++;  // its slot is shared as a frame is, with a promise
             continue;
         }
         if (cow && (*pte & kPteW)) *pte = (*pte & ~kPteW) | kPteCow;
-        Pte* copy = dst.at(a);
-        if (!copy) {
-            kalloc_reserve(shared);
-            uvm_unmap(to, start, (a - start) / kPageSize, true);  // puts what was shared so far
-            return Error::NoMemory;
-        }
+        copy = dst.at(a);
+        if (!copy) goto fail;
         *copy = *pte;
         page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
         shared++;
+        continue;
+    fail:
+        kalloc_reserve(shared);
+        uvm_unmap(to, start, (a - start) / kPageSize, true);  // puts what was shared so far
+        return Error::NoMemory;
     }
     kalloc_reserve(shared);  // each extra mapping's promise: the copy it may need
     return {};

@@ -20,6 +20,12 @@
 //     says `oom: killed pid N (name) holding K pages; F pages free`. The
 //     failed call still returns -1: init retries with back-off, the shell
 //     reports the failure and the user runs the command again.
+//   - With swap (kernel/mm/swap.h) memory means RAM plus the swap area:
+//     admission counts free frames and free slots against promises out of
+//     both, a failure first pages out some of the caller's own pages (and
+//     the call is retried, or fails once with -1), and nobody is killed
+//     until both are exhausted (the free count of both below the low
+//     watermark). The kill line then says how much swap was free.
 //   - One victim at a time: while the last victim has not finished exiting,
 //     nobody else is killed. A dying process frees its user pages in exit(),
 //     before its parent reaps it, so the memory comes back at once.
@@ -28,6 +34,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/swap.h"
 #include "kernel/proc/internal.h"
 #include "lib/oom.h"
 
@@ -79,8 +86,11 @@ Victim pick(const Proc* caller) {
 
 }  // namespace
 
+// With swap, what may be promised is free frames plus free slots, out of
+// RAM plus the swap area (kalloc_commit_free; without swap both are the
+// old figures).
 Status oom_admit(u64 want, u64 total_after) {
-    switch (oom::admit(want, total_after, kalloc_free_pages(), kalloc_total_pages())) {
+    switch (oom::admit(want, total_after, kalloc_commit_free(), kalloc_total_pages() + swap_total_slots())) {
         case oom::Verdict::Impossible:
             return Error::TooBig;
         case oom::Verdict::Short:
@@ -115,14 +125,17 @@ Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm, u64* top) {
 }
 
 bool oom_kill(const Proc* caller) {
-    if (!oom::exhausted(kalloc_free_pages(), kalloc_total_pages())) return false;
+    // Paging some of the caller's own pages out may be all it takes.
+    if (swap_reclaim(caller->tg, oom::low_water(kalloc_total_pages()) / 4) > 0) return true;
+    if (!oom::exhausted(kalloc_commit_free(), kalloc_total_pages())) return false;
     LockGuard oom(g_oom_lock);
     if (g_last_victim != 0 && still_dying(g_last_victim)) return true;
     const Victim v = pick(caller);
     if (v.pid == 0 || !kill(v.pid).ok()) return false;
     g_last_victim = v.pid;
-    kprintf("oom: killed pid %d (%s) holding %lu pages; %lu pages free\n", v.pid, v.name,
-            static_cast<unsigned long>(v.pages), static_cast<unsigned long>(kalloc_free_pages()));
+    kprintf("oom: killed pid %d (%s) holding %lu pages; %lu pages free, %lu of %lu swap pages free\n", v.pid, v.name,
+            static_cast<unsigned long>(v.pages), static_cast<unsigned long>(kalloc_free_pages()),
+            static_cast<unsigned long>(swap_free_slots()), static_cast<unsigned long>(swap_total_slots()));
     return true;
 }
 

@@ -15,6 +15,8 @@ with QEMU's clocks instead, which bench/os_bench.py uses for its disk rows.
 device and a monitor socket, tests/guest/fb_test.py). `blkdebug` names a
 QEMU blkdebug configuration file: the disk then goes through QEMU's
 error-injecting block driver (tests/guest/hostile.py's I/O-error test).
+`swap_mb` attaches a zero-filled swap disk of that many MiB in virtio-mmio
+slot 2 (kernel/dev/swap_disk.cc; `make qemu SWAP=MB` does the same).
 """
 import os
 import re
@@ -49,7 +51,7 @@ def make_known_image(path, extra=()):
 
 class Guest:
     def __init__(self, cpus=3, sched=None, icount=None, mem="128M", image=None, bootargs=None, timeout=60,
-                 extra_args=None, blkdebug=None, kernel=None, icount_sleep=False):
+                 extra_args=None, blkdebug=None, kernel=None, icount_sleep=False, swap_mb=None):
         self.tmpdir = tempfile.mkdtemp(prefix="quanta-")
         self.image = os.path.join(self.tmpdir, "fs.img")
         if image:
@@ -63,6 +65,12 @@ class Guest:
                            "driver=raw,file.driver=blkdebug,file.config=%s,file.image.filename=%s,if=none,id=x0"
                            % (blkdebug, self.image)),
                 "-device", "virtio-blk-device,drive=x0,bus=virtio-mmio-bus.0"]
+        if swap_mb:
+            swap = os.path.join(self.tmpdir, "swap.img")
+            with open(swap, "wb") as f:
+                f.truncate(swap_mb << 20)
+            args += ["-drive", "file=%s,if=none,format=raw,id=x1" % swap,
+                     "-device", "virtio-blk-device,drive=x1,bus=virtio-mmio-bus.2"]
         append = []
         if sched:
             append.append("sched=" + sched)

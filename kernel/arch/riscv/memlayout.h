@@ -27,6 +27,7 @@ constexpr u32 kUart0Irq = 10;
 constexpr u64 kVirtio0 = 0x1000'1000;
 constexpr u32 kVirtio0Irq = 1;
 constexpr u64 kVirtio1 = 0x1000'2000;  // virtio-mmio slot 1: the GPU, if any (polled, no IRQ)
+constexpr u64 kVirtio2 = 0x1000'3000;  // virtio-mmio slot 2: the swap disk, if any (polled, no IRQ)
 constexpr u64 kPlic = 0x0c00'0000;
 constexpr u64 kPlicSize = 0x40'0000;
 constexpr u64 kKernBase = 0x8000'0000;

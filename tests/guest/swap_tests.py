@@ -1,0 +1,127 @@
+"""tests/guest/swap_tests.py - swap and page replacement (docs/memory.md "Swap").
+
+    swap_tests.py HARTS...
+
+Boots a 24 MiB guest (about 19 MiB free) with a 32 MiB swap disk
+(Guest(swap_mb=...): virtio-mmio slot 2) once per hart count (default 1
+and 3), and checks, through `mem` (user/mem.c: OSTEP chapter 21's memory
+toucher) and `vmstat` (SYS_vmstat):
+  - the console names the swap area and the replacement policy (clock);
+  - the cliff: `mem 24 2` writes a pattern over 24 MiB, more than is free,
+    and reads every word of it back right; vmstat during it shows
+    page-outs and page-ins, and afterwards every free page and every swap
+    slot is back;
+  - fork of a partly swapped process: `mem -f 20` forks after writing 20
+    MiB (some of it in swap), and parent and child each read it all back
+    and write their own (copy-on-write over swap slots shared by fork);
+  - several harts faulting the same swapped pages: `mem -t 4 22` writes
+    22 MiB, then 4 threads read all of it back at once, 8 pages apart
+    (they meet on every page), and every word is right;
+  - a kill during page-out and page-in: `mem -k 24 20` kills a child
+    touching 24 MiB for ever; its pages and slots must all come back;
+  - memory and swap exhausted: `mem 64 1` (more than RAM plus swap) is
+    refused by sbrk, nobody is killed;
+  - then the shell answers and fsck finds the file-system disk clean (swap
+    traffic never touches it).
+On 1 hart the guest also boots with vm=fifo: the console says fifo and
+the cliff passes the same way; and on both 1-hart boots `mem -w 20 2048 2`
+(a 2 MiB hot set touched between the pages of a 20 MiB sweep) must read
+fewer pages back under clock than under fifo (clock keeps the pages whose
+accessed bit is set: 11,027 page-ins against 11,776).
+Before swap these fail: `mem 24` cannot get 24 MiB of a 19 MiB machine.
+"""
+import re
+import sys
+
+from qemu import Guest, end_guest, no_prompt, report
+
+MEM = "24M"
+SWAP_MB = 32
+NOW = re.compile(r"vmstat: free (\d+) total (\d+) swap (\d+)/(\d+)")
+COUNTS = re.compile(r"vmstat: during minflt (\d+) majflt (\d+) cow (\d+) pgin (\d+) pgout (\d+)")
+
+
+def vm_now(out):
+    m = NOW.search(out)
+    return (int(m.group(1)), int(m.group(3)), int(m.group(4))) if m else None
+
+
+def check_cliff(g, name, baseline):
+    out = g.run("vmstat mem 24 2", timeout=600)
+    c = COUNTS.search(out)
+    ok = "mem: 24 MiB ok" in out and c is not None and int(c.group(5)) > 0 and int(c.group(4)) > 0
+    report(ok, name, "no clean 24 MiB pass with page-outs and page-ins: %r" % out[-600:])
+    after = vm_now(g.run("vmstat", timeout=30))
+    report(after is not None and after[0] == baseline[0] and after[1] == 0, name + "-all-back",
+           "free/swap used %r, baseline %r" % (after, baseline))
+
+
+def hot_set(g, name):
+    """Page-ins of the hot-set workload, or None after a FAIL line."""
+    out = g.run("vmstat mem -w 20 2048 2", timeout=600)
+    c = COUNTS.search(out)
+    ok = "mem: hot 512 pages cold 5120 pages passes 2 ok" in out and c is not None and int(c.group(4)) > 0
+    report(ok, name, repr(out[-400:]))
+    return int(c.group(4)) if ok else None
+
+
+def run(harts, policy=None):
+    """The suite on one boot; returns the hot-set page-ins on 1 hart."""
+    pgin = None
+    tag = "%dharts%s" % (harts, "-" + policy if policy else "")
+    prefix = "swap"
+    with Guest(cpus=harts, mem=MEM, swap_mb=SWAP_MB, timeout=60,
+               bootargs="vm=" + policy if policy else None) as g:
+        try:
+            g.boot()
+            boot = "".join(g.log)
+            want = r"quanta: swap %d MiB \(%d pages\), replacement %s" % (SWAP_MB, SWAP_MB * 256, policy or "clock")
+            report(re.search(want, boot) is not None, "%s-boot-%s" % (prefix, tag), "no %r in %r" % (want, boot))
+            baseline = vm_now(g.run("vmstat", timeout=30))
+            report(baseline is not None and baseline[2] == SWAP_MB * 256 and baseline[1] == 0,
+                   "%s-vmstat-%s" % (prefix, tag), "vmstat said %r" % (baseline,))
+            check_cliff(g, "%s-cliff-%s" % (prefix, tag), baseline)
+            if policy is None:
+                out = g.run("mem -f 20", timeout=600)
+                report("mem: 20 MiB ok (fork)" in out, "%s-fork-%s" % (prefix, tag), repr(out[-600:]))
+                out = g.run("vmstat mem -t 4 22", timeout=600)
+                c = COUNTS.search(out)
+                report("mem: 4 threads read 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
+                       "%s-threads-%s" % (prefix, tag), repr(out[-400:]))
+                out = g.run("mem -k 24 20", timeout=600)
+                m = re.search(r"mem: killed: free (\d+) of (\d+), swap used (\d+), pgout (\d+)", out)
+                ok = m is not None and m.group(1) == m.group(2) and m.group(3) == "0" and int(m.group(4)) > 0
+                report(ok, "%s-kill-%s" % (prefix, tag), repr(out[-400:]))
+                out = g.run("mem 64 1", timeout=60)
+                report("mem: sbrk of 64 MiB failed" in out, "%s-exhausted-%s" % (prefix, tag), repr(out[-300:]))
+                after = vm_now(g.run("vmstat", timeout=30))
+                report(after is not None and after[0] == baseline[0] and after[1] == 0, "%s-leak-%s" % (prefix, tag),
+                       "free/swap used %r, baseline %r" % (after, baseline))
+            if harts == 1:
+                pgin = hot_set(g, "%s-hotset-%s" % (prefix, tag))
+            console = "".join(g.log)
+            report("panic" not in console and "oom: killed" not in console, "%s-no-panic-%s" % (prefix, tag),
+                   repr(console[-400:]))
+            after = g.run("echo alive", timeout=30)
+        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
+            no_prompt(g, prefix, harts, e)
+            return None
+        end_guest(g, after, prefix, harts)
+    return pgin
+
+
+def main():
+    harts = [int(a) for a in sys.argv[1:]] or [1, 3]
+    clock = None
+    for h in harts:
+        got = run(h)
+        if h == 1:
+            clock = got
+    if 1 in harts:
+        fifo = run(1, "fifo")
+        report(clock is not None and fifo is not None and clock < fifo, "swap-clock-beats-fifo-1harts",
+               "hot-set page-ins: clock %r, fifo %r" % (clock, fifo))
+
+
+if __name__ == "__main__":
+    main()
