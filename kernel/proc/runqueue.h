@@ -74,5 +74,8 @@ void rq_set_mlfq(u64 boost_cycles, bool io_reset);
 int rq_mlfq_level(Proc* p);
 // Set nice (-20..19): weight from the Linux table, kept across policies.
 void rq_set_nice(Proc* p, int nice);
+// Set p's request size in timer cycles (0 = the slice; caller holds
+// p->lock): EEVDF's deadline, kept across policies (the others ignore it).
+void rq_set_request(Proc* p, u64 cycles);
 
 }  // namespace q
