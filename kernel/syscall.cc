@@ -134,6 +134,8 @@ constexpr auto make_table() {
     t.h[SYS_prof_read] = prof::sys_prof_read;
     t.h[SYS_bcstat] = sys_bcstat;
     t.h[SYS_mlfqlevel] = sys_mlfqlevel;
+    t.h[SYS_sched_setrequest] = sys_sched_setrequest;
+    t.h[SYS_sched_getrequest] = sys_sched_getrequest;
     t.h[SYS_diskstat] = sys_diskstat;
     t.h[SYS_getrlimit] = sys_getrlimit;
     t.h[SYS_setrlimit] = sys_setrlimit;

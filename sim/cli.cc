@@ -26,10 +26,12 @@ simulated multicore and prints the seed harness's report.
                  --runtime-max), blocking chance uniform in [0, --block-max)
                  per executed tick; level = pid mod 40
       FILE:      one task a line: arrival runtime level block_chance
-                 [cpus=LIST] (runtime 0 or inf = never finishes; LIST e.g.
-                 0,2-3: the cores it may use; '#' comments)
+                 [cpus=LIST] [request=N] (runtime 0 or inf = never
+                 finishes; LIST e.g. 0,2-3: the cores it may use; N: its
+                 EEVDF request in ticks, 0 = --slice; '#' comments)
   --replay FILE      tasks as run/sleep bursts with level changes, one a line:
-                     ARRIVAL LEVEL BURST... [repeat] [at TICK level L]...
+                     ARRIVAL LEVEL BURST... [repeat] [cpus=LIST]
+                     [request=N] [at TICK level L]...
                      BURST: 'run N' (N >= 1 or inf) | 'sleep N' (N >= 0);
                      see docs/scheduling-sim.md
   --cores N          simulated cores (default 16, at most 64)

@@ -2,7 +2,7 @@
 // sequence of run and sleep bursts, with level (nice) changes at given
 // ticks. One task a line, '#' starts a comment:
 //
-//   ARRIVAL LEVEL BURST... [repeat] [cpus=LIST] [at TICK level LEVEL]...
+//   ARRIVAL LEVEL BURST... [repeat] [cpus=LIST] [request=N] [at TICK level LEVEL]...
 //   BURST is "run N" (N ticks of CPU, N >= 1, or "inf": never stops) or
 //   "sleep N" (off the CPU for N ticks, N >= 0; 0 = wakes the next tick).
 //
@@ -11,7 +11,8 @@
 // "repeat" starts over with the first. "at TICK level LEVEL" (TICK >=
 // ARRIVAL) changes the task's level at the start of tick TICK, whatever its
 // state, through the policy's reweight() as the kernel's setpriority does.
-// cpus=LIST (e.g. 0,2-3) pins the task to those cores (--queues percpu).
+// cpus=LIST (e.g. 0,2-3) pins the task to those cores (--queues percpu);
+// request=N is its EEVDF request size in ticks (0 = --slice; sim/workload.cc).
 // Lines are sorted by arrival (stable). Errors name the file and line.
 #include <algorithm>
 #include <fstream>
@@ -66,7 +67,7 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
         s.repeat = true;
         i++;
     }
-    if (i < tok.size() && tok[i].rfind("cpus=", 0) == 0) s.affinity = parse_cpus(tok[i++].substr(5), where);
+    i = parse_options(tok, i, s, where);
     for (; i < tok.size(); i += 4) {
         if (tok[i] != "at" || i + 3 >= tok.size() || tok[i + 2] != "level")
             throw std::runtime_error(where + ": expected 'at TICK level LEVEL', got '" + tok[i] + "'");

@@ -206,6 +206,7 @@ void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     qs::set_priority(t.e, cfg_.weights, s.level);
     t.e.owner = &t;
     t.affinity = s.affinity;
+    t.e.request = s.request;  // before its first enqueue: its first deadline uses it
     r_.spawned++;
     make_runnable(t);
     queues_.place(t, now);

@@ -66,6 +66,7 @@ struct TaskSpec {
     bool repeat = false;
     std::vector<LevelChange> changes;  // by tick, each >= arrival
     uint64_t affinity = ~uint64_t{0};  // bit c: may run on core c (percpu queues only)
+    uint64_t request = 0;              // EEVDF request size in ticks (0 = --slice; request=N)
 };
 
 constexpr uint64_t kForever = ~uint64_t{0};
@@ -153,6 +154,13 @@ std::vector<TaskSpec> load_workload(const Config& cfg);
 std::vector<TaskSpec> load_replay(const std::string& path);
 // A cpus= list ("0,2-3") as a mask; throws "WHERE: ..." on a bad list.
 uint64_t parse_cpus(const std::string& list, const std::string& where);
+// A request=N value (EEVDF request size, ticks, 0 = the slice); throws
+// "WHERE: ..." unless it is an integer in [0, 10^9].
+uint64_t parse_request(const std::string& value, const std::string& where);
+// Reads the optional trailing "cpus=LIST" and "request=N" (in either order,
+// each at most once) of a workload or replay line from tok[i...] into s;
+// returns the index of the first other token.
+size_t parse_options(const std::vector<std::string>& tok, size_t i, TaskSpec& s, const std::string& where);
 // One task a line, parsed by `parse` ("file:line" for its errors); '#'
 // starts a comment, blank lines are skipped, tasks sorted by arrival
 // (stable). `what` names the kind of file in the open error.

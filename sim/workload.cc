@@ -1,8 +1,10 @@
 // sim/workload.cc - fixed task lists: the idealised workload and workload
 // files. A file has one task a line: "arrival runtime level block_chance
-// [cpus=LIST]" (runtime 0 or "inf" = never finishes; LIST: the cores the
-// task may run on, e.g. 0,2-3, honoured by --queues percpu), '#' starts a
-// comment. Lines are sorted by arrival (stable), so the file need not be.
+// [cpus=LIST] [request=N]" (runtime 0 or "inf" = never finishes; LIST: the
+// cores the task may run on, e.g. 0,2-3, honoured by --queues percpu; N: its
+// EEVDF request size in ticks, 0 = --slice, ignored by other policies), '#'
+// starts a comment. Lines are sorted by arrival (stable), so the file need
+// not be.
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -31,12 +33,10 @@ TaskSpec parse_line(const std::string& line, const std::string& where) {
     TaskSpec s;
     if (!(in >> arrival >> runtime >> level >> chance))
         throw std::runtime_error(where + ": expected 'arrival runtime level block_chance'");
-    std::string extra;
-    if (in >> extra) {
-        if (extra.rfind("cpus=", 0) != 0) throw std::runtime_error(where + ": unexpected text '" + extra + "'");
-        s.affinity = parse_cpus(extra.substr(5), where);
-        if (in >> extra) throw std::runtime_error(where + ": unexpected text '" + extra + "'");
-    }
+    std::vector<std::string> extra;
+    for (std::string w; in >> w;) extra.push_back(w);
+    const size_t used = parse_options(extra, 0, s, where);
+    if (used < extra.size()) throw std::runtime_error(where + ": unexpected text '" + extra[used] + "'");
     if (arrival < 0) throw std::runtime_error(where + ": arrival must be >= 0");
     if (level < 0 || level >= static_cast<long long>(q::sched::kLevels))
         throw std::runtime_error(where + ": level must be 0..39");
@@ -89,6 +89,29 @@ uint64_t parse_cpus(const std::string& list, const std::string& where) {
         if (list[i] != ',') throw bad("unexpected '" + std::string(1, list[i]) + "'");
         i++;
     }
+}
+
+uint64_t parse_request(const std::string& value, const std::string& where) {
+    if (value.empty() || value.size() > 10 || value.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoull(value) > 1000000000ull)
+        throw std::runtime_error(where + ": request=" + value + ": expected ticks in [0, 10^9] (0 = --slice)");
+    return std::stoull(value);
+}
+
+size_t parse_options(const std::vector<std::string>& tok, size_t i, TaskSpec& s, const std::string& where) {
+    bool cpus = false, request = false;
+    for (; i < tok.size(); i++) {
+        if (!cpus && tok[i].rfind("cpus=", 0) == 0) {
+            s.affinity = parse_cpus(tok[i].substr(5), where);
+            cpus = true;
+        } else if (!request && tok[i].rfind("request=", 0) == 0) {
+            s.request = parse_request(tok[i].substr(8), where);
+            request = true;
+        } else {
+            break;
+        }
+    }
+    return i;
 }
 
 std::vector<TaskSpec> read_task_file(const std::string& path, const char* what,

@@ -1,10 +1,12 @@
 /* user/mlfqtest.c - OSTEP chapter 8's MLFQ experiments on the real kernel.
  *
- *   mlfqtest inter MS HOGS BURST_US
+ *   mlfqtest inter MS HOGS BURST_US [REQUEST_US]
  *   mlfqtest game MS HOGS PAIRS BURST_US
  *
  * inter: HOGS CPU hogs and one interactive process, which sleeps one tick
- * (100 ms) and then runs BURST_US of CPU, over and over, for MS ms. At each
+ * (100 ms) and then runs BURST_US of CPU, over and over, for MS ms (with
+ * REQUEST_US, it first sets its own EEVDF request size: sched_setrequest,
+ * docs/scheduling.md "Request size"; the hogs keep the default). At each
  * burst it reads its own MLFQ queue (mlfqlevel); the parent reads every
  * hog's queue once per tick. Prints
  *   interactive top T/N maxlat_us L meanlat_us M cpu_us C
@@ -36,7 +38,7 @@
 #include "user/benchutil.h"
 #include "user/user.h"
 
-static const char usage[] = "mlfqtest inter MS HOGS BURST_US | mlfqtest game MS HOGS PAIRS BURST_US";
+static const char usage[] = "mlfqtest inter MS HOGS BURST_US [REQUEST_US] | mlfqtest game MS HOGS PAIRS BURST_US";
 
 #define MAXHOGS 8
 #define MAXPAIRS 4
@@ -103,14 +105,17 @@ static void interactive(int fd, unsigned long end, unsigned long burst) {
     exit(0);
 }
 
-static int inter(int ms, int hogs, int burst) {
+static int inter(int ms, int hogs, int burst, int request) {
     int fd[2], pid[MAXHOGS], ipid;
     unsigned long levels[4] = {0, 0, 0, 0};
     if (pipe(fd) < 0) return 1;
     unsigned long end = uptime_ns() + (unsigned long)ms * 1000000UL;
     for (int i = 0; i < hogs; i++)
         if ((pid[i] = fork()) == 0) spin_forever();
-    if ((ipid = fork()) == 0) interactive(fd[1], end, (unsigned long)burst);
+    if ((ipid = fork()) == 0) {
+        if (request > 0 && sched_setrequest(0, request) < 0) exit(1);
+        interactive(fd[1], end, (unsigned long)burst);
+    }
     while (uptime_ns() < end) {
         sleep(1);
         for (int i = 0; i < hogs; i++) count_level(levels, mlfqlevel(pid[i]));
@@ -212,11 +217,12 @@ static int game(int ms, int hogs, int pairs, int burst) {
 }
 
 int main(int argc, char* argv[]) {
-    int ms, hogs, pairs, burst;
+    int ms, hogs, pairs, burst, request = 0;
     usage_on_help(argc, argv, usage);
-    if (argc == 5 && strcmp(argv[1], "inter") == 0 && parse_int(argv[2], &ms) && ms > 0 && parse_int(argv[3], &hogs) &&
-        hogs >= 0 && hogs <= MAXHOGS && parse_int(argv[4], &burst) && burst >= 0)
-        exit(inter(ms, hogs, burst));
+    if ((argc == 5 || (argc == 6 && parse_int(argv[5], &request) && request >= 0)) && strcmp(argv[1], "inter") == 0 &&
+        parse_int(argv[2], &ms) && ms > 0 && parse_int(argv[3], &hogs) && hogs >= 0 && hogs <= MAXHOGS &&
+        parse_int(argv[4], &burst) && burst >= 0)
+        exit(inter(ms, hogs, burst, request));
     if (argc == 6 && strcmp(argv[1], "game") == 0 && parse_int(argv[2], &ms) && ms > 0 && parse_int(argv[3], &hogs) &&
         hogs >= 0 && hogs <= MAXHOGS && parse_int(argv[4], &pairs) && pairs >= 0 && pairs <= MAXPAIRS &&
         parse_int(argv[5], &burst) && burst > 0)

@@ -14,7 +14,10 @@
 // instead, with its TID after the PID: each thread's own nice, weight and
 // statistics (threads are scheduled one by one, docs/threads.md), sorted
 // by process and thread. `ps -m` shows one row per process with its
-// memory (KiB) and its minor and major page faults (docs/memory.md). The
+// memory (KiB) and its minor and major page faults (docs/memory.md).
+// `ps -s` shows one row per thread with its scheduling parameters: nice,
+// weight and EEVDF request size (sched_getrequest, `-` = the default
+// slice; docs/scheduling.md "Request size"). The
 // policy and run-queue mode head the table. `ps -h` prints the usage line
 // and exits 0; any other argument prints it, exit 2.
 #include "lib/abi/procview.h"
@@ -22,7 +25,7 @@
 
 namespace {
 
-constexpr const char* kUsage = "ps [-T | -m]";
+constexpr const char* kUsage = "ps [-T | -m | -s]";
 constexpr int kMaxRows = 128;  // more than the process table's slots
 struct procinfo g_rows[kMaxRows];
 
@@ -67,13 +70,16 @@ int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, kUsage);
     const bool threads = argc == 2 && strcmp(argv[1], "-T") == 0;
     const bool memory = argc == 2 && strcmp(argv[1], "-m") == 0;
-    if (argc > 2 || (argc == 2 && !threads && !memory)) usage_exit(kUsage, 2);
+    const bool sched = argc == 2 && strcmp(argv[1], "-s") == 0;
+    if (argc > 2 || (argc == 2 && !threads && !memory && !sched)) usage_exit(kUsage, 2);
     char policy[32] = {};
     if (sched_get(policy, sizeof(policy)) < 0) policy[0] = 0;
     // sched_get puts the queue mode after the name's NUL ("eevdf\0percpu").
     const char* mode = policy + strlen(policy) + 1;
     if (memory) {
         printf("%s\n", q::procview::kHeaderMemory);
+    } else if (sched) {
+        printf("policy %s %s\n%s\n", policy, mode, q::procview::kHeaderSched);
     } else {
         printf("policy %s %s\n%s\n", policy, mode, threads ? q::procview::kHeaderThreads : q::procview::kHeader);
     }
@@ -83,9 +89,14 @@ int main(int argc, char* argv[]) {
         if (r < 0) break;
         if (r == 0) n++;
     }
-    if (threads) sort_by_thread(n);
+    if (threads || sched) sort_by_thread(n);
     char row[q::procview::kRowMax];
     for (int i = 0; i < n; i++) {
+        if (sched) {  // (-1: the thread is gone since procinfo; shown as `-` too)
+            q::procview::format_sched_row(g_rows[i], sched_getrequest(g_rows[i].tid), row);
+            printf("%s\n", row);
+            continue;
+        }
         if (!threads && g_rows[i].tid != g_rows[i].pid) continue;  // not a process's first thread
         const struct procinfo p = threads ? g_rows[i] : combined(i, n);
         if (memory) {  // size and faults are the process's, in every thread's row

@@ -374,6 +374,7 @@ Result<int> fork() {
     LockGuard g(child->lock);
     child->cred = parent->cred;  // the parent changes its own only under its lock
     rq_set_nice(child, parent->nice);
+    child->se.request = parent->se.request;  // EEVDF request size, inherited as in Linux
     child->affinity = parent->affinity;
     child->nproc_limit = parent->nproc_limit;
     trace_fork(pid, parent->tid);

@@ -614,4 +614,9 @@ void rq_set_nice(Proc* p, int nice) {
     policy(g.queue()).reweight(p->se, w, index);
 }
 
+void rq_set_request(Proc* p, u64 cycles) {
+    QueueGuard g(p);
+    policy(g.queue()).set_request(p->se, cycles);
+}
+
 }  // namespace q

@@ -80,5 +80,8 @@ bool rq_stat(int queue, RqStat& out);
 int rq_mlfq_level(Proc* p);
 // Set nice (-20..19): weight from the Linux table, kept across policies.
 void rq_set_nice(Proc* p, int nice);
+// Set p's request size in timer cycles (0 = the slice; caller holds
+// p->lock): EEVDF's deadline, kept across policies (the others ignore it).
+void rq_set_request(Proc* p, u64 cycles);
 
 }  // namespace q

@@ -165,6 +165,33 @@ i64 sys_mlfqlevel() {
     return rq_mlfq_level(p);
 }
 
+// sched_setrequest(tid, us) -> 0, or -1 for no such thread, us < 0, or no
+// privilege (the caller's own threads, or root: perm::may_touch_process).
+// 0 = the default slice; others are clamped to Linux's 0.1 ms .. 100 ms.
+i64 sys_sched_setrequest() {
+    const int us = arg_int(1);
+    if (us < 0) return -1;
+    const int tid = arg_int(0);
+    Proc* p = target(tid);
+    if (!p) return -1;
+    LockGuard g(p->lock);
+    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (tid != 0 && p->tid != tid)) return -1;
+    if (!perm::may_touch_process(current_cred(), p->cred.uid)) return -1;
+    const u64 clamped = us == 0 ? 0 : (us < 100 ? 100 : (us > 100'000 ? 100'000 : static_cast<u64>(us)));
+    rq_set_request(p, clamped * (param::kTimerHz / 1'000'000));
+    return 0;
+}
+
+// sched_getrequest(tid) -> its request in us (0: the default slice), or -1.
+i64 sys_sched_getrequest() {
+    const int tid = arg_int(0);
+    Proc* p = target(tid);
+    if (!p) return -1;
+    LockGuard g(p->lock);
+    if (p->state == ProcState::Unused || (tid != 0 && p->tid != tid)) return -1;
+    return static_cast<i64>(p->se.request / (param::kTimerHz / 1'000'000));
+}
+
 // freepages() -> free physical pages.
 i64 sys_freepages() { return static_cast<i64>(kalloc_free_pages()); }
 

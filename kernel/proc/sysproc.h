@@ -20,6 +20,8 @@ i64 sys_sched_set();
 i64 sys_uptime_ns();
 i64 sys_procinfo();
 i64 sys_mlfqlevel();
+i64 sys_sched_setrequest();
+i64 sys_sched_getrequest();
 i64 sys_cputime();      // kernel/proc/syslibc.cc
 i64 sys_sched_yield();  // kernel/proc/syslibc.cc
 i64 sys_freepages();

@@ -67,6 +67,10 @@ enum {
     SYS_bcstat = 52,      /* (struct bcachestat*) -> 0 or -1 */
     /* OSTEP companion (docs/ostep-kernel.md) */
     SYS_mlfqlevel = 56, /* (pid, 0 = caller) -> its MLFQ queue (0 = top), or -1 (no such process, policy not mlfq) */
+    /* EEVDF request size (docs/scheduling.md "Request size"; Linux 6.12's sched_attr.sched_runtime): 57-59 */
+    SYS_sched_setrequest = 57, /* (tid, us; 0 = default slice, else clamped to 100..100000) -> 0, or -1 (no such
+                                  thread, us < 0, not root and not the caller's own) */
+    SYS_sched_getrequest = 58, /* (tid, 0 = caller) -> its request in us (0 = the default slice), or -1 */
     /* process limits (lib/rlimit.h) */
     SYS_getrlimit = 64, /* (resource, struct rlimit*) -> 0, or -1 (unknown resource, bad pointer) */
     SYS_setrlimit = 65, /* (resource, const struct rlimit*) -> 0, or -1 (unknown, bad pointer, not allowed) */

@@ -26,6 +26,10 @@ constexpr const char* kHeaderThreads =
 // and page faults (minor: no disk read; major: one) (docs/memory.md).
 constexpr const char* kHeaderMemory = "  PID STATE    SIZE_KB   MINFLT   MAJFLT NAME";
 
+// `ps -s`: one row per thread, its scheduling parameters: nice, weight and
+// EEVDF request size in us (sched_getrequest; `-` = the default slice).
+constexpr const char* kHeaderSched = "  PID   TID STATE  NICE WEIGHT REQ_US NAME";
+
 constexpr const char* state_name(int s) {
     constexpr const char* kNames[] = {"unused", "embryo", "sleep", "runble", "run", "zombie"};
     return s >= 0 && s < 6 ? kNames[s] : "?";
@@ -106,6 +110,25 @@ inline int format_memory_row(const procinfo& p, char* out) {
     r.num(static_cast<long>(p.size / 1024), 10);
     r.num(static_cast<long>(p.minflt), 8);
     r.num(static_cast<long>(p.majflt), 8);
+    r.text(p.name);
+    return r.length();
+}
+
+// One `ps -s` row for p (matching kHeaderSched) into out[kRowMax];
+// request_us: its request, 0 for the default (printed `-`).
+inline int format_sched_row(const procinfo& p, long request_us, char* out) {
+    Row r(out);
+    r.num(p.pid, 5);
+    r.num(p.tid, 5);
+    r.text(state_name(p.state), 6);
+    r.text(" ");
+    r.num(p.nice, 4);
+    r.num(p.weight, 6);
+    if (request_us > 0) {
+        r.num(request_us, 6);
+    } else {
+        r.text("     - ");
+    }
     r.text(p.name);
     return r.length();
 }

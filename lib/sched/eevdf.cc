@@ -109,6 +109,19 @@ void Eevdf::reweight(Entity& e, u32 weight, u8 level) {
     }
 }
 
+// A new request takes effect at the task's next deadline, or at once if
+// what is left of the current one is longer than the new request (a queued
+// task is re-inserted at its earlier deadline; vruntime and lag unchanged).
+void Eevdf::set_request(Entity& e, Time request) {
+    e.request = request;
+    const i64 vs = vrequest(e);
+    if (e.deadline - e.vruntime <= vs) return;
+    const bool queued = e.queued;
+    if (queued) remove(e);
+    e.deadline = e.vruntime + vs;
+    if (queued) insert(e, true);
+}
+
 void Eevdf::set_cpus(unsigned n) {
     ncpus_ = n < 1 ? 1 : (n > kMaxCpus ? kMaxCpus : n);
     readjust();
@@ -204,7 +217,7 @@ void Eevdf::set_eweight(Entity& e, u32 w) {
     if (total_weight_ != 0) {
         e.vruntime = virtual_time() - lag - lag * static_cast<i64>(w) / static_cast<i64>(total_weight_);
     }
-    const i64 vs = vslice(w);
+    const i64 vs = vrequest(e);
     e.deadline = e.vruntime + (rest <= 0 || rest > vs ? vs : rest);
     e.vlag = lag;
     add_sums(e);

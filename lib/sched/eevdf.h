@@ -15,20 +15,33 @@
 //   when the tree is empty. The caller charges a running task before it places or compares anything (the kernel at
 //   a wake-up, a timer interrupt and when the task stops; schedsim every tick), so V never leaves out a current run;
 //   between charges the task counts at its vruntime of the last charge. eligible: v_i <= V = v0 + floor(sum_wv / W);
-//   pick first moves v0 to V (one division), then compares vruntimes with v0 down the tree. deadline: d_i = v_i + slice
-//   * 2^shift / w_i, renewed when v_i reaches it. pick: the eligible queued task with the earliest deadline, FIFO
-//   (enqueue order) among equal deadlines (O(log n): tree keyed by deadline, augmented with the subtree minimum
-//   vruntime; tasks with equal deadline and vruntime share a node, see eevdf_tree.h). When tasks running on other cpus
-//   are far enough behind that no queued task is eligible, the cpu still takes work: the earliest deadline among the
-//   queued tasks of minimum vruntime. lag: vlag = V - v_i is recorded at every charge, at stop and at dequeue (V
-//   counting the task). enqueue places a task that slept at v = V - vlag * (W + w) / W (Linux's inflation, so its lag
-//   after joining equals the saved one), the lag clamped to +-2 slices. A task that never ran has vlag 0, so it starts
-//   at the current virtual time. A task put back right after its charge (enqueue time <= pick time + time charged)
-//   keeps its vruntime exactly, so rounding never biases shares. reweight keeps the lag in time units: vlag_new =
-//   vlag_old * w_old / w_new (a running task is re-placed by that lag and stays in the sums). V with no runnable task
-//   at all is the V of when the last one left. A task charged or stopped while not marked on_cpu (picked by another
-//   policy before a policy switch) is outside the sums; charge then measures its lag as if it were queued, and stop
-//   does nothing.
+//   pick first moves v0 to V (one division), then compares vruntimes with v0 down the tree. deadline: d_i = v_i + r_i
+//   * 2^shift / w_i, renewed when v_i reaches it, r_i the task's request (below). pick: the eligible queued task with
+//   the earliest deadline, FIFO (enqueue order) among equal deadlines (O(log n): tree keyed by deadline, augmented with
+//   the subtree minimum vruntime; tasks with equal deadline and vruntime share a node, see eevdf_tree.h). When tasks
+//   running on other cpus are far enough behind that no queued task is eligible, the cpu still takes work: the earliest
+//   deadline among the queued tasks of minimum vruntime. lag: vlag = V - v_i is recorded at every charge, at stop and
+//   at dequeue (V counting the task). enqueue places a task that slept at v = V - vlag * (W + w) / W (Linux's
+//   inflation, so its lag after joining equals the saved one), the lag clamped to +-2 slices. A task that never ran has
+//   vlag 0, so it starts at the current virtual time. A task put back right after its charge (enqueue time <= pick time
+//   + time charged) keeps its vruntime exactly, so rounding never biases shares. reweight keeps the lag in time units:
+//   vlag_new = vlag_old * w_old / w_new (a running task is re-placed by that lag and stays in the sums). V with no
+//   runnable task at all is the V of when the last one left. A task charged or stopped while not marked on_cpu (picked
+//   by another policy before a policy switch) is outside the sums; charge then measures its lag as if it were queued,
+//   and stop does nothing.
+//
+// Request size (Entity.request, Linux 6.12's sched_attr.sched_runtime): r_i
+// is the task's own request, or the slice when it has none (0). It sets only
+// the deadline: a task asking for short runs gets an earlier deadline at each
+// placement and renewal, so it is picked sooner and, woken eligible, preempts
+// a running task whose deadline is later (preempts(): the wake-up check is
+// pick_eevdf's, with no RUN_TO_PARITY protection for anyone, so Linux's
+// PREEMPT_SHORT is implied). Its share is unchanged: vruntime still advances
+// by ran / w_i, so it gets shorter turns more often, not more time. The lag
+// clamp stays two slices (Linux clamps to 2 x max(request, tick), and the
+// kernel's tick is the slice); the caller's run length (the kernel's slice
+// timer, schedsim's --slice) is not the request either (Linux without
+// HRTICK, its default, enforces a short request only at its tick).
 //
 // Sleeping lag (sleep_decay, the default; Linux's DELAY_DEQUEUE): a task
 // that stops with negative lag is marked delayed (Entity.delayed; run_until is
@@ -121,6 +134,12 @@ class Eevdf final : public Policy {
     i64 virtual_time() const;
     bool eligible(const Entity& e) const;
     i64 vslice(u32 weight) const { return static_cast<i64>((slice_ << shift_) / weight); }
+    // e's request in virtual time: its own (Entity.request) or the slice.
+    i64 vrequest(const Entity& e) const {
+        const Time r = e.request ? e.request : slice_;
+        return static_cast<i64>((r << shift_) / e.eweight);
+    }
+    void set_request(Entity& e, Time request) override;
 
     const EevdfTree& tree() const { return tree_; }
     i64 sum_wv() const { return sum_wv_; }
@@ -266,7 +285,7 @@ inline void Eevdf::enqueue(Entity& e, Time now) {
         e.deadline += v - e.vruntime;  // keep the unfinished part of the request
         e.vruntime = v;
     }
-    const i64 vs = vslice(e.eweight);
+    const i64 vs = vrequest(e);
     if (e.deadline <= e.vruntime || e.deadline - e.vruntime > vs) e.deadline = e.vruntime + vs;
     insert(e, in_sums);
     if (!in_sums) readjust();
@@ -305,7 +324,7 @@ inline void Eevdf::charge(Entity& e, Time ran) {
         if (total_weight_ == 0) idle_v_ = e.vruntime;  // alone: V follows the runner
         e.vlag = virtual_time_with(e) - e.vruntime;
     }
-    if (e.vruntime >= e.deadline) e.deadline = e.vruntime + vslice(e.eweight);
+    if (e.vruntime >= e.deadline) e.deadline = e.vruntime + vrequest(e);
 }
 
 inline void Eevdf::stop(Entity& e) {

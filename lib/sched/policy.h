@@ -56,6 +56,10 @@ struct Entity {
     u32 weight = 1024;  // share weight (nice 0 = 1024)
     u8 level = 20;      // queue index 0..39 for queue-based policies
     void* owner = nullptr;
+    // Request size (EEVDF's second knob; Linux's sched_attr.sched_runtime):
+    // the run it asks for at a time, in the caller's units; 0 = the policy's
+    // slice. Set with Policy::set_request; reset() keeps it (like weight).
+    Time request = 0;
 
     // Policy-private state.
     ListNode link;
@@ -144,6 +148,10 @@ class Policy {
         (void)running;
         return false;
     }
+    // Set e's request size (0 = the slice; queued, running or not runnable).
+    // Only EEVDF uses it (a shorter request, an earlier deadline); the other
+    // policies just store it. Default: store.
+    virtual void set_request(Entity& e, Time request) { e.request = request; }
     // Change weight/level of e (queued or running) keeping its lag/credit.
     virtual void reweight(Entity& e, u32 weight, u8 level) = 0;
     virtual usize size() const = 0;

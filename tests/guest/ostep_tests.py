@@ -212,7 +212,7 @@ def mlfq_game_tests(cpus, ms, rq="percpu"):
         report(False, name, str(e))
 
 
-USAGE = r"usage: mlfqtest inter MS HOGS BURST_US \| mlfqtest game MS HOGS PAIRS BURST_US\n"
+USAGE = r"usage: mlfqtest inter MS HOGS BURST_US \[REQUEST_US\] \| mlfqtest game MS HOGS PAIRS BURST_US\n"
 TOOL_CASES = [
     ("mlfqtest-usage", "mlfqtest -h", USAGE),
     ("mlfqtest-bad-ms", "mlfqtest inter x 1 100", USAGE),

@@ -175,6 +175,25 @@ TOOL_CASES = [
      r" MAXLAT_US  MIGR USER     NAME\n    1     0 sleep  [ -]{2}[ \d]\d [ \d]{5}\d [ \d]{6}\d [ \d]{6}\d [ \d]{5}\d "
      r"[ \d]{5}\d [ \d]{5}\d [ \d]{8}\d [ \d]{4}\d root     init\n.*sh\n.*ps\n"),
     ("nice-inherited", "nice -n 7 ps", r"(?s).*\d+ +\d+ run +7 +215 .*ps\n"),
+    # EEVDF request size (chrt, sched_setrequest/getrequest: docs/scheduling.md "Request size").
+    ("chrt-default", "chrt -p 1", r"pid 1 request default\n"),
+    ("chrt-runs-command", "chrt -r 300 chrt -p 0", r"pid \d+ request 300 us\n"),
+    ("chrt-clamped-low", "chrt -r 5 chrt -p 0", r"pid \d+ request 100 us\n"),
+    ("chrt-clamped-high", "chrt -r 999999 chrt -p 0", r"pid \d+ request 100000 us\n"),
+    # exec keeps it (chrt execs time), fork passes it on (time forks ps).
+    ("chrt-inherited", "chrt -r 400 time ps -s", r"(?s)policy eevdf percpu\n  PID   TID STATE  NICE WEIGHT REQ_US NAME\n"
+     r"    1     1 sleep +-?\d+ +\d+      - init\n.*\n +\d+ +\d+ sleep +0 +1024 +400 time\n"
+     r" +\d+ +\d+ run +0 +1024 +400 ps\n.*"),
+    ("chrt-set-pid", "chrt -r 250 -p 1; chrt -r 0 -p 1", r"pid 1 request 250 us\npid 1 request default\n"),
+    ("chrt-not-yours", "su student chrt -r 200 -p 1",
+     r"chrt: cannot set the request of 1 \(no such process, or not yours\)\n"),
+    ("chrt-own", "su student chrt -r 200 chrt -p 0", r"pid \d+ request 200 us\n"),
+    ("chrt-unknown-pid", "chrt -p 9999", r"chrt: no process 9999\n"),
+    ("chrt-set-unknown-pid", "chrt -r 200 -p 9999",
+     r"chrt: cannot set the request of 9999 \(no such process, or not yours\)\n"),
+    ("chrt-bad-request", "chrt -r -5 echo hi", r"chrt: bad request '-5'.*\n"),
+    ("chrt-usage", "chrt echo", r"usage: chrt -r US command \[args...\] \| chrt -r US -p PID \| chrt -p PID\n"),
+    ("latbench-usage", "latbench 100 9 1000 10", r"usage: latbench \[-r US\] MS HOGS PERIOD_US BURST_US\n"),
 ]
 
 # Switching policy keeps running processes: two hogs must be runnable before
@@ -270,6 +289,57 @@ def latency_test(bootargs="", slice_us=750):
         report(False, name, str(e))
 
 
+def latbench(g, args):
+    out = g.run("latbench " + args, timeout=600)
+    m = re.search(r"periodic request_us (\d+) wakeups (\d+) p50_us (\d+) p99_us (\d+) max_us (\d+) cpu_us (\d+)\n"
+                  r"hogs cpu_us ([\d ]+)\n", out)
+    if not m:
+        raise RuntimeError("latbench %s printed %r" % (args, out))
+    v = [int(x) for x in m.groups()[:6]]
+    return dict(req=v[0], n=v[1], p50=v[2], p99=v[3], max=v[4], cpu=v[5], hogs=[int(x) for x in m.group(7).split()])
+
+
+def request_tests():
+    """EEVDF request size (issue 23; docs/scheduling.md "Request size"), 1
+    hart, slice 750 us, -icount: a periodic task (wakes every 10 ms, runs
+    100 us) beside 2 hogs for 2 s, with the default request (the slice) and
+    with 100 us (Linux's minimum, 1/7.5 of this slice; the issue's 1 ms was
+    1/100 of its 100 ms slice). Its p99 wake-up latency must drop >= 3x at
+    the same CPU share (within 2%; the hogs' too). Measured: p99 1,611 ->
+    85 us (max 102), CPU 26,022 -> 26,008 us. Then the request's other half:
+    a CPU-bound task with a 100 us request beside 2 default hogs gets a third
+    of the hart (within 2%): a short request buys latency, not CPU. Then
+    the interactive latency test's shape (mlfqtest inter 3000 2 100) with a
+    100 us request for the interactive only: its worst wake-up latency is
+    within issue 23's 2 slices (1,500 us) with no allowance (measured 64 us;
+    827-1,588 with the default request)."""
+    name = "request-p99-periodic-2hogs-1hart-eevdf"
+    try:
+        with Guest(cpus=1, sched="eevdf", icount=ICOUNT) as g:
+            g.boot()
+            d = latbench(g, "2000 2 10000 100")
+            r = latbench(g, "-r 100 2000 2 10000 100")
+            c = latbench(g, "-r 100 4000 2 0 0")
+            out = g.run("mlfqtest inter 3000 2 100 100", timeout=600)
+        ok = r["req"] == 100 and d["req"] == 0 and r["n"] >= 150 and d["n"] >= 150 and r["p99"] * 3 <= d["p99"]
+        ok = ok and abs(r["cpu"] / d["cpu"] - 1) <= 0.02
+        ok = ok and all(abs(x / y - 1) <= 0.02 for x, y in zip(r["hogs"], d["hogs"]))
+        report(ok, name, "p99 %d -> %d us (%.1fx; max %d -> %d, p50 %d -> %d), its CPU %d -> %d us, hogs %s -> %s"
+               % (d["p99"], r["p99"], d["p99"] / max(r["p99"], 1), d["max"], r["max"], d["p50"], r["p50"], d["cpu"],
+                  r["cpu"], d["hogs"], r["hogs"]))
+        mean = sum(c["hogs"]) / len(c["hogs"])
+        ok = c["req"] == 100 and abs(c["cpu"] / mean - 1) <= 0.02
+        report(ok, "request-share-hog-2hogs-1hart-eevdf",
+               "100 us request hog %d us, default hogs %s us (limit 2%%)" % (c["cpu"], c["hogs"]))
+        m = re.search(r"maxlat_us (\d+) meanlat_us (\d+)", out)
+        ok = m is not None and int(m.group(1)) <= 1500
+        report(ok, "latency-interactive-2hogs-1hart-eevdf-request100",
+               "wake-up latency max %s us (limit 2 slices = 1500 us), mean %s us from the tick"
+               % (m.group(1), m.group(2)) if m else out)
+    except Exception as e:  # noqa: BLE001
+        report(False, name, str(e))
+
+
 def boot_tests():
     for policy in ("rr", "dwrr", "idwrr", "eevdf", "stride", "lottery", "mlfq"):
         for cpus in (1, 8):
@@ -311,6 +381,7 @@ def main():
     single_mode_tests()
     infeasible_test()
     latency_test()
+    request_tests()
     affinity_test()
     storm_tests()
     boot_tests()

@@ -55,6 +55,9 @@ int sched_set(const char* name);
 unsigned long uptime_ns(void);
 int procinfo(int index, struct procinfo*);
 int mlfqlevel(int pid); /* MLFQ queue (0 = top), -1: no such process or not mlfq */
+/* EEVDF request size in us (0 = the default slice; set clamps to 100..100000). */
+int sched_setrequest(int tid, int us);
+int sched_getrequest(int tid);
 int freepages(void);
 int halt(int status);
 int rqstat(int queue, struct rqstat*);
