@@ -21,6 +21,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobctl.h"
 #include "kernel/proc/signal.h"
 #include "kernel/proc/sysproc.h"
 #include "kernel/prof/prof.h"
@@ -152,6 +153,13 @@ constexpr auto make_table() {
     t.h[SYS_sigreturn] = sys_sigreturn;
     t.h[SYS_sigpend] = sys_sigpend;
     t.h[SYS_sigsusp] = sys_sigsusp;
+    t.h[SYS_waitpid] = sys_waitpid;
+    t.h[SYS_setpgid] = sys_setpgid;
+    t.h[SYS_getpgid] = sys_getpgid;
+    t.h[SYS_setsid] = sys_setsid;
+    t.h[SYS_getsid] = sys_getsid;
+    t.h[SYS_tcsetpgrp] = sys_tcsetpgrp;
+    t.h[SYS_tcgetpgrp] = sys_tcgetpgrp;
     t.h[SYS_mmap] = sys_mmap;
     t.h[SYS_munmap] = sys_munmap;
     t.h[SYS_mprotect] = sys_mprotect;

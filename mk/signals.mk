@@ -5,3 +5,7 @@
 UPROG_NAMES += sigtest
 UPROG_PARTS_sigtest := sigtest_regs testkit
 GUEST_SUITES += tests/guest/signals_tests.py 1 3 8
+# user/jobtest: process groups, sessions, the console's foreground group
+# (docs/signals.md "Process groups and job control").
+UPROG_NAMES += jobtest
+UPROG_PARTS_jobtest := testkit

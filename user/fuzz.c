@@ -726,14 +726,17 @@ static void one_call(void) {
         case SYS_sigsend: { /* as kill: never another process than its own children */
             long pid = pid_any();
             int ip = (int)pid, self = getpid();
-            if (ip == self && !chance(10)) pid = -1;
+            if (ip == self && !chance(10)) pid = 100000;
+            if (ip <= 0) pid = 100000; /* 0 and -pgid are groups: the fuzzer's own holds its supervisor */
             if (ip > 0 && ip != self) {
                 int mine = 0;
                 for (int i = 0; i < nkids; i++) mine |= kids[i] == ip;
-                if (!mine) pid = -5;
+                if (!mine) pid = 100000;
             }
             a0 = pid;
             a1 = (long)below(40) - 4;
+            /* a stop would last for ever (nobody sends SIGCONT): continue instead */
+            if (a1 == SIGSTOP || a1 == SIGTSTP || a1 == SIGTTIN || a1 == SIGTTOU) a1 = SIGCONT;
             break;
         }
         case SYS_sigact: { /* SIG_DFL or SIG_IGN, or a bad pointer: a random handler would run garbage */

@@ -209,6 +209,7 @@ static int fork1(void) {
 }
 
 static void run(struct cmd* c) __attribute__((noreturn));
+static void jobs_exit(int status) __attribute__((noreturn));
 
 /* After `cd d`, "ls" is not in the current directory: try "/ls" too (the
  * only search path). Names containing '/' are taken as given. */
@@ -294,7 +295,7 @@ static int builtin(struct cmd* c) {
         if (chdir(dir) < 0) perrorf("cannot cd %s", dir);
         return 1;
     }
-    if (strcmp(c->argv[0], "exit") == 0) exit(c->argc > 1 ? atoi(c->argv[1]) : 0);
+    if (strcmp(c->argv[0], "exit") == 0) jobs_exit(c->argc > 1 ? atoi(c->argv[1]) : 0);
     return 0;
 }
 
@@ -302,6 +303,41 @@ static int builtin(struct cmd* c) {
 static void set_sigint(unsigned long handler) {
     struct ksigaction a = {handler, 0, 0};
     sigact(SIGINT, &a, 0);
+}
+
+/* Job control (docs/signals.md "Process groups and job control"): an
+ * interactive shell on the console puts itself and then each command in a
+ * process group of its own and gives the console's foreground to the
+ * command while it runs (a background command never gets it), taking it
+ * back when the command ends. The console then signals only the command:
+ * ^C SIGINT, ^\ SIGQUIT, ^Z SIGTSTP. The shell ignores those and SIGTTIN
+ * and SIGTTOU (it takes the console back from the background); a command
+ * gets their defaults. tty is -1 when stdin is not the console (sh file,
+ * a pipe): then no groups, as before. */
+static int tty = -1;
+static int shell_pgid, first_fg;
+static const int kJobSignals[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU};
+
+static void job_signals(unsigned long handler) {
+    for (unsigned i = 0; i < sizeof(kJobSignals) / sizeof(kJobSignals[0]); i++) {
+        struct ksigaction a = {handler, 0, 0};
+        sigact(kJobSignals[i], &a, 0);
+    }
+}
+
+static void jobs_init(void) {
+    first_fg = tcgetpgrp(0);
+    if (first_fg < 0) return;
+    job_signals(SIG_IGN);
+    setpgid(0, 0); /* fails only for a session leader, whose group is its own already */
+    shell_pgid = getpgid(0);
+    if (tcsetpgrp(0, shell_pgid) == 0) tty = 0;
+}
+
+/* Leaving: the console goes back to the group that had it when this shell started. */
+static void jobs_exit(int status) {
+    if (tty >= 0) tcsetpgrp(tty, first_fg);
+    exit(status);
 }
 
 static void run_top(struct cmd* c) {
@@ -317,14 +353,25 @@ static void run_top(struct cmd* c) {
         return;
     }
     if (pid == 0) {
-        /* A foreground command takes ^C's SIGINT again (the interactive
-         * shell ignores it); a background one keeps ignoring it, as in the
-         * Bourne shell without job control (docs/signals.md). */
-        if (c->type != BACK) set_sigint(0);
+        if (tty >= 0) { /* both sides set the group, so it is set before either goes on */
+            setpgid(0, 0);
+            if (c->type != BACK) tcsetpgrp(tty, getpid());
+            job_signals(SIG_DFL);
+        } else if (c->type != BACK) {
+            /* Without job control a foreground command takes ^C's SIGINT
+             * again; a background one keeps ignoring it, as in the Bourne
+             * shell (docs/signals.md). */
+            set_sigint(0);
+        }
         run(c);
+    }
+    if (tty >= 0) {
+        setpgid(pid, pid);
+        if (c->type != BACK) tcsetpgrp(tty, pid);
     }
     int w;
     while ((w = wait(0)) >= 0 && w != pid) {}
+    if (tty >= 0) tcsetpgrp(tty, shell_pgid);
 }
 
 static int getcmd(char* buf, int n, int prompt) {
@@ -357,6 +404,7 @@ int main(int argc, char* argv[]) {
         prompt = 0;
     }
     if (prompt) set_sigint(1); /* ^C (kernel/dev/console.cc) ends the command, not the shell */
+    if (prompt) jobs_init();
     while (getcmd(line, sizeof(line), prompt) >= 0) {
         struct cmd* c = parse(line);
         if (perr) {
@@ -365,5 +413,5 @@ int main(int argc, char* argv[]) {
         }
         run_top(c);
     }
-    return 0;
+    jobs_exit(0);
 }

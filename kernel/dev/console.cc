@@ -2,7 +2,8 @@
 //
 // Input: console_intr() (UART interrupt) feeds each byte to the line editor
 // (lib/console/line_edit.h: cursor movement, history on Up/Down, ^U, ^W,
-// ^C drops the line, ^P prints the process list). A finished line goes into
+// ^C, ^\ and ^Z drop the line and signal the foreground group, ^P prints the
+// process list). Only the foreground group reads (tty_read_check). A finished line goes into
 // a ring with its '\n' (or, for ^D, the end-of-input mark: read returns
 // what was typed, or 0 at the start of a line). A reader sleeps until a
 // whole line is there (poll reports POLLIN then: console_poll; a finished
@@ -25,11 +26,13 @@
 #include "kernel/dev/uart.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/poll.h"
+#include "kernel/proc/jobctl.h"
 #include "kernel/proc/proc.h"
 #include "kernel/proc/procdump.h"
 #include "kernel/proc/signal.h"
 #include "lib/abi/abi.h"
 #include "lib/console/line_edit.h"
+#include "lib/signal/jobs.h"
 
 namespace q {
 
@@ -143,10 +146,14 @@ i64 console_write(bool user_src, u64 src, int n, u32* /*off*/) {
 // call returns what it copied before, or -1.
 i64 console_read(bool user_dst, u64 dst, int n, u32* /*off*/) {
     const int want = n;
+    // Only the foreground group reads (a background job gets SIGTTIN, or
+    // EIO if it ignores or blocks it: lib/signal/jobs.h read_access).
+    const Status may = tty_read_check();
+    if (!may.ok()) return dev_error(may.error());
     LockGuard g(g_cons_lock);
     while (n > 0) {
         while (g_r == g_w) {
-            if (killed(myproc())) return -1;
+            if (killed(myproc())) return n == want ? dev_error(Error::Killed) : want - n;
             sleep_killable(&g_r, g_cons_lock);
         }
         const char c = g_in[g_r % kInputSize];
@@ -189,15 +196,17 @@ static void finish_line(char terminator) {
 }
 
 void console_intr(char c) {
-    // ^C: SIGINT to every process but init (the interactive shell ignores
-    // it; docs/signals.md says why there is no foreground group yet). The
-    // editor drops the line typed so far. If some process took the signal,
-    // that is all: when a foreground program dies of it its shell prompts
-    // once. If nobody did (a shell alone at its prompt), an empty line is
-    // finished instead, so the shell prompts again. (Before, ^C always
-    // queued an empty line, and a shell whose program ^C had killed read
-    // it next and printed a second prompt.)
-    const bool taken = c == ctrl('C') && sig_send_all(sig::kInt) > 0;
+    // ^C, ^\ and ^Z: SIGINT, SIGQUIT, SIGTSTP to the foreground process
+    // group (tcsetpgrp; init's group until a shell takes the console, so
+    // then every process but init). The editor drops the line typed so
+    // far. If some process took the signal, that is all: when a foreground
+    // program dies of it its shell prompts once. If nobody did (a shell
+    // alone at its prompt ignores all three), an empty line is finished
+    // instead, so the shell prompts again. (Before, ^C always queued an
+    // empty line, and a shell whose program ^C had killed read it next and
+    // printed a second prompt.)
+    const int s = jobs::console_signal(c);
+    const bool taken = s != 0 && sig_send_group(tty_foreground(), s, nullptr).value_or(0) > 0;
     bool dump = false;
     {
         LockGuard g(g_cons_lock);

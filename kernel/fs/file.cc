@@ -164,7 +164,7 @@ Result<i64> fileread(File* f, UserAddr dst, int n) {
             const DevSw* dev = device(f);
             if (dev == nullptr || dev->read == nullptr) return Error::NotSupported;
             const i64 r = dev->read(true, dst.raw(), n, &f->off);
-            if (r < 0) return Error::BadAddress;
+            if (r < 0) return dev_error_of(r);
             return r;
         }
         case FileType::Inode: {

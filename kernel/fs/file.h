@@ -37,7 +37,9 @@ struct File {
     i16 major = 0;           // FileType::Device
 };
 
-// A driver's read/write move up to n bytes and return the count, or -1.
+// A driver's read/write move up to n bytes and return the count, or -1
+// (a bad address), or dev_error(e) for another error (the console's EINTR
+// and EIO).
 // `off` is the File's offset; a driver that uses it guards it with its own
 // lock (the console ignores it). poll returns the POLLIN/POLLOUT bits
 // (lib/abi/abi.h) that hold now; a driver without one is always ready.
@@ -48,6 +50,9 @@ struct DevSw {
     u16 (*poll)();
 };
 extern DevSw g_devsw[param::kMaxDevices];
+constexpr i64 dev_error(Error e) { return -2 - static_cast<i64>(e); }
+constexpr Error dev_error_of(i64 r) { return r == -1 ? Error::BadAddress : static_cast<Error>(-2 - r); }
+static_assert(dev_error_of(dev_error(Error::Killed)) == Error::Killed && dev_error_of(-1) == Error::BadAddress);
 
 void file_table_init();
 // A fresh File with ref 1, or NoFile when the table is full.

@@ -53,6 +53,8 @@ Result<int> fork();
 // End the calling thread; the last one ends the process (kernel/proc/thread.cc).
 [[noreturn]] void end_thread(int status);
 Result<int> wait(UserAddr status_addr);
+// waitpid(pid, status, options) (Linux's); xv6 = true: xv6's wait.
+Result<int> wait_child(int pid, UserAddr status_addr, int options, bool xv6);
 // kill on behalf of `as` (a user's kill: lib/fs/perm.h's rule), or of the
 // kernel itself (as == null: the out-of-memory killer). Kills every thread.
 Status kill(int pid, const perm::Cred* as = nullptr);

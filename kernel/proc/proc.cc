@@ -26,6 +26,8 @@
 #include "kernel/mm/mmap.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobctl.h"
+#include "kernel/proc/jobstop.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
@@ -241,6 +243,8 @@ void user_init() {
     Proc* p = alloc_proc(perm::Cred{}, rlimit::kDefaultNproc).value_or(nullptr);
     if (!p) panic("user_init: no process");
     g_init_proc = p;
+    p->tg->pgid = p->tg->sid = p->pid;  // every process's group and session unless it moves
+    tty_init(p->pid);
     const u64 len = static_cast<u64>(initcode_end - initcode_start);
     if (len > kPageSize) panic("user_init: initcode too large");
     auto sz = uvm_alloc(p->pagetable, 0, kPageSize, riscv::kPteR | riscv::kPteW | riscv::kPteX);
@@ -368,8 +372,10 @@ Result<int> fork() {
     safe_strcpy(child->name, parent->name, sizeof(child->name));
     const int pid = child->pid;
     {
-        LockGuard g(g_wait_lock);
+        LockGuard g(g_wait_lock);  // a setpgid of the parent is before or after both
         child->parent = ptg->leader;
+        ctg->pgid = ptg->pgid;
+        ctg->sid = ptg->sid;
     }
     LockGuard g(child->lock);
     child->cred = parent->cred;  // the parent changes its own only under its lock
@@ -392,33 +398,71 @@ void reparent(Proc* leader) {
     }
 }
 
+// What waitpid says about an ended child c (Linux's status word): the
+// signal that ended it, SIGKILL for a kill (xv6's kill, the OOM killer, a
+// fault), else its exit code. Caller holds c.lock.
+static int ended_status(const Proc& c) {
+    if (c.tg->term_sig != 0) return sig::status_signaled(c.tg->term_sig);
+    if (c.killed) return sig::status_signaled(sig::kKill);
+    return sig::status_exited(c.xstate);
+}
+
+// A stop or continue of c that the caller asked to hear (options), taken
+// out of c's report, as a status word; -1 for none. Caller holds g_wait_lock.
+static int change_status(Proc& c, int options) {
+    ThreadGroup* tg = c.tg;
+    if (tg == nullptr) return -1;
+    if (tg->wait_report == kReportStopped && (options & sig::kWuntraced)) {
+        tg->wait_report = kReportNone;
+        return sig::status_stopped(tg->stop_sig);
+    }
+    if (tg->wait_report == kReportContinued && (options & sig::kWcontinued)) {
+        tg->wait_report = kReportNone;
+        return sig::kStatusContinued;
+    }
+    return -1;
+}
+
 // A child is reaped when its whole process has exited (reapable, set by
 // its last thread) and its leader slot has switched away for good (its lock
-// is free again).
-Result<int> wait(UserAddr status_addr) {
+// is free again). xv6's wait (xv6 = true) stores xstate as it is (-1 for a
+// killed child) and takes any child; waitpid takes the children `pid`
+// names (sig::wait_matches), stores Linux's status word, reports stops and
+// continues as asked, and with WNOHANG returns 0 rather than wait.
+Result<int> wait_child(int pid, UserAddr status_addr, int options, bool xv6) {
     Proc* p = myproc();
     Proc* me = p->tg->leader;  // changes only in exec, when p is the only thread
+    if (!sig::valid_wait_options(options)) return Error::BadArgument;
     LockGuard g(g_wait_lock);
     for (;;) {
         bool have_kids = false;
+        const int my_pgid = p->tg->pgid;
         for (Proc& c : g_procs) {
             if (c.parent != me) continue;
+            if (!xv6 && !sig::wait_matches(pid, c.pid, c.tg ? c.tg->pgid : 0, my_pgid)) continue;
             have_kids = true;
-            if (!c.reapable) continue;
+            int status = c.reapable ? 0 : change_status(c, options);
+            if (!c.reapable && status == -1) continue;
             LockGuard cg(c.lock);
-            const int pid = c.pid;
-            if (!status_addr.is_null() && !copy_out(p->pagetable, status_addr, &c.xstate, sizeof(c.xstate)).ok()) {
+            const int cpid = c.pid;
+            if (c.reapable) status = xv6 ? c.xstate : ended_status(c);
+            if (!status_addr.is_null() && !copy_out(p->pagetable, status_addr, &status, sizeof(status)).ok()) {
                 return Error::BadAddress;
             }
-            free_group(c.tg);
-            clear_slot(&c);
-            return pid;
+            if (c.reapable) {
+                free_group(c.tg);
+                clear_slot(&c);
+            }
+            return cpid;
         }
         if (!have_kids) return Error::NoChild;
+        if (options & sig::kWnohang) return 0;
         if (killed(p)) return Error::Killed;
         sleep_killable(me, g_wait_lock);
     }
 }
+
+Result<int> wait(UserAddr status_addr) { return wait_child(-1, status_addr, 0, true); }
 
 // Mark p killed and make it notice soon: a sleeper is woken (its loop sees
 // killed), a thread running on another hart is interrupted (it checks on

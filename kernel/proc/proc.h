@@ -108,6 +108,23 @@ struct ThreadGroup {
     // delivering thread under lock and by a sender with atomic loads.
     u64 sig_pending = 0;
     SigAction sig_act[sig::kMax + 1] = {};
+    // Job control (kernel/proc/jobctl.cc, lib/signal/jobs.h): the process
+    // group and session, inherited at fork (init's are its pid). Written
+    // under g_wait_lock with atomic stores; read anywhere with atomic loads
+    // (the console's ^C reads them in its interrupt handler).
+    int pgid = 0;
+    int sid = 0;
+    // Stop and continue (kernel/proc/jobstop.cc): stopped (atomic; changed
+    // under g_wait_lock and the stop lock), what the parent's waitpid has
+    // yet to hear (wait_report, stop_sig: under g_wait_lock), SIGCONTs
+    // sent so far (cont_gen, under g_wait_lock: a stop signal taken before
+    // a SIGCONT does not stop), and the signal that ended the process
+    // (term_sig, first one wins; 0: exit or xv6's kill).
+    bool stopped = false;
+    u8 wait_report = 0;
+    int stop_sig = 0;
+    u32 cont_gen = 0;
+    int term_sig = 0;
 
     // More than one thread: only then may another thread use the shared
     // parts concurrently. A single-threaded process is alone until its own

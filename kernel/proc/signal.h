@@ -23,10 +23,12 @@ bool sig_interrupts(const Proc* p);
 // Send sig to every thread group with this pid (as: the sender's
 // credentials, null for the kernel). sig 0 only checks.
 Status sig_send(int pid, int sig, const perm::Cred* as);
-// Send sig to every process but init, from the kernel (the console's ^C;
-// safe in an interrupt handler: it takes only Proc locks). Returns how
-// many processes it was posted to (those ignoring it do not count).
-int sig_send_all(int sig);
+// Send sig to every process of group pgid but init (as: the sender's
+// credentials, null for the kernel: the console's ^C, safe in an interrupt
+// handler as it takes only Proc locks). Returns how many threads it was
+// posted to (those ignoring it do not count); NoProcess for an empty
+// group, Permission if `as` may signal none of it.
+Result<int> sig_send_group(int pgid, int sig, const perm::Cred* as);
 // A fault in user mode: if p has a handler for sig that it does not block,
 // queue sig for p with the faulting address and return true; false means
 // the caller kills as before.
@@ -34,7 +36,10 @@ bool sig_fault(Proc* p, int sig, u64 addr);
 // On the way back to user mode (usertrap_return, interrupts on): take the
 // next deliverable signal, if any: its default action (may not return) or
 // a frame for its handler on the user stack.
+// Also stops p while its process is stopped (sig_stopped: SIGSTOP and
+// the other stop signals, kernel/proc/jobstop.cc).
 void sig_deliver(Proc* p);
+bool sig_stopped(const Proc* p);
 // fork (child's group and first thread from the parent's) and exec
 // (handlers back to default; ignored ones stay ignored).
 void sig_fork(const Proc* parent, Proc* child);

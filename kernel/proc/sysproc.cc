@@ -37,6 +37,10 @@ i64 sys_exit() { exit(arg_int(0)); }
 // wait(int* status) -> pid of a child that exited; status may be 0.
 i64 sys_wait() { return to_user(wait(arg_addr(0))); }
 
+// waitpid(pid, status, options) -> the child's pid, 0 (WNOHANG, nothing
+// to report), or -1 (ECHILD no such child, EINVAL bad options, EINTR).
+i64 sys_waitpid() { return to_user(wait_child(arg_int(0), arg_addr(1), arg_int(2), false)); }
+
 // kill(pid) -> 0, or -1 if no such process, pid is init (which may not
 // die), or it belongs to another user and the caller is not root. Every
 // thread of the process is killed.

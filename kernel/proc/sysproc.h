@@ -8,6 +8,7 @@ namespace q {
 i64 sys_fork();
 i64 sys_exit();
 i64 sys_wait();
+i64 sys_waitpid();
 i64 sys_kill();
 i64 sys_getpid();
 i64 sys_sbrk();

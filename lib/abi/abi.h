@@ -103,7 +103,16 @@ enum {
     SYS_lseek = 100, /* (fd, offset, whence 0 set / 1 cur / 2 end) -> new offset, or -1 (not a file, outside 0..size) */
     SYS_cputime = 101,     /* () -> the caller's CPU time in nanoseconds, its current run included */
     SYS_sched_yield = 102, /* () -> 0: the caller gives up its hart and stays runnable */
-    SYS_MAX = 102
+    /* job control (docs/signals.md "Process groups and job control"): 86-87 and 104-111.
+       pid 0 is the caller; pgid 0 is the target's own pid. */
+    SYS_waitpid = 86,    /* (pid | -1 | 0 | -pgid, int* status, WNOHANG 1 | WUNTRACED 2 | WCONTINUED 8) -> pid, 0, -1 */
+    SYS_setpgid = 104,   /* (pid, pgid) -> 0, or -1 (not self/child, other session, no such group, not allowed) */
+    SYS_getpgid = 105,   /* (pid) -> its process group, or -1 (no such process) */
+    SYS_setsid = 106,    /* () -> the new session id (= pid), or -1 (already a group leader) */
+    SYS_getsid = 107,    /* (pid) -> its session, or -1 (no such process) */
+    SYS_tcsetpgrp = 108, /* (fd, pgid) -> 0, or -1 (fd not the console, not its session, no such group) */
+    SYS_tcgetpgrp = 109, /* (fd) -> the console's foreground group, or -1 (fd not the console) */
+    SYS_MAX = 109
 };
 
 /* mmap's prot and flags and msync's flags: Linux's values. */

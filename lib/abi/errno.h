@@ -37,6 +37,7 @@ enum {
     EINVAL = 22,       /* invalid argument */
     ENFILE = 23,       /* too many open files in system */
     EMFILE = 24,       /* too many open files */
+    ENOTTY = 25,       /* not a terminal (tcsetpgrp on a non-console fd) */
     EFBIG = 27,        /* file too large */
     ENOSPC = 28,       /* no space left on device */
     ESPIPE = 29,       /* illegal seek */
@@ -78,6 +79,7 @@ static inline const char* errno_text(int e) {
         case EINVAL: return "invalid argument";
         case ENFILE: return "too many open files in system";
         case EMFILE: return "too many open files";
+        case ENOTTY: return "inappropriate ioctl for device";
         case EFBIG: return "file too large";
         case ENOSPC: return "no space left on device";
         case ESPIPE: return "illegal seek";

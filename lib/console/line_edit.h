@@ -13,9 +13,10 @@
 // walk the history (the line being typed comes back past the newest
 // entry); ^U erases the line, ^W the word before the cursor, ^K from the
 // cursor to the end. Enter (\r or \n) finishes the line; ^D finishes it
-// without a newline (at the start of a line: end of input); ^C drops the
-// line, echoes "^C" and finishes an empty line, so a shell prompts again
-// (before signals exist it interrupts nothing else); ^P asks for the
+// without a newline (at the start of a line: end of input); ^C, ^\ and ^Z
+// drop the line, echo their name ("^C") and finish an empty line, which
+// the console keeps only when no process took the signal it sends the
+// foreground group (kernel/dev/console.cc); ^P asks for the
 // process list. Other control characters and unknown escape sequences are
 // ignored.
 //
@@ -77,7 +78,9 @@ class LineEditor {
             case ctrl('D'):
                 return finish_end();
             case ctrl('C'):
-                return interrupt();
+            case ctrl('\\'):
+            case ctrl('Z'):
+                return interrupt(static_cast<char>(c + '@'));
             case ctrl('P'):
                 return Action::Dump;
             case '\x1b':
@@ -168,10 +171,11 @@ class LineEditor {
         return Action::End;
     }
 
-    Action interrupt() {
+    // ^C, ^\ or ^Z (the console signals the foreground group): the line is dropped.
+    Action interrupt(char name) {
         end();
         put('^');
-        put('C');
+        put(name);
         put('\n');
         clear();
         browsing_ = -1;

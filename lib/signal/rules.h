@@ -82,13 +82,46 @@ constexpr Default default_action(int s) {
 // May sigaction change signal s's action? (sig 0 and out-of-range: no.)
 constexpr bool may_set_action(int s) { return catchable(s); }
 
-// Is a signal with this handler dropped when sent? Stop and continue are
-// not implemented yet: their defaults are ignored (docs/signals.md).
+// The signals whose default action stops the process.
+constexpr u64 kStopSet = (1ull << kStop) | (1ull << kTstp) | (1ull << kTtin) | (1ull << kTtou);
+constexpr bool stops(int s) { return (bit(s) & kStopSet) != 0; }
+
+// Is a signal with this handler dropped when sent? Ignored ones are; so
+// is SIGCONT with its default action, whose effect (the process continues)
+// happens at the send, whatever the handler (docs/signals.md "Stop and
+// continue"). SIGSTOP's action is always the default: it stays pending
+// until the process takes it and stops.
 constexpr bool discard_on_send(int s, u64 handler) {
-    if (s == kKill) return false;
+    if (s == kKill || s == kStop) return false;
     if (handler == kIgn) return true;
     if (handler != kDfl) return false;
-    return default_action(s) != Default::Terminate;
+    return default_action(s) == Default::Ignore || default_action(s) == Default::Continue;
+}
+
+// Sending a stop signal cancels a pending SIGCONT and SIGCONT cancels
+// pending stop signals (POSIX): the bits a send of s clears.
+constexpr u64 cancels(int s) {
+    if (s == kCont) return kStopSet;
+    return stops(s) ? bit(kCont) : 0;
+}
+
+// waitpid's status words (Linux's encoding, which the W* macros of
+// user.h and libc's sys/wait.h decode).
+constexpr int status_exited(int code) { return (code & 0xff) << 8; }
+constexpr int status_signaled(int s) { return s & 0x7f; }
+constexpr int status_stopped(int s) { return ((s & 0xff) << 8) | 0x7f; }
+constexpr int kStatusContinued = 0xffff;
+
+// waitpid's options (Linux's values) and which children a pid argument
+// names: pid > 0 that one, -1 any, 0 those in the caller's group, < -1
+// those in group -pid.
+enum : int { kWnohang = 1, kWuntraced = 2, kWcontinued = 8 };
+constexpr bool valid_wait_options(int o) { return (o & ~(kWnohang | kWuntraced | kWcontinued)) == 0; }
+constexpr bool wait_matches(int pid, int child_pid, int child_pgid, int my_pgid) {
+    if (pid > 0) return child_pid == pid;
+    if (pid == -1) return true;
+    if (pid == 0) return child_pgid == my_pgid;
+    return child_pgid == -pid;
 }
 
 // The next signal to take out of pending given blocked, or 0 for none.

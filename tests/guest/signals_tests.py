@@ -11,9 +11,15 @@ pending until unblocked, a SIGSEGV handler gets the fault address, a pipe
 read interrupted with EINTR and restarted with SA_RESTART, the default
 action's status -1, ignored signals, bad arguments, a forged sigreturn
 killing only its caller, a handler signalling itself 1000 times); names
-are relayed with the hart count appended. The host adds: no kernel panic,
-a summary line, Ctrl-C at the shell killing a runaway `hog` and the shell
-prompting again, and fsck finding the disk clean once QEMU is killed.
+are relayed with the hart count appended), then `jobtest` (user/jobtest.c:
+process groups, sessions, the console's foreground group, SIGTTIN/SIGTTOU,
+stop and continue of every thread, waitpid's selection and status words,
+a stopped process holding no lock, a student kept out of root's group;
+names relayed as job-NAME-Nharts). The host adds: no kernel panic, the
+summary lines, Ctrl-C at the shell killing a runaway `hog` and the shell
+prompting again, ^C reaching only the foreground group (`jobtest -g`),
+^\\ (SIGQUIT) ending a hog, and fsck finding the disk clean once QEMU is
+killed.
 """
 import sys
 
@@ -41,6 +47,41 @@ def ctrl_c(g, harts):
         report(False, name, "no prompt after ^C (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
 
 
+def ctrl_c_foreground_only(g, harts):
+    """jobtest -g: a foreground parent and its child in a group of its own;
+    ^C ends the parent (the foreground group) and not the child, which
+    says "bg alive" once its parent has gone. (Before process groups ^C
+    signalled every process but init.)"""
+    name = "signals-ctrl-c-foreground-group-%dharts" % harts
+    try:
+        g.child.sendline("jobtest -g")
+        g.child.expect("bg ready", timeout=60)
+        g.child.send("\x03")
+        g.child.expect("bg alive", timeout=60)
+        g.wait_prompt(timeout=60)
+        report(True, name)
+    except Exception as e:  # noqa: BLE001
+        report(False, name, "%s; console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
+
+
+def ctrl_backslash(g, harts):
+    """^\\ sends SIGQUIT to the foreground group: a runaway hog ends and the
+    shell prompts again (before, ^\\ was an ordinary character)."""
+    name = "signals-ctrl-backslash-quit-%dharts" % harts
+    try:
+        g.child.sendline("hog -p 100000")
+        g.child.expect("hog -p 100000", timeout=30)
+        g.child.expect(r"\.", timeout=60)
+        g.child.send("\x1c")
+        g.wait_prompt(timeout=120)
+        g.child.sendline("echo alive")
+        g.child.expect("\nalive\r?\n", timeout=60)
+        g.wait_prompt(timeout=60)
+        report(True, name)
+    except Exception as e:  # noqa: BLE001
+        report(False, name, "no prompt after ^\\ (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
+
+
 def run(harts):
     with Guest(cpus=harts, timeout=60, icount=3) as g:
         try:
@@ -49,7 +90,14 @@ def run(harts):
         except Exception as e:  # noqa: BLE001 - any failure to get a prompt
             return no_prompt(g, "signals", harts, e)
         judge_program(out, "sigtest", "sig", harts)
+        try:
+            out = g.run("jobtest", timeout=600)
+        except Exception as e:  # noqa: BLE001
+            return no_prompt(g, "signals-jobtest", harts, e)
+        judge_program(out, "jobtest", "job", harts)
         ctrl_c(g, harts)
+        ctrl_c_foreground_only(g, harts)
+        ctrl_backslash(g, harts)
         clean, fsck = g.stop_and_fsck()
         report(clean, "signals-fsck-%dharts" % harts, fsck.replace("\n", " | "))
 

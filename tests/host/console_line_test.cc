@@ -231,3 +231,16 @@ TEST(ConsoleLine, RandomKeysKeepTheScreenRight) {
 }
 
 }  // namespace
+
+// ^Z and ^\ (the console sends SIGTSTP / SIGQUIT to the foreground group)
+// drop the line as ^C does and echo their names.
+TEST(ConsoleLine, CtrlZAndCtrlBackslashDropTheLine) {
+    Console c;
+    c.type("half\x1a");
+    ASSERT_EQ(c.lines, std::vector<std::string>{""});
+    EXPECT_EQ(c.screen.done.back(), "half^Z");
+    c.type("x\x1c");
+    EXPECT_EQ(c.screen.done.back(), "x^\\");
+    c.type("ls\r");
+    EXPECT_EQ(c.lines.back(), "ls");
+}

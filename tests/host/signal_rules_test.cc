@@ -58,3 +58,42 @@ TEST(SignalRules, DiscardOnSend) {
     EXPECT_FALSE(sig::discard_on_send(sig::kKill, sig::kIgn));
     EXPECT_FALSE(sig::discard_on_send(sig::kChld, 0x1000));
 }
+
+// Stop signals stay pending with their default (the process stops when it
+// takes one); SIGCONT's default acts at the send and is not kept; SIGSTOP
+// is kept even if (impossibly) marked ignored.
+TEST(SignalRules, StopAndContinue) {
+    EXPECT_FALSE(sig::discard_on_send(sig::kTstp, sig::kDfl));
+    EXPECT_FALSE(sig::discard_on_send(sig::kTtin, sig::kDfl));
+    EXPECT_FALSE(sig::discard_on_send(sig::kStop, sig::kIgn));
+    EXPECT_TRUE(sig::discard_on_send(sig::kTstp, sig::kIgn));
+    EXPECT_TRUE(sig::discard_on_send(sig::kCont, sig::kDfl));
+    EXPECT_FALSE(sig::discard_on_send(sig::kCont, 0x1000));
+    EXPECT_TRUE(sig::stops(sig::kStop) && sig::stops(sig::kTtou));
+    EXPECT_FALSE(sig::stops(sig::kCont) || sig::stops(sig::kInt) || sig::stops(0) || sig::stops(40));
+    EXPECT_EQ(sig::cancels(sig::kCont), sig::kStopSet);
+    EXPECT_EQ(sig::cancels(sig::kTstp), sig::bit(sig::kCont));
+    EXPECT_EQ(sig::cancels(sig::kUsr1), 0u);
+}
+
+// Linux's status words: what WIFEXITED/WEXITSTATUS, WIFSIGNALED/WTERMSIG,
+// WIFSTOPPED/WSTOPSIG and WIFCONTINUED decode.
+TEST(SignalRules, WaitStatusEncoding) {
+    EXPECT_EQ(sig::status_exited(3), 0x300);
+    EXPECT_EQ(sig::status_exited(-1), 0xff00);  // exit(-1): WEXITSTATUS 255
+    EXPECT_EQ(sig::status_signaled(sig::kKill), 9);
+    EXPECT_EQ(sig::status_stopped(sig::kTstp), 0x147f);
+    EXPECT_EQ(sig::kStatusContinued, 0xffff);
+}
+
+TEST(SignalRules, WaitMatches) {
+    EXPECT_TRUE(sig::wait_matches(5, 5, 9, 1));
+    EXPECT_FALSE(sig::wait_matches(5, 6, 9, 1));
+    EXPECT_TRUE(sig::wait_matches(-1, 6, 9, 1));
+    EXPECT_TRUE(sig::wait_matches(0, 6, 1, 1));
+    EXPECT_FALSE(sig::wait_matches(0, 6, 9, 1));
+    EXPECT_TRUE(sig::wait_matches(-9, 6, 9, 1));
+    EXPECT_FALSE(sig::wait_matches(-9, 6, 8, 1));
+    EXPECT_TRUE(sig::valid_wait_options(sig::kWnohang | sig::kWuntraced | sig::kWcontinued));
+    EXPECT_FALSE(sig::valid_wait_options(4));
+}

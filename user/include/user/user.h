@@ -109,6 +109,33 @@ int sigmask(int how, const unsigned long* set, unsigned long* old);
 int sigreturn(void);
 int sigpend(unsigned long* set);
 int sigsusp(const unsigned long* mask);
+/* process groups, sessions, the console's foreground group (docs/signals.md
+ * "Process groups and job control"): POSIX's meanings; pid 0 is the caller,
+ * pgid 0 the target's pid; sigsend(0, sig) signals the caller's group and
+ * sigsend(-pgid, sig) that group. */
+int setpgid(int pid, int pgid);
+int getpgid(int pid);
+int setsid(void);
+int getsid(int pid);
+int tcsetpgrp(int fd, int pgid);
+int tcgetpgrp(int fd);
+/* waitpid(pid, status, options): pid > 0 that child, -1 any, 0 any in the
+ * caller's group, -pgid any in that group; the status word is Linux's
+ * (the W* macros below). xv6's wait(int*) is unchanged: a killed child's
+ * status is -1 there. */
+int waitpid(int pid, int* status, int options);
+#ifndef WNOHANG
+#define WNOHANG 1
+#define WUNTRACED 2
+#define WCONTINUED 8
+#define WIFEXITED(s) (((s)&0x7f) == 0)
+#define WEXITSTATUS(s) (((s) >> 8) & 0xff)
+#define WIFSIGNALED(s) (((s)&0x7f) != 0 && ((s)&0x7f) != 0x7f)
+#define WTERMSIG(s) ((s)&0x7f)
+#define WIFSTOPPED(s) (((s)&0xff) == 0x7f)
+#define WSTOPSIG(s) WEXITSTATUS(s)
+#define WIFCONTINUED(s) ((s) == 0xffff)
+#endif
 #ifndef SIGINT
 enum {
     SIGHUP = 1,
@@ -136,6 +163,8 @@ enum {
 enum { SIG_BLOCK = 0, SIG_UNBLOCK = 1, SIG_SETMASK = 2 };
 #define SA_SIGINFO 4
 #define SA_RESTART 0x10000000
+#define SIG_DFL 0ul /* struct ksigaction's handler values */
+#define SIG_IGN 1ul
 #endif
 /* memory mappings (docs/memory.md "Mappings"): Linux's calls and flag values
  * (PROT_*, MAP_*, MS_* in lib/abi/abi.h); mmap returns MAP_FAILED on failure */
