@@ -75,8 +75,7 @@ bool store_reset(Config& c, const char* v) {
 constexpr Key kKeys[] = {
     {"sched", "a policy name", store_sched},   {"rq", "percpu or single", store_rq},
     {"slice", "100..1000000 us", store_slice}, {"mlfq_boost", "0..100000000 us", store_boost},
-    {"mlfq_reset", "1 or 0", store_reset},
-    {"vm", "a replacement policy", store_vm},
+    {"mlfq_reset", "1 or 0", store_reset},     {"vm", "a replacement policy", store_vm},
 };
 
 // Does the word [w, w+len) start with `key=`?
