@@ -5,13 +5,20 @@
 // percpu follows the kernel (kernel/proc/runqueue.cc) through the same
 // decisions of lib/sched/balance.h:
 //   place    a new or woken task goes where select_cpu says (its previous
-//            core if its queue is empty, else an empty queue, else the
-//            previous one if warm - it stopped within a slice - and at most
-//            its weight heavier than the lightest, else the least loaded),
-//            among the cores its affinity allows;
+//            core if its queue is empty, else an empty queue, else - exact
+//            model - a core whose running task it would preempt there
+//            (Policy::preempts_on), else the previous one if warm - it
+//            stopped within a slice - and at most its weight heavier than
+//            the lightest, else the least loaded), among the cores its
+//            affinity allows; the core it preempts is told to reschedule
+//            (sim.cc wake_preempt), as the kernel's IPI does;
 //   steal    a core whose queue is empty, about to pick, takes the most
 //            behind waiting task (service per weight) of the queue with the
 //            most waiting (steal_victim);
+//   pull     (exact model) a core about to pick first takes another queue's
+//            lead if it is a woken task that has not run since and beats
+//            the local lead (balance.h pull_beats; only queues holding such
+//            a task are looked at);
 //   balance  every 2 slices per core (staggered), a core pulls the move
 //            PullChooser likes best (one that lowers the larger load, else
 //            an equal-load rotation);
@@ -51,6 +58,7 @@ class QueueSet {
 
     explicit QueueSet(const Config& cfg)
         : percpu_(cfg.queues == Queues::PerCpu),
+          exact_(cfg.model == Model::Exact),
           n_(percpu_ ? cfg.cores : 1),
           slice_(cfg.slice),
           half_life_(64 * cfg.slice),
@@ -59,7 +67,8 @@ class QueueSet {
           pol_(n_),
           q_(n_),
           load_(n_),
-          snap_(n_) {
+          snap_(n_),
+          running_(n_) {
         q::sched::PolicyConfig pc;
         pc.table = cfg.weights;
         pc.slice = cfg.slice;
@@ -84,17 +93,23 @@ class QueueSet {
         unsigned target = 0;
         if (percpu_) {
             const bool warm = t.q >= 0 && t.last_ran != kNever && now - t.last_ran < slice_;
-            target = static_cast<unsigned>(q::sched::select_cpu(load_.data(), n_, t.q, t.affinity, warm, t.e.weight));
+            target = static_cast<unsigned>(
+                q::sched::select_cpu(load_.data(), n_, t.q, t.affinity, warm, t.e.weight, preempt_mask(t, now)));
         }
         t.q = static_cast<int>(target);
         count(t);
         pol_[target]->enqueue(t.e, now);
+        if (percpu_ && t.woke != kNever) {
+            t.waking = true;
+            q_[target].waking++;
+        }
         return target;
     }
 
     // t ran on core `core` and is put back on its queue.
     void requeue(Task& t, unsigned core, uint64_t now) {
         if (percpu_) load_[core].running = 0;
+        running_[core % n_] = nullptr;
         of(t).enqueue(t.e, now);
     }
 
@@ -107,6 +122,7 @@ class QueueSet {
     void stop(Task& t, unsigned core, uint64_t now) {
         of(t).stop(t.e);
         if (percpu_) load_[core].running = 0;
+        running_[core % n_] = nullptr;
         uncount(t);
         t.last_ran = now + 1;
     }
@@ -131,10 +147,17 @@ class QueueSet {
             q_[core].next_balance = now + 2 * slice_;
             balance(core, now);
         }
+        if (exact_ && n_ > 1) pull(core, now);
         q::sched::Entity* e = pol_[core]->pick(core, now);
         if (e) {
+            Task& t = *static_cast<Task*>(e->owner);
+            if (t.waking) {
+                t.waking = false;
+                q_[core].waking--;
+            }
             static_cast<Task*>(e->owner)->moved = false;
             load_[core].running = 1;
+            running_[core] = static_cast<Task*>(e->owner);
         }
         return e;
     }
@@ -149,7 +172,23 @@ class QueueSet {
         uint32_t levels[q::sched::kLevels] = {};  // tasks per level
         uint64_t level_bits = 0;                  // levels with tasks
         uint32_t min_weight = 0;                  // the lightest task's weight (0: none)
+        uint32_t waking = 0;                      // queued woken tasks that have not run since (pull)
     };
+
+    // Bit c: t, enqueued on core c's queue now, would preempt the task
+    // running there (exact model: every running task is charged up to now
+    // when placements happen). Only cores with queued work and a runner:
+    // an empty queue is taken before this is asked.
+    q::sched::CpuMask preempt_mask(const Task& t, uint64_t now) const {
+        if (!exact_ || n_ < 2) return 0;
+        q::sched::CpuMask m = 0;
+        for (unsigned c = 0; c < n_; c++) {
+            const Task* r = running_[c];
+            if (r && r != &t && q::sched::mask_has(t.affinity, c) && pol_[c]->preempts_on(t.e, r->e, now))
+                m |= q::sched::CpuMask{1} << c;
+        }
+        return m;
+    }
 
     void level_in(Queue& q, uint8_t level) {
         if (q.levels[level]++ == 0) {
@@ -212,7 +251,32 @@ class QueueSet {
 
     uint64_t service(const Task& t, uint64_t now) const { return t.service.at(now, half_life_); }
 
+    // The best remote lead that is a woken task not run since, allowed
+    // here and beating the local lead, moves here.
+    void pull(unsigned core, uint64_t now) {
+        q::sched::Lead best = pol_[core]->lead();
+        Task* take = nullptr;
+        for (unsigned i = 0; i < n_; i++) {
+            if (i == core || q_[i].waking == 0) continue;
+            const q::sched::Lead l = pol_[i]->lead();
+            if (!l.e) continue;
+            Task& t = *static_cast<Task*>(l.e->owner);
+            if (!t.waking || t.moved || !q::sched::mask_has(t.affinity, core) || !q::sched::pull_beats(l, best))
+                continue;
+            // Not one its own core is about to run: it preempted what runs there.
+            const Task* r = running_[i];
+            if (!r || pol_[i]->preempts(*l.e, r->e)) continue;
+            best = l;
+            take = &t;
+        }
+        if (take) migrate(*take, core, now);
+    }
+
     void migrate(Task& t, unsigned dst, uint64_t now) {
+        if (t.waking) {
+            q_[t.q].waking--;
+            q_[dst].waking++;
+        }
         q::sched::migrate(*pol_[t.q], *pol_[dst], t.e, now);
         uncount(t);
         t.q = static_cast<int>(dst);
@@ -300,7 +364,7 @@ class QueueSet {
         return q_[i].min_weight <= l.load - dst_load;
     }
 
-    bool percpu_;
+    bool percpu_, exact_;
     unsigned n_;
     uint64_t slice_, half_life_;
     q::sched::WeightTable table_;
@@ -308,6 +372,7 @@ class QueueSet {
     std::vector<P*> pol_;
     std::vector<Queue> q_;
     std::vector<q::sched::QueueLoad> load_, snap_;
+    std::vector<const Task*> running_;              // percpu: the task core c runs (picked, not put back or stopped)
     uint64_t version_ = 0, cached_ = ~uint64_t{0};  // load changes; when max_load_/lightest_ were computed
     uint64_t max_load_ = 0;
     uint32_t lightest_ = 0;

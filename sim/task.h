@@ -35,7 +35,8 @@ struct Task {
     int q = -1;
     size_t qpos = 0;
     bool counted = false;
-    bool moved = false;  // migrated and not picked since (no ping-pong)
+    bool moved = false;   // migrated and not picked since (no ping-pong)
+    bool waking = false;  // percpu: woken, queued, not picked since (counted in its queue's waking)
     q::sched::CpuMask affinity = q::sched::kAllCpus;
     q::sched::Service service;   // CPU time with a half-life (balance.h)
     uint64_t last_ran = kNever;  // tick after its last run (placement's "warm")

@@ -35,10 +35,15 @@
 // pass it by.
 //
 // percpu mode: rq_wake places by select_cpu (the previous hart if its queue
-// is empty, else an empty queue, else the previous one if the process ran
+// is empty, else an empty queue, else a hart whose running process the woken
+// one would preempt there - Policy::preempts_on, unlocked hints, the IPI of
+// the remote wake-up then preempts - else the previous one if the process ran
 // there within a slice and it is not more than its weight heavier, else the
 // least loaded); an empty queue steals the most behind waiting process of
-// the queue with the most waiting; rq_balance (every two slices per hart,
+// the queue with the most waiting; before every pick a hart pulls another
+// queue's lead if it is a woken process not run since, waiting behind a
+// process it did not preempt, that beats its own lead (pull; RunQueue.waking
+// says which queues hold one); rq_balance (every two slices per hart,
 // staggered) pulls by PullChooser: a move that lowers the larger load (the
 // one leaving the least imbalance), else an equal-load rotation that makes
 // fair shares of equal tasks. Loads for balancing count only processes
@@ -77,6 +82,7 @@ struct RunQueue {
     u32 nr = 0;                 // its processes                     on its wake list)
     u64 next_balance = 0;       // private to the owning hart
     Proc* wake_list = nullptr;  // remote wake-ups, pushed lock-free (newest first)
+    u32 waking = 0;             // queued woken processes not run since (pull's hint)
     // Picked from this queue and not yet put back or stopped, by hart
     // (charged before a wake-up is placed: charge_current).
     Proc* curr[param::kMaxCpus] = {};
@@ -192,13 +198,16 @@ void uncount(RunQueue& q, Proc* p) {
     p->rq_counted = false;
 }
 
-// Move p (believed queued on src) to dst if it still is; both queues' locks
-// are taken here. Returns whether it moved.
-bool try_migrate(Proc* p, int src, int dst, u64 now, trace::MigrateReason why) {
-    PairGuard g(src, dst);
+// Move p (believed queued on src) to dst if it still is; the caller holds
+// both queues' locks. Returns whether it moved.
+bool migrate_locked(Proc* p, int src, int dst, u64 now, trace::MigrateReason why) {
     if (p->rq != src || !p->se.queued || !p->rq_counted || !sched::mask_has(p->affinity, static_cast<unsigned>(dst)))
         return false;
     sched::migrate(policy(g_rqs[src]), policy(g_rqs[dst]), p->se, now);
+    if (p->woken) {  // the pull hint follows it
+        if (g_rqs[src].waking) g_rqs[src].waking--;
+        g_rqs[dst].waking++;
+    }
     uncount(g_rqs[src], p);
     p->rq = dst;
     count(g_rqs[dst], p);
@@ -206,6 +215,11 @@ bool try_migrate(Proc* p, int src, int dst, u64 now, trace::MigrateReason why) {
     p->stat_migrations++;
     trace_migrate(p->tid, src, dst, why);
     return true;
+}
+
+bool try_migrate(Proc* p, int src, int dst, u64 now, trace::MigrateReason why) {
+    PairGuard g(src, dst);
+    return migrate_locked(p, src, dst, now, why);
 }
 
 // The most behind waiting process of queue src that may run on dst.
@@ -316,6 +330,37 @@ void clear_current(RunQueue& q, Proc* p) {
         if (q.curr[i] == p) q.curr[i] = nullptr;
 }
 
+// Bit c: p, woken, would preempt what runs on hart c (Policy::preempts_on).
+// Hints read without c's lock, as the loads are: rq_drain decides there.
+u64 preempt_mask(const Proc* p, u64 now) {
+    u64 m = 0;
+    for (int c = 0; c < g_ncpus; c++) {
+        const Proc* r = g_cpus[c].proc;
+        if (!r || r == p || r->rq != c || !sched::mask_has(p->affinity, static_cast<unsigned>(c))) continue;
+        if (policy(g_rqs[c]).preempts_on(p->se, r->se, now)) m |= 1ull << c;
+    }
+    return m;
+}
+
+// Before a pick: take another queue's lead if it is a woken process not run
+// since, waiting behind one it did not preempt, and it beats this queue's
+// lead (balance.h pull_beats). Only queues whose hint says they hold such
+// a process are locked (recorded as a steal in traces).
+void pull(int cpu, u64 now) {
+    for (int i = 0; i < g_ncpus; i++) {
+        if (i == cpu || __atomic_load_n(&g_rqs[i].waking, __ATOMIC_RELAXED) == 0) continue;
+        PairGuard g(cpu, i);
+        RunQueue& q = g_rqs[i];
+        charge_current(q, i, now);
+        const sched::Lead l = policy(q).lead();
+        Proc* p = l.e ? static_cast<Proc*>(l.e->owner) : nullptr;
+        const Proc* r = q.curr[i];
+        if (!p || !p->woken || p->moved || !r || policy(q).preempts(p->se, r->se)) continue;
+        if (!sched::pull_beats(l, policy(g_rqs[cpu]).lead())) continue;
+        if (migrate_locked(p, i, cpu, now, trace::MigrateReason::Steal)) return;
+    }
+}
+
 }  // namespace
 
 void rq_init(const RqSetup& setup) {
@@ -371,6 +416,7 @@ bool enqueue_woken(RunQueue& q, Proc* p, int target, u64 now) {
     if (!p->rq_counted) count(q, p);  // a remote wake-up counted it when it pushed it
     charge_current(q, g_percpu ? target : -1, now);
     policy(q).enqueue(p->se, now);
+    if (p->woken) q.waking++;
     trace_enqueue(p, target, q.nr);
     return g_percpu && should_preempt(q, p, target);
 }
@@ -393,7 +439,8 @@ void rq_wake(Proc* p, u64 now) {
         sched::QueueLoad q[param::kMaxCpus];
         snapshot(q);
         const bool warm = p->rq >= 0 && now - p->last_ran < g_slice;
-        target = sched::select_cpu(q, static_cast<unsigned>(g_ncpus), p->rq, p->affinity, warm, p->se.weight);
+        target = sched::select_cpu(q, static_cast<unsigned>(g_ncpus), p->rq, p->affinity, warm, p->se.weight,
+                                   preempt_mask(p, now));
     }
     p->rq = target;
     p->woke_at = now;
@@ -457,11 +504,13 @@ Proc* rq_pick(int cpu) {
     rq_drain(cpu);
     const u64 start = now_cycles();
     if (g_percpu && __atomic_load_n(&q.nr, __ATOMIC_RELAXED) == 0) steal(cpu, start);
+    if (g_percpu && g_ncpus > 1) pull(cpu, start);
     RqLock g(q);
     const u64 now = now_cycles();
     sched::Entity* e = policy(q).pick(static_cast<unsigned>(cpu), now);
     if (!e) return nullptr;
     Proc* p = static_cast<Proc*>(e->owner);
+    if (p->woken && q.waking) q.waking--;
     trace_pick(p, g_percpu ? cpu : 0, q.nr);
     p->running_since = now;
     p->charged_until = now;

@@ -12,11 +12,18 @@
 //
 //   select_cpu   where a new or woken task goes: its previous cpu if that
 //                queue is empty; else any empty queue it may use (scanning
-//                from prev + 1, so wake-ups spread); else its previous cpu
-//                if `warm` (it ran there recently: its cache may hold its
-//                data) and that queue is at most its own weight heavier
+//                from prev + 1, so wake-ups spread); else a cpu whose
+//                running task it would preempt (`preempts`, bit c: the
+//                caller asked the policy, Policy::preempts_on): prev if it
+//                is one, else the first from prev + 1; else its previous
+//                cpu if `warm` (it ran there recently: its cache may hold
+//                its data) and that queue is at most its own weight heavier
 //                than the lightest; else the least loaded queue (ties: fewer
 //                tasks, then the lowest index). Only cpus in `allowed`.
+//                (Issue 23 finding 3: without the preemption rule a woken
+//                latency-sensitive task went to the least loaded queue and
+//                waited out a hog's slice there while on another hart it
+//                would have preempted at once.)
 //   steal_victim a cpu whose queue emptied pulls (work stealing): from the
 //                queue with the most waiting (queued, not running) tasks.
 //   busiest      periodic balancing: the most loaded other queue, if its
@@ -74,8 +81,16 @@ struct QueueLoad {
     u32 min_weight = 0;
 };
 
-int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight);
+int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight, CpuMask preempts = 0);
 int steal_victim(const QueueLoad* q, unsigned n, unsigned self);
+// A pick on a per-cpu queue pulls another queue's lead (a woken task that
+// has not run since: the caller checks) when it is eligible there and due
+// sooner than the local lead, or the local queue has no eligible lead.
+// Without it a woken task placed behind a busy hart waited there while
+// another hart picked a hog (issue 23 finding 3).
+constexpr bool pull_beats(const Lead& remote, const Lead& local) {
+    return remote.e && remote.eligible && (!local.e || !local.eligible || remote.due < local.due);
+}
 int busiest(const QueueLoad* q, unsigned n, unsigned self);
 
 enum class Move : u8 { No, Rotates, Improves };  // in order of preference

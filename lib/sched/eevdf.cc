@@ -39,15 +39,35 @@ i64 Eevdf::place(const Entity& e) const {
 // task that wakes on another hart's queue decays the same. A sleep of 2^32
 // time units or more clears it.
 void Eevdf::decay(Entity& e, Time now) const {
+    e.vlag = decayed_lag(e, now);
     e.delayed = false;
-    if (e.vlag >= 0) return;
+}
+
+i64 Eevdf::decayed_lag(const Entity& e, Time now) const {
+    if (e.vlag >= 0) return e.vlag;
     const Time dt = now > e.run_until ? now - e.run_until : 0;
-    if (dt >= (Time(1) << 32)) {
-        e.vlag = 0;
-        return;
-    }
-    const u64 dv = ((dt * ncpus_) << shift_) / (total_weight_ + e.eweight);
-    e.vlag = static_cast<u64>(-e.vlag) <= dv ? 0 : e.vlag + static_cast<i64>(dv);
+    if (dt >= (Time(1) << 32)) return 0;
+    const u64 dv = ((dt * ncpus_) << shift_) / (total_weight_ + e.weight);
+    return static_cast<u64>(-e.vlag) <= dv ? 0 : e.vlag + static_cast<i64>(dv);
+}
+
+// Where enqueue(woken, now) would put it here (decayed, clamped lag; the
+// unfinished part of its request), then preempts()'s test against running.
+// A woken task with negative lag is not eligible on joining, so it does
+// not preempt; one with lag >= 0 is.
+bool Eevdf::preempts_on(const Entity& woken, const Entity& running, Time now) const {
+    const i64 limit = lag_limit(woken.weight);
+    const i64 lag = clamp(woken.delayed ? decayed_lag(woken, now) : woken.vlag, -limit, limit);
+    if (lag < 0) return false;
+    if (!running.on_cpu) return false;
+    const i64 V = virtual_time();
+    if (running.vruntime > V) return true;  // running is ineligible
+    const i64 v = total_weight_ == 0 ? idle_v_ - lag
+                                     : V - lag - lag * static_cast<i64>(woken.weight) / static_cast<i64>(total_weight_);
+    const Time r = woken.request ? woken.request : slice_;
+    const i64 vs = static_cast<i64>((r << shift_) / woken.weight);
+    const i64 rest = woken.deadline - woken.vruntime;
+    return v + (rest <= 0 || rest > vs ? vs : rest) < running.deadline;
 }
 
 void Eevdf::dequeue(Entity& e) {
@@ -74,6 +94,17 @@ bool Eevdf::preempts_current(const Entity& running) const {
     const i64 v = virtual_time();
     const Entity* e = tree_.first_passing([=](i64 x) { return x <= v; });
     return e && e->deadline < running.deadline;
+}
+
+// pick()'s choice without taking it: the eligible queued task with the
+// earliest deadline (or, when none is eligible, the least ineligible).
+Lead Eevdf::lead() const {
+    if (tree_.empty()) return {};
+    const i64 v = virtual_time();
+    const i64 limit = v < tree_.root()->min_vruntime ? tree_.root()->min_vruntime : v;
+    const Entity* e = tree_.first_passing([=](i64 x) { return x <= limit; });
+    if (!e) return {};
+    return {e, e->deadline - v, e->vruntime <= v};
 }
 
 // A running task (in the sums) leaves them with its old weight, is placed

@@ -126,6 +126,8 @@ class Eevdf final : public Policy {
     }
     bool preempts(const Entity& woken, const Entity& running) const override;
     bool preempts_current(const Entity& running) const override;
+    bool preempts_on(const Entity& woken, const Entity& running, Time now) const override;
+    Lead lead() const override;
     void reweight(Entity& e, u32 weight, u8 level) override;
     usize size() const override { return count_; }
     void set_cpus(unsigned n) override;
@@ -149,6 +151,7 @@ class Eevdf final : public Policy {
     i64 lag_limit(u32 weight) const { return 2 * vslice(weight); }
     i64 place(const Entity& e) const;
     void decay(Entity& e, Time now) const;
+    i64 decayed_lag(const Entity& e, Time now) const;
     i64 virtual_time_with(const Entity& e) const;
     void add_sums(const Entity& e);
     void sub_sums(const Entity& e);

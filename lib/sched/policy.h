@@ -128,6 +128,17 @@ struct Entity {
     }
 };
 
+// What a queue's pick() would return now and how soon it is due, so that
+// the leads of several queues of one policy can be compared (a pick pulls a
+// remote woken task that beats its own lead: lib/sched/balance.h
+// pull_beats). due: its deadline minus the queue's virtual time (smaller =
+// sooner); eligible: it is not ahead of the queue's virtual time.
+struct Lead {
+    const Entity* e = nullptr;
+    i64 due = 0;
+    bool eligible = false;
+};
+
 class Policy {
   public:
     virtual const char* name() const = 0;
@@ -141,6 +152,19 @@ class Policy {
     virtual void forget(Entity& e) { (void)e; }
     // Should a newly woken `woken` preempt `running`?
     virtual bool preempts(const Entity& woken, const Entity& running) const = 0;
+    // Placement (per-cpu queues): would `woken`, not in this queue, preempt
+    // `running` (this queue's running task, charged up to now) if it were
+    // enqueued here at `now`? Reads only; a hint for choosing a queue
+    // (lib/sched/balance.h select_cpu). Default: preempts(woken, running)
+    // (their comparisons do not depend on the queue). EEVDF: where
+    // enqueue() would place it against this queue's virtual time.
+    virtual bool preempts_on(const Entity& woken, const Entity& running, Time now) const {
+        (void)now;
+        return preempts(woken, running);
+    }
+    // The lead of this queue (see Lead). Default: none, so nothing is pulled
+    // (only EEVDF compares leads across queues).
+    virtual Lead lead() const { return {}; }
     // At a tick (running charged up to now): should a queued task take over
     // before running's slice ends? Default: no (EEVDF: running is
     // ineligible and an eligible queued task has an earlier deadline).
