@@ -139,11 +139,22 @@ class Guest:
         self.close()
 
 
-def relay_results(out, prefix, tag):
+def relay_results(out, prefix, tag, context=40):
     """Print a guest program's `PASS name ...` / `FAIL name: ...` lines as
-    `PASS prefix-name-tag ...` for tests/run_tests.py."""
+    `PASS prefix-name-tag ...` for tests/run_tests.py. When one failed, the
+    program's other console lines (its diagnostics, the kernel's `oom:`
+    lines...) follow, the last `context` of them, indented under `  | ` so
+    that no counter takes them for verdicts: an intermittent failure then
+    says what the guest saw the one time it happens."""
+    failed = False
     for m in re.finditer(r"^(PASS|FAIL) (\S+?)(:| |$)(.*)$", out, re.M):
         print("%s %s-%s-%s%s%s" % (m.group(1), prefix, m.group(2), tag, m.group(3), m.group(4)))
+        failed = failed or m.group(1) == "FAIL"
+    if failed:
+        said = [ln.rstrip("\r") for ln in out.split("\n")]
+        said = [ln for ln in said if ln.strip() and not re.match(r"^(PASS|FAIL) ", ln)]
+        for ln in said[-context:]:
+            print("  | " + ln)
 
 
 def report(ok, name, detail=""):
