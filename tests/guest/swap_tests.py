@@ -3,8 +3,8 @@
     swap_tests.py HARTS...
 
 Boots a 24 MiB guest (about 19 MiB free) with a 32 MiB swap disk
-(Guest(swap_mb=...): virtio-mmio slot 2) once per hart count (default 1
-and 3), and checks, through `mem` (user/mem.c: OSTEP chapter 21's memory
+(Guest(swap_mb=...): virtio-mmio slot 2) once per hart count (default 1,
+3 and 8), and checks, through `mem` (user/mem.c: OSTEP chapter 21's memory
 toucher) and `vmstat` (SYS_vmstat):
   - the console names the swap area and the replacement policy (clock);
   - the cliff: `mem 24 2` writes a pattern over 24 MiB, more than is free,
@@ -111,7 +111,7 @@ def run(harts, policy=None):
 
 
 def main():
-    harts = [int(a) for a in sys.argv[1:]] or [1, 3]
+    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
     clock = None
     for h in harts:
         got = run(h)
