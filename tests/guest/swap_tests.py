@@ -23,6 +23,10 @@ toucher) and `vmstat` (SYS_vmstat):
     refused by sbrk, nobody is killed;
   - then the shell answers and fsck finds the file-system disk clean (swap
     traffic never touches it).
+A crash during page-out (1 hart): `mem 24 100` runs in the background,
+writing its lines to a file, and once vmstat shows page-outs QEMU is
+killed; fsck must find the disk clean and no word of mem's pattern may be
+anywhere on the file-system disk (swap traffic goes to the swap disk only).
 On 1 hart the guest also boots with vm=fifo: the console says fifo and
 the cliff passes the same way; and on both 1-hart boots `mem -w 20 2048 2`
 (a 2 MiB hot set touched between the pages of a 20 MiB sweep) must read
@@ -63,6 +67,37 @@ def hot_set(g, name):
     ok = "mem: hot 512 pages cold 5120 pages passes 2 ok" in out and c is not None and int(c.group(4)) > 0
     report(ok, name, repr(out[-400:]))
     return int(c.group(4)) if ok else None
+
+
+def pattern_word(i, pazz=0):
+    """user/mem.c's word_of(i, pass), as the 8 bytes the guest stores."""
+    return (((i * 0x9e3779b97f4a7c15) & (2 ** 64 - 1)) ^ pazz).to_bytes(8, "little")
+
+
+def crash_mid_pageout():
+    name = "swap-crash-fsck-1harts"
+    with Guest(cpus=1, mem=MEM, swap_mb=SWAP_MB, timeout=60) as g:
+        try:
+            g.boot()
+            g.run("mem 24 100 > memout &", timeout=30)
+            out = ""
+            for _ in range(30):
+                out = g.run("vmstat", timeout=30)
+                m = re.search(r"pgout (\d+)", out)
+                if m and int(m.group(1)) > 1000:
+                    break
+                g.run("sleep 5", timeout=30)
+        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
+            no_prompt(g, "swap-crash", 1, e)
+            return
+        m = re.search(r"pgout (\d+)", out)
+        report(m is not None and int(m.group(1)) > 1000, "swap-crash-paging-1harts", repr(out))
+        clean, fsck = g.stop_and_fsck()  # QEMU killed while mem pages out and in
+        report(clean, name, fsck.replace("\n", " | "))
+        with open(g.image, "rb") as f:
+            disk = f.read()
+        found = [i for i in (1000, 2345, 100000, 1000000) if pattern_word(i) in disk or pattern_word(i, 1) in disk]
+        report(not found, "swap-crash-no-pattern-on-fs-disk-1harts", "words of indexes %r on the fs disk" % found)
 
 
 def run(harts, policy=None):
@@ -118,6 +153,7 @@ def main():
         if h == 1:
             clock = got
     if 1 in harts:
+        crash_mid_pageout()
         fifo = run(1, "fifo")
         report(clock is not None and fifo is not None and clock < fifo, "swap-clock-beats-fifo-1harts",
                "hot-set page-ins: clock %r, fifo %r" % (clock, fifo))
