@@ -4,14 +4,16 @@
 // The core map has one entry per frame of RAM: the owner (thread-group
 // index + 1, 0 = none) and the virtual page at which it maps the frame,
 // plus the replacement queues' links (lib/vm/replace.h): one queue per
-// process. A frame is in it only while it is a private anonymous page with
-// one mapping: the fault path tracks what it zero-fills, copies on write
-// or swaps in; kfree untracks. A record may go stale (its frame now mapped
-// only by a fork child, or the group reused): nothing untracks it then,
-// because reclaim is local and checks every victim against the caller's
-// own page table, and tracking a frame again moves it to its new owner. Replacement is local (OSTEP 23.1, VMS): a
-// thread faulting while free frames are below the low watermark pages out its own process's pages. So the page tables
-// changed are always the caller's own, which fork, sbrk, munmap, exec and exit change without pt_lock only from the
+// process. The fault path tracks the private anonymous pages it
+// zero-fills, copies on write or swaps in; kfree untracks. A record may go
+// stale (its frame now mapped only by a fork child, or the group reused):
+// nothing untracks it then, because every victim is checked against the
+// caller's own page table, and tracking a frame again moves it to its new
+// owner.
+// Replacement is local (OSTEP 23.1, VMS): a thread faulting while free
+// frames are below the low watermark pages out its own process's pages.
+// So the page tables changed are always the caller's own, which fork,
+// sbrk, munmap, exec and exit change without pt_lock only from the
 // process's own thread or under its mm_lock, which the reclaimer holds.
 // Victims are checked again under pt_lock before anything changes, so a
 // stale record costs a look, never a wrong page-out.
