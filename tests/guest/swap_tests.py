@@ -14,6 +14,10 @@ toucher) and `vmstat` (SYS_vmstat):
   - fork of a partly swapped process: `mem -f 20` forks after writing 20
     MiB (some of it in swap), and parent and child each read it all back
     and write their own (copy-on-write over swap slots shared by fork);
+    `mem -F 20` the same with both at once: every resident page is shared
+    by the two, so each pages out its own mappings of shared frames (the
+    scan fallback) until frames come free (before it: the parent was
+    killed, `page fault: ... (out of memory)`);
   - several harts faulting the same swapped pages: `mem -t 4 22` writes
     22 MiB, then 4 threads read all of it back at once, 8 pages apart
     (they meet on every page), and every word is right;
@@ -119,6 +123,9 @@ def run(harts, policy=None):
             if policy is None:
                 out = g.run("mem -f 20", timeout=600)
                 report("mem: 20 MiB ok (fork)" in out, "%s-fork-%s" % (prefix, tag), repr(out[-600:]))
+                out = g.run("mem -F 20", timeout=600)
+                report("mem: 20 MiB ok (fork)" in out and "killed" not in out, "%s-fork-together-%s" % (prefix, tag),
+                       repr(out[-600:]))
                 out = g.run("vmstat mem -t 4 22", timeout=600)
                 c = COUNTS.search(out)
                 report("mem: 4 threads read 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
