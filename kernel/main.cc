@@ -2,11 +2,14 @@
 //
 // Boot path: entry.S (machine mode, stacks) -> machine_start (start.cc:
 // delegation, PMP, timer, mret) -> kmain here, in supervisor mode with
-// paging off. Hart 0 reads the device tree, brings up the console, memory,
-// paging, processes, traps, interrupts, the disk, the framebuffer (if QEMU
-// has a display) and the first process, in that order (each step needs the
-// previous ones); then it releases the other harts, which only switch on
-// paging and their own trap/interrupt state. Every hart then enters its scheduler loop and never returns.
+// paging off. Hart 0 reads the device tree and the boot arguments (parsed
+// once, lib/boot_args.h, before anything uses them), then brings up the
+// console, memory, paging, processes, traps, interrupts, the disk, the
+// framebuffer (if QEMU has a display), the run queues and the first
+// process in the order boot_hart0 lists them (each step needs the ones
+// before it); then it releases the other harts, which only switch on
+// paging and their own trap/interrupt state. Every hart then enters its
+// scheduler loop and never returns.
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
@@ -17,7 +20,6 @@
 #include "kernel/fs/file.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
-#include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/swap.h"
 #include "kernel/proc/internal.h"
@@ -25,55 +27,17 @@
 #include "kernel/proc/signal.h"
 #include "kernel/prof/prof.h"
 #include "kernel/trace/trace.h"
+#include "kernel/trap.h"
+#include "lib/boot_args.h"
 #include "lib/fdt.h"
-#include "lib/sched/weights.h"
 
 namespace q {
-
-void trap_init_hart();
-extern u64 g_slice_cycles;
 
 namespace {
 
 constinit volatile bool g_started = false;
 constinit fdt::BootInfo g_boot;
-
-// Value of `key=` in the boot arguments, copied into out (empty if absent).
-void boot_arg(const char* args, const char* key, char* out, usize n) {
-    out[0] = 0;
-    const usize klen = strlen(key);
-    for (const char* s = args; *s;) {
-        while (*s == ' ') s++;
-        if (strncmp(s, key, klen) == 0 && s[klen] == '=') {
-            s += klen + 1;
-            usize i = 0;
-            for (; s[i] && s[i] != ' ' && i + 1 < n; i++) out[i] = s[i];
-            out[i] = 0;
-            return;
-        }
-        while (*s && *s != ' ') s++;
-    }
-}
-
-u64 parse_u64(const char* s) {
-    u64 v = 0;
-    for (; *s >= '0' && *s <= '9'; s++) v = v * 10 + static_cast<u64>(*s - '0');
-    return *s ? 0 : v;
-}
-
-// mlfq_boost=US (0: never; default 10 slices) and mlfq_reset=1 (mlfq.py -S).
-void mlfq_args() {
-    char boost[16], reset[4];
-    boot_arg(g_boot.bootargs, "mlfq_boost", boost, sizeof(boost));
-    boot_arg(g_boot.bootargs, "mlfq_reset", reset, sizeof(reset));
-    u64 cycles = sched::kMlfqBoostDefault;
-    if (boost[0]) {
-        const u64 us = parse_u64(boost);
-        if (us <= 100'000'000 && (us != 0 || strncmp(boost, "0", 2) == 0)) cycles = us * (param::kTimerHz / 1'000'000);
-        else kprintf("quanta: ignoring mlfq_boost=%s (0..100000000 us)\n", boost);
-    }
-    rq_set_mlfq(cycles, reset[0] == '1');
-}
+constexpr u64 kCyclesPerUs = param::kTimerHz / 1'000'000;
 
 void read_device_tree() {
     const bool ok = g_dtb_pa != 0 && fdt::parse(reinterpret_cast<const void*>(g_dtb_pa), 1 << 20, &g_boot);
@@ -93,47 +57,60 @@ void clamp_harts() {
     g_boot.ncpus = param::kMaxCpus;
 }
 
+// The boot arguments, parsed once (lib/boot_args.h); a rejected word is
+// said on the console and leaves its default.
+boot::Config read_boot_args() {
+    const boot::Parsed parsed = boot::parse(g_boot.bootargs);
+    const int kept = parsed.nrejected < boot::Parsed::kMaxRejected ? parsed.nrejected : boot::Parsed::kMaxRejected;
+    for (int i = 0; i < kept; i++) {
+        kprintf("quanta: ignoring %s (%s)\n", parsed.rejected[i].word, parsed.rejected[i].range);
+    }
+    if (parsed.nrejected > kept) kprintf("quanta: ignoring %d more boot arguments\n", parsed.nrejected - kept);
+    return parsed.config;
+}
+
+// The scheduler's set-up from the boot arguments and the hart count.
+RqSetup scheduler_setup(const boot::Config& cfg) {
+    RqSetup s;
+    s.policy = cfg.sched;
+    s.mode = cfg.rq;
+    s.ncpus = g_boot.ncpus;
+    s.slice_cycles = cfg.slice_us ? cfg.slice_us * kCyclesPerUs : param::default_slice_cycles(g_boot.ncpus);
+    if (cfg.mlfq_boost_given) s.mlfq_boost = cfg.mlfq_boost_us * kCyclesPerUs;
+    s.mlfq_io_reset = cfg.mlfq_reset;
+    return s;
+}
+
+// Hart 0 brings the machine up; each step needs the ones before it.
 void boot_hart0() {
-    read_device_tree();
-    console_init();
+    read_device_tree();  // memory, harts and boot arguments from QEMU
+    console_init();      // UART: kprintf works from here on
     kprintf("\nquanta: %d harts, %lu MiB RAM, bootargs '%s'\n", g_boot.ncpus, g_boot.mem_size >> 20, g_boot.bootargs);
     clamp_harts();
-    kalloc_init(g_boot.mem_base + g_boot.mem_size);
-    kvm_init();
-    proc_map_stacks(g_kernel_pagetable);
-    kvm_init_hart();
-    proc_init();
-    sigtramp_init();
-    trap_init_hart();
-    plic_init();
+    const boot::Config cfg = read_boot_args();
+    kalloc_init(g_boot.mem_base + g_boot.mem_size);  // physical page pool
+    kvm_init();                                      // kernel page table
+    proc_map_stacks(g_kernel_pagetable);             // a kernel stack per process slot
+    kvm_init_hart();                                 // paging on for hart 0
+    proc_init();                                     // process table
+    sigtramp_init();                                 // the signal trampoline page
+    trap_init_hart();                                // stvec, FP
+    plic_init();                                     // interrupt controller
     plic_init_hart();
-    bcache_init();
-    inode_table_init();
-    file_table_init();
-    disk_init();
-    fb_init();
-    char vm_policy[16];
-    boot_arg(g_boot.bootargs, "vm", vm_policy, sizeof(vm_policy));
-    swap_init(vm_policy);  // the swap disk, if any, and the replacement policy (docs/memory.md "Swap")
-    char policy[16];
-    boot_arg(g_boot.bootargs, "sched", policy, sizeof(policy));
-    char slice[16];
-    boot_arg(g_boot.bootargs, "slice", slice, sizeof(slice));
-    g_slice_cycles = param::default_slice_cycles(g_boot.ncpus);
-    if (slice[0]) {
-        const u64 us = parse_u64(slice);
-        if (us >= 100 && us <= 1'000'000) g_slice_cycles = us * (param::kTimerHz / 1'000'000);
-        else kprintf("quanta: ignoring slice=%s (100..1000000 us)\n", slice);
-    }
-    char rq_mode[16];
-    boot_arg(g_boot.bootargs, "rq", rq_mode, sizeof(rq_mode));
-    mlfq_args();
-    rq_init(policy, rq_mode, g_slice_cycles, g_boot.ncpus);
+    bcache_init();       // buffer cache
+    inode_table_init();  // in-memory inodes
+    file_table_init();   // open files
+    disk_init();         // virtio disk
+    fb_init();           // framebuffer, if QEMU has a display
+    swap_init(cfg.vm);   // the swap disk, if any, and vm= (docs/memory.md "Swap")
+    const RqSetup rq = scheduler_setup(cfg);
+    g_slice_cycles = rq.slice_cycles;
+    rq_init(rq);  // run queues and the policy
     trace::init(g_boot.ncpus);
     prof::init(g_boot.ncpus);
     kprintf("quanta: scheduler %s (%s queues), slice %lu us\n", rq_policy_name(), rq_mode_name(),
-            g_slice_cycles / (param::kTimerHz / 1'000'000));
-    user_init();
+            g_slice_cycles / kCyclesPerUs);
+    user_init();  // the first process (initcode, which execs /init)
     __atomic_store_n(&g_started, true, __ATOMIC_RELEASE);
 }
 
@@ -151,7 +128,7 @@ extern "C" void kmain() {
         trap_init_hart();
         plic_init_hart();
     }
-    riscv::w_scounteren(riscv::r_scounteren() | 2);  // user mode may read `time`
+    riscv::w_scounteren(riscv::r_scounteren() | riscv::kCounterenTm);  // user mode may read `time`
     scheduler();
 }
 

@@ -17,6 +17,7 @@
 // User floating point is lazy (kernel/arch/fpu.h): usertrap saves it first
 // if the user dirtied it, an illegal instruction with FP off turns it on,
 // usertrap_return ends in fpu_enter_user for a process that uses FP.
+#include "kernel/trap.h"
 #include "kernel/arch/fpu.h"
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"

@@ -1,4 +1,4 @@
-# Host tests for kernel logic kept in lib/ (page pool, device-tree reader,
+# Host tests for kernel logic kept in lib/ (page pool, device-tree reader, boot arguments,
 # word-at-a-time memory routines, the out-of-memory rule, process limits):
 # build/tests/klib_tests (mk/lib.mk's host_test). The error numbers of
 # SYS_errno (lib/abi/errno_map.h) and the console's line editor
@@ -12,7 +12,7 @@ VIRT_DTB := tests/host/data/virt-3cpu.dtb
 KLIB_TEST_SRCS := tests/host/kernel_lib_test.cc tests/host/memops_test.cc tests/host/oom_rule_test.cc \
   tests/host/rlimit_test.cc tests/host/vm_regions_test.cc tests/host/page_refs_test.cc \
   tests/host/abi_errno_test.cc tests/host/console_line_test.cc \
-  tests/host/signal_rules_test.cc tests/host/swap_test.cc
+  tests/host/signal_rules_test.cc tests/host/boot_args_test.cc tests/host/swap_test.cc
 $(call host_test,klib_tests,$(KLIB_TEST_SRCS))
 $(BUILD)/host/tests/host/kernel_lib_test.o $(BUILD)/host-san/tests/host/kernel_lib_test.o: \
   HOST_CXXFLAGS += -DQ_VIRT_DTB='"$(VIRT_DTB)"'

@@ -9,7 +9,7 @@
 UPROG_NAMES += prof
 UPROG_PARTS_prof := dumpfile
 
-PROF_TOOL_SRCS := tools/image_files.cc tools/prof_reader.cc
+PROF_TOOL_SRCS := tools/image_files.cc tools/dump_sections.cc tools/prof_reader.cc
 QPROF := $(BUILD)/qprof
 
 $(QPROF): $(BUILD)/host/tools/qprof.o $(patsubst %.cc,$(BUILD)/host/%.o,$(PROF_TOOL_SRCS)) $(BUILD)/libquanta-host.a

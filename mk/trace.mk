@@ -9,7 +9,7 @@
 UPROG_NAMES += trace
 UPROG_PARTS_trace := dumpfile
 
-TRACE_TOOL_SRCS := tools/image_files.cc tools/trace_reader.cc tools/trace_model.cc tools/trace_output.cc
+TRACE_TOOL_SRCS := tools/image_files.cc tools/dump_sections.cc tools/trace_reader.cc tools/trace_model.cc tools/trace_output.cc
 QTRACE := $(BUILD)/qtrace
 
 $(QTRACE): $(BUILD)/host/tools/qtrace.o $(patsubst %.cc,$(BUILD)/host/%.o,$(TRACE_TOOL_SRCS)) $(BUILD)/libquanta-host.a

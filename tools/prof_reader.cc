@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "tools/dump_sections.h"
 #include "tools/image_files.h"
 
 namespace q::tools {
@@ -33,30 +34,13 @@ bool fail(std::string* err, const std::string& msg) {
     return false;
 }
 
+constexpr DumpKind kProfile{"profile",      "sample",           "qprof",        prof::kMagic,
+                            prof::kVersion, sizeof(DumpHeader), sizeof(Sample), kMaxSamplesPerHart};
+
+// The shared checks, and the profile's own: a sampling period.
 bool check_header(const DumpHeader& h, u64 size, std::string* err) {
-    if (h.magic != prof::kMagic) return fail(err, "not a quanta profile dump (bad magic)");
-    if (h.version != prof::kVersion)
-        return fail(err, "profile dump version " + std::to_string(h.version) + ", this tool reads version " +
-                             std::to_string(prof::kVersion) + " (use the qprof built with that kernel)");
-    if (h.header_size != sizeof(DumpHeader) || h.sample_size != sizeof(Sample))
-        return fail(err, "corrupt profile dump: header or sample size does not match the format");
-    if (h.harts == 0 || h.harts > prof::kMaxHarts)
-        return fail(err, "corrupt profile dump: " + std::to_string(h.harts) + " harts (1.." +
-                             std::to_string(prof::kMaxHarts) + ")");
-    if (h.capacity > kMaxSamplesPerHart) return fail(err, "corrupt profile dump: buffer capacity out of range");
+    if (!check_sections(h, size, kProfile, err)) return false;
     if (h.period_cycles == 0 || h.timer_hz == 0) return fail(err, "corrupt profile dump: zero period or timer rate");
-    for (u32 i = 0; i < prof::kMaxHarts; i++) {
-        if (h.samples[i] > h.capacity || (i >= h.harts && (h.samples[i] || h.dropped[i])))
-            return fail(err, "corrupt profile dump: hart " + std::to_string(i) + " sample count out of range");
-    }
-    if (h.stop_time < h.start_time) return fail(err, "corrupt profile dump: stops before it starts");
-    const u64 want = prof::dump_size(h);
-    if (size < want)
-        return fail(
-            err, "truncated profile dump: " + std::to_string(size) + " bytes, the header says " + std::to_string(want));
-    if (size > want)
-        return fail(
-            err, "corrupt profile dump: " + std::to_string(size) + " bytes, the header says " + std::to_string(want));
     return true;
 }
 
@@ -75,15 +59,11 @@ bool check_sample(const Sample& s, u32 hart, u64 index, std::string* err) {
 
 bool parse_prof_dump(const std::vector<u8>& bytes, ProfDump* out, std::string* err) {
     DumpHeader h{};
-    if (bytes.size() < sizeof(h))
-        return fail(err, "truncated profile dump: " + std::to_string(bytes.size()) + " bytes, a header needs " +
-                             std::to_string(sizeof(h)));
-    std::memcpy(&h, bytes.data(), sizeof(h));
-    if (!check_header(h, bytes.size(), err)) return false;
+    if (!copy_header(bytes, kProfile, &h, err) || !check_header(h, bytes.size(), err)) return false;
     std::vector<Sample> all;
     u64 off = sizeof(h);
     for (u32 hart = 0; hart < h.harts; hart++) {
-        for (u64 i = 0; i < h.samples[hart]; i++, off += sizeof(Sample)) {
+        for (u64 i = 0; i < h.counts[hart]; i++, off += sizeof(Sample)) {
             Sample s{};
             std::memcpy(&s, bytes.data() + off, sizeof(s));
             if (!check_sample(s, hart, i, err)) return false;
@@ -96,15 +76,7 @@ bool parse_prof_dump(const std::vector<u8>& bytes, ProfDump* out, std::string* e
 }
 
 bool read_prof_from_image(const Image& img, const std::string& path, std::vector<u8>* out, std::string* err) {
-    auto size = [](const std::vector<u8>& first) -> u64 {
-        if (first.size() < sizeof(DumpHeader)) return 0;
-        DumpHeader h{};
-        std::memcpy(&h, first.data(), sizeof(h));
-        if (h.magic != prof::kMagic || h.harts > prof::kMaxHarts) return 0;
-        for (u32 i = 0; i < prof::kMaxHarts; i++)
-            if (h.samples[i] > kMaxSamplesPerHart) return 0;  // (no overflow below)
-        return prof::dump_size(h);
-    };
+    auto size = [](const std::vector<u8>& first) { return split_dump_size(first, kProfile); };
     return read_split_dump(img, path, "prof", size, out, err);
 }
 

@@ -165,7 +165,7 @@ void write_summary(const Model& m, std::FILE* f) {
     const u64 hz = m.header.timer_hz;
     const u64 span = m.header.stop_time - m.header.start_time;
     std::fprintf(f, "quanta scheduler trace: %s policy, %s queues, %u harts, slice %s ms\n", m.header.policy,
-                 m.header.rq_mode, m.header.harts, ms(m.header.slice_cycles, hz).c_str());
+                 m.header.rq_mode, m.header.harts, ms(m.header.slice_cycles(), hz).c_str());
     std::fprintf(f, "traced %s ms: %" PRIu64 " records, %" PRIu64 " dropped%s\n", ms(span, hz).c_str(), m.records,
                  m.dropped, m.dropped ? " (buffers full: later events are missing; use trace start -b KB)" : "");
     for (const std::string& p : m.policy_changes) std::fprintf(f, "policy changed to %s during the trace\n", p.c_str());
@@ -205,11 +205,12 @@ void write_replay(const Model& m, u64 tick, std::FILE* f) {
     std::fprintf(f, "# schedsim replay of a quanta trace (qtrace): %s policy, %s queues, %u harts\n", m.header.policy,
                  m.header.rq_mode, m.header.harts);
     std::fprintf(f, "# 1 tick = %" PRIu64 " timer cycles; kernel slice = %" PRIu64 " ticks; traced %" PRIu64 " ticks\n",
-                 tick, (m.header.slice_cycles + tick / 2) / tick, (span + tick - 1) / tick);
+                 tick, (m.header.slice_cycles() + tick / 2) / tick, (span + tick - 1) / tick);
     std::fprintf(f,
                  "# run: schedsim --replay FILE --weights linux --cores %u --slice %" PRIu64 " --ticks %" PRIu64
                  " --policy all\n",
-                 m.header.harts, std::max<u64>(1, (m.header.slice_cycles + tick / 2) / tick), (span + tick - 1) / tick);
+                 m.header.harts, std::max<u64>(1, (m.header.slice_cycles() + tick / 2) / tick),
+                 (span + tick - 1) / tick);
     std::fprintf(f, "# ARRIVAL LEVEL BURST... [at TICK level L]   (level = nice + 20)\n");
     struct Line {
         u64 arrival;

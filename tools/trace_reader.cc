@@ -6,6 +6,7 @@
 // first problem found.
 #include "tools/trace_reader.h"
 
+#include "tools/dump_sections.h"
 #include "tools/image_files.h"
 
 #include <algorithm>
@@ -28,31 +29,8 @@ bool fail(std::string* err, const std::string& msg) {
     return false;
 }
 
-bool check_header(const DumpHeader& h, u64 size, std::string* err) {
-    if (h.magic != trace::kMagic) return fail(err, "not a quanta trace dump (bad magic)");
-    if (h.version != trace::kVersion)
-        return fail(err, "trace dump version " + std::to_string(h.version) + ", this tool reads version " +
-                             std::to_string(trace::kVersion) + " (use the qtrace built with that kernel)");
-    if (h.header_size != sizeof(DumpHeader) || h.record_size != sizeof(Record))
-        return fail(err, "corrupt trace dump: header or record size does not match the format");
-    if (h.harts == 0 || h.harts > trace::kMaxHarts)
-        return fail(err, "corrupt trace dump: " + std::to_string(h.harts) + " harts (1.." +
-                             std::to_string(trace::kMaxHarts) + ")");
-    if (h.capacity > kMaxRecordsPerHart) return fail(err, "corrupt trace dump: buffer capacity out of range");
-    for (u32 i = 0; i < trace::kMaxHarts; i++) {
-        if (h.records[i] > h.capacity || (i >= h.harts && (h.records[i] || h.dropped[i])))
-            return fail(err, "corrupt trace dump: hart " + std::to_string(i) + " record count out of range");
-    }
-    if (h.stop_time < h.start_time) return fail(err, "corrupt trace dump: stops before it starts");
-    const u64 want = trace::dump_size(h);
-    if (size < want)
-        return fail(
-            err, "truncated trace dump: " + std::to_string(size) + " bytes, the header says " + std::to_string(want));
-    if (size > want)
-        return fail(err,
-                    "corrupt trace dump: " + std::to_string(size) + " bytes, the header says " + std::to_string(want));
-    return true;
-}
+constexpr DumpKind kTrace{"trace",         "record",           "qtrace",       trace::kMagic,
+                          trace::kVersion, sizeof(DumpHeader), sizeof(Record), kMaxRecordsPerHart};
 
 bool check_record(const Record& r, const DumpHeader& h, u32 hart, u64 index, u64 prev_time, std::string* err) {
     const std::string where = "corrupt trace dump: hart " + std::to_string(hart) + " record " + std::to_string(index);
@@ -76,11 +54,7 @@ const char* event_name(u8 type) {
 
 bool parse_dump(const std::vector<u8>& bytes, TraceDump* out, std::string* err) {
     DumpHeader h{};
-    if (bytes.size() < sizeof(h))
-        return fail(err, "truncated trace dump: " + std::to_string(bytes.size()) + " bytes, a header needs " +
-                             std::to_string(sizeof(h)));
-    std::memcpy(&h, bytes.data(), sizeof(h));
-    if (!check_header(h, bytes.size(), err)) return false;
+    if (!copy_header(bytes, kTrace, &h, err) || !check_sections(h, bytes.size(), kTrace, err)) return false;
     struct Keyed {
         Record r;
         u32 hart;
@@ -90,7 +64,7 @@ bool parse_dump(const std::vector<u8>& bytes, TraceDump* out, std::string* err) 
     u64 off = sizeof(h);
     for (u32 hart = 0; hart < h.harts; hart++) {
         u64 prev = h.start_time;
-        for (u64 i = 0; i < h.records[hart]; i++, off += sizeof(Record)) {
+        for (u64 i = 0; i < h.counts[hart]; i++, off += sizeof(Record)) {
             Record r{};
             std::memcpy(&r, bytes.data() + off, sizeof(r));
             if (!check_record(r, h, hart, i, prev, err)) return false;
@@ -110,15 +84,7 @@ bool parse_dump(const std::vector<u8>& bytes, TraceDump* out, std::string* err) 
 }
 
 bool read_dump_from_image(const Image& img, const std::string& path, std::vector<u8>* out, std::string* err) {
-    auto size = [](const std::vector<u8>& first) -> u64 {
-        if (first.size() < sizeof(trace::DumpHeader)) return 0;
-        trace::DumpHeader h{};
-        std::memcpy(&h, first.data(), sizeof(h));
-        if (h.magic != trace::kMagic || h.harts > trace::kMaxHarts) return 0;
-        for (u32 i = 0; i < trace::kMaxHarts; i++)
-            if (h.records[i] > kMaxRecordsPerHart) return 0;  // (no overflow below)
-        return trace::dump_size(h);
-    };
+    auto size = [](const std::vector<u8>& first) { return split_dump_size(first, kTrace); };
     return read_split_dump(img, path, "trace", size, out, err);
 }
 

@@ -121,15 +121,15 @@ int submit(const DiskIo& io, Buf* b) {
     return idx[0];
 }
 
-// Notify the device without holding g_lock (which the caller holds on
-// entry and on return): the completion may be handled on another hart at
+// Notify the device without holding g_lock (which the caller's guard holds
+// on entry and on return): the completion may be handled on another hart at
 // once, and (under single-threaded QEMU) this hart may not run again for a
 // while after the MMIO write; it must not hold the lock meanwhile. No wakeup
 // is lost: busy is tested under the lock before sleeping.
-void notify() {
-    g_lock.release();
+void notify(LockGuard& g) {
+    g.unlock();
     reg(Reg::QueueNotify) = 0;
-    g_lock.acquire();
+    g.lock();
 }
 
 // Wait for the request at head to complete, free it (g_lock held).
@@ -167,7 +167,7 @@ Status disk_rw(Buf* b, bool write) {
     int head;
     while ((head = submit(io, b)) < 0) sleep(&g_disk.free[0], g_lock);
     g_disk.stats.round_trips++;
-    notify();
+    notify(g);
     return finish(head, io);
 }
 
@@ -186,7 +186,7 @@ Status disk_batch(const DiskIo* ios, u32 n) {
         }
         if (next != before) {
             if (before == first) g_disk.stats.round_trips++;  // (not when refilling behind requests in flight)
-            notify();
+            notify(g);
         }
         if (first == next) {  // nothing of ours in flight: other callers hold every descriptor
             sleep(&g_disk.free[0], g_lock);

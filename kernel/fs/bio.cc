@@ -330,9 +330,9 @@ Buf* bget(u32 dev, u32 blockno) {
             if (!tried_grow && should_grow()) {
                 tried_grow = true;  // once per call: a failed allocation is not retried
                 g_bcache.growing = true;
-                g_bcache.lock.release();
+                guard.unlock();
                 BufSlab* slab = alloc_slab();
-                g_bcache.lock.acquire();
+                guard.lock();
                 g_bcache.growing = false;
                 if (slab != nullptr) add_slab(slab);
                 continue;  // look again: the block may have been cached meanwhile

@@ -33,13 +33,10 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
 #include "kernel/syscall.h"
+#include "kernel/trap.h"
 #include "lib/abi/abi.h"
 
 namespace q {
-
-// Clock (kernel/trap.cc, declared in kernel/proc/internal.h).
-u64 now_cycles();
-void timer_rearm();
 
 namespace {
 

@@ -18,12 +18,15 @@
 // taken from the writing path.
 //
 // A dump is the owner's header followed by each hart's records in hart
-// order; read() copies any byte range of it out to user memory.
+// order (lib/obs/dump.h); seal() fills the header's shared part when
+// recording stops, and read() copies any byte range of the dump out to
+// user memory.
 #pragma once
 
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
+#include "lib/obs/dump.h"
 #include "lib/oom.h"
 #include "lib/params.h"
 #include "lib/result.h"
@@ -119,13 +122,40 @@ class HartRecords {
     }
     void leave(int cpu) { __atomic_store_n(&bufs_[cpu].writing, 0, __ATOMIC_RELEASE); }
 
-    // Copies bytes [off, off + len) of the dump (header, then each hart's
-    // records; counts[h] of hart h) to user address dst, at most 1 MiB per
-    // call (bounding the time the caller's lock is held). Returns the bytes
+    // After stop(): the shared part of the dump's header (the owner has set
+    // start_time and fills its own fields). Returns the records kept on
+    // all harts.
+    template <typename Header>
+    u64 seal(Header& d, u64 magic, u32 version, u64 period_cycles, u64 now) const {
+        static_assert(sizeof(Header) >= sizeof(obs::Sections) && obs::kMaxHarts == param::kMaxCpus);
+        d.magic = magic;
+        d.version = version;
+        d.header_size = sizeof(Header);
+        d.record_size = sizeof(Rec);
+        d.harts = static_cast<u32>(harts_);
+        d.timer_hz = param::kTimerHz;
+        d.period_cycles = period_cycles;
+        d.stop_time = now;
+        d.capacity = capacity_;
+        u64 total = 0;
+        for (int h = 0; h < harts_; h++) {
+            d.counts[h] = count(h);
+            d.dropped[h] = dropped(h);
+            total += d.counts[h];
+        }
+        return total;
+    }
+
+    // Copies bytes [off, off + len) of the dump (the sealed header d, then
+    // each hart's records) to user address dst, at most 1 MiB per call
+    // (bounding the time the caller's lock is held). Returns the bytes
     // copied, 0 at or past the end, or BadAddress.
-    Result<u64> read(const void* header, u64 header_size, const u64* counts, u64 off, UserAddr dst, u64 len) const {
-        u64 total = header_size;
-        for (int h = 0; h < harts_; h++) total += counts[h] * sizeof(Rec);
+    template <typename Header>
+    Result<u64> read(const Header& d, u64 off, UserAddr dst, u64 len) const {
+        const void* header = &d;
+        const u64 header_size = sizeof(Header);
+        const u64* counts = d.counts;
+        const u64 total = obs::dump_size(d);
         if (off >= total) return u64{0};
         if (len > total - off) len = total - off;
         if (len > (1u << 20)) len = 1u << 20;

@@ -256,7 +256,7 @@ u64 reclaim(ThreadGroup* tg, u64 n) {
 constinit bool g_swap_on = false;
 
 void swap_init(const char* policy) {
-    if (policy[0] && !vm::parse_policy(policy, &g_policy)) kprintf("quanta: ignoring vm=%s (fifo, clock)\n", policy);
+    if (policy[0]) (void)vm::parse_policy(policy, &g_policy);  // (lib/boot_args.cc accepts only these)
     u64 pages = swap_disk_init();
     if (pages == 0) return;
     if (pages > kMaxSlots) pages = kMaxSlots;

@@ -7,6 +7,7 @@
 #include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/proc.h"
+#include "kernel/trap.h"
 
 namespace q {
 
@@ -71,14 +72,5 @@ Status end_other_threads(Proc* p);
 i64 sys_tcreate();
 i64 sys_gettid();
 i64 sys_texit();
-
-// Clock (kernel/trap.cc).
-extern u64 g_ticks;
-extern SpinLock g_ticks_lock;
-u64 now_cycles();
-// Give the process being dispatched a full slice (re-arms this hart's timer).
-void timer_new_slice();
-// Re-arm this hart's timer (a new futex deadline or profiler period; interrupts off).
-void timer_rearm();
 
 }  // namespace q

@@ -120,9 +120,7 @@ constinit unsigned g_kind = 0;  // index of the current policy kind
 constinit bool g_percpu = true;
 constinit int g_ncpus = 1;
 constinit u64 g_slice = 1;
-constinit u64 g_half_life = 64;                         // of Proc::bal_service: 64 slices
-constinit u64 g_mlfq_boost = sched::kMlfqBoostDefault;  // rq_set_mlfq (before rq_init)
-constinit bool g_mlfq_reset = false;
+constinit u64 g_half_life = 64;  // of Proc::bal_service: 64 slices
 
 u64 service(const Proc& p, u64 now) { return p.bal_service.at(now, g_half_life); }
 
@@ -320,9 +318,12 @@ void clear_current(RunQueue& q, Proc* p) {
 
 }  // namespace
 
-void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int ncpus) {
+void rq_init(const RqSetup& setup) {
+    const int ncpus = setup.ncpus;
+    const char* mode = setup.mode;
+    const char* policy_name = setup.policy;
     g_ncpus = ncpus < 1 ? 1 : (ncpus > param::kMaxCpus ? param::kMaxCpus : ncpus);
-    g_slice = slice_cycles ? slice_cycles : 1;
+    g_slice = setup.slice_cycles ? setup.slice_cycles : 1;
     g_half_life = 64 * g_slice;
     if (mode && *mode && !same(mode, "percpu")) {
         if (same(mode, "single")) {
@@ -334,10 +335,10 @@ void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int nc
     sched::PolicyConfig config;
     config.table = sched::WeightTable::Linux;
     config.price = 1024;
-    config.slice = slice_cycles;
+    config.slice = g_slice;
     config.vshift = 16;
-    config.mlfq_boost = g_mlfq_boost;
-    config.mlfq_io_reset = g_mlfq_reset;
+    config.mlfq_boost = setup.mlfq_boost;
+    config.mlfq_io_reset = setup.mlfq_io_reset;
     const int queues = g_percpu ? g_ncpus : 1;
     for (int i = 0; i < queues; i++) {
         config.queue = static_cast<u32>(i);  // each hart's lottery draws its own sequence
@@ -592,11 +593,6 @@ bool rq_stat(int queue, RqStat& out) {
     out.nr = q.nr;
     out.queues = static_cast<u32>(queues);
     return true;
-}
-
-void rq_set_mlfq(u64 boost_cycles, bool io_reset) {
-    g_mlfq_boost = boost_cycles;
-    g_mlfq_reset = io_reset;
 }
 
 int rq_mlfq_level(Proc* p) {

@@ -17,6 +17,7 @@
 // load (and in EEVDF's virtual time) until it is put back or stopped.
 #pragma once
 
+#include "lib/sched/weights.h"
 #include "lib/types.h"
 
 namespace q {
@@ -26,8 +27,16 @@ struct Proc;
 // The policy used when the boot arguments name none (see README).
 constexpr const char* kDefaultPolicy = "eevdf";
 
-// mode: "percpu", "single", or empty (percpu).
-void rq_init(const char* policy_name, const char* mode, u64 slice_cycles, int ncpus);
+// What the boot arguments chose (kernel/main.cc, lib/boot_args.h).
+struct RqSetup {
+    const char* policy = "";  // a policy name (lib/sched/registry.h), or empty: kDefaultPolicy
+    const char* mode = "";    // "percpu", "single", or empty (percpu)
+    u64 slice_cycles = 1;
+    int ncpus = 1;
+    u64 mlfq_boost = sched::kMlfqBoostDefault;  // timer cycles (default: 10 slices; 0: never)
+    bool mlfq_io_reset = false;                 // mlfq.py's -S: a sleep resets the allotment
+};
+void rq_init(const RqSetup& setup);
 // p became runnable (new or woken; caller holds p->lock, state Runnable):
 // choose its queue, queue it at time now, wake or preempt a hart for it.
 void rq_wake(Proc* p, u64 now);
@@ -66,9 +75,6 @@ struct RqStat {
 // Statistics of queue i (its lock's acquisitions since boot); false if no
 // such queue.
 bool rq_stat(int queue, RqStat& out);
-// MLFQ's boost period (timer cycles; sched::kMlfqBoostDefault: 10 slices,
-// 0: never) and mlfq.py's -S (a sleep resets the allotment); before rq_init.
-void rq_set_mlfq(u64 boost_cycles, bool io_reset);
 // p's MLFQ queue (0 = top; lib/sched/mlfq.h Mlfq::level), or -1 when the
 // current policy is not mlfq.
 int rq_mlfq_level(Proc* p);

@@ -30,16 +30,13 @@
 #include "kernel/lib/string.h"
 #include "kernel/proc/internal.h"
 #include "kernel/syscall.h"
+#include "kernel/trap.h"
 
 extern "C" char etext[];  // kernel/arch/riscv/kernel.ld: end of kernel text
 
 namespace q {
 
-void timer_rearm();  // kernel/trap.cc
-
 namespace prof {
-
-static_assert(kMaxHarts == static_cast<u32>(param::kMaxCpus), "one dump section per possible hart");
 
 constinit bool g_on = false;
 
@@ -156,23 +153,7 @@ i64 sys_prof_stop() {
     LockGuard g(g_ctl);
     if (!g_rec.is_on()) return -1;
     g_rec.stop();
-    DumpHeader& d = g_header;
-    d.magic = kMagic;
-    d.version = kVersion;
-    d.header_size = sizeof(DumpHeader);
-    d.sample_size = sizeof(Sample);
-    d.harts = static_cast<u32>(g_rec.harts());
-    d.timer_hz = param::kTimerHz;
-    d.period_cycles = g_period;
-    d.stop_time = now_cycles();
-    d.capacity = g_rec.capacity();
-    u64 total = 0;
-    for (int h = 0; h < g_rec.harts(); h++) {
-        d.samples[h] = g_rec.count(h);
-        d.dropped[h] = g_rec.dropped(h);
-        total += d.samples[h];
-    }
-    return static_cast<i64>(total);
+    return static_cast<i64>(g_rec.seal(g_header, kMagic, kVersion, g_period, now_cycles()));
 }
 
 // prof_read(offset, buf, len) -> bytes of the dump (header, then each
@@ -188,11 +169,11 @@ i64 sys_prof_read() {
     if (len_arg < 0) return -1;
     LockGuard g(g_ctl);
     if (g_rec.is_on() || g_header.magic != kMagic) return -1;
-    if (off >= dump_size(g_header)) {  // read to its end
+    if (off >= obs::dump_size(g_header)) {  // read to its end
         free_buffers();
         return 0;
     }
-    const auto done = g_rec.read(&g_header, sizeof g_header, g_header.samples, off, dst, static_cast<u64>(len_arg));
+    const auto done = g_rec.read(g_header, off, dst, static_cast<u64>(len_arg));
     return done.ok() ? static_cast<i64>(done.value()) : -1;
 }
 

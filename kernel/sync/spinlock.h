@@ -38,16 +38,33 @@ class SpinLock {
     Cpu* cpu_ = nullptr;  // holder, for holding() and debugging
 };
 
-// RAII guard: holds the lock for the guard's scope.
+// RAII guard: holds the lock for the guard's scope, unless the scope lets
+// go of it for a while with unlock() (a call that must not hold it: an
+// allocation that may sleep, a device kick) and takes it back with lock().
+// The destructor releases only what the guard holds, so a scope may also
+// end unlocked. Like SerenityOS's SpinlockLocker.
 class LockGuard {
   public:
     explicit LockGuard(SpinLock& l) : lock_(l) { lock_.acquire(); }
-    ~LockGuard() { lock_.release(); }
+    ~LockGuard() {
+        if (held_) lock_.release();
+    }
     LockGuard(const LockGuard&) = delete;
     LockGuard& operator=(const LockGuard&) = delete;
 
+    void unlock() {
+        lock_.release();
+        held_ = false;
+    }
+    void lock() {
+        lock_.acquire();
+        held_ = true;
+    }
+    bool held() const { return held_; }
+
   private:
     SpinLock& lock_;
+    bool held_ = true;
 };
 
 // Nested interrupt disabling (see the file comment).

@@ -23,15 +23,12 @@
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
+#include "kernel/trap.h"
 #include "lib/abi/abi.h"
 
 namespace q {
 
-extern u64 g_slice_cycles;
-
 namespace trace {
-
-static_assert(kMaxHarts == static_cast<u32>(param::kMaxCpus), "one dump section per possible hart");
 
 constinit bool g_on = false;
 
@@ -176,24 +173,9 @@ i64 sys_trace_stop() {
     LockGuard g(g_ctl);
     if (!g_rec.is_on()) return -1;
     g_rec.stop();
-    DumpHeader& d = g_header;
-    d.magic = kMagic;
-    d.version = kVersion;
-    d.header_size = sizeof(DumpHeader);
-    d.record_size = sizeof(Record);
-    d.harts = static_cast<u32>(g_rec.harts());
-    d.timer_hz = param::kTimerHz;
-    d.slice_cycles = g_slice_cycles;
-    d.stop_time = now_cycles();
-    d.capacity = g_rec.capacity();
-    u64 total = 0;
-    for (int h = 0; h < g_rec.harts(); h++) {
-        d.records[h] = g_rec.count(h);
-        d.dropped[h] = g_rec.dropped(h);
-        total += d.records[h];
-    }
-    safe_strcpy(d.policy, rq_policy_name(), sizeof(d.policy));
-    safe_strcpy(d.rq_mode, rq_mode_name(), sizeof(d.rq_mode));
+    const u64 total = g_rec.seal(g_header, kMagic, kVersion, g_slice_cycles, now_cycles());
+    safe_strcpy(g_header.policy, rq_policy_name(), sizeof(g_header.policy));
+    safe_strcpy(g_header.rq_mode, rq_mode_name(), sizeof(g_header.rq_mode));
     return static_cast<i64>(total);
 }
 
@@ -209,7 +191,7 @@ i64 sys_trace_read() {
     if (len_arg < 0) return -1;
     LockGuard g(g_ctl);
     if (g_rec.is_on() || g_header.magic != kMagic) return -1;
-    const auto done = g_rec.read(&g_header, sizeof g_header, g_header.records, off, dst, static_cast<u64>(len_arg));
+    const auto done = g_rec.read(g_header, off, dst, static_cast<u64>(len_arg));
     return done.ok() ? static_cast<i64>(done.value()) : -1;
 }
 
@@ -225,7 +207,7 @@ i64 sys_trace_stat() {
             st.records += g_rec.count(h);
             st.dropped += g_rec.dropped(h);
         }
-        st.bytes = !st.on && g_header.magic == kMagic ? dump_size(g_header) : 0;
+        st.bytes = !st.on && g_header.magic == kMagic ? obs::dump_size(g_header) : 0;
         st.capacity = g_rec.capacity();
     }
     return to_user(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof(st)));

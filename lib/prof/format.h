@@ -3,11 +3,11 @@
 // reader (tools/prof_reader.cc parses it).
 //
 // A dump is a DumpHeader followed by one section per hart, in hart order:
-// header.samples[h] fixed-size Samples each, in the order that hart took
-// them. Integers are little-endian (RV64 and x86-64 alike); every layout is
-// pinned by static_assert. A reader must check magic, version, header_size,
-// sample_size, harts <= kMaxHarts and the total length before trusting
-// anything else; a dump from another kernel version is refused by version.
+// header.counts[h] fixed-size Samples each, in the order that hart took
+// them. The header's first 192 bytes, and the rules a reader checks them
+// by, are the scheduler trace's too (lib/obs/dump.h: Sections, whose
+// period_cycles is the sampling period here); every layout is pinned by
+// static_assert.
 //
 // A Sample is the program counter a timer interrupt found: sepc, the
 // interrupted instruction (a user address when mode is User, a kernel text
@@ -20,13 +20,14 @@
 // PC (depth 0). See docs/profiling.md.
 #pragma once
 
+#include "lib/obs/dump.h"
 #include "lib/types.h"
 
 namespace q::prof {
 
 constexpr u64 kMagic = 0x3130464f52505451ull;  // "QTPROF01" little-endian
 constexpr u32 kVersion = 1;
-constexpr u32 kMaxHarts = 8;  // = param::kMaxCpus (checked in kernel/prof/prof.cc)
+constexpr u32 kMaxHarts = obs::kMaxHarts;
 constexpr u32 kNameLen = 16;
 constexpr u32 kMaxCallers = 12;
 
@@ -48,31 +49,11 @@ static_assert(__builtin_offsetof(Sample, pid) == 8 && __builtin_offsetof(Sample,
                   __builtin_offsetof(Sample, name) == 16 && __builtin_offsetof(Sample, callers) == 32,
               "Sample layout is the dump format: bump kVersion to change it");
 
-struct DumpHeader {
-    u64 magic;
-    u32 version;
-    u32 header_size;  // sizeof(DumpHeader)
-    u32 sample_size;  // sizeof(Sample)
-    u32 harts;        // sections that follow (<= kMaxHarts)
-    u64 timer_hz;
-    u64 period_cycles;       // sampling period, timer cycles
-    u64 start_time;          // profiling start and stop, timer cycles since boot
-    u64 stop_time;           //
-    u64 capacity;            // samples each hart's buffer holds
-    u64 samples[kMaxHarts];  // samples in each section
-    u64 dropped[kMaxHarts];  // samples lost because that hart's buffer was full
+// Sections (record_size = sizeof(Sample), period_cycles = the sampling
+// period), then nothing of its own yet.
+struct DumpHeader : obs::Sections {
     u8 reserved[64];
 };
 static_assert(sizeof(DumpHeader) == 256, "the dump header is 256 bytes");
-static_assert(__builtin_offsetof(DumpHeader, samples) == 64 && __builtin_offsetof(DumpHeader, dropped) == 128,
-              "DumpHeader layout is the dump format: bump kVersion to change it");
-
-// Bytes of a dump with this header (no overflow for headers whose counts
-// are bounded by a sane capacity: readers check that first).
-constexpr u64 dump_size(const DumpHeader& h) {
-    u64 n = sizeof(DumpHeader);
-    for (u32 i = 0; i < h.harts && i < kMaxHarts; i++) n += h.samples[i] * sizeof(Sample);
-    return n;
-}
 
 }  // namespace q::prof

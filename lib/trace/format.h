@@ -3,13 +3,12 @@
 // (tools/trace_reader.cc parses it).
 //
 // A dump is a DumpHeader followed by one section per hart, in hart order:
-// header.records[h] fixed-size Records each, in the order that hart wrote
+// header.counts[h] fixed-size Records each, in the order that hart wrote
 // them (so each section is sorted by time; sections are merged by time on
-// the host). Integers are little-endian (RV64 and x86-64 alike); every
-// layout is pinned by static_assert. A reader must check magic, version,
-// header_size, record_size, harts <= kMaxHarts and the total length before
-// trusting anything else; a dump from another kernel version is refused by
-// version, never guessed at.
+// the host). The header's first 192 bytes, and the rules a reader checks
+// them by, are the profiler's too (lib/obs/dump.h: Sections, whose
+// period_cycles is the kernel's preemption slice here); every layout is
+// pinned by static_assert.
 //
 // Time is the `time` CSR in timer cycles since boot (10 MHz on QEMU virt:
 // 100 ns), read when the record is written. The `pid` of a record names
@@ -21,13 +20,14 @@
 // 2 sleeping, 3 runnable, 4 running, 5 zombie.
 #pragma once
 
+#include "lib/obs/dump.h"
 #include "lib/types.h"
 
 namespace q::trace {
 
 constexpr u64 kMagic = 0x3130454341525451ull;  // "QTRACE01" little-endian
 constexpr u32 kVersion = 2;                    // 2: pids are tids, Thread records
-constexpr u32 kMaxHarts = 8;                   // = param::kMaxCpus (checked in kernel/trace/trace.cc)
+constexpr u32 kMaxHarts = obs::kMaxHarts;
 constexpr u32 kNameLen = 16;
 
 // What a record says. Field use per type (unlisted fields are 0):
@@ -111,33 +111,14 @@ inline void get_name(const Record& r, char* out) {
     out[kNameLen] = 0;
 }
 
-struct DumpHeader {
-    u64 magic;
-    u32 version;
-    u32 header_size;  // sizeof(DumpHeader)
-    u32 record_size;  // sizeof(Record)
-    u32 harts;        // sections that follow (<= kMaxHarts)
-    u64 timer_hz;
-    u64 slice_cycles;  // the kernel's preemption slice
-    u64 start_time;    // trace start and stop, timer cycles
-    u64 stop_time;
-    u64 capacity;            // records each hart's buffer holds
-    u64 records[kMaxHarts];  // records in each section
-    u64 dropped[kMaxHarts];  // records lost because that hart's buffer was full
+// Sections (record_size = sizeof(Record), period_cycles = the kernel's
+// preemption slice), then the scheduler's set-up at bytes 192-255.
+struct DumpHeader : obs::Sections {
     char policy[kNameLen];   // policy when tracing started
     char rq_mode[kNameLen];  // "percpu" or "single"
     u8 reserved[32];
+    u64 slice_cycles() const { return period_cycles; }
 };
 static_assert(sizeof(DumpHeader) == 256, "the dump header is 256 bytes");
-static_assert(__builtin_offsetof(DumpHeader, records) == 64 && __builtin_offsetof(DumpHeader, policy) == 192,
-              "DumpHeader layout is the dump format: bump kVersion to change it");
-
-// Bytes of a dump with this header (no overflow for valid headers: records
-// are bounded by capacity, which the kernel bounds).
-constexpr u64 dump_size(const DumpHeader& h) {
-    u64 n = sizeof(DumpHeader);
-    for (u32 i = 0; i < h.harts && i < kMaxHarts; i++) n += h.records[i] * sizeof(Record);
-    return n;
-}
 
 }  // namespace q::trace

@@ -59,14 +59,14 @@ std::vector<u8> dump(const std::vector<std::vector<Sample>>& harts) {
     h.magic = prof::kMagic;
     h.version = prof::kVersion;
     h.header_size = sizeof(DumpHeader);
-    h.sample_size = sizeof(Sample);
+    h.record_size = sizeof(Sample);
     h.harts = static_cast<u32>(harts.size());
     h.timer_hz = 10'000'000;
     h.period_cycles = 10'000;
     h.start_time = 1000;
     h.stop_time = 2000;
     h.capacity = 1024;
-    for (size_t i = 0; i < harts.size(); i++) h.samples[i] = harts[i].size();
+    for (size_t i = 0; i < harts.size(); i++) h.counts[i] = harts[i].size();
     std::vector<u8> out(sizeof(h));
     std::memcpy(out.data(), &h, sizeof(h));
     for (const auto& v : harts) {
@@ -168,10 +168,10 @@ TEST(ProfReader, RefusesBadDumpsWithOneReason) {
     EXPECT_EQ(parse_error(longer), "corrupt profile dump: 897 bytes, the header says 896");
     EXPECT_EQ(with_header([](DumpHeader& h) { h.magic ^= 1; }), "not a quanta profile dump (bad magic)");
     EXPECT_NE(with_header([](DumpHeader& h) { h.version = 9; }).find("profile dump version 9"), std::string::npos);
-    EXPECT_NE(with_header([](DumpHeader& h) { h.sample_size = 40; }).find("sample size"), std::string::npos);
+    EXPECT_NE(with_header([](DumpHeader& h) { h.record_size = 40; }).find("sample size"), std::string::npos);
     EXPECT_NE(with_header([](DumpHeader& h) { h.harts = 9; }).find("9 harts"), std::string::npos);
     EXPECT_NE(with_header([](DumpHeader& h) { h.period_cycles = 0; }).find("zero period"), std::string::npos);
-    EXPECT_NE(with_header([](DumpHeader& h) { h.samples[1] = 5000; }).find("hart 1 sample count"), std::string::npos);
+    EXPECT_NE(with_header([](DumpHeader& h) { h.counts[1] = 5000; }).find("hart 1 sample count"), std::string::npos);
     EXPECT_NE(with_header([](DumpHeader& h) { h.dropped[5] = 1; }).find("hart 5 sample count"), std::string::npos);
     EXPECT_NE(with_header([](DumpHeader& h) { h.stop_time = 1; }).find("stops before"), std::string::npos);
     auto with_sample = [&](size_t i, auto edit) {

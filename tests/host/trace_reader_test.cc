@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 
+#include "lib/prof/format.h"
 #include "sim/sim.h"
 #include "tools/fsbuild.h"
 #include "tools/trace_output.h"
@@ -58,11 +59,11 @@ std::vector<u8> dump(const std::vector<std::vector<Record>>& harts, u64 stop = k
     h.record_size = sizeof(Record);
     h.harts = static_cast<u32>(harts.size());
     h.timer_hz = 10'000'000;
-    h.slice_cycles = 10'000;
+    h.period_cycles = 10'000;  // the slice
     h.start_time = kStart;
     h.stop_time = stop;
     h.capacity = 1024;
-    for (size_t i = 0; i < harts.size(); i++) h.records[i] = harts[i].size();
+    for (size_t i = 0; i < harts.size(); i++) h.counts[i] = harts[i].size();
     std::snprintf(h.policy, sizeof(h.policy), "eevdf");
     std::snprintf(h.rq_mode, sizeof(h.rq_mode), "percpu");
     std::vector<u8> out(sizeof(h));
@@ -100,6 +101,20 @@ std::string parse_error(const std::vector<u8>& bytes) {
     return err;
 }
 
+// The header derives from the shared Sections (lib/obs/dump.h), which a
+// compiler may not be asked for offsets in: the format's own fields must
+// still start at byte 192, where version 2 dumps keep them.
+TEST(TraceFormat, OwnFieldsFollowTheSharedSections) {
+    DumpHeader h{};
+    const auto at = [&](const void* p) { return static_cast<const char*>(p) - reinterpret_cast<const char*>(&h); };
+    EXPECT_EQ(at(&h.magic), 0);
+    EXPECT_EQ(at(&h.counts), 64);
+    EXPECT_EQ(at(h.policy), 192);
+    EXPECT_EQ(at(h.rq_mode), 208);
+    q::prof::DumpHeader p{};
+    EXPECT_EQ(static_cast<const char*>(static_cast<const void*>(p.reserved)) - reinterpret_cast<const char*>(&p), 192);
+}
+
 TEST(TraceReader, ParsesAndMergesByTime) {
     TraceDump d;
     std::string err;
@@ -133,7 +148,7 @@ TEST(TraceReader, RefusesBadDumpsWithOneReason) {
     };
     EXPECT_NE(with_header([](DumpHeader& h) { h.harts = 9; }).find("9 harts"), std::string::npos);
     EXPECT_NE(with_header([](DumpHeader& h) { h.capacity = 3; }).find("record count out of range"), std::string::npos);
-    EXPECT_NE(with_header([](DumpHeader& h) { h.records[0] = ~0ull; }).find("record count out of range"),
+    EXPECT_NE(with_header([](DumpHeader& h) { h.counts[0] = ~0ull; }).find("record count out of range"),
               std::string::npos);
     EXPECT_NE(with_header([](DumpHeader& h) { h.record_size = 16; }).find("record size"), std::string::npos);
     auto with_record = [&](int hart, int i, auto change) {

@@ -63,8 +63,22 @@ constexpr u64 kSstatusFs = 3ull << 13;   // FP unit: 0 off, 1 initial, 2 clean, 
 constexpr u64 kSieSsie = 1ull << 1;  // software
 constexpr u64 kSieStie = 1ull << 5;  // timer
 constexpr u64 kSieSeie = 1ull << 9;  // external
+// mie (machine mode's own enables)
+constexpr u64 kMieMsie = 1ull << 3;  // software: IPIs reach machine mode
+constexpr u64 kMieStie = 1ull << 5;  // supervisor timer
 // menvcfg: Sstc (supervisor timer compare) enable
 constexpr u64 kMenvcfgStce = 1ull << 63;
+// mcounteren / scounteren: the next mode down may read the counter
+constexpr u64 kCounterenTm = 1ull << 1;  // `time`
+// medeleg / mideleg: hand causes 0..15 (every standard one) to supervisor mode
+constexpr u64 kDelegateCauses0To15 = 0xffff;
+// pmpcfg entry 0: read, write, execute, top-of-range matching, so that
+// pmpaddr0 = kPmpAddrAll opens all physical memory to supervisor mode
+constexpr u64 kPmpR = 1ull << 0;
+constexpr u64 kPmpW = 1ull << 1;
+constexpr u64 kPmpX = 1ull << 2;
+constexpr u64 kPmpTor = 1ull << 3;
+constexpr u64 kPmpAddrAll = 0x3fffffffffffffull;  // the top of a 56-bit space, >> 2
 
 // scause values
 constexpr u64 kCauseInterrupt = 1ull << 63;

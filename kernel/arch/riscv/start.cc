@@ -34,9 +34,9 @@ extern "C" [[noreturn]] void machine_start(u64 hartid, u64 dtb);
 using namespace riscv;
 
 static void timer_init() {
-    w_mie(r_mie() | (1ull << 5) | (1ull << 3));  // STIE, and MSIE for IPIs
+    w_mie(r_mie() | kMieStie | kMieMsie);  // the timer, and IPIs
     w_menvcfg(r_menvcfg() | kMenvcfgStce);
-    w_mcounteren(r_mcounteren() | 2);                // time CSR readable below M mode
+    w_mcounteren(r_mcounteren() | kCounterenTm);     // time CSR readable below M mode
     w_stimecmp(r_time() + param::kBaseSliceCycles);  // re-armed at the first dispatch
 }
 
@@ -47,11 +47,11 @@ extern "C" void machine_start(u64 hartid, u64 dtb) {
     w_mstatus(ms);
     w_mepc(reinterpret_cast<u64>(&kmain));
     w_satp(0);
-    w_medeleg(0xffff);
-    w_mideleg(0xffff);
+    w_medeleg(kDelegateCauses0To15);
+    w_mideleg(kDelegateCauses0To15);
     w_sie(r_sie() | kSieSeie | kSieStie | kSieSsie);
-    w_pmpaddr0(0x3fffffffffffffull);
-    w_pmpcfg0(0xf);
+    w_pmpaddr0(kPmpAddrAll);
+    w_pmpcfg0(kPmpR | kPmpW | kPmpX | kPmpTor);
     asm volatile("csrw mscratch, %0" : : "r"(reinterpret_cast<u64>(&g_mscratch[hartid][0])));
     asm volatile("csrw mtvec, %0" : : "r"(reinterpret_cast<u64>(&machine_vector)));
     timer_init();

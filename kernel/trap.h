@@ -1,0 +1,28 @@
+// kernel/trap.h - what the trap code (kernel/trap.cc) offers the rest of
+// the kernel: per-hart trap set-up, the clock and the preemption timer.
+//
+// The clock is the RISC-V `time` CSR (param::kTimerHz). g_ticks counts the
+// 0.1 s ticks of sleep()/uptime() under g_ticks_lock. Each hart's timer is
+// armed for the earlier of its slice's end and the next deadline someone
+// asked for (a futex or poll timeout, the profiler's next sample).
+#pragma once
+
+#include "kernel/sync/spinlock.h"
+#include "lib/types.h"
+
+namespace q {
+
+// stvec and the FP unit of this hart (each hart, at boot).
+void trap_init_hart();
+
+extern u64 g_ticks;
+extern SpinLock g_ticks_lock;
+// The preemption slice in timer cycles, set once at boot (kernel/main.cc).
+extern u64 g_slice_cycles;
+u64 now_cycles();
+// Give the process being dispatched a full slice (re-arms this hart's timer).
+void timer_new_slice();
+// Re-arm this hart's timer (a new futex deadline or profiler period; interrupts off).
+void timer_rearm();
+
+}  // namespace q

@@ -1,0 +1,147 @@
+// lib/boot_args.cc - boot-argument parsing (see boot_args.h). Freestanding:
+// the kernel and the host tests link the same code, so it uses no C
+// library, only the small helpers below.
+#include "lib/boot_args.h"
+
+namespace q::boot {
+
+namespace {
+
+usize length(const char* s) {
+    usize n = 0;
+    while (s[n]) n++;
+    return n;
+}
+
+void copy_cut(char* out, usize n, const char* s, usize len) {
+    if (n == 0) return;
+    const usize k = len < n - 1 ? len : n - 1;
+    for (usize i = 0; i < k; i++) out[i] = s[i];
+    out[k] = 0;
+}
+
+// Whole decimal number, no sign, at most 10^12 (no overflow); false otherwise.
+bool to_u64(const char* s, u64* v) {
+    if (!*s) return false;
+    u64 x = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || x > 1'000'000'000'000ull) return false;
+        x = x * 10 + static_cast<u64>(*s - '0');
+    }
+    *v = x;
+    return true;
+}
+
+bool number_in(const char* s, u64 lo, u64 hi, u64* v) { return to_u64(s, v) && *v >= lo && *v <= hi; }
+
+// One key the kernel reads: store its value, or say it is out of range.
+struct Key {
+    const char* name;
+    const char* range;                            // shown when rejected
+    bool (*store)(Config& c, const char* value);  // false: rejected, c unchanged
+};
+
+bool store_sched(Config& c, const char* v) {
+    copy_cut(c.sched, sizeof(c.sched), v, length(v));
+    return true;
+}
+bool store_rq(Config& c, const char* v) {
+    copy_cut(c.rq, sizeof(c.rq), v, length(v));
+    return true;
+}
+bool store_slice(Config& c, const char* v) {
+    u64 us = 0;
+    if (!number_in(v, 100, 1'000'000, &us)) return false;
+    c.slice_us = us;
+    return true;
+}
+bool store_boost(Config& c, const char* v) {
+    u64 us = 0;
+    if (!number_in(v, 0, 100'000'000, &us)) return false;
+    c.mlfq_boost_given = true;
+    c.mlfq_boost_us = us;
+    return true;
+}
+bool store_reset(Config& c, const char* v) {
+    if ((v[0] != '0' && v[0] != '1') || v[1] != 0) return false;
+    c.mlfq_reset = v[0] == '1';
+    return true;
+}
+
+bool store_vm(Config& c, const char* v) {
+    const usize n = length(v);
+    const bool fifo = n == 4 && v[0] == 'f' && v[1] == 'i' && v[2] == 'f' && v[3] == 'o';
+    const bool clock = n == 5 && v[0] == 'c' && v[1] == 'l' && v[2] == 'o' && v[3] == 'c' && v[4] == 'k';
+    if (!fifo && !clock) return false;
+    copy_cut(c.vm, sizeof(c.vm), v, n);
+    return true;
+}
+
+constexpr Key kKeys[] = {
+    {"sched", "a policy name", store_sched},   {"rq", "percpu or single", store_rq},
+    {"slice", "100..1000000 us", store_slice}, {"mlfq_boost", "0..100000000 us", store_boost},
+    {"mlfq_reset", "1 or 0", store_reset},     {"vm", "fifo or clock", store_vm},
+};
+
+// Does the word [w, w+len) start with `key=`?
+bool has_key(const char* w, usize len, const char* key) {
+    const usize k = length(key);
+    if (len <= k || w[k] != '=') return false;
+    for (usize i = 0; i < k; i++) {
+        if (w[i] != key[i]) return false;
+    }
+    return true;
+}
+
+// Calls f(word, len) for each space-separated word of args.
+template <typename F>
+void for_each_word(const char* args, F f) {
+    const char* s = args;
+    while (*s) {
+        while (*s == ' ') s++;
+        const char* w = s;
+        while (*s && *s != ' ') s++;
+        if (s > w) f(w, static_cast<usize>(s - w));
+    }
+}
+
+void reject(Parsed& p, const char* w, usize len, const char* range) {
+    if (p.nrejected < Parsed::kMaxRejected) {
+        Rejected& r = p.rejected[p.nrejected];
+        copy_cut(r.word, sizeof(r.word), w, len);
+        r.range = range;
+    }
+    p.nrejected++;
+}
+
+}  // namespace
+
+bool find_value(const char* args, const char* key, char* out, usize n) {
+    bool found = false;
+    if (n) out[0] = 0;
+    for_each_word(args, [&](const char* w, usize len) {
+        if (!has_key(w, len, key)) return;
+        const usize k = length(key) + 1;
+        copy_cut(out, n, w + k, len - k);
+        found = true;
+    });
+    return found;
+}
+
+Parsed parse(const char* args) {
+    Parsed p;
+    if (!args) return p;
+    for_each_word(args, [&](const char* w, usize len) {
+        for (const Key& key : kKeys) {
+            if (!has_key(w, len, key.name)) continue;
+            char value[32];
+            const usize k = length(key.name) + 1;
+            copy_cut(value, sizeof(value), w + k, len - k);
+            // A value too long for the buffer is wrong for every key.
+            if (len - k >= sizeof(value) || !key.store(p.config, value)) reject(p, w, len, key.range);
+        }
+    });
+    return p;
+}
+
+}  // namespace q::boot

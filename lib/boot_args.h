@@ -1,0 +1,57 @@
+// lib/boot_args.h - the kernel's boot arguments (QEMU's -append string),
+// parsed once, before anything is initialised (pure, host-tested in
+// tests/host/boot_args_test.cc; the kernel calls it from kernel/main.cc).
+//
+// The arguments are space-separated `key=value` words; unknown keys are
+// ignored, and the last word with a key wins. Every key the kernel reads is
+// in one table in boot_args.cc with its accepted range. A value outside it
+// (or not a number where one is wanted) is rejected: the field keeps its
+// default and the word is listed in Parsed::rejected, which the kernel
+// prints ("ignoring slice=5 (100..1000000 us)"), so a typo never changes
+// the machine silently.
+//
+//   sched=NAME      scheduling policy (lib/sched/registry.h; empty: EEVDF)
+//   rq=MODE         percpu (default) or single run queue
+//   slice=US        preemption slice, 100..1000000 us (0: Linux's base
+//                   slice rule for the hart count, lib/params.h)
+//   mlfq_boost=US   MLFQ priority boost period, 0..100000000 us (0: never)
+//   mlfq_reset=1    MLFQ: a sleep resets the allotment (mlfq.py -S)
+//   vm=NAME         page replacement with swap: fifo or clock (empty: clock;
+//                   kernel/mm/swap.h)
+// Invariant: parse() is a total function of its argument; strings it keeps
+// are NUL-terminated and cut to their field's size.
+#pragma once
+
+#include "lib/types.h"
+
+namespace q::boot {
+
+struct Config {
+    char sched[16] = {};  // policy name as given; empty: the kernel's default
+    char rq[16] = {};     // run-queue mode as given; empty: percpu
+    u64 slice_us = 0;     // 0: the default slice rule
+    bool mlfq_boost_given = false;
+    u64 mlfq_boost_us = 0;  // when given: 0 never boosts
+    bool mlfq_reset = false;
+    char vm[8] = {};  // "fifo" or "clock"; empty: clock
+};
+
+struct Rejected {
+    char word[32] = {};           // the key=value word, cut to fit
+    const char* range = nullptr;  // what the key accepts, for the message
+};
+
+struct Parsed {
+    static constexpr int kMaxRejected = 4;  // more are counted, not kept
+    Config config;
+    Rejected rejected[kMaxRejected];
+    int nrejected = 0;  // may exceed kMaxRejected
+};
+
+Parsed parse(const char* args);
+
+// The value of the last `key=` word in args, copied into out (at most n-1
+// characters and a NUL); false, with out empty, when the key is absent.
+bool find_value(const char* args, const char* key, char* out, usize n);
+
+}  // namespace q::boot

@@ -1,0 +1,116 @@
+// tests/host/boot_args_test.cc - the kernel's boot-argument parser
+// (lib/boot_args.h): the keys it reads, their ranges, and what a bad or
+// missing value leaves (the default, and a rejected word to print).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lib/boot_args.h"
+
+using q::boot::find_value;
+using q::boot::parse;
+using q::boot::Parsed;
+
+namespace {
+
+TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
+    for (const char* args : {"", "   ", "console=ttyS0 quiet"}) {
+        const Parsed p = parse(args);
+        EXPECT_STREQ(p.config.sched, "") << args;
+        EXPECT_STREQ(p.config.rq, "") << args;
+        EXPECT_EQ(p.config.slice_us, 0u) << args;
+        EXPECT_FALSE(p.config.mlfq_boost_given) << args;
+        EXPECT_FALSE(p.config.mlfq_reset) << args;
+        EXPECT_EQ(p.nrejected, 0) << args;
+    }
+    EXPECT_EQ(parse(nullptr).nrejected, 0);
+}
+
+TEST(BootArgs, ReadsEveryKey) {
+    const Parsed p = parse("sched=dwrr rq=single slice=2000 mlfq_boost=0 mlfq_reset=1");
+    EXPECT_STREQ(p.config.sched, "dwrr");
+    EXPECT_STREQ(p.config.rq, "single");
+    EXPECT_EQ(p.config.slice_us, 2000u);
+    EXPECT_TRUE(p.config.mlfq_boost_given);
+    EXPECT_EQ(p.config.mlfq_boost_us, 0u);  // 0: never boost, not "absent"
+    EXPECT_TRUE(p.config.mlfq_reset);
+    EXPECT_EQ(p.nrejected, 0);
+}
+
+TEST(BootArgs, OutOfRangeKeepsTheDefaultAndIsReported) {
+    const Parsed p = parse("slice=5 mlfq_boost=100000001 mlfq_reset=yes sched=eevdf");
+    EXPECT_EQ(p.config.slice_us, 0u);
+    EXPECT_FALSE(p.config.mlfq_boost_given);
+    EXPECT_FALSE(p.config.mlfq_reset);
+    EXPECT_STREQ(p.config.sched, "eevdf");  // the good word still counts
+    ASSERT_EQ(p.nrejected, 3);
+    EXPECT_STREQ(p.rejected[0].word, "slice=5");
+    EXPECT_STREQ(p.rejected[0].range, "100..1000000 us");
+    EXPECT_STREQ(p.rejected[1].word, "mlfq_boost=100000001");
+    EXPECT_STREQ(p.rejected[2].word, "mlfq_reset=yes");
+}
+
+TEST(BootArgs, NotANumberIsRejected) {
+    for (const char* args : {"slice=", "slice=1e3", "slice=-100", "slice=2000us", "slice=99999999999999999999"}) {
+        const Parsed p = parse(args);
+        EXPECT_EQ(p.config.slice_us, 0u) << args;
+        EXPECT_EQ(p.nrejected, 1) << args;
+    }
+    EXPECT_EQ(parse("slice=100").config.slice_us, 100u);  // both ends are in range
+    EXPECT_EQ(parse("slice=1000000").config.slice_us, 1'000'000u);
+}
+
+TEST(BootArgs, LastWordWinsAndARejectedOneDoesNotUndoAGoodOne) {
+    EXPECT_EQ(parse("slice=2000 slice=3000").config.slice_us, 3000u);
+    const Parsed p = parse("slice=2000 slice=7");
+    EXPECT_EQ(p.config.slice_us, 2000u);
+    EXPECT_EQ(p.nrejected, 1);
+}
+
+TEST(BootArgs, KeysMatchWholeWordsOnly) {
+    const Parsed p = parse("xsched=rr schedx=rr sched rq_mode=single slicer=4000");
+    EXPECT_STREQ(p.config.sched, "");
+    EXPECT_STREQ(p.config.rq, "");
+    EXPECT_EQ(p.config.slice_us, 0u);
+    EXPECT_EQ(p.nrejected, 0);
+}
+
+TEST(BootArgs, LongValuesAreCutOrRejectedNeverOverrun) {
+    const std::string name(100, 'x');
+    const Parsed p = parse(("sched=" + name).c_str());
+    EXPECT_STREQ(p.config.sched, "");  // too long for any policy name
+    ASSERT_EQ(p.nrejected, 1);
+    EXPECT_EQ(std::string(p.rejected[0].word), ("sched=" + name).substr(0, 31));
+    std::string many;
+    for (int i = 0; i < 10; i++) many += "slice=1 ";
+    EXPECT_EQ(parse(many.c_str()).nrejected, 10);  // counted past the kept ones
+}
+
+TEST(BootArgs, FindValue) {
+    char out[8];
+    EXPECT_TRUE(find_value("a=1 vm=clock b=2", "vm", out, sizeof(out)));
+    EXPECT_STREQ(out, "clock");
+    EXPECT_TRUE(find_value("vm=", "vm", out, sizeof(out)));  // present, empty
+    EXPECT_STREQ(out, "");
+    EXPECT_FALSE(find_value("vmx=clock", "vm", out, sizeof(out)));
+    EXPECT_STREQ(out, "");
+    EXPECT_TRUE(find_value("vm=averyverylongname", "vm", out, sizeof(out)));
+    EXPECT_STREQ(out, "averyve");  // cut to the buffer
+}
+
+}  // namespace
+
+namespace {
+
+TEST(BootArgs, VmPolicyIsFifoOrClock) {
+    EXPECT_STREQ(parse("").config.vm, "");
+    EXPECT_STREQ(parse("vm=fifo").config.vm, "fifo");
+    EXPECT_STREQ(parse("vm=fifo vm=clock").config.vm, "clock");  // the last word wins
+    const Parsed p = parse("vm=lru");
+    EXPECT_STREQ(p.config.vm, "");
+    ASSERT_EQ(p.nrejected, 1);
+    EXPECT_STREQ(p.rejected[0].word, "vm=lru");
+    EXPECT_STREQ(p.rejected[0].range, "fifo or clock");
+}
+
+}  // namespace
