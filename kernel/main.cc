@@ -102,7 +102,7 @@ void boot_hart0() {
     file_table_init();   // open files
     disk_init();         // virtio disk
     fb_init();           // framebuffer, if QEMU has a display
-    swap_init(cfg.vm);   // the swap disk, if any, and the replacement policy (docs/memory.md "Swap")
+    swap_init(cfg.vm);   // the swap disk, if any, and vm= (docs/memory.md "Swap")
     const RqSetup rq = scheduler_setup(cfg);
     g_slice_cycles = rq.slice_cycles;
     rq_init(rq);  // run queues and the policy

@@ -72,10 +72,19 @@ bool store_reset(Config& c, const char* v) {
     return true;
 }
 
+bool store_vm(Config& c, const char* v) {
+    const usize n = length(v);
+    const bool fifo = n == 4 && v[0] == 'f' && v[1] == 'i' && v[2] == 'f' && v[3] == 'o';
+    const bool clock = n == 5 && v[0] == 'c' && v[1] == 'l' && v[2] == 'o' && v[3] == 'c' && v[4] == 'k';
+    if (!fifo && !clock) return false;
+    copy_cut(c.vm, sizeof(c.vm), v, n);
+    return true;
+}
+
 constexpr Key kKeys[] = {
     {"sched", "a policy name", store_sched},   {"rq", "percpu or single", store_rq},
     {"slice", "100..1000000 us", store_slice}, {"mlfq_boost", "0..100000000 us", store_boost},
-    {"mlfq_reset", "1 or 0", store_reset},     {"vm", "a replacement policy", store_vm},
+    {"mlfq_reset", "1 or 0", store_reset},     {"vm", "fifo or clock", store_vm},
 };
 
 // Does the word [w, w+len) start with `key=`?

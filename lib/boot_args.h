@@ -16,8 +16,8 @@
 //                   slice rule for the hart count, lib/params.h)
 //   mlfq_boost=US   MLFQ priority boost period, 0..100000000 us (0: never)
 //   mlfq_reset=1    MLFQ: a sleep resets the allotment (mlfq.py -S)
-//   vm=NAME         page replacement policy for swap (kernel/mm/swap.cc
-//                   checks the name; empty: its default)
+//   vm=NAME         page replacement with swap: fifo or clock (empty: clock;
+//                   kernel/mm/swap.h)
 // Invariant: parse() is a total function of its argument; strings it keeps
 // are NUL-terminated and cut to their field's size.
 #pragma once
@@ -33,7 +33,7 @@ struct Config {
     bool mlfq_boost_given = false;
     u64 mlfq_boost_us = 0;  // when given: 0 never boosts
     bool mlfq_reset = false;
-    char vm[16] = {};  // page replacement policy as given; empty: the default
+    char vm[8] = {};  // "fifo" or "clock"; empty: clock
 };
 
 struct Rejected {

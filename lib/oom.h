@@ -20,6 +20,9 @@
 //     (a caller that is itself the biggest is the hog: its -1 is the
 //     remedy) and the best so far (badness is pages held, as Linux's
 //     oom_badness counts resident pages).
+// With swap (kernel/mm/swap.h) the kernel passes frames plus free swap
+// slots as free_pages and RAM plus the swap area as ram_pages to admit, and
+// frames plus free slots to exhausted: the same rule over a bigger memory.
 // Invariant: total functions of their arguments, no side effects.
 #pragma once
 

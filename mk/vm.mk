@@ -12,4 +12,4 @@ UPROG_PARTS_vmstat := dumpfile
 # mem: OSTEP chapter 21's memory toucher (the swap cliff, docs/memory.md "Swap").
 UPROG_NAMES += mem
 # Swap and page replacement: a 24 MiB guest with a 32 MiB swap disk.
-EXTRA_GUEST_SUITES += tests/guest/swap_tests.py 1 3
+EXTRA_GUEST_SUITES += tests/guest/swap_tests.py 1 3 8

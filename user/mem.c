@@ -6,6 +6,8 @@
  *   mem -f MB          fork once the data is written; the child, then the
  *                      parent, each check it and write their own pattern
  *                      once (copy-on-write over pages partly in swap)
+ *   mem -F MB          the same with parent and child at once (both
+ *                      thrash: every resident page is shared by the two)
  *   mem -w MB HOTKB PASSES   a hot set of HOTKB KiB is touched one page
  *                      for every page of an MB MiB cold sweep, PASSES
  *                      times: clock keeps the hot pages resident (their
@@ -16,9 +18,9 @@
  *                      swapped pages): `mem: N threads read MB MiB ok`
  *   mem -k MB TICKS    a child touches MB MiB for ever; TICKS clock ticks
  *                      later it is killed (mid page-out or page-in, when
- *                      MB exceeds memory); then every free page and swap
- *                      slot must be back: `mem: killed: free F of F0,
- *                      swap used U`
+ *                      MB exceeds memory); then every page must be back:
+ *                      free less swap used as before (this process's own
+ *                      pages may have gone to swap meanwhile)
  *
  * Pass 0 writes a pattern (each 8-byte word: its index mixed with the
  * pass); every later pass reads the previous pattern back and writes the
@@ -32,7 +34,7 @@
 #include "kernel/types.h"
 #include "user/user.h"
 
-static const char usage_line[] = "mem [-f] MB [PASSES] | mem -w MB HOTKB PASSES | mem -t N MB | mem -k MB TICKS";
+static const char usage_line[] = "mem [-f|-F] MB [PASSES] | mem -w MB HOTKB PASSES | mem -t N MB | mem -k MB TICKS";
 
 static unsigned long word_of(unsigned long i, int pass) { return (i * 0x9e3779b97f4a7c15ul) ^ (unsigned long)pass; }
 
@@ -154,9 +156,12 @@ static int kill_mid_touch(int mb, int ticks) {
     int st = 0;
     wait(&st);
     vmstat(&after);
-    printf("mem: killed: free %lu of %lu, swap used %lu, pgout %lu pgin %lu\n", after.free_pages, before.free_pages,
-           after.swap_used, after.page_outs - before.page_outs, after.page_ins - before.page_ins);
-    return after.free_pages == before.free_pages && after.swap_used == 0 ? 0 : 1;
+    /* This process's own pages may have gone to swap meanwhile (a frame
+     * freed, a slot used): free minus swap used is what must come back. */
+    printf("mem: killed: free %lu of %lu, swap used %lu of %lu, pgout %lu pgin %lu\n", after.free_pages,
+           before.free_pages, after.swap_used, before.swap_used, after.page_outs - before.page_outs,
+           after.page_ins - before.page_ins);
+    return after.free_pages - after.swap_used == before.free_pages - before.swap_used ? 0 : 1;
 }
 
 int main(int argc, char* argv[]) {
@@ -164,7 +169,8 @@ int main(int argc, char* argv[]) {
     if (argc == 4 && strcmp(argv[1], "-k") == 0) exit(kill_mid_touch(atoi(argv[2]), atoi(argv[3])));
     if (argc == 4 && strcmp(argv[1], "-t") == 0) exit(threads_read(atoi(argv[2]), atoi(argv[3])));
     if (argc == 5 && strcmp(argv[1], "-w") == 0) exit(hot_and_cold(atoi(argv[2]), atoi(argv[3]), atoi(argv[4])));
-    int fork_it = argc > 1 && strcmp(argv[1], "-f") == 0;
+    int together = argc > 1 && strcmp(argv[1], "-F") == 0;
+    int fork_it = together || (argc > 1 && strcmp(argv[1], "-f") == 0);
     if (fork_it) argv++, argc--;
     if (argc < 2 || argc > 3) usage_exit(usage_line, 1);
     int mb = atoi(argv[1]);

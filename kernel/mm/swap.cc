@@ -4,17 +4,23 @@
 // The core map has one entry per frame of RAM: the owner (thread-group
 // index + 1, 0 = none) and the virtual page at which it maps the frame,
 // plus the replacement queues' links (lib/vm/replace.h): one queue per
-// process. A frame is in it only while it is a private anonymous page with
-// one mapping: the fault path tracks what it zero-fills, copies on write
-// or swaps in; kfree untracks. A record may go stale (its frame now mapped
-// only by a fork child, or the group reused): nothing untracks it then,
-// because reclaim is local and checks every victim against the caller's
-// own page table, and tracking a frame again moves it to its new owner. Replacement is local (OSTEP 23.1, VMS): a
-// thread faulting while free frames are below the low watermark pages out its own process's pages. So the page tables
-// changed are always the caller's own, which fork, sbrk, munmap, exec and exit change without pt_lock only from the
+// process. The fault path tracks the private anonymous pages it
+// zero-fills, copies on write or swaps in; kfree untracks. A record may go
+// stale (its frame now mapped only by a fork child, or the group reused):
+// nothing untracks it then, because every victim is checked against the
+// caller's own page table, and tracking a frame again moves it to its new
+// owner.
+// Replacement is local (OSTEP 23.1, VMS): a thread faulting while free
+// frames are below the low watermark pages out its own process's pages.
+// So the page tables changed are always the caller's own, which fork,
+// sbrk, munmap, exec and exit change without pt_lock only from the
 // process's own thread or under its mm_lock, which the reclaimer holds.
 // Victims are checked again under pt_lock before anything changes, so a
-// stale record costs a look, never a wrong page-out.
+// stale record costs a look, never a wrong page-out. When the queue has
+// nothing that can go (a fork's pages are shared by parent and child, so
+// neither may free them), the reclaimer scans its own heap and data and
+// pages out its mapping of whatever private anonymous page it finds: a
+// shared frame is freed once each sharer has done so (scan_one).
 // Page-out of frame F at (tg, va): take a slot (alloc pins it: the write),
 // under pt_lock check the entry still maps F, user, private, unshared,
 // replace it by the slot's swapped entry, shoot down tg's other harts'
@@ -108,7 +114,7 @@ void untrack_locked(u64 f) {
 enum class Victim : u8 { Ok, Gone, Busy };
 
 // Under tg's pt_lock: replace the entry of frame f at va by slot's.
-Victim unmap_victim(ThreadGroup* tg, u64 va, u64 f, u32 slot) {
+Victim unmap_victim(ThreadGroup* tg, u64 va, u64 f, u32 slot, Pte* old) {
     LockGuard g(tg->pt_lock);
     Pte* pte = walk(tg->pagetable, va, false);
     void* page = page_of(f);
@@ -118,22 +124,25 @@ Victim unmap_victim(ThreadGroup* tg, u64 va, u64 f, u32 slot) {
     LockGuard s(g_lock);
     if (owner_of(f) != tg || g_map.vpn[f] != va >> 12) return Victim::Gone;
     g_writing[slot] = 1;
+    *old = *pte;
     *pte = entry_of(slot);
     return Victim::Ok;
 }
 
-// Write the unmapped frame f to slot, then free both the frame and the
-// write's pin. On a write error the page is mapped back if its entry is
-// still the slot's (else its data is lost with the entry's process).
-void write_out(ThreadGroup* tg, u64 va, u64 f, u32 slot) {
-    tlb_shootdown_any(tg);  // no hart may write f through an old entry now
-    const bool ok = swap_disk_rw(slot, page_of(f), true).ok();
+// Write the unmapped page to slot, then put this mapping's share of it
+// (the last one frees it; kalloc.h: a share others keep gives back its
+// promise) and the write's pin. On a write error the entry is put back as
+// it was (old), if it is still the slot's; else the page's data goes with
+// the entry's process.
+void write_out(ThreadGroup* tg, u64 va, void* page, Pte old, u32 slot) {
+    tlb_shootdown_any(tg);  // no hart may write the page through an old entry now
+    const bool ok = swap_disk_rw(slot, page, true).ok();
     bool restored = false;
     if (!ok) {
         LockGuard g(tg->pt_lock);
         Pte* pte = walk(tg->pagetable, va, false);
         if (pte && *pte == entry_of(slot)) {
-            *pte = pa_to_pte(reinterpret_cast<u64>(page_of(f))) | kPteV | kPteU | kPteR | kPteW;
+            *pte = old;
             LockGuard s(g_lock);
             g_slots.put(slot);
             restored = true;
@@ -143,11 +152,10 @@ void write_out(ThreadGroup* tg, u64 va, u64 f, u32 slot) {
         LockGuard s(g_lock);
         g_writing[slot] = 0;
         g_slots.unpin(slot);
-        if (restored) queue_of(tg).rotate(static_cast<u32>(f));
     }
     wakeup(&g_writing[slot]);
     if (restored) return;
-    kfree(page_of(f));  // untracks it
+    if (page_put(page)) kalloc_unreserve(1);  // (a frame only this mapping had is freed, untracked)
     vm_count(VmEvent::PageOut);
 }
 
@@ -169,15 +177,64 @@ bool reclaim_one(ThreadGroup* tg) {
             slot = g_slots.alloc();
             if (slot == vm::SwapSlots::kNone) return false;
         }
-        const Victim v = unmap_victim(tg, va, f, slot);
+        Pte old = 0;
+        const Victim v = unmap_victim(tg, va, f, slot, &old);
         if (v == Victim::Ok) {
-            write_out(tg, va, f, slot);
+            write_out(tg, va, page_of(f), old, slot);
             return true;
         }
         LockGuard s(g_lock);
         g_slots.put(slot);
         g_slots.unpin(slot);
         if (v == Victim::Gone) untrack_locked(f);
+    }
+    return false;
+}
+
+constinit u64 g_scan_va[param::kMaxProcs] = {};  // where each process's scan goes on (its reclaimer's)
+
+// Under tg's pt_lock: if va is a private anonymous page mapped for user
+// mode, replace its entry by a fresh slot's (returned; kNone: not a
+// candidate, or swap is full: *full).
+u32 unmap_scanned(ThreadGroup* tg, u64 va, void** page, Pte* old, bool* full) {
+    LockGuard g(tg->pt_lock);
+    const vm::Region* r = tg->map.find(va);
+    if (r == nullptr || r->obj != 0 || r->shared || r->kind == vm::Kind::Guard) return vm::SwapSlots::kNone;
+    Pte* pte = walk(tg->pagetable, va, false);
+    if (pte == nullptr || (*pte & (kPteV | kPteU)) != (kPteV | kPteU) || (*pte & kPteShared))
+        return vm::SwapSlots::kNone;
+    LockGuard s(g_lock);
+    const u32 slot = g_slots.alloc();
+    *full = slot == vm::SwapSlots::kNone;
+    if (*full) return slot;
+    g_writing[slot] = 1;
+    *page = reinterpret_cast<void*>(pte_to_pa(*pte));
+    *old = *pte;
+    *pte = entry_of(slot);
+    return slot;
+}
+
+// When the queue has nothing that can go (every page resident shared with
+// a fork child or parent, or made resident eagerly by exec): walk tg's own
+// heap and data, [0, sz), from where the last scan stopped, and page out
+// the next private anonymous page found, shared or not. A shared one only
+// loses this mapping (the others keep the frame); once every sharer has
+// done the same the frame is free. At most kScan pages a call.
+bool scan_one(ThreadGroup* tg) {
+    constexpr u64 kScan = 1024;
+    const u64 top = page_round_up(tg->sz);
+    u64& next = g_scan_va[tg - g_tgroups];
+    for (u64 n = 0; n < kScan && top > 0; n++) {
+        const u64 va = next < top ? next : 0;
+        next = va + kPageSize;
+        void* page = nullptr;
+        Pte old = 0;
+        bool full = false;
+        const u32 slot = unmap_scanned(tg, va, &page, &old, &full);
+        if (full) return false;
+        if (slot == vm::SwapSlots::kNone) continue;
+        write_out(tg, va, page, old, slot);
+        return true;
     }
     return false;
 }
@@ -189,7 +246,7 @@ u64 reclaim(ThreadGroup* tg, u64 n) {
     const bool lock = tg->shared() && !tg->mm_lock.holding();
     if (lock) tg->mm_lock.acquire();
     u64 done = 0;
-    while (done < n && reclaim_one(tg)) done++;
+    while (done < n && (reclaim_one(tg) || scan_one(tg))) done++;
     if (lock) tg->mm_lock.release();
     return done;
 }
@@ -199,7 +256,7 @@ u64 reclaim(ThreadGroup* tg, u64 n) {
 constinit bool g_swap_on = false;
 
 void swap_init(const char* policy) {
-    if (policy[0] && !vm::parse_policy(policy, &g_policy)) kprintf("quanta: ignoring vm=%s (fifo, clock)\n", policy);
+    if (policy[0]) (void)vm::parse_policy(policy, &g_policy);  // (lib/boot_args.cc accepts only these)
     u64 pages = swap_disk_init();
     if (pages == 0) return;
     if (pages > kMaxSlots) pages = kMaxSlots;

@@ -25,7 +25,7 @@ constexpr u64 kPteSwapped = 1ull << 8;  // in an entry with V clear (the same RS
 inline bool pte_swapped(Pte e) { return (e & riscv::kPteV) == 0 && (e & kPteSwapped) != 0; }
 
 // Boot: probe the swap disk; policy is the vm= boot argument ("fifo" or
-// "clock"; empty or unknown: clock, with a console line for unknown).
+// "clock", lib/boot_args.h; empty: clock).
 void swap_init(const char* policy);
 const char* swap_policy_name();
 // Inline, so the per-page paths (fault, fork, unmap, kfree) pay one load

@@ -103,13 +103,18 @@ Result<int> futex_wait(u64 addr, u32 val, u64 timeout_ns) {
     Proc* p = myproc();
     if (addr % sizeof(u32) != 0) return Error::BadArgument;
     // Pages of a process with other threads are never freed while it runs
-    // (kernel/proc/proc.cc:grow_proc), so the word stays this process's.
+    // (kernel/proc/proc.cc:grow_proc), so the word stays this process's;
+    // but a sibling may page it out (kernel/mm/swap.h) before b.lock is
+    // taken. So it is looked up again under the lock: a page-out frees the
+    // frame only after every hart running this process took its shootdown
+    // IPI, which this one does not while it holds the lock.
     volatile u32* word = user_word(p->pagetable, addr);
     if (word == nullptr) return Error::BadAddress;
     const Key k = key_of(p, addr);
     Waiter w{k.tg, k.addr, p, deadline_after(timeout_ns), false, false, nullptr};
     Bucket& b = bucket_of(w.tg, w.addr);
     LockGuard g(b.lock);
+    if (user_word(p->pagetable, addr) != word) return FUTEX_MISMATCH;  // moved: the caller looks again
     if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != val) return FUTEX_MISMATCH;
     link(b, &w);
     if (w.deadline != 0) {

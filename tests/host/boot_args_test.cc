@@ -99,3 +99,18 @@ TEST(BootArgs, FindValue) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(BootArgs, VmPolicyIsFifoOrClock) {
+    EXPECT_STREQ(parse("").config.vm, "");
+    EXPECT_STREQ(parse("vm=fifo").config.vm, "fifo");
+    EXPECT_STREQ(parse("vm=fifo vm=clock").config.vm, "clock");  // the last word wins
+    const Parsed p = parse("vm=lru");
+    EXPECT_STREQ(p.config.vm, "");
+    ASSERT_EQ(p.nrejected, 1);
+    EXPECT_STREQ(p.rejected[0].word, "vm=lru");
+    EXPECT_STREQ(p.rejected[0].range, "fifo or clock");
+}
+
+}  // namespace
