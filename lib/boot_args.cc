@@ -49,10 +49,6 @@ bool store_rq(Config& c, const char* v) {
     copy_cut(c.rq, sizeof(c.rq), v, length(v));
     return true;
 }
-bool store_vm(Config& c, const char* v) {
-    copy_cut(c.vm, sizeof(c.vm), v, length(v));
-    return true;
-}
 bool store_slice(Config& c, const char* v) {
     u64 us = 0;
     if (!number_in(v, 100, 1'000'000, &us)) return false;
