@@ -4,11 +4,10 @@
 // Delivery: usertrap_return calls sig_deliver before it leaves for user
 // mode. The next signal (sig::next over the thread's and its group's
 // pending bits, less the blocked mask) is taken out with an atomic and;
-// its default action terminates the process (status -1, as xv6's kill),
-// or a SigFrame is written below the user's sp: the whole trapframe (pc
-// and x1..x31), the FP registers if the thread uses FP, the blocked mask
-// to restore and a ksiginfo. The handler then starts with a0 = signal,
-// a1 = &info, a2 = &frame->epc (the ucontext's mcontext: pc, x1..x31, as
+// its default action terminates the process (status -1, as xv6's kill;
+// waitpid reports the signal) or stops it (kernel/proc/jobstop.cc), or a SigFrame is written below the user's sp: the
+// whole trapframe (pc and x1..x31), the FP registers if the thread uses FP, the blocked mask to restore and a ksiginfo.
+// The handler then starts with a0 = signal, a1 = &info, a2 = &frame->epc (the ucontext's mcontext: pc, x1..x31, as
 // Linux's riscv sigcontext), sp = the frame, ra = kSigTramp, a page of
 // kernel-written code mapped PTE_U|R|X in every address space ("li a7,
 // SYS_sigreturn; ecall"). sigreturn reads the frame back at sp, checks its
