@@ -18,6 +18,7 @@
 
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/proc/alarm.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/jobctl.h"
@@ -152,6 +153,9 @@ constexpr auto make_table() {
     t.h[SYS_sigsusp] = sys_sigsusp;
     t.h[SYS_waitpid] = sys_waitpid;
     t.h[SYS_setpgid] = sys_setpgid;
+    t.h[SYS_alarm] = sys_alarm;
+    t.h[SYS_setitimer] = sys_setitimer;
+    t.h[SYS_getitimer] = sys_getitimer;
     t.h[SYS_getpgid] = sys_getpgid;
     t.h[SYS_setsid] = sys_setsid;
     t.h[SYS_getsid] = sys_getsid;

@@ -125,6 +125,10 @@ struct ThreadGroup {
     int stop_sig = 0;
     u32 cont_gen = 0;
     int term_sig = 0;
+    // alarm/setitimer (kernel/proc/alarm.cc): when SIGALRM is next due
+    // (timer cycles, 0: none) and its period (0: once). Under the alarm lock.
+    u64 alarm_at = 0;
+    u64 alarm_every = 0;
 
     // More than one thread: only then may another thread use the shared
     // parts concurrently. A single-threaded process is alone until its own

@@ -184,6 +184,10 @@ Status sig_send(int pid, int s, const perm::Cred* as) {
     return found ? Status{} : Status(Error::NoProcess);
 }
 
+void sig_post_locked(Proc* p, int s) {
+    if (post_to_group(p, s)) notify_locked(p);
+}
+
 Result<int> sig_send_group(int pgid, int s, const perm::Cred* as) {
     if (s != 0 && !sig::valid(s)) return Error::BadArgument;
     if (pgid <= 0) return Error::NoProcess;

@@ -29,6 +29,9 @@ Status sig_send(int pid, int sig, const perm::Cred* as);
 // posted to (those ignoring it do not count); NoProcess for an empty
 // group, Permission if `as` may signal none of it.
 Result<int> sig_send_group(int pgid, int sig, const perm::Cred* as);
+// From the kernel to p's process (caller holds p->lock; an interrupt
+// handler may: the alarm's SIGALRM).
+void sig_post_locked(Proc* p, int sig);
 // A fault in user mode: if p has a handler for sig that it does not block,
 // queue sig for p with the faulting address and return true; false means
 // the caller kills as before.
