@@ -212,6 +212,7 @@ void syscall_dispatch(Proc* p) {
     }
     if (ret == -1 && num != SYS_getpriority) {
         p->errno_last = p->errno_call != 0 ? p->errno_call : EINVAL;
+        if (num == SYS_write && p->errno_last == EPIPE) sig_broken_pipe(p);
     } else if (num == SYS_exec) {
         p->errno_last = 0;
     }

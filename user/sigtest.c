@@ -330,6 +330,37 @@ static void alarm_default_terminates(void) {
     CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM, "status %x: not ended by SIGALRM", st);
 }
 
+/* SIGPIPE only for a program that set SIGPIPE's action itself: untouched,
+ * a write with no reader is -1 EPIPE (xv6's rule); SIG_DFL set explicitly
+ * ends the writer; with a handler it runs and the write is -1 EPIPE. */
+static int broken_write(void) {
+    int p[2];
+    if (pipe(p) < 0) return -2;
+    close(p[0]);
+    int r = write(p[1], "x", 1);
+    return r == -1 && errno() == EPIPE ? 0 : 1;
+}
+
+static void sigpipe_rule(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) exit(broken_write());
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0, "untouched: status %x", st);
+    pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        struct ksigaction dfl = {SIG_DFL, 0, 0};
+        sigact(SIGPIPE, &dfl, 0);
+        broken_write();
+        exit(5);
+    }
+    CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE, "SIG_DFL: status %x", st);
+    set_handler(SIGPIPE, on_sig, 0);
+    CHECK(broken_write() == 0, "with a handler the write was not -1 EPIPE");
+    CHECK(got == 1 && got_sig == SIGPIPE, "handler ran %d times (sig %d)", got, got_sig);
+}
+
 static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
@@ -350,6 +381,7 @@ static const struct utest tests[] = {
     {"alarm_replaced_and_cancelled", alarm_replaced_and_cancelled},
     {"itimer_periodic", itimer_periodic},
     {"alarm_default_terminates", alarm_default_terminates},
+    {"sigpipe_rule", sigpipe_rule},
 };
 
 int main(int argc, char** argv) {

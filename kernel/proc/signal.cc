@@ -184,6 +184,13 @@ Status sig_send(int pid, int s, const perm::Cred* as) {
     return found ? Status{} : Status(Error::NoProcess);
 }
 
+void sig_broken_pipe(Proc* p) {
+    if (p->tg == nullptr || !(p->tg->sig_set & sig::bit(sig::kPipe))) return;  // xv6's rule: -1 EPIPE only
+    const u64 h = __atomic_load_n(&p->tg->sig_act[sig::kPipe].handler, __ATOMIC_ACQUIRE);
+    if (sig::discard_on_send(sig::kPipe, h)) return;
+    __atomic_fetch_or(&p->sig_pending, sig::bit(sig::kPipe), __ATOMIC_ACQ_REL);  // to the writing thread
+}
+
 void sig_post_locked(Proc* p, int s) {
     if (post_to_group(p, s)) notify_locked(p);
 }
@@ -292,11 +299,13 @@ void sig_fork(const Proc* parent, Proc* child) {
     child->sig_pending = 0;
     for (int s = 0; s <= sig::kMax; s++) child->tg->sig_act[s] = parent->tg->sig_act[s];
     child->tg->sig_pending = 0;
+    child->tg->sig_set = parent->tg->sig_set;
 }
 
 void sig_exec(Proc* p) {
     p->sig_has_saved = false;
     LockGuard g(p->tg->lock);
+    p->tg->sig_set = 0;  // the new program has set nothing yet
     for (SigAction& a : p->tg->sig_act) {
         if (a.handler != sig::kIgn) a.handler = sig::kDfl;
         a.mask = a.flags = 0;
@@ -342,6 +351,7 @@ i64 sys_sigact() {
         old = p->tg->sig_act[s];
         if (!act_addr.is_null()) {
             SigAction& a = p->tg->sig_act[s];
+            p->tg->sig_set |= sig::bit(s);
             a.mask = sig::sanitize_mask(nk.mask);
             a.flags = nk.flags;
             __atomic_store_n(&a.handler, nk.handler, __ATOMIC_RELEASE);

@@ -42,6 +42,7 @@ ThreadGroup* tgroup_alloc() {
         tg.table_reserved = tg.table_top = 0;
         for (File*& f : tg.ofile) f = nullptr;
         tg.sig_pending = 0;
+        tg.sig_set = 0;
         tg.pgid = tg.sid = 0;
         tg.stopped = false;
         tg.wait_report = 0;
