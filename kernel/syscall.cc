@@ -19,6 +19,7 @@
 
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/proc/alarm.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/jobctl.h"
@@ -155,6 +156,9 @@ constexpr auto make_table() {
     t.h[SYS_sigsusp] = sys_sigsusp;
     t.h[SYS_waitpid] = sys_waitpid;
     t.h[SYS_setpgid] = sys_setpgid;
+    t.h[SYS_alarm] = sys_alarm;
+    t.h[SYS_setitimer] = sys_setitimer;
+    t.h[SYS_getitimer] = sys_getitimer;
     t.h[SYS_getpgid] = sys_getpgid;
     t.h[SYS_setsid] = sys_setsid;
     t.h[SYS_getsid] = sys_getsid;
@@ -212,6 +216,7 @@ void syscall_dispatch(Proc* p) {
     }
     if (ret == -1 && num != SYS_getpriority) {
         p->errno_last = p->errno_call != 0 ? p->errno_call : EINVAL;
+        if (num == SYS_write && p->errno_last == EPIPE) sig_broken_pipe(p);
     } else if (num == SYS_exec) {
         p->errno_last = 0;
     }

@@ -29,6 +29,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/tlb.h"
+#include "kernel/proc/alarm.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
@@ -79,6 +80,8 @@ void arm_timer() {
     if (futex_due < when) when = futex_due;
     const u64 poll_due = poll_next_deadline();
     if (poll_due < when) when = poll_due;
+    const u64 alarm_due = alarm_next_deadline();
+    if (alarm_due < when) when = alarm_due;
     if (prof::on()) {
         const u64 due = prof::next_due();
         if (due < when) when = due;
@@ -111,6 +114,7 @@ Intr clock_intr(const u64* kregs) {
     update_ticks(now);
     if (now >= futex_next_deadline()) futex_expire(now);
     if (now >= poll_next_deadline()) poll_expire();
+    if (now >= alarm_next_deadline()) alarm_expire(now);
     Cpu* c = mycpu();
     const bool slice_over = now >= c->slice_end;
     if (slice_over) c->slice_end = now + g_slice_cycles;

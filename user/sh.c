@@ -10,13 +10,16 @@
  * the shell itself, one element at a time, so builtins (cd, exit) work in
  * `cd d; ls`; everything else runs in a forked child that never returns
  * (run()); a command not found in the current directory is tried in the
- * root. A background command is forked twice, so the shell reaps the
- * first child at once and init adopts the real job. `sh file` reads
+ * root. On the console the shell does job control (below: process
+ * groups, ^Z, jobs/fg/bg/kill %N, "[1] pid" and "[1]+ Done"); otherwise
+ * a background command is forked twice, so the shell reaps the first
+ * child at once and init adopts the real job. `sh file` reads
  * commands from a file without printing the "$ " prompt (to stderr).
  * `sh -h`, another option, or more than one file prints the usage line.
  */
 #include "kernel/fcntl.h"
 #include "kernel/types.h"
+#include "user/args.h"
 #include "user/user.h"
 
 enum { EXEC = 1, REDIR, PIPE, LIST, BACK };
@@ -30,6 +33,8 @@ struct cmd {
     struct cmd* right;       /* PIPE, LIST */
     char* file;              /* REDIR */
     int fd, mode, append;    /* REDIR */
+    const char* src;         /* a top-level pipeline's text in the line (for job reports) */
+    int srclen;
 };
 
 static struct cmd pool[MAXNODES];
@@ -170,8 +175,20 @@ static struct cmd* parse_pipe(void) {
     return c;
 }
 
-static struct cmd* parse_line(void) {
+/* A pipeline, remembering its text (src, srclen). */
+static struct cmd* parse_pipe_text(void) {
+    skip_space();
+    const char* start = ps;
     struct cmd* c = parse_pipe();
+    const char* end = ps;
+    while (end > start && strchr(kSpace, end[-1])) end--;
+    c->src = start;
+    c->srclen = (int)(end - start);
+    return c;
+}
+
+static struct cmd* parse_line(void) {
+    struct cmd* c = parse_pipe_text();
     while (!perr && peek("&;")) {
         if (symbol() == '&') {
             struct cmd* b = node(BACK);
@@ -181,7 +198,7 @@ static struct cmd* parse_line(void) {
         if (at_end()) break;
         struct cmd* l = node(LIST);
         l->left = c;
-        l->right = parse_pipe();
+        l->right = parse_pipe_text();
         c = l;
     }
     return c;
@@ -210,6 +227,7 @@ static int fork1(void) {
 
 static void run(struct cmd* c) __attribute__((noreturn));
 static void jobs_exit(int status) __attribute__((noreturn));
+static int job_builtin(struct cmd* c);
 
 /* After `cd d`, "ls" is not in the current directory: try "/ls" too (the
  * only search path). Names containing '/' are taken as given. */
@@ -296,7 +314,7 @@ static int builtin(struct cmd* c) {
         return 1;
     }
     if (strcmp(c->argv[0], "exit") == 0) jobs_exit(c->argc > 1 ? atoi(c->argv[1]) : 0);
-    return 0;
+    return job_builtin(c);
 }
 
 /* SIGINT's action: 0 default (terminate), 1 ignore. */
@@ -317,6 +335,15 @@ static void set_sigint(unsigned long handler) {
 static int tty = -1;
 static int shell_pgid, first_fg;
 static const int kJobSignals[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU};
+enum { MAXJOBS = 8, JOBTEXT = 60 };
+enum { JOB_FREE = 0, JOB_RUNNING, JOB_STOPPED };
+static struct job {
+    int state;
+    int pgid;
+    int seq; /* for the current job: the newest */
+    char text[JOBTEXT + 1];
+} jobs[MAXJOBS + 1];
+static int job_seq;
 
 static void job_signals(unsigned long handler) {
     for (unsigned i = 0; i < sizeof(kJobSignals) / sizeof(kJobSignals[0]); i++) {
@@ -337,7 +364,183 @@ static void jobs_init(void) {
 /* Leaving: the console goes back to the group that had it when this shell started. */
 static void jobs_exit(int status) {
     if (tty >= 0) tcsetpgrp(tty, first_fg);
+    /* A stopped job would never be continued: SIGHUP and SIGCONT, what
+     * POSIX has the kernel send an orphaned stopped group. */
+    for (int j = 1; j <= MAXJOBS; j++) {
+        if (jobs[j].state != JOB_STOPPED) continue;
+        sigsend(-jobs[j].pgid, SIGHUP);
+        sigsend(-jobs[j].pgid, SIGCONT);
+    }
     exit(status);
+}
+
+/* The jobs: each command the job-control shell runs is one process group
+ * whose leader is the shell's child (a pipeline's members are that
+ * child's children, in its group). A job is Running or Stopped until the
+ * shell reaps its leader: a foreground one in wait_foreground, a
+ * background one in job_reap before the next prompt ("[1]+ Done cmd").
+ * Job numbers are the lowest free, from 1; the current job ('+', what fg
+ * and bg take without %N) is the newest. */
+
+static int job_add(int pgid, struct cmd* c) {
+    for (int j = 1; j <= MAXJOBS; j++) {
+        if (jobs[j].state != JOB_FREE) continue;
+        int n = c->srclen < JOBTEXT ? c->srclen : JOBTEXT;
+        memmove(jobs[j].text, c->src ? c->src : "", n);
+        jobs[j].text[n] = 0;
+        jobs[j].state = JOB_RUNNING;
+        jobs[j].pgid = pgid;
+        jobs[j].seq = ++job_seq;
+        return j;
+    }
+    return 0; /* the table is full: it runs, unlisted */
+}
+
+static int job_current(void) {
+    int best = 0;
+    for (int j = 1; j <= MAXJOBS; j++)
+        if (jobs[j].state != JOB_FREE && (best == 0 || jobs[j].seq > jobs[best].seq)) best = j;
+    return best;
+}
+
+static int job_of_pid(int pid) {
+    for (int j = 1; j <= MAXJOBS; j++)
+        if (jobs[j].state != JOB_FREE && jobs[j].pgid == pid) return j;
+    return 0;
+}
+
+static void job_print(int j, const char* what) {
+    fprintf(2, "[%d]%c %s  %s\n", j, j == job_current() ? '+' : ' ', what, jobs[j].text);
+}
+
+/* How a reaped or changed job is reported (Linux's status word). */
+static void job_report(int j, int st) {
+    char what[24];
+    if (WIFSTOPPED(st)) {
+        jobs[j].state = JOB_STOPPED;
+        job_print(j, "Stopped");
+        return;
+    }
+    if (WIFCONTINUED(st)) {
+        jobs[j].state = JOB_RUNNING;
+        return;
+    }
+    if (WIFSIGNALED(st)) {
+        int s = WTERMSIG(st);
+        const char* name = s < kNamedSignals && kSignalNames[s] ? kSignalNames[s] : "?";
+        strcpy(what, "Killed (SIG");
+        strcpy(what + strlen(what), name);
+        strcpy(what + strlen(what), ")");
+    } else if (WEXITSTATUS(st) == 0) {
+        strcpy(what, "Done");
+    } else {
+        strcpy(what, "Exit ");
+        int e = WEXITSTATUS(st), k = (int)strlen(what);
+        if (e >= 100) what[k++] = (char)('0' + e / 100);
+        if (e >= 10) what[k++] = (char)('0' + e / 10 % 10);
+        what[k++] = (char)('0' + e % 10);
+        what[k] = 0;
+    }
+    job_print(j, what);
+    jobs[j].state = JOB_FREE;
+}
+
+/* Collect and report every change of a background job, without waiting. */
+static void job_reap(void) {
+    int st, w;
+    while ((w = waitpid(-1, &st, WNOHANG | WUNTRACED | WCONTINUED)) > 0) {
+        int j = job_of_pid(w);
+        if (j) job_report(j, st);
+    }
+}
+
+/* Wait for job j (leader pid) in the foreground until it ends or stops;
+ * then the console is the shell's again. A ^C's end is not reported (the
+ * ^C is on the screen); a stop is ("[1]+ Stopped cmd"). */
+static void wait_foreground(int j, int pid) {
+    int st = 0;
+    while (waitpid(pid, &st, WUNTRACED) < 0 && errno() == EINTR) {}
+    tcsetpgrp(tty, shell_pgid);
+    if (j == 0) return;
+    if (WIFSTOPPED(st)) {
+        job_report(j, st);
+        return;
+    }
+    if (WIFSIGNALED(st) && WTERMSIG(st) != SIGINT) job_report(j, st);
+    jobs[j].state = JOB_FREE;
+}
+
+/* "%N", or none: the job meant (0: no such job, reported). */
+static int job_arg(struct cmd* c, int i) {
+    int j = 0;
+    if (c->argc <= i) j = job_current();
+    else if (c->argv[i][0] == '%' && parse_int(c->argv[i] + 1, &j) && (j < 1 || j > MAXJOBS)) j = 0;
+    if (j == 0 || jobs[j].state == JOB_FREE) {
+        fprintf(2, "%s: %s: no such job\n", c->argv[0], c->argc > i ? c->argv[i] : "current");
+        return 0;
+    }
+    return j;
+}
+
+/* kill [-SIG | -s SIG] %N|pid...: the shell's own when a job is named
+ * (kill %1); -1: not ours (it runs the kill program). */
+static int job_kill(struct cmd* c) {
+    int first = 1, sig = SIGKILL, any = 0, pid;
+    for (int i = 1; i < c->argc; i++) any |= c->argv[i][0] == '%';
+    if (!any) return -1;
+    if (c->argc > 2 && strcmp(c->argv[1], "-s") == 0) {
+        sig = signal_number(c->argv[2]);
+        first = 3;
+    } else if (c->argc > 1 && c->argv[1][0] == '-') {
+        sig = signal_number(c->argv[1] + 1);
+        first = 2;
+    }
+    if (sig == 0 || first >= c->argc) {
+        fprintf(2, "usage: kill [-SIG | -s SIG] pid|%%N...\n");
+        return 1;
+    }
+    for (int i = first; i < c->argc; i++) {
+        int j = 0, r;
+        if (c->argv[i][0] == '%') {
+            if (!(j = job_arg(c, i))) continue;
+            r = sigsend(-jobs[j].pgid, sig);
+            /* a stopped job would keep the signal pending: continue it (bash's rule) */
+            if (r == 0 && jobs[j].state == JOB_STOPPED && sig != SIGSTOP && sig != SIGTSTP)
+                sigsend(-jobs[j].pgid, SIGCONT);
+        } else {
+            r = parse_int(c->argv[i], &pid) ? sigsend(pid, sig) : -1;
+        }
+        if (r < 0) perrorf("kill: %s", c->argv[i]);
+    }
+    return 1;
+}
+
+/* jobs, fg [%N], bg [%N], kill ... %N: 1 if c was one of them. */
+static int job_builtin(struct cmd* c) {
+    if (tty < 0) return 0;
+    const char* name = c->argv[0];
+    if (strcmp(name, "kill") == 0) return job_kill(c) > 0;
+    if (strcmp(name, "jobs") == 0) {
+        job_reap();
+        for (int j = 1; j <= MAXJOBS; j++)
+            if (jobs[j].state != JOB_FREE) job_print(j, jobs[j].state == JOB_STOPPED ? "Stopped" : "Running");
+        return 1;
+    }
+    int fg = strcmp(name, "fg") == 0;
+    if (!fg && strcmp(name, "bg") != 0) return 0;
+    int j = job_arg(c, 1);
+    if (j == 0) return 1;
+    jobs[j].seq = ++job_seq; /* it becomes the current job */
+    if (fg) {
+        fprintf(2, "%s\n", jobs[j].text);
+        tcsetpgrp(tty, jobs[j].pgid);
+    } else {
+        fprintf(2, "[%d]+ %s &\n", j, jobs[j].text);
+    }
+    if (jobs[j].state == JOB_STOPPED) sigsend(-jobs[j].pgid, SIGCONT);
+    jobs[j].state = JOB_RUNNING;
+    if (fg) wait_foreground(j, jobs[j].pgid);
+    return 1;
 }
 
 static void run_top(struct cmd* c) {
@@ -357,6 +560,7 @@ static void run_top(struct cmd* c) {
             setpgid(0, 0);
             if (c->type != BACK) tcsetpgrp(tty, getpid());
             job_signals(SIG_DFL);
+            if (c->type == BACK) run(c->left); /* the shell's own child: a job it reports */
         } else if (c->type != BACK) {
             /* Without job control a foreground command takes ^C's SIGINT
              * again; a background one keeps ignoring it, as in the Bourne
@@ -365,16 +569,23 @@ static void run_top(struct cmd* c) {
         }
         run(c);
     }
-    if (tty >= 0) {
-        setpgid(pid, pid);
-        if (c->type != BACK) tcsetpgrp(tty, pid);
+    if (tty < 0) {
+        int w;
+        while ((w = wait(0)) >= 0 && w != pid) {}
+        return;
     }
-    int w;
-    while ((w = wait(0)) >= 0 && w != pid) {}
-    if (tty >= 0) tcsetpgrp(tty, shell_pgid);
+    setpgid(pid, pid);
+    const int j = job_add(pid, c->type == BACK ? c->left : c);
+    if (c->type == BACK) {
+        if (j) fprintf(2, "[%d] %d\n", j, pid);
+        return;
+    }
+    tcsetpgrp(tty, pid);
+    wait_foreground(j, pid);
 }
 
 static int getcmd(char* buf, int n, int prompt) {
+    if (tty >= 0) job_reap();
     if (prompt) write(2, "$ ", 2);
     memset(buf, 0, n);
     gets(buf, n);

@@ -270,6 +270,97 @@ static void sigchld(void) {
     CHECK(got == 1 && got_sig == SIGCHLD, "SIGCHLD handler ran %d times (sig %d)", got, got_sig);
 }
 
+/* alarm(1): SIGALRM's handler runs 1 s of (virtual) time later; the
+ * uptime clock agrees within a tick. */
+static void alarm_fires(void) {
+    set_handler(SIGALRM, on_sig, 0);
+    unsigned long none = 0;
+    unsigned long t0 = uptime_ns();
+    CHECK(alarm(1) == 0, "alarm returned an old alarm");
+    sigsusp(&none);
+    unsigned long dt = uptime_ns() - t0;
+    CHECK(got == 1 && got_sig == SIGALRM, "handler ran %d times (sig %d)", got, got_sig);
+    CHECK(dt >= 1000000000ul && dt < 1100000000ul, "SIGALRM after %lu ns, want 1 s", dt);
+}
+
+/* A new alarm replaces the old one and returns what it had left; alarm(0)
+ * cancels: no SIGALRM (whose default would end the test). */
+static void alarm_replaced_and_cancelled(void) {
+    CHECK(alarm(5) == 0, "first alarm");
+    CHECK(alarm(3) == 5, "alarm(3) did not return 5");
+    CHECK(alarm(0) == 3, "alarm(0) did not return 3");
+    sleep(40); /* 4 s: past the first two */
+    CHECK(alarm(0) == 0, "an alarm was still set");
+    CHECK(alarm(-1) == -1, "alarm(-1) accepted");
+}
+
+/* setitimer with a 100 ms interval: five SIGALRMs in 500 ms; getitimer
+ * reports the period; disarming stops them. */
+static void itimer_periodic(void) {
+    set_handler(SIGALRM, on_sig, 0);
+    struct kitimerval v = {0, 100000, 0, 100000}, now, old;
+    unsigned long none = 0;
+    unsigned long t0 = uptime_ns();
+    CHECK(setitimer(0, &v, 0) == 0, "setitimer failed");
+    CHECK(getitimer(0, &now) == 0 && now.interval_sec == 0 && now.interval_usec == 100000, "getitimer");
+    CHECK(now.value_usec > 0 && now.value_usec <= 100000, "value %ld us", now.value_usec);
+    while (got < 5) sigsusp(&none);
+    unsigned long dt = uptime_ns() - t0;
+    CHECK(dt >= 500000000ul && dt < 560000000ul, "5 periods took %lu ns, want 500 ms", dt);
+    struct kitimerval off = {0, 0, 0, 0};
+    CHECK(setitimer(0, &off, &old) == 0 && old.interval_usec == 100000, "disarm");
+    int n = got;
+    sleep(3);
+    CHECK(got == n, "SIGALRM after the timer was disarmed");
+    struct kitimerval bad = {0, 0, 0, 1000000};
+    CHECK(setitimer(0, &bad, 0) == -1 && setitimer(1, &v, 0) == -1, "bad timer accepted");
+    CHECK(setitimer(0, (struct kitimerval*)0xffffffffff000000ul, 0) == -1, "bad pointer accepted");
+}
+
+/* SIGALRM's default action ends the process; waitpid says so. */
+static void alarm_default_terminates(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        alarm(1);
+        for (;;) sleep(100);
+    }
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid, "waitpid failed");
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM, "status %x: not ended by SIGALRM", st);
+}
+
+/* SIGPIPE only for a program that set SIGPIPE's action itself: untouched,
+ * a write with no reader is -1 EPIPE (xv6's rule); SIG_DFL set explicitly
+ * ends the writer; with a handler it runs and the write is -1 EPIPE. */
+static int broken_write(void) {
+    int p[2];
+    if (pipe(p) < 0) return -2;
+    close(p[0]);
+    int r = write(p[1], "x", 1);
+    return r == -1 && errno() == EPIPE ? 0 : 1;
+}
+
+static void sigpipe_rule(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) exit(broken_write());
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0, "untouched: status %x", st);
+    pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        struct ksigaction dfl = {SIG_DFL, 0, 0};
+        sigact(SIGPIPE, &dfl, 0);
+        broken_write();
+        exit(5);
+    }
+    CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE, "SIG_DFL: status %x", st);
+    set_handler(SIGPIPE, on_sig, 0);
+    CHECK(broken_write() == 0, "with a handler the write was not -1 EPIPE");
+    CHECK(got == 1 && got_sig == SIGPIPE, "handler ran %d times (sig %d)", got, got_sig);
+}
+
 static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
@@ -286,6 +377,11 @@ static const struct utest tests[] = {
     {"suspend", suspend},
     {"sigchld", sigchld},
     {"forged_context", forged_context},
+    {"alarm_fires", alarm_fires},
+    {"alarm_replaced_and_cancelled", alarm_replaced_and_cancelled},
+    {"itimer_periodic", itimer_periodic},
+    {"alarm_default_terminates", alarm_default_terminates},
+    {"sigpipe_rule", sigpipe_rule},
 };
 
 int main(int argc, char** argv) {

@@ -429,37 +429,47 @@ static int change_status(Proc& c, int options) {
 // killed child) and takes any child; waitpid takes the children `pid`
 // names (sig::wait_matches), stores Linux's status word, reports stops and
 // continues as asked, and with WNOHANG returns 0 rather than wait.
+// The status is stored after the wait lock is released: copy_out may
+// have to break a copy-on-write page (a fork's stack), which can wait for
+// other harts (TLB shootdown) and must not hold a spinlock meanwhile. A
+// bad address then fails the call with the child already reaped (as
+// Linux's).
 Result<int> wait_child(int pid, UserAddr status_addr, int options, bool xv6) {
     Proc* p = myproc();
     Proc* me = p->tg->leader;  // changes only in exec, when p is the only thread
     if (!sig::valid_wait_options(options)) return Error::BadArgument;
-    LockGuard g(g_wait_lock);
-    for (;;) {
-        bool have_kids = false;
-        const int my_pgid = p->tg->pgid;
-        for (Proc& c : g_procs) {
-            if (c.parent != me) continue;
-            if (!xv6 && !sig::wait_matches(pid, c.pid, c.tg ? c.tg->pgid : 0, my_pgid)) continue;
-            have_kids = true;
-            int status = c.reapable ? 0 : change_status(c, options);
-            if (!c.reapable && status == -1) continue;
-            LockGuard cg(c.lock);
-            const int cpid = c.pid;
-            if (c.reapable) status = xv6 ? c.xstate : ended_status(c);
-            if (!status_addr.is_null() && !copy_out(p->pagetable, status_addr, &status, sizeof(status)).ok()) {
-                return Error::BadAddress;
+    int cpid = 0, status = 0;
+    {
+        LockGuard g(g_wait_lock);
+        for (;;) {
+            bool have_kids = false;
+            const int my_pgid = p->tg->pgid;
+            for (Proc& c : g_procs) {
+                if (c.parent != me) continue;
+                if (!xv6 && !sig::wait_matches(pid, c.pid, c.tg ? c.tg->pgid : 0, my_pgid)) continue;
+                have_kids = true;
+                status = c.reapable ? 0 : change_status(c, options);
+                if (!c.reapable && status == -1) continue;
+                LockGuard cg(c.lock);
+                cpid = c.pid;
+                if (c.reapable) {
+                    status = xv6 ? c.xstate : ended_status(c);
+                    free_group(c.tg);
+                    clear_slot(&c);
+                }
+                break;
             }
-            if (c.reapable) {
-                free_group(c.tg);
-                clear_slot(&c);
-            }
-            return cpid;
+            if (cpid != 0) break;
+            if (!have_kids) return Error::NoChild;
+            if (options & sig::kWnohang) return 0;
+            if (killed(p)) return Error::Killed;
+            sleep_killable(me, g_wait_lock);
         }
-        if (!have_kids) return Error::NoChild;
-        if (options & sig::kWnohang) return 0;
-        if (killed(p)) return Error::Killed;
-        sleep_killable(me, g_wait_lock);
     }
+    if (!status_addr.is_null() && !copy_out(p->pagetable, status_addr, &status, sizeof(status)).ok()) {
+        return Error::BadAddress;
+    }
+    return cpid;
 }
 
 Result<int> wait(UserAddr status_addr) { return wait_child(-1, status_addr, 0, true); }

@@ -108,6 +108,10 @@ struct ThreadGroup {
     // delivering thread under lock and by a sender with atomic loads.
     u64 sig_pending = 0;
     SigAction sig_act[sig::kMax + 1] = {};
+    // Signals whose action this program set itself (sigact with an act;
+    // copied at fork, cleared at exec): SIGPIPE is raised only for those
+    // (docs/signals.md "SIGPIPE"). Written by the process under lock.
+    u64 sig_set = 0;
     // Job control (kernel/proc/jobctl.cc, lib/signal/jobs.h): the process
     // group and session, inherited at fork (init's are its pid). Written
     // under g_wait_lock with atomic stores; read anywhere with atomic loads
@@ -125,6 +129,10 @@ struct ThreadGroup {
     int stop_sig = 0;
     u32 cont_gen = 0;
     int term_sig = 0;
+    // alarm/setitimer (kernel/proc/alarm.cc): when SIGALRM is next due
+    // (timer cycles, 0: none) and its period (0: once). Under the alarm lock.
+    u64 alarm_at = 0;
+    u64 alarm_every = 0;
 
     // More than one thread: only then may another thread use the shared
     // parts concurrently. A single-threaded process is alone until its own

@@ -4,11 +4,10 @@
 // Delivery: usertrap_return calls sig_deliver before it leaves for user
 // mode. The next signal (sig::next over the thread's and its group's
 // pending bits, less the blocked mask) is taken out with an atomic and;
-// its default action terminates the process (status -1, as xv6's kill),
-// or a SigFrame is written below the user's sp: the whole trapframe (pc
-// and x1..x31), the FP registers if the thread uses FP, the blocked mask
-// to restore and a ksiginfo. The handler then starts with a0 = signal,
-// a1 = &info, a2 = &frame->epc (the ucontext's mcontext: pc, x1..x31, as
+// its default action terminates the process (status -1, as xv6's kill;
+// waitpid reports the signal) or stops it (kernel/proc/jobstop.cc), or a SigFrame is written below the user's sp: the
+// whole trapframe (pc and x1..x31), the FP registers if the thread uses FP, the blocked mask to restore and a ksiginfo.
+// The handler then starts with a0 = signal, a1 = &info, a2 = &frame->epc (the ucontext's mcontext: pc, x1..x31, as
 // Linux's riscv sigcontext), sp = the frame, ra = kSigTramp, a page of
 // kernel-written code mapped PTE_U|R|X in every address space ("li a7,
 // SYS_sigreturn; ecall"). sigreturn reads the frame back at sp, checks its
@@ -185,6 +184,17 @@ Status sig_send(int pid, int s, const perm::Cred* as) {
     return found ? Status{} : Status(Error::NoProcess);
 }
 
+void sig_broken_pipe(Proc* p) {
+    if (p->tg == nullptr || !(p->tg->sig_set & sig::bit(sig::kPipe))) return;  // xv6's rule: -1 EPIPE only
+    const u64 h = __atomic_load_n(&p->tg->sig_act[sig::kPipe].handler, __ATOMIC_ACQUIRE);
+    if (sig::discard_on_send(sig::kPipe, h)) return;
+    __atomic_fetch_or(&p->sig_pending, sig::bit(sig::kPipe), __ATOMIC_ACQ_REL);  // to the writing thread
+}
+
+void sig_post_locked(Proc* p, int s) {
+    if (post_to_group(p, s)) notify_locked(p);
+}
+
 Result<int> sig_send_group(int pgid, int s, const perm::Cred* as) {
     if (s != 0 && !sig::valid(s)) return Error::BadArgument;
     if (pgid <= 0) return Error::NoProcess;
@@ -289,11 +299,13 @@ void sig_fork(const Proc* parent, Proc* child) {
     child->sig_pending = 0;
     for (int s = 0; s <= sig::kMax; s++) child->tg->sig_act[s] = parent->tg->sig_act[s];
     child->tg->sig_pending = 0;
+    child->tg->sig_set = parent->tg->sig_set;
 }
 
 void sig_exec(Proc* p) {
     p->sig_has_saved = false;
     LockGuard g(p->tg->lock);
+    p->tg->sig_set = 0;  // the new program has set nothing yet
     for (SigAction& a : p->tg->sig_act) {
         if (a.handler != sig::kIgn) a.handler = sig::kDfl;
         a.mask = a.flags = 0;
@@ -339,6 +351,7 @@ i64 sys_sigact() {
         old = p->tg->sig_act[s];
         if (!act_addr.is_null()) {
             SigAction& a = p->tg->sig_act[s];
+            p->tg->sig_set |= sig::bit(s);
             a.mask = sig::sanitize_mask(nk.mask);
             a.flags = nk.flags;
             __atomic_store_n(&a.handler, nk.handler, __ATOMIC_RELEASE);

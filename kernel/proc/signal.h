@@ -29,6 +29,14 @@ Status sig_send(int pid, int sig, const perm::Cred* as);
 // posted to (those ignoring it do not count); NoProcess for an empty
 // group, Permission if `as` may signal none of it.
 Result<int> sig_send_group(int pgid, int sig, const perm::Cred* as);
+// A write by p found a pipe with no reader (-1 EPIPE): SIGPIPE for the
+// writing thread if its program set SIGPIPE's action itself (a handler, or
+// SIG_DFL, which then ends it); a program that never did (every xv6
+// program) only gets -1 EPIPE, as xv6's usertests expect.
+void sig_broken_pipe(Proc* p);
+// From the kernel to p's process (caller holds p->lock; an interrupt
+// handler may: the alarm's SIGALRM).
+void sig_post_locked(Proc* p, int sig);
 // A fault in user mode: if p has a handler for sig that it does not block,
 // queue sig for p with the faulting address and return true; false means
 // the caller kills as before.

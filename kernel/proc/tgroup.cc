@@ -42,11 +42,13 @@ ThreadGroup* tgroup_alloc() {
         tg.table_reserved = tg.table_top = 0;
         for (File*& f : tg.ofile) f = nullptr;
         tg.sig_pending = 0;
+        tg.sig_set = 0;
         tg.pgid = tg.sid = 0;
         tg.stopped = false;
         tg.wait_report = 0;
         tg.stop_sig = tg.term_sig = 0;
         tg.cont_gen = 0;
+        tg.alarm_at = tg.alarm_every = 0;
         for (SigAction& a : tg.sig_act) a = SigAction{};
         return &tg;
     }

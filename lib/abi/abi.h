@@ -112,7 +112,10 @@ enum {
     SYS_getsid = 107,    /* (pid) -> its session, or -1 (no such process) */
     SYS_tcsetpgrp = 108, /* (fd, pgid) -> 0, or -1 (fd not the console, not its session, no such group) */
     SYS_tcgetpgrp = 109, /* (fd) -> the console's foreground group, or -1 (fd not the console) */
-    SYS_MAX = 109
+    SYS_alarm = 87,      /* (seconds; 0 cancels) -> seconds the previous alarm had left (rounded up), 0 if none */
+    SYS_setitimer = 110, /* (ITIMER_REAL 0, const struct kitimerval* new, struct kitimerval* old or 0) -> 0 or -1 */
+    SYS_getitimer = 111, /* (ITIMER_REAL 0, struct kitimerval*) -> 0 or -1 */
+    SYS_MAX = 111
 };
 
 /* mmap's prot and flags and msync's flags: Linux's values. */
@@ -145,6 +148,14 @@ struct ksiginfo {
     int code;           /* 0: sent by a process (SI_USER), 1: a fault */
     int pid;            /* the sender (SI_USER) */
     unsigned long addr; /* the faulting address (SIGSEGV, SIGBUS, SIGILL) */
+};
+
+/* setitimer/getitimer (SYS_setitimer): Linux's struct itimerval on riscv64
+ * (two struct timeval: seconds, microseconds). A zero value disarms; a zero
+ * interval fires once. Virtual time: exact under QEMU -icount. */
+struct kitimerval {
+    long interval_sec, interval_usec;
+    long value_sec, value_usec;
 };
 
 /* File types (struct stat.type). */

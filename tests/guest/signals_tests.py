@@ -21,9 +21,10 @@ prompting again, ^C reaching only the foreground group (`jobtest -g`),
 ^\\ (SIGQUIT) ending a hog, and fsck finding the disk clean once QEMU is
 killed.
 """
+import re
 import sys
 
-from qemu import Guest, judge_program, no_prompt, report
+from qemu import PROMPT, Guest, judge_program, no_prompt, report
 
 
 def ctrl_c(g, harts):
@@ -57,11 +58,19 @@ def ctrl_c_foreground_only(g, harts):
         g.child.sendline("jobtest -g")
         g.child.expect("bg ready", timeout=60)
         g.child.send("\x03")
-        g.child.expect("bg alive", timeout=60)
-        g.wait_prompt(timeout=60)
+        # the child's line and the shell's prompt come in either order
+        seen = set()
+        while len(seen) < 2:
+            seen.add(g.child.expect(["bg alive", PROMPT], timeout=60))
         report(True, name)
     except Exception as e:  # noqa: BLE001
-        report(False, name, "%s; console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
+        g.child.send("\x10")  # ^P: the process list, if the kernel still answers
+        try:
+            g.child.expect("no such text", timeout=10)
+        except Exception:  # noqa: BLE001
+            pass
+        report(False, name, "%s; console ends %r, unread %r" % (type(e).__name__, "".join(g.log)[-500:],
+                                                               str(g.child.buffer)[-1500:]))
 
 
 def ctrl_backslash(g, harts):
@@ -82,6 +91,53 @@ def ctrl_backslash(g, harts):
         report(False, name, "no prompt after ^\\ (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
 
 
+def job_control(g, harts):
+    """The shell's job control at the console: ^Z stops a foreground hog
+    ([1]+ Stopped), jobs lists it, bg continues it in the background (its
+    dots go on), fg brings it back and ^C ends it; a background job's end
+    is reported before the next prompt ([1]+ Done); kill %1 ends a job; a
+    background reader of the console stops (SIGTTIN) and is listed as
+    Stopped. Each step fails before job control (no such builtin, or ^Z
+    was an ordinary character)."""
+    c = g.child
+    steps = [
+        ("ctrl-z-stops", lambda: (c.sendline("hog -p 100000"), c.expect("hog -p 100000", timeout=30),
+                                  c.expect(r"\.", timeout=60), c.send("\x1a"),
+                                  c.expect(r"\[1\]\+ Stopped\s+hog -p 100000", timeout=60), g.wait_prompt(timeout=60))),
+        ("jobs-lists", lambda: check(re.search(r"\[1\]\+ Stopped\s+hog -p 100000", g.run("jobs")))),
+        ("bg-continues", lambda: (c.sendline("bg %1"), c.expect(r"\[1\]\+ hog -p 100000 &", timeout=60),
+                                  c.expect(r"\.", timeout=60))),
+        # the dots of the background hog may land inside the echo of "fg %1": expect fg's own line
+        ("fg-and-ctrl-c", lambda: (c.sendline("fg %1"), c.expect(r"hog -p 100000\r?\n", timeout=60),
+                                   c.expect(r"\.", timeout=60),
+                                   c.send("\x03"), g.wait_prompt(timeout=60),
+                                   check("hog" not in g.run("jobs")))),  # a last dot may still come
+        # the job may end before the prompt that follows it (8 harts): both outputs together
+        ("bg-done-reported", lambda: check(re.search(r"(?s)\[1\] \d+\n.*\[1\]\+ Done\s+echo bgdone",
+                                                     g.run("echo bgdone &") + g.run("echo next")))),
+        ("kill-job", lambda: (g.run("hog 100000 &"),
+                              check(re.search(r"\[1\]\+ Killed \(SIGKILL\)\s+hog 100000",
+                                              g.run("kill %1") + g.run("echo after"))))),
+        ("ttin-stops-reader", lambda: (g.run("cat &"),
+                                       check(re.search(r"\[1\]\+ Stopped\s+cat", g.run("echo x") + g.run("jobs"))),
+                                       g.run("kill -9 %1"), check("alive" in g.run("echo alive")))),
+    ]
+    for step, fn in steps:
+        name = "signals-jobs-%s-%dharts" % (step, harts)
+        try:
+            fn()
+            report(True, name)
+        except Exception as e:  # noqa: BLE001
+            report(False, name, "%s; console ends %r, unread %r" % (type(e).__name__, "".join(g.log)[-600:],
+                                                                   str(g.child.buffer)[-300:]))
+            return
+
+
+def check(ok):
+    if not ok:
+        raise AssertionError("unexpected output")
+
+
 def run(harts):
     with Guest(cpus=harts, timeout=60, icount=3) as g:
         try:
@@ -98,6 +154,7 @@ def run(harts):
         ctrl_c(g, harts)
         ctrl_c_foreground_only(g, harts)
         ctrl_backslash(g, harts)
+        job_control(g, harts)
         clean, fsck = g.stop_and_fsck()
         report(clean, "signals-fsck-%dharts" % harts, fsck.replace("\n", " | "))
 

@@ -23,4 +23,26 @@ static inline int parse_int(const char* s, int* out) {
     return 1;
 }
 
+/* Signal names (Linux's numbers, user.h), for kill and the shell's job
+ * reports: index n is signal n's name without "SIG" (0: none). */
+static const char* const kSignalNames[] = {
+    0,      "HUP",  "INT",  "QUIT", "ILL", "TRAP", "ABRT", "BUS",  "FPE",  "KILL", "USR1", "SEGV",
+    "USR2", "PIPE", "ALRM", "TERM", 0,     "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU",
+};
+enum { kNamedSignals = sizeof(kSignalNames) / sizeof(kSignalNames[0]) };
+
+/* A signal given as a number (1..31), a name or SIG + name: its number, or 0. */
+static inline int signal_number(const char* s) {
+    int n;
+    if (parse_int(s, &n)) return n >= 1 && n <= 31 ? n : 0;
+    if (s[0] == 'S' && s[1] == 'I' && s[2] == 'G') s += 3;
+    for (int i = 1; i < kNamedSignals; i++) {
+        const char* a = kSignalNames[i];
+        const char* b = s;
+        while (a && *a && *a == *b) a++, b++;
+        if (a && *a == 0 && *b == 0) return i;
+    }
+    return 0;
+}
+
 #endif

@@ -124,6 +124,12 @@ int tcgetpgrp(int fd);
  * (the W* macros below). xv6's wait(int*) is unchanged: a killed child's
  * status is -1 there. */
 int waitpid(int pid, int* status, int options);
+/* SIGALRM after `seconds` (0 cancels; returns what the old alarm had left),
+ * and its periodic form (which = ITIMER_REAL 0 only; struct kitimerval of
+ * lib/abi/abi.h is Linux's struct itimerval). Virtual time under -icount. */
+int alarm(int seconds);
+int setitimer(int which, const struct kitimerval* value, struct kitimerval* old);
+int getitimer(int which, struct kitimerval* value);
 #ifndef WNOHANG
 #define WNOHANG 1
 #define WUNTRACED 2
