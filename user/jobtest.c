@@ -306,6 +306,36 @@ static void stopped_does_not_run(void) {
     CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "status %x", st);
 }
 
+/* exit() from a second thread ends the process with that status, while the
+ * first thread is blocked: waitpid says exited 2, not "killed by SIGKILL"
+ * (the first thread was only ended by its sibling's exit; a vecadd whose
+ * watchdog thread exits made the shell report "Killed (SIGKILL)"). */
+static void exiting_thread(void* arg) {
+    (void)arg;
+    exit(2);
+}
+static void exit_from_thread_status(void) {
+    for (int round = 0; round < 2; round++) {
+        int pid = fork();
+        CHECK(pid >= 0, "fork failed");
+        if (pid == 0) {
+            int p[2];
+            if (pipe(p) < 0) exit(8);
+            if (thread_create(exiting_thread, 0) < 0) exit(9);
+            char c;
+            read(p[0], &c, 1); /* blocks until the sibling's exit ends it */
+            exit(7);
+        }
+        int st = 0;
+        if (round == 0) {
+            CHECK(waitpid(pid, &st, 0) == pid, "waitpid failed");
+            CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 2, "status %x: want exited 2", st);
+        } else {
+            CHECK(wait(&st) == pid && st == 2, "wait: status %d, want 2", st);
+        }
+    }
+}
+
 /* xv6's wait is unchanged: a stopped child killed with xv6's kill reports -1. */
 static void xv6_wait_of_stopped(void) {
     int pid = fork();
@@ -447,6 +477,7 @@ static const struct utest tests[] = {
     {"stop_continue_waitpid", stop_continue_waitpid},
     {"stopped_does_not_run", stopped_does_not_run},
     {"xv6_wait_of_stopped", xv6_wait_of_stopped},
+    {"exit_from_thread_status", exit_from_thread_status},
     {"tstp_caught_or_ignored", tstp_caught_or_ignored},
     {"sigchld_on_stop", sigchld_on_stop},
     {"waitpid_selection", waitpid_selection},

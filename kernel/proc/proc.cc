@@ -400,10 +400,13 @@ void reparent(Proc* leader) {
 
 // What waitpid says about an ended child c (Linux's status word): the
 // signal that ended it, SIGKILL for a kill (xv6's kill, the OOM killer, a
-// fault), else its exit code. Caller holds c.lock.
+// fault: the thread whose end fixed the status was killed), else its exit
+// code. Not c.killed: a thread's exit() kills its siblings, the leader
+// among them, and the process still exits with that call's status.
+// Caller holds c.lock.
 static int ended_status(const Proc& c) {
     if (c.tg->term_sig != 0) return sig::status_signaled(c.tg->term_sig);
-    if (c.killed) return sig::status_signaled(sig::kKill);
+    if (c.tg->killed_exit) return sig::status_signaled(sig::kKill);
     return sig::status_exited(c.xstate);
 }
 

@@ -71,6 +71,10 @@ struct ThreadGroup {
     // the process's exit status (the first exit() decides it).
     bool exiting = false;
     int status = 0;
+    // The thread whose end fixed status had been killed (xv6's kill, the
+    // OOM rule, a fault): waitpid reports SIGKILL. Not when a sibling's
+    // exit() killed the others: then status is that exit's.
+    bool killed_exit = false;
     Proc* execer = nullptr;  // the thread whose exec is ending the others
     Proc* leader = nullptr;  // the slot wait() reaps; its tid is the pid
     File* ofile[param::kMaxOpenPerProc] = {};

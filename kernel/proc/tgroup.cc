@@ -47,6 +47,7 @@ ThreadGroup* tgroup_alloc() {
         tg.stopped = false;
         tg.wait_report = 0;
         tg.stop_sig = tg.term_sig = 0;
+        tg.killed_exit = false;
         tg.cont_gen = 0;
         tg.alarm_at = tg.alarm_every = 0;
         for (SigAction& a : tg.sig_act) a = SigAction{};

@@ -127,7 +127,10 @@ bool clear_join_word(Proc* p) {
     p->trapframe = nullptr;
     kfree(tf);
     if (--tg->live == 0) {
-        if (!tg->exiting) tg->status = status;
+        if (!tg->exiting) {
+            tg->status = status;
+            tg->killed_exit = __atomic_load_n(&p->killed, __ATOMIC_RELAXED);
+        }
         tg->lock.release();
         release_process(tg);
         end_process(p, tg);
@@ -161,6 +164,7 @@ void exit(int status) {
         if (!tg->exiting && tg->execer == nullptr) {
             tg->exiting = true;
             tg->status = status;
+            tg->killed_exit = __atomic_load_n(&p->killed, __ATOMIC_RELAXED);
             others = tg->live > 1;
         }
     }
