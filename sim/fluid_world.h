@@ -46,10 +46,12 @@ class FluidWorld {
     void tick(uint64_t now);
     // Task id's fluid service through the last tick(), in 2^-64 ticks (0 for
     // a task that has not arrived).
+    // Read at every dispatch and deschedule (lag sampling, sim.cc): one
+    // bounds check and one 32-byte record (Hot), no branch on the state.
     i128 service(uint64_t id) const {
-        if (id >= tasks_.size()) return 0;
-        const Task& t = tasks_[id];
-        return t.runnable ? t.base + fluid_.service(t.level) : t.base;
+        if (id >= nhot_) return 0;
+        const Hot& h = hot_[id];
+        return h.base + fluid_.service(h.slot);
     }
 
   private:
@@ -60,13 +62,20 @@ class FluidWorld {
         double block_chance = 0;
         uint64_t remaining = 0;  // of the current run burst, from `done`
         uint64_t done = 0;       // whole ticks of service at the last event
-        i128 base = 0;           // service = base (+ level service if runnable)
         uint64_t event_at = 0;   // service (ticks) of the next event; 0: none
         uint8_t kind = 0;        // of that event (Kind)
         uint32_t version = 0;    // invalidates heap entries
         uint8_t level = 0;
         bool runnable = false, finished = false;
     };
+    // What service() reads, apart from the rest (a power-of-two stride):
+    // service = base + the level service of slot, which is the task's level
+    // while it is runnable, else FluidReference::kNone (service 0).
+    struct Hot {
+        i128 base = 0;
+        uint32_t slot = FluidReference::kNone;
+    };
+    static_assert(sizeof(Hot) == 32);
     struct Due {
         i128 key;  // level service at which the event falls
         uint64_t id;
@@ -86,7 +95,7 @@ class FluidWorld {
 
     void spawn(const TaskSpec& s, size_t fixed_index);
     void join(uint64_t id);
-    void leave(Task& t);
+    void leave(uint64_t id);
     void plan(uint64_t id);
     void event(uint64_t id, uint64_t now);
     void sleep(uint64_t id, uint64_t now, uint64_t ticks);
@@ -97,6 +106,8 @@ class FluidWorld {
     TaskSource source_;
     FluidReference fluid_;
     std::vector<Task> tasks_;
+    std::vector<Hot> hot_;  // by id, beside tasks_
+    uint64_t nhot_ = 0;     // hot_.size()
     std::vector<uint64_t> spec_task_;  // fixed index -> id
     std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_[q::sched::kLevels];
     uint64_t due_mask_ = 0;  // bit l: due_[l] is not empty

@@ -83,7 +83,7 @@ class QueueSet {
     }
 
     bool percpu() const { return percpu_; }
-    P& of(const Task& t) { return *pol_[t.q < 0 ? 0 : t.q]; }
+    P& of(const Task& t) { return percpu_ ? *pol_[t.q < 0 ? 0 : t.q] : *pol_[0]; }
     uint64_t migrations() const { return migrations_; }
     const char* name() const { return pol_[0]->name(); }
 
@@ -108,8 +108,10 @@ class QueueSet {
 
     // t ran on core `core` and is put back on its queue.
     void requeue(Task& t, unsigned core, uint64_t now) {
-        if (percpu_) load_[core].running = 0;
-        running_[core % n_] = nullptr;
+        if (percpu_) {
+            load_[core].running = 0;
+            running_[core] = nullptr;
+        }
         of(t).enqueue(t.e, now);
     }
 
@@ -121,8 +123,10 @@ class QueueSet {
     // t, running on `core` and charged, stops being runnable (after tick now).
     void stop(Task& t, unsigned core, uint64_t now) {
         of(t).stop(t.e);
-        if (percpu_) load_[core].running = 0;
-        running_[core % n_] = nullptr;
+        if (percpu_) {
+            load_[core].running = 0;
+            running_[core] = nullptr;
+        }
         uncount(t);
         t.last_ran = now + 1;
     }
@@ -139,9 +143,14 @@ class QueueSet {
     }
 
     // Core `core` picks (percpu: after stealing if its queue is empty, and
-    // balancing when due).
-    q::sched::Entity* pick(unsigned core, uint64_t now) {
+    // balancing when due). The single queue's pick is inline in the loop.
+    [[gnu::always_inline]] q::sched::Entity* pick(unsigned core, uint64_t now) {
         if (!percpu_) return pol_[0]->pick(core, now);
+        return pick_percpu(core, now);
+    }
+
+  private:
+    q::sched::Entity* pick_percpu(unsigned core, uint64_t now) {
         if (load_[core].nr == 0) steal(core, now);
         if (n_ > 1 && now >= q_[core].next_balance) {
             q_[core].next_balance = now + 2 * slice_;
@@ -162,7 +171,6 @@ class QueueSet {
         return e;
     }
 
-  private:
     // load_[i] (load, nr, running) is kept up to date, so the decisions of
     // balance.h read it in place; min_service/min_weight stay 0 there.
     struct Queue {
