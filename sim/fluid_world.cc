@@ -154,7 +154,7 @@ void FluidWorld::change_level(uint64_t id, uint8_t level) {
     due_mask_ |= uint64_t{1} << t.level;
 }
 
-void FluidWorld::tick(uint64_t now) {
+void FluidWorld::begin(uint64_t now) {
     source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index); });
     while (!sleepers_.empty() && sleepers_.top().wake <= now) {
         const uint64_t id = sleepers_.top().id;
@@ -165,6 +165,9 @@ void FluidWorld::tick(uint64_t now) {
         const Change& c = changes_[next_change_++];
         change_level(spec_task_[c.spec], c.level);
     }
+}
+
+void FluidWorld::advance(uint64_t now) {
     fluid_.advance();
     for (uint64_t m = due_mask_; m; m &= m - 1) {
         const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));

@@ -41,15 +41,25 @@ class FluidWorld {
   public:
     FluidWorld(const Config& cfg, const std::vector<TaskSpec>& fixed);
 
-    // Tick `now`: arrivals, wake-ups and level changes due at its start,
-    // then its fluid service and the events it completes.
-    void tick(uint64_t now);
+    // Tick `now`: begin() takes the arrivals, wake-ups and level changes
+    // due at its start, advance() then gives its fluid service and runs the
+    // events it completes. begin() changes no task's service() (a joining
+    // task's base is set so that its service stays what it was, 0 for a new
+    // one), so a caller may read service() between the two - the simulator
+    // calls begin() first, so that every task it has spawned is known here.
+    void begin(uint64_t now);
+    void advance(uint64_t now);
+    void tick(uint64_t now) {
+        begin(now);
+        advance(now);
+    }
     // Task id's fluid service through the last tick(), in 2^-64 ticks (0 for
     // a task that has not arrived).
     // Read at every dispatch and deschedule (lag sampling, sim.cc): one
-    // bounds check and one 32-byte record (Hot), no branch on the state.
+    // 32-byte record (Hot), no branch on the state. known(id): id has
+    // arrived here (service() needs it; an unknown task's service is 0).
+    bool known(uint64_t id) const { return id < nhot_; }
     i128 service(uint64_t id) const {
-        if (id >= nhot_) return 0;
         const Hot& h = hot_[id];
         return h.base + fluid_.service(h.slot);
     }
@@ -106,8 +116,8 @@ class FluidWorld {
     TaskSource source_;
     FluidReference fluid_;
     std::vector<Task> tasks_;
-    std::vector<Hot> hot_;  // by id, beside tasks_
-    uint64_t nhot_ = 0;     // hot_.size()
+    std::vector<Hot> hot_;             // by id, beside tasks_
+    uint64_t nhot_ = 0;                // hot_.size()
     std::vector<uint64_t> spec_task_;  // fixed index -> id
     std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_[q::sched::kLevels];
     uint64_t due_mask_ = 0;  // bit l: due_[l] is not empty

@@ -203,6 +203,7 @@ void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     t.arrival = now;
     t.remaining = s.runtime;
     t.block_chance = s.block_chance;
+    t.may_block = s.block_chance > 0;
     qs::set_priority(t.e, cfg_.weights, s.level);
     t.e.owner = &t;
     t.affinity = s.affinity;
@@ -226,6 +227,7 @@ void Simulator<P>::wakeups(uint64_t now) {
         t.blocked = false;
         t.blocked_ticks += now - t.block_start;
         t.woke = now;
+        t.undispatched = true;
         make_runnable(t);
         queues_.place(t, now);
         if (cfg_.model == Model::Exact) placed_.push_back(&t);
@@ -240,7 +242,7 @@ void Simulator<P>::wakeups(uint64_t now) {
 template <typename P>
 [[gnu::always_inline]] inline void Simulator<P>::execute(Core& core, Task& t, uint64_t now) {
     t.execs++;
-    if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
+    if (t.undispatched) dispatched(t, now);
     if (core.last != &t) {
         r_.ctx_switches++;
         core.last = &t;
@@ -306,7 +308,7 @@ void Simulator<P>::change_level(Task& t, uint8_t level) {
 // every policy.)
 template <typename P>
 [[gnu::always_inline]] inline bool Simulator<P>::blocks_after_tick(Task& t, uint64_t now) {
-    if (t.block_chance <= 0 || !t.block_rng.chance(t.block_chance)) return false;
+    if (!t.may_block || !t.block_rng.chance(t.block_chance)) return false;
     sleep(t, now, cfg_.wake_delay);
     return true;
 }
@@ -315,6 +317,7 @@ template <typename P>
 // wake-up it was waiting on, if any.
 template <typename P>
 void Simulator<P>::dispatched(Task& t, uint64_t now) {
+    t.undispatched = false;
     if (t.first_run == kNever) t.first_run = now;
     if (t.woke != kNever) {
         t.wake_lat.push_back(now - t.woke);
@@ -438,11 +441,11 @@ void Simulator<P>::tick_exact(uint64_t now) {
             core.last = &t;
             note_dispatch(t);
         }
-        if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
+        if (t.undispatched) dispatched(t, now);
     }
     // The fluid reference's tick `now` (after the picks: a dispatch measures
-    // lag at the tick's start).
-    world_.tick(now);
+    // lag at the tick's start; its begin() was at the start of the tick).
+    world_.advance(now);
     for (Core& core : cores_) {
         if (core.running) run_exact(core, *core.running, now);
     }
@@ -453,13 +456,14 @@ void Simulator<P>::run() {
     Progress progress(cfg_);
     const bool exact = cfg_.model == Model::Exact;
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
+        world_.begin(now);  // first: every task spawned below is known there
         arrivals(now);
         wakeups(now);
         if (next_change_ < changes_.size()) level_changes(now);
         if (exact) {
             tick_exact(now);
         } else {
-            world_.tick(now);
+            world_.advance(now);
             tick_seed(now);
         }
         progress.update(now, cfg_.ticks);
@@ -502,7 +506,7 @@ Result Simulator<P>::collect() const {
         lvl_execs[l] += static_cast<double>(t.execs);
         lvl_wait[l] += static_cast<double>(w);
         lvl_resp[l] += static_cast<double>(rsp);
-        const i128 fluid = world_.service(t.id);
+        const i128 fluid = world_.known(t.id) ? world_.service(t.id) : 0;
         if (fluid > 0) {
             const double x = static_cast<double>(t.execs) / FluidReference::ticks(fluid);
             sx += x;
