@@ -48,7 +48,8 @@ class FluidReference {
             weight_[l] = level_weight[l];
             order_[l] = l;
         }
-        weight_[kNone] = 0;  // d_[kNone] stays 0: service(kNone) == 0
+        weight_[kNone] = 0;  // slot_[kNone] stays {0, 0}: service(kNone) == 0
+        for (unsigned l = 0; l < q::sched::kLevels; l++) slot_[l].w = weight_[l];
         // Heaviest first (insertion sort: 40 entries, once).
         for (unsigned i = 1; i < q::sched::kLevels; i++) {
             for (unsigned j = i; j > 0 && weight_[order_[j]] > weight_[order_[j - 1]]; j--) {
@@ -88,19 +89,24 @@ class FluidReference {
         const i128 dg = g_ - g0;
         for (unsigned i = 0; i < ncapped_; i++) {
             const unsigned l = capped_[i];
-            d_[l] += static_cast<i128>(ticks) * kOne - static_cast<i128>(weight_[l]) * dg;
+            slot_[l].d += static_cast<i128>(ticks) * kOne - static_cast<i128>(weight_[l]) * dg;
         }
     }
 
     // Service of one task of `level` (or kNone: 0) since the start, in
     // 2^-64 ticks. G >= 0 and the weight is 32 bits: one 64x64 and one
     // 64x32 multiply, not a full 128-bit product.
-    i128 service(unsigned level) const {
-        const uint64_t w = weight_[level];
-        const unsigned __int128 g = static_cast<unsigned __int128>(g_);
-        const unsigned __int128 lo = static_cast<unsigned __int128>(w) * static_cast<uint64_t>(g);
-        const uint64_t hi = w * static_cast<uint64_t>(g >> 64);
-        return static_cast<i128>(lo + (static_cast<unsigned __int128>(hi) << 64)) + d_[level];
+    i128 service(unsigned level) const { return service_plus(level, 0, 0); }
+    // service(level) + base - whole ticks, in one pass (the lag sample's
+    // arithmetic: base is a task's offset, whole its executed ticks).
+    i128 service_plus(unsigned level, i128 base, uint64_t whole) const {
+        using u128 = unsigned __int128;
+        const Slot& s = slot_[level];
+        const u128 g = static_cast<u128>(g_);
+        u128 v = static_cast<u128>(s.w) * static_cast<uint64_t>(g);
+        v += static_cast<u128>(s.w * static_cast<uint64_t>(g >> 64) - whole) << 64;
+        v += static_cast<u128>(s.d) + static_cast<u128>(base);
+        return static_cast<i128>(v);
     }
 
     static double ticks(i128 units) {
@@ -143,7 +149,13 @@ class FluidReference {
     bool dirty_ = true;
     i128 g_ = 0, dg_ = 0;
     i128 w_ = 1, drem_ = 0, rem_ = 0;  // G's exact fractional part, in 1/w_ units
-    i128 d_[q::sched::kLevels + 1] = {};
+    // Per level (and kNone): its weight and D_l, side by side (one record
+    // per lag sample).
+    struct Slot {
+        i128 d = 0;
+        uint64_t w = 0;
+    };
+    Slot slot_[q::sched::kLevels + 1];
 };
 
 }  // namespace schedsim

@@ -59,9 +59,11 @@ class FluidWorld {
     // 32-byte record (Hot), no branch on the state. known(id): id has
     // arrived here (service() needs it; an unknown task's service is 0).
     bool known(uint64_t id) const { return id < nhot_; }
-    i128 service(uint64_t id) const {
+    i128 service(uint64_t id) const { return service_minus(id, 0); }
+    // service(id) - whole ticks (a lag: whole = the ticks it received).
+    i128 service_minus(uint64_t id, uint64_t whole) const {
         const Hot& h = hot_[id];
-        return h.base + fluid_.service(h.slot);
+        return fluid_.service_plus(h.slot, h.base, whole);
     }
 
   private:

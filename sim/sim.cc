@@ -87,7 +87,7 @@ struct Core {
 
 // The loop is instantiated for each concrete policy class (all are final),
 // so the per-core-tick policy calls are direct and inlined, not virtual.
-template <typename P>
+template <typename P, bool kPerCpu>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
@@ -133,7 +133,7 @@ class Simulator {
     // policy sees the same tasks and (per task, per executed tick) blocking
     // decisions.
     TaskSource source_;
-    QueueSet<P> queues_;
+    QueueSet<P, kPerCpu> queues_;
     std::deque<Task> tasks_;
     struct Sleeper {
         uint64_t wake, seq;
@@ -160,13 +160,13 @@ class Simulator {
     Result r_;
 };
 
-template <typename P>
-void Simulator<P>::make_runnable(Task&) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::make_runnable(Task&) {
     runnable_++;
 }
 
-template <typename P>
-void Simulator<P>::leave_runnable(Task&) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::leave_runnable(Task&) {
     runnable_--;
 }
 
@@ -175,26 +175,25 @@ void Simulator<P>::leave_runnable(Task&) {
 // its lag cannot fall (the reference only adds service), while it runs it
 // cannot rise (at most one core per task), so its maximum is at a dispatch
 // and its minimum at a deschedule, where these are called (and the end).
-template <typename P>
-[[gnu::always_inline]] inline i128 Simulator<P>::lag_now(const Task& t) const {
-    const i128 received = static_cast<i128>(static_cast<unsigned __int128>(t.execs) << 64);
-    return world_.service(t.id) - received;
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline i128 Simulator<P, kPerCpu>::lag_now(const Task& t) const {
+    return world_.service_minus(t.id, t.execs);
 }
 
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::note_dispatch(Task& t) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::note_dispatch(Task& t) {
     const i128 lag = lag_now(t);
     if (lag > t.lag_hi) t.lag_hi = lag;
 }
 
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::note_deschedule(Task& t) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::note_deschedule(Task& t) {
     const i128 lag = lag_now(t);
     if (lag < t.lag_lo) t.lag_lo = lag;
 }
 
-template <typename P>
-void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     Task& t = tasks_.emplace_back();
     if (!s.bursts.empty()) t.spec = &s;  // only fixed specs have bursts
     t.id = tasks_.size() - 1;
@@ -214,13 +213,13 @@ void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     if (cfg_.model == Model::Exact) placed_.push_back(&t);
 }
 
-template <typename P>
-void Simulator<P>::arrivals(uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::arrivals(uint64_t now) {
     source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index, now); });
 }
 
-template <typename P>
-void Simulator<P>::wakeups(uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::wakeups(uint64_t now) {
     while (!sleepers_.empty() && sleepers_.top().wake <= now) {
         Task& t = *sleepers_.top().task;
         sleepers_.pop();
@@ -239,8 +238,8 @@ void Simulator<P>::wakeups(uint64_t now) {
 // including its first dispatch, which collect() then subtracts once per
 // core that ran. Lag is not sampled during a seed-model run (it kept the
 // seed loop's cost): a task's max_lag there is its lag at the end.
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::execute(Core& core, Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::execute(Core& core, Task& t, uint64_t now) {
     t.execs++;
     if (t.undispatched) dispatched(t, now);
     if (core.last != &t) {
@@ -257,8 +256,8 @@ template <typename P>
 
 // After t executed tick `now`: does it stop being runnable (finished or
 // blocked)? kForever (2^64 - 1) never reaches 0: a run has fewer ticks.
-template <typename P>
-[[gnu::always_inline]] inline bool Simulator<P>::stops_after_tick(Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline bool Simulator<P, kPerCpu>::stops_after_tick(Task& t, uint64_t now) {
     if (--t.remaining != 0) return blocks_after_tick(t, now);
     if (t.spec && next_burst(t, now)) return t.blocked;
     t.completion = now + 1;
@@ -269,8 +268,8 @@ template <typename P>
 // Replay: t's run burst is over. Bursts alternate run/sleep (replay.cc
 // merges neighbours of one kind): sleep, then the next run starts at the
 // wake-up; or (wrapping with repeat) run on. False: no burst left.
-template <typename P>
-bool Simulator<P>::next_burst(Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+bool Simulator<P, kPerCpu>::next_burst(Task& t, uint64_t now) {
     uint64_t sleep_ticks = 0;
     if (!next_run_burst(*t.spec, t.burst, sleep_ticks)) return false;
     if (sleep_ticks != kNoSleep) sleep(t, now, sleep_ticks);
@@ -278,8 +277,8 @@ bool Simulator<P>::next_burst(Task& t, uint64_t now) {
     return true;
 }
 
-template <typename P>
-void Simulator<P>::sleep(Task& t, uint64_t now, uint64_t ticks) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::sleep(Task& t, uint64_t now, uint64_t ticks) {
     r_.blocks++;
     t.blocks++;
     t.blocked = true;
@@ -289,8 +288,8 @@ void Simulator<P>::sleep(Task& t, uint64_t now, uint64_t ticks) {
 
 // Replay level changes due at tick now, through reweight() whatever the
 // task's state (as the kernel's setpriority).
-template <typename P>
-void Simulator<P>::level_changes(uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::level_changes(uint64_t now) {
     while (next_change_ < changes_.size() && changes_[next_change_].tick <= now) {
         const Change& c = changes_[next_change_++];
         Task* t = spec_task_[c.spec];
@@ -298,16 +297,16 @@ void Simulator<P>::level_changes(uint64_t now) {
     }
 }
 
-template <typename P>
-void Simulator<P>::change_level(Task& t, uint8_t level) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::change_level(Task& t, uint8_t level) {
     queues_.reweight(t, qs::weight_table(cfg_.weights)[level], level);
 }
 
 // After an executed tick that did not finish t: does it block now? (Its
 // own stream: the k-th executed tick of a task decides the same way under
 // every policy.)
-template <typename P>
-[[gnu::always_inline]] inline bool Simulator<P>::blocks_after_tick(Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline bool Simulator<P, kPerCpu>::blocks_after_tick(Task& t, uint64_t now) {
     if (!t.may_block || !t.block_rng.chance(t.block_chance)) return false;
     sleep(t, now, cfg_.wake_delay);
     return true;
@@ -315,8 +314,8 @@ template <typename P>
 
 // First dispatch of t (at tick now): response time, and the latency of the
 // wake-up it was waiting on, if any.
-template <typename P>
-void Simulator<P>::dispatched(Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::dispatched(Task& t, uint64_t now) {
     t.undispatched = false;
     if (t.first_run == kNever) t.first_run = now;
     if (t.woke != kNever) {
@@ -325,8 +324,8 @@ void Simulator<P>::dispatched(Task& t, uint64_t now) {
     }
 }
 
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::core_tick(unsigned c, uint64_t now) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::core_tick(unsigned c, uint64_t now) {
     Core& core = cores_[c];
     if (Task* prev = core.running) {
         core.running = nullptr;
@@ -342,8 +341,8 @@ template <typename P>
     execute(core, *static_cast<Task*>(e->owner), now);
 }
 
-template <typename P>
-void Simulator<P>::tick_seed(uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::tick_seed(uint64_t now) {
     for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);
 }
 
@@ -353,9 +352,9 @@ void Simulator<P>::tick_seed(uint64_t now) {
 // the core of the queue it was placed on reschedules if the task preempts
 // what runs there (an idle core picks it anyway; another idle core would
 // steal it when it picks).
-template <typename P>
-void Simulator<P>::wake_preempt(Task& t) {
-    if (queues_.percpu()) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::wake_preempt(Task& t) {
+    if constexpr (kPerCpu) {
         Core& core = cores_[static_cast<unsigned>(t.q)];
         if (core.running && core.running != &t && queues_.of(t).preempts(t.e, core.running->e)) core.resched = true;
         return;
@@ -370,8 +369,8 @@ void Simulator<P>::wake_preempt(Task& t) {
 
 // Exact model, step 4 for one core: execute one tick, charge it, and stop
 // the task if it finished or blocked (after the charge, as policy.h says).
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::run_exact(Core& core, Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::run_exact(Core& core, Task& t, uint64_t now) {
     t.execs++;
     core.ran++;
     queues_.charge(t, 1, now);
@@ -386,21 +385,21 @@ template <typename P>
 // the running task, charged up to now, gives way if the policy says a queued
 // task should take over (EEVDF: it is ineligible and an eligible one is due
 // earlier).
-template <typename P>
-void Simulator<P>::tick_preempt(uint64_t slice) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::tick_preempt(uint64_t slice) {
     for (Core& core : cores_) {
         Task* t = core.running;
         if (t && !core.resched && core.ran < slice && queues_.of(*t).preempts_current(t->e)) core.resched = true;
     }
 }
 
-template <typename P>
-void Simulator<P>::tick_exact(uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     // Idle cores counted before the wake-ups: a core freed by a stop last
     // tick picks now.
     if (!placed_.empty()) {
         unsigned idle = 0;
-        if (!queues_.percpu()) {
+        if constexpr (!kPerCpu) {
             for (const Core& core : cores_) idle += core.running == nullptr;
         }
         for (Task* t : placed_) {
@@ -451,8 +450,8 @@ void Simulator<P>::tick_exact(uint64_t now) {
     }
 }
 
-template <typename P>
-void Simulator<P>::run() {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::run() {
     Progress progress(cfg_);
     const bool exact = cfg_.model == Model::Exact;
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
@@ -470,8 +469,8 @@ void Simulator<P>::run() {
     }
 }
 
-template <typename P>
-Result Simulator<P>::collect() const {
+template <typename P, bool kPerCpu>
+Result Simulator<P, kPerCpu>::collect() const {
     Result r = r_;
     const uint64_t end = cfg_.ticks;
     r.executed = static_cast<uint64_t>(cfg_.cores) * end - r.idle;
@@ -564,11 +563,17 @@ Result Simulator<P>::collect() const {
 
 namespace {
 
-template <typename P>
-Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
-    auto sim = std::make_unique<Simulator<P>>(cfg, fixed_tasks);
+template <typename P, bool kPerCpu>
+Result simulate_as(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
+    auto sim = std::make_unique<Simulator<P, kPerCpu>>(cfg, fixed_tasks);
     sim->run();
     return sim->collect();
+}
+
+template <typename P>
+Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
+    if (cfg.queues == Queues::PerCpu) return simulate_as<P, true>(cfg, fixed_tasks);
+    return simulate_as<P, false>(cfg, fixed_tasks);
 }
 
 }  // namespace
