@@ -103,10 +103,10 @@ class FluidReference {
         using u128 = unsigned __int128;
         const Slot& s = slot_[level];
         const u128 g = static_cast<u128>(g_);
-        u128 v = static_cast<u128>(s.w) * static_cast<uint64_t>(g);
-        v += static_cast<u128>(s.w * static_cast<uint64_t>(g >> 64) - whole) << 64;
-        v += static_cast<u128>(s.d) + static_cast<u128>(base);
-        return static_cast<i128>(v);
+        const u128 p = static_cast<u128>(s.w) * static_cast<uint64_t>(g);
+        const uint64_t hi = static_cast<uint64_t>(p >> 64) + s.w * static_cast<uint64_t>(g >> 64) - whole;
+        const u128 v = (static_cast<u128>(hi) << 64) | static_cast<uint64_t>(p);
+        return static_cast<i128>(v + static_cast<u128>(s.d + base));
     }
 
     static double ticks(i128 units) {

@@ -91,7 +91,13 @@ template <typename P, bool kPerCpu>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
-        : cfg_(cfg), fixed_(fixed), source_(cfg, fixed), queues_(cfg), cores_(cfg.cores), world_(cfg, fixed) {
+        : cfg_(cfg),
+          fixed_(fixed),
+          source_(cfg, fixed),
+          queues_(cfg),
+          cores_(cfg.cores),
+          fair_(cfg.fairness),
+          world_(cfg, fixed) {
         spec_task_.assign(fixed.size(), nullptr);
         for (size_t i = 0; i < fixed.size(); i++) {
             for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
@@ -156,6 +162,7 @@ class Simulator {
     std::vector<Core> cores_;
     std::vector<Task*> placed_;  // exact: enqueued by arrivals/wake-ups this tick
     uint64_t runnable_ = 0;
+    const bool fair_;   // Config::fairness: world_ runs and lags are sampled
     FluidWorld world_;  // the fluid reference schedule
     Result r_;
 };
@@ -182,12 +189,14 @@ template <typename P, bool kPerCpu>
 
 template <typename P, bool kPerCpu>
 [[gnu::always_inline]] inline void Simulator<P, kPerCpu>::note_dispatch(Task& t) {
+    if (!fair_) return;
     const i128 lag = lag_now(t);
     if (lag > t.lag_hi) t.lag_hi = lag;
 }
 
 template <typename P, bool kPerCpu>
 [[gnu::always_inline]] inline void Simulator<P, kPerCpu>::note_deschedule(Task& t) {
+    if (!fair_) return;
     const i128 lag = lag_now(t);
     if (lag < t.lag_lo) t.lag_lo = lag;
 }
@@ -444,7 +453,7 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     }
     // The fluid reference's tick `now` (after the picks: a dispatch measures
     // lag at the tick's start; its begin() was at the start of the tick).
-    world_.advance(now);
+    if (fair_) world_.advance(now);
     for (Core& core : cores_) {
         if (core.running) run_exact(core, *core.running, now);
     }
@@ -455,14 +464,14 @@ void Simulator<P, kPerCpu>::run() {
     Progress progress(cfg_);
     const bool exact = cfg_.model == Model::Exact;
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
-        world_.begin(now);  // first: every task spawned below is known there
+        if (fair_) world_.begin(now);  // first: every task spawned below is known there
         arrivals(now);
         wakeups(now);
         if (next_change_ < changes_.size()) level_changes(now);
         if (exact) {
             tick_exact(now);
         } else {
-            world_.advance(now);
+            if (fair_) world_.advance(now);
             tick_seed(now);
         }
         progress.update(now, cfg_.ticks);
@@ -478,6 +487,7 @@ Result Simulator<P, kPerCpu>::collect() const {
     r.policy = queues_.name();
     r.migrations = queues_.migrations();
     r.percpu = queues_.percpu();
+    r.fairness = fair_;
     r.ticks = end;
     r.cores = cfg_.cores;
     r.alive = r.spawned - r.finished;
