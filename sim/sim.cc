@@ -114,7 +114,11 @@ class Simulator {
     void make_runnable(Task& t);
     void leave_runnable(Task& t);
     i128 lag_now(const Task& t) const;
+    // kFair: Config::fairness (lags sampled, the reference advanced), a
+    // template parameter of the exact model's tick so its loops test nothing.
+    template <bool kFair>
     void note_dispatch(Task& t);
+    template <bool kFair>
     void note_deschedule(Task& t);
     void arrivals(uint64_t now);
     void wakeups(uint64_t now);
@@ -128,9 +132,11 @@ class Simulator {
     void change_level(Task& t, uint8_t level);
     void dispatched(Task& t, uint64_t now);
     void tick_seed(uint64_t now);
+    template <bool kFair>
     void tick_exact(uint64_t now);
     void wake_preempt(Task& t);
     void tick_preempt(uint64_t slice);
+    template <bool kFair>
     void run_exact(Core& core, Task& t, uint64_t now);
 
     const Config& cfg_;
@@ -188,15 +194,17 @@ template <typename P, bool kPerCpu>
 }
 
 template <typename P, bool kPerCpu>
+template <bool kFair>
 [[gnu::always_inline]] inline void Simulator<P, kPerCpu>::note_dispatch(Task& t) {
-    if (!fair_) return;
+    if constexpr (!kFair) return;
     const i128 lag = lag_now(t);
     if (lag > t.lag_hi) t.lag_hi = lag;
 }
 
 template <typename P, bool kPerCpu>
+template <bool kFair>
 [[gnu::always_inline]] inline void Simulator<P, kPerCpu>::note_deschedule(Task& t) {
-    if (!fair_) return;
+    if constexpr (!kFair) return;
     const i128 lag = lag_now(t);
     if (lag < t.lag_lo) t.lag_lo = lag;
 }
@@ -379,13 +387,14 @@ void Simulator<P, kPerCpu>::wake_preempt(Task& t) {
 // Exact model, step 4 for one core: execute one tick, charge it, and stop
 // the task if it finished or blocked (after the charge, as policy.h says).
 template <typename P, bool kPerCpu>
+template <bool kFair>
 [[gnu::always_inline]] inline void Simulator<P, kPerCpu>::run_exact(Core& core, Task& t, uint64_t now) {
     t.execs++;
     core.ran++;
     queues_.charge(t, 1, now);
     if (!stops_after_tick(t, now)) return;
     leave_runnable(t);
-    note_deschedule(t);
+    note_deschedule<kFair>(t);
     queues_.stop(t, static_cast<unsigned>(&core - cores_.data()), now);
     core.running = nullptr;
 }
@@ -403,6 +412,7 @@ void Simulator<P, kPerCpu>::tick_preempt(uint64_t slice) {
 }
 
 template <typename P, bool kPerCpu>
+template <bool kFair>
 void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     // Idle cores counted before the wake-ups: a core freed by a stop last
     // tick picks now.
@@ -426,7 +436,7 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
         Core& core = cores_[c];
         Task* t = core.running;
         if (t && (core.ran >= slice || core.resched)) {
-            note_deschedule(*t);
+            note_deschedule<kFair>(*t);
             queues_.requeue(*t, c, now);
             core.running = nullptr;
         }
@@ -447,15 +457,15 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
         if (core.last != &t) {
             r_.ctx_switches++;
             core.last = &t;
-            note_dispatch(t);
+            note_dispatch<kFair>(t);
         }
         if (t.undispatched) dispatched(t, now);
     }
     // The fluid reference's tick `now` (after the picks: a dispatch measures
     // lag at the tick's start; its begin() was at the start of the tick).
-    if (fair_) world_.advance(now);
+    if constexpr (kFair) world_.advance(now);
     for (Core& core : cores_) {
-        if (core.running) run_exact(core, *core.running, now);
+        if (core.running) run_exact<kFair>(core, *core.running, now);
     }
 }
 
@@ -469,7 +479,11 @@ void Simulator<P, kPerCpu>::run() {
         wakeups(now);
         if (next_change_ < changes_.size()) level_changes(now);
         if (exact) {
-            tick_exact(now);
+            if (fair_) {
+                tick_exact<true>(now);
+            } else {
+                tick_exact<false>(now);
+            }
         } else {
             if (fair_) world_.advance(now);
             tick_seed(now);
