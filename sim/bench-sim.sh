@@ -6,8 +6,10 @@
 # the report, whose cost depends on the figures' values, are excluded)
 # divided by cores * (T2 - T1) is the marginal cost of one core-tick. Targets (issue 4): < 150 for rr,
 # dwrr, idwrr; < 400 for eevdf; O(1) policies grow < 25% from 4k to 400k tasks.
-# MODEL (exact|seed, default exact), SLICE (default 1) and QUEUES (single|percpu,
-# default single) are passed on; QUEUES=both prints single, percpu and their ratio.
+# MODEL (exact|seed, default exact), SLICE (default 1), QUEUES (single|percpu,
+# default single) and FAIRNESS (on|off, default on: the fluid reference and lag
+# sampling) are passed on; QUEUES=both prints single, percpu and their ratio.
+# Issue 23's targets (exact model): rr <= 80, dwrr and idwrr <= 150, eevdf <= 300.
 set -e
 SIM=${1:-build/schedsim}
 CORES=16
@@ -16,10 +18,11 @@ T2=${T2:-3000}
 MODEL=${MODEL:-exact}
 SLICE=${SLICE:-1}
 QUEUES=${QUEUES:-single}
+FAIRNESS=${FAIRNESS:-on}
 instr() {
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \
         --toggle-collect='*Simulator<*>::run()' "$SIM" --no-progress --queues "$4" \
-        --model "$MODEL" --slice "$SLICE" --cores $CORES --policy "$1" --tasks "$2" --ticks "$3" 2>&1 >/dev/null |
+        --model "$MODEL" --fairness "$FAIRNESS" --slice "$SLICE" --cores $CORES --policy "$1" --tasks "$2" --ticks "$3" 2>&1 >/dev/null |
         sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 # Marginal instructions per core-tick of policy $1 with $2 tasks, queues $3.
@@ -28,7 +31,7 @@ per_tick() {
     b=$(instr "$1" "$2" "$T2" "$3")
     echo "$a $b" | awk -v c=$CORES -v d=$((T2 - T1)) '{printf "%.1f", ($2 - $1) / (c * d)}'
 }
-echo "model $MODEL, slice $SLICE, $CORES cores, queues $QUEUES"
+echo "model $MODEL, slice $SLICE, $CORES cores, queues $QUEUES, fairness $FAIRNESS"
 if [ "$QUEUES" = both ]; then
     # Issue 12: percpu (placement, stealing, balancing) within 1.5x of single.
     printf '%-6s %10s %12s %12s %8s   %s\n' policy tasks single percpu ratio target

@@ -63,6 +63,9 @@ simulated multicore and prints the seed harness's report.
   --sleep-decay on|off  eevdf: a negative lag decays while its task sleeps
                      (default on, as in the kernel: Linux's DELAY_DEQUEUE);
                      off keeps every lag (the paper's EEVDF, fluid-exact)
+  --fairness on|off  off: no fluid reference schedule and no lag sampling
+                     (the run costs less; Jain's index and the lags are
+                     reported as not measured); default on
   --queues single|percpu  one run queue shared by every core (default), or
                      one per core with the kernel's placement, work stealing
                      and balancing (exact model only); percpu reports
@@ -186,6 +189,11 @@ Options parse_options(int argc, const char* const* argv) {
             if (m == "on") c.sleep_decay = true;
             else if (m == "off") c.sleep_decay = false;
             else fail("unknown --sleep-decay '" + m + "' (on, off)");
+        } else if (f == "--fairness") {
+            const std::string m = v;
+            if (m == "on") c.fairness = true;
+            else if (m == "off") c.fairness = false;
+            else fail("unknown --fairness '" + m + "' (on, off)");
         } else if (f == "--plot") o.plot = v;
         else if (f == "--tasks-out") o.tasks_out = v;
         else if (f == "--model") {

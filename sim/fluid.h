@@ -38,12 +38,18 @@ using i128 = __int128;
 class FluidReference {
   public:
     static constexpr i128 kOne = static_cast<i128>(1) << 64;  // one tick
+    // A pseudo-level of weight 0 whose service is always 0 (fluid_world.h
+    // files a task that is not runnable under it, so that a task's service
+    // is one formula without a branch).
+    static constexpr unsigned kNone = q::sched::kLevels;
 
     FluidReference(const uint32_t* level_weight, unsigned cores) : cores_(cores) {
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             weight_[l] = level_weight[l];
             order_[l] = l;
         }
+        weight_[kNone] = 0;  // slot_[kNone] stays {0, 0}: service(kNone) == 0
+        for (unsigned l = 0; l < q::sched::kLevels; l++) slot_[l].w = weight_[l];
         // Heaviest first (insertion sort: 40 entries, once).
         for (unsigned i = 1; i < q::sched::kLevels; i++) {
             for (unsigned j = i; j > 0 && weight_[order_[j]] > weight_[order_[j - 1]]; j--) {
@@ -83,12 +89,25 @@ class FluidReference {
         const i128 dg = g_ - g0;
         for (unsigned i = 0; i < ncapped_; i++) {
             const unsigned l = capped_[i];
-            d_[l] += static_cast<i128>(ticks) * kOne - static_cast<i128>(weight_[l]) * dg;
+            slot_[l].d += static_cast<i128>(ticks) * kOne - static_cast<i128>(weight_[l]) * dg;
         }
     }
 
-    // Service of one task of `level` since the start, in 2^-64 ticks.
-    i128 service(unsigned level) const { return static_cast<i128>(weight_[level]) * g_ + d_[level]; }
+    // Service of one task of `level` (or kNone: 0) since the start, in
+    // 2^-64 ticks. G >= 0 and the weight is 32 bits: one 64x64 and one
+    // 64x32 multiply, not a full 128-bit product.
+    i128 service(unsigned level) const { return service_plus(level, 0, 0); }
+    // service(level) + base - whole ticks, in one pass (the lag sample's
+    // arithmetic: base is a task's offset, whole its executed ticks).
+    i128 service_plus(unsigned level, i128 base, uint64_t whole) const {
+        using u128 = unsigned __int128;
+        const Slot& s = slot_[level];
+        const u128 g = static_cast<u128>(g_);
+        const u128 p = static_cast<u128>(s.w) * static_cast<uint64_t>(g);
+        const uint64_t hi = static_cast<uint64_t>(p >> 64) + s.w * static_cast<uint64_t>(g >> 64) - whole;
+        const u128 v = (static_cast<u128>(hi) << 64) | static_cast<uint64_t>(p);
+        return static_cast<i128>(v + static_cast<u128>(s.d + base));
+    }
 
     static double ticks(i128 units) {
         const bool neg = units < 0;
@@ -122,7 +141,7 @@ class FluidReference {
     }
 
     unsigned cores_;
-    uint32_t weight_[q::sched::kLevels];
+    uint32_t weight_[q::sched::kLevels + 1];
     unsigned order_[q::sched::kLevels];  // levels, heaviest first
     uint64_t count_[q::sched::kLevels] = {};
     unsigned capped_[q::sched::kLevels];
@@ -130,7 +149,13 @@ class FluidReference {
     bool dirty_ = true;
     i128 g_ = 0, dg_ = 0;
     i128 w_ = 1, drem_ = 0, rem_ = 0;  // G's exact fractional part, in 1/w_ units
-    i128 d_[q::sched::kLevels] = {};
+    // Per level (and kNone): its weight and D_l, side by side (one record
+    // per lag sample).
+    struct Slot {
+        i128 d = 0;
+        uint64_t w = 0;
+    };
+    Slot slot_[q::sched::kLevels + 1];
 };
 
 }  // namespace schedsim

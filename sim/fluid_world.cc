@@ -28,6 +28,8 @@ FluidWorld::FluidWorld(const Config& cfg, const std::vector<TaskSpec>& fixed)
 void FluidWorld::spawn(const TaskSpec& s, size_t fixed_index) {
     const uint64_t id = tasks_.size();
     Task& t = tasks_.emplace_back();
+    hot_.emplace_back();
+    nhot_ = hot_.size();
     if (!s.bursts.empty()) t.spec = &s;  // only fixed specs have bursts
     t.rng = TaskSource::block_stream(cfg_.seed, id);
     t.block_chance = s.block_chance;
@@ -39,16 +41,21 @@ void FluidWorld::spawn(const TaskSpec& s, size_t fixed_index) {
 
 void FluidWorld::join(uint64_t id) {
     Task& t = tasks_[id];
+    Hot& h = hot_[id];
     t.runnable = true;
     fluid_.add(t.level);
-    t.base -= fluid_.service(t.level);
+    h.base -= fluid_.service(t.level);
+    h.slot = t.level;
     plan(id);
 }
 
-void FluidWorld::leave(Task& t) {
+void FluidWorld::leave(uint64_t id) {
+    Task& t = tasks_[id];
+    Hot& h = hot_[id];
     fluid_.remove(t.level);
     t.runnable = false;
-    t.base = ticks_units(t.done);  // service exactly at the event
+    h.base = ticks_units(t.done);  // service exactly at the event
+    h.slot = FluidReference::kNone;
     t.version++;
 }
 
@@ -83,12 +90,12 @@ void FluidWorld::plan(uint64_t id) {
             break;
         }
     }
-    due_[t.level].push({ticks_units(t.event_at) - t.base, id, t.version});
+    due_[t.level].push({ticks_units(t.event_at) - hot_[id].base, id, t.version});
     due_mask_ |= uint64_t{1} << t.level;
 }
 
 void FluidWorld::sleep(uint64_t id, uint64_t now, uint64_t ticks) {
-    leave(tasks_[id]);
+    leave(id);
     sleepers_.push({now + 1 + ticks, sleep_seq_++, id});
 }
 
@@ -102,7 +109,7 @@ void FluidWorld::event(uint64_t id, uint64_t now) {
             plan(id);
             return;
         case kFinish:
-            leave(t);
+            leave(id);
             t.finished = true;
             return;
         case kBlock:
@@ -111,7 +118,7 @@ void FluidWorld::event(uint64_t id, uint64_t now) {
         case kBurstEnd: {
             uint64_t sl = 0;
             if (!next_run_burst(*t.spec, t.burst, sl)) {
-                leave(t);
+                leave(id);
                 t.finished = true;
                 return;
             }
@@ -120,7 +127,7 @@ void FluidWorld::event(uint64_t id, uint64_t now) {
                 sleep(id, now, sl);
                 return;
             }
-            t.base = ticks_units(t.done) - fluid_.service(t.level);  // service exactly at the event
+            hot_[id].base = ticks_units(t.done) - fluid_.service(t.level);  // service exactly at the event
             plan(id);
             return;
         }
@@ -129,23 +136,25 @@ void FluidWorld::event(uint64_t id, uint64_t now) {
 
 void FluidWorld::change_level(uint64_t id, uint8_t level) {
     Task& t = tasks_[id];
+    Hot& h = hot_[id];
     if (t.finished) return;
     if (!t.runnable) {
         t.level = level;
         return;
     }
-    t.base += fluid_.service(t.level);
+    h.base += fluid_.service(t.level);
     fluid_.remove(t.level);
     t.level = level;
+    h.slot = level;
     fluid_.add(t.level);
-    t.base -= fluid_.service(t.level);
+    h.base -= fluid_.service(t.level);
     if (t.event_at == 0) return;
     t.version++;
-    due_[t.level].push({ticks_units(t.event_at) - t.base, id, t.version});
+    due_[t.level].push({ticks_units(t.event_at) - h.base, id, t.version});
     due_mask_ |= uint64_t{1} << t.level;
 }
 
-void FluidWorld::tick(uint64_t now) {
+void FluidWorld::begin(uint64_t now) {
     source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index); });
     while (!sleepers_.empty() && sleepers_.top().wake <= now) {
         const uint64_t id = sleepers_.top().id;
@@ -156,6 +165,9 @@ void FluidWorld::tick(uint64_t now) {
         const Change& c = changes_[next_change_++];
         change_level(spec_task_[c.spec], c.level);
     }
+}
+
+void FluidWorld::advance(uint64_t now) {
     fluid_.advance();
     for (uint64_t m = due_mask_; m; m &= m - 1) {
         const unsigned l = static_cast<unsigned>(__builtin_ctzll(m));

@@ -41,15 +41,29 @@ class FluidWorld {
   public:
     FluidWorld(const Config& cfg, const std::vector<TaskSpec>& fixed);
 
-    // Tick `now`: arrivals, wake-ups and level changes due at its start,
-    // then its fluid service and the events it completes.
-    void tick(uint64_t now);
+    // Tick `now`: begin() takes the arrivals, wake-ups and level changes
+    // due at its start, advance() then gives its fluid service and runs the
+    // events it completes. begin() changes no task's service() (a joining
+    // task's base is set so that its service stays what it was, 0 for a new
+    // one), so a caller may read service() between the two - the simulator
+    // calls begin() first, so that every task it has spawned is known here.
+    void begin(uint64_t now);
+    void advance(uint64_t now);
+    void tick(uint64_t now) {
+        begin(now);
+        advance(now);
+    }
     // Task id's fluid service through the last tick(), in 2^-64 ticks (0 for
     // a task that has not arrived).
-    i128 service(uint64_t id) const {
-        if (id >= tasks_.size()) return 0;
-        const Task& t = tasks_[id];
-        return t.runnable ? t.base + fluid_.service(t.level) : t.base;
+    // Read at every dispatch and deschedule (lag sampling, sim.cc): one
+    // 32-byte record (Hot), no branch on the state. known(id): id has
+    // arrived here (service() needs it; an unknown task's service is 0).
+    bool known(uint64_t id) const { return id < nhot_; }
+    i128 service(uint64_t id) const { return service_minus(id, 0); }
+    // service(id) - whole ticks (a lag: whole = the ticks it received).
+    i128 service_minus(uint64_t id, uint64_t whole) const {
+        const Hot& h = hot_[id];
+        return fluid_.service_plus(h.slot, h.base, whole);
     }
 
   private:
@@ -60,13 +74,20 @@ class FluidWorld {
         double block_chance = 0;
         uint64_t remaining = 0;  // of the current run burst, from `done`
         uint64_t done = 0;       // whole ticks of service at the last event
-        i128 base = 0;           // service = base (+ level service if runnable)
         uint64_t event_at = 0;   // service (ticks) of the next event; 0: none
         uint8_t kind = 0;        // of that event (Kind)
         uint32_t version = 0;    // invalidates heap entries
         uint8_t level = 0;
         bool runnable = false, finished = false;
     };
+    // What service() reads, apart from the rest (a power-of-two stride):
+    // service = base + the level service of slot, which is the task's level
+    // while it is runnable, else FluidReference::kNone (service 0).
+    struct Hot {
+        i128 base = 0;
+        uint32_t slot = FluidReference::kNone;
+    };
+    static_assert(sizeof(Hot) == 32);
     struct Due {
         i128 key;  // level service at which the event falls
         uint64_t id;
@@ -86,7 +107,7 @@ class FluidWorld {
 
     void spawn(const TaskSpec& s, size_t fixed_index);
     void join(uint64_t id);
-    void leave(Task& t);
+    void leave(uint64_t id);
     void plan(uint64_t id);
     void event(uint64_t id, uint64_t now);
     void sleep(uint64_t id, uint64_t now, uint64_t ticks);
@@ -97,6 +118,8 @@ class FluidWorld {
     TaskSource source_;
     FluidReference fluid_;
     std::vector<Task> tasks_;
+    std::vector<Hot> hot_;             // by id, beside tasks_
+    uint64_t nhot_ = 0;                // hot_.size()
     std::vector<uint64_t> spec_task_;  // fixed index -> id
     std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_[q::sched::kLevels];
     uint64_t due_mask_ = 0;  // bit l: due_[l] is not empty

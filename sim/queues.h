@@ -51,13 +51,15 @@
 
 namespace schedsim {
 
-template <typename P>
+// kPerCpu: the run's queue mode (Config::queues), a template parameter so
+// that the single queue's hot calls carry no per-call mode test.
+template <typename P, bool kPerCpu>
 class QueueSet {
   public:
     static constexpr unsigned kScan = 16;
 
     explicit QueueSet(const Config& cfg)
-        : percpu_(cfg.queues == Queues::PerCpu),
+        : percpu_(kPerCpu),
           exact_(cfg.model == Model::Exact),
           n_(percpu_ ? cfg.cores : 1),
           slice_(cfg.slice),
@@ -80,10 +82,14 @@ class QueueSet {
             pol_[i]->set_cpus(percpu_ ? 1 : cfg.cores);
             q_[i].next_balance = static_cast<uint64_t>(i) * 2 * cfg.slice / n_;
         }
+        single_ = pol_[0];
     }
 
     bool percpu() const { return percpu_; }
-    P& of(const Task& t) { return *pol_[t.q < 0 ? 0 : t.q]; }
+    P& of(const Task& t) {
+        if constexpr (kPerCpu) return *pol_[t.q < 0 ? 0 : t.q];
+        return *single_;
+    }
     uint64_t migrations() const { return migrations_; }
     const char* name() const { return pol_[0]->name(); }
 
@@ -91,7 +97,7 @@ class QueueSet {
     // there and enqueue it. Returns the queue.
     unsigned place(Task& t, uint64_t now) {
         unsigned target = 0;
-        if (percpu_) {
+        if constexpr (kPerCpu) {
             const bool warm = t.q >= 0 && t.last_ran != kNever && now - t.last_ran < slice_;
             target = static_cast<unsigned>(
                 q::sched::select_cpu(load_.data(), n_, t.q, t.affinity, warm, t.e.weight, preempt_mask(t, now)));
@@ -99,7 +105,7 @@ class QueueSet {
         t.q = static_cast<int>(target);
         count(t);
         pol_[target]->enqueue(t.e, now);
-        if (percpu_ && t.woke != kNever) {
+        if (kPerCpu && t.woke != kNever) {
             t.waking = true;
             q_[target].waking++;
         }
@@ -108,21 +114,25 @@ class QueueSet {
 
     // t ran on core `core` and is put back on its queue.
     void requeue(Task& t, unsigned core, uint64_t now) {
-        if (percpu_) load_[core].running = 0;
-        running_[core % n_] = nullptr;
+        if constexpr (kPerCpu) {
+            load_[core].running = 0;
+            running_[core] = nullptr;
+        }
         of(t).enqueue(t.e, now);
     }
 
     void charge(Task& t, uint64_t ran, uint64_t now) {
         of(t).charge(t.e, ran);
-        if (percpu_) t.service.add(ran, now, half_life_);
+        if constexpr (kPerCpu) t.service.add(ran, now, half_life_);
     }
 
     // t, running on `core` and charged, stops being runnable (after tick now).
     void stop(Task& t, unsigned core, uint64_t now) {
         of(t).stop(t.e);
-        if (percpu_) load_[core].running = 0;
-        running_[core % n_] = nullptr;
+        if constexpr (kPerCpu) {
+            load_[core].running = 0;
+            running_[core] = nullptr;
+        }
         uncount(t);
         t.last_ran = now + 1;
     }
@@ -139,9 +149,14 @@ class QueueSet {
     }
 
     // Core `core` picks (percpu: after stealing if its queue is empty, and
-    // balancing when due).
-    q::sched::Entity* pick(unsigned core, uint64_t now) {
-        if (!percpu_) return pol_[0]->pick(core, now);
+    // balancing when due). The single queue's pick is inline in the loop.
+    [[gnu::always_inline]] q::sched::Entity* pick(unsigned core, uint64_t now) {
+        if constexpr (!kPerCpu) return single_->pick(core, now);
+        return pick_percpu(core, now);
+    }
+
+  private:
+    q::sched::Entity* pick_percpu(unsigned core, uint64_t now) {
         if (load_[core].nr == 0) steal(core, now);
         if (n_ > 1 && now >= q_[core].next_balance) {
             q_[core].next_balance = now + 2 * slice_;
@@ -162,7 +177,6 @@ class QueueSet {
         return e;
     }
 
-  private:
     // load_[i] (load, nr, running) is kept up to date, so the decisions of
     // balance.h read it in place; min_service/min_weight stay 0 there.
     struct Queue {
@@ -370,6 +384,7 @@ class QueueSet {
     q::sched::WeightTable table_;
     std::vector<q::sched::PolicyStorage> storage_;
     std::vector<P*> pol_;
+    P* single_ = nullptr;  // pol_[0]
     std::vector<Queue> q_;
     std::vector<q::sched::QueueLoad> load_, snap_;
     std::vector<const Task*> running_;              // percpu: the task core c runs (picked, not put back or stopped)

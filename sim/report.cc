@@ -20,6 +20,15 @@ void print_levels(std::FILE* out, const Result& r) {
 
 unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
 
+// A fairness figure as printf would print it with `fmt`, or `none` when the
+// run did not measure fairness (--fairness off).
+std::string fair(const Result& r, const char* fmt, double v, const char* none) {
+    if (!r.fairness) return none;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
 }  // namespace
 
 void print_text(std::FILE* out, const Result& r) {
@@ -49,9 +58,10 @@ void print_text(std::FILE* out, const Result& r) {
     if (r.percpu) std::fprintf(out, "  Migrations        : %llu (between per-core queues)\n", ull(r.migrations));
     if (r.policy != "rr") print_levels(out, r);
     std::fprintf(out, "\n=== Fairness ===\n");
-    std::fprintf(out, "  Jain's Index      : %.4f (received / fluid service, per task)\n", r.jain);
-    std::fprintf(out, "  Worst Lag vs GPS  : %.2f ticks (at the end of the run)\n", r.worst_lag);
-    std::fprintf(out, "  Max Lag vs GPS    : %.2f ticks (any task, any time)\n", r.max_lag);
+    if (!r.fairness) std::fprintf(out, "  not measured (--fairness off)\n");
+    if (r.fairness) std::fprintf(out, "  Jain's Index      : %.4f (received / fluid service, per task)\n", r.jain);
+    if (r.fairness) std::fprintf(out, "  Worst Lag vs GPS  : %.2f ticks (at the end of the run)\n", r.worst_lag);
+    if (r.fairness) std::fprintf(out, "  Max Lag vs GPS    : %.2f ticks (any task, any time)\n", r.max_lag);
     std::fprintf(out, "\n=== Wake-ups ===\n");
     std::fprintf(out, "  Wake-ups          : %llu\n", ull(r.wakeups));
     std::fprintf(out, "  Wakeup Latency    : p50 %llu, p99 %llu, max %llu ticks (wake-up to dispatch)\n",
@@ -104,12 +114,14 @@ void print_side_by_side(std::FILE* out, const std::vector<Result>& rs) {
         row(
             "Migrations", [](R r) { return ull(r.migrations); }, " %14llu");
     }
-    row(
-        "Jain's Index", [](R r) { return r.jain; }, " %14.4f");
-    row(
-        "Worst Lag vs GPS", [](R r) { return r.worst_lag; }, " %14.2f");
-    row(
-        "Max Lag vs GPS", [](R r) { return r.max_lag; }, " %14.2f");
+    auto fair_row = [&](const char* name, const char* fmt, double Result::*field) {
+        std::fprintf(out, "  %-22s", name);
+        for (const Result& r : rs) std::fprintf(out, " %14s", fair(r, fmt, r.*field, "-").c_str());
+        std::fprintf(out, "\n");
+    };
+    fair_row("Jain's Index", "%.4f", &Result::jain);
+    fair_row("Worst Lag vs GPS", "%.2f", &Result::worst_lag);
+    fair_row("Max Lag vs GPS", "%.2f", &Result::max_lag);
     row(
         "Wake-ups", [](R r) { return ull(r.wakeups); }, " %14llu");
     row(
@@ -139,11 +151,12 @@ void print_csv(std::FILE* out, const std::vector<Result>& rs) {
             const LevelStats& s = r.levels[l];
             std::fprintf(out,
                          "%s,%u,%u,%llu,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,%.6f,%llu,%llu,%.2f,%.2f,%llu,%.2f,%llu,%"
-                         ".6f,%.6f,%.2f,%.2f,%llu,%llu,%llu,%llu,%.4f,%.2f,%.2f,%llu,%llu\n",
+                         ".6f,%s,%s,%s,%llu,%llu,%llu,%llu,%.4f,%.2f,%.2f,%llu,%llu\n",
                          r.policy.c_str(), l, s.weight, ull(r.ticks), r.cores, ull(r.spawned), ull(r.finished),
                          ull(r.executed), ull(r.blocks), ull(r.idle), ull(r.alive), r.util, r.efficiency,
                          ull(r.forced_idle), ull(r.wasted_idle), r.avg_turnaround, r.avg_wait, ull(r.max_wait),
-                         r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag, r.max_lag,
+                         r.avg_response, ull(r.ctx_switches), r.ctx_rate, fair(r, "%.6f", r.jain, "").c_str(),
+                         fair(r, "%.2f", r.worst_lag, "").c_str(), fair(r, "%.2f", r.max_lag, "").c_str(),
                          ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max), s.avg_execs, s.avg_wait,
                          s.avg_resp, ull(s.samples), ull(r.migrations));
         }
@@ -169,10 +182,12 @@ void print_json(std::FILE* out, const std::vector<Result>& rs) {
         std::fprintf(
             out,
             "\"avg_wait\": %.2f, \"max_wait\": %llu, \"avg_response\": %.2f, \"ctx_switches\": %llu, "
-            "\"ctx_rate\": %.6f, \"jain\": %.6f, \"worst_lag\": %.2f, \"max_lag\": %.2f, \"wakeups\": %llu, "
+            "\"ctx_rate\": %.6f, \"jain\": %s, \"worst_lag\": %s, \"max_lag\": %s, \"wakeups\": %llu, "
             "\"wake_p50\": %llu, \"wake_p99\": %llu, \"wake_max\": %llu, \"migrations\": %llu,\n   \"levels\": [",
-            r.avg_wait, ull(r.max_wait), r.avg_response, ull(r.ctx_switches), r.ctx_rate, r.jain, r.worst_lag,
-            r.max_lag, ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99), ull(r.wake_max), ull(r.migrations));
+            r.avg_wait, ull(r.max_wait), r.avg_response, ull(r.ctx_switches), r.ctx_rate,
+            fair(r, "%.6f", r.jain, "null").c_str(), fair(r, "%.2f", r.worst_lag, "null").c_str(),
+            fair(r, "%.2f", r.max_lag, "null").c_str(), ull(r.wakeups), ull(r.wake_p50), ull(r.wake_p99),
+            ull(r.wake_max), ull(r.migrations));
         for (unsigned l = 0; l < q::sched::kLevels; l++) {
             const LevelStats& s = r.levels[l];
             std::fprintf(out,
@@ -197,9 +212,10 @@ bool write_tasks_csv(const std::string& path, const std::vector<Result>& rs) {
         "migrations\n");
     for (const Result& r : rs) {
         for (const TaskStats& t : r.tasks) {
-            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%.3f,%llu\n", r.policy.c_str(),
+            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%s,%s,%llu\n", r.policy.c_str(),
                          ull(t.id), ull(t.arrival), t.level, t.weight, ull(t.executed), ull(t.waited), ull(t.blocks),
-                         ull(t.wakeups), ull(t.wake_p50), ull(t.wake_p99), ull(t.wake_max), t.max_lag, t.fluid,
+                         ull(t.wakeups), ull(t.wake_p50), ull(t.wake_p99), ull(t.wake_max),
+                         fair(r, "%.3f", t.max_lag, "").c_str(), fair(r, "%.3f", t.fluid, "").c_str(),
                          ull(t.migrations));
         }
     }

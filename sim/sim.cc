@@ -87,11 +87,17 @@ struct Core {
 
 // The loop is instantiated for each concrete policy class (all are final),
 // so the per-core-tick policy calls are direct and inlined, not virtual.
-template <typename P>
+template <typename P, bool kPerCpu>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
-        : cfg_(cfg), fixed_(fixed), source_(cfg, fixed), queues_(cfg), cores_(cfg.cores), world_(cfg, fixed) {
+        : cfg_(cfg),
+          fixed_(fixed),
+          source_(cfg, fixed),
+          queues_(cfg),
+          cores_(cfg.cores),
+          fair_(cfg.fairness),
+          world_(cfg, fixed) {
         spec_task_.assign(fixed.size(), nullptr);
         for (size_t i = 0; i < fixed.size(); i++) {
             for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
@@ -108,7 +114,11 @@ class Simulator {
     void make_runnable(Task& t);
     void leave_runnable(Task& t);
     i128 lag_now(const Task& t) const;
+    // kFair: Config::fairness (lags sampled, the reference advanced), a
+    // template parameter of the exact model's tick so its loops test nothing.
+    template <bool kFair>
     void note_dispatch(Task& t);
+    template <bool kFair>
     void note_deschedule(Task& t);
     void arrivals(uint64_t now);
     void wakeups(uint64_t now);
@@ -122,9 +132,11 @@ class Simulator {
     void change_level(Task& t, uint8_t level);
     void dispatched(Task& t, uint64_t now);
     void tick_seed(uint64_t now);
+    template <bool kFair>
     void tick_exact(uint64_t now);
     void wake_preempt(Task& t);
     void tick_preempt(uint64_t slice);
+    template <bool kFair>
     void run_exact(Core& core, Task& t, uint64_t now);
 
     const Config& cfg_;
@@ -133,7 +145,7 @@ class Simulator {
     // policy sees the same tasks and (per task, per executed tick) blocking
     // decisions.
     TaskSource source_;
-    QueueSet<P> queues_;
+    QueueSet<P, kPerCpu> queues_;
     std::deque<Task> tasks_;
     struct Sleeper {
         uint64_t wake, seq;
@@ -156,17 +168,18 @@ class Simulator {
     std::vector<Core> cores_;
     std::vector<Task*> placed_;  // exact: enqueued by arrivals/wake-ups this tick
     uint64_t runnable_ = 0;
+    const bool fair_;   // Config::fairness: world_ runs and lags are sampled
     FluidWorld world_;  // the fluid reference schedule
     Result r_;
 };
 
-template <typename P>
-void Simulator<P>::make_runnable(Task&) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::make_runnable(Task&) {
     runnable_++;
 }
 
-template <typename P>
-void Simulator<P>::leave_runnable(Task&) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::leave_runnable(Task&) {
     runnable_--;
 }
 
@@ -175,26 +188,29 @@ void Simulator<P>::leave_runnable(Task&) {
 // its lag cannot fall (the reference only adds service), while it runs it
 // cannot rise (at most one core per task), so its maximum is at a dispatch
 // and its minimum at a deschedule, where these are called (and the end).
-template <typename P>
-[[gnu::always_inline]] inline i128 Simulator<P>::lag_now(const Task& t) const {
-    const i128 received = static_cast<i128>(static_cast<unsigned __int128>(t.execs) << 64);
-    return world_.service(t.id) - received;
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline i128 Simulator<P, kPerCpu>::lag_now(const Task& t) const {
+    return world_.service_minus(t.id, t.execs);
 }
 
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::note_dispatch(Task& t) {
+template <typename P, bool kPerCpu>
+template <bool kFair>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::note_dispatch(Task& t) {
+    if constexpr (!kFair) return;
     const i128 lag = lag_now(t);
     if (lag > t.lag_hi) t.lag_hi = lag;
 }
 
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::note_deschedule(Task& t) {
+template <typename P, bool kPerCpu>
+template <bool kFair>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::note_deschedule(Task& t) {
+    if constexpr (!kFair) return;
     const i128 lag = lag_now(t);
     if (lag < t.lag_lo) t.lag_lo = lag;
 }
 
-template <typename P>
-void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     Task& t = tasks_.emplace_back();
     if (!s.bursts.empty()) t.spec = &s;  // only fixed specs have bursts
     t.id = tasks_.size() - 1;
@@ -203,6 +219,7 @@ void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     t.arrival = now;
     t.remaining = s.runtime;
     t.block_chance = s.block_chance;
+    t.may_block = s.block_chance > 0;
     qs::set_priority(t.e, cfg_.weights, s.level);
     t.e.owner = &t;
     t.affinity = s.affinity;
@@ -213,19 +230,20 @@ void Simulator<P>::spawn(const TaskSpec& s, size_t fixed_index, uint64_t now) {
     if (cfg_.model == Model::Exact) placed_.push_back(&t);
 }
 
-template <typename P>
-void Simulator<P>::arrivals(uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::arrivals(uint64_t now) {
     source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index, now); });
 }
 
-template <typename P>
-void Simulator<P>::wakeups(uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::wakeups(uint64_t now) {
     while (!sleepers_.empty() && sleepers_.top().wake <= now) {
         Task& t = *sleepers_.top().task;
         sleepers_.pop();
         t.blocked = false;
         t.blocked_ticks += now - t.block_start;
         t.woke = now;
+        t.undispatched = true;
         make_runnable(t);
         queues_.place(t, now);
         if (cfg_.model == Model::Exact) placed_.push_back(&t);
@@ -237,10 +255,10 @@ void Simulator<P>::wakeups(uint64_t now) {
 // including its first dispatch, which collect() then subtracts once per
 // core that ran. Lag is not sampled during a seed-model run (it kept the
 // seed loop's cost): a task's max_lag there is its lag at the end.
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::execute(Core& core, Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::execute(Core& core, Task& t, uint64_t now) {
     t.execs++;
-    if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
+    if (t.undispatched) dispatched(t, now);
     if (core.last != &t) {
         r_.ctx_switches++;
         core.last = &t;
@@ -255,8 +273,8 @@ template <typename P>
 
 // After t executed tick `now`: does it stop being runnable (finished or
 // blocked)? kForever (2^64 - 1) never reaches 0: a run has fewer ticks.
-template <typename P>
-[[gnu::always_inline]] inline bool Simulator<P>::stops_after_tick(Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline bool Simulator<P, kPerCpu>::stops_after_tick(Task& t, uint64_t now) {
     if (--t.remaining != 0) return blocks_after_tick(t, now);
     if (t.spec && next_burst(t, now)) return t.blocked;
     t.completion = now + 1;
@@ -267,8 +285,8 @@ template <typename P>
 // Replay: t's run burst is over. Bursts alternate run/sleep (replay.cc
 // merges neighbours of one kind): sleep, then the next run starts at the
 // wake-up; or (wrapping with repeat) run on. False: no burst left.
-template <typename P>
-bool Simulator<P>::next_burst(Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+bool Simulator<P, kPerCpu>::next_burst(Task& t, uint64_t now) {
     uint64_t sleep_ticks = 0;
     if (!next_run_burst(*t.spec, t.burst, sleep_ticks)) return false;
     if (sleep_ticks != kNoSleep) sleep(t, now, sleep_ticks);
@@ -276,8 +294,8 @@ bool Simulator<P>::next_burst(Task& t, uint64_t now) {
     return true;
 }
 
-template <typename P>
-void Simulator<P>::sleep(Task& t, uint64_t now, uint64_t ticks) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::sleep(Task& t, uint64_t now, uint64_t ticks) {
     r_.blocks++;
     t.blocks++;
     t.blocked = true;
@@ -287,8 +305,8 @@ void Simulator<P>::sleep(Task& t, uint64_t now, uint64_t ticks) {
 
 // Replay level changes due at tick now, through reweight() whatever the
 // task's state (as the kernel's setpriority).
-template <typename P>
-void Simulator<P>::level_changes(uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::level_changes(uint64_t now) {
     while (next_change_ < changes_.size() && changes_[next_change_].tick <= now) {
         const Change& c = changes_[next_change_++];
         Task* t = spec_task_[c.spec];
@@ -296,25 +314,26 @@ void Simulator<P>::level_changes(uint64_t now) {
     }
 }
 
-template <typename P>
-void Simulator<P>::change_level(Task& t, uint8_t level) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::change_level(Task& t, uint8_t level) {
     queues_.reweight(t, qs::weight_table(cfg_.weights)[level], level);
 }
 
 // After an executed tick that did not finish t: does it block now? (Its
 // own stream: the k-th executed tick of a task decides the same way under
 // every policy.)
-template <typename P>
-[[gnu::always_inline]] inline bool Simulator<P>::blocks_after_tick(Task& t, uint64_t now) {
-    if (t.block_chance <= 0 || !t.block_rng.chance(t.block_chance)) return false;
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline bool Simulator<P, kPerCpu>::blocks_after_tick(Task& t, uint64_t now) {
+    if (!t.may_block || !t.block_rng.chance(t.block_chance)) return false;
     sleep(t, now, cfg_.wake_delay);
     return true;
 }
 
 // First dispatch of t (at tick now): response time, and the latency of the
 // wake-up it was waiting on, if any.
-template <typename P>
-void Simulator<P>::dispatched(Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::dispatched(Task& t, uint64_t now) {
+    t.undispatched = false;
     if (t.first_run == kNever) t.first_run = now;
     if (t.woke != kNever) {
         t.wake_lat.push_back(now - t.woke);
@@ -322,8 +341,8 @@ void Simulator<P>::dispatched(Task& t, uint64_t now) {
     }
 }
 
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::core_tick(unsigned c, uint64_t now) {
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::core_tick(unsigned c, uint64_t now) {
     Core& core = cores_[c];
     if (Task* prev = core.running) {
         core.running = nullptr;
@@ -339,8 +358,8 @@ template <typename P>
     execute(core, *static_cast<Task*>(e->owner), now);
 }
 
-template <typename P>
-void Simulator<P>::tick_seed(uint64_t now) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::tick_seed(uint64_t now) {
     for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);
 }
 
@@ -350,9 +369,9 @@ void Simulator<P>::tick_seed(uint64_t now) {
 // the core of the queue it was placed on reschedules if the task preempts
 // what runs there (an idle core picks it anyway; another idle core would
 // steal it when it picks).
-template <typename P>
-void Simulator<P>::wake_preempt(Task& t) {
-    if (queues_.percpu()) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::wake_preempt(Task& t) {
+    if constexpr (kPerCpu) {
         Core& core = cores_[static_cast<unsigned>(t.q)];
         if (core.running && core.running != &t && queues_.of(t).preempts(t.e, core.running->e)) core.resched = true;
         return;
@@ -367,14 +386,15 @@ void Simulator<P>::wake_preempt(Task& t) {
 
 // Exact model, step 4 for one core: execute one tick, charge it, and stop
 // the task if it finished or blocked (after the charge, as policy.h says).
-template <typename P>
-[[gnu::always_inline]] inline void Simulator<P>::run_exact(Core& core, Task& t, uint64_t now) {
+template <typename P, bool kPerCpu>
+template <bool kFair>
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::run_exact(Core& core, Task& t, uint64_t now) {
     t.execs++;
     core.ran++;
     queues_.charge(t, 1, now);
     if (!stops_after_tick(t, now)) return;
     leave_runnable(t);
-    note_deschedule(t);
+    note_deschedule<kFair>(t);
     queues_.stop(t, static_cast<unsigned>(&core - cores_.data()), now);
     core.running = nullptr;
 }
@@ -383,21 +403,22 @@ template <typename P>
 // the running task, charged up to now, gives way if the policy says a queued
 // task should take over (EEVDF: it is ineligible and an eligible one is due
 // earlier).
-template <typename P>
-void Simulator<P>::tick_preempt(uint64_t slice) {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::tick_preempt(uint64_t slice) {
     for (Core& core : cores_) {
         Task* t = core.running;
         if (t && !core.resched && core.ran < slice && queues_.of(*t).preempts_current(t->e)) core.resched = true;
     }
 }
 
-template <typename P>
-void Simulator<P>::tick_exact(uint64_t now) {
+template <typename P, bool kPerCpu>
+template <bool kFair>
+void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     // Idle cores counted before the wake-ups: a core freed by a stop last
     // tick picks now.
     if (!placed_.empty()) {
         unsigned idle = 0;
-        if (!queues_.percpu()) {
+        if constexpr (!kPerCpu) {
             for (const Core& core : cores_) idle += core.running == nullptr;
         }
         for (Task* t : placed_) {
@@ -415,7 +436,7 @@ void Simulator<P>::tick_exact(uint64_t now) {
         Core& core = cores_[c];
         Task* t = core.running;
         if (t && (core.ran >= slice || core.resched)) {
-            note_deschedule(*t);
+            note_deschedule<kFair>(*t);
             queues_.requeue(*t, c, now);
             core.running = nullptr;
         }
@@ -436,38 +457,43 @@ void Simulator<P>::tick_exact(uint64_t now) {
         if (core.last != &t) {
             r_.ctx_switches++;
             core.last = &t;
-            note_dispatch(t);
+            note_dispatch<kFair>(t);
         }
-        if (t.first_run == kNever || t.woke != kNever) dispatched(t, now);
+        if (t.undispatched) dispatched(t, now);
     }
     // The fluid reference's tick `now` (after the picks: a dispatch measures
-    // lag at the tick's start).
-    world_.tick(now);
+    // lag at the tick's start; its begin() was at the start of the tick).
+    if constexpr (kFair) world_.advance(now);
     for (Core& core : cores_) {
-        if (core.running) run_exact(core, *core.running, now);
+        if (core.running) run_exact<kFair>(core, *core.running, now);
     }
 }
 
-template <typename P>
-void Simulator<P>::run() {
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::run() {
     Progress progress(cfg_);
     const bool exact = cfg_.model == Model::Exact;
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
+        if (fair_) world_.begin(now);  // first: every task spawned below is known there
         arrivals(now);
         wakeups(now);
         if (next_change_ < changes_.size()) level_changes(now);
         if (exact) {
-            tick_exact(now);
+            if (fair_) {
+                tick_exact<true>(now);
+            } else {
+                tick_exact<false>(now);
+            }
         } else {
-            world_.tick(now);
+            if (fair_) world_.advance(now);
             tick_seed(now);
         }
         progress.update(now, cfg_.ticks);
     }
 }
 
-template <typename P>
-Result Simulator<P>::collect() const {
+template <typename P, bool kPerCpu>
+Result Simulator<P, kPerCpu>::collect() const {
     Result r = r_;
     const uint64_t end = cfg_.ticks;
     r.executed = static_cast<uint64_t>(cfg_.cores) * end - r.idle;
@@ -475,6 +501,7 @@ Result Simulator<P>::collect() const {
     r.policy = queues_.name();
     r.migrations = queues_.migrations();
     r.percpu = queues_.percpu();
+    r.fairness = fair_;
     r.ticks = end;
     r.cores = cfg_.cores;
     r.alive = r.spawned - r.finished;
@@ -502,7 +529,7 @@ Result Simulator<P>::collect() const {
         lvl_execs[l] += static_cast<double>(t.execs);
         lvl_wait[l] += static_cast<double>(w);
         lvl_resp[l] += static_cast<double>(rsp);
-        const i128 fluid = world_.service(t.id);
+        const i128 fluid = world_.known(t.id) ? world_.service(t.id) : 0;
         if (fluid > 0) {
             const double x = static_cast<double>(t.execs) / FluidReference::ticks(fluid);
             sx += x;
@@ -560,11 +587,17 @@ Result Simulator<P>::collect() const {
 
 namespace {
 
-template <typename P>
-Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
-    auto sim = std::make_unique<Simulator<P>>(cfg, fixed_tasks);
+template <typename P, bool kPerCpu>
+Result simulate_as(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
+    auto sim = std::make_unique<Simulator<P, kPerCpu>>(cfg, fixed_tasks);
     sim->run();
     return sim->collect();
+}
+
+template <typename P>
+Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
+    if (cfg.queues == Queues::PerCpu) return simulate_as<P, true>(cfg, fixed_tasks);
+    return simulate_as<P, false>(cfg, fixed_tasks);
 }
 
 }  // namespace

@@ -92,6 +92,8 @@ struct Config {
     q::sched::WeightTable weights = q::sched::WeightTable::Seed;
     q::sched::Time slice = 1;      // run length (exact) and policy slice, ticks
     bool sleep_decay = true;       // EEVDF: a sleeper's debt decays (eevdf.h), as in the kernel
+    bool fairness = true;          // run the fluid reference and sample lags (--fairness off:
+                                   // neither runs, the fairness figures are not reported)
     uint64_t tick_period = 0;      // exact: every N ticks a timer interrupt inside a slice asks
                                    // preempts_current(), as the kernel's 0.1 s tick does (0: never)
     bool progress = true;          // a progress bar on stderr if it is a terminal
@@ -132,6 +134,7 @@ struct Result {
     uint64_t ctx_switches = 0;
     uint64_t migrations = 0;  // percpu: moves of a task between queues
     bool percpu = false;
+    bool fairness = true;  // jain, worst_lag, max_lag and the tasks' max_lag/fluid measured
     double ctx_rate = 0;
     double jain = 0;       // over received / fluid service (tasks with fluid > 0)
     double worst_lag = 0;  // max over tasks of |fluid - received| at the end, ticks

@@ -30,6 +30,8 @@ struct Task {
     double block_chance = 0;
     i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen (fluid.h units)
     bool blocked = false;
+    bool undispatched = true;  // not run since it arrived or woke (first_run or woke pending)
+    bool may_block = false;    // block_chance > 0
     // Run queues (queues.h). q: the queue it is counted on (from placement
     // to stop), or was last on; qpos: its index in that queue's member list.
     int q = -1;

@@ -180,3 +180,48 @@ TEST(SchedsimCli, PolicyListComesFromTheRegistry) {
     }
     EXPECT_EQ(help.find("@POLICIES@"), std::string::npos);
 }
+
+// --fairness off (issue 23: the fluid reference and lag sampling cost
+// nothing when not asked for): parsed on|off, default on; a run without
+// them takes the same decisions (every scheduling figure equal, per task
+// too) and reports the fairness figures as not measured, never as zeros.
+TEST(SchedsimCli, FairnessOffSkipsOnlyTheReference) {
+    EXPECT_TRUE(parse({}).cfg.fairness);
+    EXPECT_FALSE(parse({"--fairness", "off"}).cfg.fairness);
+    EXPECT_TRUE(parse({"--fairness", "off", "--fairness", "on"}).cfg.fairness);
+    EXPECT_NE(error_of({"--fairness", "maybe"}).find("--fairness"), std::string::npos);
+    EXPECT_NE(help_text().find("--fairness on|off"), std::string::npos);
+    for (const char* policy : {"rr", "eevdf"}) {
+        Options o = parse({"--no-progress", "--policy", policy, "--workload", "random", "--cores", "3", "--ticks",
+                           "4000", "--block-max", "0.05", "--wake-delay", "7"});
+        const std::vector<TaskSpec> fixed = load_workload(o.cfg);
+        const Result on = simulate(o.cfg, fixed);
+        o.cfg.fairness = false;
+        const Result off = simulate(o.cfg, fixed);
+        EXPECT_TRUE(on.fairness);
+        EXPECT_FALSE(off.fairness);
+        EXPECT_GT(on.max_lag, 0) << policy;
+        EXPECT_GT(on.wakeups, 0u) << policy;
+        EXPECT_EQ(on.executed, off.executed);
+        EXPECT_EQ(on.ctx_switches, off.ctx_switches);
+        EXPECT_EQ(on.blocks, off.blocks);
+        EXPECT_EQ(on.wake_p99, off.wake_p99);
+        EXPECT_EQ(on.avg_wait, off.avg_wait);
+        ASSERT_EQ(on.tasks.size(), off.tasks.size());
+        for (size_t i = 0; i < on.tasks.size(); i++) {
+            EXPECT_EQ(on.tasks[i].executed, off.tasks[i].executed);
+            EXPECT_EQ(on.tasks[i].wake_max, off.tasks[i].wake_max);
+        }
+        char* buf = nullptr;
+        size_t len = 0;
+        std::FILE* out = open_memstream(&buf, &len);
+        ASSERT_NE(out, nullptr);
+        print_text(out, off);
+        std::fclose(out);
+        const std::string text(buf, len);
+        std::free(buf);
+        EXPECT_NE(text.find("not measured (--fairness off)"), std::string::npos);
+        EXPECT_EQ(text.find("Jain's Index"), std::string::npos);
+        EXPECT_NE(text.find("Wakeup Latency"), std::string::npos);
+    }
+}
