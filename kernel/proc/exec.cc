@@ -279,10 +279,11 @@ Result<int> exec(const char* path, char* const argv[]) {
     ThreadGroup* tg = p->tg;
     vm_mmap_release(tg);  // the old image's mappings (shared file pages written back)
     PageTable old = tg->pagetable;
-    u64 oldsz = 0;
+    u64 oldsz = 0, old_tables = 0;
     {
         MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
+        old_tables = tg->table_top;
         vm_unreserve_all(tg);                                // the old heap's untouched pages
         kalloc_reserve(kStackLazyPages + img.lazy_pages());  // the stack's pages below its first, the text
         tg->reserved = kStackLazyPages + img.lazy_pages();
@@ -297,7 +298,7 @@ Result<int> exec(const char* path, char* const argv[]) {
     p->trapframe->x(TrapFrame::a1) = sp;
     p->fp.reset();  // the new image starts with FP off
     sig_exec(p);    // handlers were addresses in the old image
-    proc_free_pagetable(old, oldsz);
+    proc_free_pagetable(old, oldsz, old_tables);
     return static_cast<int>(argc);  // becomes a0 = argc
 }
 
