@@ -165,6 +165,12 @@ Inode* idup(Inode* ip);
 void ilock(Inode* ip);
 void iunlock(Inode* ip);
 void iput(Inode* ip);
+// Drop ip's reference if it is not the last one, and say so; false (nothing
+// done) if it is: the caller then iputs it in a transaction. A reference
+// that others still hold frees nothing, so this needs no transaction (exit
+// drops its program file's and cwd's references this way: no begin_op and
+// end_op, whose wakeup alone scans every process slot).
+bool iput_if_shared(Inode* ip);
 // Write the in-memory copy of a locked inode to disk (in a transaction).
 void iupdate(Inode* ip);
 // The locked inode just lost its last link (in a transaction): if others

@@ -291,6 +291,13 @@ void iput(Inode* ip) {
     g_itable.lock.release();
 }
 
+bool iput_if_shared(Inode* ip) {
+    LockGuard guard(g_itable.lock);
+    if (ip->ref <= 1) return false;
+    ip->ref--;
+    return true;
+}
+
 void iunlinked(Inode* ip) {
     bool held;
     {

@@ -62,7 +62,7 @@ bool range_ok(u64 addr, u64 len) {
 Inode* inode_of(const vm::Region& r) { return reinterpret_cast<Inode*>(r.obj); }
 
 void drop_ref(Inode* ip) {
-    if (ip == nullptr) return;
+    if (ip == nullptr || iput_if_shared(ip)) return;
     FsOp op;  // the last reference to an unlinked file frees it on disk
     iput(ip);
 }

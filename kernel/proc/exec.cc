@@ -42,8 +42,11 @@ namespace {
 class Image {
   public:
     // The map lives in a page of its own, not on the kernel stack (a Map
-    // is 1.3 KiB; a zeroed page is an empty one: no region, n_ = 0).
-    explicit Image(Proc* p) : pt_(proc_pagetable(p)), map_(static_cast<vm::Map*>(kalloc())) {}
+    // is 1.3 KiB), unzeroed: clear() makes it an empty one (no region),
+    // and regions are written before they are read.
+    explicit Image(Proc* p) : pt_(proc_pagetable(p)), map_(static_cast<vm::Map*>(kalloc_unzeroed())) {
+        if (map_) map_->clear();
+    }
     ~Image() {
         if (pt_) proc_free_pagetable(pt_, sz_);
         if (map_ && refs_) {
@@ -240,7 +243,9 @@ class ExecArgs {
         for (int i = 0; i < param::kMaxExecArgs; i++) {
             Q_TRY(uarg, fetch_addr(uargv + static_cast<u64>(i) * sizeof(u64)));
             if (uarg == 0) return {};
-            argv_[i] = static_cast<char*>(kalloc());
+            // Unzeroed: fetch_str ends the string with its NUL, and only the
+            // string is read (build_stack copies strlen + 1 bytes).
+            argv_[i] = static_cast<char*>(kalloc_unzeroed());
             if (!argv_[i]) return Error::NoMemory;
             Q_CHECK(fetch_str(UserAddr(uarg), argv_[i], static_cast<int>(kPageSize)));
         }
@@ -279,10 +284,11 @@ Result<int> exec(const char* path, char* const argv[]) {
     ThreadGroup* tg = p->tg;
     vm_mmap_release(tg);  // the old image's mappings (shared file pages written back)
     PageTable old = tg->pagetable;
-    u64 oldsz = 0;
+    u64 oldsz = 0, old_tables = 0;
     {
         MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
+        old_tables = tg->table_top;
         vm_unreserve_all(tg);                                // the old heap's untouched pages
         kalloc_reserve(kStackLazyPages + img.lazy_pages());  // the stack's pages below its first, the text
         tg->reserved = kStackLazyPages + img.lazy_pages();
@@ -297,7 +303,7 @@ Result<int> exec(const char* path, char* const argv[]) {
     p->trapframe->x(TrapFrame::a1) = sp;
     p->fp.reset();  // the new image starts with FP off
     sig_exec(p);    // handlers were addresses in the old image
-    proc_free_pagetable(old, oldsz);
+    proc_free_pagetable(old, oldsz, old_tables);
     return static_cast<int>(argc);  // becomes a0 = argc
 }
 

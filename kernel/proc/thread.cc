@@ -61,10 +61,14 @@ void release_process(ThreadGroup* tg) {
             f = nullptr;
         }
     }
-    {
-        FsOp op;  // the last reference to a removed cwd frees it on disk
-        InodeRef cwd(tg->cwd);
-        tg->cwd = nullptr;
+    // The cwd's reference: usually the parent holds the directory too, and
+    // then dropping ours needs no transaction. The last reference to a
+    // removed cwd frees it on disk, in one.
+    Inode* cwd = tg->cwd;
+    tg->cwd = nullptr;
+    if (cwd != nullptr && !iput_if_shared(cwd)) {
+        FsOp op;
+        InodeRef last(cwd);
     }
     vm_mmap_release(tg);  // shared file pages written back, mappings freed (kernel/mm/mmap.h)
     // Give the user pages back now, not when the parent reaps us: a process

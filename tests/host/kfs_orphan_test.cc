@@ -131,6 +131,50 @@ TEST_F(KfsOrphan, UnlinkWithTheOnlyReferenceListsNothing) {
     EXPECT_TRUE(fsck(stop()).clean());
 }
 
+// exit drops its cwd's and its program file's references with
+// iput_if_shared (no transaction): only a reference others still hold goes
+// that way; the last one is left for iput in a transaction, so an unlinked
+// file is still freed on disk by it.
+TEST_F(KfsOrphan, IputIfSharedLeavesTheLastReferenceToIput) {
+    const int fd = make_open_file("/f", 3000);
+    auto found = namei("/f");
+    ASSERT_TRUE(found.ok());
+    Inode* ip = std::move(found).value().release();  // a second reference beside the open file's
+    ASSERT_EQ(unlink_("/f"), 0);
+    EXPECT_TRUE(iput_if_shared(ip));  // the file still holds it: just dropped
+    close_(fd);                       // the last reference: freed in close's transaction
+    const tools::Report r = fsck(stop());
+    EXPECT_TRUE(r.clean()) << dump(r);
+    EXPECT_EQ(r.blocks_used, base_.blocks_used);
+    EXPECT_EQ(listed(stop()), 0u);
+
+    auto dir = namei("/");
+    ASSERT_TRUE(dir.ok());
+    Inode* root = std::move(dir).value().release();
+    const int before = root->ref;
+    EXPECT_TRUE(iput_if_shared(root));  // the test process's cwd holds / too
+    EXPECT_EQ(root->ref, before - 1);
+    const tools::Report after = fsck(stop());
+    EXPECT_TRUE(after.clean()) << dump(after);
+}
+
+TEST_F(KfsOrphan, IputIfSharedRefusesTheLastReference) {
+    close_(make_open_file("/g", 3000));
+    auto found = namei("/g");
+    ASSERT_TRUE(found.ok());
+    Inode* ip = std::move(found).value().release();  // the only reference
+    ASSERT_EQ(unlink_("/g"), 0);
+    EXPECT_FALSE(iput_if_shared(ip));  // nothing done: the caller must iput
+    EXPECT_EQ(ip->ref, 1);
+    EXPECT_EQ(listed(stop()), 1u);  // still in use, so listed as an orphan
+    {
+        FsOp op;
+        iput(ip);
+    }
+    EXPECT_EQ(listed(stop()), 0u);
+    EXPECT_EQ(fsck(stop()).blocks_used, base_.blocks_used);
+}
+
 // Many orphans at once, more than one per inode block, all reclaimed.
 TEST_F(KfsOrphan, ManyOrphansAtOnce) {
     std::vector<int> fds;

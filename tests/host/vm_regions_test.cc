@@ -45,6 +45,29 @@ TEST(VmRegions, AddKeepsThemSortedAndDisjoint) {
     EXPECT_EQ(m.at(1).kind, Kind::Data);
 }
 
+// fork and exec assign maps; the copy takes the regions in use, whatever
+// the target held before.
+TEST(VmRegions, AssignmentCopiesTheRegionsInUse) {
+    Map big;
+    for (int i = 0; i < 8; i++) EXPECT_TRUE(big.add(i * kPg, (i + 1) * kPg, Kind::Data, kRead));
+    const Map small = xv6_map();
+    big = small;
+    ASSERT_EQ(big.size(), small.size());
+    for (int i = 0; i < small.size(); i++) {
+        EXPECT_EQ(big.at(i).start, small.at(i).start);
+        EXPECT_EQ(big.at(i).end, small.at(i).end);
+        EXPECT_EQ(big.at(i).kind, small.at(i).kind);
+        EXPECT_EQ(big.at(i).perm, small.at(i).perm);
+        EXPECT_EQ(big.at(i).lazy, small.at(i).lazy);
+    }
+    EXPECT_EQ(big.classify(6 * kPg, Access::Read), Verdict::Unmapped);  // the old 7th region is gone
+    const Map copy(big);
+    EXPECT_EQ(copy.size(), small.size());
+    EXPECT_EQ(copy.classify(4 * kPg, Access::Write), Verdict::Present);
+    big = big;  // self-assignment keeps it
+    EXPECT_EQ(big.size(), small.size());
+}
+
 TEST(VmRegions, TheTableIsBounded) {
     Map m;
     for (int i = 0; i < Map::kMaxRegions; i++) EXPECT_TRUE(m.add(i * kPg, (i + 1) * kPg, Kind::Data, kRead));
