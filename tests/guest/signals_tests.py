@@ -138,6 +138,32 @@ def check(ok):
         raise AssertionError("unexpected output")
 
 
+def ctrl_c_during_exec(g, harts, rounds=5):
+    """^C typed straight after the command line, while the shell forks and
+    the child execs (issue 28's "Ctrl-C during exec"): whichever step it
+    lands in, no panic and no hang. A ^C that arrives before the child has
+    the console goes to the shell's group, which ignores it, and the
+    command runs; then the next line waits in the console's queue, and a
+    ^C once the command prints ends it. Each round ends when the shell has
+    run an echo of the round's number."""
+    name = "signals-ctrl-c-during-exec-%dharts" % harts
+    try:
+        for i in range(rounds):
+            g.child.sendline("hog -p 100000")
+            g.child.send("\x03")
+            g.child.sendline("echo round%d" % i)
+            for _ in range(10):
+                if g.child.expect([r"\nround%d\r?\n" % i, r"\."], timeout=120) == 0:
+                    break
+                g.child.send("\x03")  # the hog got the console before the first ^C was read
+            else:
+                raise RuntimeError("round %d: the hog outlived 10 ^Cs" % i)
+        g.wait_prompt(timeout=60)
+        report("panic" not in "".join(g.log), name, "a panic: %r" % "".join(g.log)[-500:])
+    except Exception as e:  # noqa: BLE001
+        report(False, name, "no prompt (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
+
+
 def run(harts):
     with Guest(cpus=harts, timeout=60, icount=3) as g:
         try:
@@ -154,6 +180,7 @@ def run(harts):
         ctrl_c(g, harts)
         ctrl_c_foreground_only(g, harts)
         ctrl_backslash(g, harts)
+        ctrl_c_during_exec(g, harts)
         job_control(g, harts)
         clean, fsck = g.stop_and_fsck()
         report(clean, "signals-fsck-%dharts" % harts, fsck.replace("\n", " | "))
