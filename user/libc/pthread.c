@@ -234,7 +234,8 @@ int pthread_create(pthread_t* out, const pthread_attr_t* attr, void* (*fn)(void*
     t->next = threads;
     threads = t;
     live++;
-    const long tid = __qsys5(QSYS_tcreate, (long)thread_start, (long)t, (long)top, (long)(base + desc), (long)&t->word);
+    const long tid =
+        __qsys6(QSYS_tcreate, (long)thread_start, (long)t, (long)top, (long)(base + desc), (long)&t->word, 0);
     if (tid < 0) {
         unlist(t);
         live--;

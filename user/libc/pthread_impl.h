@@ -14,25 +14,14 @@
 
 enum { Q_FUTEX_WAIT = 0, Q_FUTEX_WAKE = 1, Q_FUTEX_MISMATCH = 1, Q_FUTEX_TIMEDOUT = 2 };
 
-static inline long __qsys5(long n, long a0, long a1, long a2, long a3, long a4) {
-    register long r0 __asm__("a0") = a0;
-    register long r1 __asm__("a1") = a1;
-    register long r2 __asm__("a2") = a2;
-    register long r3 __asm__("a3") = a3;
-    register long r4 __asm__("a4") = a4;
-    register long r7 __asm__("a7") = n;
-    __asm__ volatile("ecall" : "+r"(r0) : "r"(r1), "r"(r2), "r"(r3), "r"(r4), "r"(r7) : "memory");
-    return r0;
-}
-
 /* Sleep while *addr == val, at most timeout_ns (0: no limit). 0 woken (or
  * spuriously), Q_FUTEX_MISMATCH, Q_FUTEX_TIMEDOUT, or -1. */
 static inline int q_futex_wait(volatile void* addr, int val, unsigned long timeout_ns) {
-    return (int)__qsys5(QSYS_futex, (long)addr, Q_FUTEX_WAIT, val, (long)timeout_ns, 0);
+    return (int)__qsys6(QSYS_futex, (long)addr, Q_FUTEX_WAIT, val, (long)timeout_ns, 0, 0);
 }
 
 static inline int q_futex_wake(volatile void* addr, int n) {
-    return (int)__qsys5(QSYS_futex, (long)addr, Q_FUTEX_WAKE, n, 0, 0);
+    return (int)__qsys6(QSYS_futex, (long)addr, Q_FUTEX_WAKE, n, 0, 0, 0);
 }
 
 static inline long q_tp(void) {

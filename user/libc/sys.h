@@ -32,6 +32,19 @@ static inline long __qsys(long n, long a0, long a1, long a2) {
     return r0;
 }
 
+/* The same with all six argument registers (mmap, tcreate, futex). */
+static inline long __qsys6(long n, long a0, long a1, long a2, long a3, long a4, long a5) {
+    register long r0 __asm__("a0") = a0;
+    register long r1 __asm__("a1") = a1;
+    register long r2 __asm__("a2") = a2;
+    register long r3 __asm__("a3") = a3;
+    register long r4 __asm__("a4") = a4;
+    register long r5 __asm__("a5") = a5;
+    register long r7 __asm__("a7") = n;
+    __asm__ volatile("ecall" : "+r"(r0) : "r"(r1), "r"(r2), "r"(r3), "r"(r4), "r"(r5), "r"(r7) : "memory");
+    return r0;
+}
+
 #define qsys0(n) __qsys((n), 0, 0, 0)
 #define qsys1(n, a) __qsys((n), (long)(a), 0, 0)
 #define qsys2(n, a, b) __qsys((n), (long)(a), (long)(b), 0)
