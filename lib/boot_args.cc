@@ -116,18 +116,6 @@ void reject(Parsed& p, const char* w, usize len, const char* range) {
 
 }  // namespace
 
-bool find_value(const char* args, const char* key, char* out, usize n) {
-    bool found = false;
-    if (n) out[0] = 0;
-    for_each_word(args, [&](const char* w, usize len) {
-        if (!has_key(w, len, key)) return;
-        const usize k = length(key) + 1;
-        copy_cut(out, n, w + k, len - k);
-        found = true;
-    });
-    return found;
-}
-
 Parsed parse(const char* args) {
     Parsed p;
     if (!args) return p;

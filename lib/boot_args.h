@@ -50,8 +50,4 @@ struct Parsed {
 
 Parsed parse(const char* args);
 
-// The value of the last `key=` word in args, copied into out (at most n-1
-// characters and a NUL); false, with out empty, when the key is absent.
-bool find_value(const char* args, const char* key, char* out, usize n);
-
 }  // namespace q::boot

@@ -7,7 +7,6 @@
 
 #include "lib/boot_args.h"
 
-using q::boot::find_value;
 using q::boot::parse;
 using q::boot::Parsed;
 
@@ -84,18 +83,6 @@ TEST(BootArgs, LongValuesAreCutOrRejectedNeverOverrun) {
     std::string many;
     for (int i = 0; i < 10; i++) many += "slice=1 ";
     EXPECT_EQ(parse(many.c_str()).nrejected, 10);  // counted past the kept ones
-}
-
-TEST(BootArgs, FindValue) {
-    char out[8];
-    EXPECT_TRUE(find_value("a=1 vm=clock b=2", "vm", out, sizeof(out)));
-    EXPECT_STREQ(out, "clock");
-    EXPECT_TRUE(find_value("vm=", "vm", out, sizeof(out)));  // present, empty
-    EXPECT_STREQ(out, "");
-    EXPECT_FALSE(find_value("vmx=clock", "vm", out, sizeof(out)));
-    EXPECT_STREQ(out, "");
-    EXPECT_TRUE(find_value("vm=averyverylongname", "vm", out, sizeof(out)));
-    EXPECT_STREQ(out, "averyve");  // cut to the buffer
 }
 
 }  // namespace
