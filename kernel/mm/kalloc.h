@@ -59,7 +59,7 @@ void* kalloc_for_promise();
 
 struct Lender {
     u64 (*give_back)(u64 pages);  // kfree up to `pages` pages or more; returns how many
-    u64 (*borrowed)();            // pages held now
+    u64 (*borrowed)();            // pages held now (called under kalloc's lock: takes none)
 };
 void kalloc_set_lender(const Lender* lender);
 u64 ram_end();
