@@ -427,6 +427,45 @@ static void stopped_holds_no_lock(void) {
     CHECK(unlink("jobstop.tmp") == 0, "unlink failed");
 }
 
+/* A process stopped in the middle of a pipe write (2048 bytes into a pipe
+ * of 512 nobody reads yet) and continued: its write returns the 512 bytes
+ * it wrote before the stop, a writer that loops on short counts (as every
+ * writer must) sends the rest, and the reader gets each byte exactly once.
+ * Before, the stop's EINTR restarted the whole write: 512 bytes twice. */
+enum { kBigWrite = 2048 };
+static unsigned char pattern(int i) { return (unsigned char)(i % 251); }
+
+static void stop_mid_pipe_write(void) {
+    int p[2];
+    CHECK(pipe(p) == 0, "pipe failed");
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        static unsigned char out[kBigWrite];
+        for (int i = 0; i < kBigWrite; i++) out[i] = pattern(i);
+        close(p[0]);
+        int off = 0;
+        while (off < kBigWrite) {
+            int n = write(p[1], out + off, kBigWrite - off);
+            if (n <= 0) exit(1);
+            off += n;
+        }
+        exit(0);
+    }
+    close(p[1]);
+    sleep(2); /* the writer is asleep in its write, 512 bytes in */
+    int st = 0;
+    CHECK(sigsend(pid, SIGSTOP) == 0 && waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st), "not stopped");
+    CHECK(sigsend(pid, SIGCONT) == 0, "SIGCONT failed");
+    static unsigned char in[kBigWrite + 512];
+    int total = 0, r;
+    while ((r = read(p[0], in + total, sizeof(in) - total)) > 0) total += r;
+    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer status %x", st);
+    CHECK(total == kBigWrite, "the reader got %d bytes, want %d", total, kBigWrite);
+    for (int i = 0; i < total; i++) CHECK(in[i] == pattern(i), "byte %d is %d, want %d", i, in[i], pattern(i));
+    close(p[0]);
+}
+
 /* A background reader stops on SIGTTIN by default; its parent hears it. */
 static void background_read_stops(void) {
     int pid = fork();
@@ -482,6 +521,7 @@ static const struct utest tests[] = {
     {"sigchld_on_stop", sigchld_on_stop},
     {"waitpid_selection", waitpid_selection},
     {"stopped_holds_no_lock", stopped_holds_no_lock},
+    {"stop_mid_pipe_write", stop_mid_pipe_write},
     {"background_read_stops", background_read_stops},
     {"stop_refused", stop_refused},
 };
