@@ -466,6 +466,27 @@ static void stop_mid_pipe_write(void) {
     close(p[0]);
 }
 
+/* A sleep the process was stopped in runs again when it continues, with
+ * its whole length (xv6's sleep counts ticks from its start): sleep(20)
+ * stopped 0.5 s in for 0.5 s returns 0 at least 2.5 s after it began.
+ * Before, it failed with -1 (errno EINVAL) and was not restarted. */
+static void stopped_sleep_resumes(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        int t0 = uptime();
+        int r = sleep(20);
+        exit(r == 0 && uptime() - t0 >= 25 ? 0 : r == 0 ? 2 : 1);
+    }
+    sleep(5);
+    int st = 0;
+    CHECK(sigsend(pid, SIGSTOP) == 0 && waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st), "not stopped");
+    sleep(5);
+    CHECK(sigsend(pid, SIGCONT) == 0, "SIGCONT failed");
+    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st), "status %x", st);
+    CHECK(WEXITSTATUS(st) == 0, "the sleep %s", WEXITSTATUS(st) == 1 ? "failed" : "ended early");
+}
+
 /* A background reader stops on SIGTTIN by default; its parent hears it. */
 static void background_read_stops(void) {
     int pid = fork();
@@ -522,6 +543,7 @@ static const struct utest tests[] = {
     {"waitpid_selection", waitpid_selection},
     {"stopped_holds_no_lock", stopped_holds_no_lock},
     {"stop_mid_pipe_write", stop_mid_pipe_write},
+    {"stopped_sleep_resumes", stopped_sleep_resumes},
     {"background_read_stops", background_read_stops},
     {"stop_refused", stop_refused},
 };

@@ -8,6 +8,7 @@
  * failed". Ordering between processes is by pipes (a child says
  * it is ready) and by sleep() where the peer must be asleep in a blocking
  * call first (virtual time under -icount). */
+#include "kernel/fcntl.h"
 #include "kernel/types.h"
 #include "user/user.h"
 #include "user/usertests.h"
@@ -405,6 +406,118 @@ static void pipe_write_cut(unsigned long flags) {
 static void pipe_write_eintr(void) { pipe_write_cut(0); }
 static void pipe_write_restart(void) { pipe_write_cut(SA_RESTART); }
 
+/* ---- every blocking call: EINTR, or run again with SA_RESTART ---------- */
+/* The child blocks in one call; the parent sends SIGUSR1 (the handler
+ * runs), then ends the wait (a byte to the gate, a FIFO writer). Without
+ * SA_RESTART the call fails with EINTR; with it the call goes on and
+ * returns what it would have. poll and a futex wait with a timeout are
+ * never run again after a handler (Linux's rule: the timeout would start
+ * over). */
+enum { OP_WAIT, OP_SLEEP, OP_FUTEX, OP_FUTEX_TIMED, OP_POLL, OP_FIFO, OP_CONSOLE };
+static const char* const kOpNames[] = {"wait", "sleep", "futex", "timed futex", "poll", "fifo open", "console read"};
+static int gate[2];
+static volatile int fword;
+
+/* Wakes the futex 1.5 s in; blocks SIGUSR1 so that the main thread takes it. */
+static void futex_waker(void* arg) {
+    (void)arg;
+    unsigned long set = 1ul << SIGUSR1;
+    sigmask(SIG_BLOCK, &set, 0);
+    sleep(15);
+    fword = 1;
+    futex_wake(&fword, 1);
+}
+
+/* In the child: the call, then whether it behaved (0) or what it returned. */
+static int blocking_op(int op, int restart) {
+    int r = -2, ok = 0, st = 0;
+    int t0 = uptime();
+    if (op == OP_WAIT) {
+        int pid = fork();
+        if (pid == 0) {
+            char c;
+            read(gate[0], &c, 1);
+            exit(7);
+        }
+        r = wait(&st);
+        ok = restart ? r == pid && st == 7 : r == -1;
+        if (!restart) wait(0);
+    } else if (op == OP_SLEEP) {
+        r = sleep(30);
+        ok = restart ? r == 0 && uptime() - t0 >= 30 : r == -1 && uptime() - t0 < 30;
+    } else if (op == OP_FUTEX) {
+        int tid = thread_create(futex_waker, 0);
+        r = futex_wait(&fword, 0, 0);
+        ok = tid > 0 && (restart ? r >= 0 && fword == 1 : r == -1);
+        thread_join(tid);
+    } else if (op == OP_FUTEX_TIMED) {
+        r = futex_wait(&fword, 0, 20000000000ul); /* 20 s */
+        ok = r == -1;
+    } else if (op == OP_POLL) {
+        struct pollfd q = {gate[0], POLLIN, 0};
+        r = poll(&q, 1, -1);
+        ok = r == -1;
+    } else if (op == OP_FIFO) {
+        r = open("sigfifo", O_RDONLY);
+        ok = restart ? r >= 0 : r == -1;
+    } else {
+        char c;
+        r = read(0, &c, 1);
+        ok = r == -1;
+    }
+    if (r == -1 && errno() != EINTR) ok = 0;
+    if (ok && got == 1) return 0;
+    printf("%s%s: returned %d, errno %d, handler ran %d times\n", kOpNames[op], restart ? " (SA_RESTART)" : "", r,
+           errno(), got);
+    return 1;
+}
+
+static void blocking_call(int op, int restart) {
+    int ready[2];
+    CHECK(pipe(ready) == 0 && pipe(gate) == 0, "pipe failed");
+    if (op == OP_FIFO) {
+        unlink("sigfifo");
+        CHECK(mkfifo("sigfifo", 0666) == 0, "mkfifo failed");
+    }
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        set_handler(SIGUSR1, on_sig, restart ? SA_RESTART : 0);
+        write(ready[1], "r", 1);
+        exit(blocking_op(op, restart));
+    }
+    char c;
+    CHECK(read(ready[0], &c, 1) == 1, "child not ready");
+    sleep(3); /* the child is asleep in its call */
+    CHECK(sigsend(pid, SIGUSR1) == 0, "sigsend failed");
+    sleep(3);
+    write(gate[1], "g", 1); /* ends the wait of wait, poll and (its grandchild) */
+    int fifo = op == OP_FIFO ? open("sigfifo", O_RDWR) : -1;
+    int st = -1, w = 0;
+    for (int i = 0; i < 60 && (w = waitpid(pid, &st, WNOHANG)) == 0; i++) sleep(1);
+    if (w == 0) {
+        sigsend(pid, SIGKILL);
+        wait(0);
+    }
+    if (fifo >= 0) close(fifo);
+    if (op == OP_FIFO) unlink("sigfifo");
+    CHECK(w == pid, "%s: the child still waits 6 s after the signal", kOpNames[op]);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s%s: wrong result (status %x)", kOpNames[op],
+          restart ? " with SA_RESTART" : "", st);
+}
+static void eintr_wait(void) { blocking_call(OP_WAIT, 0); }
+static void restart_wait(void) { blocking_call(OP_WAIT, 1); }
+static void eintr_sleep(void) { blocking_call(OP_SLEEP, 0); }
+static void restart_sleep(void) { blocking_call(OP_SLEEP, 1); }
+static void eintr_futex(void) { blocking_call(OP_FUTEX, 0); }
+static void restart_futex(void) { blocking_call(OP_FUTEX, 1); }
+static void timed_futex_not_restarted(void) { blocking_call(OP_FUTEX_TIMED, 1); }
+static void eintr_poll(void) { blocking_call(OP_POLL, 0); }
+static void poll_not_restarted(void) { blocking_call(OP_POLL, 1); }
+static void eintr_fifo_open(void) { blocking_call(OP_FIFO, 0); }
+static void restart_fifo_open(void) { blocking_call(OP_FIFO, 1); }
+static void eintr_console_read(void) { blocking_call(OP_CONSOLE, 0); }
+
 static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
@@ -428,6 +541,18 @@ static const struct utest tests[] = {
     {"sigpipe_rule", sigpipe_rule},
     {"pipe_write_eintr", pipe_write_eintr},
     {"pipe_write_restart", pipe_write_restart},
+    {"eintr_wait", eintr_wait},
+    {"restart_wait", restart_wait},
+    {"eintr_sleep", eintr_sleep},
+    {"restart_sleep", restart_sleep},
+    {"eintr_futex", eintr_futex},
+    {"restart_futex", restart_futex},
+    {"timed_futex_not_restarted", timed_futex_not_restarted},
+    {"eintr_poll", eintr_poll},
+    {"poll_not_restarted", poll_not_restarted},
+    {"eintr_fifo_open", eintr_fifo_open},
+    {"restart_fifo_open", restart_fifo_open},
+    {"eintr_console_read", eintr_console_read},
 };
 
 int main(int argc, char** argv) {

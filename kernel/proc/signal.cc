@@ -246,6 +246,16 @@ void restart_call(Proc* p) {
     p->in_syscall = false;
 }
 
+// May the call a handler with SA_RESTART interrupted run again? Not poll
+// nor a futex wait with a timeout (Linux's rule: the timeout would start
+// over, and a caller could wait for ever), nor sigsusp, which always ends
+// with EINTR. The trap left the call's number (a7), a1 and a3 as they were.
+bool restart_after_handler(TrapFrame* tf) {
+    const u64 num = tf->x(TrapFrame::a7);
+    if (num == SYS_poll || num == SYS_sigsusp) return false;
+    return !(num == SYS_futex && tf->x(TrapFrame::a1) == FUTEX_WAIT && tf->x(TrapFrame::a3) != 0);
+}
+
 // The default action of s (not ignored: those are never pending): stop,
 // or end the process with s as the reason waitpid reports.
 void default_action(Proc* p, int s, u32 gen) {
@@ -282,7 +292,7 @@ void sig_deliver(Proc* p) {
         }
         if (act.handler == sig::kIgn) continue;
         TrapFrame* tf = p->trapframe;
-        if (act.flags & sig::kSaRestart) restart_call(p);  // else it fails with EINTR
+        if ((act.flags & sig::kSaRestart) && restart_after_handler(tf)) restart_call(p);  // else it fails with EINTR
         p->in_syscall = false;
         if (!push_frame(p, s, act).ok()) {
             kprintf("pid %d (%s): signal %d: no room for its frame at sp %p: killed\n", p->pid, p->name, s,

@@ -55,13 +55,14 @@ i64 sys_sbrk() {
     return r.ok() ? static_cast<i64>(r.value()) : -1;
 }
 
-// sleep(ticks) -> 0, or -1 if killed while sleeping.
+// sleep(ticks) -> 0, or -1 EINTR if killed or a signal interrupts it
+// (run again, whole, after a stop or an SA_RESTART handler).
 i64 sys_sleep() {
     const int n = arg_int(0);
     LockGuard g(g_ticks_lock);
     const u64 start = g_ticks;
     while (n > 0 && g_ticks - start < static_cast<u64>(n)) {
-        if (killed(myproc())) return -1;
+        if (killed(myproc())) return fail(Error::Killed);
         sleep_killable(&g_ticks, g_ticks_lock);
     }
     return 0;
