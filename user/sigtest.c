@@ -518,6 +518,42 @@ static void eintr_fifo_open(void) { blocking_call(OP_FIFO, 0); }
 static void restart_fifo_open(void) { blocking_call(OP_FIFO, 1); }
 static void eintr_console_read(void) { blocking_call(OP_CONSOLE, 0); }
 
+/* SA_RESETHAND: the action goes back to SIG_DFL as the handler starts, so
+ * the handler runs once and the second SIGUSR1 takes the default (ends
+ * the child); sigact reads SIG_DFL back in between. */
+static void resethand(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        set_handler(SIGUSR1, on_sig, SA_RESETHAND);
+        sigsend(getpid(), SIGUSR1);
+        struct ksigaction now = {7, 0, 0};
+        if (got != 1 || sigact(SIGUSR1, 0, &now) != 0 || now.handler != SIG_DFL) exit(2);
+        sigsend(getpid(), SIGUSR1);
+        exit(3);
+    }
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid, "waitpid failed");
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGUSR1, "status %x: the handler stayed (3) or ran wrong (2)", st);
+}
+
+/* SA_NOCLDSTOP on SIGCHLD's handler: a child's stop and continue send no
+ * SIGCHLD; its end still does. */
+static void nocldstop(void) {
+    set_handler(SIGCHLD, on_sig, SA_NOCLDSTOP | SA_RESTART);
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        for (;;) sleep(1);
+    }
+    int st = 0;
+    CHECK(sigsend(pid, SIGSTOP) == 0 && waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st), "not stopped");
+    CHECK(sigsend(pid, SIGCONT) == 0 && waitpid(pid, &st, WCONTINUED) == pid && WIFCONTINUED(st), "not continued");
+    CHECK(got == 0, "SIGCHLD for a stop or continue: %d", got);
+    CHECK(sigsend(pid, SIGKILL) == 0 && waitpid(pid, &st, 0) == pid, "kill failed");
+    CHECK(got == 1 && got_sig == SIGCHLD, "no SIGCHLD for the child's end (%d)", got);
+}
+
 static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
@@ -553,6 +589,8 @@ static const struct utest tests[] = {
     {"eintr_fifo_open", eintr_fifo_open},
     {"restart_fifo_open", restart_fifo_open},
     {"eintr_console_read", eintr_console_read},
+    {"resethand", resethand},
+    {"nocldstop", nocldstop},
 };
 
 int main(int argc, char** argv) {

@@ -33,13 +33,15 @@ constinit SpinLock g_stop_lock("stop");
 
 bool is_stopped(const ThreadGroup* tg) { return __atomic_load_n(&tg->stopped, __ATOMIC_ACQUIRE); }
 
-// Tell tg's parent: its waitpid wakes and it gets SIGCHLD. Caller holds g_wait_lock.
+// Tell tg's parent: its waitpid wakes and it gets SIGCHLD, unless its
+// SIGCHLD action has SA_NOCLDSTOP. Caller holds g_wait_lock.
 void tell_parent(ThreadGroup* tg, u8 report) {
     tg->wait_report = report;
     Proc* parent = tg->leader ? tg->leader->parent : nullptr;
     if (parent == nullptr) return;
     wakeup(parent);
-    sig_child_exited(parent);  // SIGCHLD (kept only if the parent handles it)
+    const u64 flags = parent->tg ? __atomic_load_n(&parent->tg->sig_act[sig::kChld].flags, __ATOMIC_ACQUIRE) : 0;
+    if (!(flags & sig::kSaNocldstop)) sig_child_exited(parent);  // SIGCHLD (kept only if the parent handles it)
 }
 
 // Get tg's other threads to the user boundary, where they stop too.

@@ -285,6 +285,9 @@ void sig_deliver(Proc* p) {
         {
             LockGuard g(p->tg->lock);
             act = p->tg->sig_act[s];
+            if (act.handler > sig::kIgn && (act.flags & sig::kSaResethand)) {
+                p->tg->sig_act[s] = SigAction{};  // SIG_DFL from now on (the handler runs this once)
+            }
         }
         if (s == sig::kKill || s == sig::kStop || act.handler == sig::kDfl) {
             default_action(p, s, gen);
@@ -363,7 +366,7 @@ i64 sys_sigact() {
             SigAction& a = p->tg->sig_act[s];
             p->tg->sig_set |= sig::bit(s);
             a.mask = sig::sanitize_mask(nk.mask);
-            a.flags = nk.flags;
+            __atomic_store_n(&a.flags, nk.flags, __ATOMIC_RELAXED);  // SA_NOCLDSTOP is read without the lock
             __atomic_store_n(&a.handler, nk.handler, __ATOMIC_RELEASE);
             // POSIX: setting a pending signal to be ignored discards it
             if (sig::discard_on_send(s, nk.handler)) {

@@ -44,9 +44,11 @@ constexpr int kMax = 31;  // signals are 1..kMax
 constexpr u64 kDfl = 0;
 constexpr u64 kIgn = 1;
 // sigaction flags (Linux's values).
+constexpr u64 kSaNocldstop = 1;  // on SIGCHLD: none for a child's stop or continue
 constexpr u64 kSaSiginfo = 4;
 constexpr u64 kSaRestart = 0x10000000;
 constexpr u64 kSaNodefer = 0x40000000;
+constexpr u64 kSaResethand = 0x80000000;  // back to SIG_DFL as the handler starts
 // sigprocmask's how.
 enum : int { kBlock = 0, kUnblock = 1, kSetMask = 2 };
 

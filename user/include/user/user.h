@@ -167,8 +167,11 @@ enum {
     SIGTTOU = 22
 };
 enum { SIG_BLOCK = 0, SIG_UNBLOCK = 1, SIG_SETMASK = 2 };
+#define SA_NOCLDSTOP 1
 #define SA_SIGINFO 4
 #define SA_RESTART 0x10000000
+#define SA_NODEFER 0x40000000
+#define SA_RESETHAND 0x80000000ul
 #define SIG_DFL 0ul /* struct ksigaction's handler values */
 #define SIG_IGN 1ul
 #endif
