@@ -213,10 +213,14 @@ extern "C" void usertrap() {
         vm_user_fault(p, scause, r_stval());  // resolved, or p is killed (kernel/mm/fault.cc)
     } else {
         p->retried_va = ~0ull;
-        if ((which = dev_intr(nullptr)) == Intr::None && !sig_fault(p, fault_signal(scause), r_stval())) {
+        // si_addr: the address for a misaligned or access fault, the pc for
+        // an illegal instruction (whose stval holds its bits) or a breakpoint.
+        const int s = fault_signal(scause);
+        const u64 addr = s == sig::kIll || s == sig::kTrap ? r_sepc() : r_stval();
+        if ((which = dev_intr(nullptr)) == Intr::None && !sig_fault(p, s, addr)) {
             kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
                     r_stval());
-            set_killed(p);
+            sig_fault_kill(p, s);
         }
     }
     if (dying(p)) exit(-1);

@@ -194,6 +194,14 @@ static void bad_sigreturn(void) {
         exit(5);
     }
     CHECK(wait_status(pid) == -1, "forged sigreturn did not kill");
+    pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        sigreturn();
+        exit(5);
+    }
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "waitpid: status %x", st);
 }
 
 /* A handler that forges its context: pc a kernel address (the trampoline
@@ -554,6 +562,96 @@ static void nocldstop(void) {
     CHECK(got == 1 && got_sig == SIGCHLD, "no SIGCHLD for the child's end (%d)", got);
 }
 
+/* si_pid: the sender of a signal (sigsend), the child for SIGCHLD. */
+static volatile int got_pid;
+static void on_info_pid(int s, struct ksiginfo* info, void* uc) {
+    (void)uc;
+    got++;
+    got_sig = s;
+    got_pid = info->pid;
+}
+static void siginfo_pid(void) {
+    set_handler(SIGUSR1, (void (*)(int))on_info_pid, SA_SIGINFO);
+    set_handler(SIGCHLD, (void (*)(int))on_info_pid, SA_SIGINFO | SA_RESTART);
+    CHECK(sigsend(getpid(), SIGUSR1) == 0 && got == 1 && got_pid == getpid(), "self: pid %d, want %d", got_pid,
+          getpid());
+    int parent = getpid();
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        sigsend(parent, SIGUSR1);
+        sleep(5);
+        exit(0);
+    }
+    while (got < 2) sleep(1);
+    CHECK(got_sig == SIGUSR1 && got_pid == pid, "from the child: sig %d pid %d, want %d", got_sig, got_pid, pid);
+    CHECK(wait_status(pid) == 0, "child failed");
+    CHECK(got == 3 && got_sig == SIGCHLD && got_pid == pid, "SIGCHLD: sig %d pid %d, want %d", got_sig, got_pid, pid);
+}
+
+/* A fault with no handler ends the process as before (xv6's wait: -1),
+ * and waitpid names the fault's signal as Linux's does (it said SIGKILL). */
+void sigtest_bad_insn(void); /* one illegal instruction (all zero bits) */
+__asm__(".globl sigtest_bad_insn\nsigtest_bad_insn: .word 0\n");
+
+static int fault_child(int kind) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        if (kind == 0) *(volatile int*)0x1238 = 1;
+        else sigtest_bad_insn();
+        exit(3);
+    }
+    return pid;
+}
+static void fault_status(void) {
+    int st = 0;
+    int pid = fault_child(0);
+    CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "bad store: status %x", st);
+    pid = fault_child(1);
+    CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGILL, "bad instruction: status %x", st);
+    pid = fault_child(0);
+    CHECK(wait_status(pid) == -1, "xv6's wait of a fault's end is not -1");
+}
+
+/* SIGILL's si_addr is the instruction's address (the trap's stval holds
+ * the instruction's bits, which it used to report). */
+static void on_ill(int s, struct ksiginfo* info, void* uc) {
+    (void)uc;
+    exit(s == SIGILL && info->addr == (unsigned long)sigtest_bad_insn && info->code == 1 ? 42 : 43);
+}
+static void ill_addr(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        set_handler(SIGILL, (void (*)(int))on_ill, SA_SIGINFO);
+        sigtest_bad_insn();
+        exit(3);
+    }
+    int st = wait_status(pid);
+    CHECK(st == 42, "status %d: want 42 (the handler saw the instruction's address)", st);
+}
+
+/* A misaligned atomic traps (QEMU does plain misaligned loads and stores
+ * itself): SIGBUS with the address. */
+static volatile unsigned long bus_words[2];
+static void on_bus(int s, struct ksiginfo* info, void* uc) {
+    (void)uc;
+    exit(s == SIGBUS && info->addr == (unsigned long)bus_words + 1 ? 42 : 43);
+}
+static void bus_addr(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        set_handler(SIGBUS, (void (*)(int))on_bus, SA_SIGINFO);
+        char* odd = (char*)bus_words + 1;
+        __asm__ volatile("amoadd.w zero, zero, (%0)" : : "r"(odd) : "memory");
+        exit(3);
+    }
+    int st = wait_status(pid);
+    CHECK(st == 42, "status %d: want 42 (SIGBUS with the misaligned address)", st);
+}
+
 static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
@@ -591,6 +689,10 @@ static const struct utest tests[] = {
     {"eintr_console_read", eintr_console_read},
     {"resethand", resethand},
     {"nocldstop", nocldstop},
+    {"siginfo_pid", siginfo_pid},
+    {"fault_status", fault_status},
+    {"ill_addr", ill_addr},
+    {"bus_addr", bus_addr},
 };
 
 int main(int argc, char** argv) {

@@ -41,7 +41,7 @@ void tell_parent(ThreadGroup* tg, u8 report) {
     if (parent == nullptr) return;
     wakeup(parent);
     const u64 flags = parent->tg ? __atomic_load_n(&parent->tg->sig_act[sig::kChld].flags, __ATOMIC_ACQUIRE) : 0;
-    if (!(flags & sig::kSaNocldstop)) sig_child_exited(parent);  // SIGCHLD (kept only if the parent handles it)
+    if (!(flags & sig::kSaNocldstop)) sig_child_exited(parent, tg->leader->pid);  // kept only if it has a handler
 }
 
 // Get tg's other threads to the user boundary, where they stop too.

@@ -112,6 +112,10 @@ struct ThreadGroup {
     // delivering thread under lock and by a sender with atomic loads.
     u64 sig_pending = 0;
     SigAction sig_act[sig::kMax + 1] = {};
+    // Who sent each pending process-directed signal (0: the kernel; the
+    // child for SIGCHLD), for siginfo's pid: stored (relaxed) before the
+    // pending bit is set, read after it is taken.
+    int sig_from[sig::kMax + 1] = {};
     // Signals whose action this program set itself (sigact with an act;
     // copied at fork, cleared at exec): SIGPIPE is raised only for those
     // (docs/signals.md "SIGPIPE"). Written by the process under lock.

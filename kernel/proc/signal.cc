@@ -55,6 +55,7 @@ struct SigFrame {
 };
 static_assert(offsetof(SigFrame, regs) == offsetof(SigFrame, epc) + 8);
 static_assert(sizeof(SigFrame) % 16 == 0);
+static_assert(offsetof(SigFrame, info) == 544 && offsetof(SigFrame, errno_last) == 568);  // docs/signals.md's table
 
 char* g_tramp_page = nullptr;
 
@@ -62,8 +63,9 @@ bool valid_user_handler(u64 h) { return h == sig::kDfl || h == sig::kIgn || h < 
 
 u64 group_pending(const Proc* p) { return p->tg ? __atomic_load_n(&p->tg->sig_pending, __ATOMIC_ACQUIRE) : 0; }
 
-// Take the next deliverable signal out of p's pending sets (0: none).
-int take_next(Proc* p) {
+// Take the next deliverable signal out of p's pending sets (0: none);
+// *sender is who sent it (0: the kernel, or a thread-directed signal).
+int take_next(Proc* p, int* sender) {
     for (;;) {
         const u64 mine = __atomic_load_n(&p->sig_pending, __ATOMIC_ACQUIRE);
         const u64 all = mine | group_pending(p);
@@ -71,7 +73,10 @@ int take_next(Proc* p) {
         if (s == 0) return 0;
         const u64 b = sig::bit(s);
         u64* from = (mine & b) ? &p->sig_pending : &p->tg->sig_pending;
-        if (__atomic_fetch_and(from, ~b, __ATOMIC_ACQ_REL) & b) return s;
+        if (__atomic_fetch_and(from, ~b, __ATOMIC_ACQ_REL) & b) {
+            *sender = from == &p->sig_pending ? 0 : __atomic_load_n(&p->tg->sig_from[s], __ATOMIC_RELAXED);
+            return s;
+        }
         // another thread of the group took it first: look again
     }
 }
@@ -87,16 +92,50 @@ void notify_locked(Proc* p) {
 }
 
 // Make s pending for p's whole process, unless its action discards it at
-// once (ignored); returns whether it is now pending. Caller holds p->lock.
-bool post_to_group(Proc* p, int s) {
+// once (ignored); returns whether it is now pending. from: the sender's
+// pid (0: the kernel). Caller holds p->lock.
+bool post_to_group(Proc* p, int s, int from) {
     const u64 h = __atomic_load_n(&p->tg->sig_act[s].handler, __ATOMIC_ACQUIRE);
     if (sig::cancels(s)) __atomic_fetch_and(&p->tg->sig_pending, ~sig::cancels(s), __ATOMIC_ACQ_REL);
     if (sig::discard_on_send(s, h)) return false;
+    __atomic_store_n(&p->tg->sig_from[s], from, __ATOMIC_RELAXED);
     __atomic_fetch_or(&p->tg->sig_pending, sig::bit(s), __ATOMIC_ACQ_REL);
     return true;
 }
 
-Status push_frame(Proc* p, int s, const SigAction& act) {
+// The sender's pid for siginfo: the calling process's for a process's send
+// (as, its credentials, is set), 0 for the kernel's.
+int sender_of(const perm::Cred* as) { return as != nullptr && myproc() != nullptr ? myproc()->pid : 0; }
+
+// sig_send's work, with the sender given (sig_child_exited: the child).
+Status send_to(int pid, int s, const perm::Cred* as, int from) {
+    if (s != 0 && !sig::valid(s)) return Error::BadArgument;
+    if (s == sig::kKill) return kill(pid, as);
+    if (g_init_proc && pid == g_init_proc->pid && s != 0) return Error::BadArgument;
+    // SIGCONT acts at the send, whatever the handler (the process may then
+    // end before the loop below looks: it was found all the same).
+    bool found = s == sig::kCont && job_continue_matching(pid, 0, as);
+    bool posted = false;
+    for (Proc& p : g_procs) {
+        // Unlocked pre-check (as wakeup's): locking all 256 slots was most
+        // of a send (benchos signal: 231 us a round trip, 34 us with it).
+        if (__atomic_load_n(&p.pid, __ATOMIC_RELAXED) != pid) continue;
+        LockGuard g(p.lock);
+        if (p.pid != pid || p.tg == nullptr) continue;
+        if (p.state == ProcState::Unused || p.state == ProcState::Zombie) continue;
+        if (!found && as != nullptr && !perm::may_touch_process(*as, p.cred.uid)) return Error::Permission;
+        found = true;
+        if (s == 0) break;
+        if (!posted) {
+            if (!post_to_group(&p, s, from)) break;
+            posted = true;
+        }
+        notify_locked(&p);  // every thread that does not block it: the first back takes it
+    }
+    return found ? Status{} : Status(Error::NoProcess);
+}
+
+Status push_frame(Proc* p, int s, const SigAction& act, int sender) {
     TrapFrame* tf = p->trapframe;
     SigFrame f{};
     f.magic = kFrameMagic;
@@ -111,6 +150,7 @@ Status push_frame(Proc* p, int s, const SigAction& act) {
     }
     f.errno_last = static_cast<u64>(p->errno_last);
     f.info.signo = s;
+    f.info.pid = sender;
     f.info.code = p->sig_addr != 0 && (s == sig::kSegv || s == sig::kBus || s == sig::kIll) ? 1 : 0;
     f.info.addr = f.info.code ? p->sig_addr : 0;
     const u64 sp = (tf->x(TrapFrame::sp) - sizeof(SigFrame)) & ~15ull;
@@ -152,37 +192,7 @@ bool sig_interrupts(const Proc* p) {
     return sig::next(all, __atomic_load_n(&p->sig_blocked, __ATOMIC_RELAXED)) != 0;
 }
 
-Status sig_send(int pid, int s, const perm::Cred* as) {
-    if (s != 0 && !sig::valid(s)) return Error::BadArgument;
-    if (s == sig::kKill) {
-        if (pid == myproc()->pid && myproc()->pid != (g_init_proc ? g_init_proc->pid : -1)) {
-            // fine: SIGKILL to oneself
-        }
-        return kill(pid, as);
-    }
-    if (g_init_proc && pid == g_init_proc->pid && s != 0) return Error::BadArgument;
-    // SIGCONT acts at the send, whatever the handler (the process may then
-    // end before the loop below looks: it was found all the same).
-    bool found = s == sig::kCont && job_continue_matching(pid, 0, as);
-    bool posted = false;
-    for (Proc& p : g_procs) {
-        // Unlocked pre-check (as wakeup's): locking all 256 slots was most
-        // of a send (benchos signal: 231 us a round trip, 34 us with it).
-        if (__atomic_load_n(&p.pid, __ATOMIC_RELAXED) != pid) continue;
-        LockGuard g(p.lock);
-        if (p.pid != pid || p.tg == nullptr) continue;
-        if (p.state == ProcState::Unused || p.state == ProcState::Zombie) continue;
-        if (!found && as != nullptr && !perm::may_touch_process(*as, p.cred.uid)) return Error::Permission;
-        found = true;
-        if (s == 0) break;
-        if (!posted) {
-            if (!post_to_group(&p, s)) break;
-            posted = true;
-        }
-        notify_locked(&p);  // every thread that does not block it: the first back takes it
-    }
-    return found ? Status{} : Status(Error::NoProcess);
-}
+Status sig_send(int pid, int s, const perm::Cred* as) { return send_to(pid, s, as, sender_of(as)); }
 
 void sig_broken_pipe(Proc* p) {
     if (p->tg == nullptr || !(p->tg->sig_set & sig::bit(sig::kPipe))) return;  // xv6's rule: -1 EPIPE only
@@ -192,7 +202,7 @@ void sig_broken_pipe(Proc* p) {
 }
 
 void sig_post_locked(Proc* p, int s) {
-    if (post_to_group(p, s)) notify_locked(p);
+    if (post_to_group(p, s, 0)) notify_locked(p);
 }
 
 Result<int> sig_send_group(int pgid, int s, const perm::Cred* as) {
@@ -214,7 +224,7 @@ Result<int> sig_send_group(int pgid, int s, const perm::Cred* as) {
         if (s == sig::kKill) {
             kill_locked(&p);
         } else {
-            if (!post_to_group(&p, s)) continue;
+            if (!post_to_group(&p, s, sender_of(as))) continue;
             notify_locked(&p);
         }
         posted++;
@@ -222,6 +232,14 @@ Result<int> sig_send_group(int pgid, int s, const perm::Cred* as) {
     if (!found) return Error::NoProcess;
     if (!allowed && as != nullptr) return Error::Permission;
     return posted;
+}
+
+void sig_fault_kill(Proc* p, int s) {
+    if (p->tg != nullptr) {
+        int none = 0;
+        __atomic_compare_exchange_n(&p->tg->term_sig, &none, s, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    set_killed(p);
 }
 
 bool sig_fault(Proc* p, int s, u64 addr) {
@@ -279,7 +297,8 @@ void sig_deliver(Proc* p) {
     if (job_stopped(p)) job_stop_wait(p);  // a sibling stopped the process
     for (;;) {
         const u32 gen = job_cont_gen(p);
-        const int s = take_next(p);
+        int sender = 0;
+        const int s = take_next(p, &sender);
         if (s == 0) return;
         SigAction act;
         {
@@ -297,9 +316,10 @@ void sig_deliver(Proc* p) {
         TrapFrame* tf = p->trapframe;
         if ((act.flags & sig::kSaRestart) && restart_after_handler(tf)) restart_call(p);  // else it fails with EINTR
         p->in_syscall = false;
-        if (!push_frame(p, s, act).ok()) {
+        if (!push_frame(p, s, act, sender).ok()) {
             kprintf("pid %d (%s): signal %d: no room for its frame at sp %p: killed\n", p->pid, p->name, s,
                     reinterpret_cast<void*>(tf->x(TrapFrame::sp)));
+            sig_fault_kill(p, sig::kSegv);  // as Linux: SIGSEGV for waitpid
             exit(-1);
         }
         p->sig_addr = 0;
@@ -428,9 +448,9 @@ i64 sys_sigsusp() {
     return fail(Error::Killed);  // EINTR
 }
 
-void sig_child_exited(const Proc* parent) {
+void sig_child_exited(const Proc* parent, int child) {
     if (parent == nullptr || parent == g_init_proc) return;
-    (void)sig_send(parent->pid, sig::kChld, nullptr);
+    (void)send_to(parent->pid, sig::kChld, nullptr, child);
 }
 
 // sigreturn() -> the interrupted a0 (every register comes back from the
@@ -444,7 +464,7 @@ i64 sys_sigreturn() {
     if (!copy_in(p->pagetable, &f, UserAddr{sp}, sizeof(f)).ok() || f.magic != kFrameMagic) {
         kprintf("pid %d (%s): sigreturn: bad signal frame at sp %p: killed\n", p->pid, p->name,
                 reinterpret_cast<void*>(sp));
-        set_killed(p);
+        sig_fault_kill(p, sig::kSegv);  // as Linux: SIGSEGV for waitpid
         return -1;
     }
     tf->epc = f.epc;

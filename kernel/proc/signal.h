@@ -41,6 +41,9 @@ void sig_post_locked(Proc* p, int sig);
 // queue sig for p with the faulting address and return true; false means
 // the caller kills as before.
 bool sig_fault(Proc* p, int sig, u64 addr);
+// ... and when it returned false: kill p, and let waitpid say sig ended it
+// (WTERMSIG SIGSEGV, as Linux's; xv6's wait still sees -1).
+void sig_fault_kill(Proc* p, int sig);
 // On the way back to user mode (usertrap_return, interrupts on): take the
 // next deliverable signal, if any: its default action (may not return) or
 // a frame for its handler on the user stack.
@@ -59,8 +62,9 @@ i64 sys_sigmask();
 i64 sys_sigreturn();
 i64 sys_sigpend();
 i64 sys_sigsusp();
-// The process ended (kernel/proc/thread.cc, wait lock held): SIGCHLD to
-// its parent (dropped unless the parent has a handler).
-void sig_child_exited(const Proc* parent);
+// Child process `child` ended, stopped or continued (kernel/proc/thread.cc,
+// jobstop.cc; wait lock held): SIGCHLD to its parent (dropped unless the
+// parent has a handler), with child as siginfo's pid.
+void sig_child_exited(const Proc* parent, int child);
 
 }  // namespace q

@@ -86,7 +86,7 @@ void release_process(ThreadGroup* tg) {
     if (leader == g_init_proc) panic("init exiting (status %d)", tg->status);
     reparent(leader);
     wakeup(leader->parent);
-    sig_child_exited(leader->parent);
+    sig_child_exited(leader->parent, leader->pid);
     trace_exit(p->tid, tg->status);
     if (leader != p) {
         LockGuard g(leader->lock);
