@@ -22,11 +22,10 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/swap.h"
+#include "kernel/obs/recorder.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
-#include "kernel/prof/prof.h"
-#include "kernel/trace/trace.h"
 #include "kernel/trap.h"
 #include "lib/boot_args.h"
 #include "lib/fdt.h"
@@ -105,9 +104,8 @@ void boot_hart0() {
     swap_init(cfg.vm);   // the swap disk, if any, and vm= (docs/memory.md "Swap")
     const RqSetup rq = scheduler_setup(cfg);
     g_slice_cycles = rq.slice_cycles;
-    rq_init(rq);  // run queues and the policy
-    trace::init(g_boot.ncpus);
-    prof::init(g_boot.ncpus);
+    rq_init(rq);              // run queues and the policy
+    obs::init(g_boot.ncpus);  // the tracer's and the profiler's per-hart streams
     kprintf("quanta: scheduler %s (%s queues), slice %lu us\n", rq_policy_name(), rq_mode_name(),
             g_slice_cycles / kCyclesPerUs);
     user_init();  // the first process (initcode, which execs /init)

@@ -2,7 +2,7 @@
 //
 // Hitting any of these is an error return to the caller (never a panic).
 // Limits private to one subsystem stay beside its code instead: trace and
-// profile buffers (kernel/trace/trace.cc, kernel/prof/prof.cc), the pipe
+// profile buffers (kernel/obs/trace.cc, kernel/obs/prof.cc), the pipe
 // table (kernel/fs/pipe.cc), regions per process (lib/vm/regions.h), the
 // scheduling library's own CPU bound (lib/sched/policy.h) and per-user
 // process limits (lib/rlimit.h).

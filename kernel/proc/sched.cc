@@ -19,9 +19,9 @@
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
-#include "kernel/trace/trace.h"
 
 extern "C" void context_switch(q::Context* save, q::Context* load);
 

@@ -1,7 +1,7 @@
 // lib/obs/dump.h - what the scheduler trace's and the profiler's dumps
 // share (lib/trace/format.h, lib/prof/format.h): one layout for the first
 // 192 bytes of both headers, written by the kernel's per-hart recorder
-// (kernel/lib/hart_records.h: seal) and checked by the host readers
+// (kernel/obs/recorder.cc: Recorder::stop) and checked by the host readers
 // (tools/dump_sections.h), so neither side keeps two copies of it.
 //
 // A dump is a header, whose first part is Sections, followed by one

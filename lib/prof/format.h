@@ -1,5 +1,5 @@
 // lib/prof/format.h - the sampling profiler's binary dump format: one
-// definition for the kernel (kernel/prof/prof.cc writes it) and the host
+// definition for the kernel (kernel/obs/prof.cc writes it) and the host
 // reader (tools/prof_reader.cc parses it).
 //
 // A dump is a DumpHeader followed by one section per hart, in hart order:

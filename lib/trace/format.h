@@ -1,5 +1,5 @@
 // lib/trace/format.h - the scheduler trace's binary format: one definition
-// for the kernel (kernel/trace/trace.cc writes it) and the host reader
+// for the kernel (kernel/obs/trace.cc writes it) and the host reader
 // (tools/trace_reader.cc parses it).
 //
 // A dump is a DumpHeader followed by one section per hart, in hart order:
