@@ -19,8 +19,8 @@
 #   mk/bench.mk        in-guest benchmarks (make bench)
 #   mk/dev.mk          docs-check, compile-commands, format, lint
 #   mk/gfx.mk          framebuffer test suite
-#   mk/trace.mk        scheduler tracing: the trace program, qtrace, make trace
-#   mk/prof.mk         the sampling profiler: the prof program, qprof, make profile
+#   mk/obs.mk          tracing and profiling: trace, prof, qobs (qtrace, qprof),
+#                      make trace, make profile
 #   mk/libc.mk         user floating point checks, the C library port (sysroot, qcc)
 #   mk/threads.mk      thread and futex tests and benchmarks (threadtest, threadbench)
 #
@@ -51,8 +51,7 @@ include mk/klib-tests.mk
 include mk/bench.mk
 include mk/dev.mk
 include mk/gfx.mk
-include mk/trace.mk
-include mk/prof.mk
+include mk/obs.mk
 include mk/libc.mk
 include mk/threads.mk
 include mk/vm.mk

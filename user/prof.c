@@ -10,10 +10,10 @@
  *                                       dump to FILE (default /prof.dat)
  *
  * The kernel hands out the dump as a byte stream (SYS_prof_read: a header,
- * then each hart's samples; lib/prof/format.h), copied without being
+ * then each hart's samples; lib/obs/format.h), copied without being
  * interpreted (user/dumpfile.c: parts of 256 KiB, FILE, FILE.1, ...).
  * Reading a dump to its end frees the kernel's buffers: dump once.
- * The host tool tools/qprof.cc symbolises it.
+ * The host tool tools/qobs.cc symbolises it.
  * -h prints the usage line and exits 0; a malformed command line prints it
  * and exits 1; a failing system call prints one line and exits 1.
  */

@@ -9,9 +9,9 @@
  *                              FILE (default trace.dat)
  *
  * The kernel hands out the dump as a byte stream (SYS_trace_read: a header,
- * then each hart's records; lib/trace/format.h); this program copies it
+ * then each hart's records; lib/obs/format.h); this program copies it
  * without interpreting it (user/dumpfile.c: parts of 256 KiB, FILE,
- * FILE.1, ..., which the host tool tools/qtrace.cc joins).
+ * FILE.1, ..., which the host tool tools/qobs.cc joins).
  * -h prints the usage line and exits 0; a malformed command line prints it
  * and exits 1; a failing system call prints one line and exits 1.
  */

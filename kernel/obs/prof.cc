@@ -1,5 +1,5 @@
 // kernel/obs/prof.cc - the sampling profiler: what a timer interrupt
-// records (a 128-byte Sample, lib/prof/format.h) and the profiler's
+// records (a 128-byte Sample, lib/obs/format.h) and the profiler's
 // system calls. The streams, their budget and root-only control are the
 // recorder's (kernel/obs/recorder.h); samples are written from each hart's
 // own timer interrupt. A profile is freed by the next prof_start or once
@@ -63,7 +63,8 @@ void sealing(obs::Sections& h) { h.period_cycles = g_period; }
 
 // 1024 KiB per hart by default: 8192 samples, 8 s at 1 ms.
 constexpr obs::Config kConfig{
-    "prof", kMagic, kVersion, sizeof(Sample), sizeof(DumpHeader), 1024, 8192, true, {starting, started, sealing}};
+    "prof", obs::Kind::Profile,          kVersion, sizeof(Sample), sizeof(DumpHeader), 1024, 8192,
+    true,   {starting, started, sealing}};
 constinit obs::Recorder g_rec{kConfig, g_on, g_header};
 
 // Return addresses of the frame chain from the interrupted s0 (kregs[8]).

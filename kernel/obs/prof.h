@@ -1,5 +1,5 @@
 // kernel/obs/prof.h - the kernel's sampling profiler (format:
-// lib/prof/format.h, design: docs/profiling.md).
+// lib/obs/format.h, design: docs/profiling.md).
 //
 // While profiling is on, each hart records the interrupted PC of a timer
 // interrupt every `period` timer cycles (kernel/trap.cc's clock_intr calls
@@ -10,7 +10,7 @@
 // own buffer, with interrupts off (it runs in the trap handler): no locks.
 #pragma once
 
-#include "lib/prof/format.h"
+#include "lib/obs/format.h"
 #include "lib/types.h"
 
 namespace q::prof {

@@ -95,8 +95,9 @@ i64 Recorder::stop() {
     if (!is_on()) return -1;
     quiesce();
     Sections& d = header_;
-    d.magic = cfg_.magic;
+    d.magic = kMagic;
     d.version = cfg_.version;
+    d.kind = static_cast<u16>(cfg_.kind);
     d.header_size = cfg_.header_size;
     d.record_size = cfg_.record_size;
     d.harts = static_cast<u32>(g_harts);

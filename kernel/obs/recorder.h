@@ -24,7 +24,7 @@
 // user's processes, what they ran and where); the counters are anyone's. ctl_ serialises the control calls; it is taken
 // before any process lock (a hook may take p->lock) and never on the writing path.
 //
-// A dump is the owner's header (lib/obs/dump.h: Sections, then the
+// A dump is the owner's header (lib/obs/format.h: Sections, then the
 // owner's own fields) followed by each hart's records in hart order;
 // stop() seals the header, and read() copies any byte range of the dump
 // out to the caller's memory.
@@ -32,7 +32,7 @@
 
 #include "kernel/sync/spinlock.h"
 #include "lib/abi/abi.h"
-#include "lib/obs/dump.h"
+#include "lib/obs/format.h"
 #include "lib/params.h"
 #include "lib/result.h"
 #include "lib/types.h"
@@ -58,8 +58,8 @@ struct Hooks {
 
 struct Config {
     const char* name;      // the lock's name
-    u64 magic;             // the dump format's tag
-    u32 version;           // and its version
+    Kind kind;             // what the records are
+    u16 version;           // that kind's format version
     u32 record_size;       // bytes per record: divides a page
     u32 header_size;       // sizeof the owner's header (derived from Sections)
     u32 default_kb;        // per hart, for a start with kb 0
@@ -127,7 +127,7 @@ class Recorder {
     void free();
     void quiesce();
     u64 dump_size() const { return sealed() ? obs::dump_size(header_) : 0; }
-    bool sealed() const { return header_.magic == cfg_.magic; }
+    bool sealed() const { return header_.magic == kMagic; }
     Result<u64> copy_out(u64 off, UserAddr dst, u64 len) const;
 
     const Config cfg_;

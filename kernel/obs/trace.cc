@@ -1,5 +1,5 @@
 // kernel/obs/trace.cc - the scheduler's trace points and the trace system
-// calls: what goes into a 32-byte Record (lib/trace/format.h) and when.
+// calls: what goes into a 32-byte Record (lib/obs/format.h) and when.
 // The streams, their budget and root-only control are the recorder's
 // (kernel/obs/recorder.h). A stopped trace stays until the next
 // trace_start, so it can be dumped later. Starting writes one Proc record
@@ -45,8 +45,15 @@ void sealing(obs::Sections& h) {
     safe_strcpy(d.rq_mode, rq_mode_name(), sizeof(d.rq_mode));
 }
 
-constexpr obs::Config kConfig{
-    "trace", kMagic, kVersion, sizeof(Record), sizeof(DumpHeader), 1024, 8192, false, {starting, snapshot, sealing}};
+constexpr obs::Config kConfig{"trace",
+                              obs::Kind::Trace,
+                              kVersion,
+                              sizeof(Record),
+                              sizeof(DumpHeader),
+                              1024,
+                              8192,
+                              false,
+                              {starting, snapshot, sealing}};
 constinit obs::Recorder g_rec{kConfig, g_on, g_header};
 
 void put(Record& r) {

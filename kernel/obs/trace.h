@@ -1,4 +1,4 @@
-// kernel/obs/trace.h - scheduler trace points (format: lib/trace/format.h).
+// kernel/obs/trace.h - scheduler trace points (format: lib/obs/format.h).
 //
 // Every hook is an inline test of one global flag (trace::g_on, false
 // unless `trace start` ran) and a call out of line only when it is set, so
@@ -9,7 +9,7 @@
 // and from interrupt handlers; they never sleep, allocate or block.
 #pragma once
 
-#include "lib/trace/format.h"
+#include "lib/obs/format.h"
 #include "lib/types.h"
 
 namespace q {
@@ -38,7 +38,7 @@ i64 sys_trace_stat();
 
 }  // namespace trace
 
-// The hooks, one per event (see Event in lib/trace/format.h).
+// The hooks, one per event (see Event in lib/obs/format.h).
 inline void trace_switch(const Proc* next, u64 waited) {
     if (trace::on()) trace::emit_switch(next, waited);
 }

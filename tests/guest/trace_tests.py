@@ -15,7 +15,7 @@ statistics:
   - the replay file has a line for each hog.
 It also checks the control program's errors (stop when not tracing, dump
 while tracing, a bad -b), and runs docs/tracing.md's quick start as written
-(its `make trace CMD=...` line with mk/trace.mk's defaults): it must drop no
+(its `make trace CMD=...` line with mk/obs.mk's defaults): it must drop no
 record. One `PASS name` / `FAIL name: why` line per check.
 """
 import os
@@ -150,8 +150,8 @@ def main():
 
 
 def make_default(var):
-    """VAR's default in mk/trace.mk (`VAR ?= value`)."""
-    m = re.search(r"^%s \?= *(.*)$" % var, open(os.path.join(ROOT, "mk", "trace.mk")).read(), re.M)
+    """VAR's default in mk/obs.mk (`VAR ?= value`)."""
+    m = re.search(r"^%s \?= *(.*)$" % var, open(os.path.join(ROOT, "mk", "obs.mk")).read(), re.M)
     return m.group(1).strip() if m else ""
 
 

@@ -1,6 +1,6 @@
 // tests/host/prof_reader_test.cc - the host side of the sampling profiler.
 //
-// Builds dumps in memory in the kernel's format (lib/prof/format.h) and a
+// Builds dumps in memory in the kernel's format (lib/obs/format.h) and a
 // small ELF file with a symbol table, and checks: a valid dump parses; each
 // kind of bad dump (truncated, trailing bytes, bad magic, other version,
 // impossible counts, bad samples) is refused with its own message; random
@@ -20,7 +20,8 @@
 #include <string>
 
 #include "tools/fsbuild.h"
-#include "tools/prof_reader.h"
+#include "tools/obs_reader.h"
+#include "tools/symbols.h"
 
 namespace {
 
@@ -56,7 +57,8 @@ std::vector<std::vector<Sample>> sample_set() {
 
 std::vector<u8> dump(const std::vector<std::vector<Sample>>& harts) {
     DumpHeader h{};
-    h.magic = prof::kMagic;
+    h.magic = obs::kMagic;
+    h.kind = static_cast<u16>(obs::Kind::Profile);
     h.version = prof::kVersion;
     h.header_size = sizeof(DumpHeader);
     h.record_size = sizeof(Sample);
