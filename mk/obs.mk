@@ -1,7 +1,8 @@
 # mk/obs.mk - the kernel's recorders: scheduler tracing (docs/tracing.md)
 # and the sampling profiler (docs/profiling.md).
 #
-#   user/trace.c, user/prof.c  the guest's `trace` and `prof` programs
+#   user/obs.c                 the guest's `obs` program; /trace and /prof are
+#                              links to it (`obs trace`, `obs prof`)
 #   $(BUILD)/qobs              host tool: a dump in a disk image -> a trace's
 #                              Chrome JSON, latency summary and schedsim
 #                              replay file, or a profile's flat profile and
@@ -13,9 +14,12 @@
 #                              $(BUILD)/trace/
 #   make profile CMD="..."     boot (CPUS as make qemu) under -icount, run
 #                              `prof CMD`, halt, extract into $(BUILD)/profile/
-UPROG_NAMES += trace prof
-UPROG_PARTS_trace := dumpfile
-UPROG_PARTS_prof := dumpfile
+UPROG_NAMES += obs trace prof
+UPROG_PARTS_obs := dumpfile
+
+# Symbolic links here, hard links in the image (tools/mkfs.cc).
+$(BUILD)/user/_trace $(BUILD)/user/_prof: $(BUILD)/user/_obs
+	$(call say,LN,$@)ln -sf $(notdir $<) $@
 
 OBS_READER_SRCS := tools/image_files.cc tools/obs_reader.cc
 OBS_TOOL_SRCS := $(OBS_READER_SRCS) tools/trace_model.cc tools/trace_output.cc tools/symbols.cc tools/prof_output.cc

@@ -14,7 +14,8 @@ statistics:
     between; both count completed runs only);
   - the replay file has a line for each hog.
 It also checks the control program's errors (stop when not tracing, dump
-while tracing, a bad -b), and runs docs/tracing.md's quick start as written
+while tracing, a bad -b), that `obs trace` is `trace` (one inode, two
+names), and runs docs/tracing.md's quick start as written
 (its `make trace CMD=...` line with mk/obs.mk's defaults): it must drop no
 record. One `PASS name` / `FAIL name: why` line per check.
 """
@@ -118,6 +119,10 @@ def main():
         g.boot()
         out = g.run("trace stop")
         report("not tracing" in out, "trace-stop-when-off", out.strip())
+        out = g.run("obs trace stop; obs -h; ls trace; ls obs")
+        names = {f[0]: f[2] for f in (l.split() for l in out.splitlines()) if len(f) >= 4 and f[0] in ("trace", "obs")}
+        report("not tracing" in out and "usage: obs trace" in out and len(names) == 2 and names["trace"] == names["obs"],
+               "obs-trace-is-trace", out.strip())
         out = g.run("trace start -b 3")
         report(out.startswith("usage:"), "trace-bad-size", out.strip())
         out = g.run("trace start -b 512")
