@@ -50,7 +50,7 @@ trace:
 	@tools/install-deps.sh
 	@test -n '$(CMD)' || { echo 'usage: make trace CMD="shell command line" (see docs/tracing.md)' >&2; exit 2; }
 	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(QTRACE)
-	$(GUEST_PY) tools/trace_run.py --cmd '$(CMD)' --cpus $(CPUS) $(if $(SCHED),--sched $(SCHED)) $(if $(RQ),--rq $(RQ)) \
+	$(GUEST_PY) tools/obs_run.py trace --cmd '$(CMD)' --cpus $(CPUS) $(if $(SCHED),--sched $(SCHED)) $(if $(RQ),--rq $(RQ)) \
 	  $(if $(BOOTARGS_EXTRA),--bootargs '$(BOOTARGS_EXTRA)') --kb $(TRACE_KB) \
 	  $(if $(TRACE_ICOUNT),--icount $(TRACE_ICOUNT)) --out $(BUILD)/trace $(TRACE_ARGS)
 
@@ -65,7 +65,7 @@ profile:
 	@tools/install-deps.sh
 	@test -n '$(CMD)' || { echo 'usage: make profile CMD="program args" (see docs/profiling.md)' >&2; exit 2; }
 	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG) $(BUILD)/fsck $(QPROF)
-	$(GUEST_PY) tools/prof_run.py --cmd '$(CMD)' --cpus $(CPUS) --period $(PROF_PERIOD) --kb $(PROF_KB) \
+	$(GUEST_PY) tools/obs_run.py prof --cmd '$(CMD)' --cpus $(CPUS) --period $(PROF_PERIOD) --kb $(PROF_KB) \
 	  --icount $(PROF_ICOUNT) --top $(PROF_TOP) --out $(BUILD)/profile
 
 # build/tests/trace_tests: tests/host/trace_*.cc with the reader,

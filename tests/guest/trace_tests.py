@@ -172,7 +172,7 @@ def quick_start():
     words = dict(w.split("=", 1) for w in shlex.split(m.group(1)))
     kb, icount = words.get("TRACE_KB", make_default("TRACE_KB")), words.get("TRACE_ICOUNT", make_default("TRACE_ICOUNT"))
     with tempfile.TemporaryDirectory(prefix="quanta-trace-") as out:
-        cmd = [sys.executable, os.path.join(ROOT, "tools", "trace_run.py"), "--cmd", words["CMD"], "--cpus", "3",
+        cmd = [sys.executable, os.path.join(ROOT, "tools", "obs_run.py"), "trace", "--cmd", words["CMD"], "--cpus", "3",
                "--kb", kb, "--out", out] + (["--icount", icount] if icount else [])
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
                            timeout=600)
