@@ -17,7 +17,7 @@
 #include <string>
 
 #include "sim/sim.h"
-#include "tools/fsbuild.h"
+#include "tests/host/obs_test_util.h"
 #include "tools/trace_output.h"
 
 namespace {
@@ -285,13 +285,8 @@ TEST(TraceImage, FindsAndJoinsParts) {
     for (int i = 0; i < 300; i++) harts[1].push_back(rec(Event::Renice, 1, kStart + 8'000 + i, 2, 0));
     const std::vector<u8> bytes = dump(harts);
     ASSERT_GT(bytes.size(), 4096u);
-    Builder b;
+    const Image img = test::image_with_parts("t.dat", bytes);
     std::string err;
-    u32 inum;
-    ASSERT_TRUE(b.add_file(b.root(), "t.dat", bytes.data(), 4096, &inum, &err)) << err;
-    ASSERT_TRUE(b.add_file(b.root(), "t.dat.1", bytes.data() + 4096, bytes.size() - 4096, &inum, &err)) << err;
-    ASSERT_TRUE(b.add_file(b.root(), "half.dat", bytes.data(), 4096, &inum, &err)) << err;
-    const Image img = b.finish();
     std::vector<u8> got;
     ASSERT_TRUE(read_dump_from_image(img, "/t.dat", &got, &err)) << err;
     EXPECT_EQ(got, bytes);
@@ -301,31 +296,21 @@ TEST(TraceImage, FindsAndJoinsParts) {
     EXPECT_NE(err.find("no trace dump /trace.dat in the image"), std::string::npos) << err;
 }
 
-int run(const std::string& cmd, std::string* out) {
-    std::FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    char buf[4096];
-    out->clear();
-    while (size_t n = std::fread(buf, 1, sizeof(buf), p)) out->append(buf, n);
-    const int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+using test::run;
+using test::temp_file;
 
 TEST(Qtrace, OneLineErrorsAndExitStatus) {
     std::string out;
-    char path[] = "/tmp/qtrace-dump-XXXXXX";
-    const int fd = mkstemp(path);
-    ASSERT_GE(fd, 0);
     std::vector<u8> bytes = dump(sample());
     bytes.resize(bytes.size() - 1);
-    ASSERT_EQ(write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
-    close(fd);
+    const std::string path = temp_file(bytes);
     EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --dump " + path, &out), 1);
     EXPECT_EQ(out, std::string("qtrace: ") + path + ": truncated trace dump: 703 bytes, the header says 704\n");
     EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " /nonexistent.img", &out), 1);
     EXPECT_EQ(out, "qtrace: cannot open /nonexistent.img\n");
     EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --bogus x", &out), 2);
     EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --dump " + path + " --tick-us 0", &out), 1);
-    std::remove(path);
+    std::remove(path.c_str());
 }
 
 // One format for both recorders: the header's kind says what the records
@@ -345,12 +330,7 @@ TEST(ObsFormat, KindSaysWhatTheRecordsAre) {
 
 // qtrace and qprof are qobs under other names; qobs takes the kind first.
 TEST(Qobs, OneToolForBothKinds) {
-    char path[] = "/tmp/qobs-dump-XXXXXX";
-    const int fd = mkstemp(path);
-    ASSERT_GE(fd, 0);
-    const std::vector<u8> bytes = dump(sample());
-    ASSERT_EQ(write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
-    close(fd);
+    const std::string path = temp_file(dump(sample()));
     const std::string dir = std::string(Q_QTRACE_PATH).substr(0, std::string(Q_QTRACE_PATH).rfind('/') + 1);
     std::string by_qtrace, by_qobs, out;
     EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --dump " + path + " --events", &by_qtrace), 0) << by_qtrace;
@@ -364,7 +344,7 @@ TEST(Qobs, OneToolForBothKinds) {
     EXPECT_EQ(run(dir + "qobs --dump " + path, &out), 2);
     EXPECT_EQ(out.rfind("usage: qobs trace", 0), 0u) << out;
     EXPECT_EQ(run(dir + "qobs prof --dump " + path + " --events", &out), 2);  // a trace flag
-    std::remove(path);
+    std::remove(path.c_str());
 }
 
 }  // namespace
