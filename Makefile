@@ -23,6 +23,9 @@
 #                      make trace, make profile
 #   mk/libc.mk         user floating point checks, the C library port (sysroot, qcc)
 #   mk/threads.mk      thread and futex tests and benchmarks (threadtest, threadbench)
+#   mk/vm.mk           virtual memory: vmtest, mmaptest, vmstat and their suites
+#   mk/ipc.mk          named pipes and poll: ipctest and its suite
+#   mk/signals.mk      signals and job control: sigtest, jobtest and their suite
 #
 # Main targets: make qemu | make qemu-gfx | make test | make sim | make bench-sim | make clean
 # Quiet build (one `  TAG  file` line per step); `make V=1` shows full commands.
