@@ -66,7 +66,7 @@ void scheduler() {
         Proc* p = rq_pick(c->id);
         if (!p) {
             // Sleep until an interrupt: a device, the timer, or an IPI from
-            // rq_kick() when a process becomes runnable.
+            // runqueue.cc's kick() when a process becomes runnable.
             c->idle = true;
             riscv::intr_off();
             p = rq_pick(c->id);
