@@ -14,8 +14,9 @@
 // without its lock and locks only those that look asleep on chan: a waker
 // changed the condition under the caller's lock, after the sleeper had
 // published both under it, so a sleeper that matters cannot be skipped.
-// (Locking all 64 slots cost ~10,000 instructions per wakeup; a pipe round
-// trip makes four.)
+// (Locking every slot cost ~10,000 instructions per wakeup when the table
+// had 64, a quarter of param::kMaxProcs today; a pipe round trip makes
+// four.)
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
