@@ -10,7 +10,7 @@
 // the 0.1 s tick, and ends the futex waits and polls whose deadline has
 // passed. A timer interrupt inside a slice charges the running process
 // (rq_tick).
-// While the profiler is on (kernel/prof/prof.h) the timer is also armed for
+// While the profiler is on (kernel/obs/prof.h) the timer is also armed for
 // its next sample; a sample-only interrupt is Handled, never SliceOver.
 // A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
 // this hart to reschedule (need_resched).
@@ -29,12 +29,12 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/tlb.h"
+#include "kernel/obs/prof.h"
 #include "kernel/proc/alarm.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
-#include "kernel/prof/prof.h"
 #include "kernel/syscall.h"
 
 extern "C" char trampoline[];

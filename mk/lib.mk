@@ -1,7 +1,7 @@
 # Host build of the dual-compiled library code: the seam and anything in lib/
 # with a .cc file. Fragments add their own lib sources to LIB_HOST_SRCS.
 # Host code is built in two flavours from the same sources:
-#   $(BUILD)/host/      plain, -O2: the tools (mkfs, fsck, qtrace, qprof) and
+#   $(BUILD)/host/      plain, -O2: the tools (mkfs, fsck, qobs) and
 #                       schedsim, which run at full speed
 #   $(BUILD)/host-san/  under ASan+UBSan ($(HOST_SANFLAGS)): everything the
 #                       GoogleTest binaries link, at $(HOST_SAN_OPT) (-O0),

@@ -1,13 +1,15 @@
 // kernel/mm/kalloc.h - the physical page allocator.
 //
-// All free physical memory between the end of the kernel image and the end
-// of RAM sits on one free list of 4096-byte pages. There is no other
+// All free physical memory between the end of the kernel image (and the
+// tables kalloc.cc carves right after it) and the end of RAM sits on one
+// free list of 4096-byte pages. There is no other
 // allocator in the kernel. A cache may borrow free pages (the buffer cache
 // does): it registers a Lender, kalloc asks it for pages back before it
 // fails (without holding the allocator's lock), and kalloc_free_pages()
 // counts borrowed pages as free, since they come back on demand.
 // Reservations: pages promised to lazily allocated user memory (an sbrk'd
-// heap its process has not touched yet) are counted as taken: by
+// heap or a mapping its process has not touched yet, the copy a
+// copy-on-write page may need) are counted as taken: by
 // kalloc_free_pages(), by the pool count a Lender checks, and by kalloc(),
 // which leaves them on the list. kalloc_reserved() hands one out.
 #pragma once

@@ -24,11 +24,11 @@
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
-#include "kernel/trace/trace.h"
 #include "lib/elf.h"
 
 namespace q {

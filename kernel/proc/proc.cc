@@ -25,13 +25,13 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
 #include "kernel/mm/vm.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/jobctl.h"
 #include "kernel/proc/jobstop.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
-#include "kernel/trace/trace.h"
 
 extern "C" char trampoline[];
 extern "C" char initcode_start[];

@@ -9,9 +9,12 @@
 // tid the thread's own; the first thread's tid is the pid (its slot is the
 // group's leader, the one a parent's wait() reaps). docs/threads.md.
 //
-// A Proc's fields are guarded as marked. `lock` must be held to read or
-// change state, chan, xstate, pid and tid, and to set killed (which killed()
-// reads with one atomic load, no lock: it is checked on every system call);
+// A Proc's fields are guarded as marked. `lock` must be held to change
+// state, chan, xstate, pid and tid, and to set killed; reading them takes it
+// too, with two exceptions: killed() reads killed with one atomic load (it
+// is checked on every system call), and wakeup() peeks at state and chan
+// with atomic loads to skip threads not asleep on its channel, taking the
+// lock to re-check before it wakes one (kernel/proc/sched.cc);
 // `parent` and `reapable` are guarded by the global wait lock; the rest is
 // private to the thread itself (or to its creator before it first runs).
 // Lock order: the wait lock, then a group's lock, then a Proc's lock.

@@ -11,12 +11,12 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/procdump.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
-#include "kernel/trace/trace.h"
 #include "lib/abi/abi.h"
 
 namespace q {

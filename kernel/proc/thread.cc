@@ -31,12 +31,12 @@
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
-#include "kernel/trace/trace.h"
 
 namespace q {
 

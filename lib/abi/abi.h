@@ -247,7 +247,7 @@ struct rqstat {
                                   the lock's cache line moved (contention's cause) */
 };
 
-/* The tracer's state (SYS_trace_stat); the dump format is lib/trace/format.h. */
+/* The tracer's state (SYS_trace_stat); the dump format is lib/obs/format.h. */
 struct tracestat {
     int on;                 /* 1 while tracing */
     int harts;              /* sections in a dump */

@@ -21,7 +21,7 @@
 struct KfsEnv {
     std::vector<q::u8> disk;         // the live image
     std::vector<q::u8> crash_image;  // the image as of the crash point
-    long writes = 0;                 // block writes since reset_counts()
+    long writes = 0;                 // block writes since kfs_boot()
     long crash_after = -1;           // freeze crash_image after this many writes
     long fail_writes_from = -1;      // a dead disk: write attempts from this one on fail (IoError)
     long write_attempts = 0;         // counted only while fail_writes_from >= 0
