@@ -12,6 +12,12 @@
 // free it exactly once; shared() is stable only while the caller holds the
 // page's only mapping or stops others from adding one (the kernel: the
 // process's page-table lock, which fork takes).
+// A page-cache frame (kernel/mm/pcache.cc) is counted differently: kFile
+// set, and the low bits its exact number of users (mappings and pins, 0
+// when only the cache holds it), so shared() is always true for it (no
+// mapping may ever write it privately) and fork's dup() needs no test.
+// The page cache makes it one (make_file), drops users (file_put) and ends
+// it (clear) under its own lock; put() is never called for it.
 #pragma once
 
 #include "lib/types.h"
@@ -34,7 +40,16 @@ class PageRefs {
 
     bool covers(u64 pa) const { return counts_ != nullptr && pa >= start_ && pa < end_; }
 
+    static constexpr u32 kFile = 1u << 31;
+
     void dup(u64 pa) { __atomic_fetch_add(slot(pa), 1, __ATOMIC_ACQ_REL); }
+
+    bool file(u64 pa) const { return (__atomic_load_n(slot(pa), __ATOMIC_ACQUIRE) & kFile) != 0; }
+    void make_file(u64 pa, u32 users) { __atomic_store_n(slot(pa), kFile | users, __ATOMIC_RELEASE); }
+    // A page-cache frame loses a user: how many are left.
+    u32 file_put(u64 pa) { return (__atomic_sub_fetch(slot(pa), 1, __ATOMIC_ACQ_REL)) & ~kFile; }
+    u32 file_users(u64 pa) const { return __atomic_load_n(slot(pa), __ATOMIC_ACQUIRE) & ~kFile; }
+    void clear(u64 pa) { __atomic_store_n(slot(pa), 0, __ATOMIC_RELEASE); }
 
     // Drop one mapping: true if it was the last one.
     bool put(u64 pa) {

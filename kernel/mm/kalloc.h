@@ -12,6 +12,7 @@
 // which leaves them on the list. kalloc_reserved() hands one out.
 #pragma once
 
+#include "lib/page_refs.h"
 #include "lib/types.h"
 
 namespace q {
@@ -45,18 +46,26 @@ void* kalloc_reserved();
 
 // Copy-on-write sharing (lib/page_refs.h). Each extra mapping of a page
 // holds a promise (kalloc_reserve): the copy it may need. page_dup: one
-// more mapping of a user page (the caller promises its page). page_put:
-// one mapping fewer; the last one frees the page (false), any other returns
-// true and the caller gives its promise back (kalloc_unreserve).
+// more mapping of a user page; returns how many promises the caller makes
+// for it (1, or 0 for a page-cache frame mapped without copy-on-write:
+// `promised` false, a kPteShared entry). page_put: one mapping fewer; the
+// last one frees the page (false), any other returns true and the caller
+// gives its promise back (kalloc_unreserve); for a page-cache frame
+// (kernel/mm/pcache.h) it returns `promised`, what page_dup said.
 // page_shared: another mapping exists (stable while the caller's
 // page-table lock keeps new ones from being made). kalloc_for_promise: an
 // unzeroed page for the copy of a shared page, which its promise covers
 // (the caller then puts the shared page).
-void page_dup(void* page);
-bool page_put(void* page);
+u64 page_dup(void* page, bool promised = true);
+bool page_put(void* page, bool promised = true);
 bool page_shared(void* page);
+bool page_is_file(void* page);  // a page-cache frame
 void* kalloc_for_promise();
+// The counts themselves (the page cache's frames are counted there too).
+PageRefs& page_refs();
 
+// A cache that borrows free pages; two may register (the page cache, then
+// the buffer cache: the page cache is asked first).
 struct Lender {
     u64 (*give_back)(u64 pages);  // kfree up to `pages` pages or more; returns how many
     u64 (*borrowed)();            // pages held now (called under kalloc's lock: takes none)

@@ -191,6 +191,17 @@ bool drop_swapped(Pte* pte) {
     return true;
 }
 
+// A page-cache frame (text an sbrk shrink cut away, kept mapped without
+// PTE_U) where the heap grows back: its mapping goes, never its bytes
+// (other processes map the frame). The page then counts as a hole.
+void drop_file_page(Pte* pte) {
+    if (pte == nullptr || !(*pte & kPteV)) return;
+    void* page = reinterpret_cast<void*>(pte_to_pa(*pte));
+    if (!page_is_file(page)) return;
+    if (page_put(page, !(*pte & kPteShared))) kalloc_unreserve(1);
+    *pte = 0;
+}
+
 // uvm_unmap's swapped entry (out of line: the loop's registers stay its
 // own): 1 if a promise goes with it.
 [[gnu::noinline]] u64 drop_entry(Pte* pte, bool free_pages) {
@@ -221,7 +232,7 @@ u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
         }
         if (pte_flags(*pte) == kPteV) panic("uvm_unmap: not a leaf");
         // Freed unless another address space shares it (then its promise goes).
-        if (free_pages && page_put(reinterpret_cast<void*>(pte_to_pa(*pte)))) promises++;
+        if (free_pages && page_put(reinterpret_cast<void*>(pte_to_pa(*pte)), !(*pte & kPteShared))) promises++;
         *pte = 0;
     }
     if (promises) kalloc_unreserve(promises);
@@ -246,6 +257,7 @@ Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm) {
         if (a < *top) {
             Pte* pte = walk(pt, a, false);
             drop_swapped(pte);
+            drop_file_page(pte);
             if (pte && (*pte & kPteV)) {
                 memset(reinterpret_cast<void*>(pte_to_pa(*pte)), 0, kPageSize);
                 __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -269,6 +281,7 @@ u64 uvm_grow_lazy(PageTable pt, u64 oldsz, u64 newsz, u64 top, u64 perm) {
     for (u64 a = page_round_up(oldsz); a < newsz; a += kPageSize) {
         Pte* pte = a < top ? walk(pt, a, false) : nullptr;
         drop_swapped(pte);
+        drop_file_page(pte);
         if (pte && (*pte & kPteV)) {
             memset(reinterpret_cast<void*>(pte_to_pa(*pte)), 0, kPageSize);
             __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -326,6 +339,16 @@ Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* hol
         }
         if (!pte || !(*pte & kPteV)) {  // a heap page never touched: the child's is promised too
             (*holes)++;
+            continue;
+        }
+        if (page_is_file(reinterpret_cast<void*>(pte_to_pa(*pte)))) {  // the page cache's: shared, not copied
+            Pte* copy = walk(to, a, true);
+            if (!copy) {
+                uvm_unmap(to, start, (a - start) / kPageSize, true);
+                return Error::NoMemory;
+            }
+            *copy = *pte;
+            kalloc_reserve(page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)), !(*pte & kPteShared)));
             continue;
         }
         void* mem = kalloc_unzeroed();  // every byte is copied over just below
@@ -404,8 +427,7 @@ Status share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes_
         copy = dst.at(a);
         if (!copy) goto fail;
         *copy = *pte;
-        page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
-        shared++;
+        shared += page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)), !(*pte & kPteShared));
         continue;
     fail:
         *holes_out = holes;
