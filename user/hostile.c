@@ -1017,6 +1017,7 @@ static struct test tests[] = {
     {"mmapgarbage", t_mmapgarbage},
     {"mprotrace", t_mprotrace},
     {"mmapoom", t_mmapoom},
+    {"copyrace", t_copyrace},
 };
 
 int main(int argc, char* argv[]) {

@@ -31,5 +31,6 @@ void t_tstack(void);
 void t_mmapgarbage(void);
 void t_mprotrace(void);
 void t_mmapoom(void);
+void t_copyrace(void);
 
 #endif

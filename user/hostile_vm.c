@@ -12,7 +12,14 @@
  *   until its next trap, up to a 100 ms slice).
  * mmapoom: 8 MiB mappings until mmap says no, every page touched: mmap fails
  *   with -1 (memory or the region table), no touch is killed, and every
- *   page comes back at exit. */
+ *   page comes back at exit.
+ * copyrace: a thread read()s a file of 'X' into a page in a loop while the
+ *   main thread unmaps that page, maps a fresh one nearby (which the
+ *   allocator hands the freed frame) and fills it with 'Z': no 'X' may
+ *   ever appear in the fresh page. Before kernel copies pinned their page
+ *   (kernel/mm/fault.h:vm_pin), a read preempted between its look-up and
+ *   its copy wrote into the frame after munmap freed it, so into another
+ *   mapping's page. */
 #include "kernel/fcntl.h"
 #include "kernel/riscv.h"
 #include "user/hostile.h"
@@ -165,4 +172,68 @@ void t_mmapoom(void) {
     int after = freepages();
     if (after != before) return fail("mmapoom", "pages not back", before - after);
     pass("mmapoom", "mmap until it fails, every page touched, nobody killed");
+}
+
+/* ---- copyrace ---- */
+
+static char* volatile copy_buf;
+static volatile int copy_reads;
+
+static void copy_reader(void* arg) {
+    (void)arg;
+    for (;;) {
+        int fd = open("hv_copy", O_RDONLY);
+        if (fd < 0) exit(8);
+        (void)read(fd, copy_buf, PGSIZE); /* -1 while the page is unmapped */
+        close(fd);
+        copy_reads++;
+    }
+}
+
+/* Rounds of unmap-under-the-reader; returns how many found an 'X' in the
+ * fresh page (exit status: 0 clean, 1 corrupted, 3+ setup). */
+static void copy_body(void) {
+    char* base = mmap(0, 4 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) exit(3);
+    char* fresh = base + 2 * PGSIZE; /* same leaf table: its fault takes no table page */
+    base[0] = 0;
+    copy_buf = base;
+    if (thread_create(copy_reader, 0) < 0) exit(4);
+    int start = uptime(), bad = 0, rounds = 0;
+    while (uptime() - start < 20 && bad == 0) { /* 2 s */
+        rounds++;
+        if (mmap(base, PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != base) exit(5);
+        base[0] = 0;
+        int r = copy_reads;
+        while (copy_reads == r) {} /* the reader is in a read into it (or just out of one) */
+        if (munmap(base, PGSIZE) < 0) exit(6);
+        if (mmap(fresh, PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != fresh)
+            exit(7);
+        memset(fresh, 'Z', PGSIZE);
+        r = copy_reads;
+        while (copy_reads < r + 2) {} /* any read that was under way has ended */
+        for (int i = 0; i < PGSIZE; i++) bad += fresh[i] != 'Z';
+        if (munmap(fresh, PGSIZE) < 0) exit(6);
+    }
+    printf("hostile: copyrace %d rounds, %d bytes of another page's read in a fresh page\n", rounds, bad);
+    exit(bad ? 1 : 0);
+}
+
+void t_copyrace(void) {
+    int fd = open("hv_copy", O_CREATE | O_RDWR);
+    if (fd < 0) return fail("copyrace", "create", fd);
+    char b[PGSIZE];
+    memset(b, 'X', sizeof b);
+    int w = write(fd, b, sizeof b);
+    close(fd);
+    if (w != PGSIZE) return fail("copyrace", "write", w);
+    int before = freepages();
+    int pid = fork();
+    if (pid == 0) copy_body();
+    int st = reap(pid);
+    unlink("hv_copy");
+    if (st != 0) return fail("copyrace", "a read wrote into a page munmap had freed (1), or setup (3+)", st);
+    int after = freepages();
+    if (after != before) return fail("copyrace", "pages not back", before - after);
+    pass("copyrace", "2 s of munmap under a read(): no byte lands in another page");
 }

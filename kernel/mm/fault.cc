@@ -361,6 +361,18 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     return o == Outcome::Mapped || o == Outcome::Present;
 }
 
+bool vm_pin(PageTable pt, u64 va, u64 need, u64* pa) {
+    Proc* p = myproc();
+    if (p == nullptr || p->tg == nullptr || p->pagetable != pt || !p->tg->shared()) return false;
+    LockGuard g(p->tg->pt_lock);
+    const Pte* pte = walk(pt, va, false);
+    *pa = pte && (*pte & need) == need ? pte_to_pa(*pte) : 0;
+    if (*pa) page_pin(reinterpret_cast<void*>(*pa));
+    return true;
+}
+
+void vm_unpin(u64 pa) { page_unpin(reinterpret_cast<void*>(pa)); }
+
 namespace {
 
 Status unshare_range(ThreadGroup* tg, u64 start, u64 end) {

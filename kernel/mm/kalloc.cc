@@ -148,6 +148,14 @@ bool page_is_file(void* page) { return g_refs.file(reinterpret_cast<u64>(page));
 
 PageRefs& page_refs() { return g_refs; }
 
+void page_pin(void* page) {
+    if (page_dup(page) != 0) kalloc_reserve(1);
+}
+
+void page_unpin(void* page) {
+    if (page_put(page)) kalloc_unreserve(1);
+}
+
 void* kalloc_reserved() {
     void* p = take(From::Promised);
     if (p) memset(p, 0, kPageSize);

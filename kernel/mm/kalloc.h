@@ -60,6 +60,11 @@ u64 page_dup(void* page, bool promised = true);
 bool page_put(void* page, bool promised = true);
 bool page_shared(void* page);
 bool page_is_file(void* page);  // a page-cache frame
+// A kernel copy's hold on a mapped user page (kernel/mm/fault.h:vm_pin):
+// counted as one more mapping (with its promise, as page_dup), so neither
+// munmap nor page-out frees the frame under the copy; page_unpin drops it.
+void page_pin(void* page);
+void page_unpin(void* page);
 void* kalloc_for_promise();
 // The counts themselves (the page cache's frames are counted there too).
 PageRefs& page_refs();

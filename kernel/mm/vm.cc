@@ -463,19 +463,38 @@ void uvm_clear_user(PageTable pt, u64 va) {
 
 namespace {
 
+// The frame of user page `base` with access bits need, faulted in if the
+// map promises it, and pinned for the copy if sibling threads could free
+// it meanwhile (fault.h: vm_pin; *pinned then says to vm_unpin it); 0 if
+// the page cannot be had.
+u64 user_frame(PageTable pt, u64 base, u64 need, bool* pinned) {
+    for (int tries = 0; tries < 4; tries++) {
+        const Pte* pte = user_pte(pt, base, need);
+        if (!pte) return 0;
+        u64 pa = pte_to_pa(*pte);
+        *pinned = vm_pin(pt, base, need, &pa);
+        if (pa != 0) return pa;  // (a sibling unmapped it after the look-up: look again)
+    }
+    return 0;
+}
+
 // Visit [va, va+len) one page piece at a time: fn(kernel pointer, length).
 // Every page must be mapped valid and user-accessible, and writable too when
 // `write`; otherwise nothing more is visited and the result is BadAddress.
+// Each page is pinned while it is visited if other threads of the process
+// run (user_frame).
 template <typename Fn>
 Status for_each_user_piece(PageTable pt, u64 va, u64 len, bool write, Fn fn) {
     const u64 need = kPteV | kPteU | (write ? kPteW : 0);
     while (len > 0) {
         const u64 base = page_round_down(va);
-        Pte* pte = user_pte(pt, base, need);
-        if (!pte) return Error::BadAddress;
+        bool pinned = false;
+        const u64 pa = user_frame(pt, base, need, &pinned);
+        if (pa == 0) return Error::BadAddress;
         const u64 off = va - base;
         const u64 n = kPageSize - off < len ? kPageSize - off : len;
-        fn(reinterpret_cast<u8*>(pte_to_pa(*pte) + off), n);
+        fn(reinterpret_cast<u8*>(pa + off), n);
+        if (pinned) vm_unpin(pa);
         len -= n;
         va = base + kPageSize;
     }
@@ -504,13 +523,17 @@ Status copy_in_str(PageTable pt, char* dst, UserAddr src, u64 max) {
     u64 va = src.raw();
     while (max > 0) {
         const u64 base = page_round_down(va);
-        const Pte* pte = user_pte(pt, base, kPteV | kPteU);
-        if (!pte) return Error::BadAddress;
-        const char* p = reinterpret_cast<const char*>(pte_to_pa(*pte) + (va - base));
-        for (u64 n = kPageSize - (va - base); n > 0 && max > 0; n--, max--) {
+        bool pinned = false;
+        const u64 pa = user_frame(pt, base, kPteV | kPteU, &pinned);
+        if (pa == 0) return Error::BadAddress;
+        const char* p = reinterpret_cast<const char*>(pa + (va - base));
+        bool ended = false;
+        for (u64 n = kPageSize - (va - base); n > 0 && max > 0 && !ended; n--, max--) {
             *dst = *p++;
-            if (*dst++ == 0) return {};
+            ended = *dst++ == 0;
         }
+        if (pinned) vm_unpin(pa);
+        if (ended) return {};
         va = base + kPageSize;
     }
     return Error::TooBig;

@@ -60,7 +60,7 @@ FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "consk
 # threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
-FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom"]  # memory mappings (user/hostile_vm.c)
+FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom", "copyrace"]  # memory mappings (user/hostile_vm.c)
 
 
 class Panic(Exception):
