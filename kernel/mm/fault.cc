@@ -118,8 +118,8 @@ Outcome break_cow(ThreadGroup* tg, Pte* pte, u64 va) {
         memmove(mem, old, kPageSize);
         __atomic_thread_fence(__ATOMIC_RELEASE);  // the copy before the entry naming it
         *pte = pa_to_pte(reinterpret_cast<u64>(mem)) | flags;
-        if (swap_on()) swap_track(mem, tg, va);  // (the old one's record, if any, goes stale: swap.cc)
-        if (page_put(old)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
+        if (swap_on()) swap_track(mem, tg, va);         // (the old one's record, if any, goes stale: swap.cc)
+        if (page_put(old, flags)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
         vm_count(VmEvent::CowCopy);
     }
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
@@ -198,7 +198,7 @@ void* cached_frame(const vm::Region& r, u64 page, bool* hit) {
 // pages are mapped as they are, kPteShared, and need no promise (the
 // process gives back the one it held for the page); a MAP_PRIVATE page is
 // mapped without W, copy-on-write if the region is writable, and keeps its
-// promise for the copy (kalloc.h: page_dup/page_put's `promised`).
+// promise for the copy (kalloc.h: page_put).
 Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame) {
     Pte* pte = walk(tg->pagetable, page, false);
     if (pte && (*pte & kPteV)) return Outcome::Present;  // another thread mapped it first
@@ -361,13 +361,23 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     return o == Outcome::Mapped || o == Outcome::Present;
 }
 
-bool vm_pin(PageTable pt, u64 va, u64 need, u64* pa) {
-    Proc* p = myproc();
-    if (p == nullptr || p->tg == nullptr || p->pagetable != pt || !p->tg->shared()) return false;
-    LockGuard g(p->tg->pt_lock);
+namespace {
+// vm_pin's work, out of line: a copy in a single-threaded process (nearly
+// every copy) only pays vm_pin's test.
+[[gnu::noinline]] void pin_frame(ThreadGroup* tg, PageTable pt, u64 va, u64 need, u64* pa) {
+    LockGuard g(tg->pt_lock);
     const Pte* pte = walk(pt, va, false);
     *pa = pte && (*pte & need) == need ? pte_to_pa(*pte) : 0;
     if (*pa) page_pin(reinterpret_cast<void*>(*pa));
+}
+}  // namespace
+
+bool vm_pin(PageTable pt, u64 va, u64 need, u64* pa) {
+    if (__atomic_load_n(&g_threaded_groups, __ATOMIC_RELAXED) == 0) return false;  // no process has threads
+    Proc* p = myproc();
+    if (p == nullptr || p->tg == nullptr || p->pagetable != pt || !p->tg->shared()) [[likely]]
+        return false;
+    pin_frame(p->tg, pt, va, need, pa);
     return true;
 }
 

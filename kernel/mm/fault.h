@@ -28,6 +28,9 @@ bool vm_fault_in(PageTable pt, u64 va, bool write);
 // 0 if the entry no longer has need (look again); returns false when no
 // pin is needed (*pa untouched). vm_unpin(pa) after the copy.
 bool vm_pin(PageTable pt, u64 va, u64 need, u64* pa);
+// vm_pin's first test, inline: no process has threads (nothing to pin).
+extern u32 g_threaded_groups;  // kernel/proc/proc.h
+inline bool vm_pin_needed() { return __atomic_load_n(&g_threaded_groups, __ATOMIC_RELAXED) != 0; }
 void vm_unpin(u64 pa);
 // Before a process gets its second thread: give it its own copy of every
 // copy-on-write page (uvm_share's no-other-hart rule: a copy would change

@@ -46,18 +46,14 @@ void* kalloc_reserved();
 
 // Copy-on-write sharing (lib/page_refs.h). Each extra mapping of a page
 // holds a promise (kalloc_reserve): the copy it may need. page_dup: one
-// more mapping of a user page; returns how many promises the caller makes
-// for it (1, or 0 for a page-cache frame mapped without copy-on-write:
-// `promised` false, a kPteShared entry). page_put: one mapping fewer; the
-// last one frees the page (false), any other returns true and the caller
-// gives its promise back (kalloc_unreserve); for a page-cache frame
-// (kernel/mm/pcache.h) it returns `promised`, what page_dup said.
-// page_shared: another mapping exists (stable while the caller's
-// page-table lock keeps new ones from being made). kalloc_for_promise: an
-// unzeroed page for the copy of a shared page, which its promise covers
-// (the caller then puts the shared page).
-u64 page_dup(void* page, bool promised = true);
-bool page_put(void* page, bool promised = true);
+// more mapping of a user page (the caller promises its page). page_put:
+// one mapping fewer; the last one frees the page (false), any other returns
+// true and the caller gives its promise back (kalloc_unreserve). A
+// page-cache frame (kernel/mm/pcache.h) is put by the cache; its mapping
+// held a promise only if it may be copied on write, which its entry `pte`
+// says (not kPteShared: page_put returns true then).
+void page_dup(void* page);
+bool page_put(void* page, u64 pte = 0);
 bool page_shared(void* page);
 bool page_is_file(void* page);  // a page-cache frame
 // A kernel copy's hold on a mapped user page (kernel/mm/fault.h:vm_pin):

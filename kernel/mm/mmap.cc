@@ -327,6 +327,16 @@ Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy) {
     return holes;
 }
 
+void vm_file_promises(ThreadGroup* ctg) {
+    u64 n = 0;
+    for (int i = 0; i < ctg->map.size(); i++) {
+        const vm::Region& r = ctg->map.at(i);
+        if (r.obj == 0 || (r.kind == vm::Kind::Mmap && !r.shared)) continue;  // private: copied on write
+        n += uvm_file_shared(ctg->pagetable, r.start, r.end);
+    }
+    if (n) kalloc_unreserve(n);
+}
+
 void vm_mmap_release(ThreadGroup* tg) {
     MmGuard mm(tg);
     if (tg->map.pages_of(vm::Kind::Mmap) != 0) (void)unmap_range(tg, 0, layout::kUserTop);  // whole regions: no cut

@@ -10,8 +10,11 @@
 // reused inode number never finds its predecessor's pages.
 // A frame's users are counted in lib/page_refs.h (kFile | users): fork's
 // dup adds one with an atomic add (the parent's mapping is a user, so it
-// never starts from 0); every change from or to 0 users happens under
-// g_lock, so the idle list and the count agree. Only whole pages below the
+// never starts from 0), and a put drops one the same way. Only a lookup
+// (under g_lock) takes a frame from 0 users; a put that drops it to 0
+// then takes g_lock and, if it is still at 0, makes it idle (or frees it,
+// if truncation took it out of the index meanwhile): so a frame at 0 users
+// that is not idle is such a put in flight, and nobody else frees it. Only whole pages below the
 // file's end are cached; a page is read with the inode locked and put in
 // the index before the lock goes, so no write() can fall between the read
 // and the insert. The last partial page of a file is cached too: its bytes
@@ -57,10 +60,11 @@ void take_user(u32 f) {
     publish_idle();
 }
 
-// Drop cached frame f from the index (g_lock held): freed now if nobody
-// uses it, else by its last user's put.
+// Drop cached frame f from the index (g_lock held): freed now if it is
+// idle, else by its last user's put (also one whose put has dropped the
+// count to 0 but not yet taken g_lock: pcache_put).
 void drop_locked(u32 f) {
-    const bool unused = g_index.is_idle(f) || page_refs().file_users(pa_of(f)) == 0;
+    const bool unused = g_index.is_idle(f);
     g_index.remove(f);
     publish_idle();
     if (!unused) return;
@@ -138,8 +142,9 @@ void* pcache_get(Inode* ip, u32 page, bool* hit) {
 
 void pcache_put(void* frame) {
     const u64 pa = reinterpret_cast<u64>(frame);
+    if (page_refs().file_put(pa) != 0) return;  // others use it: no lock (fork's children, mostly)
     LockGuard g(g_lock);
-    if (page_refs().file_put(pa) != 0) return;
+    if (page_refs().file_users(pa) != 0) return;  // a fault took it again meanwhile
     const u32 f = frame_of(frame);
     if (g_index.cached(f)) {
         g_index.make_idle(f);

@@ -198,7 +198,7 @@ void drop_file_page(Pte* pte) {
     if (pte == nullptr || !(*pte & kPteV)) return;
     void* page = reinterpret_cast<void*>(pte_to_pa(*pte));
     if (!page_is_file(page)) return;
-    if (page_put(page, !(*pte & kPteShared))) kalloc_unreserve(1);
+    if (page_put(page, *pte)) kalloc_unreserve(1);
     *pte = 0;
 }
 
@@ -232,7 +232,7 @@ u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
         }
         if (pte_flags(*pte) == kPteV) panic("uvm_unmap: not a leaf");
         // Freed unless another address space shares it (then its promise goes).
-        if (free_pages && page_put(reinterpret_cast<void*>(pte_to_pa(*pte)), !(*pte & kPteShared))) promises++;
+        if (free_pages && page_put(reinterpret_cast<void*>(pte_to_pa(*pte)), *pte)) promises++;
         *pte = 0;
     }
     if (promises) kalloc_unreserve(promises);
@@ -325,14 +325,18 @@ Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes) { return uvm_c
 
 Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes) {
     *holes = 0;
+    // Undo [start, a) in `to` (uvm_unmap gives back the promises of what it
+    // puts, but a kPteShared page-cache mapping's, which it made too).
+    auto undo = [&](u64 a) {
+        kalloc_unreserve(uvm_file_shared(to, start, a));
+        uvm_unmap(to, start, (a - start) / kPageSize, true);
+        return Error::NoMemory;
+    };
     for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = walk(from, a, false);
         if (pte && !(*pte & kPteV) && pte_swapped(*pte)) {  // the child names the slot too, with a promise (swap.h)
             Pte* copy = walk(to, a, true);
-            if (!copy || !swap_entry_dup(*pte)) {
-                uvm_unmap(to, start, (a - start) / kPageSize, true);
-                return Error::NoMemory;
-            }
+            if (!copy || !swap_entry_dup(*pte)) return undo(a);
             *copy = *pte;
             kalloc_reserve(1);
             continue;
@@ -343,26 +347,20 @@ Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* hol
         }
         if (page_is_file(reinterpret_cast<void*>(pte_to_pa(*pte)))) {  // the page cache's: shared, not copied
             Pte* copy = walk(to, a, true);
-            if (!copy) {
-                uvm_unmap(to, start, (a - start) / kPageSize, true);
-                return Error::NoMemory;
-            }
+            if (!copy) return undo(a);
             *copy = *pte;
-            kalloc_reserve(page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)), !(*pte & kPteShared)));
+            page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
+            kalloc_reserve(1);  // as uvm_share_range promises (its callers give a shared mapping's back)
             continue;
         }
         void* mem = kalloc_unzeroed();  // every byte is copied over just below
-        if (!mem) {
-            uvm_unmap(to, start, (a - start) / kPageSize, true);
-            return Error::NoMemory;
-        }
+        if (!mem) return undo(a);
         memmove(mem, reinterpret_cast<void*>(pte_to_pa(*pte)), kPageSize);
         u64 flags = pte_flags(*pte) & ~kPteV;
         if (flags & kPteCow) flags = (flags & ~kPteCow) | kPteW;  // the copy is the child's own
         if (!map_pages(to, a, kPageSize, reinterpret_cast<u64>(mem), flags).ok()) {
             kfree(mem);
-            uvm_unmap(to, start, (a - start) / kPageSize, true);
-            return Error::NoMemory;
+            return undo(a);
         }
     }
     return {};
@@ -427,12 +425,13 @@ Status share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes_
         copy = dst.at(a);
         if (!copy) goto fail;
         *copy = *pte;
-        shared += page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)), !(*pte & kPteShared));
+        page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
+        shared++;  // (a page-cache frame's shared mapping needs none: uvm_file_shared's caller gives it back)
         continue;
     fail:
         *holes_out = holes;
-        kalloc_reserve(shared);
-        uvm_unmap(to, start, (a - start) / kPageSize, true);  // puts what was shared so far
+        kalloc_reserve(shared - uvm_file_shared(to, start, a));  // what uvm_unmap gives back
+        uvm_unmap(to, start, (a - start) / kPageSize, true);     // puts what was shared so far
         return Error::NoMemory;
     }
     *holes_out = holes;
@@ -441,6 +440,18 @@ Status share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes_
 }
 
 }  // namespace
+
+u64 uvm_file_shared(PageTable pt, u64 start, u64 end) {
+    u64 n = 0;
+    LeafCursor cur(pt, false);
+    for (u64 a = start; a < end; a += kPageSize) {
+        const Pte* pte = cur.at(a);
+        if (pte && (*pte & (kPteV | kPteShared)) == (kPteV | kPteShared) &&
+            page_is_file(reinterpret_cast<void*>(pte_to_pa(*pte))))
+            n++;
+    }
+    return n;
+}
 
 Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes, bool cow) {
     return cow ? share_range<true>(from, to, start, end, holes) : share_range<false>(from, to, start, end, holes);
@@ -464,10 +475,11 @@ void uvm_clear_user(PageTable pt, u64 va) {
 namespace {
 
 // The frame of user page `base` with access bits need, faulted in if the
-// map promises it, and pinned for the copy if sibling threads could free
-// it meanwhile (fault.h: vm_pin; *pinned then says to vm_unpin it); 0 if
-// the page cannot be had.
-u64 user_frame(PageTable pt, u64 base, u64 need, bool* pinned) {
+// map promises it and pinned for the copy (fault.h: vm_pin; *pinned then
+// says to vm_unpin it); 0 if the page cannot be had. Only while some
+// process has threads (vm_pin_needed): otherwise the copies look the entry
+// up as they always did.
+[[gnu::noinline]] u64 pinned_frame(PageTable pt, u64 base, u64 need, bool* pinned) {
     for (int tries = 0; tries < 4; tries++) {
         const Pte* pte = user_pte(pt, base, need);
         if (!pte) return 0;
@@ -476,6 +488,13 @@ u64 user_frame(PageTable pt, u64 base, u64 need, bool* pinned) {
         if (pa != 0) return pa;  // (a sibling unmapped it after the look-up: look again)
     }
     return 0;
+}
+
+inline u64 user_frame(PageTable pt, u64 base, u64 need, bool* pinned) {
+    if (vm_pin_needed()) [[unlikely]]
+        return pinned_frame(pt, base, need, pinned);
+    const Pte* pte = user_pte(pt, base, need);
+    return pte ? pte_to_pa(*pte) : 0;
 }
 
 // Visit [va, va+len) one page piece at a time: fn(kernel pointer, length).
