@@ -1018,6 +1018,9 @@ static struct test tests[] = {
     {"mprotrace", t_mprotrace},
     {"mmapoom", t_mmapoom},
     {"copyrace", t_copyrace},
+    {"cowbomb", t_cowbomb},
+    {"touchall", t_touchall},
+    {"mmaptrunc", t_mmaptrunc},
 };
 
 int main(int argc, char* argv[]) {
