@@ -141,8 +141,8 @@ struct Inode {
     // was loaded: its page-cache pages may be newer than the disk, so
     // readi reads cached pages (kernel/mm/pcache.h). Reset when loaded.
     bool pc_shared = false;
-    // Linux's write-access rule (ETXTBSY), under the inode table lock:
-    // text_users counts the exec images and processes running this file
+    // Linux's write-access rule (ETXTBSY; atomic counts, tested and raised
+    // under the inode table lock: inode.cc): text_users counts the exec images and processes running this file
     // (deny_write), write_users the open files that may write it
     // (get_write_access); one of them is always 0.
     int text_users = 0;
@@ -186,8 +186,9 @@ bool iput_if_shared(Inode* ip);
 // executed. deny_write: one more image runs ip (TextBusy if a file open
 // for writing has it); allow_write undoes one. get_write_access: a file
 // opened to write ip (TextBusy if a process runs it); put_write_access
-// when that file closes. Inode table lock only: callable anywhere.
+// when that file closes. Inode table lock at most: callable anywhere.
 Status deny_write(Inode* ip);
+void deny_write_again(Inode* ip);  // another image of a file denied already (fork)
 void allow_write(Inode* ip);
 Status get_write_access(Inode* ip);
 void put_write_access(Inode* ip);

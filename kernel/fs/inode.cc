@@ -293,30 +293,37 @@ void iput(Inode* ip) {
     g_itable.lock.release();
 }
 
+// The two counts change by atomic operations; a test of one and the raise
+// of the other (deny_write, get_write_access) happen together under the
+// table lock. Dropping one, or raising text_users where it is already
+// above 0 (deny_write_again: fork), needs no lock.
 Status deny_write(Inode* ip) {
     LockGuard guard(g_itable.lock);
-    if (ip->write_users > 0) return Error::TextBusy;
-    ip->text_users++;
+    if (__atomic_load_n(&ip->write_users, __ATOMIC_RELAXED) > 0) return Error::TextBusy;
+    __atomic_fetch_add(&ip->text_users, 1, __ATOMIC_RELAXED);
     return {};
 }
 
+void deny_write_again(Inode* ip) {
+    if (__atomic_fetch_add(&ip->text_users, 1, __ATOMIC_RELAXED) <= 0)
+        panic("deny_write_again: inode %u was not denied writes", ip->inum);
+}
+
 void allow_write(Inode* ip) {
-    LockGuard guard(g_itable.lock);
-    if (ip->text_users <= 0) panic("allow_write: inode %u is not denied writes", ip->inum);
-    ip->text_users--;
+    if (__atomic_fetch_sub(&ip->text_users, 1, __ATOMIC_RELAXED) <= 0)
+        panic("allow_write: inode %u is not denied writes", ip->inum);
 }
 
 Status get_write_access(Inode* ip) {
     LockGuard guard(g_itable.lock);
-    if (ip->text_users > 0) return Error::TextBusy;
-    ip->write_users++;
+    if (__atomic_load_n(&ip->text_users, __ATOMIC_RELAXED) > 0) return Error::TextBusy;
+    __atomic_fetch_add(&ip->write_users, 1, __ATOMIC_RELAXED);
     return {};
 }
 
 void put_write_access(Inode* ip) {
-    LockGuard guard(g_itable.lock);
-    if (ip->write_users <= 0) panic("put_write_access: inode %u has no writers", ip->inum);
-    ip->write_users--;
+    if (__atomic_fetch_sub(&ip->write_users, 1, __ATOMIC_RELAXED) <= 0)
+        panic("put_write_access: inode %u has no writers", ip->inum);
 }
 
 bool iput_if_shared(Inode* ip) {

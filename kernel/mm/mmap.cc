@@ -321,8 +321,7 @@ Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy) {
         const vm::Region& r = ptg->map.at(i);
         if (r.obj == 0) continue;
         idup(inode_of(r));
-        // The parent's region denies writes already, so this cannot fail.
-        if (r.kind != vm::Kind::Mmap && !deny_write(inode_of(r)).ok()) panic("vm_mmap_fork: text open for writing");
+        if (r.kind != vm::Kind::Mmap) deny_write_again(inode_of(r));  // the parent's region denies writes already
     }
     return holes;
 }
@@ -332,7 +331,10 @@ void vm_file_promises(ThreadGroup* ctg) {
     for (int i = 0; i < ctg->map.size(); i++) {
         const vm::Region& r = ctg->map.at(i);
         if (r.obj == 0 || (r.kind == vm::Kind::Mmap && !r.shared)) continue;  // private: copied on write
-        n += uvm_file_shared(ctg->pagetable, r.start, r.end);
+        // A text page mapped kPteShared is always the cache's (its private
+        // last page is not kPteShared); a shared mapping's may be a private
+        // page (past the file's end, or the cache had no frame).
+        n += uvm_file_shared(ctg->pagetable, r.start, r.end, r.kind == vm::Kind::Mmap);
     }
     if (n) kalloc_unreserve(n);
 }

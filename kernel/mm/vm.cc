@@ -328,7 +328,7 @@ Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* hol
     // Undo [start, a) in `to` (uvm_unmap gives back the promises of what it
     // puts, but a kPteShared page-cache mapping's, which it made too).
     auto undo = [&](u64 a) {
-        kalloc_unreserve(uvm_file_shared(to, start, a));
+        kalloc_unreserve(uvm_file_shared(to, start, a, true));
         uvm_unmap(to, start, (a - start) / kPageSize, true);
         return Error::NoMemory;
     };
@@ -430,8 +430,8 @@ Status share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes_
         continue;
     fail:
         *holes_out = holes;
-        kalloc_reserve(shared - uvm_file_shared(to, start, a));  // what uvm_unmap gives back
-        uvm_unmap(to, start, (a - start) / kPageSize, true);     // puts what was shared so far
+        kalloc_reserve(shared - uvm_file_shared(to, start, a, true));  // what uvm_unmap gives back
+        uvm_unmap(to, start, (a - start) / kPageSize, true);           // puts what was shared so far
         return Error::NoMemory;
     }
     *holes_out = holes;
@@ -441,13 +441,13 @@ Status share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes_
 
 }  // namespace
 
-u64 uvm_file_shared(PageTable pt, u64 start, u64 end) {
+u64 uvm_file_shared(PageTable pt, u64 start, u64 end, bool ask) {
     u64 n = 0;
     LeafCursor cur(pt, false);
     for (u64 a = start; a < end; a += kPageSize) {
         const Pte* pte = cur.at(a);
         if (pte && (*pte & (kPteV | kPteShared)) == (kPteV | kPteShared) &&
-            page_is_file(reinterpret_cast<void*>(pte_to_pa(*pte))))
+            (!ask || page_is_file(reinterpret_cast<void*>(pte_to_pa(*pte)))))
             n++;
     }
     return n;
