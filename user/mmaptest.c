@@ -554,6 +554,27 @@ static void t_rewritten_program(void) {
     unlink("mm_prog");
 }
 
+/* Idle page-cache frames count as free, and a process that takes all free
+ * memory gets them: the cache gives them back (they are the first memory
+ * kalloc asks for when its free list runs dry). */
+static void fill_all(void) {
+    int n = freepages() - 64; /* its page tables, and the fault path's own */
+    char* p = sbrk(n * PGSIZE);
+    if (p == (char*)-1) exit(2);
+    for (int i = 0; i < n; i++) p[i * PGSIZE] = 1;
+    exit(0);
+}
+
+static void t_cache_evicted(void) {
+    CHECK(run_status("mmaptest", "-exit7") == 7, "a copy did not run");
+    struct vmstat a, b;
+    CHECK(vmstat(&a) == 0 && a.cache_idle > 0, "no idle cached page after a program ran (%lu)", a.cache_idle);
+    CHECK(child_status(fill_all) == 0, "a process touching all free memory failed");
+    CHECK(vmstat(&b) == 0, "vmstat");
+    printf("mmaptest: cached %lu (%lu idle) before filling memory, %lu after\n", a.cached, a.cache_idle, b.cached);
+    CHECK(b.cached < a.cached, "no cached page was given back (%lu -> %lu)", a.cached, b.cached);
+}
+
 /* ETXTBSY (26, Linux's): a running program's file cannot be opened to
  * write or truncate; a file open for writing cannot be executed. */
 static void t_etxtbsy(void) {
@@ -618,6 +639,7 @@ static const struct utest tests[] = {
     {"truncate_mapped", t_truncate_mapped},
     {"rewritten_program", t_rewritten_program},
     {"etxtbsy", t_etxtbsy},
+    {"cache_evicted", t_cache_evicted},
 };
 
 int main(int argc, char* argv[]) {
