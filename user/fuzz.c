@@ -57,6 +57,10 @@
  * and on hostile addresses with junk ops; the worker's first thread never
  * texits (a thread may), and a wait that nobody ends is the supervisor's
  * kill of a blocked worker, which kill must manage for a futex sleeper.
+ * Mappings (docs/memory.md): a shape maps a scratch file (or anonymous
+ * memory) shared or private with any protection, touches and writes it,
+ * and meanwhile mprotects, unmaps half, msyncs, forks a writer, truncates
+ * or unlinks the file, before unmapping it all.
  * IPC (docs/ipc.md): mkfifo on random paths with plausible and junk modes
  * (so opens meet FIFOs, and may block until the supervisor's kill); poll
  * over scratch arrays of any descriptors, bad array pointers, junk counts,
@@ -393,6 +397,68 @@ static void shape_fork_many(void) {
     while (n-- > 0) wait(0);
 }
 
+/* Mappings with plausible arguments (issue 25's cases): a file of 0-3
+ * pages of junk mapped shared or private, readable or not, its pages
+ * touched, written where the protection may allow it (a write it does not
+ * allow kills the worker, which is fine), then any of: mprotect of part,
+ * munmap of half, msync, a child that writes and exits, the file truncated
+ * and rewritten or unlinked while mapped; then everything unmapped. */
+static void shape_mappings(void) {
+    const char* name = chance(50) ? "fz_map" : "fz_map2";
+    int fd = open(name, O_CREATE | O_RDWR | (chance(30) ? O_TRUNC : 0));
+    if (fd < 0) return;
+    int fsize = (int)below(3 * PGSIZE + 1);
+    for (int i = 0; i < fsize; i += 512) write(fd, scratch + below(SCRATCH - 512), 512);
+    int prot = (int)below(8);
+    int shared = chance(50);
+    unsigned long len = (1 + below(4)) * PGSIZE;
+    long off = chance(80) ? 0 : (long)PGSIZE;
+    int anon = chance(25);
+    char* p = (char*)sc(SYS_mmap, 0, (long)len, prot, (shared ? MAP_SHARED : MAP_PRIVATE) | (anon ? MAP_ANONYMOUS : 0),
+                        anon ? -1 : fd, anon ? 0 : off);
+    close(fd);
+    if (p == (char*)-1) return;
+    for (int k = (int)below(6); k >= 0; k--) {
+        unsigned long at = below(len);
+        if (prot & PROT_READ) (void)*(volatile char*)(p + at);
+        if ((prot & PROT_WRITE) && chance(60)) p[at] = (char)rnd();
+        switch (below(7)) {
+            case 0:
+                sc(SYS_mprotect, (long)(p + PGSIZE * below(len / PGSIZE)), PGSIZE, (long)below(8), 0, 0, 0);
+                break;
+            case 1:
+                sc(SYS_munmap, (long)(p + (len / PGSIZE / 2) * PGSIZE), (long)(len / 2), 0, 0, 0, 0);
+                break;
+            case 2:
+                sc(SYS_msync, (long)p, (long)len, chance(50) ? MS_SYNC : MS_ASYNC, 0, 0, 0);
+                break;
+            case 3: {
+                int pid = fork();
+                if (pid == 0) {
+                    if (prot & PROT_WRITE) p[below(len)] = 1;
+                    exit(0);
+                }
+                if (pid > 0) wait(0);
+                break;
+            }
+            case 4: {
+                int t = open(name, O_WRONLY | O_TRUNC);
+                if (t >= 0) {
+                    write(t, scratch, (int)below(2 * PGSIZE));
+                    close(t);
+                }
+                break;
+            }
+            case 5:
+                unlink(name);
+                break;
+            default:
+                break;
+        }
+    }
+    sc(SYS_munmap, (long)p, (long)len, 0, 0, 0, 0);
+}
+
 /* Take memory until sbrk fails, then give it back. */
 static void shape_fill_memory(void) {
     char* start = sbrk(0);
@@ -513,6 +579,10 @@ static void shape_trace(void) {
 static void one_shape(void) {
     if (chance(15)) { /* (the file system's shape) */
         shape_held_orphans();
+        return;
+    }
+    if (chance(15)) { /* (issue 25's) */
+        shape_mappings();
         return;
     }
     switch (below(9)) {
@@ -898,6 +968,15 @@ static void one_call(void) {
         case SYS_poll:
             fuzz_poll();
             return;
+        case SYS_mmap:
+        case SYS_munmap:
+        case SYS_mprotect:
+        case SYS_msync:
+            if (chance(50)) {
+                shape_mappings(); /* plausible arguments; otherwise random ones below */
+                return;
+            }
+            break;
         case SYS_texit:
             if (gettid() == getpid()) num = SYS_gettid; /* the first thread never: the batch must go on */
             a0 = (long)below(256);

@@ -1017,6 +1017,10 @@ static struct test tests[] = {
     {"mmapgarbage", t_mmapgarbage},
     {"mprotrace", t_mprotrace},
     {"mmapoom", t_mmapoom},
+    {"copyrace", t_copyrace},
+    {"cowbomb", t_cowbomb},
+    {"touchall", t_touchall},
+    {"mmaptrunc", t_mmaptrunc},
 };
 
 int main(int argc, char* argv[]) {

@@ -31,5 +31,9 @@ void t_tstack(void);
 void t_mmapgarbage(void);
 void t_mprotrace(void);
 void t_mmapoom(void);
+void t_copyrace(void);
+void t_cowbomb(void);
+void t_touchall(void);
+void t_mmaptrunc(void);
 
 #endif

@@ -2,6 +2,8 @@
  * (docs/memory.md "Mappings").
  *
  *   mmaptest [test-name-prefix...]
+ *   mmaptest -hold W R T   (a running copy for the page-cache tests)
+ *   mmaptest -exit7        (exits 7: a copy of this program ran)
  *
  * Each test runs in a child and prints PASS name / FAIL name: why; a test
  * passes only if every page came back afterwards (freepages). The kill
@@ -339,6 +341,264 @@ static void t_futex_cross_process(void) {
     CHECK(s->count == 2000, "count %d, expected 2000", s->count);
 }
 
+/* ---- the page cache and ETXTBSY (docs/memory.md "The page cache") ------- */
+
+extern char end[];
+
+/* mmaptest -hold W R T: a running copy for text_shared and etxtbsy. With T
+ * 1 it reads a byte of every page of [0, end) (its text and data: the
+ * text pages fault in), then writes a byte to fd W and waits until fd R
+ * reads end of file. */
+static int hold(int wfd, int rfd, int touch) {
+    static volatile unsigned long zero = 0; /* address 0, which the compiler may not assume */
+    volatile char* base = (volatile char*)zero;
+    int sum = 0;
+    if (touch)
+        for (unsigned long a = 0; a < (unsigned long)end; a += PGSIZE) sum += base[a];
+    char c = (char)sum;
+    write(wfd, &c, 1);
+    while (read(rfd, &c, 1) > 0) {}
+    return 0;
+}
+
+static void exec_hold(const char* prog, int wfd, int rfd, int touch) {
+    char w[4] = {(char)('0' + wfd), 0}, r[4] = {(char)('0' + rfd), 0}, t[2] = {(char)('0' + touch), 0};
+    char* argv[] = {(char*)prog, "-hold", w, r, t, 0};
+    exec(prog, argv);
+    exit(errno() == 26 ? 26 : 99);
+}
+
+/* Start k copies of prog holding (touching their text if touch); returns
+ * the free pages they took once all are running. *gate: the write end
+ * that releases them (close it, then reap_holders). */
+static int start_holders(const char* prog, int k, int touch, int* gate) {
+    int ready[2], g[2];
+    CHECK(pipe(ready) == 0 && pipe(g) == 0, "pipe");
+    CHECK(ready[1] < 10 && g[0] < 10, "descriptors above 9");
+    int before = freepages();
+    for (int i = 0; i < k; i++) {
+        int pid = fork();
+        CHECK(pid >= 0, "fork %d", i);
+        if (pid == 0) {
+            close(ready[0]);
+            close(g[1]);
+            exec_hold(prog, ready[1], g[0], touch);
+        }
+    }
+    close(ready[1]);
+    close(g[0]);
+    char c;
+    for (int i = 0; i < k; i++) CHECK(read(ready[0], &c, 1) == 1, "holder %d did not start", i);
+    close(ready[0]);
+    *gate = g[1];
+    return before - freepages();
+}
+
+static void reap_holders(int gate, int k) {
+    close(gate);
+    for (int i = 0; i < k; i++) {
+        int st = -1;
+        wait(&st);
+        CHECK(st == 0, "a holder exited %d", st);
+    }
+}
+
+/* Eight copies of one program share its text. Each copy's text pages are
+ * promised at exec, and a page mapped from the page cache gives its
+ * promise back: copies that ran all their text hold fewer pages than
+ * copies that ran only what starting takes (with a private copy each,
+ * the same). And the text is read from the file once, not once a copy:
+ * the page faults of the copies that ran it are minor, not major. */
+static void t_text_shared(void) {
+    const int k = 8, pages = (int)((unsigned long)end / PGSIZE);
+    int gate;
+    int idle = start_holders("mmaptest", k, 0, &gate);
+    reap_holders(gate, k);
+    struct vmstat a, b;
+    CHECK(vmstat(&a) == 0, "vmstat");
+    int ran = start_holders("mmaptest", k, 1, &gate);
+    CHECK(vmstat(&b) == 0, "vmstat");
+    reap_holders(gate, k);
+    const int major = (int)(b.major_faults - a.major_faults);
+    printf(
+        "mmaptest: %d copies of a %d-page image: %d pages ran little, %d ran it all (%d major faults), %lu "
+        "pages cached\n",
+        k, pages, idle, ran, major, b.cached);
+    CHECK(pages >= 8, "the image is %d pages", pages);
+    CHECK(ran <= idle - k, "copies that ran their text held %d pages, those that did not %d", ran, idle);
+    CHECK(major < k * pages / 2, "%d copies reading %d pages: %d major faults", k, pages, major);
+    CHECK(b.cached >= (unsigned long)pages / 2, "%lu pages cached", b.cached);
+}
+
+static int open_at(const char* name, int mode, int off) {
+    int fd = open(name, mode);
+    CHECK(fd >= 0, "cannot open %s", name);
+    char b[512];
+    for (int done = 0; done < off;) {
+        int n = off - done < (int)sizeof(b) ? off - done : (int)sizeof(b);
+        CHECK(read(fd, b, n) == n, "%s shorter than %d", name, off);
+        done += n;
+    }
+    return fd;
+}
+
+/* MAP_SHARED mappings of one file in two processes that mapped it
+ * separately are one page: a store is seen by the other mapper and by
+ * read() before any msync, and write() is seen by both mappings. */
+static void t_shared_coherent(void) {
+    make_pattern("mm_coh", 2 * PGSIZE);
+    int go[2], done[2];
+    CHECK(pipe(go) == 0 && pipe(done) == 0, "pipe");
+    int pid = fork();
+    if (pid == 0) {
+        int fd = open("mm_coh", O_RDWR);
+        volatile char* q = mmap(0, 2 * PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (q == MAP_FAILED) exit(2);
+        char c = q[PGSIZE + 1]; /* touched before the parent's write() */
+        q[100] = 'C';
+        write(done[1], &c, 1);
+        read(go[0], &c, 1); /* the parent wrote 'W' at 200 and PGSIZE + 1 */
+        exit(q[200] == 'W' && q[PGSIZE + 1] == 'W' ? 0 : 3);
+    }
+    int fd = open("mm_coh", O_RDWR);
+    volatile char* p = mmap(0, 2 * PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    CHECK(p != MAP_FAILED, "mmap");
+    CHECK(p[200] == 'a' + 200 % 26, "first byte");
+    char c;
+    CHECK(read(done[0], &c, 1) == 1, "the child did not map");
+    CHECK(p[100] == 'C', "the other mapper's store is not seen (%c)", p[100]);
+    CHECK(file_byte("mm_coh", 100) == 'C', "read() does not see a mapping's store before msync");
+    int wfd = open_at("mm_coh", O_RDWR, 200);
+    CHECK(write(wfd, "W", 1) == 1, "write");
+    close(wfd);
+    wfd = open_at("mm_coh", O_RDWR, PGSIZE + 1);
+    CHECK(write(wfd, "W", 1) == 1, "write");
+    close(wfd);
+    CHECK(p[200] == 'W', "the mapping does not see write() (%c)", p[200]);
+    write(go[1], "g", 1);
+    int st = -1;
+    wait(&st);
+    CHECK(st == 0, "the other mapper did not see write() (status %d)", st);
+    CHECK(munmap((void*)p, 2 * PGSIZE) == 0, "munmap");
+    close(fd);
+    CHECK(file_byte("mm_coh", 100) == 'C' && file_byte("mm_coh", 200) == 'W', "the file lost a byte");
+    unlink("mm_coh");
+}
+
+/* Truncate and unlink a mapped file: the mappings stay readable (what they
+ * had, zeros past the new end), a new mapping and read() see the new
+ * bytes (no stale cached page), and every page comes back. */
+static void t_truncate_mapped(void) {
+    int before = freepages();
+    make_pattern("mm_trunc", 3 * PGSIZE);
+    int fd = open("mm_trunc", O_RDONLY);
+    volatile char* p = mmap(0, 3 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    volatile char* q = mmap(0, 3 * PGSIZE, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    CHECK(p != MAP_FAILED && q != MAP_FAILED, "mmap");
+    CHECK(p[0] == 'a' && q[PGSIZE] == 'a' + PGSIZE % 26, "bytes before truncation");
+    p[1] = 'P'; /* a private copy */
+    fd = open("mm_trunc", O_WRONLY | O_TRUNC);
+    CHECK(fd >= 0, "truncating open");
+    char b[PGSIZE];
+    memset(b, 'N', sizeof b);
+    CHECK(write(fd, b, sizeof b) == (int)sizeof b, "rewrite");
+    close(fd);
+    CHECK(file_size("mm_trunc") == PGSIZE, "size %d", file_size("mm_trunc"));
+    CHECK(p[1] == 'P', "the private copy changed");
+    (void)q[PGSIZE]; /* the old page: still readable */
+    CHECK(p[2 * PGSIZE] == 0, "past the new end not zero (%d)", p[2 * PGSIZE]);
+    CHECK(file_byte("mm_trunc", 0) == 'N', "read() sees the old bytes");
+    fd = open("mm_trunc", O_RDONLY);
+    volatile char* r = mmap(0, PGSIZE, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    CHECK(r != MAP_FAILED && r[0] == 'N' && r[PGSIZE - 1] == 'N', "a new mapping sees the old bytes (%c)", r[0]);
+    CHECK(unlink("mm_trunc") == 0, "unlink of a mapped file");
+    CHECK(q[0] != 1 && r[5] == 'N', "mappings of an unlinked file");
+    CHECK(munmap((void*)p, 3 * PGSIZE) == 0 && munmap((void*)q, 3 * PGSIZE) == 0, "munmap");
+    CHECK(munmap((void*)r, PGSIZE) == 0, "munmap");
+    CHECK(before - freepages() <= 6, "pages not back: %d vs %d", freepages(), before);
+}
+
+static void copy_file(const char* from, const char* to) {
+    unlink(to);
+    int in = open(from, O_RDONLY), out = open(to, O_CREATE | O_WRONLY | O_TRUNC);
+    CHECK(in >= 0 && out >= 0, "copy %s to %s", from, to);
+    static char b[4096];
+    int n;
+    while ((n = read(in, b, sizeof b)) > 0) CHECK(write(out, b, n) == n, "write %s", to);
+    close(in);
+    close(out);
+    CHECK(chmod(to, 0755) == 0, "chmod %s", to);
+}
+
+static int run_status(char* prog, char* arg) {
+    int pid = fork();
+    if (pid == 0) {
+        char* argv[] = {prog, arg, 0};
+        exec(prog, argv);
+        exit(errno() == 26 ? 26 : 99);
+    }
+    int st = -1;
+    wait(&st);
+    return st;
+}
+
+/* A program file rewritten after it ran: the next exec runs the new bytes
+ * (the cached pages of the old text went with the truncation). */
+static void t_rewritten_program(void) {
+    copy_file("mmaptest", "mm_prog");
+    CHECK(run_status("mm_prog", "-exit7") == 7, "the copy did not run");
+    copy_file("echo", "mm_prog");
+    CHECK(run_status("mm_prog", "-exit7") == 0, "the rewritten program ran the old text");
+    unlink("mm_prog");
+}
+
+/* Idle page-cache frames count as free, and a process that takes all free
+ * memory gets them: the cache gives them back (they are the first memory
+ * kalloc asks for when its free list runs dry). */
+static void fill_all(void) {
+    int n = freepages() - 64; /* its page tables, and the fault path's own */
+    char* p = sbrk(n * PGSIZE);
+    if (p == (char*)-1) exit(2);
+    for (int i = 0; i < n; i++) p[i * PGSIZE] = 1;
+    exit(0);
+}
+
+static void t_cache_evicted(void) {
+    CHECK(run_status("mmaptest", "-exit7") == 7, "a copy did not run");
+    struct vmstat a, b;
+    CHECK(vmstat(&a) == 0 && a.cache_idle > 0, "no idle cached page after a program ran (%lu)", a.cache_idle);
+    CHECK(child_status(fill_all) == 0, "a process touching all free memory failed");
+    CHECK(vmstat(&b) == 0, "vmstat");
+    printf("mmaptest: cached %lu (%lu idle) before filling memory, %lu after\n", a.cached, a.cache_idle, b.cached);
+    CHECK(b.cached < a.cached, "no cached page was given back (%lu -> %lu)", a.cached, b.cached);
+}
+
+/* ETXTBSY (26, Linux's): a running program's file cannot be opened to
+ * write or truncate; a file open for writing cannot be executed. */
+static void t_etxtbsy(void) {
+    copy_file("mmaptest", "mm_txt");
+    int size = file_size("mm_txt");
+    int gate;
+    start_holders("mm_txt", 1, 0, &gate);
+    CHECK(open("mm_txt", O_WRONLY) < 0 && errno() == 26, "open to write a running program: errno %d", errno());
+    CHECK(open("mm_txt", O_RDWR) < 0 && errno() == 26, "open read-write: errno %d", errno());
+    CHECK(open("mm_txt", O_RDONLY | O_TRUNC) < 0 && errno() == 26, "truncate: errno %d", errno());
+    CHECK(file_size("mm_txt") == size, "the running program's file was truncated");
+    int fd = open("mm_txt", O_RDONLY);
+    CHECK(fd >= 0, "open to read a running program");
+    close(fd);
+    CHECK(open("mmaptest", O_WRONLY) < 0 && errno() == 26, "open to write this very program: errno %d", errno());
+    reap_holders(gate, 1);
+    fd = open("mm_txt", O_WRONLY);
+    CHECK(fd >= 0, "open to write once the program ended");
+    CHECK(run_status("mm_txt", "-exit7") == 26, "exec of a file open for writing did not fail with ETXTBSY");
+    close(fd);
+    CHECK(run_status("mm_txt", "-exit7") == 7, "exec once the writer closed");
+    CHECK(unlink("mm_txt") == 0, "unlink");
+}
+
 /* ---- the stack ------------------------------------------------------------ */
 
 static int deep(int n) {
@@ -374,9 +634,17 @@ static const struct utest tests[] = {
     {"futex_cross_process", t_futex_cross_process},
     {"stack_grows", t_stack_grows},
     {"stack_limit", t_stack_limit},
+    {"text_shared", t_text_shared},
+    {"shared_coherent", t_shared_coherent},
+    {"truncate_mapped", t_truncate_mapped},
+    {"rewritten_program", t_rewritten_program},
+    {"etxtbsy", t_etxtbsy},
+    {"cache_evicted", t_cache_evicted},
 };
 
 int main(int argc, char* argv[]) {
+    if (argc == 5 && strcmp(argv[1], "-hold") == 0) return hold(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+    if (argc == 2 && strcmp(argv[1], "-exit7") == 0) return 7;
     usage_on_help(argc, argv, "mmaptest [test-name-prefix...]");
     const struct test_suite suite = {"mmaptest", tests, sizeof(tests) / sizeof(tests[0]), t_munmap_half, 0};
     return test_run_all(&suite, argc, argv, 1) ? 1 : 0;

@@ -121,6 +121,7 @@ void fileclose(File* f) {
             [[fallthrough]];  // and drop the inode
         case FileType::Inode:
         case FileType::Device: {
+            if (closed.write_access) put_write_access(closed.inode);
             FsOp op;
             InodeRef last(closed.inode);  // dropped inside the transaction
             break;

@@ -137,6 +137,16 @@ struct Inode {
     // itrunc and when ilock loads the inode (inode.cc).
     u32 map_first = kNoMap;
     u32 map[kMapWindow] = {};
+    // A MAP_SHARED mapping that may write was made of this file since it
+    // was loaded: its page-cache pages may be newer than the disk, so
+    // readi reads cached pages (kernel/mm/pcache.h). Reset when loaded.
+    bool pc_shared = false;
+    // Linux's write-access rule (ETXTBSY; atomic counts, tested and raised
+    // under the inode table lock: inode.cc): text_users counts the exec images and processes running this file
+    // (deny_write), write_users the open files that may write it
+    // (get_write_access); one of them is always 0.
+    int text_users = 0;
+    int write_users = 0;
 };
 
 // What the permission rules need of a locked inode.
@@ -171,6 +181,17 @@ void iput(Inode* ip);
 // drops its program file's and cwd's references this way: no begin_op and
 // end_op, whose wakeup alone scans every process slot).
 bool iput_if_shared(Inode* ip);
+// ETXTBSY (Linux's i_writecount): a file being executed may not be opened
+// for writing (or truncated), and a file open for writing may not be
+// executed. deny_write: one more image runs ip (TextBusy if a file open
+// for writing has it); allow_write undoes one. get_write_access: a file
+// opened to write ip (TextBusy if a process runs it); put_write_access
+// when that file closes. Inode table lock at most: callable anywhere.
+Status deny_write(Inode* ip);
+void deny_write_again(Inode* ip);  // another image of a file denied already (fork)
+void allow_write(Inode* ip);
+Status get_write_access(Inode* ip);
+void put_write_access(Inode* ip);
 // Write the in-memory copy of a locked inode to disk (in a transaction).
 void iupdate(Inode* ip);
 // The locked inode just lost its last link (in a transaction): if others

@@ -17,8 +17,12 @@
 // away, or a page-table page cannot be had) applies the out-of-memory rule
 // (kernel/proc/oom.cc): a bigger process dies and this one waits for its
 // pages; if there is none, this one is killed.
-// A file mapping's page (kernel/mm/mmap.cc) is read from its file: the one
-// fault that sleeps (a major fault), so it is resolved outside pt_lock,
+// A file mapping's or demand-paged text's page (kernel/mm/mmap.cc) is the
+// page cache's frame, shared with every other process mapping it
+// (kernel/mm/pcache.h: read from the file if it was not cached, a major
+// fault; a minor one if it was), or, where the page cannot be shared (the
+// last, partial page of a text segment), a private copy read from the
+// file. Either may sleep, so it is resolved outside pt_lock,
 // holding the process's MmGuard so that no munmap runs meanwhile, and only
 // when the faulting context may sleep (a copy under a futex's spinlock
 // cannot: it fails as an unmapped page would).
@@ -40,6 +44,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/pcache.h"
 #include "kernel/mm/swap.h"
 #include "kernel/mm/vm.h"
 #include "kernel/mm/vmstat.h"
@@ -113,8 +118,8 @@ Outcome break_cow(ThreadGroup* tg, Pte* pte, u64 va) {
         memmove(mem, old, kPageSize);
         __atomic_thread_fence(__ATOMIC_RELEASE);  // the copy before the entry naming it
         *pte = pa_to_pte(reinterpret_cast<u64>(mem)) | flags;
-        if (swap_on()) swap_track(mem, tg, va);  // (the old one's record, if any, goes stale: swap.cc)
-        if (page_put(old)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
+        if (swap_on()) swap_track(mem, tg, va);         // (the old one's record, if any, goes stale: swap.cc)
+        if (page_put(old, flags)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
         vm_count(VmEvent::CowCopy);
     }
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
@@ -171,15 +176,76 @@ void read_file_page(const vm::Region& r, u64 page, void* mem) {
     if (!mine) iunlock(ip);
 }
 
-// A file mapping's page at va (may sleep; interrupts on). The promise is
+void count_major(ThreadGroup* tg) {
+    __atomic_fetch_add(&tg->majflt, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_sub(&tg->minflt, 1, __ATOMIC_RELAXED);  // zero_fill counted it minor
+    vm_count(VmEvent::MajorFault);
+    vm_count(VmEvent::MinorFault, ~0ull);  // minus one: zero_fill counted it
+}
+
+// The page cache's frame for r's page `page`, if that page may come from
+// it: a whole page of the file at a page-aligned offset (the last page of
+// exec's text segment, where the segment's bytes end mid-page and zeros
+// follow, is read privately as before). Sleeps.
+void* cached_frame(const vm::Region& r, u64 page, bool* hit) {
+    const u64 rel = page - r.start;
+    const u64 fo = r.off + rel;
+    if (fo % kPageSize != 0 || rel + kPageSize > r.file_len) return nullptr;
+    return pcache_get(reinterpret_cast<Inode*>(r.obj), static_cast<u32>(fo / kPageSize), hit);
+}
+
+// Map cache frame `frame` for r's page (pt_lock held). Text and MAP_SHARED
+// pages are mapped as they are, kPteShared, and need no promise (the
+// process gives back the one it held for the page); a MAP_PRIVATE page is
+// mapped without W, copy-on-write if the region is writable, and keeps its
+// promise for the copy (kalloc.h: page_put).
+Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame) {
+    Pte* pte = walk(tg->pagetable, page, false);
+    if (pte && (*pte & kPteV)) return Outcome::Present;  // another thread mapped it first
+    u64 bits = pte_perm(r);
+    const bool plain = r.shared || r.kind == vm::Kind::Text;
+    if (plain) bits |= kPteShared;
+    if (!plain && (bits & kPteW)) bits = (bits & ~kPteW) | kPteCow;
+    if (!map_user_page(tg->pagetable, page, reinterpret_cast<u64>(frame), bits, &tg->table_reserved).ok())
+        return Outcome::NoMemory;
+    if (tg->reserved > 0) {
+        tg->reserved--;  // this page's promise: the mapping's own now, or given back
+        if (plain) kalloc_unreserve(1);
+    } else if (!plain) {
+        kalloc_reserve(1);  // (a raced-away promise: the mapping must hold one)
+    }
+    __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
+    vm_count(VmEvent::MinorFault);
+    return Outcome::Mapped;
+}
+
+// A file page from the page cache (may sleep): Refused if the page cannot
+// be cached (the caller reads a private copy).
+Outcome file_fill_cached(ThreadGroup* tg, u64 page, const vm::Region& r) {
+    bool hit = false;
+    void* frame = cached_frame(r, page, &hit);
+    if (frame == nullptr) return Outcome::Refused;
+    Outcome o;
+    {
+        LockGuard g(tg->pt_lock);
+        o = map_frame(tg, page, r, frame);
+    }
+    if (o != Outcome::Mapped) {
+        pcache_put(frame);
+        return o;
+    }
+    if (!hit) count_major(tg);
+    return o;
+}
+
+// A file mapping's page at va (may sleep; interrupts on): the page cache's
+// frame if the page may be shared, else a private copy: the promise is
 // taken first, the file read without pt_lock, and the page mapped if the
 // region is still what it was (MmGuard keeps munmap out meanwhile).
 Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
     MmGuard mm(tg);
     const u64 page = page_round_down(va);
     vm::Region r;
-    void* mem = nullptr;
-    bool promised = false;
     {
         LockGuard g(tg->pt_lock);
         *why = tg->map.classify(va, a);
@@ -188,6 +254,13 @@ Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
         Pte* pte = walk(tg->pagetable, page, false);
         if (pte && (*pte & kPteV)) return Outcome::Present;  // another thread read it first
         r = *cur;
+    }
+    const Outcome cached = file_fill_cached(tg, page, r);
+    if (cached != Outcome::Refused) return cached;
+    void* mem = nullptr;
+    bool promised = false;
+    {
+        LockGuard g(tg->pt_lock);
         promised = tg->reserved > 0;
         mem = promised ? kalloc_reserved() : kalloc();
         if (mem == nullptr) return Outcome::NoMemory;
@@ -197,10 +270,7 @@ Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
     LockGuard g(tg->pt_lock);
     const Outcome o = zero_fill(tg, page, r, mem);
     if (o == Outcome::Mapped) {
-        __atomic_fetch_add(&tg->majflt, 1, __ATOMIC_RELAXED);
-        __atomic_fetch_sub(&tg->minflt, 1, __ATOMIC_RELAXED);  // zero_fill counted it minor
-        vm_count(VmEvent::MajorFault);
-        vm_count(VmEvent::MinorFault, ~0ull);  // minus one: zero_fill counted it
+        count_major(tg);
     } else {
         kfree(mem);
         if (promised) kalloc_reserve(1);
@@ -291,6 +361,28 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     }
     return o == Outcome::Mapped || o == Outcome::Present;
 }
+
+namespace {
+// vm_pin's work, out of line: a copy in a single-threaded process (nearly
+// every copy) only pays vm_pin's test.
+[[gnu::noinline]] void pin_frame(ThreadGroup* tg, PageTable pt, u64 va, u64 need, u64* pa) {
+    LockGuard g(tg->pt_lock);
+    const Pte* pte = walk(pt, va, false);
+    *pa = pte && (*pte & need) == need ? pte_to_pa(*pte) : 0;
+    if (*pa) page_pin(reinterpret_cast<void*>(*pa));
+}
+}  // namespace
+
+bool vm_pin(PageTable pt, u64 va, u64 need, u64* pa) {
+    if (__atomic_load_n(&g_threaded_groups, __ATOMIC_RELAXED) == 0) return false;  // no process has threads
+    Proc* p = myproc();
+    if (p == nullptr || p->tg == nullptr || p->pagetable != pt || !p->tg->shared()) [[likely]]
+        return false;
+    pin_frame(p->tg, pt, va, need, pa);
+    return true;
+}
+
+void vm_unpin(u64 pa) { page_unpin(reinterpret_cast<void*>(pa)); }
 
 namespace {
 

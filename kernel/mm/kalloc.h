@@ -14,6 +14,7 @@
 // which leaves them on the list. kalloc_reserved() hands one out.
 #pragma once
 
+#include "lib/page_refs.h"
 #include "lib/types.h"
 
 namespace q {
@@ -49,16 +50,25 @@ void* kalloc_reserved();
 // holds a promise (kalloc_reserve): the copy it may need. page_dup: one
 // more mapping of a user page (the caller promises its page). page_put:
 // one mapping fewer; the last one frees the page (false), any other returns
-// true and the caller gives its promise back (kalloc_unreserve).
-// page_shared: another mapping exists (stable while the caller's
-// page-table lock keeps new ones from being made). kalloc_for_promise: an
-// unzeroed page for the copy of a shared page, which its promise covers
-// (the caller then puts the shared page).
+// true and the caller gives its promise back (kalloc_unreserve). A
+// page-cache frame (kernel/mm/pcache.h) is put by the cache; its mapping
+// held a promise only if it may be copied on write, which its entry `pte`
+// says (not kPteShared: page_put returns true then).
 void page_dup(void* page);
-bool page_put(void* page);
+bool page_put(void* page, u64 pte = 0);
 bool page_shared(void* page);
+bool page_is_file(void* page);  // a page-cache frame
+// A kernel copy's hold on a mapped user page (kernel/mm/fault.h:vm_pin):
+// counted as one more mapping (with its promise, as page_dup), so neither
+// munmap nor page-out frees the frame under the copy; page_unpin drops it.
+void page_pin(void* page);
+void page_unpin(void* page);
 void* kalloc_for_promise();
+// The counts themselves (the page cache's frames are counted there too).
+PageRefs& page_refs();
 
+// A cache that borrows free pages; two may register (the page cache, then
+// the buffer cache: the page cache is asked first).
 struct Lender {
     u64 (*give_back)(u64 pages);  // kfree up to `pages` pages or more; returns how many
     u64 (*borrowed)();            // pages held now (called under kalloc's lock: takes none)

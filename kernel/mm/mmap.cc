@@ -25,6 +25,7 @@
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/fs.h"
+#include "kernel/lib/kprintf.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/tlb.h"
@@ -65,6 +66,13 @@ void drop_ref(Inode* ip) {
     if (ip == nullptr || iput_if_shared(ip)) return;
     FsOp op;  // the last reference to an unlinked file frees it on disk
     iput(ip);
+}
+
+// A demand-paged text region's reference: it also denies writes to the
+// file while the region exists (ETXTBSY, kernel/fs/fs.h:deny_write).
+void drop_text_ref(Inode* ip) {
+    allow_write(ip);
+    drop_ref(ip);
 }
 
 // Write the mapped pages of a shared file region r within [from, to) back
@@ -202,6 +210,10 @@ Result<u64> do_mmap(u64 hint, u64 len, int prot, int flags, int fd, u64 off) {
     r.obj = reinterpret_cast<u64>(ip);
     r.off = off;
     if (ip && kind == MAP_SHARED && !writable) r.max_perm = vm::kRead | vm::kExec;
+    if (ip && kind == MAP_SHARED && writable) {
+        InodeLock lock(ip);
+        ip->pc_shared = true;  // read() now takes this file's pages from the page cache
+    }
     {
         LockGuard g(tg->pt_lock);
         if (!tg->map.add_mapping(r)) return Error::NoMemory;  // 32 regions: the table is full
@@ -306,9 +318,25 @@ Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy) {
         return Error::NoMemory;
     }
     for (int i = 0; i < ptg->map.size(); i++) {  // mappings' and demand-paged text's files
-        if (ptg->map.at(i).obj) idup(inode_of(ptg->map.at(i)));
+        const vm::Region& r = ptg->map.at(i);
+        if (r.obj == 0) continue;
+        idup(inode_of(r));
+        if (r.kind != vm::Kind::Mmap) deny_write_again(inode_of(r));  // the parent's region denies writes already
     }
     return holes;
+}
+
+void vm_file_promises(ThreadGroup* ctg) {
+    u64 n = 0;
+    for (int i = 0; i < ctg->map.size(); i++) {
+        const vm::Region& r = ctg->map.at(i);
+        if (r.obj == 0 || (r.kind == vm::Kind::Mmap && !r.shared)) continue;  // private: copied on write
+        // A text page mapped kPteShared is always the cache's (its private
+        // last page is not kPteShared); a shared mapping's may be a private
+        // page (past the file's end, or the cache had no frame).
+        n += uvm_file_shared(ctg->pagetable, r.start, r.end, r.kind == vm::Kind::Mmap);
+    }
+    if (n) kalloc_unreserve(n);
 }
 
 void vm_mmap_release(ThreadGroup* tg) {
@@ -317,15 +345,18 @@ void vm_mmap_release(ThreadGroup* tg) {
     // The program's demand-paged text: its file references (the pages go
     // with the rest of [0, sz)). No user code runs in this map any more.
     Inode* drop[vm::Map::kMaxRegions];
+    bool text[vm::Map::kMaxRegions];
     int ndrop = 0;
     {
         LockGuard g(tg->pt_lock);
         for (int i = 0; i < tg->map.size(); i++) {
-            if (tg->map.at(i).obj) drop[ndrop++] = inode_of(tg->map.at(i));
+            if (tg->map.at(i).obj == 0) continue;
+            text[ndrop] = tg->map.at(i).kind != vm::Kind::Mmap;
+            drop[ndrop++] = inode_of(tg->map.at(i));
         }
         tg->map.clear_backing();
     }
-    for (int i = 0; i < ndrop; i++) drop_ref(drop[i]);
+    for (int i = 0; i < ndrop; i++) text[i] ? drop_text_ref(drop[i]) : drop_ref(drop[i]);
 }
 
 int vm_objs_from(const ThreadGroup* tg, u64 from, Inode** out) {
@@ -338,7 +369,7 @@ int vm_objs_from(const ThreadGroup* tg, u64 from, Inode** out) {
 }
 
 void vm_drop_objs(Inode** objs, int n) {
-    for (int i = 0; i < n; i++) drop_ref(objs[i]);
+    for (int i = 0; i < n; i++) drop_text_ref(objs[i]);
 }
 
 }  // namespace q

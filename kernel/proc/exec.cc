@@ -52,7 +52,9 @@ class Image {
         if (map_ && refs_) {
             FsOp op;  // a failed exec drops its text's file references
             for (int i = 0; i < map_->size(); i++) {
-                if (map_->at(i).obj) iput(reinterpret_cast<Inode*>(map_->at(i).obj));
+                if (map_->at(i).obj == 0) continue;
+                allow_write(reinterpret_cast<Inode*>(map_->at(i).obj));
+                iput(reinterpret_cast<Inode*>(map_->at(i).obj));
             }
         }
         if (map_) kfree(map_);
@@ -93,6 +95,10 @@ class Image {
         Q_CHECK(name(end, kind, perm, true));
         if (!map_->back(vaddr, reinterpret_cast<u64>(ip), static_cast<u32>(off), static_cast<u32>(filesz)))
             return Error::BadExec;
+        if (Status st = deny_write(ip); !st.ok()) {  // open for writing somewhere: ETXTBSY
+            (void)map_->back(vaddr, 0, 0, 0);
+            return st;
+        }
         idup(ip);
         refs_ = true;
         lazy_ += pages;

@@ -365,6 +365,7 @@ Result<int> fork() {
         if (copied.ok()) {
             ctg->sz = ptg->sz;
             ctg->map = ptg->map;
+            vm_file_promises(ctg);  // shared text and file pages hold none
             kalloc_reserve(holes + ptg->table_reserved);
             ctg->reserved = holes;
             ctg->table_reserved = ptg->table_reserved;

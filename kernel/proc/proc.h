@@ -153,6 +153,11 @@ struct ThreadGroup {
 
 // Holds tg's mm_lock while the process is shared (a single-threaded one
 // needs none: its thread is the only one that could grow, copy or free it).
+// Thread groups with more than one live thread (kernel/proc/thread.cc
+// changes it with live, under the group's lock): 0 lets the kernel's user
+// copies skip the pinning only such a group needs (kernel/mm/fault.h:vm_pin).
+extern u32 g_threaded_groups;
+
 class MmGuard {
   public:
     explicit MmGuard(ThreadGroup* tg) : tg_(tg->shared() ? tg : nullptr) {

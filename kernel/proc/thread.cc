@@ -40,6 +40,8 @@
 
 namespace q {
 
+constinit u32 g_threaded_groups = 0;
+
 namespace {
 
 // Kill every other thread of tg (exit or exec is ending them).
@@ -130,7 +132,8 @@ bool clear_join_word(Proc* p) {
     TrapFrame* tf = p->trapframe;
     p->trapframe = nullptr;
     kfree(tf);
-    if (--tg->live == 0) {
+    if (--tg->live == 1) __atomic_fetch_sub(&g_threaded_groups, 1, __ATOMIC_RELAXED);
+    if (tg->live == 0) {
         if (!tg->exiting) {
             tg->status = status;
             tg->killed_exit = __atomic_load_n(&p->killed, __ATOMIC_RELAXED);
@@ -269,7 +272,7 @@ Result<int> thread_create(const ThreadStart& start) {
         LockGuard g(tg->lock);
         if (!tg->exiting && tg->execer == nullptr && tg->live < param::kMaxThreadsPerProc &&
             map_trapframe(tg->pagetable, t).ok()) {
-            tg->live++;
+            if (++tg->live == 2) __atomic_fetch_add(&g_threaded_groups, 1, __ATOMIC_RELAXED);
             ok = true;
         }
     }

@@ -283,6 +283,8 @@ struct vmstat {
     unsigned long page_outs;  /* pages written to the swap area */
     unsigned long swap_used;  /* swap slots in use (pages) */
     unsigned long swap_total; /* swap slots (pages); 0: no swap area */
+    unsigned long cached;     /* page-cache frames: file pages shared by whoever maps them */
+    unsigned long cache_idle; /* of those, mapped by nobody (counted as free: dropped first when memory runs out) */
 };
 
 /* Disk traffic and the log (SYS_diskstat), counted since boot. A round trip
@@ -339,7 +341,7 @@ QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with use
 QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct diskstat) == 64, "struct diskstat is shared with user programs");
-QUANTA_ABI_ASSERT(sizeof(struct vmstat) == 72, "struct vmstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct vmstat) == 88, "struct vmstat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct rlimit) == 16, "struct rlimit is shared with user programs");
 
 #endif

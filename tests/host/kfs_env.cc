@@ -13,6 +13,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/pcache.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
 #include "kernel/sync/sleeplock.h"
@@ -180,6 +181,13 @@ u64 kalloc_pool_pages() { return g_env.pages_out >= g_env.pool_pages ? 0 : g_env
 u64 kalloc_total_pages() { return g_env.pool_pages; }
 u64 kalloc_free_pages() { return kalloc_pool_pages() + (g_lender ? g_lender->borrowed() : 0); }
 void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
+
+// The page cache (kernel/mm/pcache.h) is the kernel's: on the host no page
+// is ever cached, so writes have nothing to copy into and reads take the
+// disk's blocks.
+void pcache_wrote(const Inode*, u32, const void*, u32) {}
+bool pcache_read(const Inode*, u32, bool, u64, u32, Status*) { return false; }
+void pcache_truncate(const Inode*, u32) {}
 
 Status disk_rw(Buf* b, bool write) {
     g_env.stats.round_trips++;
