@@ -652,6 +652,49 @@ static void bus_addr(void) {
     CHECK(st == 42, "status %d: want 42 (SIGBUS with the misaligned address)", st);
 }
 
+/* A process-directed signal wakes every thread that does not block it;
+ * one runs the handler and its blocked read fails with EINTR (no
+ * SA_RESTART). Another woken thread ran no handler, so its read must not
+ * fail: it goes back to waiting (Linux's ERESTARTSYS). 30 rounds of two
+ * readers: EINTRs must equal handler runs. Before, both reads could fail. */
+static int sib_pipe[2][2];
+static volatile int sib_ret[2], sib_err[2];
+static void sib_reader(void* arg) {
+    long i = (long)arg;
+    char c;
+    sib_ret[i] = read(sib_pipe[i][0], &c, 1);
+    sib_err[i] = errno();
+}
+static void sibling_no_eintr(void) {
+    set_handler(SIGUSR1, on_sig, 0);
+    int eintrs = 0;
+    for (int round = 0; round < 30; round++) {
+        CHECK(pipe(sib_pipe[0]) == 0 && pipe(sib_pipe[1]) == 0, "pipe failed");
+        int t0 = thread_create(sib_reader, (void*)0);
+        int t1 = thread_create(sib_reader, (void*)1);
+        CHECK(t0 > 0 && t1 > 0, "thread_create failed");
+        /* the main thread blocks SIGUSR1: a reader takes it */
+        unsigned long set = 1ul << SIGUSR1;
+        sigmask(SIG_BLOCK, &set, 0);
+        sleep(1);
+        sigsend(getpid(), SIGUSR1);
+        sleep(1);
+        write(sib_pipe[0][1], "x", 1);
+        write(sib_pipe[1][1], "x", 1);
+        thread_join(t0);
+        thread_join(t1);
+        sigmask(SIG_UNBLOCK, &set, 0);
+        for (int i = 0; i < 2; i++) {
+            CHECK(sib_ret[i] == 1 || (sib_ret[i] == -1 && sib_err[i] == EINTR), "read: %d errno %d", sib_ret[i],
+                  sib_err[i]);
+            eintrs += sib_ret[i] == -1;
+            close(sib_pipe[i][0]);
+            close(sib_pipe[i][1]);
+        }
+        CHECK(eintrs == got, "round %d: %d reads failed with EINTR, %d handlers ran", round, eintrs, got);
+    }
+}
+
 static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
@@ -693,6 +736,7 @@ static const struct utest tests[] = {
     {"fault_status", fault_status},
     {"ill_addr", ill_addr},
     {"bus_addr", bus_addr},
+    {"sibling_no_eintr", sibling_no_eintr},
 };
 
 int main(int argc, char** argv) {

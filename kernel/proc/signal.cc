@@ -35,6 +35,7 @@
 #include "kernel/syscall.h"
 #include "lib/abi/abi.h"
 #include "lib/abi/errno.h"
+#include "lib/signal/jobs.h"
 
 namespace q {
 
@@ -253,13 +254,23 @@ bool sig_fault(Proc* p, int s, u64 addr) {
 
 namespace {
 
-// A call that failed with EINTR for a signal that ran no handler (a stop)
-// runs again, as Linux's ERESTARTSYS: pc back over the ecall.
+bool eintr_call(Proc* p) {
+    return p->in_syscall && p->trapframe->x(TrapFrame::a0) == static_cast<u64>(-1) && p->errno_last == EINTR;
+}
+
+// A call that failed with EINTR for a signal that ran no handler (a stop;
+// or the signal vanished: a sibling thread took it, SIGCONT cancelled it)
+// runs again, as Linux's ERESTARTSYS: pc back over the ecall. A sigsusp
+// gets the caller's own mask back first (it installs its own again).
 void restart_call(Proc* p) {
     TrapFrame* tf = p->trapframe;
-    if (p->in_syscall && tf->x(TrapFrame::a0) == static_cast<u64>(-1) && p->errno_last == EINTR) {
+    if (eintr_call(p)) {
         tf->epc -= 4;
         tf->x(TrapFrame::a0) = p->sys_a0;
+        if (p->sig_has_saved) {
+            __atomic_store_n(&p->sig_blocked, p->sig_saved, __ATOMIC_RELEASE);
+            p->sig_has_saved = false;
+        }
     }
     p->in_syscall = false;
 }
@@ -278,7 +289,10 @@ bool restart_after_handler(TrapFrame* tf) {
 // or end the process with s as the reason waitpid reports.
 void default_action(Proc* p, int s, u32 gen) {
     if (s != sig::kKill && sig::stops(s)) {
-        job_stop(p, s, gen);
+        // ^Z, SIGTTIN and SIGTTOU do not stop an orphaned group: nobody could continue it (POSIX)
+        if (!jobs::tty_stop(s) || !job_group_orphaned(__atomic_load_n(&p->tg->pgid, __ATOMIC_ACQUIRE))) {
+            job_stop(p, s, gen);
+        }
         restart_call(p);
         return;
     }
@@ -290,7 +304,7 @@ void default_action(Proc* p, int s, u32 gen) {
 
 }  // namespace
 
-bool sig_stopped(const Proc* p) { return job_stopped(p); }
+bool sig_needs_delivery(Proc* p) { return sig_interrupts(p) || job_stopped(p) || eintr_call(p); }
 
 void sig_deliver(Proc* p) {
     if (p->tg == nullptr) return;
@@ -299,7 +313,10 @@ void sig_deliver(Proc* p) {
         const u32 gen = job_cont_gen(p);
         int sender = 0;
         const int s = take_next(p, &sender);
-        if (s == 0) return;
+        if (s == 0) {
+            restart_call(p);  // no handler ran on this way out: an EINTR call runs again
+            return;
+        }
         SigAction act;
         {
             LockGuard g(p->tg->lock);
@@ -444,7 +461,9 @@ i64 sys_sigsusp() {
         LockGuard g(g_susp_lock);
         while (!killed(p)) sleep_killable(p, g_susp_lock);
     }
-    p->in_syscall = false;       // never restarted (SA_RESTART or not), as POSIX says
+    // A handler's frame restores the saved mask; SA_RESTART never runs
+    // this again (restart_after_handler); a stop, or a signal that ran no
+    // handler here, runs it again with the caller's mask back (restart_call).
     return fail(Error::Killed);  // EINTR
 }
 

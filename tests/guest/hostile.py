@@ -61,6 +61,7 @@ FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "consk
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
 FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom"]  # memory mappings (user/hostile_vm.c)
+FOREGROUND += ["sigforge", "sigstorm", "sigstoplock", "sigstoppipe", "sigkillstopped", "sigperm"]  # user/hostile_sig.c
 
 
 class Panic(Exception):
