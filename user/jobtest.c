@@ -490,8 +490,9 @@ static void stopped_sleep_resumes(void) {
 /* Is pid in the process table (a zombie too)? */
 static int in_table(int pid) {
     struct procinfo pi;
-    for (int i = 0; procinfo(i, &pi) == 0; i++)
-        if (pi.pid == pid) return 1;
+    int r;
+    for (int i = 0; (r = procinfo(i, &pi)) >= 0; i++) /* 1: an unused slot */
+        if (r == 0 && pi.pid == pid) return 1;
     return 0;
 }
 

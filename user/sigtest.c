@@ -695,6 +695,69 @@ static void sibling_no_eintr(void) {
     }
 }
 
+/* sigaltstack: an SA_ONSTACK handler runs on the alternate stack (and a
+ * sigaltstack call there sees SS_ONSTACK and may not change it: EPERM);
+ * other handlers on the thread's own; the errors; SS_DISABLE. */
+static char alt[SIGSTKSZ] __attribute__((aligned(16)));
+static volatile unsigned long handler_sp;
+static volatile int alt_flags, alt_change;
+static void on_alt(int s) {
+    volatile int here = s;
+    handler_sp = (unsigned long)&here;
+    struct ksigstack o = {0, 0, 0}, ss = {(unsigned long)alt, 0, sizeof alt};
+    sigaltstack(0, &o);
+    alt_flags = o.flags;
+    alt_change = sigaltstack(&ss, 0) == -1 ? errno() : 0;
+    got++;
+}
+static int on_alt_stack(unsigned long sp) { return sp > (unsigned long)alt && sp < (unsigned long)alt + sizeof alt; }
+static void altstack(void) {
+    struct ksigstack ss = {(unsigned long)alt, 0, sizeof alt}, old = {1, 1, 1};
+    CHECK(sigaltstack(&ss, &old) == 0 && old.flags == SS_DISABLE && old.size == 0, "first: flags %d", old.flags);
+    set_handler(SIGUSR1, on_alt, SA_ONSTACK);
+    CHECK(sigsend(getpid(), SIGUSR1) == 0 && got == 1, "handler ran %d times", got);
+    CHECK(on_alt_stack(handler_sp), "the SA_ONSTACK handler ran at sp %lx, not on the alternate stack", handler_sp);
+    CHECK(alt_flags == SS_ONSTACK && alt_change == EPERM, "in the handler: flags %d, change errno %d", alt_flags,
+          alt_change);
+    set_handler(SIGUSR2, on_alt, 0);
+    CHECK(sigsend(getpid(), SIGUSR2) == 0 && !on_alt_stack(handler_sp), "a handler without SA_ONSTACK moved");
+    CHECK(alt_flags == 0 && alt_change == 0, "off the stack: flags %d, change errno %d", alt_flags, alt_change);
+    struct ksigstack small = {(unsigned long)alt, 0, MINSIGSTKSZ - 1}, flags = {(unsigned long)alt, 5, sizeof alt};
+    struct ksigstack high = {0x3fffff0000ul, 0, 1ul << 20}, off = {0, SS_DISABLE, 0};
+    CHECK(sigaltstack(&small, 0) == -1 && errno() == ENOMEM, "a small stack: errno %d", errno());
+    CHECK(sigaltstack(&flags, 0) == -1 && errno() == EINVAL, "bad flags: errno %d", errno());
+    CHECK(sigaltstack(&high, 0) == -1 && errno() == EINVAL, "a stack past user memory accepted");
+    CHECK(sigaltstack((struct ksigstack*)0xffffffffff000000ul, 0) == -1 && errno() == EFAULT, "bad pointer");
+    CHECK(sigaltstack(&off, 0) == 0 && sigaltstack(0, &old) == 0 && old.flags == SS_DISABLE, "disable");
+    CHECK(sigsend(getpid(), SIGUSR1) == 0 && !on_alt_stack(handler_sp), "SA_ONSTACK with no stack moved");
+}
+
+/* The classic use: a stack overflow's SIGSEGV, caught on the alternate
+ * stack (without one the handler's frame has no room: SIGSEGV ends it). */
+static void on_overflow(int s) { exit(s == SIGSEGV ? 42 : 43); }
+static int deep(int n) {
+    volatile char pad[256];
+    pad[0] = (char)n;
+    if (n < 0) return 0; /* never: the stack runs out first */
+    return deep(n + 1) + pad[0];
+}
+static void overflow_caught(void) {
+    for (int alt_too = 0; alt_too < 2; alt_too++) {
+        int pid = fork();
+        CHECK(pid >= 0, "fork failed");
+        if (pid == 0) {
+            struct ksigstack ss = {(unsigned long)alt, 0, sizeof alt};
+            if (alt_too) sigaltstack(&ss, 0);
+            set_handler(SIGSEGV, on_overflow, SA_ONSTACK);
+            exit(deep(0));
+        }
+        int st = 0;
+        CHECK(waitpid(pid, &st, 0) == pid, "waitpid failed");
+        if (alt_too) CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "with a stack: status %x", st);
+        else CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "without: status %x", st);
+    }
+}
+
 static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
@@ -737,6 +800,8 @@ static const struct utest tests[] = {
     {"ill_addr", ill_addr},
     {"bus_addr", bus_addr},
     {"sibling_no_eintr", sibling_no_eintr},
+    {"altstack", altstack},
+    {"overflow_caught", overflow_caught},
 };
 
 int main(int argc, char** argv) {

@@ -154,7 +154,8 @@ Status push_frame(Proc* p, int s, const SigAction& act, int sender) {
     f.info.pid = sender;
     f.info.code = p->sig_addr != 0 && (s == sig::kSegv || s == sig::kBus || s == sig::kIll) ? 1 : 0;
     f.info.addr = f.info.code ? p->sig_addr : 0;
-    const u64 sp = (tf->x(TrapFrame::sp) - sizeof(SigFrame)) & ~15ull;
+    const u64 base = sig::frame_base(tf->x(TrapFrame::sp), act.flags, p->alt_sp, p->alt_size);
+    const u64 sp = (base - sizeof(SigFrame)) & ~15ull;
     if (sp >= layout::kUserTop || sp < sizeof(SigFrame)) return Error::BadAddress;
     Q_CHECK(copy_out(p->pagetable, UserAddr{sp}, &f, sizeof(f)));
     tf->epc = act.handler;
@@ -346,6 +347,8 @@ void sig_deliver(Proc* p) {
 
 void sig_fork(const Proc* parent, Proc* child) {
     child->sig_blocked = parent->sig_blocked;
+    child->alt_sp = parent->alt_sp;  // the child is a copy of the calling thread
+    child->alt_size = parent->alt_size;
     child->sig_pending = 0;
     for (int s = 0; s <= sig::kMax; s++) child->tg->sig_act[s] = parent->tg->sig_act[s];
     child->tg->sig_pending = 0;
@@ -354,6 +357,7 @@ void sig_fork(const Proc* parent, Proc* child) {
 
 void sig_exec(Proc* p) {
     p->sig_has_saved = false;
+    p->alt_sp = p->alt_size = 0;  // the old image's memory is gone
     LockGuard g(p->tg->lock);
     p->tg->sig_set = 0;  // the new program has set nothing yet
     for (SigAction& a : p->tg->sig_act) {
@@ -435,6 +439,35 @@ i64 sys_sigmask() {
         return fail(Error::BadAddress);
     }
     __atomic_store_n(&p->sig_blocked, next, __ATOMIC_RELEASE);
+    return 0;
+}
+
+// sigaltstack(ss, old) -> 0 or -1: EPERM to change it while running on
+// it, EINVAL for flags other than 0 or SS_DISABLE, ENOMEM for less than
+// MINSIGSTKSZ, EFAULT for a bad pointer. old's flags: SS_ONSTACK while on
+// it, SS_DISABLE when there is none.
+i64 sys_sigaltstack() {
+    Proc* p = myproc();
+    const UserAddr ss_addr = arg_addr(0);
+    const UserAddr old_addr = arg_addr(1);
+    const bool on = sig::on_alt_stack(p->trapframe->x(TrapFrame::sp), p->alt_sp, p->alt_size);
+    ksigstack nss{};
+    if (!ss_addr.is_null() && !copy_in(p->pagetable, &nss, ss_addr, sizeof(nss)).ok()) return fail(Error::BadAddress);
+    if (!old_addr.is_null()) {
+        const ksigstack o{p->alt_sp, on ? sig::kSsOnstack : p->alt_size == 0 ? sig::kSsDisable : 0, p->alt_size};
+        if (!copy_out(p->pagetable, old_addr, &o, sizeof(o)).ok()) return fail(Error::BadAddress);
+    }
+    if (ss_addr.is_null()) return 0;
+    if (on) return fail_errno(EPERM);
+    if (nss.flags == sig::kSsDisable) {
+        p->alt_sp = p->alt_size = 0;
+        return 0;
+    }
+    if (nss.flags != 0) return fail(Error::BadArgument);
+    if (nss.size < sig::kMinSigStack) return fail_errno(ENOMEM);
+    if (nss.sp >= layout::kUserTop || nss.size > layout::kUserTop - nss.sp) return fail(Error::BadArgument);
+    p->alt_sp = nss.sp;
+    p->alt_size = nss.size;
     return 0;
 }
 

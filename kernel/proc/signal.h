@@ -65,6 +65,7 @@ i64 sys_sigmask();
 i64 sys_sigreturn();
 i64 sys_sigpend();
 i64 sys_sigsusp();
+i64 sys_sigaltstack();
 // Child process `child` ended, stopped or continued (kernel/proc/thread.cc,
 // jobstop.cc; wait lock held): SIGCHLD to its parent (dropped unless the
 // parent has a handler), with child as siginfo's pid.

@@ -52,7 +52,7 @@ CASES = [
      % ENOENT),
     ("spawn", "spawn",
      r"1 3 14 ?\nwc: exit 0\necho: exit 0\nexit3: exit 3\nno-such-program: %s\nmissing: exit 127\n"
-     r"nohang: 0\nsleeper: exit 0\nparent has a parent\n" % ENOENT),
+     r"nohang: 0\nsleeper: exit 0\nparent has a parent\ngetppid past a free row: right\n" % ENOENT),
     ("timing", "timing",
      r"usleep     ok\ntod        ok\nusleep cpu ok\nnanosleep  ok\nnanosleep cpu ok\nsleep      ok\ncputime    ok\nclock      ok\ntime       ok\n"
      r"resolution 100 ns\n"),
@@ -94,6 +94,7 @@ CASES = [
      r"nanosleep: -1 EINTR, 4 s left\n"
      r"waitpid: Stopped \(signal\), continued, Terminated\n"
      r"killpg: own group 1, Hangup\n"
+     r"sigaltstack: stack overflow caught\n"
      r"abort: SIGABRT\n"
      r"sigpipe: default killed by SIGPIPE, ignored -1 EPIPE, exec'd killed by SIGPIPE, exec'd ignored -1 EPIPE\n"
      r"names: Interrupt, Segmentation fault, Killed, SIGUSR1, CHLD=17, 15=15, Unknown signal 99\n"

@@ -6,7 +6,7 @@
  * the uncatchable two), then the calls: signal, raise, sigaction with
  * SA_SIGINFO, SA_RESETHAND, sigprocmask, sigpending, sigsuspend, alarm,
  * pause, setitimer, nanosleep cut by a handler, kill and killpg, waitpid's
- * WUNTRACED and WCONTINUED, abort, SIGPIPE (POSIX's default for a C
+ * WUNTRACED and WCONTINUED, sigaltstack (a stack overflow caught), abort, SIGPIPE (POSIX's default for a C
  * program; ignored across exec) and the names. One line per part.
  *
  *   signals          every part
@@ -241,6 +241,33 @@ static void jobs(void) {
     printf("killpg: own group %d, %s\n", same, WIFSIGNALED(st) ? strsignal(WTERMSIG(st)) : "?");
 }
 
+/* A stack overflow's SIGSEGV caught on an alternate stack. */
+static void on_overflow(int sig) { _exit(sig == SIGSEGV ? 42 : 43); }
+static int deep(int n) {
+    volatile char pad[256];
+    pad[0] = (char)n;
+    if (n < 0) return 0; /* never: the stack runs out first */
+    return deep(n + 1) + pad[0];
+}
+
+static void altstack(void) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        static char mem[SIGSTKSZ];
+        stack_t ss = {mem, 0, sizeof mem};
+        struct sigaction a;
+        memset(&a, 0, sizeof a);
+        a.sa_handler = on_overflow;
+        a.sa_flags = SA_ONSTACK;
+        if (sigaltstack(&ss, 0) < 0 || sigaction(SIGSEGV, &a, 0) < 0) _exit(2);
+        _exit(deep(0));
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    printf("sigaltstack: %s\n", WIFEXITED(st) && WEXITSTATUS(st) == 42 ? "stack overflow caught" : "?");
+}
+
 static void on_abrt(int sig) { (void)sig; }
 
 static void aborts(void) {
@@ -305,6 +332,7 @@ int main(int argc, char** argv) {
     timers();
     cut_sleep();
     jobs();
+    altstack();
     aborts();
     sigpipe();
     names();

@@ -34,3 +34,6 @@ _Static_assert(sizeof(struct ksiginfo) == Q_SIGINFO_SIZE && __builtin_offsetof(s
                    __builtin_offsetof(struct ksiginfo, addr) == Q_SIGINFO_ADDR,
                "ksiginfo as siginfo_t restates it");
 _Static_assert(sizeof(struct kitimerval) == Q_ITIMERVAL_SIZE, "kitimerval is struct itimerval");
+_Static_assert(sizeof(struct ksigstack) == Q_SIGSTACK_SIZE &&
+                   __builtin_offsetof(struct ksigstack, size) == Q_SIGSTACK_SIZE_AT,
+               "ksigstack as stack_t restates it");

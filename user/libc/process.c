@@ -24,10 +24,12 @@ void _exit(int status) {
 
 pid_t getpid(void) { return qsys0(QSYS_getpid); }
 
-/* The caller's row of the process table, or -1. */
+/* The caller's row of the process table, or -1. procinfo says 1 for an
+ * unused slot (go on) and -1 past the last. */
 static int find_proc(int pid, struct q_procinfo* pi) {
-    for (int i = 0; qsys2(QSYS_procinfo, i, pi) == 0; i++) {
-        if (pi->pid == pid) return 0;
+    long r;
+    for (int i = 0; (r = qsys2(QSYS_procinfo, i, pi)) >= 0; i++) {
+        if (r == 0 && pi->pid == pid) return 0;
     }
     return -1;
 }

@@ -30,6 +30,8 @@ _Static_assert(sizeof(siginfo_t) == Q_SIGINFO_SIZE && offsetof(siginfo_t, si_pid
 _Static_assert(sizeof(struct itimerval) == Q_ITIMERVAL_SIZE && offsetof(struct itimerval, it_value) == 16,
                "struct itimerval is the kernel's struct kitimerval");
 _Static_assert(sizeof(sigset_t) == sizeof(unsigned long), "a sigset_t is the kernel's mask word");
+_Static_assert(sizeof(stack_t) == Q_SIGSTACK_SIZE && offsetof(stack_t, ss_size) == Q_SIGSTACK_SIZE_AT,
+               "stack_t is the kernel's struct ksigstack");
 _Static_assert(kNamedSignals == NSIG, "a name for every signal");
 
 static int valid(int sig) { return sig >= 1 && sig < NSIG; }
@@ -91,6 +93,8 @@ _sig_func_ptr signal(int sig, _sig_func_ptr handler) {
     if (sigaction(sig, &a, &old) < 0) return SIG_ERR;
     return old.sa_handler;
 }
+
+int sigaltstack(const stack_t* ss, stack_t* old) { return qsys_fail(qsys2(QSYS_sigaltstack, ss, old)) < 0 ? -1 : 0; }
 
 int sigprocmask(int how, const sigset_t* set, sigset_t* old) {
     return qsys_fail(qsys3(QSYS_sigmask, how, set, old)) < 0 ? -1 : 0;

@@ -99,6 +99,7 @@ struct q_ksigaction {
  * <sys/time.h>'s struct itimerval against (the kernel's struct ksiginfo,
  * written in a handler's frame, and struct kitimerval). */
 enum { Q_SIGINFO_SIZE = 24, Q_SIGINFO_PID = 12, Q_SIGINFO_ADDR = 16, Q_ITIMERVAL_SIZE = 32 };
+enum { Q_SIGSTACK_SIZE = 24, Q_SIGSTACK_SIZE_AT = 16 }; /* struct ksigstack, <sys/signal.h>'s stack_t */
 
 /* The kernel's directory entry (lib/abi/abi.h struct dirent). */
 struct q_dirent {

@@ -77,12 +77,13 @@ typedef void (*_sig_func_ptr)(int);
 #define SIG_UNBLOCK 1
 #define SIG_SETMASK 2
 
-/* sa_flags (the kernel acts on these five; see docs/signals.md) */
+/* sa_flags (the kernel acts on all six; see docs/signals.md) */
 #define SA_NOCLDSTOP 0x00000001 /* no SIGCHLD when a child stops or continues */
 #define SA_SIGINFO 0x00000004   /* the handler is sa_sigaction(sig, info, ucontext) */
 #define SA_RESTART 0x10000000   /* an interrupted blocking call runs again */
 #define SA_NODEFER 0x40000000   /* do not block the signal while its handler runs */
 #define SA_RESETHAND 0x80000000 /* back to SIG_DFL as the handler starts */
+#define SA_ONSTACK 0x08000000   /* run on the alternate signal stack (sigaltstack) */
 #define SA_NOMASK SA_NODEFER
 #define SA_ONESHOT SA_RESETHAND
 
@@ -127,7 +128,19 @@ struct sigaction {
 #define sa_handler _u._handler
 #define sa_sigaction _u._sigaction
 
+/* sigaltstack: the kernel's struct ksigstack */
+typedef struct {
+    void* ss_sp;
+    int ss_flags;
+    size_t ss_size;
+} stack_t;
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define MINSIGSTKSZ 2048
+#define SIGSTKSZ 8192
+
 int sigaction(int, const struct sigaction* __restrict, struct sigaction* __restrict);
+int sigaltstack(const stack_t* __restrict, stack_t* __restrict);
 int sigprocmask(int, const sigset_t* __restrict, sigset_t* __restrict);
 int pthread_sigmask(int, const sigset_t* __restrict, sigset_t* __restrict);
 int sigpending(sigset_t*);
