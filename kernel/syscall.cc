@@ -159,6 +159,7 @@ constexpr auto make_table() {
     t.h[SYS_alarm] = sys_alarm;
     t.h[SYS_setitimer] = sys_setitimer;
     t.h[SYS_getitimer] = sys_getitimer;
+    t.h[SYS_sigaltstack] = sys_sigaltstack;
     t.h[SYS_getpgid] = sys_getpgid;
     t.h[SYS_setsid] = sys_setsid;
     t.h[SYS_getsid] = sys_getsid;

@@ -232,7 +232,7 @@ extern "C" void usertrap_return() {
     Proc* p = myproc();
     // Killed while it waited to run (or, a new thread, before it first ran).
     if (__atomic_load_n(&p->killed, __ATOMIC_ACQUIRE)) exit(-1);
-    if (sig_interrupts(p) || sig_stopped(p)) sig_deliver(p);  // a handler's frame, a default action, a stop
+    if (sig_needs_delivery(p)) sig_deliver(p);  // a handler's frame, a default action, a stop, a restart
     intr_off();
     const u64 uservec_va = layout::kTrampoline + (reinterpret_cast<u64>(uservec) - reinterpret_cast<u64>(trampoline));
     w_stvec(uservec_va);

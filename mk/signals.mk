@@ -9,3 +9,5 @@ GUEST_SUITES += tests/guest/signals_tests.py 1 3 8
 # (docs/signals.md "Process groups and job control").
 UPROG_NAMES += jobtest
 UPROG_PARTS_jobtest := testkit
+# The signal attacks of the hostile suite (user/hostile_sig.c).
+UPROG_PARTS_hostile += hostile_sig

@@ -487,6 +487,128 @@ static void stopped_sleep_resumes(void) {
     CHECK(WEXITSTATUS(st) == 0, "the sleep %s", WEXITSTATUS(st) == 1 ? "failed" : "ended early");
 }
 
+/* Is pid in the process table (a zombie too)? */
+static int in_table(int pid) {
+    struct procinfo pi;
+    int r;
+    for (int i = 0; (r = procinfo(i, &pi)) >= 0; i++) /* 1: an unused slot */
+        if (r == 0 && pi.pid == pid) return 1;
+    return 0;
+}
+
+/* An orphaned group (its members' parent has gone, so no shell can
+ * continue it) must never stop for the terminal: a background read of the
+ * console fails with EIO instead of stopping on SIGTTIN, and SIGTSTP is
+ * discarded (POSIX). The child reports on a pipe, as it is init's by then.
+ * Before, the read stopped it for ever. */
+static void orphaned_group_not_stopped(void) {
+    int p[2];
+    CHECK(pipe(p) == 0, "pipe failed");
+    int mid = fork();
+    CHECK(mid >= 0, "fork failed");
+    if (mid == 0) {
+        int gate[2];
+        pipe(gate);
+        int c = fork();
+        if (c == 0) {
+            char ch;
+            close(p[0]);
+            close(gate[1]);
+            setpgid(0, 0);
+            read(gate[0], &ch, 1); /* until its parent has gone */
+            int r = read(0, &ch, 1);
+            int e = errno();
+            sigsend(getpid(), SIGTSTP);
+            char verdict = r == -1 && e == EIO ? 'y' : 'n';
+            int me = getpid();
+            write(p[1], &verdict, 1);
+            write(p[1], &me, sizeof me);
+            exit(0);
+        }
+        setpgid(c, c);
+        exit(0); /* closes the gate: the child goes on, orphaned */
+    }
+    close(p[1]);
+    int st = 0;
+    CHECK(waitpid(mid, &st, 0) == mid, "waitpid failed");
+    struct pollfd q = {p[0], POLLIN, 0};
+    char v = 0;
+    CHECK(poll(&q, 1, 5000) == 1 && read(p[0], &v, 1) == 1, "the orphan did not answer in 5 s: stopped");
+    CHECK(v == 'y', "its background read did not fail with EIO");
+    int orphan = 0;
+    CHECK(read(p[0], &orphan, sizeof orphan) == sizeof orphan, "no pid from the orphan");
+    close(p[0]);
+    for (int i = 0; i < 50 && in_table(orphan); i++) sleep(1); /* until init has reaped it (its pages) */
+}
+
+/* A stop cancelled by SIGCONT before the process took it ran no handler
+ * and stopped nothing, so the read it woke must not fail: 500 SIGSTOP and
+ * SIGCONT pairs at a process blocked in a pipe read, then a byte: the read
+ * returns it. Before, a read woken by a SIGSTOP that the SIGCONT then
+ * cancelled returned -1 EINTR (hostile sigstoppipe's writer saw it). */
+static void stop_cont_no_eintr(void) {
+    int p[2];
+    CHECK(pipe(p) == 0, "pipe failed");
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        char c;
+        close(p[1]);
+        int r = read(p[0], &c, 1);
+        exit(r == 1 ? 0 : errno() == EINTR ? 2 : 3);
+    }
+    close(p[0]);
+    sleep(1);
+    for (int i = 0; i < 500; i++) {
+        sigsend(pid, SIGSTOP);
+        sigsend(pid, SIGCONT);
+    }
+    write(p[1], "x", 1);
+    int st = 0;
+    CHECK(waitpid(pid, &st, WUNTRACED) >= 0, "waitpid failed");
+    if (WIFSTOPPED(st)) { /* the last SIGSTOP's report: it continues */
+        CHECK(waitpid(pid, &st, 0) == pid, "waitpid failed");
+    }
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the read %s (status %x)",
+          WEXITSTATUS(st) == 2 ? "failed with EINTR" : "failed", st);
+    close(p[1]);
+}
+
+/* sigsusp through a stop: it waits on after SIGCONT (no handler ran) with
+ * the mask it installed, then a handler's signal ends it: -1 EINTR, the
+ * handler ran once, and the caller's own mask is back. Before, it
+ * returned at the SIGCONT with no handler run and its temporary mask left
+ * installed. */
+static void stopped_sigsuspend(void) {
+    int ready[2];
+    CHECK(pipe(ready) == 0, "pipe failed");
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        unsigned long usr1 = 1ul << SIGUSR1, none = 0, now = 0;
+        set_action(SIGUSR1, (unsigned long)on_sig);
+        sigmask(SIG_BLOCK, &usr1, 0);
+        write(ready[1], "r", 1);
+        int r = sigsusp(&none);
+        int e = errno();
+        sigmask(SIG_BLOCK, 0, &now);
+        exit(r != -1 || e != EINTR ? 1 : got != 1 ? 2 : now != usr1 ? 3 : 0);
+    }
+    char c;
+    CHECK(read(ready[0], &c, 1) == 1, "child not ready");
+    sleep(2);
+    int st = 0;
+    CHECK(sigsend(pid, SIGSTOP) == 0 && waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st), "not stopped");
+    CHECK(sigsend(pid, SIGCONT) == 0, "SIGCONT failed");
+    sleep(2);
+    CHECK(waitpid(pid, &st, WNOHANG) == 0, "sigsusp ended at the SIGCONT (status %x)", st);
+    CHECK(sigsend(pid, SIGUSR1) == 0, "SIGUSR1 failed");
+    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st), "status %x", st);
+    CHECK(WEXITSTATUS(st) == 0, "after the handler: %s", WEXITSTATUS(st) == 2 ? "no handler" : "wrong result or mask");
+    close(ready[0]);
+    close(ready[1]);
+}
+
 /* A background reader stops on SIGTTIN by default; its parent hears it. */
 static void background_read_stops(void) {
     int pid = fork();
@@ -544,6 +666,9 @@ static const struct utest tests[] = {
     {"stopped_holds_no_lock", stopped_holds_no_lock},
     {"stop_mid_pipe_write", stop_mid_pipe_write},
     {"stopped_sleep_resumes", stopped_sleep_resumes},
+    {"orphaned_group_not_stopped", orphaned_group_not_stopped},
+    {"stop_cont_no_eintr", stop_cont_no_eintr},
+    {"stopped_sigsuspend", stopped_sigsuspend},
     {"background_read_stops", background_read_stops},
     {"stop_refused", stop_refused},
 };

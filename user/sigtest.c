@@ -652,6 +652,112 @@ static void bus_addr(void) {
     CHECK(st == 42, "status %d: want 42 (SIGBUS with the misaligned address)", st);
 }
 
+/* A process-directed signal wakes every thread that does not block it;
+ * one runs the handler and its blocked read fails with EINTR (no
+ * SA_RESTART). Another woken thread ran no handler, so its read must not
+ * fail: it goes back to waiting (Linux's ERESTARTSYS). 30 rounds of two
+ * readers: EINTRs must equal handler runs. Before, both reads could fail. */
+static int sib_pipe[2][2];
+static volatile int sib_ret[2], sib_err[2];
+static void sib_reader(void* arg) {
+    long i = (long)arg;
+    char c;
+    sib_ret[i] = read(sib_pipe[i][0], &c, 1);
+    sib_err[i] = errno();
+}
+static void sibling_no_eintr(void) {
+    set_handler(SIGUSR1, on_sig, 0);
+    int eintrs = 0;
+    for (int round = 0; round < 30; round++) {
+        CHECK(pipe(sib_pipe[0]) == 0 && pipe(sib_pipe[1]) == 0, "pipe failed");
+        int t0 = thread_create(sib_reader, (void*)0);
+        int t1 = thread_create(sib_reader, (void*)1);
+        CHECK(t0 > 0 && t1 > 0, "thread_create failed");
+        /* the main thread blocks SIGUSR1: a reader takes it */
+        unsigned long set = 1ul << SIGUSR1;
+        sigmask(SIG_BLOCK, &set, 0);
+        sleep(1);
+        sigsend(getpid(), SIGUSR1);
+        sleep(1);
+        write(sib_pipe[0][1], "x", 1);
+        write(sib_pipe[1][1], "x", 1);
+        thread_join(t0);
+        thread_join(t1);
+        sigmask(SIG_UNBLOCK, &set, 0);
+        for (int i = 0; i < 2; i++) {
+            CHECK(sib_ret[i] == 1 || (sib_ret[i] == -1 && sib_err[i] == EINTR), "read: %d errno %d", sib_ret[i],
+                  sib_err[i]);
+            eintrs += sib_ret[i] == -1;
+            close(sib_pipe[i][0]);
+            close(sib_pipe[i][1]);
+        }
+        CHECK(eintrs == got, "round %d: %d reads failed with EINTR, %d handlers ran", round, eintrs, got);
+    }
+}
+
+/* sigaltstack: an SA_ONSTACK handler runs on the alternate stack (and a
+ * sigaltstack call there sees SS_ONSTACK and may not change it: EPERM);
+ * other handlers on the thread's own; the errors; SS_DISABLE. */
+static char alt[SIGSTKSZ] __attribute__((aligned(16)));
+static volatile unsigned long handler_sp;
+static volatile int alt_flags, alt_change;
+static void on_alt(int s) {
+    volatile int here = s;
+    handler_sp = (unsigned long)&here;
+    struct ksigstack o = {0, 0, 0}, ss = {(unsigned long)alt, 0, sizeof alt};
+    sigaltstack(0, &o);
+    alt_flags = o.flags;
+    alt_change = sigaltstack(&ss, 0) == -1 ? errno() : 0;
+    got++;
+}
+static int on_alt_stack(unsigned long sp) { return sp > (unsigned long)alt && sp < (unsigned long)alt + sizeof alt; }
+static void altstack(void) {
+    struct ksigstack ss = {(unsigned long)alt, 0, sizeof alt}, old = {1, 1, 1};
+    CHECK(sigaltstack(&ss, &old) == 0 && old.flags == SS_DISABLE && old.size == 0, "first: flags %d", old.flags);
+    set_handler(SIGUSR1, on_alt, SA_ONSTACK);
+    CHECK(sigsend(getpid(), SIGUSR1) == 0 && got == 1, "handler ran %d times", got);
+    CHECK(on_alt_stack(handler_sp), "the SA_ONSTACK handler ran at sp %lx, not on the alternate stack", handler_sp);
+    CHECK(alt_flags == SS_ONSTACK && alt_change == EPERM, "in the handler: flags %d, change errno %d", alt_flags,
+          alt_change);
+    set_handler(SIGUSR2, on_alt, 0);
+    CHECK(sigsend(getpid(), SIGUSR2) == 0 && !on_alt_stack(handler_sp), "a handler without SA_ONSTACK moved");
+    CHECK(alt_flags == 0 && alt_change == 0, "off the stack: flags %d, change errno %d", alt_flags, alt_change);
+    struct ksigstack small = {(unsigned long)alt, 0, MINSIGSTKSZ - 1}, flags = {(unsigned long)alt, 5, sizeof alt};
+    struct ksigstack high = {0x3fffff0000ul, 0, 1ul << 20}, off = {0, SS_DISABLE, 0};
+    CHECK(sigaltstack(&small, 0) == -1 && errno() == ENOMEM, "a small stack: errno %d", errno());
+    CHECK(sigaltstack(&flags, 0) == -1 && errno() == EINVAL, "bad flags: errno %d", errno());
+    CHECK(sigaltstack(&high, 0) == -1 && errno() == EINVAL, "a stack past user memory accepted");
+    CHECK(sigaltstack((struct ksigstack*)0xffffffffff000000ul, 0) == -1 && errno() == EFAULT, "bad pointer");
+    CHECK(sigaltstack(&off, 0) == 0 && sigaltstack(0, &old) == 0 && old.flags == SS_DISABLE, "disable");
+    CHECK(sigsend(getpid(), SIGUSR1) == 0 && !on_alt_stack(handler_sp), "SA_ONSTACK with no stack moved");
+}
+
+/* The classic use: a stack overflow's SIGSEGV, caught on the alternate
+ * stack (without one the handler's frame has no room: SIGSEGV ends it). */
+static void on_overflow(int s) { exit(s == SIGSEGV ? 42 : 43); }
+static int deep(int n) {
+    volatile char pad[256];
+    pad[0] = (char)n;
+    if (n < 0) return 0; /* never: the stack runs out first */
+    return deep(n + 1) + pad[0];
+}
+static void overflow_caught(void) {
+    for (int alt_too = 0; alt_too < 2; alt_too++) {
+        int pid = fork();
+        CHECK(pid >= 0, "fork failed");
+        if (pid == 0) {
+            struct ksigstack ss = {(unsigned long)alt, 0, sizeof alt};
+            if (alt_too) sigaltstack(&ss, 0);
+            set_handler(SIGSEGV, on_overflow, SA_ONSTACK);
+            exit(deep(0));
+        }
+        int st = 0;
+        CHECK(waitpid(pid, &st, 0) == pid, "waitpid failed");
+        if (alt_too) CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "with a stack: status %x", st);
+        else CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "without: status %x", st);
+    }
+}
+
 static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
@@ -693,6 +799,9 @@ static const struct utest tests[] = {
     {"fault_status", fault_status},
     {"ill_addr", ill_addr},
     {"bus_addr", bus_addr},
+    {"sibling_no_eintr", sibling_no_eintr},
+    {"altstack", altstack},
+    {"overflow_caught", overflow_caught},
 };
 
 int main(int argc, char** argv) {

@@ -18,6 +18,14 @@ int tty_foreground();
 // (a background reader ignoring or blocking SIGTTIN).
 Status tty_read_check();
 
+// Is group pgid orphaned (lib/signal/jobs.h links_group)? Takes g_wait_lock.
+bool job_group_orphaned(int pgid);
+// Before `leader`'s process ends (its last thread, no lock held): each
+// group its end orphans (its own, its children's) that has a stopped
+// member gets SIGHUP, then SIGCONT (POSIX), instead of staying stopped
+// with nobody to continue it.
+void job_orphans_on_exit(Proc* leader);
+
 // A job-control or signal call's failure as Linux reports it: EPERM (not
 // EACCES, a file's) for Permission, ENOTTY for NotSupported (not the
 // console); else the usual errno.

@@ -232,6 +232,7 @@ Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
     p->errno_last = 0;       // a new thread has no failed call
     p->sig_pending = p->sig_blocked = p->sig_addr = 0;
     p->in_syscall = p->sig_has_saved = false;
+    p->alt_sp = p->alt_size = 0;  // a new thread has no alternate signal stack
     p->fp.reset();
     p->nproc_limit = rlimit::kDefaultNproc;
     return p;

@@ -219,6 +219,9 @@ struct Proc {
     u64 sig_addr = 0;
     u64 sig_saved = 0;  // sigsusp: the mask its handler's frame restores
     bool sig_has_saved = false;
+    // sigaltstack: the thread's alternate signal stack (size 0: none).
+    u64 alt_sp = 0;
+    u64 alt_size = 0;
     u64 sys_a0 = 0;
     bool in_syscall = false;
 

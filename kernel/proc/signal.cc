@@ -35,6 +35,7 @@
 #include "kernel/syscall.h"
 #include "lib/abi/abi.h"
 #include "lib/abi/errno.h"
+#include "lib/signal/jobs.h"
 
 namespace q {
 
@@ -153,7 +154,8 @@ Status push_frame(Proc* p, int s, const SigAction& act, int sender) {
     f.info.pid = sender;
     f.info.code = p->sig_addr != 0 && (s == sig::kSegv || s == sig::kBus || s == sig::kIll) ? 1 : 0;
     f.info.addr = f.info.code ? p->sig_addr : 0;
-    const u64 sp = (tf->x(TrapFrame::sp) - sizeof(SigFrame)) & ~15ull;
+    const u64 base = sig::frame_base(tf->x(TrapFrame::sp), act.flags, p->alt_sp, p->alt_size);
+    const u64 sp = (base - sizeof(SigFrame)) & ~15ull;
     if (sp >= layout::kUserTop || sp < sizeof(SigFrame)) return Error::BadAddress;
     Q_CHECK(copy_out(p->pagetable, UserAddr{sp}, &f, sizeof(f)));
     tf->epc = act.handler;
@@ -253,13 +255,23 @@ bool sig_fault(Proc* p, int s, u64 addr) {
 
 namespace {
 
-// A call that failed with EINTR for a signal that ran no handler (a stop)
-// runs again, as Linux's ERESTARTSYS: pc back over the ecall.
+bool eintr_call(Proc* p) {
+    return p->in_syscall && p->trapframe->x(TrapFrame::a0) == static_cast<u64>(-1) && p->errno_last == EINTR;
+}
+
+// A call that failed with EINTR for a signal that ran no handler (a stop;
+// or the signal vanished: a sibling thread took it, SIGCONT cancelled it)
+// runs again, as Linux's ERESTARTSYS: pc back over the ecall. A sigsusp
+// gets the caller's own mask back first (it installs its own again).
 void restart_call(Proc* p) {
     TrapFrame* tf = p->trapframe;
-    if (p->in_syscall && tf->x(TrapFrame::a0) == static_cast<u64>(-1) && p->errno_last == EINTR) {
+    if (eintr_call(p)) {
         tf->epc -= 4;
         tf->x(TrapFrame::a0) = p->sys_a0;
+        if (p->sig_has_saved) {
+            __atomic_store_n(&p->sig_blocked, p->sig_saved, __ATOMIC_RELEASE);
+            p->sig_has_saved = false;
+        }
     }
     p->in_syscall = false;
 }
@@ -278,7 +290,10 @@ bool restart_after_handler(TrapFrame* tf) {
 // or end the process with s as the reason waitpid reports.
 void default_action(Proc* p, int s, u32 gen) {
     if (s != sig::kKill && sig::stops(s)) {
-        job_stop(p, s, gen);
+        // ^Z, SIGTTIN and SIGTTOU do not stop an orphaned group: nobody could continue it (POSIX)
+        if (!jobs::tty_stop(s) || !job_group_orphaned(__atomic_load_n(&p->tg->pgid, __ATOMIC_ACQUIRE))) {
+            job_stop(p, s, gen);
+        }
         restart_call(p);
         return;
     }
@@ -290,7 +305,7 @@ void default_action(Proc* p, int s, u32 gen) {
 
 }  // namespace
 
-bool sig_stopped(const Proc* p) { return job_stopped(p); }
+bool sig_needs_delivery(Proc* p) { return sig_interrupts(p) || job_stopped(p) || eintr_call(p); }
 
 void sig_deliver(Proc* p) {
     if (p->tg == nullptr) return;
@@ -299,7 +314,10 @@ void sig_deliver(Proc* p) {
         const u32 gen = job_cont_gen(p);
         int sender = 0;
         const int s = take_next(p, &sender);
-        if (s == 0) return;
+        if (s == 0) {
+            restart_call(p);  // no handler ran on this way out: an EINTR call runs again
+            return;
+        }
         SigAction act;
         {
             LockGuard g(p->tg->lock);
@@ -329,6 +347,8 @@ void sig_deliver(Proc* p) {
 
 void sig_fork(const Proc* parent, Proc* child) {
     child->sig_blocked = parent->sig_blocked;
+    child->alt_sp = parent->alt_sp;  // the child is a copy of the calling thread
+    child->alt_size = parent->alt_size;
     child->sig_pending = 0;
     for (int s = 0; s <= sig::kMax; s++) child->tg->sig_act[s] = parent->tg->sig_act[s];
     child->tg->sig_pending = 0;
@@ -337,6 +357,7 @@ void sig_fork(const Proc* parent, Proc* child) {
 
 void sig_exec(Proc* p) {
     p->sig_has_saved = false;
+    p->alt_sp = p->alt_size = 0;  // the old image's memory is gone
     LockGuard g(p->tg->lock);
     p->tg->sig_set = 0;  // the new program has set nothing yet
     for (SigAction& a : p->tg->sig_act) {
@@ -421,6 +442,35 @@ i64 sys_sigmask() {
     return 0;
 }
 
+// sigaltstack(ss, old) -> 0 or -1: EPERM to change it while running on
+// it, EINVAL for flags other than 0 or SS_DISABLE, ENOMEM for less than
+// MINSIGSTKSZ, EFAULT for a bad pointer. old's flags: SS_ONSTACK while on
+// it, SS_DISABLE when there is none.
+i64 sys_sigaltstack() {
+    Proc* p = myproc();
+    const UserAddr ss_addr = arg_addr(0);
+    const UserAddr old_addr = arg_addr(1);
+    const bool on = sig::on_alt_stack(p->trapframe->x(TrapFrame::sp), p->alt_sp, p->alt_size);
+    ksigstack nss{};
+    if (!ss_addr.is_null() && !copy_in(p->pagetable, &nss, ss_addr, sizeof(nss)).ok()) return fail(Error::BadAddress);
+    if (!old_addr.is_null()) {
+        const ksigstack o{p->alt_sp, on ? sig::kSsOnstack : p->alt_size == 0 ? sig::kSsDisable : 0, p->alt_size};
+        if (!copy_out(p->pagetable, old_addr, &o, sizeof(o)).ok()) return fail(Error::BadAddress);
+    }
+    if (ss_addr.is_null()) return 0;
+    if (on) return fail_errno(EPERM);
+    if (nss.flags == sig::kSsDisable) {
+        p->alt_sp = p->alt_size = 0;
+        return 0;
+    }
+    if (nss.flags != 0) return fail(Error::BadArgument);
+    if (nss.size < sig::kMinSigStack) return fail_errno(ENOMEM);
+    if (nss.sp >= layout::kUserTop || nss.size > layout::kUserTop - nss.sp) return fail(Error::BadArgument);
+    p->alt_sp = nss.sp;
+    p->alt_size = nss.size;
+    return 0;
+}
+
 // sigpend(set) -> 0 or -1: pending for the caller (its own and its process's).
 i64 sys_sigpend() {
     Proc* p = myproc();
@@ -444,7 +494,9 @@ i64 sys_sigsusp() {
         LockGuard g(g_susp_lock);
         while (!killed(p)) sleep_killable(p, g_susp_lock);
     }
-    p->in_syscall = false;       // never restarted (SA_RESTART or not), as POSIX says
+    // A handler's frame restores the saved mask; SA_RESTART never runs
+    // this again (restart_after_handler); a stop, or a signal that ran no
+    // handler here, runs it again with the caller's mask back (restart_call).
     return fail(Error::Killed);  // EINTR
 }
 

@@ -34,6 +34,7 @@
 #include "kernel/obs/trace.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobctl.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
@@ -140,6 +141,7 @@ bool clear_join_word(Proc* p) {
         }
         tg->lock.release();
         release_process(tg);
+        job_orphans_on_exit(tg->leader);  // SIGHUP and SIGCONT to a stopped group it orphans
         end_process(p, tg);
     }
     if (tg->execer != nullptr && tg->live == 1) wakeup(tg);

@@ -62,6 +62,7 @@ FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "t
 FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
 # memory mappings and virtual memory (user/hostile_vm.c); also run on 8 harts (mk/vm.mk)
 FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom", "copyrace", "cowbomb", "touchall", "mmaptrunc"]
+FOREGROUND += ["sigforge", "sigstorm", "sigstoplock", "sigstoppipe", "sigkillstopped", "sigperm"]  # user/hostile_sig.c
 
 
 class Panic(Exception):
