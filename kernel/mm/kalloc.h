@@ -67,11 +67,27 @@ void* kalloc_for_promise();
 // The counts themselves (the page cache's frames are counted there too).
 PageRefs& page_refs();
 
-// A cache that borrows free pages; two may register (the page cache, then
-// the buffer cache: the page cache is asked first).
+// The shrinker hook. A cache that borrows free pages registers a Lender at
+// boot, so the allocator gets memory back without knowing who holds it. Two
+// register: the page cache (kernel/mm/pcache.cc), asked first, then the
+// buffer cache (kernel/fs/bio.cc). Each lender:
+//   - give_back(pages): kfree at least `pages` idle pages if it can (a
+//     whole slab may be more); returns how many, 0 when nothing is idle.
+//     kalloc calls it when its free list is empty, and kalloc_reserve when
+//     the list no longer covers what is promised, without kalloc's lock
+//     and with whatever locks the allocating caller holds (a process lock
+//     in fork, a sleep lock): so give_back takes only the lender's own
+//     lock, never a process lock, never sleeps and never allocates.
+//   - borrowed(): the pages held now, read under kalloc's lock so that the
+//     free count and the lent count are one snapshot: it takes no lock (an
+//     atomic load).
+// Lock order: the allocating caller's locks, then the lender's lock, then
+// kalloc's (the lender kfrees, and asks kalloc_pool_pages, with or after
+// its own lock; kalloc never calls the lender with its lock held except
+// for borrowed()).
 struct Lender {
-    u64 (*give_back)(u64 pages);  // kfree up to `pages` pages or more; returns how many
-    u64 (*borrowed)();            // pages held now (called under kalloc's lock: takes none)
+    u64 (*give_back)(u64 pages);
+    u64 (*borrowed)();
 };
 void kalloc_set_lender(const Lender* lender);
 u64 ram_end();

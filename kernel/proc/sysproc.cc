@@ -211,22 +211,6 @@ i64 sys_halt() {
     for (;;) {}
 }
 
-// rqstat(queue, struct rqstat*) -> 0, or -1 past the last queue or for a
-// bad pointer.
-i64 sys_rqstat() {
-    RqStat st;
-    if (!rq_stat(arg_int(0), st)) return -1;
-    rqstat out{};
-    out.acquisitions = st.acquisitions;
-    out.contentions = st.contentions;
-    out.spin_cycles = st.spin_cycles;
-    out.load = st.load;
-    out.nr = st.nr;
-    out.queues = st.queues;
-    out.handoffs = st.handoffs;
-    return to_user(copy_out(myproc()->pagetable, arg_addr(1), &out, sizeof(out)));
-}
-
 // setaffinity(pid, mask) -> 0; -1 for no such process or a mask with no
 // hart of this machine (pid 0: the caller), or another user's process
 // when the caller is not root. Children inherit the mask.

@@ -46,3 +46,6 @@ void kfs_boot(const std::vector<q::u8>& image);
 // Set syscall arguments (pointers or integers).
 void kfs_args(q::u64 a0 = 0, q::u64 a1 = 0, q::u64 a2 = 0);
 q::u64 kfs_ptr(const void* p);
+// Ask the registered Lender (the buffer cache) for `pages` pages back, as
+// the kernel's kalloc does when it runs dry; the pages it freed.
+q::u64 kfs_give_back(q::u64 pages);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernel/fs/fs.h"
+#include "kernel/fs/testing.h"
 #include "lib/fs/layout.h"
 #include "tests/host/kfs_calls.h"
 #include "tests/host/kfs_env.h"
