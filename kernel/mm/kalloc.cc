@@ -5,8 +5,9 @@
 // The lock covers only the list operation: kfree junk-fills and kalloc
 // zeroes the page outside it, once each (kalloc_unzeroed skips the zeroing
 // for a caller that overwrites the whole page). When the list is empty,
-// both ask the registered Lenders (the page cache, then the buffer cache) for pages back, outside
-// the lock (the lender takes its own lock, then kfree), and try again.
+// both ask the registered Lenders (the page cache, then the buffer cache)
+// for pages back, outside the lock (a lender takes its own lock, then
+// kfree), and try again.
 // Reserved pages (kalloc.h) stay on the list: plain kalloc pops only while
 // more pages are free than are promised; kalloc_reserved pops one of them.
 // The reference counts of copy-on-write sharing (lib/page_refs.h) live in
