@@ -10,6 +10,7 @@
  * which makes each command its own foreground group: the tests rely on
  * that (fd 0 is the console and the test's group is in the foreground).
  * Order between processes is by pipes and waits, never by timing. */
+#include "user/jobtest.h"
 #include "kernel/fcntl.h"
 #include "kernel/types.h"
 #include "user/user.h"
@@ -19,15 +20,15 @@ const char* cur = ""; /* FAIL and CHECK: user/usertests.h */
 
 enum { kStudentId = 1000 }; /* /etc/passwd's student (user/hostile.c) */
 
-static volatile int got;
-static volatile int got_sig;
+volatile int got;
+volatile int got_sig;
 
-static void on_sig(int s) {
+void on_sig(int s) {
     got++;
     got_sig = s;
 }
 
-static void set_action(int s, unsigned long h) {
+void set_action(int s, unsigned long h) {
     struct ksigaction a = {h, 0, 0};
     CHECK(sigact(s, &a, 0) == 0, "sigact(%d) failed", s);
 }
@@ -427,188 +428,6 @@ static void stopped_holds_no_lock(void) {
     CHECK(unlink("jobstop.tmp") == 0, "unlink failed");
 }
 
-/* A process stopped in the middle of a pipe write (2048 bytes into a pipe
- * of 512 nobody reads yet) and continued: its write returns the 512 bytes
- * it wrote before the stop, a writer that loops on short counts (as every
- * writer must) sends the rest, and the reader gets each byte exactly once.
- * Before, the stop's EINTR restarted the whole write: 512 bytes twice. */
-enum { kBigWrite = 2048 };
-static unsigned char pattern(int i) { return (unsigned char)(i % 251); }
-
-static void stop_mid_pipe_write(void) {
-    int p[2];
-    CHECK(pipe(p) == 0, "pipe failed");
-    int pid = fork();
-    CHECK(pid >= 0, "fork failed");
-    if (pid == 0) {
-        static unsigned char out[kBigWrite];
-        for (int i = 0; i < kBigWrite; i++) out[i] = pattern(i);
-        close(p[0]);
-        int off = 0;
-        while (off < kBigWrite) {
-            int n = write(p[1], out + off, kBigWrite - off);
-            if (n <= 0) exit(1);
-            off += n;
-        }
-        exit(0);
-    }
-    close(p[1]);
-    sleep(2); /* the writer is asleep in its write, 512 bytes in */
-    int st = 0;
-    CHECK(sigsend(pid, SIGSTOP) == 0 && waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st), "not stopped");
-    CHECK(sigsend(pid, SIGCONT) == 0, "SIGCONT failed");
-    static unsigned char in[kBigWrite + 512];
-    int total = 0, r;
-    while ((r = read(p[0], in + total, sizeof(in) - total)) > 0) total += r;
-    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer status %x", st);
-    CHECK(total == kBigWrite, "the reader got %d bytes, want %d", total, kBigWrite);
-    for (int i = 0; i < total; i++) CHECK(in[i] == pattern(i), "byte %d is %d, want %d", i, in[i], pattern(i));
-    close(p[0]);
-}
-
-/* A sleep the process was stopped in runs again when it continues, with
- * its whole length (xv6's sleep counts ticks from its start): sleep(20)
- * stopped 0.5 s in for 0.5 s returns 0 at least 2.5 s after it began.
- * Before, it failed with -1 (errno EINVAL) and was not restarted. */
-static void stopped_sleep_resumes(void) {
-    int pid = fork();
-    CHECK(pid >= 0, "fork failed");
-    if (pid == 0) {
-        int t0 = uptime();
-        int r = sleep(20);
-        exit(r == 0 && uptime() - t0 >= 25 ? 0 : r == 0 ? 2 : 1);
-    }
-    sleep(5);
-    int st = 0;
-    CHECK(sigsend(pid, SIGSTOP) == 0 && waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st), "not stopped");
-    sleep(5);
-    CHECK(sigsend(pid, SIGCONT) == 0, "SIGCONT failed");
-    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st), "status %x", st);
-    CHECK(WEXITSTATUS(st) == 0, "the sleep %s", WEXITSTATUS(st) == 1 ? "failed" : "ended early");
-}
-
-/* Is pid in the process table (a zombie too)? */
-static int in_table(int pid) {
-    struct procinfo pi;
-    int r;
-    for (int i = 0; (r = procinfo(i, &pi)) >= 0; i++) /* 1: an unused slot */
-        if (r == 0 && pi.pid == pid) return 1;
-    return 0;
-}
-
-/* An orphaned group (its members' parent has gone, so no shell can
- * continue it) must never stop for the terminal: a background read of the
- * console fails with EIO instead of stopping on SIGTTIN, and SIGTSTP is
- * discarded (POSIX). The child reports on a pipe, as it is init's by then.
- * Before, the read stopped it for ever. */
-static void orphaned_group_not_stopped(void) {
-    int p[2];
-    CHECK(pipe(p) == 0, "pipe failed");
-    int mid = fork();
-    CHECK(mid >= 0, "fork failed");
-    if (mid == 0) {
-        int gate[2];
-        pipe(gate);
-        int c = fork();
-        if (c == 0) {
-            char ch;
-            close(p[0]);
-            close(gate[1]);
-            setpgid(0, 0);
-            read(gate[0], &ch, 1); /* until its parent has gone */
-            int r = read(0, &ch, 1);
-            int e = errno();
-            sigsend(getpid(), SIGTSTP);
-            char verdict = r == -1 && e == EIO ? 'y' : 'n';
-            int me = getpid();
-            write(p[1], &verdict, 1);
-            write(p[1], &me, sizeof me);
-            exit(0);
-        }
-        setpgid(c, c);
-        exit(0); /* closes the gate: the child goes on, orphaned */
-    }
-    close(p[1]);
-    int st = 0;
-    CHECK(waitpid(mid, &st, 0) == mid, "waitpid failed");
-    struct pollfd q = {p[0], POLLIN, 0};
-    char v = 0;
-    CHECK(poll(&q, 1, 5000) == 1 && read(p[0], &v, 1) == 1, "the orphan did not answer in 5 s: stopped");
-    CHECK(v == 'y', "its background read did not fail with EIO");
-    int orphan = 0;
-    CHECK(read(p[0], &orphan, sizeof orphan) == sizeof orphan, "no pid from the orphan");
-    close(p[0]);
-    for (int i = 0; i < 50 && in_table(orphan); i++) sleep(1); /* until init has reaped it (its pages) */
-}
-
-/* A stop cancelled by SIGCONT before the process took it ran no handler
- * and stopped nothing, so the read it woke must not fail: 500 SIGSTOP and
- * SIGCONT pairs at a process blocked in a pipe read, then a byte: the read
- * returns it. Before, a read woken by a SIGSTOP that the SIGCONT then
- * cancelled returned -1 EINTR (hostile sigstoppipe's writer saw it). */
-static void stop_cont_no_eintr(void) {
-    int p[2];
-    CHECK(pipe(p) == 0, "pipe failed");
-    int pid = fork();
-    CHECK(pid >= 0, "fork failed");
-    if (pid == 0) {
-        char c;
-        close(p[1]);
-        int r = read(p[0], &c, 1);
-        exit(r == 1 ? 0 : errno() == EINTR ? 2 : 3);
-    }
-    close(p[0]);
-    sleep(1);
-    for (int i = 0; i < 500; i++) {
-        sigsend(pid, SIGSTOP);
-        sigsend(pid, SIGCONT);
-    }
-    write(p[1], "x", 1);
-    int st = 0;
-    CHECK(waitpid(pid, &st, WUNTRACED) >= 0, "waitpid failed");
-    if (WIFSTOPPED(st)) { /* the last SIGSTOP's report: it continues */
-        CHECK(waitpid(pid, &st, 0) == pid, "waitpid failed");
-    }
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the read %s (status %x)",
-          WEXITSTATUS(st) == 2 ? "failed with EINTR" : "failed", st);
-    close(p[1]);
-}
-
-/* sigsusp through a stop: it waits on after SIGCONT (no handler ran) with
- * the mask it installed, then a handler's signal ends it: -1 EINTR, the
- * handler ran once, and the caller's own mask is back. Before, it
- * returned at the SIGCONT with no handler run and its temporary mask left
- * installed. */
-static void stopped_sigsuspend(void) {
-    int ready[2];
-    CHECK(pipe(ready) == 0, "pipe failed");
-    int pid = fork();
-    CHECK(pid >= 0, "fork failed");
-    if (pid == 0) {
-        unsigned long usr1 = 1ul << SIGUSR1, none = 0, now = 0;
-        set_action(SIGUSR1, (unsigned long)on_sig);
-        sigmask(SIG_BLOCK, &usr1, 0);
-        write(ready[1], "r", 1);
-        int r = sigsusp(&none);
-        int e = errno();
-        sigmask(SIG_BLOCK, 0, &now);
-        exit(r != -1 || e != EINTR ? 1 : got != 1 ? 2 : now != usr1 ? 3 : 0);
-    }
-    char c;
-    CHECK(read(ready[0], &c, 1) == 1, "child not ready");
-    sleep(2);
-    int st = 0;
-    CHECK(sigsend(pid, SIGSTOP) == 0 && waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st), "not stopped");
-    CHECK(sigsend(pid, SIGCONT) == 0, "SIGCONT failed");
-    sleep(2);
-    CHECK(waitpid(pid, &st, WNOHANG) == 0, "sigsusp ended at the SIGCONT (status %x)", st);
-    CHECK(sigsend(pid, SIGUSR1) == 0, "SIGUSR1 failed");
-    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st), "status %x", st);
-    CHECK(WEXITSTATUS(st) == 0, "after the handler: %s", WEXITSTATUS(st) == 2 ? "no handler" : "wrong result or mask");
-    close(ready[0]);
-    close(ready[1]);
-}
-
 /* A background reader stops on SIGTTIN by default; its parent hears it. */
 static void background_read_stops(void) {
     int pid = fork();
@@ -667,6 +486,7 @@ static const struct utest tests[] = {
     {"stop_mid_pipe_write", stop_mid_pipe_write},
     {"stopped_sleep_resumes", stopped_sleep_resumes},
     {"orphaned_group_not_stopped", orphaned_group_not_stopped},
+    {"orphan_stop_race", orphan_stop_race},
     {"stop_cont_no_eintr", stop_cont_no_eintr},
     {"stopped_sigsuspend", stopped_sigsuspend},
     {"background_read_stops", background_read_stops},

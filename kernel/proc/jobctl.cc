@@ -17,6 +17,7 @@
 
 #include "kernel/fs/file.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobstop.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
 #include "lib/abi/abi.h"
@@ -151,34 +152,30 @@ bool job_group_orphaned(int pgid) {
     return orphaned_locked(pgid, nullptr);
 }
 
-void job_orphans_on_exit(Proc* leader) {
+bool job_group_orphaned_locked(int pgid) { return orphaned_locked(pgid, nullptr); }
+
+void job_orphans_locked(Proc* leader) {
     constexpr int kMax = 8;  // groups looked at per exit (its own and its children's)
     int hup[kMax];
     int n = 0;
-    {
-        LockGuard w(g_wait_lock);
-        const int mine = load(&leader->tg->pgid);
-        const int sid = load(&leader->tg->sid);
-        const auto consider = [&](int g) {
-            for (int i = 0; i < n; i++)
-                if (hup[i] == g) return;
-            if (n < kMax && orphaned_locked(g, leader) && has_stopped_locked(g)) hup[n++] = g;
-        };
-        const Proc* par = leader->parent;
-        if (par != nullptr && par != g_init_proc && par->tg != nullptr && load(&par->tg->pgid) != mine &&
-            load(&par->tg->sid) == sid) {
-            consider(mine);  // it linked its own group to the session
-        }
-        for (Proc& c : g_procs) {
-            if (c.parent != leader || c.tg == nullptr || c.tg->leader != &c) continue;
-            const int g = load(&c.tg->pgid);
-            if (g != mine && load(&c.tg->sid) == sid) consider(g);  // it linked its child's group
-        }
+    const int mine = load(&leader->tg->pgid);
+    const int sid = load(&leader->tg->sid);
+    const auto consider = [&](int g) {
+        for (int i = 0; i < n; i++)
+            if (hup[i] == g) return;
+        if (n < kMax && orphaned_locked(g, leader) && has_stopped_locked(g)) hup[n++] = g;
+    };
+    const Proc* par = leader->parent;
+    if (par != nullptr && par != g_init_proc && par->tg != nullptr && load(&par->tg->pgid) != mine &&
+        load(&par->tg->sid) == sid) {
+        consider(mine);  // it linked its own group to the session
     }
-    for (int i = 0; i < n; i++) {
-        (void)sig_send_group(hup[i], sig::kHup, nullptr);
-        (void)sig_send_group(hup[i], sig::kCont, nullptr);
+    for (Proc& c : g_procs) {
+        if (c.parent != leader || c.tg == nullptr || c.tg->leader != &c) continue;
+        const int g = load(&c.tg->pgid);
+        if (g != mine && load(&c.tg->sid) == sid) consider(g);  // it linked its child's group
     }
+    for (int i = 0; i < n; i++) job_hangup_locked(hup[i]);
 }
 
 namespace {

@@ -35,7 +35,6 @@
 #include "kernel/syscall.h"
 #include "lib/abi/abi.h"
 #include "lib/abi/errno.h"
-#include "lib/signal/jobs.h"
 
 namespace q {
 
@@ -290,10 +289,7 @@ bool restart_after_handler(TrapFrame* tf) {
 // or end the process with s as the reason waitpid reports.
 void default_action(Proc* p, int s, u32 gen) {
     if (s != sig::kKill && sig::stops(s)) {
-        // ^Z, SIGTTIN and SIGTTOU do not stop an orphaned group: nobody could continue it (POSIX)
-        if (!jobs::tty_stop(s) || !job_group_orphaned(__atomic_load_n(&p->tg->pgid, __ATOMIC_ACQUIRE))) {
-            job_stop(p, s, gen);
-        }
+        job_stop(p, s, gen);  // (not for a tty stop in an orphaned group: job_stop)
         restart_call(p);
         return;
     }

@@ -87,6 +87,7 @@ void release_process(ThreadGroup* tg) {
     g_wait_lock.acquire();
     Proc* leader = tg->leader;
     if (leader == g_init_proc) panic("init exiting (status %d)", tg->status);
+    job_orphans_locked(leader);  // SIGHUP and SIGCONT to a stopped group its end orphans
     reparent(leader);
     wakeup(leader->parent);
     sig_child_exited(leader->parent, leader->pid);
@@ -141,7 +142,6 @@ bool clear_join_word(Proc* p) {
         }
         tg->lock.release();
         release_process(tg);
-        job_orphans_on_exit(tg->leader);  // SIGHUP and SIGCONT to a stopped group it orphans
         end_process(p, tg);
     }
     if (tg->execer != nullptr && tg->live == 1) wakeup(tg);
