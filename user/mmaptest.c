@@ -313,6 +313,36 @@ static void t_exec_with_mappings(void) {
     unlink("mm_exec");
 }
 
+/* System calls copy into and out of file mappings never touched: read()
+ * into a private writable one (its copy-on-write page is copied: the file
+ * keeps its bytes), write() from a read-only one. */
+static void t_syscall_file_map(void) {
+    make_pattern("mm_sys", 2 * PGSIZE);
+    int src = open("mm_src", O_CREATE | O_RDWR | O_TRUNC);
+    char s[100];
+    memset(s, 'S', sizeof s);
+    CHECK(src >= 0 && write(src, s, sizeof s) == sizeof s, "mm_src");
+    close(src);
+    int fd = open("mm_sys", O_RDONLY);
+    char* p = mmap(0, 2 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    char* q = mmap(0, PGSIZE, PROT_READ, MAP_PRIVATE, fd, PGSIZE);
+    close(fd);
+    CHECK(p != MAP_FAILED && q != MAP_FAILED, "mmap");
+    src = open("mm_src", O_RDONLY);
+    CHECK(src >= 0, "open");
+    CHECK(read(src, p, 100) == 100, "read() into an untouched private file page");
+    close(src);
+    CHECK(p[0] == 'S' && p[99] == 'S' && p[100] == 'a' + 100 % 26, "the bytes read");
+    src = open("mm_src", O_RDWR);
+    CHECK(src >= 0 && write(src, q, 8) == 8, "write() from an untouched file page");
+    close(src);
+    CHECK(file_byte("mm_src", 0) == 'a' + PGSIZE % 26, "the bytes written");
+    CHECK(file_byte("mm_sys", 0) == 'a', "a private mapping's read() reached the file");
+    CHECK(munmap(p, 2 * PGSIZE) == 0 && munmap(q, PGSIZE) == 0, "munmap");
+    unlink("mm_sys");
+    unlink("mm_src");
+}
+
 /* ---- a lock across processes --------------------------------------------- */
 
 struct shared_counter {
@@ -631,6 +661,7 @@ static const struct utest tests[] = {
     {"file_shared", t_file_shared},
     {"file_shared_exit", t_file_shared_exit},
     {"exec_with_mappings", t_exec_with_mappings},
+    {"syscall_file_map", t_syscall_file_map},
     {"futex_cross_process", t_futex_cross_process},
     {"stack_grows", t_stack_grows},
     {"stack_limit", t_stack_limit},

@@ -352,13 +352,17 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     vm::Verdict why;
     const vm::Access a = write ? vm::Access::Write : vm::Access::Read;
     if (swap_on() && intr_get()) swap_balance(p->tg);  // no spinlock held: may sleep
-    Outcome o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
-    if (o == Outcome::NeedFile && intr_get()) o = file_fill(p->tg, va, a, &why);
-    for (int i = 0; i < 4 && o == Outcome::NeedSwap && intr_get(); i++) {
-        o = swap_fill(p->tg, va);
-        if (o == Outcome::Present) o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
+    // A page read from the file or swap comes back with its region's
+    // access, except a private file page, which comes copy-on-write: for a
+    // write the next pass copies it (a user access would fault again).
+    for (int pass = 0; pass < 4; pass++) {
+        Outcome o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
+        if (o == Outcome::Mapped || o == Outcome::Present) return true;
+        if ((o != Outcome::NeedFile && o != Outcome::NeedSwap) || !intr_get()) return false;
+        o = o == Outcome::NeedFile ? file_fill(p->tg, va, a, &why) : swap_fill(p->tg, va);
+        if (o != Outcome::Mapped && o != Outcome::Present) return false;
     }
-    return o == Outcome::Mapped || o == Outcome::Present;
+    return false;
 }
 
 namespace {
