@@ -1021,6 +1021,7 @@ static struct test tests[] = {
     {"cowbomb", t_cowbomb},
     {"touchall", t_touchall},
     {"mmaptrunc", t_mmaptrunc},
+    {"lockorder", t_lockorder},
 };
 
 int main(int argc, char* argv[]) {

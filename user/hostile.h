@@ -35,5 +35,6 @@ void t_copyrace(void);
 void t_cowbomb(void);
 void t_touchall(void);
 void t_mmaptrunc(void);
+void t_lockorder(void);
 
 #endif
