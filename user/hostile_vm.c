@@ -488,6 +488,7 @@ static void lo_cross(int me, int to, int from, int until) {
     char* head = mmap(0, (LO_HEAD + 1) * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (head == MAP_FAILED) exit(3);
     memset(head, 'h', LO_HEAD * PGSIZE);
+    int rounds = 0;
     for (int round = 0; lo_sync(me, to, from, until); round++) {
         if (round % LO_TAIL == 0 && round > 0) {
             if (lo_make(mine, me ? 'B' : 'A') < 0) exit(5);
@@ -507,7 +508,9 @@ static void lo_cross(int me, int to, int from, int until) {
             exit(8);
         }
         if (munmap(tail, PGSIZE) < 0) exit(9);
+        rounds++;
     }
+    if (me == 0) printf("hostile: lockorder: %d rounds of two processes copying each other's files\n", rounds);
     exit(0);
 }
 
@@ -567,6 +570,7 @@ static void lo_threads_body(void) {
     lo_until = uptime() + 20; /* 2 s */
     int t = thread_create(lo_syncer, 0);
     if (t < 0) exit(4);
+    int rounds = 0;
     for (int round = 0; uptime() < lo_until; round++) {
         char* tail = lo_buffer(head, "hv_lo2", LO_HEAD + round % LO_TAIL, PROT_READ | PROT_WRITE, MAP_PRIVATE);
         if (tail == 0) exit(6);
@@ -579,8 +583,10 @@ static void lo_threads_body(void) {
             exit(8);
         }
         if (munmap(tail, PGSIZE) < 0) exit(9);
+        rounds++;
     }
     if (thread_join(t) != 0) exit(11);
+    printf("hostile: lockorder: %d read()s into a mapping of the file while a thread msyncs it\n", rounds);
     unlink("hv_lo2");
     exit(0);
 }

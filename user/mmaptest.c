@@ -315,7 +315,8 @@ static void t_exec_with_mappings(void) {
 
 /* System calls copy into and out of file mappings never touched: read()
  * into a private writable one (its copy-on-write page is copied: the file
- * keeps its bytes), write() from a read-only one. */
+ * keeps its bytes), write() from a read-only one, and the same through a
+ * pipe (which copies under a spinlock). */
 static void t_syscall_file_map(void) {
     make_pattern("mm_sys", 2 * PGSIZE);
     int src = open("mm_src", O_CREATE | O_RDWR | O_TRUNC);
@@ -337,6 +338,21 @@ static void t_syscall_file_map(void) {
     CHECK(src >= 0 && write(src, q, 8) == 8, "write() from an untouched file page");
     close(src);
     CHECK(file_byte("mm_src", 0) == 'a' + PGSIZE % 26, "the bytes written");
+    /* a pipe copies under its spinlock: the page is read in with it dropped */
+    int pp[2];
+    CHECK(pipe(pp) == 0, "pipe");
+    CHECK(write(pp[1], "pipe", 4) == 4, "pipe write");
+    CHECK(read(pp[0], p + PGSIZE, 4) == 4, "a pipe's read into an untouched private file page");
+    CHECK(memcmp(p + PGSIZE, "pipe", 4) == 0 && p[PGSIZE + 4] == 'a' + (PGSIZE + 4) % 26, "the pipe's bytes");
+    CHECK(munmap(q, PGSIZE) == 0, "munmap");
+    fd = open("mm_sys", O_RDONLY);
+    q = mmap(0, PGSIZE, PROT_READ, MAP_PRIVATE, fd, PGSIZE); /* untouched again */
+    close(fd);
+    CHECK(q != MAP_FAILED && write(pp[1], q, 8) == 8, "a pipe's write from an untouched file page");
+    char b[8];
+    CHECK(read(pp[0], b, 8) == 8 && b[0] == 'a' + PGSIZE % 26, "the bytes through the pipe");
+    close(pp[0]);
+    close(pp[1]);
     CHECK(file_byte("mm_sys", 0) == 'a', "a private mapping's read() reached the file");
     CHECK(munmap(p, 2 * PGSIZE) == 0 && munmap(q, PGSIZE) == 0, "munmap");
     unlink("mm_sys");

@@ -24,8 +24,11 @@
 // last, partial page of a text segment), a private copy read from the
 // file. Either may sleep, so it is resolved outside pt_lock,
 // holding the process's MmGuard so that no munmap runs meanwhile, and only
-// when the faulting context may sleep (a copy under a futex's spinlock
-// cannot: it fails as an unmapped page would).
+// when the faulting context may sleep and holds none of the locks such a
+// fault takes: a kernel copy under a spinlock, an inode's, a buffer's or
+// the mm lock, or in a file-system operation, leaves the page for later
+// (Proc::fault_later), and its caller faults it in once it dropped them
+// (vm_fault_later; docs/memory.md "Lock order").
 // With a swap disk (kernel/mm/swap.h) a fault first pages out some of the
 // process's own pages if free frames are below the low watermark, and a
 // swapped entry is read back (a major fault) outside pt_lock, as a file
@@ -46,6 +49,7 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/pcache.h"
 #include "kernel/mm/swap.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
 #include "kernel/mm/vmstat.h"
 #include "kernel/proc/internal.h"
@@ -58,6 +62,10 @@ using namespace riscv;
 namespace {
 
 enum class Outcome : u8 { Mapped, Present, Refused, NoMemory, NeedFile, NeedSwap };
+
+// Proc::fault_later: a page left for later, and whether for a write.
+constexpr u64 kLater = 1;
+constexpr u64 kLaterWrite = 2;
 
 vm::Access access_of(u64 scause) {
     if (scause == kExcStorePageFault) return vm::Access::Write;
@@ -157,23 +165,19 @@ Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why, u64 sp)
 }
 
 // The bytes of r's file for page `page` into mem (zeros past its end or
-// the region's file_len). A kernel copy may fault here holding that very
-// inode's lock (read() of a program into its own untouched text is not
-// possible, but write() of a program's text to its own file is): then the
-// lock is already ours.
+// the region's file_len). The caller holds no inode lock: a kernel copy
+// under one leaves this fault for later (vm_fault_in).
 void read_file_page(const vm::Region& r, u64 page, void* mem) {
     Inode* ip = reinterpret_cast<Inode*>(r.obj);
     const u64 rel = page - r.start;
     if (rel >= r.file_len) return;
     const u64 fo = r.off + rel;
-    const bool mine = ip->lock.holding();
-    if (!mine) ilock(ip);
+    InodeLock lock(ip);
     u64 n = r.file_len - rel < kPageSize ? r.file_len - rel : kPageSize;
     if (fo < ip->size) {
         if (ip->size - fo < n) n = ip->size - fo;
         (void)readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(fo), static_cast<u32>(n));
     }
-    if (!mine) iunlock(ip);
 }
 
 void count_major(ThreadGroup* tg) {
@@ -243,6 +247,7 @@ Outcome file_fill_cached(ThreadGroup* tg, u64 page, const vm::Region& r) {
 // taken first, the file read without pt_lock, and the page mapped if the
 // region is still what it was (MmGuard keeps munmap out meanwhile).
 Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
+    if (myproc()->fault_locks != 0) panic("file_fill: a lock the fault takes is held");
     MmGuard mm(tg);
     const u64 page = page_round_down(va);
     vm::Region r;
@@ -351,18 +356,42 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     if (p == nullptr || p->tg == nullptr || p->pagetable != pt) return false;
     vm::Verdict why;
     const vm::Access a = write ? vm::Access::Write : vm::Access::Read;
-    if (swap_on() && intr_get()) swap_balance(p->tg);  // no spinlock held: may sleep
+    // A fault that sleeps (reading a file page or a swapped one, paging
+    // out to make room) takes the address space's lock and the file's: a
+    // copy made under those, a file-system operation or a spinlock leaves
+    // it for later (docs/memory.md "Lock order").
+    const bool may_sleep = intr_get() && p->fault_locks == 0;
+    if (swap_on() && may_sleep) swap_balance(p->tg);
     // A page read from the file or swap comes back with its region's
     // access, except a private file page, which comes copy-on-write: for a
     // write the next pass copies it (a user access would fault again).
     for (int pass = 0; pass < 4; pass++) {
         Outcome o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
         if (o == Outcome::Mapped || o == Outcome::Present) return true;
-        if ((o != Outcome::NeedFile && o != Outcome::NeedSwap) || !intr_get()) return false;
+        if (o != Outcome::NeedFile && o != Outcome::NeedSwap) return false;
+        if (!may_sleep) {
+            p->fault_later = page_round_down(va) | kLater | (write ? kLaterWrite : 0);
+            return false;
+        }
         o = o == Outcome::NeedFile ? file_fill(p->tg, va, a, &why) : swap_fill(p->tg, va);
         if (o != Outcome::Mapped && o != Outcome::Present) return false;
     }
     return false;
+}
+
+bool vm_fault_later() {
+    Proc* p = myproc();
+    const u64 later = p->fault_later;
+    p->fault_later = 0;
+    if (!(later & kLater) || p->fault_locks != 0 || !intr_get() || killed(p)) return false;
+    return vm_fault_in(p->pagetable, page_round_down(later), (later & kLaterWrite) != 0);
+}
+
+bool vm_fault_later(LockGuard& held) {
+    held.unlock();
+    const bool again = vm_fault_later();
+    held.lock();
+    return again;
 }
 
 namespace {

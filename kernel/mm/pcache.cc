@@ -115,8 +115,7 @@ void* pcache_get(Inode* ip, u32 page, bool* hit) {
     *hit = false;
     void* mem = kalloc_unzeroed();  // every byte is written below
     if (mem == nullptr) return nullptr;
-    const bool mine = ip->lock.holding();
-    if (!mine) ilock(ip);
+    ilock(ip);  // (never ours already: a kernel copy under it leaves the fault for later)
     const u64 off = u64(page) * kPageSize;
     void* got = nullptr;
     if (off < ip->size) {
@@ -135,7 +134,7 @@ void* pcache_get(Inode* ip, u32 page, bool* hit) {
             }
         }
     }
-    if (!mine) iunlock(ip);
+    iunlock(ip);
     if (mem) kfree(mem);
     return got;
 }
@@ -166,7 +165,8 @@ void pcache_wrote(const Inode* ip, u32 off, const void* src, u32 n) {
 bool pcache_read(const Inode* ip, u32 off, bool user_dst, u64 dst, u32 n, Status* st) {
     void* frame = find_taken(key_of(ip, off / kPageSize));
     if (frame == nullptr) return false;
-    *st = either_copyout(user_dst, dst, static_cast<u8*>(frame) + off % kPageSize, n);  // may fault: no lock held
+    // (under ip's lock: a fault that sleeps is left for later, fault.h)
+    *st = either_copyout(user_dst, dst, static_cast<u8*>(frame) + off % kPageSize, n);
     pcache_put(frame);
     return true;
 }

@@ -32,7 +32,7 @@ void pcache_init(void* mem, u64 first_pa, u64 frames);
 // The frame holding page `page` of regular file ip, read from the file if
 // it was not cached (*hit says which), with one user taken for the caller;
 // null if the page is not cacheable (at or past the file's end) or no
-// free frame can be had. Sleeps; takes ip's lock unless the caller holds it.
+// free frame can be had. Sleeps; takes ip's lock (the caller holds none).
 void* pcache_get(Inode* ip, u32 page, bool* hit);
 // One user of a cache frame gone (kalloc.cc:page_put). The last user of a
 // cached frame leaves it idle; of one truncation took out, frees it.

@@ -88,7 +88,7 @@ struct ThreadGroup {
     PageTable pagetable = nullptr;
     u64 sz = 0;
     u64 top = 0;
-    SleepLock mm_lock{"mm"};
+    SleepLock mm_lock{"mm", true};
     // What each address should be (lib/vm/regions.h; the heap ends at sz),
     // the heap pages promised but not yet touched (kalloc_reserve: every
     // page of [0, sz) is mapped or promised), and the page faults resolved
@@ -196,6 +196,12 @@ struct Proc {
     u64 clear_tid = 0;       // user address: set 0 and futex-woken at exit (0: none)
     File* held[2] = {};      // files held for the running system call (fd_get)
     u64 retried_va = ~0ull;  // last page fault retried as spurious (kernel/trap.cc)
+    // Locks the page-fault path may need that this thread holds (inode,
+    // buffer and mm sleep locks; file-system operations), and the page a
+    // kernel copy made under them, or under a spinlock, left unfaulted
+    // (kernel/mm/fault.h: vm_fault_later).
+    u32 fault_locks = 0;
+    u64 fault_later = 0;
     Context context{};
     char name[16] = {};
     rlimit::Limit nproc_limit;  // RLIMIT_NPROC (lib/rlimit.h), inherited at fork
