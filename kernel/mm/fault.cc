@@ -61,7 +61,10 @@ using namespace riscv;
 
 namespace {
 
-enum class Outcome : u8 { Mapped, Present, Refused, NoMemory, NeedFile, NeedSwap };
+// PastEnd: a file page with no byte of the file (past its end, after a
+// truncation or in a mapping longer than the file): SIGBUS, as in Linux.
+// ReadError: the file's page could not be read (a disk error): SIGBUS too.
+enum class Outcome : u8 { Mapped, Present, Refused, NoMemory, NeedFile, NeedSwap, PastEnd, ReadError };
 
 // Proc::fault_later: a page left for later, and whether for a write.
 constexpr u64 kLater = 1;
@@ -165,19 +168,22 @@ Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why, u64 sp)
 }
 
 // The bytes of r's file for page `page` into mem (zeros past its end or
-// the region's file_len). The caller holds no inode lock: a kernel copy
-// under one leaves this fault for later (vm_fault_in).
-void read_file_page(const vm::Region& r, u64 page, void* mem) {
+// the region's file_len); false if a mapping's page has no byte of the
+// file (past its end). The caller holds no inode lock: a kernel copy under
+// one leaves this fault for later (vm_fault_in).
+bool read_file_page(const vm::Region& r, u64 page, void* mem) {
     Inode* ip = reinterpret_cast<Inode*>(r.obj);
     const u64 rel = page - r.start;
-    if (rel >= r.file_len) return;
+    if (rel >= r.file_len) return true;
     const u64 fo = r.off + rel;
     InodeLock lock(ip);
+    if (r.kind == vm::Kind::Mmap && fo >= ip->size) return false;
     u64 n = r.file_len - rel < kPageSize ? r.file_len - rel : kPageSize;
     if (fo < ip->size) {
         if (ip->size - fo < n) n = ip->size - fo;
         (void)readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(fo), static_cast<u32>(n));
     }
+    return true;
 }
 
 void count_major(ThreadGroup* tg) {
@@ -187,35 +193,63 @@ void count_major(ThreadGroup* tg) {
     vm_count(VmEvent::MinorFault, ~0ull);  // minus one: zero_fill counted it
 }
 
-// The page cache's frame for r's page `page`, if that page may come from
-// it: a whole page of the file at a page-aligned offset (the last page of
-// exec's text segment, where the segment's bytes end mid-page and zeros
-// follow, is read privately as before). Sleeps.
-void* cached_frame(const vm::Region& r, u64 page, bool* hit) {
-    const u64 rel = page - r.start;
-    const u64 fo = r.off + rel;
-    if (fo % kPageSize != 0 || rel + kPageSize > r.file_len) return nullptr;
-    return pcache_get(reinterpret_cast<Inode*>(r.obj), static_cast<u32>(fo / kPageSize), hit);
+// Text and MAP_SHARED pages are the cache's frames as they are.
+bool plain(const vm::Region& r) { return r.shared || r.kind == vm::Kind::Text; }
+
+// A frame from tg's promises (null if it has none left), and one given back.
+void* promised_frame(ThreadGroup* tg) {
+    LockGuard g(tg->pt_lock);
+    void* mem = tg->reserved > 0 ? kalloc_reserved() : nullptr;
+    if (mem) tg->reserved--;
+    return mem;
+}
+void unpromise_frame(ThreadGroup* tg, void* mem) {
+    kfree(mem);
+    kalloc_reserve(1);
+    LockGuard g(tg->pt_lock);
+    tg->reserved++;
+}
+
+// The page cache's frame for r's page `page` (sleeps). A text or
+// MAP_SHARED page gives its promise back once mapped; when the cache has
+// no free frame it pays for one with that promise instead (*paid): a
+// shared page must be the cache's (a private frame in a shared mapping
+// could outlive a truncation and be written back over the file's new
+// bytes), and a first touch never runs out. A private mapping's page
+// falls back to a private copy (NoMemory).
+Result<void*> cache_frame(ThreadGroup* tg, const vm::Region& r, u32 idx, bool* hit, bool* paid) {
+    Inode* ip = reinterpret_cast<Inode*>(r.obj);
+    *paid = false;
+    Result<void*> got = pcache_get(ip, idx, hit);
+    if (got.ok() || got.error() != Error::NoMemory || !plain(r)) return got;
+    void* spare = promised_frame(tg);
+    if (spare == nullptr) return got;
+    got = pcache_get(ip, idx, hit, &spare);
+    *paid = spare == nullptr;
+    if (spare) unpromise_frame(tg, spare);  // cached meanwhile, or no page there
+    return got;
 }
 
 // Map cache frame `frame` for r's page (pt_lock held). Text and MAP_SHARED
 // pages are mapped as they are, kPteShared, and need no promise (the
-// process gives back the one it held for the page); a MAP_PRIVATE page is
-// mapped without W, copy-on-write if the region is writable, and keeps its
-// promise for the copy (kalloc.h: page_put).
-Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame) {
+// process gives back the one it held for the page, unless it paid for the
+// frame with it: `paid`); a MAP_PRIVATE page is mapped without W,
+// copy-on-write if the region is writable, and keeps its promise for the
+// copy (kalloc.h: page_put).
+Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame, bool paid) {
     Pte* pte = walk(tg->pagetable, page, false);
     if (pte && (*pte & kPteV)) return Outcome::Present;  // another thread mapped it first
     u64 bits = pte_perm(r);
-    const bool plain = r.shared || r.kind == vm::Kind::Text;
-    if (plain) bits |= kPteShared;
-    if (!plain && (bits & kPteW)) bits = (bits & ~kPteW) | kPteCow;
+    if (plain(r)) bits |= kPteShared;
+    if (!plain(r) && (bits & kPteW)) bits = (bits & ~kPteW) | kPteCow;
     if (!map_user_page(tg->pagetable, page, reinterpret_cast<u64>(frame), bits, &tg->table_reserved).ok())
         return Outcome::NoMemory;
-    if (tg->reserved > 0) {
+    if (paid) {
+        // the promise became the frame
+    } else if (tg->reserved > 0) {
         tg->reserved--;  // this page's promise: the mapping's own now, or given back
-        if (plain) kalloc_unreserve(1);
-    } else if (!plain) {
+        if (plain(r)) kalloc_unreserve(1);
+    } else if (!plain(r)) {
         kalloc_reserve(1);  // (a raced-away promise: the mapping must hold one)
     }
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
@@ -224,18 +258,33 @@ Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame) {
 }
 
 // A file page from the page cache (may sleep): Refused if the page cannot
-// be cached (the caller reads a private copy).
+// come from it (the caller reads a private copy): the last page of exec's
+// text segment, where the segment's bytes end mid-page and zeros follow,
+// and a private mapping's page when the cache has no free frame.
 Outcome file_fill_cached(ThreadGroup* tg, u64 page, const vm::Region& r) {
-    bool hit = false;
-    void* frame = cached_frame(r, page, &hit);
-    if (frame == nullptr) return Outcome::Refused;
+    const u64 rel = page - r.start;
+    const u64 fo = r.off + rel;
+    if (fo % kPageSize != 0 || rel + kPageSize > r.file_len) return Outcome::Refused;
+    bool hit = false, paid = false;
+    Result<void*> got = cache_frame(tg, r, static_cast<u32>(fo / kPageSize), &hit, &paid);
+    if (!got.ok()) {
+        if (got.error() == Error::BadAddress) return Outcome::PastEnd;
+        if (got.error() == Error::IoError) return Outcome::ReadError;
+        return plain(r) ? Outcome::NoMemory : Outcome::Refused;
+    }
+    void* frame = got.value();
     Outcome o;
     {
         LockGuard g(tg->pt_lock);
-        o = map_frame(tg, page, r, frame);
+        o = map_frame(tg, page, r, frame, paid);
     }
     if (o != Outcome::Mapped) {
         pcache_put(frame);
+        if (paid) {  // the page stays unmapped: promised again
+            kalloc_reserve(1);
+            LockGuard g(tg->pt_lock);
+            tg->reserved++;
+        }
         return o;
     }
     if (!hit) count_major(tg);
@@ -271,9 +320,9 @@ Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
         if (mem == nullptr) return Outcome::NoMemory;
         if (promised) tg->reserved--;
     }
-    read_file_page(r, page, mem);
+    const bool there = read_file_page(r, page, mem);
     LockGuard g(tg->pt_lock);
-    const Outcome o = zero_fill(tg, page, r, mem);
+    const Outcome o = there ? zero_fill(tg, page, r, mem) : Outcome::PastEnd;
     if (o == Outcome::Mapped) {
         count_major(tg);
     } else {
@@ -338,14 +387,18 @@ bool vm_user_fault(Proc* p, u64 scause, u64 va) {
         yield();  // the victim's pages come back as it exits; then try again
         return true;
     }
+    const bool bus = o == Outcome::PastEnd || o == Outcome::ReadError;
     const char* cause = va >= layout::kUserTop         ? "not user memory"
                         : o == Outcome::NoMemory       ? "out of memory"
                         : o == Outcome::Present        ? "mapped page faulted twice"
+                        : o == Outcome::PastEnd        ? "past end of file"
+                        : o == Outcome::ReadError      ? "file read error"
                         : why == vm::Verdict::ZeroFill ? "protection"
                                                        : vm::verdict_name(why);
-    // A handler for SIGSEGV takes it instead (kernel/proc/signal.cc); with
-    // none, the kill and its message are as they always were.
-    if (o != Outcome::NoMemory && sig_fault(p, sig::kSegv, va)) return false;
+    // A handler for SIGSEGV (SIGBUS for a file page that is not there)
+    // takes it instead (kernel/proc/signal.cc); with none, the kill and its
+    // message are as they always were.
+    if (o != Outcome::NoMemory && sig_fault(p, bus ? sig::kBus : sig::kSegv, va)) return false;
     report(p, scause, va, cause);
     set_killed(p);
     return false;
