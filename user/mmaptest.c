@@ -239,6 +239,26 @@ static void t_over_limit(void) {
     CHECK(freepages() < before, "no pages promised");
 }
 
+/* MAP_FIXED in the top GiB of user memory, where the trampoline's and the
+ * trapframes' tables are: every page and page table comes back when the
+ * process ends (its exit frees the top GiB's tables its own way). */
+static void top_gib_child(void) {
+    const unsigned long top_gib = (1UL << 38) - (1UL << 30);
+    char* a = mmap((void*)top_gib, PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    char* b = mmap((void*)(0x3fffe00000UL - 2 * PGSIZE), PGSIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (a == MAP_FAILED || b == MAP_FAILED) exit(2);
+    a[0] = 1;
+    b[0] = 2;
+    exit(a[0] + b[0] == 3 ? 0 : 3);
+}
+
+static void t_top_gib(void) {
+    int before = freepages();
+    for (int i = 0; i < 4; i++) CHECK(child_status(top_gib_child) == 0, "the child failed");
+    CHECK(freepages() == before, "%d pages lost by 4 processes mapping the top GiB", before - freepages());
+}
+
 /* ---- files ------------------------------------------------------------- */
 
 static void t_file_private(void) {
@@ -742,6 +762,7 @@ static const struct utest tests[] = {
     {"mprotect_after_fork", t_mprotect_after_fork},
     {"bad_args", t_bad_args},
     {"over_limit", t_over_limit},
+    {"top_gib", t_top_gib},
     {"file_private", t_file_private},
     {"file_shared", t_file_shared},
     {"file_shared_exit", t_file_shared_exit},

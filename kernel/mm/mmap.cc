@@ -223,6 +223,7 @@ Result<u64> do_mmap(u64 hint, u64 len, int prot, int flags, int fd, u64 off) {
     {
         LockGuard g(tg->pt_lock);
         if (!tg->map.add_mapping(r)) return Error::NoMemory;  // 32 regions: the table is full
+        if (r.end > tg->map_top) tg->map_top = r.end;         // its tables: proc_free_pagetable
         kalloc_reserve(pages + tables);
         tg->reserved += pages;
         tg->table_reserved += tables;

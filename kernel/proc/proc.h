@@ -105,6 +105,10 @@ struct ThreadGroup {
     // with the whole table).
     u64 table_reserved = 0;
     u64 table_top = 0;
+    // The highest end of a mapping made since exec (mmap): its tables may
+    // be anywhere below it, up into the top GiB with MAP_FIXED, which
+    // proc_free_pagetable must know (under pt_lock; copied at fork).
+    u64 map_top = 0;
     SpinLock pt_lock{"pt"};
     // Signals (kernel/proc/signal.cc, docs/signals.md): process-directed
     // signals waiting for a thread (bit n: signal n; set and cleared with
