@@ -233,6 +233,7 @@ extern "C" void usertrap_return() {
     // Killed while it waited to run (or, a new thread, before it first ran).
     if (__atomic_load_n(&p->killed, __ATOMIC_ACQUIRE)) exit(-1);
     if (sig_needs_delivery(p)) sig_deliver(p);  // a handler's frame, a default action, a stop, a restart
+    if (p->fault_locks != 0) panic("usertrap_return: pid %d holds %u sleep locks", p->pid, p->fault_locks);
     intr_off();
     const u64 uservec_va = layout::kTrampoline + (reinterpret_cast<u64>(uservec) - reinterpret_cast<u64>(trampoline));
     w_stvec(uservec_va);

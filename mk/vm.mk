@@ -17,4 +17,4 @@ EXTRA_GUEST_SUITES += tests/guest/swap_tests.py 1 3 8
 $(call host_test,pcache_tests,tests/host/page_cache_test.cc)
 # The virtual-memory attacks of the hostile suite (user/hostile_vm.c) on 8
 # harts too: concurrent copy-on-write faults, copies racing munmap.
-EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 8 --only cowbomb copyrace touchall mmaptrunc mprotrace
+EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 8 --only cowbomb copyrace touchall mmaptrunc mprotrace lockorder

@@ -1051,6 +1051,7 @@ static struct test tests[] = {
     {"cowbomb", t_cowbomb},
     {"touchall", t_touchall},
     {"mmaptrunc", t_mmaptrunc},
+    {"lockorder", t_lockorder},
     /* signals (user/hostile_sig.c) */
     {"sigforge", t_sigforge},
     {"sigstorm", t_sigstorm},

@@ -36,6 +36,7 @@ void t_copyrace(void);
 void t_cowbomb(void);
 void t_touchall(void);
 void t_mmaptrunc(void);
+void t_lockorder(void);
 
 /* signals (user/hostile_sig.c) */
 void t_sigforge(void);

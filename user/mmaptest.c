@@ -239,6 +239,26 @@ static void t_over_limit(void) {
     CHECK(freepages() < before, "no pages promised");
 }
 
+/* MAP_FIXED in the top GiB of user memory, where the trampoline's and the
+ * trapframes' tables are: every page and page table comes back when the
+ * process ends (its exit frees the top GiB's tables its own way). */
+static void top_gib_child(void) {
+    const unsigned long top_gib = (1UL << 38) - (1UL << 30);
+    char* a = mmap((void*)top_gib, PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    char* b = mmap((void*)(0x3fffe00000UL - 2 * PGSIZE), PGSIZE, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (a == MAP_FAILED || b == MAP_FAILED) exit(2);
+    a[0] = 1;
+    b[0] = 2;
+    exit(a[0] + b[0] == 3 ? 0 : 3);
+}
+
+static void t_top_gib(void) {
+    int before = freepages();
+    for (int i = 0; i < 4; i++) CHECK(child_status(top_gib_child) == 0, "the child failed");
+    CHECK(freepages() == before, "%d pages lost by 4 processes mapping the top GiB", before - freepages());
+}
+
 /* ---- files ------------------------------------------------------------- */
 
 static void t_file_private(void) {
@@ -311,6 +331,52 @@ static void t_exec_with_mappings(void) {
     CHECK(child_status(exec_with_mappings) == 0, "the exec'd program failed");
     CHECK(file_byte("mm_exec", 1) == 'X', "exec did not write the shared page back");
     unlink("mm_exec");
+}
+
+/* System calls copy into and out of file mappings never touched: read()
+ * into a private writable one (its copy-on-write page is copied: the file
+ * keeps its bytes), write() from a read-only one, and the same through a
+ * pipe (which copies under a spinlock). */
+static void t_syscall_file_map(void) {
+    make_pattern("mm_sys", 2 * PGSIZE);
+    int src = open("mm_src", O_CREATE | O_RDWR | O_TRUNC);
+    char s[100];
+    memset(s, 'S', sizeof s);
+    CHECK(src >= 0 && write(src, s, sizeof s) == sizeof s, "mm_src");
+    close(src);
+    int fd = open("mm_sys", O_RDONLY);
+    char* p = mmap(0, 2 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    char* q = mmap(0, PGSIZE, PROT_READ, MAP_PRIVATE, fd, PGSIZE);
+    close(fd);
+    CHECK(p != MAP_FAILED && q != MAP_FAILED, "mmap");
+    src = open("mm_src", O_RDONLY);
+    CHECK(src >= 0, "open");
+    CHECK(read(src, p, 100) == 100, "read() into an untouched private file page");
+    close(src);
+    CHECK(p[0] == 'S' && p[99] == 'S' && p[100] == 'a' + 100 % 26, "the bytes read");
+    src = open("mm_src", O_RDWR);
+    CHECK(src >= 0 && write(src, q, 8) == 8, "write() from an untouched file page");
+    close(src);
+    CHECK(file_byte("mm_src", 0) == 'a' + PGSIZE % 26, "the bytes written");
+    /* a pipe copies under its spinlock: the page is read in with it dropped */
+    int pp[2];
+    CHECK(pipe(pp) == 0, "pipe");
+    CHECK(write(pp[1], "pipe", 4) == 4, "pipe write");
+    CHECK(read(pp[0], p + PGSIZE, 4) == 4, "a pipe's read into an untouched private file page");
+    CHECK(memcmp(p + PGSIZE, "pipe", 4) == 0 && p[PGSIZE + 4] == 'a' + (PGSIZE + 4) % 26, "the pipe's bytes");
+    CHECK(munmap(q, PGSIZE) == 0, "munmap");
+    fd = open("mm_sys", O_RDONLY);
+    q = mmap(0, PGSIZE, PROT_READ, MAP_PRIVATE, fd, PGSIZE); /* untouched again */
+    close(fd);
+    CHECK(q != MAP_FAILED && write(pp[1], q, 8) == 8, "a pipe's write from an untouched file page");
+    char b[8];
+    CHECK(read(pp[0], b, 8) == 8 && b[0] == 'a' + PGSIZE % 26, "the bytes through the pipe");
+    close(pp[0]);
+    close(pp[1]);
+    CHECK(file_byte("mm_sys", 0) == 'a', "a private mapping's read() reached the file");
+    CHECK(munmap(p, 2 * PGSIZE) == 0 && munmap(q, PGSIZE) == 0, "munmap");
+    unlink("mm_sys");
+    unlink("mm_src");
 }
 
 /* ---- a lock across processes --------------------------------------------- */
@@ -506,8 +572,9 @@ static void t_truncate_mapped(void) {
     close(fd);
     CHECK(file_size("mm_trunc") == PGSIZE, "size %d", file_size("mm_trunc"));
     CHECK(p[1] == 'P', "the private copy changed");
-    (void)q[PGSIZE]; /* the old page: still readable */
-    CHECK(p[2 * PGSIZE] == 0, "past the new end not zero (%d)", p[2 * PGSIZE]);
+    (void)q[PGSIZE];                /* the old page: still readable */
+    target = (char*)p + 2 * PGSIZE; /* never touched, past the new end */
+    CHECK(child_status(read_target) == -1, "a touch past the new end did not kill");
     CHECK(file_byte("mm_trunc", 0) == 'N', "read() sees the old bytes");
     fd = open("mm_trunc", O_RDONLY);
     volatile char* r = mmap(0, PGSIZE, PROT_READ, MAP_SHARED, fd, 0);
@@ -518,6 +585,74 @@ static void t_truncate_mapped(void) {
     CHECK(munmap((void*)p, 3 * PGSIZE) == 0 && munmap((void*)q, 3 * PGSIZE) == 0, "munmap");
     CHECK(munmap((void*)r, PGSIZE) == 0, "munmap");
     CHECK(before - freepages() <= 6, "pages not back: %d vs %d", freepages(), before);
+}
+
+/* Linux's SIGBUS: a page of a mapping with no byte of the file in it
+ * (past the end) is not there. A touch kills (or runs a SIGBUS handler),
+ * a system call's copy fails; the last, partial page reads zeros past the
+ * end. */
+static void on_bus(int s, struct ksiginfo* info, void* uc) {
+    (void)uc;
+    exit(s == SIGBUS && info->signo == SIGBUS && (char*)info->addr == target ? 42 : 43);
+}
+
+static void bus_handled(void) {
+    struct ksigaction a = {(unsigned long)on_bus, 0, SA_SIGINFO};
+    if (sigact(SIGBUS, &a, 0) != 0) exit(2);
+    (void)*(volatile char*)target;
+    exit(3);
+}
+
+static void t_past_end(void) {
+    make_pattern("mm_end", PGSIZE + 100);
+    int fd = open("mm_end", O_RDWR);
+    char* p = mmap(0, 4 * PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    char* q = mmap(0, 4 * PGSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    CHECK(p != MAP_FAILED && q != MAP_FAILED, "mmap");
+    CHECK(p[PGSIZE + 99] == 'a' + (PGSIZE + 99) % 26 && p[PGSIZE + 100] == 0, "the last, partial page");
+    CHECK(q[PGSIZE + 100] == 0, "the private mapping's last page");
+    target = p + 2 * PGSIZE;
+    CHECK(child_status(read_target) == -1, "a read past the end of a shared mapping did not kill");
+    printf("mmaptest: past the end at %p\n", target);
+    target = q + 3 * PGSIZE;
+    CHECK(child_status(touch_target) == -1, "a write past the end of a private mapping did not kill");
+    CHECK(child_status(bus_handled) == 42, "no SIGBUS handler ran for a touch past the end");
+    int src = open("mm_end", O_RDONLY);
+    CHECK(read(src, q + 2 * PGSIZE, 10) == -1, "read() into a page past the end succeeded");
+    close(src);
+    fd = open("mm_end", O_RDWR);
+    CHECK(write(fd, p + 3 * PGSIZE, 10) == -1, "write() from a page past the end succeeded");
+    close(fd);
+    CHECK(file_size("mm_end") == PGSIZE + 100, "the file changed size (%d)", file_size("mm_end"));
+    CHECK(munmap(p, 4 * PGSIZE) == 0 && munmap(q, 4 * PGSIZE) == 0, "munmap");
+    unlink("mm_end");
+}
+
+/* A shared page mapped before its file was truncated holds bytes the file
+ * no longer has: once the file grew again, its write-back (munmap, msync,
+ * exit) must not put them over the file's new bytes. */
+static void t_truncate_regrow(void) {
+    make_pattern("mm_regrow", 2 * PGSIZE);
+    int fd = open("mm_regrow", O_RDWR);
+    char* p = mmap(0, 2 * PGSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    CHECK(p != MAP_FAILED, "mmap");
+    p[10] = 'S'; /* stores before the truncation */
+    p[PGSIZE + 20] = 'S';
+    fd = open("mm_regrow", O_WRONLY | O_TRUNC);
+    CHECK(fd >= 0, "truncate");
+    static char b[2 * PGSIZE];
+    memset(b, 'N', sizeof b);
+    CHECK(write(fd, b, sizeof b) == (int)sizeof b, "regrow");
+    close(fd);
+    CHECK(msync(p, 2 * PGSIZE, MS_SYNC) == 0, "msync");
+    CHECK(munmap(p, 2 * PGSIZE) == 0, "munmap");
+    CHECK(file_byte("mm_regrow", 10) == 'N', "a page mapped before the truncation was written back over byte 10 (%c)",
+          file_byte("mm_regrow", 10));
+    CHECK(file_byte("mm_regrow", PGSIZE + 20) == 'N', "the old page was written back over byte %d", PGSIZE + 20);
+    CHECK(file_size("mm_regrow") == 2 * PGSIZE, "size %d", file_size("mm_regrow"));
+    unlink("mm_regrow");
 }
 
 static void copy_file(const char* from, const char* to) {
@@ -627,16 +762,20 @@ static const struct utest tests[] = {
     {"mprotect_after_fork", t_mprotect_after_fork},
     {"bad_args", t_bad_args},
     {"over_limit", t_over_limit},
+    {"top_gib", t_top_gib},
     {"file_private", t_file_private},
     {"file_shared", t_file_shared},
     {"file_shared_exit", t_file_shared_exit},
     {"exec_with_mappings", t_exec_with_mappings},
+    {"syscall_file_map", t_syscall_file_map},
     {"futex_cross_process", t_futex_cross_process},
     {"stack_grows", t_stack_grows},
     {"stack_limit", t_stack_limit},
     {"text_shared", t_text_shared},
     {"shared_coherent", t_shared_coherent},
     {"truncate_mapped", t_truncate_mapped},
+    {"past_end", t_past_end},
+    {"truncate_regrow", t_truncate_regrow},
     {"rewritten_program", t_rewritten_program},
     {"etxtbsy", t_etxtbsy},
     {"cache_evicted", t_cache_evicted},

@@ -119,9 +119,9 @@ constexpr u32 kNoMap = ~0u;
 struct Inode {
     u32 dev = 0;
     u32 inum = 0;
-    int ref = 0;              // guarded by the inode table lock
-    SleepLock lock{"inode"};  // guards the fields below
-    bool valid = false;       // fields below loaded from disk
+    int ref = 0;                    // guarded by the inode table lock
+    SleepLock lock{"inode", true};  // guards the fields below
+    bool valid = false;             // fields below loaded from disk
     fs::InodeType type = fs::InodeType::Free;
     i16 major = 0;
     i16 minor = 0;

@@ -256,6 +256,7 @@ void log_init(u32 dev, const fs::SuperBlock& sb) {
 }
 
 void begin_op() {
+    if (Proc* p = myproc()) p->fault_locks++;  // a fault that sleeps may wait for the log (docs/memory.md "Lock order")
     LockGuard guard(g_log.lock);
     for (;;) {
         if (g_log.committing || !fs::log_admits(g_log.header.n, g_log.pinned, g_log.outstanding, g_log.capacity)) {
@@ -268,6 +269,7 @@ void begin_op() {
 }
 
 void end_op() {
+    if (Proc* p = myproc()) p->fault_locks--;
     bool do_commit = false;
     {
         LockGuard guard(g_log.lock);

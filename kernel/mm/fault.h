@@ -18,7 +18,12 @@ bool vm_user_fault(Proc* p, u64 scause, u64 va);
 // For the kernel's copies to and from user memory (kernel/mm/vm.cc): map
 // user page va of pt if it is the running process's table and its map
 // promises the page (a heap page never touched). true if it is mapped now.
+// A fault that would sleep (a file page, a swapped one) is not taken while
+// this thread holds a spinlock or a lock the fault path takes
+// (Proc::fault_locks): the page is left for later, and false returned.
 bool vm_fault_in(PageTable pt, u64 va, bool write);
+// (vm_fault_later, in uaccess.h, faults such a page in once the locks are
+// dropped.)
 // A kernel copy to or from user page va of pt, with access bits need:
 // while sibling threads run, one of them may munmap the page or page it
 // out between the copy's look-up and its last byte (the frame would be

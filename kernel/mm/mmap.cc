@@ -13,10 +13,11 @@
 // MAP_SHARED: pages carry kPteShared; fork maps the same pages in the child
 // writable (an anonymous shared mapping is first faulted in completely, so
 // parent and child can never pick different pages). A shared file
-// mapping's pages are written back through the log (an FsOp per chunk, as
-// write() does) on msync, munmap and exit/exec; there is no page cache, so
-// two unrelated processes mapping one file see each other's writes only
-// after a write-back (fork's children share the pages they had).
+// mapping's pages are the page cache's (kernel/mm/pcache.h: every process
+// mapping the file shares them), written back through the log (an FsOp per
+// chunk, as write() does) on msync, munmap and exit/exec; a frame that a
+// truncation took out of the cache is not written back. A page with no
+// byte of the file (past its end) is not mapped: SIGBUS (fault.cc).
 // Locking: the map and table change under MmGuard (mm_lock, when the
 // process has threads) and pt_lock; with threads, unmapped or narrowed
 // entries are shot down (kernel/mm/tlb.h) before pages are freed.
@@ -28,6 +29,7 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/pcache.h"
 #include "kernel/mm/tlb.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
@@ -76,7 +78,11 @@ void drop_text_ref(Inode* ip) {
 }
 
 // Write the mapped pages of a shared file region r within [from, to) back
-// to the file, never past its end (a mapping does not grow its file).
+// to the file, never past its end (a mapping does not grow its file), and
+// only frames that are still the file's pages: a truncation took the
+// file's pages out of the page cache, and a frame mapped before it holds
+// bytes the file no longer has (written back after the file grew again,
+// they would land over its new bytes).
 Status write_back(ThreadGroup* tg, const vm::Region& r, u64 from, u64 to) {
     Inode* ip = inode_of(r);
     for (u64 va = from; va < to; va += kPageSize) {
@@ -92,7 +98,7 @@ Status write_back(ThreadGroup* tg, const vm::Region& r, u64 from, u64 to) {
             FsOp op;
             if (!fs_writable()) return Error::IoError;
             InodeLock lock(ip);
-            if (fo + done >= ip->size) break;
+            if (fo + done >= ip->size || !pcache_holds(reinterpret_cast<void*>(pa))) break;
             u32 n = static_cast<u32>(kPageSize) - done;
             if (n > kChunk) n = kChunk;
             if (fo + done + n > ip->size) n = static_cast<u32>(ip->size - fo - done);
@@ -217,6 +223,7 @@ Result<u64> do_mmap(u64 hint, u64 len, int prot, int flags, int fd, u64 off) {
     {
         LockGuard g(tg->pt_lock);
         if (!tg->map.add_mapping(r)) return Error::NoMemory;  // 32 regions: the table is full
+        if (r.end > tg->map_top) tg->map_top = r.end;         // its tables: proc_free_pagetable
         kalloc_reserve(pages + tables);
         tg->reserved += pages;
         tg->table_reserved += tables;
@@ -332,8 +339,8 @@ void vm_file_promises(ThreadGroup* ctg) {
         const vm::Region& r = ctg->map.at(i);
         if (r.obj == 0 || (r.kind == vm::Kind::Mmap && !r.shared)) continue;  // private: copied on write
         // A text page mapped kPteShared is always the cache's (its private
-        // last page is not kPteShared); a shared mapping's may be a private
-        // page (past the file's end, or the cache had no frame).
+        // last page is not kPteShared); so is a shared file mapping's
+        // (fault.cc: cache_frame), which is asked all the same.
         n += uvm_file_shared(ctg->pagetable, r.start, r.end, r.kind == vm::Kind::Mmap);
     }
     if (n) kalloc_unreserve(n);

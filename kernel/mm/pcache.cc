@@ -108,36 +108,35 @@ void pcache_init(void* mem, u64 first_pa, u64 frames) {
     kalloc_set_lender(&kLender);
 }
 
-void* pcache_get(Inode* ip, u32 page, bool* hit) {
+Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, void** spare) {
     const vm::PageKey k = key_of(ip, page);
     *hit = true;
     if (void* f = find_taken(k)) return f;
-    *hit = false;
-    void* mem = kalloc_unzeroed();  // every byte is written below
-    if (mem == nullptr) return nullptr;
-    const bool mine = ip->lock.holding();
-    if (!mine) ilock(ip);
+    InodeLock lock(ip);  // (never ours already: a kernel copy under it leaves the fault for later)
     const u64 off = u64(page) * kPageSize;
-    void* got = nullptr;
-    if (off < ip->size) {
-        got = find_taken(k);  // another fault read it meanwhile
-        if (got == nullptr) {
-            const u32 n = ip->size - off < kPageSize ? static_cast<u32>(ip->size - off) : static_cast<u32>(kPageSize);
-            auto r = readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(off), n);
-            const u32 have = r.ok() ? r.value() : 0;
-            if (r.ok() && have == n) {
-                memset(static_cast<u8*>(mem) + have, 0, kPageSize - have);
-                LockGuard g(g_lock);
-                page_refs().make_file(reinterpret_cast<u64>(mem), 1);
-                (void)g_index.insert(frame_of(mem), k);  // (not there: the inode lock kept others out)
-                got = mem;
-                mem = nullptr;
-            }
-        }
+    if (off >= ip->size) return Error::BadAddress;  // no byte of the file in this page
+    if (void* f = find_taken(k)) return f;          // another fault read it meanwhile
+    *hit = false;
+    void* given = spare ? *spare : nullptr;
+    void* mem = given ? given : kalloc_unzeroed();  // every byte is written below
+    if (mem == nullptr) return Error::NoMemory;
+    const u32 n = ip->size - off < kPageSize ? static_cast<u32>(ip->size - off) : static_cast<u32>(kPageSize);
+    auto r = readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(off), n);
+    if (!r.ok() || r.value() != n) {
+        if (!given) kfree(mem);
+        return Error::IoError;
     }
-    if (!mine) iunlock(ip);
-    if (mem) kfree(mem);
-    return got;
+    memset(static_cast<u8*>(mem) + n, 0, kPageSize - n);
+    if (given) *spare = nullptr;  // the cache's now
+    LockGuard g(g_lock);
+    page_refs().make_file(reinterpret_cast<u64>(mem), 1);
+    (void)g_index.insert(frame_of(mem), k);  // (not there: the inode lock kept others out)
+    return mem;
+}
+
+bool pcache_holds(const void* frame) {
+    LockGuard g(g_lock);
+    return g_index.cached(frame_of(frame));
 }
 
 void pcache_put(void* frame) {
@@ -166,7 +165,8 @@ void pcache_wrote(const Inode* ip, u32 off, const void* src, u32 n) {
 bool pcache_read(const Inode* ip, u32 off, bool user_dst, u64 dst, u32 n, Status* st) {
     void* frame = find_taken(key_of(ip, off / kPageSize));
     if (frame == nullptr) return false;
-    *st = either_copyout(user_dst, dst, static_cast<u8*>(frame) + off % kPageSize, n);  // may fault: no lock held
+    // (under ip's lock: a fault that sleeps is left for later, fault.h)
+    *st = either_copyout(user_dst, dst, static_cast<u8*>(frame) + off % kPageSize, n);
     pcache_put(frame);
     return true;
 }

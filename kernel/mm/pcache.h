@@ -30,10 +30,17 @@ u64 pcache_bytes(u64 frames);
 void pcache_init(void* mem, u64 first_pa, u64 frames);
 
 // The frame holding page `page` of regular file ip, read from the file if
-// it was not cached (*hit says which), with one user taken for the caller;
-// null if the page is not cacheable (at or past the file's end) or no
-// free frame can be had. Sleeps; takes ip's lock unless the caller holds it.
-void* pcache_get(Inode* ip, u32 page, bool* hit);
+// it was not cached (*hit says which), with one user taken for the caller.
+// BadAddress if no byte of the file is in that page (it is past the end:
+// SIGBUS for a mapping), NoMemory if no free frame can be had, IoError if
+// the read failed. A frame that would be needed is taken from *spare if
+// given (set to null when the cache took it). Sleeps; takes ip's lock (the
+// caller holds none).
+Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, void** spare = nullptr);
+// frame is still the cache's page of its file: truncation has not taken it
+// out (its mappers keep it, but it is no longer any page of the file). With
+// the file's inode locked, which truncation holds.
+bool pcache_holds(const void* frame);
 // One user of a cache frame gone (kalloc.cc:page_put). The last user of a
 // cached frame leaves it idle; of one truncation took out, frees it.
 void pcache_put(void* frame);

@@ -294,11 +294,12 @@ Result<int> exec(const char* path, char* const argv[]) {
     {
         MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
-        old_tables = tg->table_top;
+        old_tables = tg->table_top > tg->map_top ? tg->table_top : tg->map_top;
         vm_unreserve_all(tg);                                // the old heap's untouched pages
         kalloc_reserve(kStackLazyPages + img.lazy_pages());  // the stack's pages below its first, the text
         tg->reserved = kStackLazyPages + img.lazy_pages();
         tg->sz = tg->table_top = img.size();  // the stack's tables cover its page
+        tg->map_top = 0;
         tg->top = 0;
         tg->map = img.map();
         tg->pagetable = p->pagetable = img.release();

@@ -117,8 +117,10 @@ PageTable proc_pagetable(Proc* p) {
 
 // The trampoline, every trapframe and the signal trampoline share one
 // last-level table (memlayout.h). While user memory and its tables end
-// below the top GiB (mappings end 4 GiB below it; the heap would need some
-// 255 GiB promised to get there), that table and the middle one above it
+// below the top GiB (mappings placed by mmap end 4 GiB below it, but
+// MAP_FIXED may put one there: tables_end includes ThreadGroup::map_top;
+// the heap would need some 255 GiB promised to get there), that table and
+// the middle one above it
 // are the only tables of the top GiB, and they are freed directly: clearing
 // their 258 entries and letting free_table scan 1,024 entries to find the
 // two cost ~2,900 instructions (23 us under -icount shift=3) in every
@@ -166,7 +168,8 @@ void clear_slot(Proc* p) {
 // were; a failed fork's copy is freed here.
 static void free_group(ThreadGroup* tg) {
     vm_unreserve_all(tg);
-    if (tg->pagetable) proc_free_pagetable(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top, tg->table_top);
+    const u64 tables_end = tg->table_top > tg->map_top ? tg->table_top : tg->map_top;
+    if (tg->pagetable) proc_free_pagetable(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top, tables_end);
     tgroup_free(tg);
 }
 
@@ -371,6 +374,7 @@ Result<int> fork() {
             ctg->reserved = holes;
             ctg->table_reserved = ptg->table_reserved;
             ctg->table_top = ptg->table_top;
+            ctg->map_top = ptg->map_top;
         }
     }
     if (!copied.ok()) {

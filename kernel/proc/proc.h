@@ -91,7 +91,7 @@ struct ThreadGroup {
     PageTable pagetable = nullptr;
     u64 sz = 0;
     u64 top = 0;
-    SleepLock mm_lock{"mm"};
+    SleepLock mm_lock{"mm", true};
     // What each address should be (lib/vm/regions.h; the heap ends at sz),
     // the heap pages promised but not yet touched (kalloc_reserve: every
     // page of [0, sz) is mapped or promised), and the page faults resolved
@@ -108,6 +108,10 @@ struct ThreadGroup {
     // with the whole table).
     u64 table_reserved = 0;
     u64 table_top = 0;
+    // The highest end of a mapping made since exec (mmap): its tables may
+    // be anywhere below it, up into the top GiB with MAP_FIXED, which
+    // proc_free_pagetable must know (under pt_lock; copied at fork).
+    u64 map_top = 0;
     SpinLock pt_lock{"pt"};
     // Signals (kernel/proc/signal.cc, docs/signals.md): process-directed
     // signals waiting for a thread (bit n: signal n; set and cleared with
@@ -203,6 +207,12 @@ struct Proc {
     u64 clear_tid = 0;       // user address: set 0 and futex-woken at exit (0: none)
     File* held[2] = {};      // files held for the running system call (fd_get)
     u64 retried_va = ~0ull;  // last page fault retried as spurious (kernel/trap.cc)
+    // Locks the page-fault path may need that this thread holds (inode,
+    // buffer and mm sleep locks; file-system operations), and the page a
+    // kernel copy made under them, or under a spinlock, left unfaulted
+    // (kernel/mm/fault.h: vm_fault_later).
+    u32 fault_locks = 0;
+    u64 fault_later = 0;
     Context context{};
     char name[16] = {};
     rlimit::Limit nproc_limit;  // RLIMIT_NPROC (lib/rlimit.h), inherited at fork
