@@ -1,6 +1,6 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace admitrace traceuser
  *                       conskill consshare forkuser sbrkkill sbrkshared
  *                       rmcwd dirrace console
  *                       conswrite pipeatomic badsys renice protlink bigdir
@@ -26,6 +26,8 @@
  *   oomuser  whom the out-of-memory rule may kill for a student and for
  *            root (docs/memory.md);
  *   oomrace  refused student requests beside root's forks: no fork fails;
+ *   admitrace two students asking at once for 60% of memory each: never
+ *            both granted;
  *   traceuser tracing and profiling are root's: the student cannot start,
  *            stop, read or replace them; root's buffers are capped;
  *   conskill a killed 256 KiB console write writes nothing after a line
@@ -438,6 +440,54 @@ static void t_oomrace(void) {
     if (fs != 0) return fail("oomrace", "root's forks that failed (100 = setup)", fs);
     if (rs != 42) return fail("oomrace", "root's holder was killed", rs);
     pass("oomrace", "3 s of refused student requests beside root's forks: none failed, nobody killed");
+}
+
+/* Two students ask at the same moment for 60% of the free pages each: at
+ * most one is granted. Before admission and promise were one step under
+ * kalloc's lock, both could read the same free count (the first one's
+ * promise came only after its lazy heap was laid out) and both were
+ * granted: 120% of memory promised, a page fault later finding none. */
+static void t_admitrace(void) {
+    int both = 0, rounds = 0;
+    for (; rounds < 30 && !both; rounds++) {
+        int go[2], res[2], done[2];
+        if (pipe(go) < 0 || pipe(res) < 0 || pipe(done) < 0) return fail("admitrace", "pipe", -1);
+        int want = freepages() * 3 / 5;
+        for (int k = 0; k < 2; k++) {
+            if (fork() == 0) {
+                close(go[1]);
+                close(res[0]);
+                close(done[1]);
+                if (become_student() < 0) exit(100);
+                char c;
+                read(go[0], &c, 1);
+                c = sbrk(want * 4096) != (char*)-1 ? 'y' : 'n';
+                write(res[1], &c, 1);
+                read(done[0], &c, 1); /* a granted heap is held until both have answered */
+                exit(0);
+            }
+        }
+        close(go[0]);
+        close(res[1]);
+        close(done[0]);
+        write(go[1], "gg", 2);
+        int yes = 0;
+        char c;
+        for (int k = 0; k < 2; k++)
+            if (read(res[0], &c, 1) == 1 && c == 'y') yes++;
+        close(done[1]);
+        close(go[1]);
+        close(res[0]);
+        wait(0);
+        wait(0);
+        if (yes == 2) {
+            printf("admitrace: round %d: two sbrks of %d pages each granted, %d pages free now\n", rounds, want,
+                   freepages());
+            both = 1;
+        }
+    }
+    if (both) return fail("admitrace", "two students were granted the same free pages", rounds);
+    pass("admitrace", "30 rounds of two students asking for 60% of memory at once: never both granted");
 }
 
 /* ---- tracing and profiling are root's ----------------------------- */
@@ -1012,6 +1062,7 @@ static struct test tests[] = {
     {"oomhuge", t_oomhuge},
     {"oomuser", t_oomuser},
     {"oomrace", t_oomrace},
+    {"admitrace", t_admitrace},
     {"traceuser", t_traceuser},
     {"conskill", t_conskill},
     {"consshare", t_consshare},
