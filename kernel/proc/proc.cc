@@ -358,14 +358,16 @@ Result<int> fork() {
             copied = uvm_share(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
         }
         // The child's untouched pages and tables, admitted with the copies
-        // the sharing promised as it went (a refusal undoes the copy).
+        // the sharing promised as it went (a refusal undoes the copy; once
+        // promised, free_group gives them back if the rest fails).
         if (copied.ok()) {
             copied = oom_reserve(holes + ptg->table_reserved, pages);
-            if (!copied.ok()) uvm_dealloc(ctg->pagetable, ptg->sz, 0);
-        }
-        if (copied.ok()) {  // promised: free_group gives it back if the rest fails
-            ctg->reserved = holes;
-            ctg->table_reserved = ptg->table_reserved;
+            if (copied.ok()) {
+                ctg->reserved = holes;
+                ctg->table_reserved = ptg->table_reserved;
+            } else {
+                uvm_dealloc(ctg->pagetable, ptg->sz, 0);
+            }
         }
         if (copied.ok()) {  // the mappings (kernel/mm/mmap.h), their holes promised; a failure leaves none
             auto mapped = vm_mmap_fork(ptg, ctg, ptg->shared());
