@@ -1,6 +1,6 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
- *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace traceuser
+ *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace admitrace traceuser
  *                       conskill consshare forkuser sbrkkill sbrkshared
  *                       rmcwd dirrace console
  *                       conswrite pipeatomic badsys renice protlink bigdir
@@ -26,6 +26,8 @@
  *   oomuser  whom the out-of-memory rule may kill for a student and for
  *            root (docs/memory.md);
  *   oomrace  refused student requests beside root's forks: no fork fails;
+ *   admitrace two students asking at once for 60% of memory each (sbrk),
+ *            or forking with 30% each: never both granted;
  *   traceuser tracing and profiling are root's: the student cannot start,
  *            stop, read or replace them; root's buffers are capped;
  *   conskill a killed 256 KiB console write writes nothing after a line
@@ -440,6 +442,85 @@ static void t_oomrace(void) {
     if (fs != 0) return fail("oomrace", "root's forks that failed (100 = setup)", fs);
     if (rs != 42) return fail("oomrace", "root's holder was killed", rs);
     pass("oomrace", "3 s of refused student requests beside root's forks: none failed, nobody killed");
+}
+
+/* One round of two students asking at the same moment: for 60% of the
+ * free pages each with sbrk, or (forks) each holding a lazy heap of 30%
+ * and then forking (each child is promised its 30% too). Returns how many
+ * of the two requests were granted. A granted heap or child is held until
+ * both have answered. */
+static int admit_round(int forks) {
+    int go[2], res[2], done[2];
+    if (pipe(go) < 0 || pipe(res) < 0 || pipe(done) < 0) return -1;
+    int want = freepages() * (forks ? 3 : 6) / 10;
+    for (int k = 0; k < 2; k++) {
+        if (fork() == 0) {
+            close(go[1]);
+            close(res[0]);
+            close(done[1]);
+            if (become_student() < 0) exit(100);
+            char c = 'n';
+            if (forks && sbrk(want * 4096) == (char*)-1) want = 0; /* then never 'y' */
+            write(res[1], "r", 1);
+            read(go[0], &c, 1);
+            int pid = -1;
+            if (!forks) c = sbrk(want * 4096) != (char*)-1 ? 'y' : 'n';
+            else if (want > 0 && (pid = fork()) == 0) {
+                read(done[0], &c, 1);
+                exit(0);
+            } else c = pid > 0 ? 'y' : 'n';
+            write(res[1], &c, 1);
+            read(done[0], &c, 1);
+            if (pid > 0) wait(0);
+            exit(0);
+        }
+    }
+    close(go[0]);
+    close(res[1]);
+    close(done[0]);
+    char c;
+    for (int k = 0; k < 2; k++) read(res[0], &c, 1); /* ready */
+    write(go[1], "gg", 2);
+    int yes = 0;
+    for (int k = 0; k < 2; k++)
+        if (read(res[0], &c, 1) == 1 && c == 'y') yes++;
+    close(done[1]);
+    close(go[1]);
+    close(res[0]);
+    wait(0);
+    wait(0);
+    return yes;
+}
+
+/* At most one of two simultaneous requests for the same free pages is
+ * granted. Before admission and promise were one step under kalloc's
+ * lock, both could read the same free count (the first one's promise came
+ * only after its lazy heap was laid out, or after fork had shared the
+ * parent's pages) and both were granted: 120% of memory promised, a page
+ * fault later finding none. 30 rounds of sbrks, 30 of forks. */
+static void t_admitrace(void) {
+    int start = freepages();
+    for (int forks = 0; forks < 2; forks++) {
+        for (int round = 0; round < 30; round++) {
+            int before = freepages();
+            int yes = admit_round(forks);
+            if (yes < 0) return fail("admitrace", "pipe", -1);
+            if (yes == 2) {
+                printf("admitrace: %s round %d: both granted with %d pages free before, %d now\n",
+                       forks ? "fork" : "sbrk", round, before, freepages());
+                return fail("admitrace",
+                            forks ? "two forks were promised the same free pages"
+                                  : "two sbrks were granted the same free pages",
+                            round + 1);
+            }
+        }
+    }
+    int end = freepages();
+    if (end != start) {
+        printf("admitrace: %d pages free before, %d after\n", start, end);
+        return fail("admitrace", "a refused request's promises were not given back exactly", end - start);
+    }
+    pass("admitrace", "30 rounds each of two students' sbrks of 60% of memory and forks of 30% at once: never both");
 }
 
 /* ---- tracing and profiling are root's ----------------------------- */
@@ -1014,6 +1095,7 @@ static struct test tests[] = {
     {"oomhuge", t_oomhuge},
     {"oomuser", t_oomuser},
     {"oomrace", t_oomrace},
+    {"admitrace", t_admitrace},
     {"traceuser", t_traceuser},
     {"conskill", t_conskill},
     {"consshare", t_consshare},

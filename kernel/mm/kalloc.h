@@ -14,6 +14,7 @@
 // which leaves them on the list. kalloc_reserved() hands one out.
 #pragma once
 
+#include "lib/oom.h"
 #include "lib/page_refs.h"
 #include "lib/types.h"
 
@@ -37,10 +38,32 @@ u64 kalloc_frames_free();
 // Pages that may still be promised: free frames and free swap slots, less
 // what is promised (the out-of-memory rule's figure with swap).
 u64 kalloc_commit_free();
-// Promise n more pages / take back n promises (admission is the caller's:
-// kernel/proc/oom.cc:oom_admit before reserving).
+// Admission and promise in one step, under the allocator's lock: n pages
+// are promised only if lib/oom.h's admit_promise admits them (for a
+// process that will hold total_after pages) against what is free at that
+// moment, so two callers are never both admitted to the same free pages
+// (kernel/proc/oom.cc:oom_reserve). Nothing is promised unless Admit.
+oom::Verdict kalloc_admit_reserve(u64 n, u64 total_after);
+// Promise n more pages unadmitted (a copy-on-write fork's shared pages as
+// it shares them, a failed page-in putting its promise back) / take back n
+// promises.
 void kalloc_reserve(u64 n);
 void kalloc_unreserve(u64 n);
+// n pages just promised for a call that may still fail: given back when it
+// goes out of scope, unless kept (a process's group holds them then).
+class PromiseHold {
+  public:
+    explicit PromiseHold(u64 n) : n_(n) {}
+    ~PromiseHold() {
+        if (n_) kalloc_unreserve(n_);
+    }
+    PromiseHold(const PromiseHold&) = delete;
+    PromiseHold& operator=(const PromiseHold&) = delete;
+    void keep() { n_ = 0; }
+
+  private:
+    u64 n_;
+};
 u64 kalloc_reserved_pages();
 // A zero-filled page that a reservation promised (the reservation is used
 // up), or null when even those are gone (a race overcommitted).

@@ -286,8 +286,8 @@ void user_init() {
 }
 
 // sbrk: returns the old size. The heap is lazy (kernel/mm/fault.cc): a
-// growth admitted by the out-of-memory rule promises its pages
-// (kalloc_reserve) and maps none; the first touch of each allocates it.
+// growth is admitted by the out-of-memory rule and promised in one step
+// (oom_reserve) and maps none; the first touch of each page allocates it.
 // While other threads run, pages given back stay mapped without
 // PTE_U (ThreadGroup::top): another hart may still hold them in its TLB
 // until its next trap, so freeing them could let a thread write a page
@@ -303,12 +303,15 @@ Result<u64> grow_proc(i64 n) {
         const u64 total = page_round_up(sz + n) / kPageSize;
         // and the page-table pages the first touches will need (none of them fails for want of one)
         const u64 tables = vm::tables_to_cover(tg->table_top, sz + n);
-        Q_CHECK(
-            oom_admit(total - page_round_up(sz) / kPageSize + tables, total + tables));  // nothing promised if refused
+        const u64 pages = total - page_round_up(sz) / kPageSize;
+        Q_CHECK(oom_reserve(pages + tables, total + tables));  // admitted and promised at once; nothing if refused
         LockGuard pt(tg->pt_lock);  // a sibling's fault sees the map and the promise together
-        if (!tg->map.set_break(sz + n, layout::kUserTop)) return Error::NoMemory;
+        if (!tg->map.set_break(sz + n, layout::kUserTop)) {
+            kalloc_unreserve(pages + tables);
+            return Error::NoMemory;
+        }
         const u64 lazy = uvm_grow_lazy(tg->pagetable, sz, sz + n, tg->top, riscv::kPteR | riscv::kPteW);
-        kalloc_reserve(lazy + tables);
+        if (lazy < pages) kalloc_unreserve(pages - lazy);  // pages of [sz, top) kept mapped need none
         tg->reserved += lazy;
         tg->table_reserved += tables;
         if (sz + n > tg->table_top) tg->table_top = sz + n;
@@ -358,9 +361,21 @@ Result<int> fork() {
         } else {  // copy-on-write: its one thread is here, nobody faults meanwhile
             copied = uvm_share(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
         }
-        if (copied.ok()) {  // the mappings (kernel/mm/mmap.h); a failure leaves none in the child
+        // The child's untouched pages and tables, admitted with the copies
+        // the sharing promised as it went (a refusal undoes the copy; once
+        // promised, free_group gives them back if the rest fails).
+        if (copied.ok()) {
+            copied = oom_reserve(holes + ptg->table_reserved, pages);
+            if (copied.ok()) {
+                ctg->reserved = holes;
+                ctg->table_reserved = ptg->table_reserved;
+            } else {
+                uvm_dealloc(ctg->pagetable, ptg->sz, 0);
+            }
+        }
+        if (copied.ok()) {  // the mappings (kernel/mm/mmap.h), their holes promised; a failure leaves none
             auto mapped = vm_mmap_fork(ptg, ctg, ptg->shared());
-            if (mapped.ok()) holes += mapped.value();
+            if (mapped.ok()) ctg->reserved += mapped.value();
             if (!mapped.ok()) {
                 uvm_dealloc(ctg->pagetable, ptg->sz, 0);
                 copied = Error::NoMemory;
@@ -370,9 +385,6 @@ Result<int> fork() {
             ctg->sz = ptg->sz;
             ctg->map = ptg->map;
             vm_file_promises(ctg);  // shared text and file pages hold none
-            kalloc_reserve(holes + ptg->table_reserved);
-            ctg->reserved = holes;
-            ctg->table_reserved = ptg->table_reserved;
             ctg->table_top = ptg->table_top;
             ctg->map_top = ptg->map_top;
         }
