@@ -37,7 +37,7 @@ profile:
 PROF_TEST_SRCS := $(wildcard tests/host/prof_*.cc)
 $(call host_test,prof_tests,$(PROF_TEST_SRCS) $(PROF_TOOL_SRCS) tools/fsbuild.cc)
 PROF_TEST_DEFS := -DQ_QPROF_PATH='"$(QPROF)"'
-$(patsubst %.cc,$(BUILD)/host-san/%.o,$(PROF_TEST_SRCS)): HOST_CXXFLAGS += $(PROF_TEST_DEFS)
+$(call host_test_obj,prof_tests): HOST_CXXFLAGS += $(PROF_TEST_DEFS)
 $(BUILD)/tests/prof_tests: | $(QPROF)
 
 EXTRA_GUEST_SUITES += tests/guest/prof_tests.py

@@ -14,7 +14,6 @@
 TOOLS_LIB_SRCS := tools/fsbuild.cc tools/fscheck.cc
 TOOLS_LIB_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(TOOLS_LIB_SRCS))
 FS_TEST_SRCS := $(wildcard tests/host/fs_*.cc)
-FS_TEST_OBJS := $(patsubst %.cc,$(BUILD)/host-san/%.o,$(FS_TEST_SRCS))
 FS_TESTS := $(BUILD)/tests/fs_tests
 
 $(BUILD)/mkfs: $(BUILD)/host/tools/mkfs.o $(BUILD)/host/tools/fsbuild.o $(BUILD)/host/lib/host/seam_host.o
@@ -25,7 +24,7 @@ $(BUILD)/fsck: $(BUILD)/host/tools/fsck.o $(TOOLS_LIB_OBJS) $(BUILD)/libquanta-h
 
 # The tests also run the mkfs and fsck binaries (exit statuses, messages).
 FS_TEST_DEFS := -DQ_MKFS_PATH='"$(BUILD)/mkfs"' -DQ_FSCK_PATH='"$(BUILD)/fsck"'
-$(FS_TEST_OBJS): HOST_CXXFLAGS += $(FS_TEST_DEFS)
+$(call host_test_obj,fs_tests): HOST_CXXFLAGS += $(FS_TEST_DEFS)
 
 $(call host_test,fs_tests,$(FS_TEST_SRCS) $(TOOLS_LIB_SRCS))
 $(FS_TESTS): | $(BUILD)/mkfs $(BUILD)/fsck
@@ -38,4 +37,4 @@ tools: $(BUILD)/mkfs $(BUILD)/fsck
 fs-tests: $(FS_TESTS)
 	$(FS_TESTS)
 
--include $(wildcard $(BUILD)/host/tools/*.d $(BUILD)/host-san/tools/*.d $(BUILD)/host/tests/host/fs_*.d $(BUILD)/host-san/tests/host/fs_*.d)
+-include $(wildcard $(BUILD)/host/tools/*.d $(BUILD)/host-san/tools/*.d)

@@ -41,7 +41,7 @@ trace:
 TRACE_TEST_SRCS := $(wildcard tests/host/trace_*.cc)
 $(call host_test,trace_tests,$(TRACE_TEST_SRCS) $(TRACE_TOOL_SRCS) tools/fsbuild.cc sim/replay.cc sim/workload.cc)
 TRACE_TEST_DEFS := -DQ_QTRACE_PATH='"$(QTRACE)"'
-$(patsubst %.cc,$(BUILD)/host-san/%.o,$(TRACE_TEST_SRCS)): HOST_CXXFLAGS += $(TRACE_TEST_DEFS)
+$(call host_test_obj,trace_tests): HOST_CXXFLAGS += $(TRACE_TEST_DEFS)
 $(BUILD)/tests/trace_tests: | $(QTRACE)
 -include $(BUILD)/host/tools/qtrace.d
 
