@@ -75,7 +75,7 @@ TRACE_TEST_SRCS := $(wildcard tests/host/trace_*.cc)
 $(call host_test,trace_tests,$(TRACE_TEST_SRCS) $(OBS_READER_SRCS) tools/trace_model.cc tools/trace_output.cc \
   tools/fsbuild.cc sim/replay.cc sim/workload.cc)
 TRACE_TEST_DEFS := -DQ_QTRACE_PATH='"$(QTRACE)"'
-$(patsubst %.cc,$(BUILD)/host-san/%.o,$(TRACE_TEST_SRCS)): HOST_CXXFLAGS += $(TRACE_TEST_DEFS)
+$(call host_test_obj,trace_tests): HOST_CXXFLAGS += $(TRACE_TEST_DEFS)
 $(BUILD)/tests/trace_tests: | $(QTRACE) $(QPROF)
 
 # build/tests/prof_tests: tests/host/prof_*.cc with the reader and
@@ -83,7 +83,7 @@ $(BUILD)/tests/trace_tests: | $(QTRACE) $(QPROF)
 PROF_TEST_SRCS := $(wildcard tests/host/prof_*.cc)
 $(call host_test,prof_tests,$(PROF_TEST_SRCS) $(OBS_READER_SRCS) tools/symbols.cc tools/fsbuild.cc)
 PROF_TEST_DEFS := -DQ_QPROF_PATH='"$(QPROF)"'
-$(patsubst %.cc,$(BUILD)/host-san/%.o,$(PROF_TEST_SRCS)): HOST_CXXFLAGS += $(PROF_TEST_DEFS)
+$(call host_test_obj,prof_tests): HOST_CXXFLAGS += $(PROF_TEST_DEFS)
 $(BUILD)/tests/prof_tests: | $(QPROF)
 
 EXTRA_GUEST_SUITES += tests/guest/trace_tests.py tests/guest/prof_tests.py
