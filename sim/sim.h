@@ -1,6 +1,6 @@
 // sim/sim.h - schedsim: the policies of lib/sched on a simulated multicore.
 //
-// Discrete ticks on C cores. Run queues (Config::queues, sim/queues.h):
+// Discrete ticks on C cores. Run queues (Config::queues, the run-queue core, lib/sched/runqueues.h):
 // one policy instance shared by every core (single), or one per core with
 // the kernel's placement, stealing and balancing (percpu).
 // Two models (Config::model):
