@@ -30,7 +30,6 @@ struct SimCore {
     uint64_t slice_end = 0;   // exact: when its task's slice ends (pick + --slice)
     bool resched = false;     // it should put its task back (preempted)
     bool claimed = false;     // idle, and told to take work this tick
-    bool ipi = false;         // an IPI is pending: drain its wake list
 };
 
 template <typename P, bool kPerCpuQueues>
@@ -48,6 +47,7 @@ struct SimEnv {
     unsigned ncores = 0;
     uint64_t tick = 0;
     uint64_t migrations = 0;
+    uint64_t ipis = 0;  // bit c: core c got an IPI (drain its wake list)
     bool any_claimed = false;
 
     // Before the wake-ups of tick `now`: last tick's claims are void (the
@@ -65,12 +65,12 @@ struct SimEnv {
     bool resched_pending(unsigned c) const { return cores[c].resched; }
     void ipi(unsigned c) {
         cores[c].claimed = true;
-        cores[c].ipi = true;
         any_claimed = true;
+        ipis |= uint64_t{1} << c;
     }
     void resched(unsigned c) {
         cores[c].resched = true;
-        cores[c].ipi = true;
+        ipis |= uint64_t{1} << c;
     }
     void on_wake(q::sched::RqTask&, unsigned) {}
     void on_enqueue(q::sched::RqTask&, unsigned, uint32_t) {}

@@ -364,7 +364,7 @@ template <typename P, bool kPerCpu>
         rq_.charge(*prev, now);  // one tick: picked at now - 1
         rq_.put_back(*prev, now);
     }
-    qs::RqTask* t = rq_.pick(c);
+    qs::RqTask* t = rq_.pick(c, now);
     if (!t) {
         r_.idle++;
         (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
@@ -383,11 +383,11 @@ void Simulator<P, kPerCpu>::tick_seed(uint64_t now) {
 // that preempts the running one there makes it reschedule.
 template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::drain_ipis() {
-    for (unsigned c = 0; c < cfg_.cores; c++) {
-        Core& core = cores_[c];
-        if (!core.ipi) continue;
-        core.ipi = false;
-        if (rq_.drain(c)) core.resched = true;
+    uint64_t& pending = rq_.env().ipis;
+    while (pending) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctzll(pending));
+        pending &= pending - 1;
+        if (rq_.drain(c)) cores_[c].resched = true;
     }
 }
 
@@ -422,14 +422,14 @@ void Simulator<P, kPerCpu>::tick_preempt(uint64_t now) {
 template <typename P, bool kPerCpu>
 [[gnu::always_inline]] inline Task* Simulator<P, kPerCpu>::pick(unsigned c, uint64_t now) {
     if constexpr (kPerCpu) rq_.balance(c, now);
-    qs::RqTask* t = rq_.pick(c);
+    qs::RqTask* t = rq_.pick(c, now);
     return t ? &task_of(*t) : nullptr;
 }
 
 template <typename P, bool kPerCpu>
 template <bool kFair>
 void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
-    if constexpr (kPerCpu) drain_ipis();
+    if (kPerCpu && rq_.env().ipis) drain_ipis();
     const uint64_t slice = cfg_.slice;
     const unsigned ncores = cfg_.cores;
     Core* const cores = cores_.data();

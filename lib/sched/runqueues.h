@@ -147,8 +147,14 @@ class RunQueues {
     // The calls made at every pick are inlined into their caller (one
     // caller each in the kernel; schedsim's loop runs them per core-tick).
     int wake(RqTask& t, Time now, bool woken);
-    bool drain(unsigned cpu);
-    [[gnu::always_inline]] RqTask* pick(unsigned cpu);
+    bool drain(unsigned cpu) {
+        if (!percpu() || !ld(q_[cpu].wake_list)) return false;
+        return drain_list(cpu);
+    }
+    // pick(cpu): the time is read from Env before stealing and again under
+    // the queue's lock (the pick time); pick(cpu, now): both are `now`.
+    RqTask* pick(unsigned cpu) { return pick(cpu, env_.now(), true); }
+    [[gnu::always_inline]] RqTask* pick(unsigned cpu, Time now, bool reread = false);
     [[gnu::always_inline]] void charge(RqTask& t, Time end) {
         TaskGuard g(*this, t);
         charge_to(t, end);
@@ -156,7 +162,11 @@ class RunQueues {
     [[gnu::always_inline]] void put_back(RqTask& t, Time now);
     [[gnu::always_inline]] void stop(RqTask& t, Time now);
     bool tick(unsigned cpu, Time now);
-    void balance(unsigned cpu, Time now);
+    void balance(unsigned cpu, Time now) {
+        if (!percpu() || ncpus_ < 2 || now < q_[cpu].next_balance) return;
+        q_[cpu].next_balance = now + 2 * slice_;
+        balance_due(cpu, now);
+    }
     bool set_affinity(RqTask& t, CpuMask mask, Time now);
     void set_weight(RqTask& t, u32 weight, u8 level);
     // f(policy, queue index) under the lock of t's queue (policy reads and
@@ -178,7 +188,7 @@ class RunQueues {
         P* policy = nullptr;
         RqTask* wake_list = nullptr;  // remote wake-ups, newest first (lock-free)
         u64 fresh_load = 0;           // weights of tasks woken less than a slice ago
-        u32 waking = 0;               // queued woken tasks not picked since
+        u32 waking = 0;               // queued woken tasks not picked since (waking_in/out)
         Time next_balance = 0;        // private to the owning hart
         List<RqTask, &RqTask::member> members;
         List<RqTask, &RqTask::fresh> fresh;  // in wake order
@@ -233,6 +243,13 @@ class RunQueues {
         unsigned lo_, hi_;
     };
 
+    // Room for every queue's QueueLoad, left uninitialised (callers fill the
+    // first ncpus_).
+    union Loads {
+        QueueLoad q[kMax];
+        Loads() {}
+    };
+
     // Relaxed atomics where harts run in parallel, plain accesses otherwise.
     template <class T>
     static T ld(const T& x) {
@@ -272,7 +289,14 @@ class RunQueues {
     [[gnu::always_inline]] unsigned lock_queue_of(const RqTask& t);
     // The loads as select_cpu and steal_victim read them: in place when
     // nobody changes them concurrently, else a relaxed snapshot into buf.
-    const QueueLoad* view(QueueLoad* buf) const;
+    const QueueLoad* view(Loads& buf) const;
+    // A change of loads, fresh loads or member weights (schedsim's balance
+    // recomputes its quick-exit figures only after one).
+    void changed() {
+        if constexpr (!Env::kConcurrent) version_++;
+    }
+    void waking_in(unsigned i);
+    void waking_out(unsigned i);
 
     void count(unsigned i, RqTask& t, bool fresh);
     void uncount(unsigned i, RqTask& t);
@@ -281,7 +305,14 @@ class RunQueues {
     void level_in(Queue& q, u8 level);
     void level_out(Queue& q, u8 level);
     u32 lightest(u64 bits) const;
-    void expire(unsigned i, Time now);
+    // Under queue i's lock: tasks runnable for a slice or more leave the
+    // fresh list (in wake order; one migrated in out of order waits for
+    // those before it).
+    void expire(unsigned i, Time now) {
+        const RqTask* t = q_[i].fresh.front();
+        if (t && now - t->woke_at >= slice_) expire_list(i, now);
+    }
+    void expire_list(unsigned i, Time now);
 
     [[gnu::always_inline]] void charge_to(RqTask& t, Time end);
     void charge_current(int cpu, Time now);
@@ -304,11 +335,20 @@ class RunQueues {
     bool try_migrate(RqTask& t, unsigned src, unsigned dst, Time now, MoveReason why);
     template <class F>
     void scan(unsigned i, F&& f);
-    u64 service(const RqTask& t, Time now) const { return t.service.at(now, half_life_); }
-    void least_served(RqTask* const* seen, usize n, QueueLoad& l, Time now) const;
+    // Services compared in one scan: in the half-life epoch of `now`.
+    u64 epoch(Time now) const { return now / half_life_; }
+    static u64 service(const RqTask& t, u64 epoch) { return t.service.in_epoch(epoch); }
+    static void least_served(RqTask* const* seen, usize n, QueueLoad& l, u64 epoch);
+    bool drain_list(unsigned cpu);
+    void balance_due(unsigned self, Time now);
     void steal(unsigned cpu, Time now);
-    void pull(unsigned cpu, Time now);
+    // Before a pick (percpu): a woken task waiting elsewhere may be pulled.
+    void pull(unsigned cpu, Time now) {
+        if (ld(waking_mask_) & ~(CpuMask{1} << cpu)) pull_lead(cpu, now);
+    }
+    void pull_lead(unsigned cpu, Time now);
     bool could_move(const QueueLoad& l, unsigned i, u64 dst_load) const;
+    u64 settled(unsigned i) const;
 
     Env env_{};
     bool percpu_ = true;
@@ -320,6 +360,13 @@ class RunQueues {
     Queue q_[kMax];
     QueueLoad loads_[kMax] = {};  // load, nr, running (percpu) of each queue
     RqTask* cur_[kMax] = {};      // picked by hart c, not put back or stopped
+    CpuMask waking_mask_ = 0;     // queues with waking > 0
+    // schedsim only (sequential): load changes, and balance's quick-exit
+    // figures as of version cached_ (the largest settled load, the lightest
+    // member weight of any queue).
+    u64 version_ = 0, cached_ = ~u64{0};
+    u64 max_settled_ = 0;
+    u32 lightest_all_ = 0;
 };
 
 // ---- set-up ---------------------------------------------------------------
@@ -349,18 +396,41 @@ inline unsigned RunQueues<Env>::lock_queue_of(const RqTask& t) {
 }
 
 template <class Env>
-const QueueLoad* RunQueues<Env>::view(QueueLoad* buf) const {
+const QueueLoad* RunQueues<Env>::view(Loads& buf) const {
     if constexpr (!Env::kConcurrent) {
         (void)buf;
         return loads_;
     }
     for (unsigned i = 0; i < ncpus_; i++) {
-        buf[i] = QueueLoad{};
-        buf[i].load = ld(loads_[i].load);
-        buf[i].nr = ld(loads_[i].nr);
-        buf[i].running = ld(loads_[i].running);
+        buf.q[i] = QueueLoad{};
+        buf.q[i].load = ld(loads_[i].load);
+        buf.q[i].nr = ld(loads_[i].nr);
+        buf.q[i].running = ld(loads_[i].running);
     }
-    return buf;
+    return buf.q;
+}
+
+// Under queue i's lock: a woken task not picked since joins / leaves it
+// (waking_mask_ says which queues hold one: pull looks only there).
+template <class Env>
+void RunQueues<Env>::waking_in(unsigned i) {
+    if (q_[i].waking++ == 0) {
+        if constexpr (Env::kConcurrent) {
+            __atomic_fetch_or(&waking_mask_, CpuMask{1} << i, __ATOMIC_RELAXED);
+        } else {
+            waking_mask_ |= CpuMask{1} << i;
+        }
+    }
+}
+
+template <class Env>
+void RunQueues<Env>::waking_out(unsigned i) {
+    if (q_[i].waking == 0 || --q_[i].waking != 0) return;
+    if constexpr (Env::kConcurrent) {
+        __atomic_fetch_and(&waking_mask_, ~(CpuMask{1} << i), __ATOMIC_RELAXED);
+    } else {
+        waking_mask_ &= ~(CpuMask{1} << i);
+    }
 }
 
 // load, nr and fresh_load change by atomic adds: a remote wake-up counts
@@ -375,6 +445,7 @@ void RunQueues<Env>::count(unsigned i, RqTask& t, bool fresh) {
         t.in_fresh = true;
     }
     t.counted = true;
+    changed();
 }
 
 // Under queue i's lock.
@@ -388,6 +459,7 @@ void RunQueues<Env>::uncount(unsigned i, RqTask& t) {
         if (t.fresh.linked()) t.fresh.unlink();
     }
     t.counted = false;
+    changed();
 }
 
 // Under queue i's lock: t (counted there) joins its lists.
@@ -414,6 +486,7 @@ void RunQueues<Env>::level_in(Queue& q, u8 level) {
     if (q.levels[level]++ == 0) {
         q.level_bits |= u64{1} << level;
         st(q.min_weight, lightest(q.level_bits));
+        changed();
     }
 }
 
@@ -422,6 +495,7 @@ void RunQueues<Env>::level_out(Queue& q, u8 level) {
     if (--q.levels[level] == 0) {
         q.level_bits &= ~(u64{1} << level);
         st(q.min_weight, lightest(q.level_bits));
+        changed();
     }
 }
 
@@ -435,16 +509,15 @@ u32 RunQueues<Env>::lightest(u64 bits) const {
     return lo < hi ? lo : hi;
 }
 
-// Under queue i's lock: tasks runnable for a slice or more leave the fresh
-// list (in wake order; one migrated in out of order waits for those before it).
 template <class Env>
-void RunQueues<Env>::expire(unsigned i, Time now) {
+void RunQueues<Env>::expire_list(unsigned i, Time now) {
     Queue& q = q_[i];
     while (RqTask* t = q.fresh.front()) {
         if (now - t->woke_at < slice_) return;
         q.fresh.remove(*t);
         t->in_fresh = false;
         sub(q.fresh_load, static_cast<u64>(t->se.weight));
+        changed();
     }
 }
 

@@ -23,8 +23,8 @@ bool RunQueues<Env>::migrate_locked(RqTask& t, unsigned src, unsigned dst, Time 
     if (t.queue != static_cast<i32>(src) || !t.se.queued || !t.counted || !mask_has(t.affinity, dst)) return false;
     migrate(*q_[src].policy, *q_[dst].policy, t.se, now);
     if (t.waking) {  // the pull hint follows it
-        if (ld(q_[src].waking)) sub(q_[src].waking, 1u);
-        add(q_[dst].waking, 1u);
+        waking_out(src);
+        waking_in(dst);
     }
     const bool fresh = t.in_fresh;
     unlink(src, t);
@@ -62,10 +62,10 @@ void RunQueues<Env>::scan(unsigned i, F&& f) {
 
 // Queue i's least served task among `seen` (for rotations).
 template <class Env>
-void RunQueues<Env>::least_served(RqTask* const* seen, usize n, QueueLoad& l, Time now) const {
+void RunQueues<Env>::least_served(RqTask* const* seen, usize n, QueueLoad& l, u64 epoch) {
     for (usize j = 0; j < n; j++) {
         const RqTask& t = *seen[j];
-        const u64 s = service(t, now);
+        const u64 s = service(t, epoch);
         if (l.min_weight == 0 || behind(s, t.se.weight, l.min_service, l.min_weight)) {
             l.min_service = s;
             l.min_weight = t.se.weight;
@@ -77,15 +77,16 @@ void RunQueues<Env>::least_served(RqTask* const* seen, usize n, QueueLoad& l, Ti
 // most waiting.
 template <class Env>
 void RunQueues<Env>::steal(unsigned cpu, Time now) {
-    QueueLoad buf[kMax];
+    Loads buf;
     const int victim = steal_victim(view(buf), ncpus_, cpu);
     if (victim < 0) return;
     const unsigned v = static_cast<unsigned>(victim);
     PairGuard g(*this, cpu, v);
     RqTask* best = nullptr;
+    const u64 e = epoch(now);
     scan(v, [&](RqTask& t) {
         if (!t.se.queued || t.moved || !mask_has(t.affinity, cpu)) return;
-        if (!best || behind(service(t, now), t.se.weight, service(*best, now), best->se.weight)) best = &t;
+        if (!best || behind(service(t, e), t.se.weight, service(*best, e), best->se.weight)) best = &t;
     });
     if (best) migrate_locked(*best, v, cpu, now, MoveReason::Steal);
 }
@@ -95,9 +96,10 @@ void RunQueues<Env>::steal(unsigned cpu, Time now) {
 // lead (balance.h pull_beats). Only queues whose hint says they hold such
 // a task are locked; the first that qualifies moves.
 template <class Env>
-void RunQueues<Env>::pull(unsigned cpu, Time now) {
-    for (unsigned i = 0; i < ncpus_; i++) {
-        if (i == cpu || ld(q_[i].waking) == 0) continue;
+void RunQueues<Env>::pull_lead(unsigned cpu, Time now) {
+    for (CpuMask m = ld(waking_mask_) & ~(CpuMask{1} << cpu); m; m &= m - 1) {
+        const unsigned i = ctz64(m);
+        if (i >= ncpus_) break;
         PairGuard g(*this, cpu, i);
         charge_current(static_cast<int>(i), now);
         const Lead l = q_[i].policy->lead();
@@ -108,6 +110,13 @@ void RunQueues<Env>::pull(unsigned cpu, Time now) {
         if (!pull_beats(l, q_[cpu].policy->lead())) continue;
         if (migrate_locked(t, i, cpu, now, MoveReason::Steal)) return;
     }
+}
+
+// Queue i's load counting settled tasks only (a hint).
+template <class Env>
+u64 RunQueues<Env>::settled(unsigned i) const {
+    const u64 fresh = ld(q_[i].fresh_load), load = ld(loads_[i].load);
+    return load > fresh ? load - fresh : 0;
 }
 
 // Could a task of queue i (settled load l.load) move to a queue of load
@@ -121,21 +130,33 @@ bool RunQueues<Env>::could_move(const QueueLoad& l, unsigned i, u64 dst_load) co
     return lightest != 0 && lightest <= l.load - dst_load;
 }
 
-// Periodic balancing for hart self (percpu; every two slices, staggered):
+// Periodic balancing for hart self (percpu; every two slices, staggered;
+// balance() tests whether it is due):
 // pull the move PullChooser likes best among up to kScan tasks of every
 // queue that could give one. Loads count settled tasks only.
 template <class Env>
-void RunQueues<Env>::balance(unsigned self, Time now) {
-    if (!percpu() || ncpus_ < 2) return;
-    Queue& me = q_[self];
-    if (now < me.next_balance) return;
-    me.next_balance = now + 2 * slice_;
-    QueueLoad snap[kMax];
+void RunQueues<Env>::balance_due(unsigned self, Time now) {
+    if constexpr (!Env::kConcurrent) {
+        // Quick exit: no queue is heavier than this one by the lightest
+        // member weight of any queue (recomputed only after a change).
+        if (cached_ != version_) {
+            cached_ = version_;
+            max_settled_ = 0;
+            lightest_all_ = ~u32{0};
+            for (unsigned i = 0; i < ncpus_; i++) {
+                if (settled(i) > max_settled_) max_settled_ = settled(i);
+                if (q_[i].min_weight && q_[i].min_weight < lightest_all_) lightest_all_ = q_[i].min_weight;
+            }
+        }
+        const u64 mine = settled(self);
+        if (max_settled_ <= mine || max_settled_ - mine < lightest_all_) return;
+    }
+    Loads loads;
+    QueueLoad* snap = loads.q;
     u64 max_load = 0;
     for (unsigned i = 0; i < ncpus_; i++) {
         snap[i] = QueueLoad{};
-        const u64 fresh = ld(q_[i].fresh_load), load = ld(loads_[i].load);
-        snap[i].load = load > fresh ? load - fresh : 0;
+        snap[i].load = settled(i);
         snap[i].nr = ld(loads_[i].nr);
         snap[i].running = ld(loads_[i].running);
         if (i != self && snap[i].load > max_load) max_load = snap[i].load;
@@ -148,10 +169,11 @@ void RunQueues<Env>::balance(unsigned self, Time now) {
     if (!sources) return;
     RqTask* seen[kScan];
     usize n = 0;
+    const u64 e = epoch(now);
     {
         Guard g(*this, self);
         scan(self, [&](RqTask& t) { seen[n++] = &t; });
-        least_served(seen, n, snap[self], now);
+        least_served(seen, n, snap[self], e);
     }
     PullChooser pc(snap, self);
     for (; sources; sources &= sources - 1) {
@@ -159,10 +181,10 @@ void RunQueues<Env>::balance(unsigned self, Time now) {
         Guard g(*this, i);
         n = 0;
         scan(i, [&](RqTask& t) { seen[n++] = &t; });
-        least_served(seen, n, snap[i], now);
+        least_served(seen, n, snap[i], e);
         for (usize j = 0; j < n; j++) {
             RqTask& t = *seen[j];
-            if (t.se.queued && mask_has(t.affinity, self)) pc.offer(&t, i, t.se.weight, service(t, now), t.moved);
+            if (t.se.queued && mask_has(t.affinity, self)) pc.offer(&t, i, t.se.weight, service(t, e), t.moved);
         }
     }
     if (pc.best()) try_migrate(*static_cast<RqTask*>(pc.best()), pc.src(), self, now, MoveReason::Balance);
@@ -182,7 +204,7 @@ bool RunQueues<Env>::set_affinity(RqTask& t, CpuMask mask, Time now) {
     const unsigned hart = t.se.cpu;
     const int cpu = hart < ncpus_ && ld(cur_[hart]) == &t ? static_cast<int>(hart) : -1;  // running there
     if (t.se.queued && src >= 0 && !mask_has(mask, static_cast<unsigned>(src))) {
-        QueueLoad buf[kMax];
+        Loads buf;
         const int dst = select_cpu(view(buf), ncpus_, -1, mask, false, t.se.weight);
         try_migrate(t, static_cast<unsigned>(src), static_cast<unsigned>(dst), now, MoveReason::Affinity);
         kick(t, static_cast<unsigned>(dst), Kick{});

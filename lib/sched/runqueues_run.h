@@ -29,7 +29,7 @@ template <class Env>
 int RunQueues<Env>::wake(RqTask& t, Time now, bool woken) {
     unsigned target = 0;
     if (percpu()) {
-        QueueLoad buf[kMax];
+        Loads buf;
         const bool warm = t.queue >= 0 && t.last_ran != kNoTime && now - t.last_ran < slice_;
         const int c = select_cpu(view(buf), ncpus_, t.queue, t.affinity, warm, t.se.weight, preempt_mask(t, now));
         target = c > 0 ? static_cast<unsigned>(c) : 0;
@@ -58,7 +58,7 @@ typename RunQueues<Env>::Kick RunQueues<Env>::enqueue_woken(unsigned i, RqTask& 
     link(i, t);
     if (charge_at_wake_) charge_current(percpu() ? static_cast<int>(target) : -1, now);
     q.policy->enqueue(t.se, now);
-    if (t.waking) add(q.waking, 1u);
+    if (t.waking) waking_in(i);
     env_.on_enqueue(t, target, nr(i));
     if (percpu()) {
         const RqTask* r = cur_[target];
@@ -123,13 +123,12 @@ void RunQueues<Env>::wake_thief(const RqTask& t, unsigned target) {
     }
 }
 
+// drain() found the wake list not empty: queue it, oldest first.
 template <class Env>
-bool RunQueues<Env>::drain(unsigned cpu) {
-    if (!percpu()) return false;
+bool RunQueues<Env>::drain_list(unsigned cpu) {
     Queue& q = q_[cpu];
     RqTask* list;
     if constexpr (Env::kConcurrent) {
-        if (!__atomic_load_n(&q.wake_list, __ATOMIC_RELAXED)) return false;
         list = __atomic_exchange_n(&q.wake_list, nullptr, __ATOMIC_ACQUIRE);
     } else {
         list = q.wake_list;
@@ -159,17 +158,16 @@ bool RunQueues<Env>::drain(unsigned cpu) {
 // ---- the running task -------------------------------------------------------
 
 template <class Env>
-inline RqTask* RunQueues<Env>::pick(unsigned cpu) {
+inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
     const unsigned i = percpu() ? cpu : 0;
     if (percpu()) {
         drain(cpu);
-        const Time start = env_.now();
-        if (nr(i) == 0) steal(cpu, start);
-        if (ncpus_ > 1) pull(cpu, start);
+        if (nr(i) == 0) steal(cpu, now);
+        if (ncpus_ > 1) pull(cpu, now);
     }
     Guard g(*this, i);
     Queue& q = q_[i];
-    const Time now = env_.now();
+    if (reread) now = env_.now();
     if (percpu()) expire(i, now);
     Entity* e = q.policy->pick(cpu, now);
     if (!e) return nullptr;
@@ -177,7 +175,7 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu) {
     if (percpu()) {
         if (t.waking) {
             t.waking = false;
-            sub(q.waking, 1u);
+            waking_out(i);
         }
         t.moved = false;
     }
@@ -236,6 +234,7 @@ void RunQueues<Env>::set_weight(RqTask& t, u32 weight, u8 level) {
     TaskGuard g(*this, t);
     const unsigned i = g.index();
     if (t.counted) {
+        changed();
         const u64 old = t.se.weight;
         add(loads_[i].load, static_cast<u64>(weight));
         sub(loads_[i].load, old);
