@@ -347,7 +347,7 @@ class RunQueues {
         if (ld(waking_mask_) & ~(CpuMask{1} << cpu)) pull_lead(cpu, now);
     }
     void pull_lead(unsigned cpu, Time now);
-    bool could_move(const QueueLoad& l, unsigned i, u64 dst_load) const;
+    bool could_move(unsigned i, u64 dst_load) const;
     u64 settled(unsigned i) const;
 
     Env env_{};

@@ -119,15 +119,17 @@ u64 RunQueues<Env>::settled(unsigned i) const {
     return load > fresh ? load - fresh : 0;
 }
 
-// Could a task of queue i (settled load l.load) move to a queue of load
-// `dst_load`? Only one lighter than the difference of loads, or as heavy
-// (a rotation), and only if one is waiting (judge_move): so only if the
-// lightest is no heavier than the difference.
+// Could a task of queue i move to a queue of load `dst_load`? Only one
+// lighter than the difference of settled loads, or as heavy (a rotation),
+// and only if one is waiting (judge_move): so only if the lightest is no
+// heavier than the difference.
 template <class Env>
-bool RunQueues<Env>::could_move(const QueueLoad& l, unsigned i, u64 dst_load) const {
-    if (l.nr <= l.running || l.load <= dst_load) return false;
+bool RunQueues<Env>::could_move(unsigned i, u64 dst_load) const {
+    if (ld(loads_[i].nr) <= ld(loads_[i].running)) return false;
+    const u64 load = settled(i);
+    if (load <= dst_load) return false;
     const u32 lightest = ld(q_[i].min_weight);
-    return lightest != 0 && lightest <= l.load - dst_load;
+    return lightest != 0 && lightest <= load - dst_load;
 }
 
 // Periodic balancing for hart self (percpu; every two slices, staggered;
@@ -151,22 +153,19 @@ void RunQueues<Env>::balance_due(unsigned self, Time now) {
         const u64 mine = settled(self);
         if (max_settled_ <= mine || max_settled_ - mine < lightest_all_) return;
     }
-    Loads loads;
+    const u64 self_load = settled(self);
+    CpuMask sources = 0;  // queues a task could come from
+    for (unsigned i = 0; i < ncpus_; i++)
+        if (i != self && could_move(i, self_load)) sources |= CpuMask{1} << i;
+    if (!sources) return;
+    Loads loads;  // what the chooser compares: settled loads, least served tasks
     QueueLoad* snap = loads.q;
-    u64 max_load = 0;
     for (unsigned i = 0; i < ncpus_; i++) {
         snap[i] = QueueLoad{};
         snap[i].load = settled(i);
         snap[i].nr = ld(loads_[i].nr);
         snap[i].running = ld(loads_[i].running);
-        if (i != self && snap[i].load > max_load) max_load = snap[i].load;
     }
-    const u64 self_load = snap[self].load;
-    if (max_load <= self_load) return;
-    CpuMask sources = 0;  // queues a task could come from
-    for (unsigned i = 0; i < ncpus_; i++)
-        if (i != self && could_move(snap[i], i, self_load)) sources |= CpuMask{1} << i;
-    if (!sources) return;
     RqTask* seen[kScan];
     usize n = 0;
     const u64 e = epoch(now);
