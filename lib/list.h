@@ -53,6 +53,11 @@ class List {
     void push_front(T& item) { (item.*Node).insert_after(head_); }
     static void remove(T& item) { (item.*Node).unlink(); }
     T* front() { return empty() ? nullptr : from_node(head_.next); }
+    // The element after `item` (linked here), or null after the last.
+    T* next(T& item) {
+        ListNode* n = (item.*Node).next;
+        return n == &head_ ? nullptr : from_node(n);
+    }
     T* pop_front() {
         T* t = front();
         if (t) remove(*t);

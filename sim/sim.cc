@@ -19,8 +19,8 @@
 #include <stdexcept>
 
 #include "sim/fluid_world.h"
-#include "sim/queues.h"
 #include "sim/rng.h"
+#include "sim/rq_env.h"
 #include "sim/source.h"
 #include "sim/task.h"
 
@@ -77,13 +77,7 @@ class Progress {
     bool shown_ = false;
 };
 
-// One core's state between ticks.
-struct Core {
-    Task* running = nullptr;  // ran last tick and is still runnable
-    Task* last = nullptr;     // the last task it executed (context switches)
-    uint64_t ran = 0;         // exact: ticks run since the pick
-    bool resched = false;     // exact: a woken task preempts the running one
-};
+using Core = SimCore;
 
 // The loop is instantiated for each concrete policy class (all are final),
 // so the per-core-tick policy calls are direct and inlined, not virtual.
@@ -91,13 +85,8 @@ template <typename P, bool kPerCpu>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
-        : cfg_(cfg),
-          fixed_(fixed),
-          source_(cfg, fixed),
-          queues_(cfg),
-          cores_(cfg.cores),
-          fair_(cfg.fairness),
-          world_(cfg, fixed) {
+        : cfg_(cfg), fixed_(fixed), source_(cfg, fixed), cores_(cfg.cores), fair_(cfg.fairness), world_(cfg, fixed) {
+        init_queues();
         spec_task_.assign(fixed.size(), nullptr);
         for (size_t i = 0; i < fixed.size(); i++) {
             for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
@@ -110,6 +99,7 @@ class Simulator {
     Result collect() const;
 
   private:
+    void init_queues();
     void spawn(const TaskSpec& s, size_t fixed_index, uint64_t now);
     void make_runnable(Task& t);
     void leave_runnable(Task& t);
@@ -134,10 +124,11 @@ class Simulator {
     void tick_seed(uint64_t now);
     template <bool kFair>
     void tick_exact(uint64_t now);
-    void wake_preempt(Task& t);
-    void tick_preempt(uint64_t slice);
+    void drain_ipis();
+    void tick_preempt(uint64_t now);
+    Task* pick(unsigned c, uint64_t now);
     template <bool kFair>
-    void run_exact(Core& core, Task& t, uint64_t now);
+    void stop_exact(Core& core, uint64_t now);
 
     const Config& cfg_;
     const std::vector<TaskSpec>& fixed_;
@@ -145,7 +136,10 @@ class Simulator {
     // policy sees the same tasks and (per task, per executed tick) blocking
     // decisions.
     TaskSource source_;
-    QueueSet<P, kPerCpu> queues_;
+    // The run queues: the kernel's core (lib/sched/runqueues.h), one policy
+    // instance per queue.
+    q::sched::RunQueues<SimEnv<P, kPerCpu>> rq_;
+    std::vector<q::sched::PolicyStorage> storage_;
     std::deque<Task> tasks_;
     struct Sleeper {
         uint64_t wake, seq;
@@ -166,12 +160,35 @@ class Simulator {
     size_t next_change_ = 0;
     std::vector<Task*> spec_task_;
     std::vector<Core> cores_;
-    std::vector<Task*> placed_;  // exact: enqueued by arrivals/wake-ups this tick
     uint64_t runnable_ = 0;
     const bool fair_;   // Config::fairness: world_ runs and lags are sampled
     FluidWorld world_;  // the fluid reference schedule
     Result r_;
 };
+
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::init_queues() {
+    q::sched::RqConfig rc;
+    rc.percpu = kPerCpu;
+    rc.ncpus = cfg_.cores;
+    rc.slice = cfg_.slice;
+    rc.table = cfg_.weights;
+    rc.charge_at_wake = cfg_.model == Model::Exact;  // the seed harness charged after placing
+    rq_.init(rc);
+    rq_.env().cores = cores_.data();
+    rq_.env().ncores = cfg_.cores;
+    q::sched::PolicyConfig pc;
+    pc.table = cfg_.weights;
+    pc.slice = cfg_.slice;
+    pc.sleep_decay = cfg_.sleep_decay;
+    storage_.resize(rq_.queues());
+    for (unsigned i = 0; i < rq_.queues(); i++) {
+        pc.queue = i;  // as the kernel: each queue's lottery draws its own sequence
+        auto* p = static_cast<P*>(q::sched::construct_policy(cfg_.policy, storage_[i], pc));
+        p->set_cpus(kPerCpu ? 1 : cfg_.cores);  // cores sharing the queue: EEVDF caps infeasible weights
+        rq_.attach(i, p);
+    }
+}
 
 template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::make_runnable(Task&) {
@@ -220,14 +237,13 @@ void Simulator<P, kPerCpu>::spawn(const TaskSpec& s, size_t fixed_index, uint64_
     t.remaining = s.runtime;
     t.block_chance = s.block_chance;
     t.may_block = s.block_chance > 0;
-    qs::set_priority(t.e, cfg_.weights, s.level);
-    t.e.owner = &t;
+    qs::set_priority(t.se, cfg_.weights, s.level);
+    t.se.owner = &t;
     t.affinity = s.affinity;
-    t.e.request = s.request;  // before its first enqueue: its first deadline uses it
+    t.se.request = s.request;  // before its first enqueue: its first deadline uses it
     r_.spawned++;
     make_runnable(t);
-    queues_.place(t, now);
-    if (cfg_.model == Model::Exact) placed_.push_back(&t);
+    rq_.wake(t, now, false);
 }
 
 template <typename P, bool kPerCpu>
@@ -245,8 +261,7 @@ void Simulator<P, kPerCpu>::wakeups(uint64_t now) {
         t.woke = now;
         t.undispatched = true;
         make_runnable(t);
-        queues_.place(t, now);
-        if (cfg_.model == Model::Exact) placed_.push_back(&t);
+        rq_.wake(t, now, true);
     }
 }
 
@@ -265,7 +280,7 @@ template <typename P, bool kPerCpu>
     }
     if (stops_after_tick(t, now)) {
         leave_runnable(t);
-        queues_.stop(t, static_cast<unsigned>(&core - cores_.data()), now);
+        rq_.stop(t, now + 1);  // its last tick uncharged (the seed harness's quirk)
         return;
     }
     core.running = &t;
@@ -316,7 +331,7 @@ void Simulator<P, kPerCpu>::level_changes(uint64_t now) {
 
 template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::change_level(Task& t, uint8_t level) {
-    queues_.reweight(t, qs::weight_table(cfg_.weights)[level], level);
+    rq_.set_weight(t, qs::weight_table(cfg_.weights)[level], level);
 }
 
 // After an executed tick that did not finish t: does it block now? (Its
@@ -346,56 +361,47 @@ template <typename P, bool kPerCpu>
     Core& core = cores_[c];
     if (Task* prev = core.running) {
         core.running = nullptr;
-        queues_.charge(*prev, 1, now);
-        queues_.requeue(*prev, c, now);
+        rq_.charge(*prev, now);  // one tick: picked at now - 1
+        rq_.put_back(*prev, now);
     }
-    qs::Entity* e = queues_.pick(c, now);
-    if (!e) {
+    qs::RqTask* t = rq_.pick(c, now);
+    if (!t) {
         r_.idle++;
         (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
         return;
     }
-    execute(core, *static_cast<Task*>(e->owner), now);
+    execute(core, task_of(*t), now);
 }
 
 template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::tick_seed(uint64_t now) {
-    for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);
+    for (unsigned c = 0; c < cfg_.cores; c++) core_tick(c, now);  // nobody preempts: resched is not read
 }
 
-// Exact model, step 1's second half: the kernel's wake-up path. single: an
-// idle core takes the task, else the first core whose running task it
-// preempts reschedules (called when no idle core is left for it). percpu:
-// the core of the queue it was placed on reschedules if the task preempts
-// what runs there (an idle core picks it anyway; another idle core would
-// steal it when it picks).
+// Exact model, after the wake-ups (percpu): the cores that got an IPI
+// drain their wake lists, as the kernel's IPI handler does; a woken task
+// that preempts the running one there makes it reschedule.
 template <typename P, bool kPerCpu>
-void Simulator<P, kPerCpu>::wake_preempt(Task& t) {
-    if constexpr (kPerCpu) {
-        Core& core = cores_[static_cast<unsigned>(t.q)];
-        if (core.running && core.running != &t && queues_.of(t).preempts(t.e, core.running->e)) core.resched = true;
-        return;
-    }
-    for (Core& core : cores_) {
-        if (core.running && !core.resched && queues_.of(t).preempts(t.e, core.running->e)) {
-            core.resched = true;
-            return;
-        }
+void Simulator<P, kPerCpu>::drain_ipis() {
+    uint64_t& pending = rq_.env().ipis;
+    while (pending) {
+        const unsigned c = static_cast<unsigned>(__builtin_ctzll(pending));
+        pending &= pending - 1;
+        if (rq_.drain(c)) cores_[c].resched = true;
     }
 }
 
-// Exact model, step 4 for one core: execute one tick, charge it, and stop
-// the task if it finished or blocked (after the charge, as policy.h says).
+// Exact model, step 4's end for one core: its task executed tick now and
+// finished or blocked; it is charged and stops (after the charge, as
+// policy.h says).
 template <typename P, bool kPerCpu>
 template <bool kFair>
-[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::run_exact(Core& core, Task& t, uint64_t now) {
-    t.execs++;
-    core.ran++;
-    queues_.charge(t, 1, now);
-    if (!stops_after_tick(t, now)) return;
+[[gnu::always_inline]] inline void Simulator<P, kPerCpu>::stop_exact(Core& core, uint64_t now) {
+    Task& t = *core.running;
     leave_runnable(t);
     note_deschedule<kFair>(t);
-    queues_.stop(t, static_cast<unsigned>(&core - cores_.data()), now);
+    rq_.charge(t, now + 1);
+    rq_.stop(t, now + 1);
     core.running = nullptr;
 }
 
@@ -404,69 +410,72 @@ template <bool kFair>
 // task should take over (EEVDF: it is ineligible and an eligible one is due
 // earlier).
 template <typename P, bool kPerCpu>
-void Simulator<P, kPerCpu>::tick_preempt(uint64_t slice) {
-    for (Core& core : cores_) {
-        Task* t = core.running;
-        if (t && !core.resched && core.ran < slice && queues_.of(*t).preempts_current(t->e)) core.resched = true;
+void Simulator<P, kPerCpu>::tick_preempt(uint64_t now) {
+    for (unsigned c = 0; c < cfg_.cores; c++) {
+        Core& core = cores_[c];
+        if (core.running && !core.resched && now < core.slice_end && rq_.tick(c, now)) core.resched = true;
     }
+}
+
+// Core c picks (percpu: balancing first when due, as the kernel's
+// scheduler loop does).
+template <typename P, bool kPerCpu>
+[[gnu::always_inline]] inline Task* Simulator<P, kPerCpu>::pick(unsigned c, uint64_t now) {
+    if constexpr (kPerCpu) rq_.balance(c, now);
+    qs::RqTask* t = rq_.pick(c, now);
+    return t ? &task_of(*t) : nullptr;
 }
 
 template <typename P, bool kPerCpu>
 template <bool kFair>
 void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
-    // Idle cores counted before the wake-ups: a core freed by a stop last
-    // tick picks now.
-    if (!placed_.empty()) {
-        unsigned idle = 0;
-        if constexpr (!kPerCpu) {
-            for (const Core& core : cores_) idle += core.running == nullptr;
-        }
-        for (Task* t : placed_) {
-            if (idle) {
-                idle--;
-                continue;
-            }
-            wake_preempt(*t);
-        }
-        placed_.clear();
-    }
+    if (kPerCpu && rq_.env().ipis) drain_ipis();
     const uint64_t slice = cfg_.slice;
-    if (cfg_.tick_period && now % cfg_.tick_period == 0) tick_preempt(slice);
-    for (unsigned c = 0; c < cfg_.cores; c++) {
-        Core& core = cores_[c];
+    const unsigned ncores = cfg_.cores;
+    Core* const cores = cores_.data();
+    if (cfg_.tick_period && now % cfg_.tick_period == 0) tick_preempt(now);
+    for (unsigned c = 0; c < ncores; c++) {
+        Core& core = cores[c];
         Task* t = core.running;
-        if (t && (core.ran >= slice || core.resched)) {
+        if (t && (now >= core.slice_end || core.resched)) {
             note_deschedule<kFair>(*t);
-            queues_.requeue(*t, c, now);
+            rq_.charge(*t, now);
+            rq_.put_back(*t, now);
             core.running = nullptr;
         }
         core.resched = false;
     }
-    for (unsigned c = 0; c < cfg_.cores; c++) {
-        Core& core = cores_[c];
-        if (core.running) continue;
-        qs::Entity* e = queues_.pick(c, now);
-        if (!e) {
-            r_.idle++;
-            (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
-            continue;
+    // Every core without a task picks, then every running task executes the
+    // tick; the tasks that finish or block stop after every core has picked
+    // (stops change the policy's state, which later picks would see).
+    Core* stopping[q::sched::kMaxCpus];
+    unsigned nstop = 0;
+    for (unsigned c = 0; c < ncores; c++) {
+        Core& core = cores[c];
+        Task* t = core.running;
+        if (!t) {
+            t = pick(c, now);
+            if (!t) {
+                r_.idle++;
+                (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
+                continue;
+            }
+            core.running = t;
+            core.slice_end = now + slice;
+            if (core.last != t) {
+                r_.ctx_switches++;
+                core.last = t;
+                note_dispatch<kFair>(*t);
+            }
+            if (t->undispatched) dispatched(*t, now);
         }
-        Task& t = *static_cast<Task*>(e->owner);
-        core.running = &t;
-        core.ran = 0;
-        if (core.last != &t) {
-            r_.ctx_switches++;
-            core.last = &t;
-            note_dispatch<kFair>(t);
-        }
-        if (t.undispatched) dispatched(t, now);
+        t->execs++;
+        if (stops_after_tick(*t, now)) stopping[nstop++] = &core;
     }
     // The fluid reference's tick `now` (after the picks: a dispatch measures
     // lag at the tick's start; its begin() was at the start of the tick).
     if constexpr (kFair) world_.advance(now);
-    for (Core& core : cores_) {
-        if (core.running) run_exact<kFair>(core, *core.running, now);
-    }
+    for (unsigned k = 0; k < nstop; k++) stop_exact<kFair>(*stopping[k], now);
 }
 
 template <typename P, bool kPerCpu>
@@ -474,6 +483,7 @@ void Simulator<P, kPerCpu>::run() {
     Progress progress(cfg_);
     const bool exact = cfg_.model == Model::Exact;
     for (uint64_t now = 0; now < cfg_.ticks; now++) {
+        rq_.env().new_tick(now);
         if (fair_) world_.begin(now);  // first: every task spawned below is known there
         arrivals(now);
         wakeups(now);
@@ -498,9 +508,9 @@ Result Simulator<P, kPerCpu>::collect() const {
     const uint64_t end = cfg_.ticks;
     r.executed = static_cast<uint64_t>(cfg_.cores) * end - r.idle;
     for (const Core& core : cores_) r.ctx_switches -= core.last != nullptr;
-    r.policy = queues_.name();
-    r.migrations = queues_.migrations();
-    r.percpu = queues_.percpu();
+    r.policy = rq_.policy(0).name();
+    r.migrations = rq_.env().migrations;
+    r.percpu = kPerCpu;
     r.fairness = fair_;
     r.ticks = end;
     r.cores = cfg_.cores;
@@ -524,7 +534,7 @@ Result Simulator<P, kPerCpu>::collect() const {
         wait += static_cast<double>(w);
         resp += static_cast<double>(rsp);
         if (w > r.max_wait) r.max_wait = w;
-        const unsigned l = t.e.level;
+        const unsigned l = t.se.level;
         r.levels[l].samples++;
         lvl_execs[l] += static_cast<double>(t.execs);
         lvl_wait[l] += static_cast<double>(w);
@@ -547,7 +557,7 @@ Result Simulator<P, kPerCpu>::collect() const {
         ts.id = t.id;
         ts.arrival = t.arrival;
         ts.level = l;
-        ts.weight = t.e.weight;
+        ts.weight = t.se.weight;
         ts.executed = t.execs;
         ts.waited = w;
         ts.blocks = t.blocks;

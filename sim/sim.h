@@ -1,30 +1,30 @@
 // sim/sim.h - schedsim: the policies of lib/sched on a simulated multicore.
 //
-// Discrete ticks on C cores. Run queues (Config::queues, sim/queues.h):
+// Discrete ticks on C cores. Run queues (Config::queues, the run-queue core, lib/sched/runqueues.h):
 // one policy instance shared by every core (single), or one per core with
 // the kernel's placement, stealing and balancing (percpu).
 // Two models (Config::model):
 //
-// exact (default) - what the kernel does (kernel/proc/sched.cc), tick by
-// tick. The kernel charges a running process before a wake-up is placed, at
-// a timer interrupt and when it stops (kernel/proc/runqueue.cc); charging
-// every tick is the same, since no decision falls between two ticks. Tick `now`:
+// exact (default) - the kernel's run-queue core (lib/sched/runqueues.h) on
+// the kernel's protocol, tick by tick: a running task is charged up to now
+// when a wake-up is placed on its queue, at a --tick interrupt, before a
+// pull compares leads, and when it stops running (put back, or stopped),
+// nowhere else (the kernel's points). Tick `now`:
 //   1. arrivals (workload tasks whose arrival tick is now, then for the
 //      random workload one draw per core), then wake-ups (blocked tasks whose
-//      wake tick is now); each is enqueued (placed) - after every running
-//      task has been charged for every tick it ran, so a placement sees the
-//      up-to-date virtual time (Linux: update_curr() before place_entity()).
-//      Each arrival/wake-up then asks for a core like the kernel's wake-up
-//      path: an idle core takes it, otherwise the first core (0..C-1) whose
-//      running task it preempts by the policy's own preempts() is told to
-//      reschedule;
+//      wake tick is now); each is placed by the core (wake): single, an idle
+//      core is woken for it, else the first core whose running task it
+//      preempts by the policy's own preempts() is told to reschedule;
+//      percpu, it goes on the target core's wake list with an IPI, and the
+//      cores that got one drain their lists after the wake-ups (where a
+//      woken task preempts what runs there);
 //   2. cores 0..C-1: a running task whose slice (--slice ticks since its
-//      pick) is used up, or that was preempted, is put back (enqueue);
-//   3. cores 0..C-1: a core without a task picks one;
-//   4. every running task executes the tick and is charged one tick at once
-//      (charge(e, 1)): its runtime drops by one; at zero it finishes,
-//      otherwise it blocks with its blocking chance (waking wake_delay + 1
-//      ticks later); either way the policy hears stop() after the charge.
+//      pick) is used up, or that was preempted, is charged and put back;
+//   3. cores 0..C-1: a core without a task picks one (percpu: balancing
+//      first when due); then every running task executes the tick: at the
+//      end of its run it finishes, otherwise it blocks with its blocking
+//      chance (waking wake_delay + 1 ticks later); the tasks that finish or
+//      block are then charged and stopped, in core order.
 // seed - the seed harness's model, kept to reproduce its published tables:
 //   arrivals and wake-ups are enqueued first; then cores 0..C-1 in order:
 //   the task the core ran in the previous tick (if still runnable) is

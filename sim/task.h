@@ -1,13 +1,13 @@
-// sim/task.h - one simulated task: its policy entity, where it is queued,
-// and the figures the report needs. Owned by the simulator (a deque, so
-// pointers stay valid); the run queues (queues.h) and the loop (sim.cc)
-// both work on it.
+// sim/task.h - one simulated task: its run-queue state (the base RqTask:
+// the policy entity and what the run-queue core keeps, lib/sched/rq_task.h)
+// and the figures the report needs. Owned by the simulator (a deque, so pointers stay
+// valid); the run-queue core and the loop (sim.cc) both work on it.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "lib/sched/balance.h"
+#include "lib/sched/rq_task.h"
 #include "sim/fluid.h"
 #include "sim/rng.h"
 #include "sim/sim.h"
@@ -16,8 +16,7 @@ namespace schedsim {
 
 constexpr uint64_t kNever = ~uint64_t{0};
 
-struct Task {
-    q::sched::Entity e;
+struct Task : q::sched::RqTask {  // se.owner is this Task
     uint64_t id = 0;
     Rng block_rng{0};                     // this task's blocking decisions, one per executed tick
     uint64_t arrival = 0, remaining = 0;  // remaining: of the current run burst
@@ -32,17 +31,8 @@ struct Task {
     bool blocked = false;
     bool undispatched = true;  // not run since it arrived or woke (first_run or woke pending)
     bool may_block = false;    // block_chance > 0
-    // Run queues (queues.h). q: the queue it is counted on (from placement
-    // to stop), or was last on; qpos: its index in that queue's member list.
-    int q = -1;
-    size_t qpos = 0;
-    bool counted = false;
-    bool moved = false;   // migrated and not picked since (no ping-pong)
-    bool waking = false;  // percpu: woken, queued, not picked since (counted in its queue's waking)
-    q::sched::CpuMask affinity = q::sched::kAllCpus;
-    q::sched::Service service;   // CPU time with a half-life (balance.h)
-    uint64_t last_ran = kNever;  // tick after its last run (placement's "warm")
-    uint64_t migrations = 0;
 };
+
+inline Task& task_of(q::sched::RqTask& t) { return static_cast<Task&>(t); }
 
 }  // namespace schedsim

@@ -112,9 +112,9 @@ void emit_sched(Event e, const Proc* p, int queue, u32 nr) {
     Record r = make(e, p->tid);
     r.a = static_cast<u8>(queue);
     r.b = static_cast<u8>(nr > 255 ? 255 : nr);
-    r.other = static_cast<i32>(p->se.weight);
-    r.key = p->se.vruntime;
-    const i64 d = p->se.deadline - p->se.vruntime;
+    r.other = static_cast<i32>(p->rq.se.weight);
+    r.key = p->rq.se.vruntime;
+    const i64 d = p->rq.se.deadline - p->rq.se.vruntime;
     r.arg = d <= 0 ? 0 : (d > 0xffffffffll ? 0xffffffffu : static_cast<u32>(d));
     put(r);
 }

@@ -89,7 +89,7 @@ void proc_init() {
     for (int i = 0; i < param::kMaxProcs; i++) {
         g_procs[i].kstack = layout::kstack(i);
         g_procs[i].trapframe_va = layout::trapframe_va(i);
-        g_procs[i].se.owner = &g_procs[i];
+        g_procs[i].rq.se.owner = &g_procs[i];
     }
     for (int i = 0; i < param::kMaxCpus; i++) g_cpus[i].id = i;
 }
@@ -220,15 +220,10 @@ Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
     p->stat_cpu = p->stat_switches = p->stat_voluntary = p->stat_involuntary = 0;
     p->stat_wait = p->stat_last_latency = p->stat_max_latency = 0;
     p->woken = false;
-    // A fresh scheduling entity: the slot's previous owner's EEVDF lag and
-    // policy state are not inherited (rq_set_nice then sets the weight).
-    p->se.reset();
-    p->rq = -1;
-    p->wake_next = nullptr;
-    p->moved = false;
-    p->affinity = ~0ull;
-    p->stat_migrations = 0;
-    p->bal_service = {};
+    // A fresh scheduling entity and queue state: the slot's previous
+    // owner's EEVDF lag, policy state, affinity and history are not
+    // inherited (rq_set_nice then sets the weight).
+    p->rq.reset();
     p->clear_tid = 0;
     p->held[0] = p->held[1] = nullptr;
     p->cred = perm::Cred{};  // root until the creator copies its own
@@ -428,8 +423,8 @@ Result<int> fork() {
     LockGuard g(child->lock);
     child->cred = parent->cred;  // the parent changes its own only under its lock
     rq_set_nice(child, parent->nice);
-    child->se.request = parent->se.request;  // EEVDF request size, inherited as in Linux
-    child->affinity = parent->affinity;
+    child->rq.se.request = parent->rq.se.request;  // EEVDF request size, inherited as in Linux
+    child->rq.affinity = parent->rq.affinity;
     child->nproc_limit = parent->nproc_limit;
     trace_fork(pid, parent->tid);
     make_runnable(child);

@@ -28,8 +28,7 @@
 #include "lib/params.h"
 #include "lib/result.h"
 #include "lib/rlimit.h"
-#include "lib/sched/balance.h"
-#include "lib/sched/policy.h"
+#include "lib/sched/rq_task.h"
 #include "lib/signal/rules.h"
 #include "lib/types.h"
 #include "lib/vm/regions.h"
@@ -235,10 +234,13 @@ struct Proc {
     u64 sys_a0 = 0;
     bool in_syscall = false;
 
-    // scheduling: se and nice under the run-queue lock (see runqueue.h);
+    // scheduling: rq (the run-queue core's per-task state, with the policy
+    // entity rq.se) and nice under the run-queue lock (lib/sched/runqueues.h:
+    // rq.queue changes only under the lock of the queue it names and of the
+    // new one, or under p->lock while p is in no queue, a wake-up);
     // running_on and the stat_* counters are written by the hart that
     // dispatches the process, under p->lock (kernel/proc/sched.cc:run)
-    sched::Entity se;
+    sched::RqTask rq;
     int nice = 0;
     int running_on = -1;    // hart running it, or -1
     u64 stat_cpu = 0;       // timer cycles spent running
@@ -251,19 +253,6 @@ struct Proc {
     u64 runnable_since = 0;  // time it last became runnable
     u64 running_since = 0;   // time it was last dispatched
     bool woken = false;      // became runnable by wakeup (for latency)
-    // run queues (kernel/proc/runqueue.h): rq changes only under the lock of
-    // the queue it names and of the new one, or under p->lock while p is in
-    // no queue (a remote wake-up); the rest under rq's lock.
-    int rq = -1;                 // queue it is on or was last on, -1: none yet
-    Proc* wake_next = nullptr;   // link in a hart's remote wake list
-    bool rq_counted = false;     // counted in rq's load (runnable or running)
-    bool moved = false;          // migrated and not dispatched since
-    u64 last_ran = 0;            // when it last stopped running (cache warmth)
-    u64 woke_at = 0;             // when it last became runnable (rq_wake)
-    u64 charged_until = 0;       // picked: charged to the policy up to here
-    u64 affinity = ~0ull;        // harts it may run on (bit i: hart i)
-    u64 stat_migrations = 0;     // times moved between queues
-    sched::Service bal_service;  // CPU time with a half-life (balancing)
 
     // private to the process: its user FP registers (kernel/arch/fpu.h).
     // Last, so that it moves no other field's offset past the 12-bit

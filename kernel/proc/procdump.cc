@@ -21,7 +21,7 @@ void proc_info(const Proc& p, procinfo* info) {
     info->pid = p.pid;
     info->state = static_cast<int>(p.state);
     info->nice = p.nice;
-    info->weight = p.se.weight;
+    info->weight = p.rq.se.weight;
     safe_strcpy(info->name, p.name, sizeof(info->name));
     info->uid = p.cred.uid;
     info->cpu_ticks = p.stat_cpu;
@@ -31,7 +31,7 @@ void proc_info(const Proc& p, procinfo* info) {
     info->wait_cycles = p.stat_wait;
     info->last_wakeup_latency = p.stat_last_latency;
     info->max_wakeup_latency = p.stat_max_latency;
-    info->migrations = p.stat_migrations;
+    info->migrations = p.rq.migrations;
     info->tid = p.tid;
     const ThreadGroup* tg = p.tg;  // read once: procdump takes no locks
     info->threads = tg ? tg->live : 0;

@@ -1,4 +1,5 @@
-// kernel/proc/runqueue.h - the kernel's ready queues over the policy library.
+// kernel/proc/runqueue.h - the kernel's ready queues: the run-queue core
+// (lib/sched/runqueues.h, shared with schedsim) over the policy library.
 //
 // Two designs, chosen at boot (rq=percpu|single, default percpu):
 //   single  one queue shared by every hart under one lock (xv6, OSTEP's
@@ -6,15 +7,16 @@
 //   percpu  one queue per hart, each with its own lock and its own instance
 //           of every policy (OSTEP's MQMS): new and woken processes are
 //           placed by lib/sched/balance.h, a hart whose queue is empty
-//           steals, and every hart balances by load every two slices.
+//           steals, a pick pulls a better woken lead, and every hart
+//           balances by load every two slices.
 // A wake-up for another hart's queue goes on that hart's lock-free wake
 // list and an IPI; the hart queues it itself (rq_drain).
 // Lock order: a process's lock before any run-queue lock; two run-queue
-// locks in index order. A process's queue (Proc::rq) changes only under
-// that queue's lock and the new one's, so holding the lock of the queue a
-// process is on pins it there (lock_queue_of re-checks after locking).
-// A running process is never in a queue, but still counts in its queue's
-// load (and in EEVDF's virtual time) until it is put back or stopped.
+// locks in index order. A process's queue (Proc::rq.queue) changes only
+// under that queue's lock and the new one's, so holding the lock of the
+// queue a process is on pins it there. A running process is never in a
+// queue, but still counts in its queue's load (and in EEVDF's virtual time)
+// until it is put back or stopped.
 #pragma once
 
 #include "lib/sched/weights.h"

@@ -106,7 +106,7 @@ i64 sys_setpriority() {
     if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->tid != pid)) return -1;
     if (!perm::may_renice(current_cred(), p->cred.uid, p->nice, nice)) return -1;
     rq_set_nice(p, nice);
-    trace_renice(p->tid, nice, p->se.weight);
+    trace_renice(p->tid, nice, p->rq.se.weight);
     return 0;
 }
 
@@ -194,7 +194,7 @@ i64 sys_sched_getrequest() {
     if (!p) return -1;
     LockGuard g(p->lock);
     if (p->state == ProcState::Unused || (tid != 0 && p->tid != tid)) return -1;
-    return static_cast<i64>(p->se.request / (param::kTimerHz / 1'000'000));
+    return static_cast<i64>(p->rq.se.request / (param::kTimerHz / 1'000'000));
 }
 
 // freepages() -> free physical pages.
@@ -233,7 +233,7 @@ i64 sys_getaffinity() {
     if (!p) return 0;
     LockGuard g(p->lock);
     if (p->state == ProcState::Unused || (pid != 0 && p->tid != pid)) return 0;
-    return static_cast<i64>(p->affinity);
+    return static_cast<i64>(p->rq.affinity);
 }
 
 // ---- users (docs/users-and-protection.md) ----------------------------------

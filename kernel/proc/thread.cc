@@ -284,8 +284,8 @@ Result<int> thread_create(const ThreadStart& start) {
         return Error::NoProcess;
     }
     rq_set_nice(t, p->nice);
-    t->se.request = p->se.request;  // EEVDF request size, inherited as in Linux
-    t->affinity = p->affinity;
+    t->rq.se.request = p->rq.se.request;  // EEVDF request size, inherited as in Linux
+    t->rq.affinity = p->rq.affinity;
     trace_thread(tid, p->pid);
     make_runnable(t);
     return tid;

@@ -1,8 +1,9 @@
 // lib/sched/balance.h - placement and load balancing for per-cpu run queues.
 //
-// Pure decisions over a snapshot of the queues (QueueLoad per cpu), shared
-// by the kernel (kernel/proc/runqueue.cc) and host tests; the caller owns
-// the queues, their locks and the task lists. Snapshots may be stale (the
+// Pure decisions over a snapshot of the queues (QueueLoad per cpu), made
+// by the run-queue core (lib/sched/runqueues.h, which the kernel and
+// schedsim run) and host tests; the caller owns the queues, their locks and
+// the task lists. Snapshots may be stale (the
 // kernel reads other harts' counters without their locks): every decision
 // is a hint that the caller re-checks under the locks before acting, and a
 // stale one costs at most a needless or missed move.
@@ -156,8 +157,10 @@ struct Service {
 
     // value as of `now`. Every task halves at the same instants (multiples
     // of half_life), so values stay comparable.
-    constexpr u64 at(Time now, Time half_life) const {
-        const u64 e = half_life ? now / half_life : 0;
+    constexpr u64 at(Time now, Time half_life) const { return in_epoch(half_life ? now / half_life : 0); }
+    // value in half-life epoch e (= now / half_life: one division for a
+    // whole scan).
+    constexpr u64 in_epoch(u64 e) const {
         const u64 h = e > epoch ? e - epoch : 0;
         return h >= 64 ? 0 : value >> h;
     }

@@ -60,10 +60,19 @@ bool Eevdf::preempts_on(const Entity& woken, const Entity& running, Time now) co
     const i64 lag = clamp(woken.delayed ? decayed_lag(woken, now) : woken.vlag, -limit, limit);
     if (lag < 0) return false;
     if (!running.on_cpu) return false;
-    const i64 V = virtual_time();
+    // Placement calls this without the queue's lock (a hint, re-checked by
+    // the enqueue): read each sum once, so a change between two reads
+    // cannot make W zero after it was tested (a division by zero).
+    const i64 w = static_cast<i64>(__atomic_load_n(&total_weight_, __ATOMIC_RELAXED));
+    const i64 sum = __atomic_load_n(&sum_wv_, __ATOMIC_RELAXED);
+    i64 V = __atomic_load_n(&idle_v_, __ATOMIC_RELAXED);
+    if (w != 0) {
+        i64 q = sum / w;
+        if (sum % w < 0) q--;  // floor
+        V = __atomic_load_n(&v0_, __ATOMIC_RELAXED) + q;
+    }
     if (running.vruntime > V) return true;  // running is ineligible
-    const i64 v = total_weight_ == 0 ? idle_v_ - lag
-                                     : V - lag - lag * static_cast<i64>(woken.weight) / static_cast<i64>(total_weight_);
+    const i64 v = w == 0 ? V - lag : V - lag - lag * static_cast<i64>(woken.weight) / w;
     const Time r = woken.request ? woken.request : slice_;
     const i64 vs = static_cast<i64>((r << shift_) / woken.weight);
     const i64 rest = woken.deadline - woken.vruntime;

@@ -12,10 +12,11 @@
 //   already in them) and leaves them at dequeue or stop(); pick keeps it in them (Entity.on_cpu marks "running, in the
 //   sums"), charge moves it by its vruntime delta, and the enqueue that puts it back after its charge only re-inserts
 //   it into the tree. On several cpus sharing one queue, the running tasks so keep V where the runnable set is, even
-//   when the tree is empty. The caller charges a running task before it places or compares anything (the kernel at
-//   a wake-up, a timer interrupt and when the task stops; schedsim every tick), so V never leaves out a current run;
-//   between charges the task counts at its vruntime of the last charge. eligible: v_i <= V = v0 + floor(sum_wv / W);
-//   pick first moves v0 to V (one division), then compares vruntimes with v0 down the tree. deadline: d_i = v_i + r_i
+//   when the tree is empty. The caller charges a running task before it places or compares anything (the run-queue
+//   core, lib/sched/runqueues.h: at a wake-up, a timer interrupt, a pull and when the task stops), so V never leaves
+//   out a current run; between charges the task counts at its vruntime of the last charge. eligible: v_i <= V = v0 +
+//   floor(sum_wv / W); pick first moves v0 to V (one division), then compares vruntimes with v0 down the tree.
+//   deadline: d_i = v_i + r_i
 //   * 2^shift / w_i, renewed when v_i reaches it, r_i the task's request (below). pick: the eligible queued task with
 //   the earliest deadline, FIFO (enqueue order) among equal deadlines (O(log n): tree keyed by deadline, augmented with
 //   the subtree minimum vruntime; tasks with equal deadline and vruntime share a node, see eevdf_tree.h). When tasks

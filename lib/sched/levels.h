@@ -35,6 +35,23 @@ constexpr unsigned ctz64(u64 x) {
 #endif
 }
 
+// Index of the highest set bit of a non-zero word (no libgcc either).
+constexpr unsigned msb64(u64 x) {
+#if defined(__x86_64__) || defined(__aarch64__) || defined(__riscv_zbb)
+    return 63u - static_cast<unsigned>(__builtin_clzll(x));
+#else
+    unsigned n = 0;
+    for (unsigned s = 32; s; s >>= 1) {
+        if (x >> s) {
+            x >>= s;
+            n += s;
+        }
+    }
+    return n;
+#endif
+}
+static_assert(msb64(1) == 0 && msb64(0x8001) == 15 && msb64(~0ull) == 63);
+
 constexpr unsigned kNoLevel = ~0u;
 
 class LevelQueues {

@@ -7,7 +7,8 @@
 // Protocol (the same in the kernel and in schedsim):
 //   enqueue(e, now)  e became runnable (new, woken, or preempted and put back)
 //   dequeue(e)       e is queued but must leave (migrating to another queue)
-//   pick(cpu, now)   remove and return the next task to run on cpu, or null
+//   pick(cpu, now)   remove and return the next task to run on cpu, or null;
+//                    the task's e.cpu is then cpu (the run-queue core reads it)
 //   charge(e, ran)   e (running, not queued) used `ran` time units since it
 //                    was picked or last charged
 //   stop(e)          e (running, not queued, already charged) stops being

@@ -1,6 +1,8 @@
-// tests/host/schedsim_exact_test.cc - schedsim's exact model (the default):
-// every executed tick is charged, running tasks are charged before anyone
-// is placed, a picked task keeps its core for a whole slice unless it
+// tests/host/schedsim_exact_test.cc - schedsim's exact model (the default,
+// the kernel's run-queue core on the kernel's protocol): every executed
+// tick is charged (at the latest when the task stops running), running
+// tasks are charged before anyone is placed on their queue, a picked task
+// keeps its core for a whole slice unless it
 // blocks, finishes or a woken task preempts it (Policy::preempts). Each
 // case is one the seed-harness model got wrong (issue 13); the expected
 // figures are the ones a fluid scheduler with the policy's weights gives.

@@ -1,4 +1,5 @@
-// tests/host/schedsim_percpu_test.cc - schedsim --queues percpu (sim/queues.h):
+// tests/host/schedsim_percpu_test.cc - schedsim --queues percpu (the
+// run-queue core, lib/sched/runqueues.h):
 // one core is the single queue exactly; equal hogs get equal shares across
 // cores (rotation); infeasible weights get their capped share (issue 12's
 // cases); affinity pins; migrations are counted per task and in total;

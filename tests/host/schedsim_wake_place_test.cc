@@ -6,8 +6,10 @@
 // total wait at most single's. Before the placement rule (a core the woken
 // task would preempt) and the pull (a pick takes a remote woken lead that
 // beats its own) percpu gave p99 4 / 6 against 2 / 4 and 4 cores' workers
-// waited 83k ticks against 65k. One figure is still missed: 2 cores' p99
-// is 3 for seeds 2 and 3 (single: 2); the test holds it within one tick.
+// waited 83k ticks against 65k. With schedsim's own copy of the queues
+// 2 cores' p99 stayed 3 for seeds 2 and 3 (single: 2); on the kernel's
+// run-queue core (settled loads for balancing, wake-ups judged where the
+// target drains its wake list) it is 2, and the test holds every figure.
 #include <gtest/gtest.h>
 
 #include "tests/host/schedsim_test_util.h"
@@ -47,14 +49,13 @@ Figures run(unsigned cores, unsigned workers, Queues queues, uint64_t seed) {
 TEST(SchedsimWakePlace, PerCpuServesWokenWorkersAsSoonAsSingle) {
     struct Shape {
         unsigned cores, workers;
-        uint64_t p99_slack;
     };
-    for (Shape s : {Shape{4, 8, 0}, Shape{2, 3, 1}}) {
+    for (Shape s : {Shape{4, 8}, Shape{2, 3}}) {
         for (uint64_t seed : {1, 2, 3}) {
             const Figures single = run(s.cores, s.workers, Queues::Single, seed);
             const Figures percpu = run(s.cores, s.workers, Queues::PerCpu, seed);
             SCOPED_TRACE(testing::Message() << s.cores << " cores seed " << seed);
-            EXPECT_LE(percpu.p99, single.p99 + s.p99_slack);
+            EXPECT_LE(percpu.p99, single.p99);
             EXPECT_LE(percpu.worker_wait, single.worker_wait);
         }
     }

@@ -1,0 +1,566 @@
+// lib/sched/runqueues.h - the run-queue core: one implementation of the
+// run queues, driven by the kernel (kernel/proc/runqueue.cc) and by schedsim
+// (sim/sim.cc) on the same protocol, so what the simulator predicts is what
+// the kernel decides.
+//
+// RunQueues<Env> holds one queue (single mode: every hart shares it, xv6's
+// design, OSTEP's SQMS) or one per hart (percpu: OSTEP's MQMS), each with
+// its lock and one policy instance (lib/sched/policy.h) supplied by the
+// owner (attach). Everything the two worlds do differently goes through
+// Env, one small seam:
+//   Env::Policy   the policy type (the kernel's virtual Policy, or schedsim's
+//                 concrete final class, so its calls are direct)
+//   Env::Lock     acquire()/release() (the kernel's counted spinlock; a no-op
+//                 in the sequential simulator; a real lock in host tests)
+//   Env::kConcurrent  harts run in parallel: counters read by other harts
+//                 use relaxed atomics, the wake list compare-and-swap
+//   Env::kMaxCpus size of the per-hart arrays
+//   Env::kPerCpu  -1: the mode is chosen at init; 0/1: fixed (schedsim
+//                 instantiates each, so the single queue's calls test nothing)
+//   now(), this_cpu() (-1: no hart, an event of the simulator), idle(c)
+//   (hart c sleeps until an IPI), resched_pending(c), ipi(c), resched(c)
+//   (make hart c reschedule: need_resched + IPI), and trace hooks on_wake,
+//   on_enqueue, on_pick, on_migrate.
+// Each task embeds an RqTask (its policy Entity plus the core's per-task
+// state); Entity::owner points at the embedding object, not at the RqTask.
+//
+// Protocol (the caller's side; kernel/proc/sched.cc, sim/sim.cc):
+//   wake(t, now, woken)  t became runnable (new, or woken if `woken`): place
+//                 it, queue it, and wake or preempt a hart for it;
+//   pick(cpu)     next task for hart cpu, removed from its queue (percpu:
+//                 after draining the wake list, stealing if the queue is
+//                 empty, and pulling a better woken lead); records the pick
+//                 time in charged_until;
+//   charge(t, end) charge t (running) up to `end` for what was not charged;
+//   put_back(t, now) t (running, charged, still runnable) goes back;
+//   stop(t, now)  t (running, charged) is not runnable any more;
+//   tick(cpu, now) a timer interrupt: charge what runs on cpu; true if it
+//                 should yield (Policy::preempts_current);
+//   balance(cpu, now) percpu, before a pick: periodic balancing when due;
+//   drain(cpu)    percpu: queue what other harts woke for cpu (its IPI);
+//                 true if one should preempt what runs there (the caller
+//                 reschedules).
+// The running tasks are charged up to now before a wake-up is placed on
+// their queue (the target hart's, or every hart's on one shared queue), at
+// every tick, and before a pull compares leads, so a placement or a
+// comparison never sees a virtual time that leaves out a current run
+// (Linux: update_curr() before place_entity(); issue 23 finding 1).
+//
+// Remote wake-ups (percpu): a task woken for another hart's queue is pushed
+// on that hart's wake list (a lock-free stack) and the hart gets an IPI; it
+// queues the list itself under its own lock (drain) and decides there
+// whether the woken task preempts what it runs. A wake-up never takes
+// another hart's queue lock (Linux: the ttwu wake list); only stealing,
+// pulling and balancing do. On the list a task is counted in the queue's
+// load (placement sees it) but not queued: nothing moves it.
+//
+// Placement (percpu, lib/sched/balance.h select_cpu): the previous hart if
+// its queue is empty, else an empty queue, else a hart whose running task
+// the woken one would preempt there (Policy::preempts_on), else the previous
+// one if the task stopped there within a slice and it is not more than its
+// weight heavier than the lightest, else the least loaded. Single mode: an
+// idle hart is woken for it, else the first hart whose running task it
+// preempts (and is not already asked to reschedule) reschedules.
+// Movement (percpu; runqueues_move.h): an empty queue steals the most
+// behind waiting task of the queue with the most waiting; before every pick
+// a hart pulls another queue's lead if it is a woken task not run since,
+// waiting behind a task it did not preempt, that beats its own lead; every
+// two slices (staggered) a hart balances (PullChooser). Steal and balance
+// look at no more than kScan tasks of a queue, round-robin over its member
+// list (Linux bounds its scan at nr_migrate, 32). Balancing counts only
+// tasks runnable for a slice or more ("settled"): a short-lived waker would
+// otherwise make its queue look heavy for an instant and pull a task away.
+// "Fresh" tasks (woken less than a slice ago) are kept on a per-queue list
+// that the owning hart expires, in wake order, at its picks and ticks.
+//
+// Locks: a queue's lock guards its policy, lists and per-task fields of its
+// tasks; two queue locks are taken in index order. A task's queue
+// (RqTask::queue) changes only under the old and the new queue's locks, or,
+// while the task is in no queue, by its waker (the kernel holds the task's
+// own lock then); lock_queue_of re-checks after locking. load, nr,
+// fresh_load, waking and the per-hart current task are read without locks
+// by other harts as hints; every decision taken on a hint is re-checked
+// under the locks before it acts, and a stale one costs at most a needless
+// or missed move. Invariants: a task is counted (load, nr) on exactly one
+// queue from wake() to stop(); it is linked (members, levels) there unless
+// it is on the wake list; se.queued iff it is in that queue's policy; a
+// running task is in no policy queue but stays counted.
+#pragma once
+
+#include "lib/list.h"
+#include "lib/sched/balance.h"
+#include "lib/sched/levels.h"
+#include "lib/sched/rq_task.h"
+#include "lib/sched/weights.h"
+
+namespace q::sched {
+
+struct RqConfig {
+    bool percpu = true;
+    unsigned ncpus = 1;
+    Time slice = 1;
+    WeightTable table = WeightTable::Linux;  // the weights tasks have, by level
+    // Charge the running tasks before a wake-up is placed (the protocol). Off
+    // only to reproduce what came before issue 23 finding 1's fix: the seed
+    // harness (schedsim --model seed) and the protocol tests' "before".
+    bool charge_at_wake = true;
+};
+
+template <class Env>
+class RunQueues {
+  public:
+    using P = typename Env::Policy;
+    using Lock = typename Env::Lock;
+    static constexpr unsigned kMax = Env::kMaxCpus;
+    static constexpr unsigned kScan = 16;
+    static_assert(kMax <= kMaxCpus);
+
+    constexpr RunQueues() = default;
+    RunQueues(const RunQueues&) = delete;
+    RunQueues& operator=(const RunQueues&) = delete;
+
+    void init(const RqConfig& c);
+    // The policy instance of queue i (before use, or by switch_policy).
+    void attach(unsigned i, P* p) { q_[i].policy = p; }
+    Env& env() { return env_; }
+    const Env& env() const { return env_; }
+
+    bool percpu() const {
+        if constexpr (Env::kPerCpu >= 0) return Env::kPerCpu != 0;
+        return percpu_;
+    }
+    unsigned ncpus() const { return ncpus_; }
+    unsigned queues() const { return percpu() ? ncpus_ : 1; }
+    Time slice() const { return slice_; }
+    P& policy(unsigned i) { return *q_[i].policy; }
+    const P& policy(unsigned i) const { return *q_[i].policy; }
+    Lock& lock(unsigned i) { return q_[i].lock; }
+    u64 load(unsigned i) const { return ld(loads_[i].load); }
+    u32 nr(unsigned i) const { return ld(loads_[i].nr); }
+    RqTask* current(unsigned cpu) const { return ld(cur_[cpu]); }
+    // Queue index of t (0 in single mode, and for a task never placed).
+    unsigned queue_of(const RqTask& t) const {
+        const i32 i = ld(t.queue);
+        return percpu() && i >= 0 ? static_cast<unsigned>(i) : 0;
+    }
+
+    // The calls made at every pick are inlined into their caller (one
+    // caller each in the kernel; schedsim's loop runs them per core-tick).
+    int wake(RqTask& t, Time now, bool woken);
+    bool drain(unsigned cpu) {
+        if (!percpu() || !ld(q_[cpu].wake_list)) return false;
+        return drain_list(cpu);
+    }
+    // pick(cpu): the time is read from Env before stealing and again under
+    // the queue's lock (the pick time); pick(cpu, now): both are `now`.
+    RqTask* pick(unsigned cpu) { return pick(cpu, env_.now(), true); }
+    [[gnu::always_inline]] RqTask* pick(unsigned cpu, Time now, bool reread = false);
+    [[gnu::always_inline]] void charge(RqTask& t, Time end) {
+        TaskGuard g(*this, t);
+        charge_to(t, end);
+    }
+    [[gnu::always_inline]] void put_back(RqTask& t, Time now);
+    [[gnu::always_inline]] void stop(RqTask& t, Time now);
+    bool tick(unsigned cpu, Time now);
+    void balance(unsigned cpu, Time now) {
+        if (!percpu() || ncpus_ < 2 || now < q_[cpu].next_balance) return;
+        q_[cpu].next_balance = now + 2 * slice_;
+        balance_due(cpu, now);
+    }
+    bool set_affinity(RqTask& t, CpuMask mask, Time now);
+    void set_weight(RqTask& t, u32 weight, u8 level);
+    // f(policy, queue index) under the lock of t's queue (policy reads and
+    // knobs).
+    template <class F>
+    decltype(auto) with_policy_of(RqTask& t, F f) {
+        TaskGuard g(*this, t);
+        return f(policy(g.index()), g.index());
+    }
+    // Every queue moves to next[i] (queued tasks drained into it, every
+    // other task forgotten by the old one: each_task(f) calls f(RqTask&) for
+    // every task that exists). All queue locks held.
+    template <class EachTask>
+    void switch_policy(P* const* next, Time now, EachTask each_task);
+
+  private:
+    struct Queue {
+        Lock lock{};
+        P* policy = nullptr;
+        RqTask* wake_list = nullptr;  // remote wake-ups, newest first (lock-free)
+        u64 fresh_load = 0;           // weights of tasks woken less than a slice ago
+        u32 waking = 0;               // queued woken tasks not picked since (waking_in/out)
+        Time next_balance = 0;        // private to the owning hart
+        List<RqTask, &RqTask::member> members;
+        List<RqTask, &RqTask::fresh> fresh;  // in wake order
+        u32 nmembers = 0;
+        RqTask* cursor = nullptr;  // next member to scan (null: the first)
+        u32 levels[kLevels] = {};  // members per level
+        u64 level_bits = 0;        // levels with members
+        u32 min_weight = 0;        // the lightest member's weight (0: none)
+    };
+
+    // RAII: one queue's lock.
+    class Guard {
+      public:
+        Guard(RunQueues& r, unsigned i) : r_(r), i_(i) { r_.q_[i].lock.acquire(); }
+        ~Guard() { r_.q_[i_].lock.release(); }
+        Guard(const Guard&) = delete;
+        Guard& operator=(const Guard&) = delete;
+
+      private:
+        RunQueues& r_;
+        unsigned i_;
+    };
+    // RAII: the lock of the queue t is on (lock_queue_of).
+    class TaskGuard {
+      public:
+        TaskGuard(RunQueues& r, const RqTask& t) : r_(r), i_(r.lock_queue_of(t)) {}
+        ~TaskGuard() { r_.q_[i_].lock.release(); }
+        TaskGuard(const TaskGuard&) = delete;
+        TaskGuard& operator=(const TaskGuard&) = delete;
+        unsigned index() const { return i_; }
+
+      private:
+        RunQueues& r_;
+        unsigned i_;
+    };
+    // Two queues' locks in index order (one if a == b).
+    class PairGuard {
+      public:
+        PairGuard(RunQueues& r, unsigned a, unsigned b) : r_(r), lo_(a < b ? a : b), hi_(a < b ? b : a) {
+            r_.q_[lo_].lock.acquire();
+            if (hi_ != lo_) r_.q_[hi_].lock.acquire();
+        }
+        ~PairGuard() {
+            if (hi_ != lo_) r_.q_[hi_].lock.release();
+            r_.q_[lo_].lock.release();
+        }
+        PairGuard(const PairGuard&) = delete;
+        PairGuard& operator=(const PairGuard&) = delete;
+
+      private:
+        RunQueues& r_;
+        unsigned lo_, hi_;
+    };
+
+    // Room for every queue's QueueLoad, left uninitialised (callers fill the
+    // first ncpus_).
+    union Loads {
+        QueueLoad q[kMax];
+        Loads() {}
+    };
+
+    // Relaxed atomics where harts run in parallel, plain accesses otherwise.
+    template <class T>
+    static T ld(const T& x) {
+        if constexpr (Env::kConcurrent) return __atomic_load_n(&x, __ATOMIC_RELAXED);
+        return x;
+    }
+    template <class T>
+    static void st(T& x, T v) {
+        if constexpr (Env::kConcurrent) {
+            __atomic_store_n(&x, v, __ATOMIC_RELAXED);
+        } else {
+            x = v;
+        }
+    }
+    template <class T>
+    static void add(T& x, T v) {
+        if constexpr (Env::kConcurrent) {
+            __atomic_fetch_add(&x, v, __ATOMIC_RELAXED);
+        } else {
+            x += v;
+        }
+    }
+    template <class T>
+    static void sub(T& x, T v) {
+        if constexpr (Env::kConcurrent) {
+            __atomic_fetch_sub(&x, v, __ATOMIC_RELAXED);
+        } else {
+            x -= v;
+        }
+    }
+
+    static RqTask& task_of(const Entity* e) {
+        // The core sets nothing in Entity::owner; it finds the RqTask
+        // around the entity (se is its first member).
+        return *reinterpret_cast<RqTask*>(const_cast<Entity*>(e));
+    }
+    [[gnu::always_inline]] unsigned lock_queue_of(const RqTask& t);
+    // The loads as select_cpu and steal_victim read them: in place when
+    // nobody changes them concurrently, else a relaxed snapshot into buf.
+    const QueueLoad* view(Loads& buf) const;
+    // A change of loads, fresh loads or member weights (schedsim's balance
+    // recomputes its quick-exit figures only after one).
+    void changed() {
+        if constexpr (!Env::kConcurrent) version_++;
+    }
+    void waking_in(unsigned i);
+    void waking_out(unsigned i);
+
+    void count(unsigned i, RqTask& t, bool fresh);
+    void uncount(unsigned i, RqTask& t);
+    void link(unsigned i, RqTask& t);
+    void unlink(unsigned i, RqTask& t);
+    void level_in(Queue& q, u8 level);
+    void level_out(Queue& q, u8 level);
+    u32 lightest(u64 bits) const;
+    // Under queue i's lock: tasks runnable for a slice or more leave the
+    // fresh list (in wake order; one migrated in out of order waits for
+    // those before it).
+    void expire(unsigned i, Time now) {
+        const RqTask* t = q_[i].fresh.front();
+        if (t && now - t->woke_at >= slice_) expire_list(i, now);
+    }
+    void expire_list(unsigned i, Time now);
+
+    [[gnu::always_inline]] void charge_to(RqTask& t, Time end);
+    void charge_current(int cpu, Time now);
+    [[gnu::always_inline]] void set_current(unsigned cpu, RqTask* t);
+    [[gnu::always_inline]] void clear_current(RqTask& t);
+    CpuMask preempt_mask(const RqTask& t, Time now);
+    // Who to wake for a task just queued: hart (-1: nobody), and whether to
+    // preempt what it runs (else it is idle: an IPI wakes it).
+    struct Kick {
+        int hart = -1;
+        bool preempt = false;
+    };
+    Kick enqueue_woken(unsigned i, RqTask& t, unsigned target, Time now);
+    void push_remote(RqTask& t, unsigned target);
+    void kick(const RqTask& t, unsigned target, Kick k);
+    void wake_thief(const RqTask& t, unsigned target);
+
+    // runqueues_move.h
+    bool migrate_locked(RqTask& t, unsigned src, unsigned dst, Time now, MoveReason why);
+    bool try_migrate(RqTask& t, unsigned src, unsigned dst, Time now, MoveReason why);
+    template <class F>
+    void scan(unsigned i, F&& f);
+    // Services compared in one scan: in the half-life epoch of `now`.
+    u64 epoch(Time now) const { return now / half_life_; }
+    static u64 service(const RqTask& t, u64 epoch) { return t.service.in_epoch(epoch); }
+    static void least_served(RqTask* const* seen, usize n, QueueLoad& l, u64 epoch);
+    bool drain_list(unsigned cpu);
+    void balance_due(unsigned self, Time now);
+    void steal(unsigned cpu, Time now);
+    // Before a pick (percpu): a woken task waiting elsewhere may be pulled.
+    void pull(unsigned cpu, Time now) {
+        if (ld(waking_mask_) & ~(CpuMask{1} << cpu)) pull_lead(cpu, now);
+    }
+    void pull_lead(unsigned cpu, Time now);
+    bool could_move(unsigned i, u64 dst_load) const;
+    u64 settled(unsigned i) const;
+
+    Env env_{};
+    bool percpu_ = true;
+    bool charge_at_wake_ = true;
+    unsigned ncpus_ = 1;
+    Time slice_ = 1;
+    Time half_life_ = 64;
+    WeightTable table_ = WeightTable::Linux;
+    Queue q_[kMax];
+    QueueLoad loads_[kMax] = {};  // load, nr, running (percpu) of each queue
+    RqTask* cur_[kMax] = {};      // picked by hart c, not put back or stopped
+    CpuMask waking_mask_ = 0;     // queues with waking > 0
+    // schedsim only (sequential): load changes, and balance's quick-exit
+    // figures as of version cached_ (the largest settled load, the lightest
+    // member weight of any queue).
+    u64 version_ = 0, cached_ = ~u64{0};
+    u64 max_settled_ = 0;
+    u32 lightest_all_ = 0;
+};
+
+// ---- set-up ---------------------------------------------------------------
+
+template <class Env>
+void RunQueues<Env>::init(const RqConfig& c) {
+    percpu_ = c.percpu;
+    charge_at_wake_ = c.charge_at_wake;
+    ncpus_ = c.ncpus < 1 ? 1 : (c.ncpus > kMax ? kMax : c.ncpus);
+    slice_ = c.slice ? c.slice : 1;
+    half_life_ = 64 * slice_;
+    table_ = c.table;
+    for (unsigned i = 0; i < queues(); i++) q_[i].next_balance = static_cast<Time>(i) * 2 * slice_ / ncpus_;
+}
+
+// ---- bookkeeping ----------------------------------------------------------
+
+// Lock the queue t is on; t.queue may change until that queue's lock is held.
+template <class Env>
+inline unsigned RunQueues<Env>::lock_queue_of(const RqTask& t) {
+    for (;;) {
+        const unsigned i = queue_of(t);
+        q_[i].lock.acquire();
+        if (queue_of(t) == i) return i;
+        q_[i].lock.release();
+    }
+}
+
+template <class Env>
+const QueueLoad* RunQueues<Env>::view(Loads& buf) const {
+    if constexpr (!Env::kConcurrent) {
+        (void)buf;
+        return loads_;
+    }
+    for (unsigned i = 0; i < ncpus_; i++) {
+        buf.q[i] = QueueLoad{};
+        buf.q[i].load = ld(loads_[i].load);
+        buf.q[i].nr = ld(loads_[i].nr);
+        buf.q[i].running = ld(loads_[i].running);
+    }
+    return buf.q;
+}
+
+// Under queue i's lock: a woken task not picked since joins / leaves it
+// (waking_mask_ says which queues hold one: pull looks only there).
+template <class Env>
+void RunQueues<Env>::waking_in(unsigned i) {
+    if (q_[i].waking++ == 0) {
+        if constexpr (Env::kConcurrent) {
+            __atomic_fetch_or(&waking_mask_, CpuMask{1} << i, __ATOMIC_RELAXED);
+        } else {
+            waking_mask_ |= CpuMask{1} << i;
+        }
+    }
+}
+
+template <class Env>
+void RunQueues<Env>::waking_out(unsigned i) {
+    if (q_[i].waking == 0 || --q_[i].waking != 0) return;
+    if constexpr (Env::kConcurrent) {
+        __atomic_fetch_and(&waking_mask_, ~(CpuMask{1} << i), __ATOMIC_RELAXED);
+    } else {
+        waking_mask_ &= ~(CpuMask{1} << i);
+    }
+}
+
+// load, nr and fresh_load change by atomic adds: a remote wake-up counts
+// its task when it pushes it (so the next placement sees it), without the
+// queue's lock. fresh: t just became runnable (not a migration).
+template <class Env>
+void RunQueues<Env>::count(unsigned i, RqTask& t, bool fresh) {
+    add(loads_[i].load, static_cast<u64>(t.se.weight));
+    add(loads_[i].nr, 1u);
+    if (fresh) {
+        add(q_[i].fresh_load, static_cast<u64>(t.se.weight));
+        t.in_fresh = true;
+    }
+    t.counted = true;
+    changed();
+}
+
+// Under queue i's lock.
+template <class Env>
+void RunQueues<Env>::uncount(unsigned i, RqTask& t) {
+    sub(loads_[i].load, static_cast<u64>(t.se.weight));
+    sub(loads_[i].nr, 1u);
+    if (t.in_fresh) {
+        sub(q_[i].fresh_load, static_cast<u64>(t.se.weight));
+        t.in_fresh = false;
+        if (t.fresh.linked()) t.fresh.unlink();
+    }
+    t.counted = false;
+    changed();
+}
+
+// Under queue i's lock: t (counted there) joins its lists.
+template <class Env>
+void RunQueues<Env>::link(unsigned i, RqTask& t) {
+    Queue& q = q_[i];
+    q.members.push_back(t);
+    q.nmembers++;
+    if (t.in_fresh) q.fresh.push_back(t);
+    level_in(q, t.se.level);
+}
+
+template <class Env>
+void RunQueues<Env>::unlink(unsigned i, RqTask& t) {
+    Queue& q = q_[i];
+    if (q.cursor == &t) q.cursor = q.members.next(t);
+    q.members.remove(t);
+    q.nmembers--;
+    level_out(q, t.se.level);
+}
+
+template <class Env>
+void RunQueues<Env>::level_in(Queue& q, u8 level) {
+    if (q.levels[level]++ == 0) {
+        q.level_bits |= u64{1} << level;
+        st(q.min_weight, lightest(q.level_bits));
+        changed();
+    }
+}
+
+template <class Env>
+void RunQueues<Env>::level_out(Queue& q, u8 level) {
+    if (--q.levels[level] == 0) {
+        q.level_bits &= ~(u64{1} << level);
+        st(q.min_weight, lightest(q.level_bits));
+        changed();
+    }
+}
+
+// The lightest weight among levels `bits` (both tables are monotonic in the
+// level, so it is at one end).
+template <class Env>
+u32 RunQueues<Env>::lightest(u64 bits) const {
+    if (!bits) return 0;
+    const u32* w = weight_table(table_);
+    const u32 lo = w[ctz64(bits)], hi = w[msb64(bits)];
+    return lo < hi ? lo : hi;
+}
+
+template <class Env>
+void RunQueues<Env>::expire_list(unsigned i, Time now) {
+    Queue& q = q_[i];
+    while (RqTask* t = q.fresh.front()) {
+        if (now - t->woke_at < slice_) return;
+        q.fresh.remove(*t);
+        t->in_fresh = false;
+        sub(q.fresh_load, static_cast<u64>(t->se.weight));
+        changed();
+    }
+}
+
+// ---- charging -------------------------------------------------------------
+
+// Under t's queue's lock: charge t (picked) up to `end` for what was not
+// charged yet.
+template <class Env>
+inline void RunQueues<Env>::charge_to(RqTask& t, Time end) {
+    if (end <= t.charged_until) return;
+    const Time ran = end - t.charged_until;
+    t.charged_until = end;
+    q_[queue_of(t)].policy->charge(t.se, ran);
+    if (percpu()) t.service.add(ran, end, half_life_);
+}
+
+// Under the lock of the queue hart `cpu` picks from, before anything is
+// placed there or compared with what runs on cpu (-1: every hart; one
+// shared queue): charge the running tasks up to now.
+template <class Env>
+void RunQueues<Env>::charge_current(int cpu, Time now) {
+    if (cpu >= 0) {
+        if (RqTask* t = cur_[cpu]) charge_to(*t, now);
+        return;
+    }
+    for (unsigned c = 0; c < ncpus_; c++)
+        if (RqTask* t = cur_[c]) charge_to(*t, now);
+}
+
+template <class Env>
+inline void RunQueues<Env>::set_current(unsigned cpu, RqTask* t) {
+    st(cur_[cpu], t);
+    if (percpu()) st(loads_[cpu].running, t ? 1u : 0u);
+}
+
+// Under t's queue's lock: t, picked, is put back or stops (its policy
+// recorded the hart in se.cpu at the pick).
+template <class Env>
+inline void RunQueues<Env>::clear_current(RqTask& t) {
+    set_current(t.se.cpu, nullptr);
+}
+
+}  // namespace q::sched
+
+#include "lib/sched/runqueues_move.h"
+#include "lib/sched/runqueues_run.h"

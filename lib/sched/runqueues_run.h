@@ -1,0 +1,275 @@
+// lib/sched/runqueues_run.h - the run-queue core's protocol calls: wake-up
+// (placement, the wake list, waking or preempting a hart), pick, put back,
+// stop, the timer tick, reweighting and switching policy. Part of
+// RunQueues<Env> (lib/sched/runqueues.h has the design, the protocol and
+// the locking rules); included at the end of runqueues.h only.
+#pragma once
+
+#include "lib/sched/runqueues.h"
+
+namespace q::sched {
+
+// ---- wake-up --------------------------------------------------------------
+
+// Bit c: t, woken, would preempt what runs on hart c (Policy::preempts_on).
+// Hints read without c's lock, as the loads are: drain decides there.
+template <class Env>
+CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
+    if (ncpus_ < 2) return 0;
+    CpuMask m = 0;
+    for (unsigned c = 0; c < ncpus_; c++) {
+        const RqTask* r = ld(cur_[c]);
+        if (!r || r == &t || !mask_has(t.affinity, c)) continue;
+        if (q_[c].policy->preempts_on(t.se, r->se, now)) m |= CpuMask{1} << c;
+    }
+    return m;
+}
+
+template <class Env>
+int RunQueues<Env>::wake(RqTask& t, Time now, bool woken) {
+    unsigned target = 0;
+    if (percpu()) {
+        Loads buf;
+        const bool warm = t.queue >= 0 && t.last_ran != kNoTime && now - t.last_ran < slice_;
+        const int c = select_cpu(view(buf), ncpus_, t.queue, t.affinity, warm, t.se.weight, preempt_mask(t, now));
+        target = c > 0 ? static_cast<unsigned>(c) : 0;
+    }
+    st(t.queue, static_cast<i32>(target));
+    t.woke_at = now;
+    t.waking = woken && percpu();
+    env_.on_wake(t, target);
+    if (percpu() && static_cast<int>(target) != env_.this_cpu()) {
+        push_remote(t, target);
+        return static_cast<int>(target);
+    }
+    kick(t, target, enqueue_woken(target, t, target, now));
+    return static_cast<int>(target);
+}
+
+// Queue t (woken) on queue i at time now, under its lock, counting it there
+// unless push_remote already did; returns which hart to wake or preempt for
+// it (percpu: preempt hart `target` or nobody; single: wake an idle hart,
+// else preempt the first hart whose running task it preempts).
+template <class Env>
+typename RunQueues<Env>::Kick RunQueues<Env>::enqueue_woken(unsigned i, RqTask& t, unsigned target, Time now) {
+    Guard g(*this, i);
+    Queue& q = q_[i];
+    if (!t.counted) count(i, t, true);
+    link(i, t);
+    if (charge_at_wake_) charge_current(percpu() ? static_cast<int>(target) : -1, now);
+    q.policy->enqueue(t.se, now);
+    if (t.waking) waking_in(i);
+    env_.on_enqueue(t, target, nr(i));
+    if (percpu()) {
+        const RqTask* r = cur_[target];
+        if (r && r != &t && q.policy->preempts(t.se, r->se)) return {static_cast<int>(target), true};
+        return {};
+    }
+    for (unsigned c = 0; c < ncpus_; c++)
+        if (!cur_[c] && env_.idle(c)) return {static_cast<int>(c), false};
+    for (unsigned c = 0; c < ncpus_; c++) {
+        const RqTask* r = cur_[c];
+        if (r && r != &t && !env_.resched_pending(c) && q.policy->preempts(t.se, r->se))
+            return {static_cast<int>(c), true};
+    }
+    return {};
+}
+
+template <class Env>
+void RunQueues<Env>::push_remote(RqTask& t, unsigned target) {
+    Queue& q = q_[target];
+    count(target, t, true);
+    if constexpr (Env::kConcurrent) {
+        RqTask* head = __atomic_load_n(&q.wake_list, __ATOMIC_RELAXED);
+        do {
+            t.wake_next = head;
+        } while (!__atomic_compare_exchange_n(&q.wake_list, &head, &t, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+    } else {
+        t.wake_next = q.wake_list;
+        q.wake_list = &t;
+    }
+    env_.ipi(target);
+}
+
+// Wake a hart for t, just queued on queue `target` (k: enqueue_woken's).
+template <class Env>
+void RunQueues<Env>::kick(const RqTask& t, unsigned target, Kick k) {
+    if (k.hart >= 0) {
+        const unsigned c = static_cast<unsigned>(k.hart);
+        if (k.preempt) {
+            env_.resched(c);
+        } else {
+            env_.ipi(c);
+        }
+    } else if (percpu()) {
+        if (!ld(cur_[target]) && env_.idle(target)) {
+            env_.ipi(target);
+        } else {
+            wake_thief(t, target);
+        }
+    }
+}
+
+// t waits on queue `target` behind the running task: an idle hart it may
+// use (every queue was busy when it was placed, one has emptied since) is
+// woken to steal it rather than sleep until its next tick.
+template <class Env>
+void RunQueues<Env>::wake_thief(const RqTask& t, unsigned target) {
+    for (unsigned c = 0; c < ncpus_; c++) {
+        if (c != target && !ld(cur_[c]) && env_.idle(c) && mask_has(t.affinity, c)) {
+            env_.ipi(c);
+            return;
+        }
+    }
+}
+
+// drain() found the wake list not empty: queue it, oldest first.
+template <class Env>
+bool RunQueues<Env>::drain_list(unsigned cpu) {
+    Queue& q = q_[cpu];
+    RqTask* list;
+    if constexpr (Env::kConcurrent) {
+        list = __atomic_exchange_n(&q.wake_list, nullptr, __ATOMIC_ACQUIRE);
+    } else {
+        list = q.wake_list;
+        q.wake_list = nullptr;
+    }
+    RqTask* fifo = nullptr;  // oldest first
+    while (list) {
+        RqTask* next = list->wake_next;
+        list->wake_next = fifo;
+        fifo = list;
+        list = next;
+    }
+    bool preempt = false;
+    while (fifo) {
+        RqTask* t = fifo;
+        fifo = t->wake_next;
+        t->wake_next = nullptr;
+        if (enqueue_woken(cpu, *t, cpu, env_.now()).preempt) {
+            preempt = true;
+        } else if (ld(cur_[cpu])) {
+            wake_thief(*t, cpu);  // it waits here: an idle hart may steal it
+        }
+    }
+    return preempt;
+}
+
+// ---- the running task -------------------------------------------------------
+
+template <class Env>
+inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
+    const unsigned i = percpu() ? cpu : 0;
+    if (percpu()) {
+        drain(cpu);
+        if (nr(i) == 0) steal(cpu, now);
+        if (ncpus_ > 1) pull(cpu, now);
+    }
+    Guard g(*this, i);
+    Queue& q = q_[i];
+    if (reread) now = env_.now();
+    if (percpu()) expire(i, now);
+    Entity* e = q.policy->pick(cpu, now);
+    if (!e) return nullptr;
+    RqTask& t = task_of(e);
+    if (percpu()) {
+        if (t.waking) {
+            t.waking = false;
+            waking_out(i);
+        }
+        t.moved = false;
+    }
+    env_.on_pick(t, i, nr(i));
+    t.charged_until = now;
+    set_current(cpu, &t);
+    return &t;
+}
+
+template <class Env>
+inline void RunQueues<Env>::put_back(RqTask& t, Time now) {
+    {
+        TaskGuard g(*this, t);
+        const unsigned i = g.index();
+        clear_current(t);
+        if (!percpu() || mask_has(t.affinity, i)) {
+            q_[i].policy->enqueue(t.se, now);
+            env_.on_enqueue(t, i, nr(i));
+            return;
+        }
+        // Its affinity no longer allows this hart: it leaves the queue (as
+        // if it stopped, keeping its lag) and is placed anew.
+        q_[i].policy->stop(t.se);
+        unlink(i, t);
+        uncount(i, t);
+        t.migrations++;
+    }
+    wake(t, now, false);
+}
+
+template <class Env>
+inline void RunQueues<Env>::stop(RqTask& t, Time now) {
+    TaskGuard g(*this, t);
+    const unsigned i = g.index();
+    clear_current(t);
+    q_[i].policy->stop(t.se);
+    if (t.counted) {
+        unlink(i, t);
+        uncount(i, t);
+    }
+    t.last_ran = now;
+}
+
+template <class Env>
+bool RunQueues<Env>::tick(unsigned cpu, Time now) {
+    const unsigned i = percpu() ? cpu : 0;
+    Guard g(*this, i);
+    charge_current(static_cast<int>(cpu), now);
+    if (percpu()) expire(i, now);
+    const RqTask* t = cur_[cpu];
+    return t && q_[i].policy->preempts_current(t->se);
+}
+
+template <class Env>
+void RunQueues<Env>::set_weight(RqTask& t, u32 weight, u8 level) {
+    TaskGuard g(*this, t);
+    const unsigned i = g.index();
+    if (t.counted) {
+        changed();
+        const u64 old = t.se.weight;
+        add(loads_[i].load, static_cast<u64>(weight));
+        sub(loads_[i].load, old);
+        if (t.in_fresh) {
+            add(q_[i].fresh_load, static_cast<u64>(weight));
+            sub(q_[i].fresh_load, old);
+        }
+        if (t.member.linked()) {
+            level_out(q_[i], t.se.level);
+            level_in(q_[i], level);
+        }
+    }
+    q_[i].policy->reweight(t.se, weight, level);
+}
+
+template <class Env>
+template <class EachTask>
+void RunQueues<Env>::switch_policy(P* const* next, Time now, EachTask each_task) {
+    const unsigned n = queues();
+    for (unsigned i = 0; i < n; i++) q_[i].lock.acquire();  // index order
+    for (unsigned i = 0; i < n; i++) {
+        P& old = *q_[i].policy;
+        while (Entity* e = old.pick(i, now)) {
+            old.forget(*e);
+            next[i]->enqueue(*e, now);
+        }
+    }
+    // Every other task (running, picked and not yet dispatched, on a wake
+    // list, or sleeping) leaves the old policy too, so no policy counts a
+    // task it will not hear from again.
+    each_task([&](RqTask& t) {
+        if (!t.se.queued) q_[queue_of(t)].policy->forget(t.se);
+    });
+    for (unsigned i = 0; i < n; i++) q_[i].policy = next[i];
+    for (unsigned i = n; i-- > 0;) q_[i].lock.release();
+}
+
+}  // namespace q::sched
