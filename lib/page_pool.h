@@ -9,7 +9,12 @@
 // cheap enough to run under the allocator's lock; junk() fills a page that
 // is being freed, and the caller does that before taking the lock (the
 // kernel zeroes pages it hands out, also outside the lock), so a
-// use-after-free reads garbage.
+// use-after-free reads garbage. A page known to hold only zeros when it is
+// freed (a page table whose entries were all cleared) goes on a second
+// list instead, not junk-filled, and is handed out first to a caller who
+// wants a zeroed page (pop(true, ...)), which then need not zero it: both
+// lists are free pages, counted together. A zeroed page's link word is
+// cleared when it is popped.
 #pragma once
 
 #include "lib/memops.h"
@@ -27,7 +32,9 @@ class PagePool {
         end_ = end;
         page_size_ = page_size;
         free_ = nullptr;
+        zeroed_ = nullptr;
         count_ = 0;
+        nzeroed_ = 0;
     }
     const char* validate(u64 page) const {
         if (page % page_size_ != 0) return "page not aligned";
@@ -45,14 +52,37 @@ class PagePool {
         free_ = n;
         count_++;
     }
-    void* pop() {
-        Node* n = free_;
+    // Caller has validated `page`, whose every byte is 0.
+    void push_zeroed(void* page) {
+        auto* n = static_cast<Node*>(page);
+        n->next = zeroed_;
+        zeroed_ = n;
+        count_++;
+        nzeroed_++;
+    }
+    // A free page, from the zeroed list first if `zero` (last otherwise);
+    // *zeroed says whether the page is all zeros.
+    void* pop(bool zero, bool* zeroed) {
+        Node** first = zero ? &zeroed_ : &free_;
+        Node** second = zero ? &free_ : &zeroed_;
+        Node** from = *first ? first : second;
+        Node* n = *from;
         if (!n) return nullptr;
-        free_ = n->next;
+        *from = n->next;
         count_--;
+        *zeroed = from == &zeroed_;
+        if (*zeroed) {
+            nzeroed_--;
+            n->next = nullptr;  // the link word: 0 again
+        }
         return n;
     }
+    void* pop() {
+        bool zeroed = false;
+        return pop(false, &zeroed);
+    }
     u64 count() const { return count_; }
+    u64 zeroed_count() const { return nzeroed_; }
     u64 start() const { return start_; }
     u64 end() const { return end_; }
 
@@ -64,7 +94,9 @@ class PagePool {
     u64 end_ = 0;
     u64 page_size_ = 4096;
     Node* free_ = nullptr;
-    u64 count_ = 0;
+    Node* zeroed_ = nullptr;
+    u64 count_ = 0;  // both lists
+    u64 nzeroed_ = 0;
 };
 
 }  // namespace q

@@ -27,6 +27,9 @@ void* kalloc();
 // of it before anyone reads it (fork's page copies): saves kalloc's zeroing.
 void* kalloc_unzeroed();
 void kfree(void* page);
+// Free a page whose every byte is 0 (a page table, its entries cleared):
+// not junk-filled, and handed out again by kalloc without zeroing.
+void kfree_zeroed(void* page);
 // Free pages, counting those a Lender has borrowed (what programs see).
 u64 kalloc_free_pages();
 // Pages on the free list only (what a Lender checks before borrowing).

@@ -45,8 +45,12 @@ bool empty_run(const Pte* pte, u64 a, u64 end) {
     return (a / kPageSize) % 8 == 0 && end - a >= 8 * kPageSize && all_empty(pte);
 }
 
+// Free table pt and the tables below it. Every leaf must be gone already;
+// an entry left that names nothing (not valid, not 0) keeps the page off
+// the zeroed list (kalloc.h: kfree_zeroed).
 void free_table(PageTable pt) {
     static_assert(512 % 8 == 0);
+    bool zero = true;
     for (int i = 0; i < 512; i++) {
         if (i % 8 == 0 && all_empty(&pt[i])) {
             i += 7;
@@ -58,9 +62,15 @@ void free_table(PageTable pt) {
             pt[i] = 0;
         } else if (pte & kPteV) {
             panic("free_table: leaf still mapped");
+        } else if (pte != 0) {
+            zero = false;
         }
     }
-    kfree(pt);
+    if (zero) {
+        kfree_zeroed(pt);
+    } else {
+        kfree(pt);
+    }
 }
 
 }  // namespace
@@ -462,12 +472,6 @@ u32* user_word(PageTable pt, u64 va) {
     Pte* pte = user_pte(pt, page_round_down(va), kPteV | kPteU | kPteR | kPteW);
     if (!pte) return nullptr;
     return reinterpret_cast<u32*>(pte_to_pa(*pte) + va % kPageSize);
-}
-
-void uvm_clear_user(PageTable pt, u64 va) {
-    Pte* pte = walk(pt, va, false);
-    if (!pte) panic("uvm_clear_user");
-    *pte &= ~kPteU;
 }
 
 // ---- checked user copies (uaccess.h) ----

@@ -80,8 +80,6 @@ Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* ho
 // kernel/mm/mmap.cc:vm_file_promises). ask: test each page (false: the
 // caller knows a kPteShared page there is the cache's: demand-paged text).
 u64 uvm_file_shared(PageTable pt, u64 start, u64 end, bool ask);
-// Make a page inaccessible to user mode (the stack guard).
-void uvm_clear_user(PageTable pt, u64 va);
 // The aligned 32-bit word at user address va, if the process may read and
 // write it (a futex word); null otherwise.
 u32* user_word(PageTable pt, u64 va);

@@ -125,17 +125,25 @@ PageTable proc_pagetable(Proc* p) {
 // their 258 entries and letting free_table scan 1,024 entries to find the
 // two cost ~2,900 instructions (23 us under -icount shift=3) in every
 // fork + exit + wait, twice in fork + exec + wait. Their entries name no
-// page to free (the trapframes go with their slots). Otherwise the entries
-// are cleared and the scan frees both tables with the rest.
+// page to free (the trapframes go with their slots): the ones in use are
+// cleared (the top kMaxProcs + 2 of the last table) and both go to the
+// allocator zeroed (kalloc.h: kfree_zeroed), so the next page table is
+// not zeroed again. Otherwise the entries are cleared and the scan frees
+// both tables with the rest.
 void proc_free_pagetable(PageTable pt, u64 sz, u64 tables_end) {
     constexpr u64 kTopGiB = riscv::kMaxVa - (1ull << 30);
     static_assert(layout::kSigTramp >= kTopGiB && layout::kMmapTop <= kTopGiB);
     Pte* root = &pt[riscv::vpn(layout::kSigTramp, 2)];
     if (sz <= kTopGiB && tables_end <= kTopGiB && (*root & riscv::kPteV)) {
         auto* mid = reinterpret_cast<PageTable>(riscv::pte_to_pa(*root));
-        const Pte leaf = mid[riscv::vpn(layout::kSigTramp, 1)];
-        if (leaf & riscv::kPteV) kfree(reinterpret_cast<void*>(riscv::pte_to_pa(leaf)));
-        kfree(mid);
+        Pte* leaf = &mid[riscv::vpn(layout::kSigTramp, 1)];
+        if (*leaf & riscv::kPteV) {
+            auto* last = reinterpret_cast<PageTable>(riscv::pte_to_pa(*leaf));
+            memset(&last[riscv::vpn(layout::kSigTramp, 0)], 0, (param::kMaxProcs + 2) * sizeof(Pte));
+            kfree_zeroed(last);
+            *leaf = 0;
+        }
+        kfree_zeroed(mid);
         *root = 0;
     } else {
         Pte* top = walk(pt, layout::kSigTramp, false);

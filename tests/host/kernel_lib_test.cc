@@ -71,6 +71,34 @@ TEST(PagePool, PushPopCountsAndTouchOnlyTheLink) {
     EXPECT_EQ(pool.pop(), nullptr);
 }
 
+TEST(PagePool, ZeroedPagesGoFirstToWhoWantsZeros) {
+    Arena a(4);
+    PagePool pool;
+    pool.init(a.base, a.base + 4 * kPage, kPage);
+    for (int i = 0; i < 2; i++) {
+        pool.junk(a.page(i));
+        pool.push(a.page(i));
+    }
+    for (int i = 2; i < 4; i++) {
+        std::memset(a.page(i), 0, kPage);
+        pool.push_zeroed(a.page(i));
+    }
+    EXPECT_EQ(pool.count(), 4u);
+    EXPECT_EQ(pool.zeroed_count(), 2u);
+    bool zeroed = false;
+    void* z = pool.pop(true, &zeroed);  // a zeroed one, its link word cleared
+    ASSERT_TRUE(zeroed);
+    for (u64 j = 0; j < kPage; j++) ASSERT_EQ(static_cast<const u8*>(z)[j], 0) << j;
+    void* j = pool.pop(false, &zeroed);  // a junk one for who overwrites it
+    EXPECT_FALSE(zeroed);
+    EXPECT_EQ(static_cast<const u8*>(j)[100], PagePool::kJunkFree);
+    EXPECT_TRUE(pool.pop(false, &zeroed) != nullptr && !zeroed);
+    EXPECT_TRUE(pool.pop(false, &zeroed) != nullptr && zeroed);  // the last: zeroed, though not asked for
+    EXPECT_EQ(pool.count(), 0u);
+    EXPECT_EQ(pool.zeroed_count(), 0u);
+    EXPECT_EQ(pool.pop(true, &zeroed), nullptr);
+}
+
 TEST(PagePool, RandomAllocFreeKeepsEveryPageExactlyOnce) {
     constexpr int kPages = 64;
     Arena a(kPages);
