@@ -51,13 +51,17 @@ CASES = [
     ("student-cannot-chown", "su student chown student /secret",
      r"chown: cannot change /secret: permission denied\n"),
     ("student-cannot-rm", "su student rm /secret; cat /secret", r"rm: cannot remove /secret: permission denied\ntop secret\n"),
-    ("student-cannot-renice-init", "su student renice -n 5 -p 1", r"renice: 1: permission denied\n"),
+    # Refusals say why (errno): EPERM for another user's process, EACCES
+    # for lowering a nice value, as Linux's setpriority/sched_setaffinity.
+    ("student-cannot-renice-init", "su student renice -n 5 -p 1", r"renice: 1: operation not permitted\n"),
+    ("student-cannot-taskset-init", "su student taskset -p 0x1 1", r"taskset: cannot set 0x1 on 1: operation not permitted\n"),
     ("init-nice-unchanged", "ps", r"(?s).*\n +1 +0 sleep +0 +1024 .* root +init\n.*"),
     ("student-cannot-halt", "su student halt; echo alive", r"halt: permission denied: only root may halt\nalive\n"),
     ("student-cannot-switch-policy", "su student sched rr; sched",
      r"sched: permission denied: only root may switch the policy\neevdf percpu\n"),
     ("student-raises-own-nice", "su student nice -n 5 echo ok", r"ok\n"),
-    ("student-cannot-lower-nice", "su student nice -n -5 echo ok", r"nice: cannot set nice -5 \(only root may lower it\)\n"),
+    ("student-cannot-lower-nice", "su student nice -n -5 echo ok",
+     r"nice: cannot set nice -5: permission denied \(only root may lower it\)\n"),
     ("student-ps-shows-user", "su student nice -n 5 ps", r"(?s).* root +init\n.* run +5 +\d+ .* student +ps\n"),
     ("root-renices-init", "renice -n 2 -p 1; renice -n 0 -p 1", r"1: nice 2\n1: nice 0\n"),
     ("root-lowers-nice", "nice -n -5 echo ok", r"ok\n"),
@@ -75,6 +79,11 @@ CASES = [
     ("student-files-are-students", "ls -l /home/student/f /home/student/d",
      r"-rw-r--r-- +1 student +student +6 f\n"
      r"drwxr-xr-x +\d+ student +student +\d+ \.\n[\s\S]*"),
+    # su runs CMD as the shell does (here, then from /) and says why it could
+    # not: the first reason unless that was "not here" (f is not executable
+    # and there is no /f).
+    ("su-cannot-run-says-why", "cd /home/student; su student f; su student nosuch; cd /",
+     r"su: cannot run f: permission denied\nsu: cannot run nosuch: no such file or directory\n"),
     ("root-chown-chmod", "chown root:root /home/student/f; chmod 1777 /home/student/d; "
      "ls -l /home/student/f; chmod 9 /home/student/f",
      r"-rw-r--r-- +1 root +root +6 f\nchmod: bad mode '9' \(octal, at most 1777\)\n"),
