@@ -104,6 +104,7 @@ CASES = [
 # sends the keys: (name, keys, then Enter; regex for the output after the
 # echoed line). Each runs after the one before (the history cases need it).
 LEFT, RIGHT, UP, DOWN, HOME, END = "\x1b[D", "\x1b[C", "\x1b[A", "\x1b[B", "\x1b[H", "\x1b[F"
+CTRL_LEFT, CTRL_RIGHT = "\x1b[1;5D", "\x1b[1;5C"
 KEY_CASES = [
     ("keys-left-insert", "echo bc" + LEFT + LEFT + "a", r"abc\n"),
     ("keys-home-end", "cho x" + HOME + "e" + END + "!", r"x!\n"),
@@ -114,6 +115,11 @@ KEY_CASES = [
     ("keys-tab-is-space", "echo\tt", r"t\n"),
     ("keys-ctrl-u", "junk\x15echo u", r"u\n"),
     ("keys-arrows-not-typed", RIGHT + "echo" + RIGHT + " r" + DOWN + DOWN, r"r\n"),
+    # xterm's Ctrl-Left/Right (ESC [ 1 ; 5 D/C) move by a word
+    # (before, the ";" ended the sequence and "5D" was typed in); Esc then
+    # Enter still runs the line (the Enter was swallowed).
+    ("keys-ctrl-arrows-words", "echo ab cd" + CTRL_LEFT + CTRL_LEFT + "x" + CTRL_RIGHT + "y", r"xaby cd\n"),
+    ("keys-esc-then-enter", "echo esc\x1b", r"esc\n"),
 ]
 
 
