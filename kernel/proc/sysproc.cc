@@ -12,6 +12,7 @@
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobctl.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/procdump.h"
 #include "kernel/proc/runqueue.h"
@@ -41,10 +42,14 @@ i64 sys_wait() { return to_user(wait(arg_addr(0))); }
 // to report), or -1 (ECHILD no such child, EINVAL bad options, EINTR).
 i64 sys_waitpid() { return to_user(wait_child(arg_int(0), arg_addr(1), arg_int(2), false)); }
 
-// kill(pid) -> 0, or -1 if no such process, pid is init (which may not
-// die), or it belongs to another user and the caller is not root. Every
-// thread of the process is killed.
-i64 sys_kill() { return to_user(kill(arg_int(0), &current_cred())); }
+// kill(pid) -> 0, or -1: ESRCH for no such process, EINVAL for init (which
+// may not die), EPERM for another user's process when the caller is not
+// root (as sigsend and Linux's kill say). Every thread of the process is
+// killed.
+i64 sys_kill() {
+    const Status st = kill(arg_int(0), &current_cred());
+    return st.ok() ? 0 : job_fail(st.error());
+}
 
 // getpid() -> the process's id (the same in every thread of it).
 i64 sys_getpid() { return myproc()->pid; }
@@ -272,7 +277,7 @@ namespace {
 i64 change_cred(bool (*apply)(perm::Cred&, u32), u32 id) {
     Proc* p = myproc();
     perm::Cred c = p->cred;
-    if (!apply(c, id)) return -1;
+    if (!apply(c, id)) return fail_errno(EPERM);
     for (Proc& t : g_procs) {
         LockGuard g(t.lock);
         if (t.tg == p->tg) t.cred = c;
