@@ -34,6 +34,12 @@ CASES = [
     ("cat-through-file", "cat README.md/x", r"cat: cannot open README.md/x: not a directory\n"),
     ("ln-exists", "echo l > lk; ln lk lk", r"ln: cannot link lk to lk: file exists\n"),
     ("cd-missing", "cd nowhere", r"cannot cd nowhere: no such file or directory\n"),
+    # "/" exists: making, linking or removing it says so (it said "no such
+    # file or directory": the root has no parent entry).
+    ("root-path-exists", "echo x > /; echo y >> //; mkdir /; mkfifo /; ln README.md /; rm /",
+     r"sh: cannot open /: is a directory\nsh: cannot open //: is a directory\nmkdir: cannot create /: file exists\n"
+     r"mkfifo: cannot create /: file exists\nln: cannot link / to README\.md: file exists\n"
+     r"rm: cannot remove /: invalid argument\n"),
     ("wc-counts", "wc README.md", r"\d+ \d+ \d+ README.md\n"),
     # Every program prints one `usage: ...` line on -h, and on a bad argument
     # prints it instead of running (the whole output is that line: nothing
