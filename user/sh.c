@@ -305,12 +305,19 @@ static void run(struct cmd* c) {
     exit(1);
 }
 
+/* `cd` alone goes home, as in Unix: the user's home from /etc/passwd, or
+ * "/" for a user without an account. */
+static void cd(struct cmd* c) {
+    struct pwent e;
+    const char* dir = c->argc > 1 ? c->argv[1] : getpwuid((unsigned)geteuid(), &e) ? e.home : "/";
+    if (chdir(dir) < 0) perrorf("cannot cd %s", dir);
+}
+
 /* A builtin runs in the shell itself; returns 1 if c was one. */
 static int builtin(struct cmd* c) {
     if (c->type != EXEC || c->argc == 0) return c->type == EXEC; /* an empty command is done */
     if (strcmp(c->argv[0], "cd") == 0) {
-        const char* dir = c->argc > 1 ? c->argv[1] : "/";
-        if (chdir(dir) < 0) perrorf("cannot cd %s", dir);
+        cd(c);
         return 1;
     }
     if (strcmp(c->argv[0], "exit") == 0) jobs_exit(c->argc > 1 ? atoi(c->argv[1]) : 0);

@@ -74,6 +74,8 @@ CASES = [
     ("student-xv6-programs", "echo hello > f; cat f; wc f > out; cat out; mkdir d; ln f d/g; cat d/g; rm d/g; ls d",
      r"hello\n1 1 6 f\nhello\n\. +1 \d+ \d+\n\.\. +1 \d+ \d+\n"),
     ("student-shell-redirect-refused", "echo x > /nope", r"sh: cannot open /nope: permission denied\n"),
+    # cd alone goes home (it went to "/")
+    ("student-shell-cd-home", "cd /; cd; cat f", r"hello\n"),
     ("student-shell-exit", "exit", r""),
     ("back-to-root", "whoami; cd /", r"root\n"),
     ("student-files-are-students", "ls -l /home/student/f /home/student/d",
