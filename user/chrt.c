@@ -60,7 +60,7 @@ int main(int argc, char* argv[]) {
         perrorf("chrt: cannot set the request");
         exit(1);
     }
-    exec(argv[3], argv + 3);
-    perrorf("chrt: cannot run %s", argv[3]);
+    const int why = exec_search(argv + 3);
+    fprintf(2, "chrt: cannot run %s: %s\n", argv[3], strerror(why));
     exit(1);
 }

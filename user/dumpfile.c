@@ -97,8 +97,8 @@ int run_and_wait(char** argv, const char* prog) {
         return -1;
     }
     if (pid == 0) {
-        exec(argv[0], argv);
-        perrorf("%s: cannot run %s", prog, argv[0]);
+        const int why = exec_search(argv);
+        fprintf(2, "%s: cannot run %s: %s\n", prog, argv[0], strerror(why));
         exit(127);
     }
     int status = 0;

@@ -30,7 +30,7 @@ int main(int argc, char* argv[]) {
                 why == EACCES ? " (only root may lower it)" : "");
         exit(1);
     }
-    exec(argv[3], argv + 3);
-    perrorf("nice: cannot run %s", argv[3]);
+    const int why = exec_search(argv + 3);
+    fprintf(2, "nice: cannot run %s: %s\n", argv[3], strerror(why));
     exit(1);
 }

@@ -229,16 +229,6 @@ static void run(struct cmd* c) __attribute__((noreturn));
 static void jobs_exit(int status) __attribute__((noreturn));
 static int job_builtin(struct cmd* c);
 
-/* After `cd d`, "ls" is not in the current directory: try "/ls" too (the
- * only search path). Names containing '/' are taken as given. */
-static void exec_from_root(char** argv) {
-    char path[LINESZ + 2];
-    if (strchr(argv[0], '/') || strlen(argv[0]) > LINESZ) return;
-    path[0] = '/';
-    strcpy(path + 1, argv[0]);
-    exec(path, argv);
-}
-
 static void run_redir(struct cmd* c) {
     close(c->fd);
     if (open(c->file, c->mode) != c->fd) {
@@ -283,10 +273,8 @@ static void run(struct cmd* c) {
     switch (c->type) {
         case EXEC: {
             if (c->argc == 0) exit(0);
-            exec(c->argv[0], c->argv);
-            int why = errno(); /* "not here" is the least telling reason */
-            exec_from_root(c->argv);
-            if (why == ENOENT) why = errno();
+            /* after `cd d`, "ls" is not here: exec_search tries "/ls" too */
+            const int why = exec_search(c->argv);
             fprintf(2, "exec %s failed: %s\n", c->argv[0], strerror(why));
             exit(1);
         }

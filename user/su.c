@@ -22,21 +22,6 @@
 
 static const char usage[] = "su NAME [CMD ARGS...]";
 
-/* exec as the shell does: the name as given, then from "/". Returns why
- * it failed: the first attempt's reason unless that was "not here". */
-static int run(char** argv) {
-    exec(argv[0], argv);
-    int why = errno();
-    if (strchr(argv[0], '/') == 0 && strlen(argv[0]) < 60) {
-        char path[64];
-        path[0] = '/';
-        strcpy(path + 1, argv[0]);
-        exec(path, argv);
-        if (why == ENOENT) why = errno();
-    }
-    return why;
-}
-
 int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, usage);
     if (argc < 2 || argv[1][0] == '-') usage_exit(usage, 1);
@@ -50,12 +35,12 @@ int main(int argc, char* argv[]) {
         exit(1);
     }
     if (argc > 2) {
-        const int why = run(argv + 2);
+        const int why = exec_search(argv + 2);
         fprintf(2, "su: cannot run %s: %s\n", argv[2], strerror(why));
     } else {
         if (chdir(e.home) < 0) perrorf("su: cannot cd to home %s (staying here)", e.home);
         char* sh_argv[] = {e.shell, 0};
-        const int why = run(sh_argv);
+        const int why = exec_search(sh_argv);
         fprintf(2, "su: cannot run shell %s: %s\n", e.shell, strerror(why));
     }
     exit(1);

@@ -61,7 +61,7 @@ int main(int argc, char* argv[]) {
         fprintf(2, "taskset: mask 0x%lx names no hart of this machine\n", mask);
         exit(1);
     }
-    exec(argv[2], argv + 2);
-    perrorf("taskset: cannot run %s", argv[2]);
+    const int why = exec_search(argv + 2);
+    fprintf(2, "taskset: cannot run %s: %s\n", argv[2], strerror(why));
     exit(1);
 }

@@ -21,15 +21,7 @@
 static const char usage[] = "time CMD [ARGS...]";
 
 static void run(char** argv) {
-    exec(argv[0], argv);
-    int why = errno();
-    if (strchr(argv[0], '/') == 0 && strlen(argv[0]) < 60) {
-        char path[64];
-        path[0] = '/';
-        strcpy(path + 1, argv[0]);
-        exec(path, argv);
-        if (why == ENOENT) why = errno();
-    }
+    const int why = exec_search(argv);
     fprintf(2, "time: cannot run %s: %s\n", argv[0], strerror(why));
     exit(1);
 }
