@@ -153,6 +153,23 @@ def key_cases(g, suffix):
         print("FAIL %s: no prompt after ^C (%s)" % (name, type(e).__name__))
 
 
+def time_ctrl_c_case(g, suffix):
+    """^C during `time CMD` ends CMD and time still reports (it was killed
+    with CMD: no `real` line). hog -p's first dot says CMD runs, so time
+    has forked."""
+    name = "time-ctrl-c-still-reports" + suffix
+    try:
+        g.child.send("time hog -p 60\r")
+        g.child.expect(r"\.", timeout=60)
+        g.child.sendcontrol("c")
+        out = g.wait_prompt(timeout=30).replace("\r\n", "\n")
+        after = g.run("echo next", timeout=20)
+        ok = re.search(r"\^C\n(.*\n)?real \d+\.\d{3}s\n$", out) and after == "next\n"
+        print(("PASS %s" % name) if ok else ("FAIL %s: printed %r, then %r" % (name, out[-200:], after)))
+    except Exception as e:  # noqa: BLE001
+        print("FAIL %s: no prompt (%s)" % (name, type(e).__name__))
+
+
 def run_suite(cpus):
     with Guest(cpus=cpus) as g:
         try:
@@ -164,6 +181,7 @@ def run_suite(cpus):
         if not run_cases(g, CASES, "-%dharts" % cpus):
             return
         key_cases(g, "-%dharts" % cpus)
+        time_ctrl_c_case(g, "-%dharts" % cpus)
         # ^P prints the process list (kernel procdump) in ps's columns
         # (lib/abi/procview.h), and the shell goes on.
         name = "ctrl-p-procdump-%dharts" % cpus
