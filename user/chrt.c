@@ -27,7 +27,7 @@ static void print(int pid) {
     const int us = sched_getrequest(pid);
     if (pid == 0) pid = getpid();
     if (us < 0) {
-        fprintf(2, "chrt: no process %d\n", pid);
+        perrorf("chrt: cannot read the request of %d", pid);
         exit(1);
     }
     if (us == 0) printf("pid %d request default\n", pid);
@@ -50,17 +50,17 @@ int main(int argc, char* argv[]) {
     if (strcmp(argv[3], "-p") == 0) {
         if (argc != 5 || !number(argv[4], &pid)) usage_exit(usage, 1);
         if (sched_setrequest(pid, us) < 0) {
-            fprintf(2, "chrt: cannot set the request of %d (no such process, or not yours)\n", pid);
+            perrorf("chrt: cannot set the request of %d", pid);
             exit(1);
         }
         print(pid);
         exit(0);
     }
     if (sched_setrequest(0, us) < 0) {
-        fprintf(2, "chrt: cannot set the request\n");
+        perrorf("chrt: cannot set the request");
         exit(1);
     }
-    exec(argv[3], argv + 3);
-    perrorf("chrt: cannot run %s", argv[3]);
+    const int why = exec_search(argv + 3);
+    fprintf(2, "chrt: cannot run %s: %s\n", argv[3], strerror(why));
     exit(1);
 }

@@ -71,7 +71,7 @@ int main(int argc, char* argv[]) {
     if (strcmp(name, "mkdir") == 0) op = op_mkdir;
     if (!op || (op == op_append && n > 400)) usage_exit(usage, 1);
     if (op == op_append && (append_fd = open("dstat.app", O_CREATE | O_RDWR)) < 0) {
-        fprintf(2, "diskstat: cannot create dstat.app\n");
+        perrorf("diskstat: cannot create dstat.app");
         return 1;
     }
     if (diskstat(&s0) < 0) {
@@ -80,7 +80,7 @@ int main(int argc, char* argv[]) {
     }
     for (int i = 0; i < n; i++) {
         if (op(i) < 0) {
-            fprintf(2, "diskstat: %s failed at operation %d\n", name, i);
+            perrorf("diskstat: %s failed at operation %d", name, i);
             return 1;
         }
     }

@@ -62,14 +62,16 @@ int dump_to_file(dump_reader read, const char* file, const char* prog, const cha
                 part_name(name, file, part);
                 fd = open(name, O_CREATE | O_WRONLY | O_TRUNC);
                 if (fd < 0) {
-                    fprintf(2, "%s: cannot create %s\n", prog, name);
+                    perrorf("%s: cannot create %s", prog, name);
                     return 1;
                 }
                 in_part = 0;
             }
             if (take > PART_BYTES - in_part) take = PART_BYTES - in_part;
-            if (write(fd, chunk + done, take) != take) {
-                fprintf(2, "%s: %s: write failed after %lu bytes (disk full?)\n", prog, name, off + done);
+            const int wrote = write(fd, chunk + done, take);
+            if (wrote != take) {
+                if (wrote < 0) perrorf("%s: %s: write failed after %lu bytes", prog, name, off + done);
+                else fprintf(2, "%s: %s: short write after %lu bytes (disk full?)\n", prog, name, off + done + wrote);
                 close(fd);
                 return 1;
             }
@@ -91,12 +93,12 @@ int dump_to_file(dump_reader read, const char* file, const char* prog, const cha
 int run_and_wait(char** argv, const char* prog) {
     int pid = fork();
     if (pid < 0) {
-        fprintf(2, "%s: fork failed\n", prog);
+        perrorf("%s: fork failed", prog);
         return -1;
     }
     if (pid == 0) {
-        exec(argv[0], argv);
-        fprintf(2, "%s: cannot run %s\n", prog, argv[0]);
+        const int why = exec_search(argv);
+        fprintf(2, "%s: cannot run %s: %s\n", prog, argv[0], strerror(why));
         exit(127);
     }
     int status = 0;

@@ -778,8 +778,9 @@ static int slots_case(int* n1, int* n2, int* root_ok) {
 }
 
 /* getrlimit/setrlimit as the student: the default is half the user slots;
- * lowering cur limits the student's forks; cur above max, raising max and
- * unknown resources are refused. Exit status: bit mask of failures. */
+ * lowering cur limits the student's forks; cur above max (EINVAL), raising
+ * max (EPERM) and unknown resources are refused. Exit status: bit mask of
+ * failures. */
 static int rlimit_checks(void) {
     if (become_student() < 0) return 100;
     struct rlimit r, d;
@@ -788,10 +789,10 @@ static int rlimit_checks(void) {
     if (getrlimit(999, &r) != -1 || setrlimit(999, &d) != -1) bad |= 2;
     r.rlim_cur = d.rlim_max + 1;
     r.rlim_max = d.rlim_max + 1;
-    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 4; /* raising max: root's */
+    if (setrlimit(RLIMIT_NPROC, &r) != -1 || errno() != EPERM) bad |= 4; /* raising max: root's */
     r.rlim_cur = d.rlim_max + 1;
     r.rlim_max = d.rlim_max;
-    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 8; /* cur above max */
+    if (setrlimit(RLIMIT_NPROC, &r) != -1 || errno() != EINVAL) bad |= 8; /* cur above max */
     r.rlim_cur = 5;
     if (setrlimit(RLIMIT_NPROC, &r) != 0) bad |= 16;
     int gate[2];
@@ -804,7 +805,7 @@ static int rlimit_checks(void) {
     r.rlim_cur = r.rlim_max = 5;
     if (setrlimit(RLIMIT_NPROC, &r) != 0) bad |= 64;
     r.rlim_max = 6;
-    if (setrlimit(RLIMIT_NPROC, &r) != -1) bad |= 128; /* no way back up */
+    if (setrlimit(RLIMIT_NPROC, &r) != -1 || errno() != EPERM) bad |= 128; /* no way back up */
     if (getrlimit(RLIMIT_NPROC, (struct rlimit*)0x80000000L) != -1) bad |= 256;
     return bad;
 }

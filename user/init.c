@@ -46,11 +46,11 @@ static int start_shell(void) {
         int pid = fork();
         if (pid == 0) {
             exec("sh", sh_argv);
-            printf("init: exec sh failed\n");
+            perrorf("init: exec sh failed");
             exit(1);
         }
         if (pid > 0) return pid;
-        printf("init: fork failed, retrying\n");
+        perrorf("init: fork failed, retrying");
         pause_and_back_off();
     }
 }

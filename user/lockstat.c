@@ -40,8 +40,8 @@ int main(int argc, char* argv[]) {
             exit(1);
         }
         if (pid == 0) {
-            exec(argv[1], argv + 1);
-            perrorf("lockstat: cannot run %s", argv[1]);
+            const int why = exec_search(argv + 1);
+            fprintf(2, "lockstat: cannot run %s: %s\n", argv[1], strerror(why));
             exit(1);
         }
         wait(0);

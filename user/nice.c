@@ -25,10 +25,12 @@ int main(int argc, char* argv[]) {
     if (v < -20) v = -20;
     if (v > 19) v = 19;
     if (setpriority(0, v) < 0) {
-        fprintf(2, "nice: cannot set nice %d (only root may lower it)\n", v);
+        const int why = errno();
+        fprintf(2, "nice: cannot set nice %d: %s%s\n", v, strerror(why),
+                why == EACCES ? " (only root may lower it)" : "");
         exit(1);
     }
-    exec(argv[3], argv + 3);
-    perrorf("nice: cannot run %s", argv[3]);
+    const int why = exec_search(argv + 3);
+    fprintf(2, "nice: cannot run %s: %s\n", argv[3], strerror(why));
     exit(1);
 }

@@ -27,6 +27,14 @@ static void check(int ok, const char* name, const char* why) {
     }
 }
 #define REFUSED(name, call) check((call) == -1, name, #call " did not return -1")
+/* Refused, and errno() says why (Linux's number for that refusal). */
+#define REFUSED_E(name, call, e)                                                         \
+    do {                                                                                 \
+        const int r_ = (call);                                                           \
+        const int why_ = errno();                                                        \
+        check(r_ == -1 && why_ == (e), name, #call " did not fail with " #e);            \
+        if (r_ == -1 && why_ != (e)) printf("  (errno %d: %s)\n", why_, strerror(why_)); \
+    } while (0)
 #define ALLOWED(name, call) check((call) >= 0, name, #call " failed")
 
 static int write_file(const char* path, const char* text) {
@@ -111,16 +119,16 @@ static void student_refusals(int root_sleeper) {
     REFUSED("open-through-no-search-dir", open("/ptest/locked/f", O_RDONLY));
     REFUSED("mknod-not-root", mknod("/ptest/home/dev", CONSOLE, 0));
     REFUSED("exec-0700-root-program", run("/ptest/echo700", "no"));
-    REFUSED("setuid-root", setuid(0));
-    REFUSED("setuid-other-user", setuid(1001));
-    REFUSED("setgid-root", setgid(0));
-    REFUSED("renice-init", setpriority(1, 5));
-    REFUSED("renice-root-process", setpriority(root_sleeper, 5));
-    REFUSED("kill-root-process", kill(root_sleeper));
-    REFUSED("affinity-of-init", setaffinity(1, 1));
-    REFUSED("lower-own-nice-below-0", setpriority(0, -1));
-    REFUSED("sched-set-policy", sched_set("rr"));
-    REFUSED("halt", halt(0));
+    REFUSED_E("setuid-root", setuid(0), EPERM);
+    REFUSED_E("setuid-other-user", setuid(1001), EPERM);
+    REFUSED_E("setgid-root", setgid(0), EPERM);
+    REFUSED_E("renice-init", setpriority(1, 5), EPERM);
+    REFUSED_E("renice-root-process", setpriority(root_sleeper, 5), EPERM);
+    REFUSED_E("kill-root-process", kill(root_sleeper), EPERM);
+    REFUSED_E("affinity-of-init", setaffinity(1, 1), EPERM);
+    REFUSED_E("lower-own-nice-below-0", setpriority(0, -1), EACCES);
+    REFUSED_E("sched-set-policy", sched_set("rr"), EPERM);
+    REFUSED_E("halt", halt(0), EPERM);
     check(read_file("/ptest/secret", buf) < 0, "cat-secret-fails", "read the secret");
 }
 

@@ -15,16 +15,6 @@
 
 static const char usage[] = "renice -n N -p PID";
 
-/* Is pid a live thread? (getpriority's -1 is also a valid nice value.) */
-static int exists(int pid) {
-    struct procinfo pi;
-    for (int i = 0;; i++) {
-        const int r = procinfo(i, &pi);
-        if (r < 0) return 0;
-        if (r == 0 && pi.tid == pid && pi.state != 5) return 1;
-    }
-}
-
 int main(int argc, char* argv[]) {
     int n, pid;
     usage_on_help(argc, argv, usage);
@@ -38,8 +28,7 @@ int main(int argc, char* argv[]) {
         exit(1);
     }
     if (setpriority(pid, n) < 0) {
-        if (exists(pid)) fprintf(2, "renice: %d: permission denied\n", pid);
-        else fprintf(2, "renice: no process %d\n", pid);
+        perrorf("renice: %d", pid); /* no such process, operation not permitted, ... */
         exit(1);
     }
     printf("%d: nice %d\n", pid, n);

@@ -214,18 +214,18 @@ int main(int argc, char* argv[]) {
     int go_w[MAXWORKERS];
     int pids[MAXWORKERS];
     if (pipe(ready) < 0) {
-        fprintf(2, "schbench: pipe failed\n");
+        perrorf("schbench: pipe failed");
         exit(1);
     }
     for (int k = 0; k < workers; k++) {
         int go[2];
         if (pipe(go) < 0) {
-            fprintf(2, "schbench: pipe failed\n");
+            perrorf("schbench: pipe failed");
             exit(1);
         }
         int pid = fork();
         if (pid < 0) {
-            fprintf(2, "schbench: fork failed\n");
+            perrorf("schbench: fork failed");
             exit(1);
         }
         if (pid == 0) {
@@ -291,7 +291,7 @@ int main(int argc, char* argv[]) {
             int k = ready_ids[i];
             sent[k] = t0;
             if (write(go_w[k], &t0, sizeof(t0)) != sizeof(t0)) {
-                fprintf(2, "schbench: go pipe write failed\n");
+                perrorf("schbench: go pipe write failed");
                 exit(1);
             }
             if (t0 == STOP) stopped++;

@@ -229,16 +229,6 @@ static void run(struct cmd* c) __attribute__((noreturn));
 static void jobs_exit(int status) __attribute__((noreturn));
 static int job_builtin(struct cmd* c);
 
-/* After `cd d`, "ls" is not in the current directory: try "/ls" too (the
- * only search path). Names containing '/' are taken as given. */
-static void exec_from_root(char** argv) {
-    char path[LINESZ + 2];
-    if (strchr(argv[0], '/') || strlen(argv[0]) > LINESZ) return;
-    path[0] = '/';
-    strcpy(path + 1, argv[0]);
-    exec(path, argv);
-}
-
 static void run_redir(struct cmd* c) {
     close(c->fd);
     if (open(c->file, c->mode) != c->fd) {
@@ -283,10 +273,8 @@ static void run(struct cmd* c) {
     switch (c->type) {
         case EXEC: {
             if (c->argc == 0) exit(0);
-            exec(c->argv[0], c->argv);
-            int why = errno(); /* "not here" is the least telling reason */
-            exec_from_root(c->argv);
-            if (why == ENOENT) why = errno();
+            /* after `cd d`, "ls" is not here: exec_search tries "/ls" too */
+            const int why = exec_search(c->argv);
             fprintf(2, "exec %s failed: %s\n", c->argv[0], strerror(why));
             exit(1);
         }
@@ -305,12 +293,19 @@ static void run(struct cmd* c) {
     exit(1);
 }
 
+/* `cd` alone goes home, as in Unix: the user's home from /etc/passwd, or
+ * "/" for a user without an account. */
+static void cd(struct cmd* c) {
+    struct pwent e;
+    const char* dir = c->argc > 1 ? c->argv[1] : getpwuid((unsigned)geteuid(), &e) ? e.home : "/";
+    if (chdir(dir) < 0) perrorf("cannot cd %s", dir);
+}
+
 /* A builtin runs in the shell itself; returns 1 if c was one. */
 static int builtin(struct cmd* c) {
     if (c->type != EXEC || c->argc == 0) return c->type == EXEC; /* an empty command is done */
     if (strcmp(c->argv[0], "cd") == 0) {
-        const char* dir = c->argc > 1 ? c->argv[1] : "/";
-        if (chdir(dir) < 0) perrorf("cannot cd %s", dir);
+        cd(c);
         return 1;
     }
     if (strcmp(c->argv[0], "exit") == 0) jobs_exit(c->argc > 1 ? atoi(c->argv[1]) : 0);

@@ -102,7 +102,7 @@ static void make_thread_hogs(int n, const int* late, int pass, int fd) {
         if (late[i] != pass) continue;
         int tid = thread_create(spin_thread, (void*)(long)i);
         if (tid < 0) {
-            fprintf(2, "sharetest: thread_create failed\n");
+            perrorf("sharetest: thread_create failed");
             exit(1);
         }
         write(fd, &tid, sizeof tid);
@@ -126,7 +126,7 @@ static int start_hogs(int threads, int n, const int* nice, const int* late, int 
     if (threads) {
         int fds[2];
         if (pipe(fds) < 0) {
-            fprintf(2, "sharetest: pipe failed\n");
+            perrorf("sharetest: pipe failed");
             exit(1);
         }
         for (int i = 0; i < n; i++) nice_of[i] = nice[i];

@@ -39,13 +39,13 @@ int main(int argc, char* argv[]) {
     for (int p = 0; p < pairs; p++) {
         int ab[2], ba[2];
         if (pipe(ab) < 0 || pipe(ba) < 0) {
-            fprintf(2, "storm: pipe failed\n");
+            perrorf("storm: pipe failed");
             exit(1);
         }
         for (int side = 0; side < 2; side++) {
             int pid = fork();
             if (pid < 0) {
-                fprintf(2, "storm: fork failed\n");
+                perrorf("storm: fork failed");
                 exit(1);
             }
             if (pid == 0) {

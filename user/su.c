@@ -22,17 +22,6 @@
 
 static const char usage[] = "su NAME [CMD ARGS...]";
 
-/* exec as the shell does: the name as given, then from "/". */
-static void run(char** argv) {
-    exec(argv[0], argv);
-    if (strchr(argv[0], '/') == 0 && strlen(argv[0]) < 60) {
-        char path[64];
-        path[0] = '/';
-        strcpy(path + 1, argv[0]);
-        exec(path, argv);
-    }
-}
-
 int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, usage);
     if (argc < 2 || argv[1][0] == '-') usage_exit(usage, 1);
@@ -46,13 +35,13 @@ int main(int argc, char* argv[]) {
         exit(1);
     }
     if (argc > 2) {
-        run(argv + 2);
-        perrorf("su: cannot run %s", argv[2]);
+        const int why = exec_search(argv + 2);
+        fprintf(2, "su: cannot run %s: %s\n", argv[2], strerror(why));
     } else {
         if (chdir(e.home) < 0) perrorf("su: cannot cd to home %s (staying here)", e.home);
         char* sh_argv[] = {e.shell, 0};
-        run(sh_argv);
-        perrorf("su: cannot run shell %s", e.shell);
+        const int why = exec_search(sh_argv);
+        fprintf(2, "su: cannot run shell %s: %s\n", e.shell, strerror(why));
     }
     exit(1);
 }

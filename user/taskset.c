@@ -50,7 +50,8 @@ int main(int argc, char* argv[]) {
         }
         if (argc != 4 || !parse_mask(argv[2], &mask) || !parse_int(argv[3], &pid)) usage();
         if (setaffinity(pid, mask) < 0) {
-            fprintf(2, "taskset: cannot set 0x%lx on %d (no such process, no such hart, or not yours)\n", mask, pid);
+            if (errno() == EINVAL) fprintf(2, "taskset: mask 0x%lx names no hart of this machine\n", mask);
+            else perrorf("taskset: cannot set 0x%lx on %d", mask, pid);
             exit(1);
         }
         exit(0);
@@ -60,7 +61,7 @@ int main(int argc, char* argv[]) {
         fprintf(2, "taskset: mask 0x%lx names no hart of this machine\n", mask);
         exit(1);
     }
-    exec(argv[2], argv + 2);
-    perrorf("taskset: cannot run %s", argv[2]);
+    const int why = exec_search(argv + 2);
+    fprintf(2, "taskset: cannot run %s: %s\n", argv[2], strerror(why));
     exit(1);
 }

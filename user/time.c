@@ -3,26 +3,41 @@
  *   time CMD [ARGS...]
  *
  * Runs CMD (from the current directory, then from /, as the shell does),
- * waits for it, and prints `real S.MMMs` on stderr: the wall time between
- * the fork and the wait's return, from the 10 MHz clock (uptime_ns), to the
- * millisecond. There are no user and sys lines: the kernel counts one CPU
- * time per process and a reaped child's is gone (`ps` shows a running
- * one's). The exit status is CMD's; 1 if it could not be run. A pipeline is
- * timed as `time sh FILE`. -h or no command prints the usage line. */
+ * waits for it, and prints `real S.MMMs` on stderr: the time between the
+ * fork and the wait's return on the guest's 10 MHz clock (uptime_ns), to
+ * the millisecond. What that clock measures depends on how QEMU runs:
+ * under `make qemu` it follows the host's clock, so a busy host makes a
+ * command look slower; under -icount (the test suites, make trace, make
+ * profile, make bench-os) it is virtual time, counted in instructions
+ * executed (8 ns each at shift=3) and, with sleep=off, jumping over idle
+ * time, so `time sleep 1` says 1.000s at once and the same work times the
+ * same on any host. There are no user and sys lines: the kernel counts
+ * one CPU time per process and a reaped child's is gone (`ps` shows a
+ * running one's). A ^C or ^\ ends CMD and the time is still printed. The
+ * exit status is CMD's (128 + the signal's number if one ended it, as in
+ * a Unix shell); 1 if it could not be run. A
+ * pipeline is timed as `time sh FILE`. -h or no command prints the usage
+ * line. */
 #include "user/user.h"
 
 static const char usage[] = "time CMD [ARGS...]";
 
-static void run(char** argv) {
-    exec(argv[0], argv);
-    int why = errno();
-    if (strchr(argv[0], '/') == 0 && strlen(argv[0]) < 60) {
-        char path[64];
-        path[0] = '/';
-        strcpy(path + 1, argv[0]);
-        exec(path, argv);
-        if (why == ENOENT) why = errno();
+static const int kKeySignals[] = {SIGINT, SIGQUIT};
+
+/* ^C and ^\ go to the whole foreground job, time too: time ignores them
+ * (set before the fork, so none lands in between) and CMD gets the
+ * default back, so a ^C ends CMD and the time is still reported, as a
+ * shell's `time` does. */
+static void key_signals(unsigned long handler) {
+    for (unsigned i = 0; i < sizeof(kKeySignals) / sizeof(kKeySignals[0]); i++) {
+        struct ksigaction a = {handler, 0, 0};
+        sigact(kKeySignals[i], &a, 0);
     }
+}
+
+static void run(char** argv) {
+    key_signals(SIG_DFL);
+    const int why = exec_search(argv);
     fprintf(2, "time: cannot run %s: %s\n", argv[0], strerror(why));
     exit(1);
 }
@@ -30,6 +45,7 @@ static void run(char** argv) {
 int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, usage);
     if (argc < 2) usage_exit(usage, 1);
+    key_signals(SIG_IGN);
     const unsigned long t0 = uptime_ns();
     const int pid = fork();
     if (pid < 0) {
@@ -37,10 +53,10 @@ int main(int argc, char* argv[]) {
         exit(1);
     }
     if (pid == 0) run(argv + 1);
-    int status = 0;
-    while (wait(&status) != pid) {}
+    int st = 0;
+    while (waitpid(pid, &st, 0) != pid && errno() == EINTR) {}
     const unsigned long ms = (uptime_ns() - t0) / 1000000UL;
     const char frac[4] = {(char)('0' + ms % 1000 / 100), (char)('0' + ms % 100 / 10), (char)('0' + ms % 10), 0};
     fprintf(2, "real %lu.%ss\n", ms / 1000, frac);
-    exit(status);
+    exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
 }

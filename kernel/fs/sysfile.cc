@@ -57,13 +57,23 @@ Status arg_path(int n, char (&path)[param::kMaxPath]) {
     return {};
 }
 
+// nameiparent for a call that makes, links or removes path's last entry. A
+// path naming the root ("/", "//") has no last entry, so nameiparent says
+// NotFound; but the root exists, and the caller gives the error that says
+// so (Linux: open("/", O_CREAT) EISDIR, mkdir("/") and link(x, "/") EEXIST;
+// unlink("/") EINVAL here, as for ".").
+static Result<InodeRef> parent_of(const char* path, char* name, Error for_root) {
+    if (*path != '\0' && fs::path_has_no_elem(path)) return for_root;
+    return nameiparent(path, name);
+}
+
 // Create path as a new inode of the given type; returns it locked. Opening
 // an existing plain file or device with type File succeeds (open O_CREATE).
 // Caller is in a transaction.
 Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 minor) {
     if (!fs_writable()) return Error::IoError;
     char name[fs::kNameBuf];
-    Q_TRY(dp, nameiparent(path, name));
+    Q_TRY(dp, parent_of(path, name, type == InodeType::File ? Error::IsDir : Error::Exists));
     InodeLock dp_lock(dp.get());
     auto existing = dirlookup(dp.get(), name, nullptr);
     if (existing.ok()) {
@@ -180,7 +190,7 @@ Status do_unlink(const char* path) {
     FsOp op;
     if (!fs_writable()) return Error::IoError;
     char name[fs::kNameBuf];
-    Q_TRY(dp, nameiparent(path, name));
+    Q_TRY(dp, parent_of(path, name, Error::BadArgument));
     InodeLock dp_lock(dp.get());
     if (fs::is_dot_or_dotdot(name)) return Error::BadArgument;
     u32 off = 0;
@@ -211,7 +221,7 @@ Status do_unlink(const char* path) {
 // Add the entry name -> ip to the directory of new_path (ip unlocked).
 Status link_into(const char* new_path, Inode* ip) {
     char name[fs::kNameBuf];
-    Q_TRY(dp, nameiparent(new_path, name));
+    Q_TRY(dp, parent_of(new_path, name, Error::Exists));
     InodeLock dp_lock(dp.get());
     if (dp->dev != ip->dev) return Error::CrossDevice;
     Q_CHECK(check_access(dp.get(), perm::kWrite | perm::kExec));

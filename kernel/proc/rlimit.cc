@@ -22,17 +22,18 @@ i64 sys_getrlimit() {
     return to_user(copy_out(myproc()->pagetable, arg_addr(1), &out, sizeof(out)));
 }
 
-// setrlimit(resource, const struct rlimit*) -> 0, or -1 for a resource
-// other than RLIMIT_NPROC, a bad pointer, rlim_cur above rlim_max, or a
-// raised rlim_max when the caller is not root. Children forked afterwards
-// inherit the new limits.
+// setrlimit(resource, const struct rlimit*) -> 0, or -1: EINVAL for a
+// resource other than RLIMIT_NPROC or rlim_cur above rlim_max, EFAULT for a
+// bad pointer, EPERM for a raised rlim_max when the caller is not root.
+// Children forked afterwards inherit the new limits.
 i64 sys_setrlimit() {
-    if (arg_int(0) != rlimit::kNproc) return -1;
+    if (arg_int(0) != rlimit::kNproc) return fail(Error::BadArgument);
     struct rlimit in {};
-    if (!copy_in(myproc()->pagetable, &in, arg_addr(1), sizeof(in)).ok()) return -1;
+    if (!copy_in(myproc()->pagetable, &in, arg_addr(1), sizeof(in)).ok()) return fail(Error::BadAddress);
     const rlimit::Limit want{in.rlim_cur, in.rlim_max};
     Proc* p = myproc();
-    if (!rlimit::may_set(p->cred, p->nproc_limit, want)) return -1;
+    if (!rlimit::may_set(p->cred, p->nproc_limit, want))
+        return want.cur > want.max ? fail(Error::BadArgument) : fail_errno(EPERM);
     p->nproc_limit = want;
     return 0;
 }

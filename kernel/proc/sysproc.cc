@@ -13,6 +13,7 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobctl.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/procdump.h"
 #include "kernel/proc/runqueue.h"
@@ -41,10 +42,14 @@ i64 sys_wait() { return to_user(wait(arg_addr(0))); }
 // to report), or -1 (ECHILD no such child, EINVAL bad options, EINTR).
 i64 sys_waitpid() { return to_user(wait_child(arg_int(0), arg_addr(1), arg_int(2), false)); }
 
-// kill(pid) -> 0, or -1 if no such process, pid is init (which may not
-// die), or it belongs to another user and the caller is not root. Every
-// thread of the process is killed.
-i64 sys_kill() { return to_user(kill(arg_int(0), &current_cred())); }
+// kill(pid) -> 0, or -1: ESRCH for no such process, EINVAL for init (which
+// may not die), EPERM for another user's process when the caller is not
+// root (as sigsend and Linux's kill say). Every thread of the process is
+// killed.
+i64 sys_kill() {
+    const Status st = kill(arg_int(0), &current_cred());
+    return st.ok() ? 0 : job_fail(st.error());
+}
 
 // getpid() -> the process's id (the same in every thread of it).
 i64 sys_getpid() { return myproc()->pid; }
@@ -92,19 +97,21 @@ i64 sys_getpriority() {
     return p->nice;
 }
 
-// setpriority(pid, nice) -> 0, or -1 for no such process, nice out of
-// -20..19, or no privilege: only root may lower a nice value or renice
-// another user's process.
+// setpriority(pid, nice) -> 0, or -1: EINVAL for nice out of -20..19,
+// ESRCH for no such process, EPERM for another user's process and EACCES
+// for lowering a nice value (both root's, as in Linux).
 i64 sys_setpriority() {
     const int nice = arg_int(1);
-    if (nice < -20 || nice > 19) return -1;
+    if (nice < -20 || nice > 19) return fail(Error::BadArgument);
     const int pid = arg_int(0);
     Proc* p = target(pid);
-    if (!p) return -1;
+    if (!p) return fail(Error::NoProcess);
     LockGuard g(p->lock);
     // The slot may have been freed and reused since the unlocked lookup.
-    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->tid != pid)) return -1;
-    if (!perm::may_renice(current_cred(), p->cred.uid, p->nice, nice)) return -1;
+    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->tid != pid))
+        return fail(Error::NoProcess);
+    if (!perm::may_touch_process(current_cred(), p->cred.uid)) return fail_errno(EPERM);
+    if (!perm::may_renice(current_cred(), p->cred.uid, p->nice, nice)) return fail(Error::Permission);
     rq_set_nice(p, nice);
     trace_renice(p->tid, nice, p->rq.se.weight);
     return 0;
@@ -129,9 +136,10 @@ i64 sys_sched_get() {
     return to_user(copy_out(myproc()->pagetable, arg_addr(0), buf, n));
 }
 
-// sched_set(name) -> 0, or -1 for an unknown policy or a caller other than root.
+// sched_set(name) -> 0, or -1: EINVAL for an unknown policy, EPERM for a
+// caller other than root.
 i64 sys_sched_set() {
-    if (!perm::may_admin(current_cred())) return -1;
+    if (!perm::may_admin(current_cred())) return fail_errno(EPERM);
     char name[16];
     if (!arg_str(0, name, sizeof(name)).ok()) return -1;
     if (!rq_set_policy(name)) return -1;
@@ -161,39 +169,43 @@ i64 sys_procinfo() {
     return to_user(copy_out(myproc()->pagetable, arg_addr(1), &info, sizeof(info)));
 }
 
-// mlfqlevel(pid) -> the MLFQ queue p runs from next (0 = top), or -1 for
-// no such process or a policy other than mlfq (pid 0: the caller).
+// mlfqlevel(pid) -> the MLFQ queue p runs from next (0 = top), or -1:
+// ESRCH for no such process, EINVAL for a policy other than mlfq (pid 0:
+// the caller).
 i64 sys_mlfqlevel() {
     const int pid = arg_int(0);
     Proc* p = target(pid);
-    if (!p) return -1;
+    if (!p) return fail(Error::NoProcess);
     return rq_mlfq_level(p);
 }
 
-// sched_setrequest(tid, us) -> 0, or -1 for no such thread, us < 0, or no
-// privilege (the caller's own threads, or root: perm::may_touch_process).
-// 0 = the default slice; others are clamped to Linux's 0.1 ms .. 100 ms.
+// sched_setrequest(tid, us) -> 0, or -1: ESRCH for no such thread, EINVAL
+// for us < 0, EPERM without privilege (the caller's own threads, or root:
+// perm::may_touch_process). 0 = the default slice; others are clamped to
+// Linux's 0.1 ms .. 100 ms.
 i64 sys_sched_setrequest() {
     const int us = arg_int(1);
-    if (us < 0) return -1;
+    if (us < 0) return fail(Error::BadArgument);
     const int tid = arg_int(0);
     Proc* p = target(tid);
-    if (!p) return -1;
+    if (!p) return fail(Error::NoProcess);
     LockGuard g(p->lock);
-    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (tid != 0 && p->tid != tid)) return -1;
-    if (!perm::may_touch_process(current_cred(), p->cred.uid)) return -1;
+    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (tid != 0 && p->tid != tid))
+        return fail(Error::NoProcess);
+    if (!perm::may_touch_process(current_cred(), p->cred.uid)) return fail_errno(EPERM);
     const u64 clamped = us == 0 ? 0 : (us < 100 ? 100 : (us > 100'000 ? 100'000 : static_cast<u64>(us)));
     rq_set_request(p, clamped * (param::kTimerHz / 1'000'000));
     return 0;
 }
 
-// sched_getrequest(tid) -> its request in us (0: the default slice), or -1.
+// sched_getrequest(tid) -> its request in us (0: the default slice), or
+// -1 ESRCH for no such thread.
 i64 sys_sched_getrequest() {
     const int tid = arg_int(0);
     Proc* p = target(tid);
-    if (!p) return -1;
+    if (!p) return fail(Error::NoProcess);
     LockGuard g(p->lock);
-    if (p->state == ProcState::Unused || (tid != 0 && p->tid != tid)) return -1;
+    if (p->state == ProcState::Unused || (tid != 0 && p->tid != tid)) return fail(Error::NoProcess);
     return static_cast<i64>(p->rq.se.request / (param::kTimerHz / 1'000'000));
 }
 
@@ -201,9 +213,9 @@ i64 sys_sched_getrequest() {
 i64 sys_freepages() { return static_cast<i64>(kalloc_free_pages()); }
 
 // halt(status): power off QEMU through the virt machine's test device;
-// -1 (and nothing happens) unless the caller is root.
+// -1 EPERM (and nothing happens) unless the caller is root.
 i64 sys_halt() {
-    if (!perm::may_admin(current_cred())) return -1;
+    if (!perm::may_admin(current_cred())) return fail_errno(EPERM);
     const u32 status = static_cast<u32>(arg_int(0));
     const u32 code = status == 0 ? 0x5555 : ((status << 16) | 0x3333);
     kprintf("halt: status %d\n", static_cast<int>(status));
@@ -211,18 +223,20 @@ i64 sys_halt() {
     for (;;) {}
 }
 
-// setaffinity(pid, mask) -> 0; -1 for no such process or a mask with no
-// hart of this machine (pid 0: the caller), or another user's process
-// when the caller is not root. Children inherit the mask.
+// setaffinity(pid, mask) -> 0; -1: ESRCH for no such process (pid 0: the
+// caller), EINVAL for a mask with no hart of this machine, EPERM for
+// another user's process when the caller is not root. Children inherit
+// the mask.
 i64 sys_setaffinity() {
     const int pid = arg_int(0);
     const u64 mask = arg_raw(1);
     Proc* p = target(pid);
-    if (!p) return -1;
+    if (!p) return fail(Error::NoProcess);
     LockGuard g(p->lock);
-    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->tid != pid)) return -1;
-    if (!perm::may_touch_process(current_cred(), p->cred.uid)) return -1;
-    return rq_set_affinity(p, mask) ? 0 : -1;
+    if (p->state == ProcState::Unused || p->state == ProcState::Zombie || (pid != 0 && p->tid != pid))
+        return fail(Error::NoProcess);
+    if (!perm::may_touch_process(current_cred(), p->cred.uid)) return fail_errno(EPERM);
+    return rq_set_affinity(p, mask) ? 0 : fail(Error::BadArgument);
 }
 
 // getaffinity(pid) -> the mask of harts it may run on, or 0 for no such
@@ -248,7 +262,7 @@ namespace {
 i64 change_cred(bool (*apply)(perm::Cred&, u32), u32 id) {
     Proc* p = myproc();
     perm::Cred c = p->cred;
-    if (!apply(c, id)) return -1;
+    if (!apply(c, id)) return fail_errno(EPERM);
     for (Proc& t : g_procs) {
         LockGuard g(t.lock);
         if (t.tg == p->tg) t.cred = c;

@@ -9,7 +9,8 @@
 // Keys: printable characters insert at the cursor (Tab inserts a space:
 // there is no completion); Backspace/DEL/^H erase before the cursor, Delete
 // (ESC [ 3 ~) at it; Left/Right (ESC [ D / C, or ESC O D / C), Home/End
-// (ESC [ H / F, ESC [ 1 ~ / 4 ~, ^A / ^E) move it; Up/Down (ESC [ A / B)
+// (ESC [ H / F, ESC [ 1 ~ / 4 ~, ^A / ^E) move it, Ctrl- or Alt-Left/Right
+// (ESC [ 1 ; 5 D, ...) and Alt-b / Alt-f by a word; Up/Down (ESC [ A / B)
 // walk the history (the line being typed comes back past the newest
 // entry); ^U erases the line, ^W the word before the cursor, ^K from the
 // cursor to the end. Enter (\r or \n) finishes the line; ^D finishes it
@@ -114,19 +115,37 @@ class LineEditor {
         }
     }
 
-    // ESC [ (digits) final, or ESC O final.
+    // ESC [ params final, ESC O params final, or ESC and a key (Alt-key).
+    // Params are numbers separated by ';' (and the private markers < = > ?
+    // and intermediates, skipped); the first number and the second, xterm's
+    // modifier (1 + Shift 1, Alt 2, Ctrl 4: ESC [ 1 ; 5 D is Ctrl-Left),
+    // are kept. The final byte (0x40..0x7e) ends the sequence; a control
+    // key ends it too and is that key (Esc then Enter finishes the line).
     Action escape(char c) {
+        if (static_cast<unsigned char>(c) < ' ') {
+            esc_ = Esc::None;
+            return key(c);
+        }
         if (esc_ == Esc::Start) {
+            param_ = mod_ = 0;
+            field_ = 0;
             esc_ = c == '[' ? Esc::Csi : c == 'O' ? Esc::Ss3 : Esc::None;
-            param_ = 0;
+            if (c == 'b') word_left();  // Alt-b, Alt-f: readline's word moves
+            if (c == 'f') word_right();
             return Action::None;
         }
-        if (esc_ == Esc::Csi && c >= '0' && c <= '9') {
-            param_ = param_ * 10 + static_cast<u32>(c - '0');
-            if (param_ > 1000) param_ = 1000;
+        if (c >= '0' && c <= '9') {
+            u32& n = field_ == 0 ? param_ : mod_;
+            n = n * 10 + static_cast<u32>(c - '0');
+            if (n > 1000) n = 1000;
+            return Action::None;
+        }
+        if (c < 0x40 || c == 0x7f) {  // ';', a marker or an intermediate
+            if (c == ';' && field_ < 2) field_++;
             return Action::None;
         }
         esc_ = Esc::None;
+        const bool word = mod_ >= 2 && ((mod_ - 1) & 6) != 0;  // Alt or Ctrl held
         switch (c) {
             case 'A':
                 history_older();
@@ -135,10 +154,12 @@ class LineEditor {
                 history_newer();
                 break;
             case 'C':
-                right();
+                if (word) word_right();
+                else right();
                 break;
             case 'D':
-                left();
+                if (word) word_left();
+                else left();
                 break;
             case 'H':
                 home();
@@ -152,7 +173,6 @@ class LineEditor {
                 if (param_ == 3) erase_at();
                 break;
             default:
-                if (static_cast<unsigned char>(c) < ' ') return key(c);  // a control key ends the sequence
                 break;
         }
         return Action::None;
@@ -249,8 +269,7 @@ class LineEditor {
 
     void erase_word() {
         const u32 from = cursor_;
-        while (cursor_ > 0 && text_[cursor_ - 1] == ' ') left();
-        while (cursor_ > 0 && text_[cursor_ - 1] != ' ') left();
+        word_left();
         remove_at_cursor(from - cursor_);
     }
 
@@ -293,6 +312,17 @@ class LineEditor {
         while (cursor_ > 0) left();
     }
 
+    // To the start of the word before the cursor / past the end of the next.
+    void word_left() {
+        while (cursor_ > 0 && text_[cursor_ - 1] == ' ') left();
+        while (cursor_ > 0 && text_[cursor_ - 1] != ' ') left();
+    }
+
+    void word_right() {
+        while (cursor_ < len_ && text_[cursor_] == ' ') right();
+        while (cursor_ < len_ && text_[cursor_] != ' ') right();
+    }
+
     void end() {
         while (cursor_ < len_) right();
     }
@@ -320,7 +350,9 @@ class LineEditor {
     u32 room_ = kMaxLine;
     Put echo_ = nullptr;
     Esc esc_ = Esc::None;
-    u32 param_ = 0;
+    u32 param_ = 0;  // an escape sequence's first number
+    u32 mod_ = 0;    // and its second (xterm's modifier)
+    u8 field_ = 0;   // which number the digits go to
     Entry history_[kHistory] = {};
     u32 newest_ = 0;
     u32 count_ = 0;

@@ -118,7 +118,7 @@ def affinity_test():
         # (the window ends on a 100 ms tick: up to 2.1 s; unpinned: 3 harts)
         ok = len(got) == 3 and sum(got) <= 1.2 * hart and min(got) >= 0.3 * hart
         want_tools = ("pid 1 mask 0x5\n"
-                      "taskset: cannot set 0x8 on 1 (no such process, no such hart, or not yours)\n"
+                      "taskset: mask 0x8 names no hart of this machine\n"
                       "usage: taskset MASK command [args...] | taskset -p [MASK] PID\n")
         report(ok and tools == want_tools, name,
                "shares %s (one hart: %d cycles); tools %r" % (got, hart, tools))
@@ -166,7 +166,9 @@ TOOL_CASES = [
     ("nice-runs-command", "nice -n 5 echo hi", r"hi\n"),
     ("nice-bad-value", "nice -n x echo hi", r"nice: bad value 'x'.*\n"),
     ("nice-usage", "nice echo", r"usage: nice -n N command \[args...\]\n"),
-    ("renice-unknown-pid", "renice -n 5 -p 9999", r"renice: no process 9999\n"),
+    # The calls say why they failed (errno): ESRCH here, EPERM for another
+    # user's process (chrt-not-yours), EINVAL for a mask with no hart.
+    ("renice-unknown-pid", "renice -n 5 -p 9999", r"renice: 9999: no such process\n"),
     ("renice-out-of-range", "renice -n 20 -p 1", r"renice: bad nice value '20'.*\n"),
     ("renice-usage", "renice 5 1", r"usage: renice -n N -p PID\n"),
     ("renice-init", "renice -n 3 -p 1; ps", r"(?s)1: nice 3\n.*\n +1 +0 sleep +3 +526 .*init\n.*"),
@@ -187,11 +189,12 @@ TOOL_CASES = [
      r" +\d+ +\d+ run +0 +1024 +400 ps\n.*"),
     ("chrt-set-pid", "chrt -r 250 -p 1; chrt -r 0 -p 1", r"pid 1 request 250 us\npid 1 request default\n"),
     ("chrt-not-yours", "su student chrt -r 200 -p 1",
-     r"chrt: cannot set the request of 1 \(no such process, or not yours\)\n"),
+     r"chrt: cannot set the request of 1: operation not permitted\n"),
     ("chrt-own", "su student chrt -r 200 chrt -p 0", r"pid \d+ request 200 us\n"),
-    ("chrt-unknown-pid", "chrt -p 9999", r"chrt: no process 9999\n"),
+    ("chrt-unknown-pid", "chrt -p 9999", r"chrt: cannot read the request of 9999: no such process\n"),
     ("chrt-set-unknown-pid", "chrt -r 200 -p 9999",
-     r"chrt: cannot set the request of 9999 \(no such process, or not yours\)\n"),
+     r"chrt: cannot set the request of 9999: no such process\n"),
+    ("taskset-unknown-pid", "taskset -p 0x1 9999", r"taskset: cannot set 0x1 on 9999: no such process\n"),
     ("chrt-bad-request", "chrt -r -5 echo hi", r"chrt: bad request '-5'.*\n"),
     ("chrt-usage", "chrt echo", r"usage: chrt -r US command \[args...\] \| chrt -r US -p PID \| chrt -p PID\n"),
     ("latbench-usage", "latbench 100 9 1000 10", r"usage: latbench \[-r US\] MS HOGS PERIOD_US BURST_US\n"),

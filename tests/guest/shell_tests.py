@@ -34,6 +34,12 @@ CASES = [
     ("cat-through-file", "cat README.md/x", r"cat: cannot open README.md/x: not a directory\n"),
     ("ln-exists", "echo l > lk; ln lk lk", r"ln: cannot link lk to lk: file exists\n"),
     ("cd-missing", "cd nowhere", r"cannot cd nowhere: no such file or directory\n"),
+    # "/" exists: making, linking or removing it says so (it said "no such
+    # file or directory": the root has no parent entry).
+    ("root-path-exists", "echo x > /; echo y >> //; mkdir /; mkfifo /; ln README.md /; rm /",
+     r"sh: cannot open /: is a directory\nsh: cannot open //: is a directory\nmkdir: cannot create /: file exists\n"
+     r"mkfifo: cannot create /: file exists\nln: cannot link / to README\.md: file exists\n"
+     r"rm: cannot remove /: invalid argument\n"),
     ("wc-counts", "wc README.md", r"\d+ \d+ \d+ README.md\n"),
     # Every program prints one `usage: ...` line on -h, and on a bad argument
     # prints it instead of running (the whole output is that line: nothing
@@ -104,6 +110,7 @@ CASES = [
 # sends the keys: (name, keys, then Enter; regex for the output after the
 # echoed line). Each runs after the one before (the history cases need it).
 LEFT, RIGHT, UP, DOWN, HOME, END = "\x1b[D", "\x1b[C", "\x1b[A", "\x1b[B", "\x1b[H", "\x1b[F"
+CTRL_LEFT, CTRL_RIGHT = "\x1b[1;5D", "\x1b[1;5C"
 KEY_CASES = [
     ("keys-left-insert", "echo bc" + LEFT + LEFT + "a", r"abc\n"),
     ("keys-home-end", "cho x" + HOME + "e" + END + "!", r"x!\n"),
@@ -114,6 +121,11 @@ KEY_CASES = [
     ("keys-tab-is-space", "echo\tt", r"t\n"),
     ("keys-ctrl-u", "junk\x15echo u", r"u\n"),
     ("keys-arrows-not-typed", RIGHT + "echo" + RIGHT + " r" + DOWN + DOWN, r"r\n"),
+    # xterm's Ctrl-Left/Right (ESC [ 1 ; 5 D/C) move by a word
+    # (before, the ";" ended the sequence and "5D" was typed in); Esc then
+    # Enter still runs the line (the Enter was swallowed).
+    ("keys-ctrl-arrows-words", "echo ab cd" + CTRL_LEFT + CTRL_LEFT + "x" + CTRL_RIGHT + "y", r"xaby cd\n"),
+    ("keys-esc-then-enter", "echo esc\x1b", r"esc\n"),
 ]
 
 
@@ -141,6 +153,23 @@ def key_cases(g, suffix):
         print("FAIL %s: no prompt after ^C (%s)" % (name, type(e).__name__))
 
 
+def time_ctrl_c_case(g, suffix):
+    """^C during `time CMD` ends CMD and time still reports (it was killed
+    with CMD: no `real` line). hog -p's first dot says CMD runs, so time
+    has forked."""
+    name = "time-ctrl-c-still-reports" + suffix
+    try:
+        g.child.send("time hog -p 60\r")
+        g.child.expect(r"\.", timeout=60)
+        g.child.sendcontrol("c")
+        out = g.wait_prompt(timeout=30).replace("\r\n", "\n")
+        after = g.run("echo next", timeout=20)
+        ok = re.search(r"\^C\n(.*\n)?real \d+\.\d{3}s\n$", out) and after == "next\n"
+        print(("PASS %s" % name) if ok else ("FAIL %s: printed %r, then %r" % (name, out[-200:], after)))
+    except Exception as e:  # noqa: BLE001
+        print("FAIL %s: no prompt (%s)" % (name, type(e).__name__))
+
+
 def run_suite(cpus):
     with Guest(cpus=cpus) as g:
         try:
@@ -152,6 +181,7 @@ def run_suite(cpus):
         if not run_cases(g, CASES, "-%dharts" % cpus):
             return
         key_cases(g, "-%dharts" % cpus)
+        time_ctrl_c_case(g, "-%dharts" % cpus)
         # ^P prints the process list (kernel procdump) in ps's columns
         # (lib/abi/procview.h), and the shell goes on.
         name = "ctrl-p-procdump-%dharts" % cpus

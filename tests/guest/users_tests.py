@@ -51,13 +51,17 @@ CASES = [
     ("student-cannot-chown", "su student chown student /secret",
      r"chown: cannot change /secret: permission denied\n"),
     ("student-cannot-rm", "su student rm /secret; cat /secret", r"rm: cannot remove /secret: permission denied\ntop secret\n"),
-    ("student-cannot-renice-init", "su student renice -n 5 -p 1", r"renice: 1: permission denied\n"),
+    # Refusals say why (errno): EPERM for another user's process, EACCES
+    # for lowering a nice value, as Linux's setpriority/sched_setaffinity.
+    ("student-cannot-renice-init", "su student renice -n 5 -p 1", r"renice: 1: operation not permitted\n"),
+    ("student-cannot-taskset-init", "su student taskset -p 0x1 1", r"taskset: cannot set 0x1 on 1: operation not permitted\n"),
     ("init-nice-unchanged", "ps", r"(?s).*\n +1 +0 sleep +0 +1024 .* root +init\n.*"),
     ("student-cannot-halt", "su student halt; echo alive", r"halt: permission denied: only root may halt\nalive\n"),
     ("student-cannot-switch-policy", "su student sched rr; sched",
      r"sched: permission denied: only root may switch the policy\neevdf percpu\n"),
     ("student-raises-own-nice", "su student nice -n 5 echo ok", r"ok\n"),
-    ("student-cannot-lower-nice", "su student nice -n -5 echo ok", r"nice: cannot set nice -5 \(only root may lower it\)\n"),
+    ("student-cannot-lower-nice", "su student nice -n -5 echo ok",
+     r"nice: cannot set nice -5: permission denied \(only root may lower it\)\n"),
     ("student-ps-shows-user", "su student nice -n 5 ps", r"(?s).* root +init\n.* run +5 +\d+ .* student +ps\n"),
     ("root-renices-init", "renice -n 2 -p 1; renice -n 0 -p 1", r"1: nice 2\n1: nice 0\n"),
     ("root-lowers-nice", "nice -n -5 echo ok", r"ok\n"),
@@ -70,11 +74,24 @@ CASES = [
     ("student-xv6-programs", "echo hello > f; cat f; wc f > out; cat out; mkdir d; ln f d/g; cat d/g; rm d/g; ls d",
      r"hello\n1 1 6 f\nhello\n\. +1 \d+ \d+\n\.\. +1 \d+ \d+\n"),
     ("student-shell-redirect-refused", "echo x > /nope", r"sh: cannot open /nope: permission denied\n"),
+    # cd alone goes home (it went to "/")
+    ("student-shell-cd-home", "cd /; cd; cat f", r"hello\n"),
     ("student-shell-exit", "exit", r""),
     ("back-to-root", "whoami; cd /", r"root\n"),
     ("student-files-are-students", "ls -l /home/student/f /home/student/d",
      r"-rw-r--r-- +1 student +student +6 f\n"
      r"drwxr-xr-x +\d+ student +student +\d+ \.\n[\s\S]*"),
+    # su runs CMD as the shell does (here, then from /) and says why it could
+    # not: the first reason unless that was "not here" (f is not executable
+    # and there is no /f).
+    ("su-cannot-run-says-why", "cd /home/student; su student f; su student nosuch; cd /",
+     r"su: cannot run f: permission denied\nsu: cannot run nosuch: no such file or directory\n"),
+    # Programs that run a command find it as the shell does (here, then /):
+    # away from / they said "cannot run echo: no such file or directory".
+    ("runners-search-root", "cd /home/student; nice -n 1 echo n; taskset 0x1 echo t; chrt -r 300 echo c",
+     r"n\nt\nc\n"),
+    ("runners-search-root-2", "time echo tm; lockstat echo l | grep ^l; su student echo s; nice -n 1 f; cd /",
+     r"tm\nreal \d+\.\d{3}s\nl\ns\nnice: cannot run f: permission denied\n"),
     ("root-chown-chmod", "chown root:root /home/student/f; chmod 1777 /home/student/d; "
      "ls -l /home/student/f; chmod 9 /home/student/f",
      r"-rw-r--r-- +1 root +root +6 f\nchmod: bad mode '9' \(octal, at most 1777\)\n"),

@@ -200,6 +200,48 @@ TEST(ConsoleLine, ControlKeysAndUnknownSequencesAreNotTyped) {
     EXPECT_EQ(c.dumps, 1);
 }
 
+// Terminals send modified arrows with a parameter list (xterm: ESC [ 1 ; 5 D
+// for Ctrl-Left); before, the ';' ended the sequence and "5D" was typed in.
+// Ctrl- and Alt-Left/Right (and Alt-b / Alt-f, as readline has them) move by
+// a word; other modifiers (Shift) move as the plain key does.
+TEST(ConsoleLine, ModifiedArrowsMoveByWordsAndAreNotTyped) {
+    Console c;
+    const std::string kCtrlLeft = "\x1b[1;5D", kCtrlRight = "\x1b[1;5C";
+    c.type("echo ab  cd" + kCtrlLeft);
+    EXPECT_EQ(c.ed.cursor(), 9u);  // at the start of "cd"
+    c.type(kCtrlLeft + "x");
+    EXPECT_EQ(c.text(), "echo xab  cd");
+    c.type(kCtrlRight);
+    EXPECT_EQ(c.ed.cursor(), 8u);  // past "xab"
+    c.type(
+        "\x1b[1;3D"
+        "\x1b"
+        "b"
+        "\x1b"
+        "f"
+        "\x1b[1;2D"
+        "\x1b[1;2C"
+        "\x1b[1;2A"
+        "\x1b[1;2B");
+    EXPECT_EQ(c.text(), "echo xab  cd");  // nothing typed in
+    EXPECT_EQ(c.ed.cursor(), 4u);         // words: to 5, to 0, to 4; Shift: 3, 4; no history
+    c.type("\x1b[1;5H!\x1b[1;5F?\r");
+    EXPECT_EQ(c.lines.back(), "!echo xab  cd?");
+}
+
+// ESC followed by a control key (Esc then Enter, Esc then ^C) is that key:
+// before, the Enter after an Esc was swallowed and the line not finished.
+TEST(ConsoleLine, EscapeThenControlKeyIsTheKey) {
+    Console c;
+    c.type("ls\x1b\r");
+    ASSERT_EQ(c.lines, std::vector<std::string>{"ls"});
+    c.type("x\x1b[\x03");
+    EXPECT_EQ(c.lines.back(), "");
+    EXPECT_EQ(c.screen.done.back(), "x^C");
+    c.type("ok\r");
+    EXPECT_EQ(c.lines.back(), "ok");
+}
+
 TEST(ConsoleLine, RoomLimitsTheLine) {
     Console c;
     c.room = 4;  // three characters and the newline
@@ -216,8 +258,33 @@ TEST(ConsoleLine, RoomLimitsTheLine) {
 // Any key sequence keeps the screen and the line in step (checked inside
 // type() after every byte), and every finished line is at most kMaxLine.
 TEST(ConsoleLine, RandomKeysKeepTheScreenRight) {
-    const std::vector<std::string> keys = {"a",    "b",    " ", "\x7f", "\x15", "\x17", "\x0b", "\x01", "\x05", "\r",
-                                           "\x03", "\x04", kUp, kDown,  kLeft,  kRight, kHome,  kEnd,   kDelete};
+    const std::vector<std::string> keys = {"a",
+                                           "b",
+                                           " ",
+                                           "\x7f",
+                                           "\x15",
+                                           "\x17",
+                                           "\x0b",
+                                           "\x01",
+                                           "\x05",
+                                           "\r",
+                                           "\x03",
+                                           "\x04",
+                                           kUp,
+                                           kDown,
+                                           kLeft,
+                                           kRight,
+                                           kHome,
+                                           kEnd,
+                                           kDelete,
+                                           "\x1b[1;5D",
+                                           "\x1b[1;5C",
+                                           "\x1b"
+                                           "b",
+                                           "\x1b"
+                                           "f",
+                                           "\x1b[1;2A",
+                                           "\x1b"};
     std::mt19937 rng(27);
     for (int run = 0; run < 200; run++) {
         Console c;

@@ -122,5 +122,18 @@ void usage_no_options(int argc, char** argv, const char* line) {
 /* The message for an error number (lib/abi/errno.h), e.g. "permission denied". */
 const char* strerror(int e) { return errno_text(e); }
 
+int exec_search(char** argv) {
+    exec(argv[0], argv);
+    int why = errno();
+    char path[128]; /* the kernel's longest path (lib/params.h kMaxPath) */
+    if (strchr(argv[0], '/') == 0 && strlen(argv[0]) < sizeof(path) - 1) {
+        path[0] = '/';
+        strcpy(path + 1, argv[0]);
+        exec(path, argv);
+        if (why == ENOENT) why = errno(); /* "not here" is the least telling reason */
+    }
+    return why;
+}
+
 /* "S: REASON\n" on stderr for the last failed system call, as in C. */
 void perror(const char* s) { fprintf(2, "%s: %s\n", s, strerror(errno())); }

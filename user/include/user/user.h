@@ -218,6 +218,11 @@ void usage_no_options(int argc, char** argv, const char* line);
  * e.g. perrorf("cat: cannot open %s", name). All on stderr. */
 const char* strerror(int e);
 void perror(const char* s);
+/* exec as the shell finds a command (ulib.c): argv[0] as given, then, for
+ * a name without '/', from the root (the only search path). Returns only
+ * when both failed, with the more telling reason (errno): the first
+ * attempt's unless that was "not here". sh, time and su use it. */
+int exec_search(char** argv);
 void perrorf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* passwd.c: look an account up in /etc/passwd (lib/abi/users.h format);
