@@ -66,7 +66,7 @@ double max_over_min(const std::vector<std::unique_ptr<RTask>>& v) {
 // protocol, slice 400, in continuous time: a wake-up is placed after the
 // core charged the running hog up to now (or not, charge_at_wake = false:
 // the kernel before issue 23 finding 1's fix). The sleeper's share.
-double sleeper_share(Time run, Time sleep, bool charge_at_wake) {
+double core_sleeper_share(Time run, Time sleep, bool charge_at_wake) {
     constexpr Time kSlice = 400, kEnd = 4'000'000;
     Box b(PolicyKind::EEVDF, false, 1, kSlice, charge_at_wake, false);
     SeqEnv& env = b.rq.env();
@@ -136,8 +136,8 @@ TEST(SchedRunQueues, ChargesTheRunningTaskBeforePlacingAWakeUp) {
         double fluid;
     };
     for (Case k : {Case{300, 100, 3.0 / 7}, Case{100, 100, 1.0 / 3}, Case{200, 50, 4.0 / 9}}) {
-        EXPECT_NEAR(sleeper_share(k.run, k.sleep, true), k.fluid, 0.002) << k.run << "/" << k.sleep;
-        EXPECT_GT(sleeper_share(k.run, k.sleep, false), k.fluid + 0.03) << k.run << "/" << k.sleep;
+        EXPECT_NEAR(core_sleeper_share(k.run, k.sleep, true), k.fluid, 0.002) << k.run << "/" << k.sleep;
+        EXPECT_GT(core_sleeper_share(k.run, k.sleep, false), k.fluid + 0.03) << k.run << "/" << k.sleep;
     }
 }
 
