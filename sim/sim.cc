@@ -370,6 +370,7 @@ template <typename P, bool kPerCpu>
         (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
         return;
     }
+    task_of(*t).dispatches++;
     execute(core, task_of(*t), now);
 }
 
@@ -423,7 +424,9 @@ template <typename P, bool kPerCpu>
 [[gnu::always_inline]] inline Task* Simulator<P, kPerCpu>::pick(unsigned c, uint64_t now) {
     if constexpr (kPerCpu) rq_.balance(c, now);
     qs::RqTask* t = rq_.pick(c, now);
-    return t ? &task_of(*t) : nullptr;
+    if (!t) return nullptr;
+    task_of(*t).dispatches++;
+    return &task_of(*t);
 }
 
 template <typename P, bool kPerCpu>
@@ -559,6 +562,7 @@ Result Simulator<P, kPerCpu>::collect() const {
         ts.level = l;
         ts.weight = t.se.weight;
         ts.executed = t.execs;
+        ts.dispatches = t.dispatches;
         ts.waited = w;
         ts.blocks = t.blocks;
         ts.migrations = t.migrations;

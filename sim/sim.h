@@ -115,6 +115,7 @@ struct TaskStats {
     unsigned level = 0;
     uint32_t weight = 0;
     uint64_t executed = 0, waited = 0, blocks = 0, wakeups = 0, migrations = 0;
+    uint64_t dispatches = 0;  // picks (the kernel's SCHED: each dispatch, even of the task that ran last)
     uint64_t wake_p50 = 0, wake_p99 = 0, wake_max = 0;
     double max_lag = 0;  // max |fluid reference - received| over the run (exact
                          // model; seed model: at the end)

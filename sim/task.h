@@ -26,6 +26,7 @@ struct Task : q::sched::RqTask {  // se.owner is this Task
     std::vector<uint64_t> wake_lat;      // ticks from each wake-up to its run
     uint64_t first_run = kNever, completion = kNever;
     uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
+    uint64_t dispatches = 0;  // picks
     double block_chance = 0;
     i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen (fluid.h units)
     bool blocked = false;

@@ -225,7 +225,10 @@ Model build_model(const TraceDump& d) {
         p.run_acc += ran;
         b.close(static_cast<int>(h), stop, 0);
     }
-    for (auto& [pid, p] : b.m.procs) b.end_run_burst(p);
+    for (auto& [pid, p] : b.m.procs) {
+        b.end_run_burst(p);
+        p.runnable_at_stop = !p.exited && (p.state == 3 || p.state == 4);
+    }
     return b.m;
 }
 

@@ -9,7 +9,7 @@
 //     each Deschedule charged, clipped to the trace), dispatches, wake-up
 //     delays (the Switch's wait after a wake-up from sleep: the kernel's own
 //     latency measure), migrations, and its life as run and sleep bursts
-//     (for the replay file);
+//     (for the replay file) and whether it still wanted the CPU at the stop;
 //   - marks: wake-ups (with the waker's hart and the dispatch that ended
 //     the wait), migrations, and each queue's length over time.
 // Output writers (tools/trace_output.cc) only read a Model.
@@ -58,6 +58,7 @@ struct ProcStats {
     u64 delay_max_at = 0;  // time of the dispatch that ended the longest wait
     u64 migrations = 0;
     bool exited = false;
+    bool runnable_at_stop = false;  // running or runnable when tracing stopped: it wanted more CPU
     // Life for the replay: run and sleep bursts from `first`; a process
     // sleeping when tracing started begins with its first wake-up.
     std::vector<Burst> bursts;

@@ -16,7 +16,10 @@
 // ticks of `tick` cycles, arrival relative to the trace start; each burst
 // is rounded so that the running sum of emitted ticks follows the running
 // sum of cycles (no drift), and a run is at least one tick (the
-// simulator's minimum), which lengthens bursts shorter than a tick.
+// simulator's minimum), which lengthens bursts shorter than a tick. A
+// process still running or runnable when tracing stopped wanted more CPU:
+// its last run is `run inf` (a hog stays a hog in the replay, whatever
+// share another policy gives it).
 #include "tools/trace_output.h"
 
 #include <algorithm>
@@ -227,15 +230,21 @@ void write_replay(const Model& m, u64 tick, std::FILE* f) {
         u64 cyc = first, emitted = arrival;
         for (size_t i = 0; i < p.bursts.size(); i++) {
             const Burst& b = p.bursts[i];
+            if (b.run && p.runnable_at_stop && i + 1 == p.bursts.size()) {
+                s += " run inf";
+                break;
+            }
             cyc += b.cycles;
             const u64 target = (cyc + tick / 2) / tick;
             u64 n = target > emitted ? target - emitted : 0;
             if (b.run && n == 0) n = 1;
-            if (!b.run && i + 1 == p.bursts.size()) break;  // a trailing sleep ends the task anyway
+            // A trailing sleep ends the task anyway, unless it woke at the end.
+            if (!b.run && i + 1 == p.bursts.size() && !p.runnable_at_stop) break;
             s += b.run ? " run " : " sleep ";
             s += std::to_string(n);
             emitted += n;
         }
+        if (p.runnable_at_stop && !p.bursts.back().run) s += " run inf";  // woken, not run yet
         for (const NiceChange& c : p.renices) {
             const u64 at = c.time < t0 ? 0 : (c.time - t0) / tick;
             s += " at " + std::to_string(std::max(at, arrival)) + " level " + std::to_string(c.nice + 20);

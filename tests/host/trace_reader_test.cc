@@ -280,6 +280,43 @@ TEST(TraceModel, ReplayIsWhatSchedsimReads) {
     EXPECT_EQ(tasks[1].changes[0].level, 25);
 }
 
+// A process still running at the stop, and one woken just before it and
+// not yet run, wanted more CPU than the trace saw: their replay lines end
+// in `run inf`, so a replay under another policy does not end a hog early
+// (the differential replay compares shares). Failed before: "run 20".
+TEST(TraceModel, ReplayKeepsTasksRunnableAtTheStopRunnable) {
+    const std::vector<std::vector<Record>> harts = {
+        {named(Event::Proc, 0, kStart + 10, 3, "hog", 3), rec(Event::Switch, 0, kStart + 200, 3, 0, 0, 0, 50),
+         rec(Event::Deschedule, 0, kStart + 10'200, 3, 0, 3, 0, 10'000),
+         rec(Event::Switch, 0, kStart + 10'300, 3, 0, 0, 0, 100)},
+        {named(Event::Proc, 1, kStart + 10, 4, "sh", 3), rec(Event::Switch, 1, kStart + 300, 4, 0, 0, 0, 0),
+         rec(Event::Deschedule, 1, kStart + 2'300, 4, 0, 2, 0, 2'000),
+         rec(Event::Wakeup, 1, kStart + 999'000, 4, 0, 1, 1)},
+    };
+    TraceDump d;
+    std::string err;
+    ASSERT_TRUE(parse_dump(dump(harts), &d, &err)) << err;
+    const Model m = build_model(d);
+    EXPECT_TRUE(m.procs.at(3).runnable_at_stop);
+    EXPECT_TRUE(m.procs.at(4).runnable_at_stop);
+    char path[] = "/tmp/qtrace-replay-XXXXXX";
+    const int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    std::FILE* f = fdopen(fd, "w");
+    write_replay(m, 1000, f);
+    std::fclose(f);
+    const std::vector<schedsim::TaskSpec> tasks = schedsim::load_replay(path);
+    std::remove(path);
+    ASSERT_EQ(tasks.size(), 2u);
+    ASSERT_EQ(tasks[0].bursts.size(), 1u);
+    EXPECT_EQ(tasks[0].bursts[0].ticks, schedsim::kForever);
+    // sh: ran 2 ticks, slept until 999,000 cycles (997 ticks), then wants the CPU.
+    ASSERT_EQ(tasks[1].bursts.size(), 3u);
+    EXPECT_EQ(tasks[1].bursts[0].ticks, 2u);
+    EXPECT_FALSE(tasks[1].bursts[1].run);
+    EXPECT_EQ(tasks[1].bursts[2].ticks, schedsim::kForever);
+}
+
 TEST(TraceImage, FindsAndJoinsParts) {
     std::vector<std::vector<Record>> harts = sample();
     for (int i = 0; i < 300; i++) harts[1].push_back(rec(Event::Renice, 1, kStart + 8'000 + i, 2, 0));
