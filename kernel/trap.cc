@@ -136,7 +136,7 @@ void timer_new_slice() {
 namespace {
 
 // kregs as for clock_intr.
-Intr dev_intr(const u64* kregs) {
+Intr dev_intr_in(const u64* kregs) {
     const u64 scause = r_scause();
     if (!(scause & kCauseInterrupt)) return Intr::None;
     const u64 code = scause & ~kCauseInterrupt;
@@ -163,6 +163,17 @@ Intr dev_intr(const u64* kregs) {
         return mycpu()->need_resched ? Intr::Resched : Intr::Handled;
     }
     return Intr::None;
+}
+
+// Marks the hart as in an interrupt handler (Cpu::in_intr), so that the
+// tracer does not name the interrupted process as the waker of what the
+// device or the timer wakes (a replay would make it the cause).
+Intr dev_intr(const u64* kregs) {
+    Cpu* c = mycpu();
+    c->in_intr = true;
+    const Intr which = dev_intr_in(kregs);
+    c->in_intr = false;
+    return which;
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ simulated multicore and prints the seed harness's report.
   --plot FILE.png    draw per-level execs and response time (gnuplot)
   --tasks-out FILE.csv  one row per task (and policy): policy,id,arrival,
                      level,weight,executed,waited,blocks,wakeups,wake_p50,
-                     wake_p99,wake_max,max_lag,fluid,migrations
+                     wake_p99,wake_max,max_lag,fluid,migrations,dispatches
   --progress         progress on stderr even when it is not a terminal (a
                      line every 10% once a run has lasted 1 s)
   --no-progress      no progress bar (shown on a terminal after 1 s)

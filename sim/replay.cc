@@ -3,8 +3,15 @@
 // ticks. One task a line, '#' starts a comment:
 //
 //   ARRIVAL LEVEL BURST... [repeat] [cpus=LIST] [request=N] [at TICK level LEVEL]...
-//   BURST is "run N" (N ticks of CPU, N >= 1, or "inf": never stops) or
-//   "sleep N" (off the CPU for N ticks, N >= 0; 0 = wakes the next tick).
+//   BURST is "run N" (N ticks of CPU, N >= 1, or "inf": never stops),
+//   "sleep N" (off the CPU for N ticks, N >= 0; 0 = wakes the next tick),
+//   "sleep wait" (off the CPU until another task wakes it), or, after a
+//   run, "wake K" (at the end of that run, wake the task of line K: the
+//   K-th task line of the file, from 0; a task not in a "sleep wait" keeps
+//   the wake-up, and its next "sleep wait" ends at once, as a pipe keeps
+//   data written before the read). qtrace writes a sleep that another
+//   process ended as "sleep wait" and that process's wake-up as "wake K", so
+//   a replay wakes a sleeper when its waker gets there, not at a fixed time.
 //
 // The first burst is a run; adjacent bursts of one kind merge; "run inf"
 // must be the last burst. After its last burst a task finishes, or with
@@ -47,15 +54,26 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
     s.arrival = number(tok[0], where, "arrival", false);
     s.level = level_of(tok[1], where);
     size_t i = 2;
-    for (; i < tok.size() && (tok[i] == "run" || tok[i] == "sleep"); i += 2) {
+    for (; i < tok.size() && (tok[i] == "run" || tok[i] == "sleep" || tok[i] == "wake"); i += 2) {
         const bool run = tok[i] == "run";
         if (i + 1 >= tok.size()) throw std::runtime_error(where + ": '" + tok[i] + "' needs a tick count");
-        const uint64_t n = number(tok[i + 1], where, run ? "run length" : "sleep length", run);
+        if (tok[i] == "wake") {
+            const bool after_run = !s.bursts.empty() && (s.bursts.back().run || s.bursts.back().wake >= 0);
+            if (!after_run || s.bursts.back().ticks == kForever)
+                throw std::runtime_error(where + ": 'wake' must follow a run that ends");
+            const uint64_t k = number(tok[i + 1], where, "wake's task line", false);
+            s.bursts.push_back({false, 0, static_cast<int64_t>(k)});
+            s.causal = true;
+            continue;
+        }
+        const bool wait = !run && tok[i + 1] == "wait";
+        s.causal = s.causal || wait;
+        const uint64_t n = wait ? kForever : number(tok[i + 1], where, run ? "run length" : "sleep length", run);
         if (run && n == 0) throw std::runtime_error(where + ": run length must be at least 1");
         if (s.bursts.empty() && !run) throw std::runtime_error(where + ": the first burst must be a run");
         if (!s.bursts.empty() && s.bursts.back().run && s.bursts.back().ticks == kForever)
             throw std::runtime_error(where + ": 'run inf' must be the last burst");
-        if (!s.bursts.empty() && s.bursts.back().run == run) {
+        if (!s.bursts.empty() && s.bursts.back().wake < 0 && s.bursts.back().run == run) {
             Burst& b = s.bursts.back();
             b.ticks = (n == kForever || b.ticks + n >= kForever) ? kForever : b.ticks + n;
         } else {
@@ -82,7 +100,7 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
                      [](const LevelChange& a, const LevelChange& b) { return a.tick < b.tick; });
     // Without repeat, a trailing sleep ends the task when it would wake; it
     // is dropped so that the last run ends it (same service).
-    if (!s.repeat && !s.bursts.back().run) s.bursts.pop_back();
+    if (!s.repeat && !s.bursts.back().run && s.bursts.back().wake < 0) s.bursts.pop_back();
     // A repeating list that starts and ends with runs: they join on wrap,
     // which the simulator handles burst by burst.
     s.runtime = s.bursts.front().ticks;
@@ -91,6 +109,22 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
 
 }  // namespace
 
-std::vector<TaskSpec> load_replay(const std::string& path) { return read_task_file(path, "replay", parse_task); }
+// Wake bursts name a task by its line (file order); the list is sorted by
+// arrival, so they are renumbered to the sorted places.
+std::vector<TaskSpec> load_replay(const std::string& path) {
+    std::vector<TaskSpec> v = read_task_file(path, "replay", parse_task);
+    std::vector<int64_t> place(v.size());
+    for (size_t i = 0; i < v.size(); i++) place[v[i].order] = static_cast<int64_t>(i);
+    for (TaskSpec& s : v) {
+        for (Burst& b : s.bursts) {
+            if (b.wake < 0) continue;
+            if (static_cast<uint64_t>(b.wake) >= v.size())
+                throw std::runtime_error(path + ": 'wake " + std::to_string(b.wake) + "': the file has " +
+                                         std::to_string(v.size()) + " task lines");
+            b.wake = place[static_cast<size_t>(b.wake)];
+        }
+    }
+    return v;
+}
 
 }  // namespace schedsim

@@ -209,14 +209,14 @@ bool write_tasks_csv(const std::string& path, const std::vector<Result>& rs) {
     std::fprintf(
         f,
         "policy,id,arrival,level,weight,executed,waited,blocks,wakeups,wake_p50,wake_p99,wake_max,max_lag,fluid,"
-        "migrations\n");
+        "migrations,dispatches\n");
     for (const Result& r : rs) {
         for (const TaskStats& t : r.tasks) {
-            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%s,%s,%llu\n", r.policy.c_str(),
+            std::fprintf(f, "%s,%llu,%llu,%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%s,%s,%llu,%llu\n", r.policy.c_str(),
                          ull(t.id), ull(t.arrival), t.level, t.weight, ull(t.executed), ull(t.waited), ull(t.blocks),
                          ull(t.wakeups), ull(t.wake_p50), ull(t.wake_p99), ull(t.wake_max),
                          fair(r, "%.3f", t.max_lag, "").c_str(), fair(r, "%.3f", t.fluid, "").c_str(),
-                         ull(t.migrations));
+                         ull(t.migrations), ull(t.dispatches));
         }
     }
     if (std::fclose(f) != 0) {

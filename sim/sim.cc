@@ -88,6 +88,7 @@ class Simulator {
         : cfg_(cfg), fixed_(fixed), source_(cfg, fixed), cores_(cfg.cores), fair_(cfg.fairness), world_(cfg, fixed) {
         init_queues();
         spec_task_.assign(fixed.size(), nullptr);
+        kept_wakes_.assign(fixed.size(), 0);
         for (size_t i = 0; i < fixed.size(); i++) {
             for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
         }
@@ -118,6 +119,7 @@ class Simulator {
     bool stops_after_tick(Task& t, uint64_t now);
     bool next_burst(Task& t, uint64_t now);
     void sleep(Task& t, uint64_t now, uint64_t ticks);
+    void wake_burst(size_t k, uint64_t now);
     void level_changes(uint64_t now);
     void change_level(Task& t, uint8_t level);
     void dispatched(Task& t, uint64_t now);
@@ -159,6 +161,7 @@ class Simulator {
     std::vector<Change> changes_;
     size_t next_change_ = 0;
     std::vector<Task*> spec_task_;
+    std::vector<uint64_t> kept_wakes_;  // per fixed spec: wake bursts that found it not waiting
     std::vector<Core> cores_;
     uint64_t runnable_ = 0;
     const bool fair_;   // Config::fairness: world_ runs and lags are sampled
@@ -232,6 +235,7 @@ void Simulator<P, kPerCpu>::spawn(const TaskSpec& s, size_t fixed_index, uint64_
     if (!s.bursts.empty()) t.spec = &s;  // only fixed specs have bursts
     t.id = tasks_.size() - 1;
     if (fixed_index != SIZE_MAX) spec_task_[fixed_index] = &t;
+    t.fixed = fixed_index;
     t.block_rng = TaskSource::block_stream(cfg_.seed, t.id);
     t.arrival = now;
     t.remaining = s.runtime;
@@ -303,18 +307,42 @@ template <typename P, bool kPerCpu>
 template <typename P, bool kPerCpu>
 bool Simulator<P, kPerCpu>::next_burst(Task& t, uint64_t now) {
     uint64_t sleep_ticks = 0;
-    if (!next_run_burst(*t.spec, t.burst, sleep_ticks)) return false;
+    if (!next_run_burst(*t.spec, t.burst, sleep_ticks, [&](size_t k) { wake_burst(k, now); })) return false;
     if (sleep_ticks != kNoSleep) sleep(t, now, sleep_ticks);
     t.remaining = t.spec->bursts[t.burst].ticks;
     return true;
 }
 
+// Replay: a wake burst at the end of tick now wakes fixed task k for tick
+// now + 1, if it is in a "sleep wait"; otherwise (running, runnable, in a
+// timed sleep, or not arrived yet) k keeps the wake-up for its next wait.
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::wake_burst(size_t k, uint64_t now) {
+    Task* w = spec_task_[k];
+    if (w && w->waiting) {
+        w->waiting = false;
+        sleepers_.push({now + 1, sleep_seq_++, w});
+    } else {
+        kept_wakes_[k]++;
+    }
+}
+
+// kForever ticks: a "sleep wait", until a wake burst (at once if one was
+// kept for it: it wakes the next tick, as after "sleep 0").
 template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::sleep(Task& t, uint64_t now, uint64_t ticks) {
     r_.blocks++;
     t.blocks++;
     t.blocked = true;
     t.block_start = now + 1;
+    if (ticks == kForever) {
+        if (kept_wakes_[t.fixed] == 0) {
+            t.waiting = true;
+            return;
+        }
+        kept_wakes_[t.fixed]--;
+        ticks = 0;
+    }
     sleepers_.push({now + 1 + ticks, sleep_seq_++, &t});
 }
 
@@ -370,6 +398,7 @@ template <typename P, bool kPerCpu>
         (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;
         return;
     }
+    task_of(*t).dispatches++;
     execute(core, task_of(*t), now);
 }
 
@@ -423,7 +452,9 @@ template <typename P, bool kPerCpu>
 [[gnu::always_inline]] inline Task* Simulator<P, kPerCpu>::pick(unsigned c, uint64_t now) {
     if constexpr (kPerCpu) rq_.balance(c, now);
     qs::RqTask* t = rq_.pick(c, now);
-    return t ? &task_of(*t) : nullptr;
+    if (!t) return nullptr;
+    task_of(*t).dispatches++;
+    return &task_of(*t);
 }
 
 template <typename P, bool kPerCpu>
@@ -559,6 +590,7 @@ Result Simulator<P, kPerCpu>::collect() const {
         ts.level = l;
         ts.weight = t.se.weight;
         ts.executed = t.execs;
+        ts.dispatches = t.dispatches;
         ts.waited = w;
         ts.blocks = t.blocks;
         ts.migrations = t.migrations;
@@ -619,7 +651,12 @@ uint64_t percentile(std::vector<uint64_t>& v, unsigned p) {
     return v[rank ? rank - 1 : 0];
 }
 
-Result simulate(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks) {
+// A replay with wake bursts or waits has no fluid reference (its sleeps
+// end when a waker gets there, which only a schedule decides): it runs as
+// with --fairness off.
+Result simulate(const Config& cfg_in, const std::vector<TaskSpec>& fixed_tasks) {
+    Config cfg = cfg_in;
+    for (const TaskSpec& s : fixed_tasks) cfg.fairness = cfg.fairness && !s.causal;
     switch (cfg.policy) {
 #define SCHEDSIM_CASE(kind, type, name) \
     case qs::PolicyKind::kind:          \

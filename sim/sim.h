@@ -45,10 +45,14 @@
 namespace schedsim {
 
 // Replay (--replay): a task's life as run and sleep bursts (alternating,
-// starting with a run), and level changes at absolute ticks.
+// starting with a run), and level changes at absolute ticks. A sleep of
+// kForever ticks ("sleep wait") lasts until another task's wake burst
+// wakes it; a wake burst (wake >= 0, between a run and what follows it)
+// wakes the task at that index of the task list (sim/replay.cc).
 struct Burst {
     bool run = true;
     uint64_t ticks = 0;  // run: CPU ticks (kForever: never ends); sleep: ticks asleep
+    int64_t wake = -1;   // >= 0: not a run or sleep but a wake-up of task `wake`
 };
 struct LevelChange {
     uint64_t tick = 0;
@@ -67,6 +71,8 @@ struct TaskSpec {
     std::vector<LevelChange> changes;  // by tick, each >= arrival
     uint64_t affinity = ~uint64_t{0};  // bit c: may run on core c (percpu queues only)
     uint64_t request = 0;              // EEVDF request size in ticks (0 = --slice; request=N)
+    size_t order = 0;                  // its line's place among the file's tasks (before sorting)
+    bool causal = false;               // replay: has a wake burst or a "sleep wait"
 };
 
 constexpr uint64_t kForever = ~uint64_t{0};
@@ -115,6 +121,7 @@ struct TaskStats {
     unsigned level = 0;
     uint32_t weight = 0;
     uint64_t executed = 0, waited = 0, blocks = 0, wakeups = 0, migrations = 0;
+    uint64_t dispatches = 0;  // picks (the kernel's SCHED: each dispatch, even of the task that ran last)
     uint64_t wake_p50 = 0, wake_p99 = 0, wake_max = 0;
     double max_lag = 0;  // max |fluid reference - received| over the run (exact
                          // model; seed model: at the end)

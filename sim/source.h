@@ -54,12 +54,15 @@ class TaskSource {
 };
 
 // Replay: a run burst of `s` has ended and `burst` is its index. Bursts
-// alternate run/sleep (replay.cc merges neighbours of one kind). Returns
-// false if the task ends; otherwise sets `sleep` (ticks to sleep first, or
-// kNoSleep to run on at once) and moves `burst` to the next run burst.
-constexpr uint64_t kNoSleep = ~uint64_t{0};
+// alternate run/sleep (replay.cc merges neighbours of one kind), with wake
+// bursts after a run: each is passed to wake(task index) in order. Returns
+// false if the task ends; otherwise sets `sleep` (ticks to sleep first,
+// kForever for a "sleep wait", or kNoSleep to run on at once) and moves
+// `burst` to the next run burst.
+constexpr uint64_t kNoSleep = ~uint64_t{0} - 1;
 
-inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep) {
+template <typename Wake>
+inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep, Wake&& wake) {
     auto advance = [&] {
         if (++burst < s.bursts.size()) return true;
         burst = 0;
@@ -67,11 +70,19 @@ inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep) {
     };
     sleep = kNoSleep;
     if (!advance()) return false;
+    while (s.bursts[burst].wake >= 0) {
+        wake(static_cast<size_t>(s.bursts[burst].wake));
+        if (!advance()) return false;
+    }
     if (!s.bursts[burst].run) {
         sleep = s.bursts[burst].ticks;
         if (!advance()) return false;  // not reached: a final sleep is dropped
     }
     return true;
+}
+
+inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep) {
+    return next_run_burst(s, burst, sleep, [](size_t) {});
 }
 
 }  // namespace schedsim

@@ -22,13 +22,16 @@ struct Task : q::sched::RqTask {  // se.owner is this Task
     uint64_t arrival = 0, remaining = 0;  // remaining: of the current run burst
     const TaskSpec* spec = nullptr;       // replay tasks: their bursts
     size_t burst = 0;
+    size_t fixed = SIZE_MAX;             // index of its fixed spec (replay wake bursts name it)
     uint64_t blocks = 0, woke = kNever;  // woke: wake-up tick until dispatched
     std::vector<uint64_t> wake_lat;      // ticks from each wake-up to its run
     uint64_t first_run = kNever, completion = kNever;
     uint64_t execs = 0, blocked_ticks = 0, block_start = 0;
+    uint64_t dispatches = 0;  // picks
     double block_chance = 0;
     i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen (fluid.h units)
     bool blocked = false;
+    bool waiting = false;      // in a "sleep wait": asleep until a wake burst wakes it
     bool undispatched = true;  // not run since it arrived or woke (first_run or woke pending)
     bool may_block = false;    // block_chance > 0
 };

@@ -125,6 +125,7 @@ std::vector<TaskSpec> read_task_file(const std::string& path, const char* what,
         if (hash != std::string::npos) line.erase(hash);
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         v.push_back(parse(line, path + ":" + std::to_string(n)));
+        v.back().order = v.size() - 1;
     }
     std::stable_sort(v.begin(), v.end(), [](const TaskSpec& a, const TaskSpec& b) { return a.arrival < b.arrival; });
     return v;

@@ -62,6 +62,7 @@ struct Builder {
             p.started = true;
         }
         p.switches++;
+        p.dispatch_emitted = 0;
         p.waited += static_cast<u64>(r.key);
         p.state = 4;
         auto w = pending_wake.find(r.pid);
@@ -95,7 +96,7 @@ struct Builder {
         u64 ran = static_cast<u64>(r.key);
         if (ran > r.time - m.header.start_time) ran = r.time - m.header.start_time;
         p.runtime += ran;
-        p.run_acc += ran;
+        add_run(p, ran);
         p.state = r.a;
         if (r.a == 2) {
             end_run_burst(p);
@@ -108,6 +109,30 @@ struct Builder {
             queue_sample(r.time, p.queue, queue_nr[p.queue] - 1);
     }
 
+    // The CPU of a dispatch that ran `ran`, less what a wake-up in it
+    // already put in its bursts.
+    void add_run(ProcStats& p, u64 ran) {
+        p.run_acc += ran > p.dispatch_emitted ? ran - p.dispatch_emitted : 0;
+        p.dispatch_emitted = 0;
+    }
+
+    // A process running on the waker's hart woke a sleeper from its own
+    // context (the kernel records waker 0 in an interrupt handler): its run
+    // so far ends a burst, followed by the wake-up; true if recorded.
+    bool wake_burst(const Record& r) {
+        const Open& o = cur[r.cpu];
+        if (r.b != 1 || r.other <= 0 || r.other == r.pid || !o.open || o.pid != r.other) return false;
+        ProcStats& w = proc(r.other, r.time);
+        const u64 in_dispatch = r.time > o.start ? r.time - o.start : 0;
+        const u64 part = in_dispatch > w.dispatch_emitted ? in_dispatch - w.dispatch_emitted : 0;
+        w.run_acc += part;
+        w.dispatch_emitted += part;
+        end_run_burst(w);
+        if (w.bursts.empty()) return false;
+        w.bursts.push_back({false, 0, 0, r.pid});
+        return true;
+    }
+
     void on_wakeup(const Record& r) {
         ProcStats& p = proc(r.pid, r.time);
         const int waker_hart = r.cpu;
@@ -115,7 +140,8 @@ struct Builder {
         pending_wake[r.pid] = m.wakes.size() - 1;
         p.woke = r.b == 1;
         if (p.state == 2 && p.started) {
-            p.bursts.push_back({false, r.time - p.sleep_since});
+            const bool caused = wake_burst(r);
+            p.bursts.push_back({false, r.time - p.sleep_since, caused ? r.other : 0});
         } else if (!p.started) {
             p.started = true;
             p.first = r.time;  // its replay life starts here
@@ -222,10 +248,13 @@ Model build_model(const TraceDump& d) {
         ProcStats& p = b.proc(b.cur[h].pid, stop);
         const u64 ran = stop - b.cur[h].start;
         p.runtime += ran;
-        p.run_acc += ran;
+        b.add_run(p, ran);
         b.close(static_cast<int>(h), stop, 0);
     }
-    for (auto& [pid, p] : b.m.procs) b.end_run_burst(p);
+    for (auto& [pid, p] : b.m.procs) {
+        b.end_run_burst(p);
+        p.runnable_at_stop = !p.exited && (p.state == 3 || p.state == 4);
+    }
     return b.m;
 }
 

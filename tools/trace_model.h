@@ -9,7 +9,9 @@
 //     each Deschedule charged, clipped to the trace), dispatches, wake-up
 //     delays (the Switch's wait after a wake-up from sleep: the kernel's own
 //     latency measure), migrations, and its life as run and sleep bursts
-//     (for the replay file);
+//     (for the replay file: a sleep that a running process ended names it,
+//     and that process's bursts hold the wake-up between its runs) and
+//     whether it still wanted the CPU at the stop;
 //   - marks: wake-ups (with the waker's hart and the dispatch that ended
 //     the wait), migrations, and each queue's length over time.
 // Output writers (tools/trace_output.cc) only read a Model.
@@ -33,6 +35,8 @@ struct Run {
 struct Burst {
     bool run;
     u64 cycles;
+    int waker = 0;     // sleep: ended by this process's wakeup() (0: an interrupt, or unknown)
+    int wake_pid = 0;  // not 0: no run or sleep but this process's wake-up of wake_pid (0 cycles)
 };
 
 struct NiceChange {
@@ -58,6 +62,7 @@ struct ProcStats {
     u64 delay_max_at = 0;  // time of the dispatch that ended the longest wait
     u64 migrations = 0;
     bool exited = false;
+    bool runnable_at_stop = false;  // running or runnable when tracing stopped: it wanted more CPU
     // Life for the replay: run and sleep bursts from `first`; a process
     // sleeping when tracing started begins with its first wake-up.
     std::vector<Burst> bursts;
@@ -65,7 +70,8 @@ struct ProcStats {
     // Builder state.
     int state = 0;  // last known: 2 sleeping, 3 runnable, 4 running
     u64 sleep_since = 0;
-    u64 run_acc = 0;  // CPU of the current run burst so far
+    u64 run_acc = 0;           // CPU of the current run burst so far
+    u64 dispatch_emitted = 0;  // cycles of the current dispatch already in bursts (before a wake-up)
     bool started = false;
     u64 wake_time = 0;
     bool woke = false;

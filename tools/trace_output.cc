@@ -16,7 +16,10 @@
 // ticks of `tick` cycles, arrival relative to the trace start; each burst
 // is rounded so that the running sum of emitted ticks follows the running
 // sum of cycles (no drift), and a run is at least one tick (the
-// simulator's minimum), which lengthens bursts shorter than a tick.
+// simulator's minimum), which lengthens bursts shorter than a tick. A
+// process still running or runnable when tracing stopped wanted more CPU:
+// its last run is `run inf` (a hog stays a hog in the replay, whatever
+// share another policy gives it).
 #include "tools/trace_output.h"
 
 #include <algorithm>
@@ -221,29 +224,49 @@ void write_replay(const Model& m, u64 tick, std::FILE* f) {
     for (const auto& [pid, p] : m.procs) {
         if (pid == 0 || p.bursts.empty() || !p.bursts.front().run) continue;
         const u64 first = p.first < t0 ? 0 : p.first - t0;
-        const u64 arrival = first / tick;
+        lines.push_back({first / tick, pid, ""});
+    }
+    // Wake bursts name the woken process's line: number them first.
+    std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.arrival < b.arrival; });
+    std::map<int, size_t> line_of;
+    for (size_t k = 0; k < lines.size(); k++) line_of[lines[k].pid] = k;
+    for (Line& l : lines) {
+        const ProcStats& p = m.procs.at(l.pid);
+        const int pid = l.pid;
+        const u64 first = p.first < t0 ? 0 : p.first - t0;
+        const u64 arrival = l.arrival;
         std::string s = std::to_string(arrival) + " " + std::to_string(p.initial_nice + 20);
         // Exact cumulative cycles -> ticks, so the rounding error never grows.
         u64 cyc = first, emitted = arrival;
         for (size_t i = 0; i < p.bursts.size(); i++) {
             const Burst& b = p.bursts[i];
+            if (b.wake_pid) {
+                if (line_of.count(b.wake_pid)) s += " wake " + std::to_string(line_of[b.wake_pid]);
+                continue;
+            }
+            if (b.run && p.runnable_at_stop && i + 1 == p.bursts.size()) {
+                s += " run inf";
+                break;
+            }
             cyc += b.cycles;
             const u64 target = (cyc + tick / 2) / tick;
             u64 n = target > emitted ? target - emitted : 0;
             if (b.run && n == 0) n = 1;
-            if (!b.run && i + 1 == p.bursts.size()) break;  // a trailing sleep ends the task anyway
+            // A trailing sleep ends the task anyway, unless it woke at the end.
+            if (!b.run && i + 1 == p.bursts.size() && !p.runnable_at_stop) break;
+            const bool wait = !b.run && b.waker && line_of.count(b.waker);
             s += b.run ? " run " : " sleep ";
-            s += std::to_string(n);
+            s += wait ? "wait" : std::to_string(n);
             emitted += n;
         }
+        if (p.runnable_at_stop && !p.bursts.back().run) s += " run inf";  // woken, not run yet
         for (const NiceChange& c : p.renices) {
             const u64 at = c.time < t0 ? 0 : (c.time - t0) / tick;
             s += " at " + std::to_string(std::max(at, arrival)) + " level " + std::to_string(c.nice + 20);
         }
         s += "   # pid " + std::to_string(pid) + " " + p.name;
-        lines.push_back({arrival, pid, s});
+        l.text = s;
     }
-    std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.arrival < b.arrival; });
     for (const Line& l : lines) std::fprintf(f, "%s\n", l.text.c_str());
 }
 

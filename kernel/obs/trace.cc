@@ -120,7 +120,10 @@ void emit_sched(Event e, const Proc* p, int queue, u32 nr) {
 }
 
 void emit_wake(const Proc* p, int queue) {
-    const Proc* waker = myproc();
+    push_off();
+    const bool in_intr = mycpu()->in_intr;  // a device's or the timer's wake-up: no waker
+    pop_off();
+    const Proc* waker = in_intr ? nullptr : myproc();
     emit(Event::Wakeup, p->tid, waker ? waker->tid : 0, static_cast<u8>(queue), p->woken ? 1 : 0, 0, 0);
 }
 

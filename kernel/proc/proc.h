@@ -267,8 +267,9 @@ struct Cpu {
     bool intena = false;   // interrupts enabled before the outermost push_off
     int id = 0;
     bool need_resched = false;
-    bool idle = false;  // waiting for work in the scheduler loop
-    u64 slice_end = 0;  // when the running process's slice ends (timer cycles)
+    bool idle = false;     // waiting for work in the scheduler loop
+    u64 slice_end = 0;     // when the running process's slice ends (timer cycles)
+    bool in_intr = false;  // in dev_intr: a wake-up here is the device's, not the running process's
 };
 
 extern Cpu g_cpus[param::kMaxCpus];

@@ -81,9 +81,9 @@ enum class Event : u8 {
     // sleeping, 5 exited: a process's last thread, or any thread that
     // ended), key = cycles it ran since its dispatch.
     Deschedule = 2,
-    // pid becomes runnable: other = the pid running on the waking hart (0:
-    // none, e.g. the scheduler loop; an interrupt handler's wake-up names the
-    // process it interrupted),
+    // pid becomes runnable: other = the pid whose wakeup() (or fork) made it
+    // runnable (0: none, e.g. the scheduler loop, or an interrupt handler:
+    // a device or the timer, not the process it interrupted),
     // a = the queue it is placed on, b = 1 if woken from sleep (wakeup()),
     // 0 for a new process or a kill.
     Wakeup = 3,

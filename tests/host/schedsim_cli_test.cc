@@ -149,7 +149,7 @@ TEST(SchedsimTasksOut, OneRowPerTask) {
     EXPECT_FALSE(std::getline(in, extra));
     EXPECT_EQ(header,
               "policy,id,arrival,level,weight,executed,waited,blocks,wakeups,wake_p50,wake_p99,wake_max,max_lag,fluid,"
-              "migrations");
+              "migrations,dispatches");
     EXPECT_EQ(row0.rfind("rr,0,0,20,1024,", 0), 0u) << row0;
     const std::string prefix = "rr,1,5,21,1280," + std::to_string(r.tasks[1].executed) + ",";
     EXPECT_EQ(row1.rfind(prefix, 0), 0u) << row1;

@@ -78,6 +78,52 @@ TEST(SchedsimReplay, ErrorsNameTheLine) {
     EXPECT_NE(error_of("-1 20 run 1\n").find("arrival"), std::string::npos);
 }
 
+// Wake bursts and "sleep wait" (the causal sleeps qtrace writes): a wake
+// names a task by its line in the file, renumbered when the list is sorted
+// by arrival.
+TEST(SchedsimReplay, ParsesWakesAndWaits) {
+    const auto v = load("5 20 run 2 wake 1 wake 1 run 3 sleep wait run 1\n0 20 run 1 sleep wait run 1\n");
+    ASSERT_EQ(v.size(), 2u);
+    const TaskSpec& w = v[1];  // the file's line 0, after the one arriving at 0
+    EXPECT_TRUE(w.causal);
+    ASSERT_EQ(w.bursts.size(), 6u);
+    EXPECT_EQ(w.bursts[1].wake, 0);  // line 1 is now task 0
+    EXPECT_EQ(w.bursts[2].wake, 0);  // two wakes in a row stay two
+    EXPECT_EQ(w.bursts[3].ticks, 3u);
+    EXPECT_FALSE(w.bursts[4].run);
+    EXPECT_EQ(w.bursts[4].ticks, kForever);
+    EXPECT_EQ(v[0].bursts[1].ticks, kForever);
+    EXPECT_NE(error_of("0 20 run 1\n0 20 run 1 wake 2\n").find("'wake 2': the file has 2 task lines"),
+              std::string::npos);
+    EXPECT_NE(error_of("0 20 run 1 sleep 2 wake 0\n").find(":1: 'wake' must follow a run"), std::string::npos);
+    EXPECT_NE(error_of("0 20 run inf wake 0\n").find(":1: 'wake' must follow a run that ends"), std::string::npos);
+    EXPECT_NE(error_of("0 20 run 1 wake x\n").find(":1: wake's task line must be an integer"), std::string::npos);
+}
+
+// A "sleep wait" ends when its waker gets to its wake burst, wherever that
+// falls in time: the message task below sleeps until the worker's request
+// (40 ticks, beside a hog) is done, then runs once per request.
+// A wake that finds its task not waiting is kept for its next wait (a pipe
+// written before the read), which then ends at once.
+TEST(SchedsimReplay, WaitEndsAtTheWakersWakeBurst) {
+    const Result r =
+        run(qs::PolicyKind::EEVDF,
+            "0 20 run 40 wake 1 run 40 wake 1\n0 20 run 1 sleep wait run 1 sleep wait run 1\n0 20 run inf\n", 400);
+    ASSERT_EQ(r.tasks.size(), 3u);
+    EXPECT_EQ(r.tasks[1].executed, 3u);  // woken twice
+    EXPECT_EQ(r.tasks[1].wakeups, 2u);
+    EXPECT_EQ(r.tasks[0].executed, 80u);
+    EXPECT_FALSE(r.fairness);  // no fluid reference for causal sleeps
+    // Without its waker the wait never ends.
+    const Result alone = run(qs::PolicyKind::EEVDF, "0 20 run 1 sleep wait run 1\n0 20 run 40\n", 400);
+    EXPECT_EQ(alone.tasks[0].executed, 1u);
+    // The wake comes first (tick 0), the wait later (after 5 ticks): kept.
+    const Result kept = run(qs::PolicyKind::RR, "0 20 run 1 wake 1 run 1\n0 20 run 5 sleep wait run 2\n", 400);
+    EXPECT_EQ(kept.tasks[1].executed, 7u);
+    EXPECT_EQ(kept.tasks[1].blocks, 1u);
+    EXPECT_EQ(kept.finished, 2u);
+}
+
 // Alone on a core: run 3, sleep 5, run 2 -> finishes at tick 10, having
 // executed 5 ticks, blocked once and woken once with no wait.
 TEST(SchedsimReplay, TaskFollowsItsBursts) {

@@ -13,6 +13,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 
@@ -255,18 +257,26 @@ TEST(TraceModel, ThreadsAreTracksOfTheirProcess) {
     EXPECT_NE(json.find(R"("cat":"thread","pid":100003,"tid":4,)"), std::string::npos);
 }
 
+// m's replay file (1,000-cycle ticks) in a temporary file; its path ("" if
+// it could not be made).
+std::string replay_file(const Model& m) {
+    char path[] = "/tmp/qtrace-replay-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) return "";
+    std::FILE* f = fdopen(fd, "w");
+    write_replay(m, 1000, f);
+    std::fclose(f);
+    return path;
+}
+
 TEST(TraceModel, ReplayIsWhatSchedsimReads) {
     TraceDump d;
     std::string err;
     ASSERT_TRUE(parse_dump(dump(sample()), &d, &err)) << err;
-    char path[] = "/tmp/qtrace-replay-XXXXXX";
-    const int fd = mkstemp(path);
-    ASSERT_GE(fd, 0);
-    std::FILE* f = fdopen(fd, "w");
-    write_replay(build_model(d), 1000, f);  // 100 us ticks
-    std::fclose(f);
+    const std::string path = replay_file(build_model(d));  // 100 us ticks
+    ASSERT_FALSE(path.empty());
     const std::vector<schedsim::TaskSpec> tasks = schedsim::load_replay(path);
-    std::remove(path);
+    std::remove(path.c_str());
     ASSERT_EQ(tasks.size(), 2u);
     // The hog: forked at 100 cycles, 20000 cycles of CPU in two slices -> 20 ticks.
     EXPECT_EQ(tasks[0].arrival, 0u);
@@ -278,6 +288,77 @@ TEST(TraceModel, ReplayIsWhatSchedsimReads) {
     ASSERT_EQ(tasks[1].changes.size(), 1u);
     EXPECT_EQ(tasks[1].changes[0].tick, 7u);
     EXPECT_EQ(tasks[1].changes[0].level, 25);
+}
+
+// A process still running at the stop, and one woken just before it and
+// not yet run, wanted more CPU than the trace saw: their replay lines end
+// in `run inf`, so a replay under another policy does not end a hog early
+// (the differential replay compares shares). Failed before: "run 20".
+TEST(TraceModel, ReplayKeepsTasksRunnableAtTheStopRunnable) {
+    const std::vector<std::vector<Record>> harts = {
+        {named(Event::Proc, 0, kStart + 10, 3, "hog", 3), rec(Event::Switch, 0, kStart + 200, 3, 0, 0, 0, 50),
+         rec(Event::Deschedule, 0, kStart + 10'200, 3, 0, 3, 0, 10'000),
+         rec(Event::Switch, 0, kStart + 10'300, 3, 0, 0, 0, 100)},
+        {named(Event::Proc, 1, kStart + 10, 4, "sh", 3), rec(Event::Switch, 1, kStart + 300, 4, 0, 0, 0, 0),
+         rec(Event::Deschedule, 1, kStart + 2'300, 4, 0, 2, 0, 2'000),
+         rec(Event::Wakeup, 1, kStart + 999'000, 4, 0, 1, 1)},
+    };
+    TraceDump d;
+    std::string err;
+    ASSERT_TRUE(parse_dump(dump(harts), &d, &err)) << err;
+    const Model m = build_model(d);
+    EXPECT_TRUE(m.procs.at(3).runnable_at_stop);
+    EXPECT_TRUE(m.procs.at(4).runnable_at_stop);
+    const std::string path = replay_file(m);
+    ASSERT_FALSE(path.empty());
+    const std::vector<schedsim::TaskSpec> tasks = schedsim::load_replay(path);
+    std::remove(path.c_str());
+    ASSERT_EQ(tasks.size(), 2u);
+    ASSERT_EQ(tasks[0].bursts.size(), 1u);
+    EXPECT_EQ(tasks[0].bursts[0].ticks, schedsim::kForever);
+    // sh: ran 2 ticks, slept until 999,000 cycles (997 ticks), then wants the CPU.
+    ASSERT_EQ(tasks[1].bursts.size(), 3u);
+    EXPECT_EQ(tasks[1].bursts[0].ticks, 2u);
+    EXPECT_FALSE(tasks[1].bursts[1].run);
+    EXPECT_EQ(tasks[1].bursts[2].ticks, schedsim::kForever);
+}
+
+// A wake-up made by the process running on the waker's hart (a pipe write)
+// is a cause: the sleep it ends is written "sleep wait" and the waker's
+// line holds "wake K" (K: the woken process's line) at that point of its
+// run. A wake-up with waker 0 (an interrupt handler: the kernel no longer
+// names the process it interrupted) stays a timed sleep. Failed before:
+// both sleeps were timed ("sleep 4"), so a replay woke the sleeper at a
+// fixed time whatever its waker had done by then.
+TEST(TraceModel, ReplayMakesAWakersWakeUpTheCause) {
+    const std::vector<std::vector<Record>> harts = {{
+        named(Event::Proc, 0, kStart + 10, 3, "worker", 3),
+        named(Event::Proc, 0, kStart + 10, 4, "msg", 3),
+        rec(Event::Switch, 0, kStart + 100, 4, 0, 0, 0, 0),
+        rec(Event::Deschedule, 0, kStart + 300, 4, 0, 2, 0, 200),
+        rec(Event::Switch, 0, kStart + 310, 3, 4, 2, 0, 0),
+        rec(Event::Wakeup, 0, kStart + 5'310, 4, 3, 0, 1),
+        rec(Event::Deschedule, 0, kStart + 10'310, 3, 0, 3, 0, 10'000),
+        rec(Event::Switch, 0, kStart + 10'400, 4, 3, 3, 0, 90),
+        rec(Event::Deschedule, 0, kStart + 10'600, 4, 0, 2, 0, 200),
+        rec(Event::Wakeup, 0, kStart + 20'000, 4, 0, 0, 1),
+        rec(Event::Switch, 0, kStart + 20'100, 4, 0, 0, 0, 100),
+        rec(Event::Deschedule, 0, kStart + 20'300, 4, 0, 2, 0, 200),
+    }};
+    TraceDump d;
+    std::string err;
+    ASSERT_TRUE(parse_dump(dump(harts), &d, &err)) << err;
+    const Model m = build_model(d);
+    const std::string path = replay_file(m);
+    ASSERT_FALSE(path.empty());
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("0 20 run 5 wake 1 run inf   # pid 3 worker"), std::string::npos) << text;
+    EXPECT_NE(text.find("0 20 run 1 sleep wait run 1 sleep 9 run 1   # pid 4 msg"), std::string::npos) << text;
+    const std::vector<schedsim::TaskSpec> tasks = schedsim::load_replay(path);  // schedsim reads it
+    std::remove(path.c_str());
+    ASSERT_EQ(tasks.size(), 2u);
+    EXPECT_EQ(tasks[0].bursts[1].wake, 1);
 }
 
 TEST(TraceImage, FindsAndJoinsParts) {
