@@ -50,7 +50,6 @@
 
 struct stat;
 struct xstat;
-struct bcachestat;
 
 namespace q {
 
@@ -70,11 +69,15 @@ void bforget(u32 dev, u32 blockno);
 // Keep a block cached while the log holds it (reference without the lock).
 void bpin(Buf* b);
 void bunpin(Buf* b);
-// Sizes and counts (struct bcachestat, lib/abi/abi.h).
-bcachestat bcache_stat();
-// Free idle slabs, coldest first, until `pages` pages came back (what
-// kalloc does when it runs dry); returns the pages freed.
-u64 bcache_give_back(u64 pages);
+// Sizes now, counts since boot (bcstat's, kernel/stats.cc).
+struct BcacheStats {
+    u64 bufs;   // the fixed floor plus the slabs'
+    u64 fixed;  // the floor (param::kBufs)
+    u64 pages;  // borrowed from the allocator
+    u64 hits, misses;
+    u64 grows, shrinks;  // slabs borrowed, given back
+};
+BcacheStats bcache_stats();
 // Is free memory below the cache's reserve (so it no longer grows)? The log
 // then installs after every commit, unpinning its blocks so their slabs can
 // go back to kalloc.
@@ -84,9 +87,6 @@ bool bcache_memory_short();
 void log_init(u32 dev, const fs::SuperBlock& sb);
 void begin_op();
 void end_op();
-// Install every committed transaction now and empty the log, so no block
-// stays pinned (waits for running operations to end).
-void log_flush();
 // Record a modified, locked buffer in the current transaction. The block
 // reaches its home location after the commit.
 void log_write(Buf* b);

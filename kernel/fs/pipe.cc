@@ -11,13 +11,16 @@
 // four). Every change a poller could see (bytes moved, a side opened or
 // closed) also calls poll_notify (kernel/fs/poll.cc). A slot returns to the
 // pool once no File is open on either side: nothing can reach it then.
-// Both sides give up when their process is killed (they sleep with
-// sleep_killable, so a kill just before the sleep is not lost). A write of at most
-// 512 bytes is atomic: it waits for room for all of it and commits it in
-// one step, so no other writer's bytes land inside it. The copies run
-// under the pipe's lock; one that stops at a page to be read in first (a
-// file mapping's, a swapped one) commits nothing, drops the lock while the
-// page is faulted in, and copies again (kernel/mm/uaccess.h).
+// Both sides give up when their process is killed or a signal interrupts
+// them (they sleep with sleep_killable, so a kill just before the sleep is
+// not lost); a write cut after some bytes returns their count, as POSIX
+// says, so that a restart after a stop or an SA_RESTART handler cannot
+// write them twice (docs/signals.md). A write of at most 512 bytes is
+// atomic: it waits for room for all of it and commits it in one step, so
+// no other writer's bytes land inside it. The copies run under the pipe's
+// lock; one that stops at a page to be read in first (a file mapping's, a
+// swapped one) commits nothing, drops the lock while the page is faulted
+// in, and copies again (kernel/mm/uaccess.h).
 #include "kernel/fs/pipe.h"
 
 #include "kernel/fs/file.h"
@@ -213,7 +216,6 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
         wake_readers(pi);
     }
     if (done > 0) poll_notify();
-    if (err == Error::Killed) return err;
     if (done == 0 && err != Error::Ok) return err;
     return static_cast<i64>(done);
 }

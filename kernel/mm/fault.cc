@@ -400,7 +400,8 @@ bool vm_user_fault(Proc* p, u64 scause, u64 va) {
     // message are as they always were.
     if (o != Outcome::NoMemory && sig_fault(p, bus ? sig::kBus : sig::kSegv, va)) return false;
     report(p, scause, va, cause);
-    set_killed(p);
+    if (o == Outcome::NoMemory) set_killed(p);  // waitpid: SIGKILL, as for the OOM rule
+    else sig_fault_kill(p, sig::kSegv);         // waitpid: SIGSEGV
     return false;
 }
 

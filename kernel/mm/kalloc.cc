@@ -9,10 +9,14 @@
 // junk-filled nor zeroed again: kalloc and kalloc_reserved take such pages
 // first (lib/page_pool.h; fork + exec + exit frees and allocates about ten
 // tables, each ~1,300 instructions of stores saved). When the list is empty,
-// both ask the registered Lender (the buffer cache) for pages back, outside
-// the lock (the lender takes its own lock, then kfree), and try again.
+// both ask the registered Lenders (the page cache, then the buffer cache)
+// for pages back, outside the lock (a lender takes its own lock, then
+// kfree), and try again.
 // Reserved pages (kalloc.h) stay on the list: plain kalloc pops only while
 // more pages are free than are promised; kalloc_reserved pops one of them.
+// A promise a process asks for (sbrk, mmap, exec's lazy pages, fork's
+// child) is admitted and made in one hold of the lock
+// (kalloc_admit_reserve), so no two are admitted against the same pages.
 // The reference counts of copy-on-write sharing (lib/page_refs.h) live in
 // the first pages of RAM after the kernel, taken before the pool is built.
 // Each extra mapping of a page holds one promise, so a copy-on-write fork
@@ -178,18 +182,61 @@ void page_unpin(void* page) {
 
 void* kalloc_reserved() { return take(From::Promised, true); }
 
+// The lenders' counts are read under g_lock, with the pool's: a give_back
+// drops its slab from the count before it kfrees the pages (each kfree
+// takes g_lock), and a growing cache kallocs its pages before it counts
+// the slab, so a reading under the lock may miss pages in flight but never
+// counts one twice. Read before the lock, a give_back landing in between
+// counted its pages both as borrowed and as pooled: hostile oomrace's
+// student was granted 25,902 pages with 21,806 free.
+namespace {
+u64 lent_locked() {
+    u64 n = 0;
+    for (int i = 0; i < g_nlenders; i++) n += g_lenders[i]->borrowed();
+    return n;
+}
+}  // namespace
+
 // A promise is a page set aside: if the free list no longer holds every
-// promised page, the lender (the buffer cache) gives the difference back
-// now, as it would have for the eager allocation the promise replaces.
+// promised page, the lenders (the page cache, then the buffer cache) give
+// the difference back now, as they would have for the eager allocation the
+// promise replaces.
+namespace {
+// Promise n pages (g_lock held); returns how many the lenders must give
+// back.
+u64 promise_locked(u64 n) {
+    g_reserved += n;
+    const u64 backed = g_pool.count() + swap_free_slots();
+    return g_reserved > backed ? g_reserved - backed : 0;
+}
+}  // namespace
+
 void kalloc_reserve(u64 n) {
     u64 short_by = 0;
     {
         LockGuard g(g_lock);
-        g_reserved += n;
-        const u64 backed = g_pool.count() + swap_free_slots();
-        if (g_reserved > backed) short_by = g_reserved - backed;
+        short_by = promise_locked(n);
     }
     if (short_by > 0) ask_lenders(short_by);
+}
+
+// The figures are kalloc_commit_free's, read in the same lock hold as the
+// promise is made: an admission read before another's promise and acted on
+// after it let two sbrks of 60% of memory each both through (hostile
+// admitrace, 5 runs of 6 at 3 harts: the first's promise came only after
+// uvm_grow_lazy had walked its ~19,000 pages).
+oom::Verdict kalloc_admit_reserve(u64 n, u64 total_after) {
+    const u64 slots = swap_free_slots();
+    const u64 ram = g_total + swap_total_slots();
+    u64 short_by = 0;
+    oom::Verdict v;
+    {
+        LockGuard g(g_lock);
+        v = oom::admit_promise(n, total_after, g_pool.count() + lent_locked() + slots, g_reserved, ram);
+        if (v == oom::Verdict::Admit) short_by = promise_locked(n);
+    }
+    if (short_by > 0) ask_lenders(short_by);
+    return v;
 }
 
 void kalloc_unreserve(u64 n) {
@@ -209,21 +256,6 @@ u64 kalloc_pool_pages() {
     LockGuard g(g_lock);
     return g_pool.count() > g_reserved ? g_pool.count() - g_reserved : 0;
 }
-
-// The lender's count is read under g_lock, with the pool's: a give_back
-// drops its slab from the count before it kfrees the pages (each kfree
-// takes g_lock), and a growing cache kallocs its pages before it counts
-// the slab, so a reading under the lock may miss pages in flight but never
-// counts one twice. Read before the lock, a give_back landing in between
-// counted its pages both as borrowed and as pooled: hostile oomrace's
-// student was granted 25,902 pages with 21,806 free.
-namespace {
-u64 lent_locked() {
-    u64 n = 0;
-    for (int i = 0; i < g_nlenders; i++) n += g_lenders[i]->borrowed();
-    return n;
-}
-}  // namespace
 
 u64 kalloc_free_pages() {
     LockGuard g(g_lock);

@@ -4,8 +4,8 @@
 // A mapping is a Mmap region of the process's map (lib/vm/regions.h); its
 // pages fault in lazily (kernel/mm/fault.cc): zeroed for anonymous memory,
 // read from the file for a file mapping. Accounting is the lazy heap's:
-// mmap admits the pages by the out-of-memory rule and promises them
-// (kalloc_reserve, ThreadGroup::reserved), so every page of every mapping
+// mmap admits the pages by the out-of-memory rule and promises them in one
+// step (oom_reserve, ThreadGroup::reserved), so every page of every mapping
 // is mapped or promised, and munmap gives back exactly the promises of the
 // pages it finds unmapped. A file mapping holds a reference to its inode
 // (Region::obj) for each region naming it; cuts and copies (munmap,
@@ -199,7 +199,8 @@ Result<u64> do_mmap(u64 hint, u64 len, int prot, int flags, int fd, u64 off) {
     MmGuard mm(tg);
     const u64 pages = len / kPageSize;
     const u64 tables = 2 + pages / 512;  // leaf tables per 2 MiB (and one more), a middle one
-    Q_CHECK(oom_admit(pages + tables, page_round_up(tg->sz) / kPageSize + tg->map.pages_of(vm::Kind::Mmap) + pages));
+    Q_CHECK(oom_reserve(pages + tables, page_round_up(tg->sz) / kPageSize + tg->map.pages_of(vm::Kind::Mmap) + pages));
+    PromiseHold promise(pages + tables);  // admitted and promised at once; given back if the mapping fails
     u64 at = place(tg, hint, len, (flags & MAP_FIXED) != 0);
     if (at == 0) return Error::NoMemory;
     if (flags & MAP_FIXED) {
@@ -224,7 +225,7 @@ Result<u64> do_mmap(u64 hint, u64 len, int prot, int flags, int fd, u64 off) {
         LockGuard g(tg->pt_lock);
         if (!tg->map.add_mapping(r)) return Error::NoMemory;  // 32 regions: the table is full
         if (r.end > tg->map_top) tg->map_top = r.end;         // its tables: proc_free_pagetable
-        kalloc_reserve(pages + tables);
+        promise.keep();
         tg->reserved += pages;
         tg->table_reserved += tables;
     }
@@ -317,7 +318,8 @@ Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy) {
         if (!st.ok()) break;
         holes += h;
     }
-    if (!st.ok()) {  // undo the regions already done in the child
+    if (st.ok() && holes > 0) st = oom_reserve(holes, holes);  // the child's untouched pages, admitted
+    if (!st.ok()) {                                            // undo the regions already done in the child
         for (int i = 0; i < done; i++) {
             const vm::Region& r = ptg->map.at(i);
             if (r.kind == vm::Kind::Mmap) uvm_unmap(ctg->pagetable, r.start, (r.end - r.start) / kPageSize, true);

@@ -15,8 +15,10 @@ i64 sys_msync();
 // fork: give child ctg parent ptg's mappings (the caller copies the map
 // afterwards): shared ones map the same pages, private ones copy-on-write
 // (or copied, `copy`, when the parent has threads). Returns how many pages
-// were untouched (the child's promises); on NoMemory nothing of the
-// mappings is left in ctg. Caller holds ptg's MmGuard.
+// were untouched, promised (admitted by kernel/proc/oom.h:oom_reserve:
+// the caller adds them to ctg's reserved); on NoMemory nothing of the
+// mappings is left in ctg and nothing is promised. Caller holds ptg's
+// MmGuard.
 Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy);
 // fork, once ctg's map is copied: the copies of the parent's pages each
 // took a promise (uvm_share, vm_mmap_fork), but a kPteShared mapping of a

@@ -9,9 +9,12 @@
 // tid the thread's own; the first thread's tid is the pid (its slot is the
 // group's leader, the one a parent's wait() reaps). docs/threads.md.
 //
-// A Proc's fields are guarded as marked. `lock` must be held to read or
-// change state, chan, xstate, pid and tid, and to set killed (which killed()
-// reads with one atomic load, no lock: it is checked on every system call);
+// A Proc's fields are guarded as marked. `lock` must be held to change
+// state, chan, xstate, pid and tid, and to set killed; reading them takes it
+// too, with two exceptions: killed() reads killed with one atomic load (it
+// is checked on every system call), and wakeup() peeks at state and chan
+// with atomic loads to skip threads not asleep on its channel, taking the
+// lock to re-check before it wakes one (kernel/proc/sched.cc);
 // `parent` and `reapable` are guarded by the global wait lock; the rest is
 // private to the thread itself (or to its creator before it first runs).
 // Lock order: the wait lock, then a group's lock, then a Proc's lock.
@@ -116,6 +119,10 @@ struct ThreadGroup {
     // delivering thread under lock and by a sender with atomic loads.
     u64 sig_pending = 0;
     SigAction sig_act[sig::kMax + 1] = {};
+    // Who sent each pending process-directed signal (0: the kernel; the
+    // child for SIGCHLD), for siginfo's pid: stored (relaxed) before the
+    // pending bit is set, read after it is taken.
+    int sig_from[sig::kMax + 1] = {};
     // Signals whose action this program set itself (sigact with an act;
     // copied at fork, cleared at exec): SIGPIPE is raised only for those
     // (docs/signals.md "SIGPIPE"). Written by the process under lock.
@@ -222,6 +229,9 @@ struct Proc {
     u64 sig_addr = 0;
     u64 sig_saved = 0;  // sigsusp: the mask its handler's frame restores
     bool sig_has_saved = false;
+    // sigaltstack: the thread's alternate signal stack (size 0: none).
+    u64 alt_sp = 0;
+    u64 alt_size = 0;
     u64 sys_a0 = 0;
     bool in_syscall = false;
 

@@ -31,12 +31,13 @@
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobctl.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
-#include "kernel/trace/trace.h"
 
 namespace q {
 
@@ -86,9 +87,10 @@ void release_process(ThreadGroup* tg) {
     g_wait_lock.acquire();
     Proc* leader = tg->leader;
     if (leader == g_init_proc) panic("init exiting (status %d)", tg->status);
+    job_orphans_locked(leader);  // SIGHUP and SIGCONT to a stopped group its end orphans
     reparent(leader);
     wakeup(leader->parent);
-    sig_child_exited(leader->parent);
+    sig_child_exited(leader->parent, leader->pid);
     trace_exit(p->tid, tg->status);
     if (leader != p) {
         LockGuard g(leader->lock);

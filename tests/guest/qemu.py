@@ -18,6 +18,7 @@ error-injecting block driver (tests/guest/hostile.py's I/O-error test).
 `swap_mb` attaches a zero-filled swap disk of that many MiB in virtio-mmio
 slot 2 (kernel/dev/swap_disk.cc; `make qemu SWAP=MB` does the same).
 """
+import contextlib
 import os
 import re
 import shutil
@@ -186,6 +187,76 @@ def end_guest(g, after, prefix, harts):
     report("alive" in after, "%s-shell-%dharts" % (prefix, harts), "the shell does not answer (%r)" % after)
     clean, fsck = g.stop_and_fsck()
     report(clean, "%s-fsck-%dharts" % (prefix, harts), fsck.replace("\n", " | "))
+
+
+class Suite:
+    """What every in-guest suite does around its own checks, written once:
+
+        suite = Suite("ipc")                        # verdicts ipc-...
+        for harts in suite.harts():                 # the command line's, else 1 3 8
+            with suite.boot(harts, icount=3) as g:  # Guest(cpus=harts, ...), booted
+                out = g.run("ipctest", timeout=600)
+                suite.program(out, "ipctest", harts)
+                suite.check("x" in out, "ipc-x-%dharts" % harts, repr(out))
+
+    When the block ends, `echo alive` must still get an answer (verdict
+    NAME-shell-TAG) and, QEMU killed, the host fsck must find the disk
+    clean (NAME-fsck-TAG; a damaged image is kept, see Guest.stop_and_fsck).
+    A command in the block that gets no prompt back, or any other exception,
+    ends the boot with one verdict instead, FAIL NAME-TAG, and the console's
+    tail (a guest that does not boot is stopped at once, so the block's
+    first command fails and the verdict says "at boot"). TAG is "Nharts"
+    unless given; alive=False and fsck=False leave
+    out those two checks, and fsck_ok(report) can ask more of fsck's report
+    than a clean exit (usertests: no orphan left)."""
+
+    def __init__(self, name, harts=(1, 3, 8)):
+        self.name = name
+        self.default_harts = list(harts)
+
+    def harts(self, args=None):
+        """The hart counts given on the command line, else the default."""
+        given = [int(a) for a in (sys.argv[1:] if args is None else args)]
+        return given or self.default_harts
+
+    def check(self, ok, test, detail="", show=False):
+        """One verdict: PASS test (with detail when show), or FAIL test: detail."""
+        if ok and show and detail:
+            print("PASS %s %s" % (test, detail))
+        else:
+            report(ok, test, detail)
+        sys.stdout.flush()
+
+    def program(self, out, program, harts, prefix=None):
+        """An in-guest test program's verdicts (judge_program): its PASS/FAIL
+        lines as PREFIX-name-Nharts, no panic, and its summary line."""
+        judge_program(out, program, prefix or self.name, harts)
+
+    @contextlib.contextmanager
+    def boot(self, harts, tag=None, alive=True, fsck=True, fsck_ok=None, boot_timeout=30, **guest_args):
+        tag = tag or "%dharts" % harts
+        with Guest(cpus=harts, **guest_args) as g:
+            where = ""
+            try:
+                g.boot(timeout=boot_timeout)
+            except Exception:  # noqa: BLE001 - the block's first command then fails at once
+                where = " at boot"
+                g.child.terminate(force=True)
+            try:
+                yield g
+                after = g.run("echo alive", timeout=60) if alive else ""
+            except Exception as e:  # noqa: BLE001 - any failure to get a prompt ends this boot
+                console = "".join(g.log) + (g.child.before if isinstance(g.child.before, str) else "")
+                why = ("no prompt%s (%s)" % (where, type(e).__name__) if isinstance(e, (pexpect.TIMEOUT, pexpect.EOF))
+                       else "%s: %s" % (type(e).__name__, e))
+                self.check(False, "%s-%s" % (self.name, tag), "%s; console ends %r" % (why, console[-800:]))
+                return
+            if alive:
+                self.check("alive" in after, "%s-shell-%s" % (self.name, tag), "the shell does not answer (%r)" % after)
+            if fsck:
+                clean, said = g.stop_and_fsck()
+                ok = clean and (fsck_ok is None or fsck_ok(said))
+                self.check(ok, "%s-fsck-%s" % (self.name, tag), said.replace("\n", " | ")[-2000:])
 
 
 def run_cases(guest, cases, suffix="", timeout=30):

@@ -16,6 +16,7 @@
 #include "kernel/mm/pcache.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
+#include "kernel/proc/runqueue.h"
 #include "kernel/sync/sleeplock.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/syscall.h"
@@ -184,6 +185,8 @@ u64 kalloc_pool_pages() { return g_env.pages_out >= g_env.pool_pages ? 0 : g_env
 u64 kalloc_total_pages() { return g_env.pool_pages; }
 u64 kalloc_free_pages() { return kalloc_pool_pages() + (g_lender ? g_lender->borrowed() : 0); }
 void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
+// kernel/stats.cc's rqstat: no run queues here.
+bool rq_stat(int, RqStat&) { return false; }
 
 // The page cache (kernel/mm/pcache.h) is the kernel's: on the host no page
 // is ever cached, so writes have nothing to copy into and reads take the
@@ -217,6 +220,8 @@ DiskStats disk_stats() { return g_env.stats; }
 }  // namespace q
 
 using namespace q;
+
+u64 kfs_give_back(u64 pages) { return g_lender ? g_lender->give_back(pages) : 0; }
 
 std::vector<u8> kfs_mkfs(u32 blocks, u32 inodes) {
     std::vector<u8> img(usize(blocks) * fs::kBlockSize, 0);

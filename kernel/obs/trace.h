@@ -1,15 +1,15 @@
-// kernel/trace/trace.h - scheduler trace points (format: lib/trace/format.h).
+// kernel/obs/trace.h - scheduler trace points (format: lib/obs/format.h).
 //
 // Every hook is an inline test of one global flag (trace::g_on, false
 // unless `trace start` ran) and a call out of line only when it is set, so
 // tracing off costs one predictable branch per hook. Each hart writes only
-// its own buffer (kernel/trace/trace.cc), with interrupts off for the few
+// its own stream (kernel/obs/recorder.h), with interrupts off for the few
 // stores of one record: no locks, no ordering between harts (the host
 // merges the sections by time). Hooks may be called with any locks held
 // and from interrupt handlers; they never sleep, allocate or block.
 #pragma once
 
-#include "lib/trace/format.h"
+#include "lib/obs/format.h"
 #include "lib/types.h"
 
 namespace q {
@@ -30,10 +30,7 @@ void emit_wake(const Proc* p, int queue);
 void emit_switch(const Proc* next, u64 waited);
 void emit_deschedule(const Proc* p, int state, u64 ran);
 
-// Boot: the number of harts (sections in a dump).
-void init(int ncpus);
-
-// The system calls (kernel/trace/trace.cc documents their contracts).
+// The system calls (kernel/obs/trace.cc documents their contracts).
 i64 sys_trace_start();
 i64 sys_trace_stop();
 i64 sys_trace_read();
@@ -41,7 +38,7 @@ i64 sys_trace_stat();
 
 }  // namespace trace
 
-// The hooks, one per event (see Event in lib/trace/format.h).
+// The hooks, one per event (see Event in lib/obs/format.h).
 inline void trace_switch(const Proc* next, u64 waited) {
     if (trace::on()) trace::emit_switch(next, waited);
 }

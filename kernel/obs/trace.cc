@@ -1,25 +1,14 @@
-// kernel/trace/trace.cc - per-hart trace buffers and the trace system calls.
-//
-// Each hart owns one buffer of 32-byte records (kernel/lib/hart_records.h,
-// shared with the profiler), filled in order and never wrapped: when it is
-// full, new records are counted as dropped, so a dump always holds a
-// complete prefix of each hart's events. Only the owning hart writes its
-// buffer, with interrupts off, so a record needs no lock and no atomic
-// read-modify-write. trace_stop clears g_on and waits until no hart is in
-// the middle of a record (the handshake in hart_records.h); after that the
-// buffers are quiescent until the next trace_start, which is the only
-// place they are freed and reallocated.
-// Who may: starting, stopping and reading a trace are root's (the records
-// name every user's processes and what they run); trace_stat's counts are
-// anyone's. A trace takes at most 1/8 of memory (hart_records.h: fits()).
-// g_ctl serialises the system calls (start, stop, read, stat); it is taken
-// before any process lock (the start-up snapshot takes each p->lock) and
-// never by a trace point.
-#include "kernel/trace/trace.h"
+// kernel/obs/trace.cc - the scheduler's trace points and the trace system
+// calls: what goes into a 32-byte Record (lib/obs/format.h) and when.
+// The streams, their budget and root-only control are the recorder's
+// (kernel/obs/recorder.h). A stopped trace stays until the next
+// trace_start, so it can be dumped later. Starting writes one Proc record
+// per existing thread (snapshot: each p->lock, taken after the recorder's
+// lock); the trace points themselves take no lock.
+#include "kernel/obs/trace.h"
 
-#include "kernel/lib/hart_records.h"
-#include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/obs/recorder.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
@@ -34,20 +23,38 @@ constinit bool g_on = false;
 
 namespace {
 
-constexpr u32 kDefaultKb = 1024;  // per hart
-constexpr u32 kMaxKb = 8192;      // per hart
-constexpr u32 kMaxPages = kMaxKb / (kPageSize / 1024);
-
 // What each hart last descheduled (its own; the next Switch names it).
 struct Last {
     int pid = 0;
     u8 state = 0;
 };
 
-constinit HartRecords<Record, kMaxPages> g_rec{g_on};
 constinit Last g_last[kMaxHarts];
-constinit SpinLock g_ctl("trace");
-constinit DumpHeader g_header{};  // valid for reading once magic is set (after a stop)
+constinit DumpHeader g_header{};
+
+void starting(u64, u64) {
+    for (Last& last : g_last) last = Last{};
+}
+
+void snapshot();
+
+void sealing(obs::Sections& h) {
+    h.period_cycles = g_slice_cycles;
+    DumpHeader& d = static_cast<DumpHeader&>(h);
+    safe_strcpy(d.policy, rq_policy_name(), sizeof(d.policy));
+    safe_strcpy(d.rq_mode, rq_mode_name(), sizeof(d.rq_mode));
+}
+
+constexpr obs::Config kConfig{"trace",
+                              obs::Kind::Trace,
+                              kVersion,
+                              sizeof(Record),
+                              sizeof(DumpHeader),
+                              1024,
+                              8192,
+                              false,
+                              {starting, snapshot, sealing}};
+constinit obs::Recorder g_rec{kConfig, g_on, g_header};
 
 void put(Record& r) {
     push_off();
@@ -55,7 +62,7 @@ void put(Record& r) {
     if (g_rec.enter(cpu)) {
         r.time = now_cycles();
         r.cpu = static_cast<u8>(cpu);
-        if (Record* slot = g_rec.slot(cpu)) *slot = r;
+        if (void* slot = g_rec.slot(cpu)) *static_cast<Record*>(slot) = r;
     }
     g_rec.leave(cpu);
     pop_off();
@@ -84,8 +91,6 @@ void snapshot() {
 }
 
 }  // namespace
-
-void init(int ncpus) { g_rec.set_harts(ncpus); }
 
 void emit(Event e, int pid, int other, u8 a, u8 b, u32 arg, i64 key) {
     Record r = make(e, pid);
@@ -150,66 +155,23 @@ void emit_deschedule(const Proc* p, int state, u64 ran) {
 // buffers together over 1/8 of memory, or out of memory. Frees the
 // previous trace's buffers (its dump can no longer be read), allocates kb
 // KiB per hart, and writes one Proc record for every existing process.
-i64 sys_trace_start() {
-    const int kb = arg_int(0) == 0 ? static_cast<int>(kDefaultKb) : arg_int(0);
-    if (kb < 4 || kb > static_cast<int>(kMaxKb)) return -1;
-    if (!perm::may_admin(current_cred())) return -1;
-    LockGuard g(g_ctl);
-    if (g_rec.is_on()) return -1;
-    g_header = DumpHeader{};
-    if (!g_rec.alloc(static_cast<u32>(kb) / 4)) return -1;
-    for (Last& last : g_last) last = Last{};
-    g_header.start_time = now_cycles();
-    g_rec.turn_on();
-    snapshot();
-    return 0;
-}
+i64 sys_trace_start() { return g_rec.start(arg_int(0), 0); }
 
 // trace_stop() -> records kept (all harts), or -1 if the caller is not root
 // or not tracing. The dump can then be read with trace_read until the next
 // trace_start.
-i64 sys_trace_stop() {
-    if (!perm::may_admin(current_cred())) return -1;
-    LockGuard g(g_ctl);
-    if (!g_rec.is_on()) return -1;
-    g_rec.stop();
-    const u64 total = g_rec.seal(g_header, kMagic, kVersion, g_slice_cycles, now_cycles());
-    safe_strcpy(g_header.policy, rq_policy_name(), sizeof(g_header.policy));
-    safe_strcpy(g_header.rq_mode, rq_mode_name(), sizeof(g_header.rq_mode));
-    return static_cast<i64>(total);
-}
+i64 sys_trace_stop() { return g_rec.stop(); }
 
 // trace_read(offset, buf, len) -> bytes of the dump (header, then each
 // hart's records) copied from `offset` into buf, 0 at or past its end; -1
 // for a caller who is not root, while tracing, before the first stop, or
 // for a bad pointer.
-i64 sys_trace_read() {
-    if (!perm::may_admin(current_cred())) return -1;
-    const u64 off = arg_raw(0);
-    const UserAddr dst = arg_addr(1);
-    const i64 len_arg = static_cast<i64>(arg_raw(2));
-    if (len_arg < 0) return -1;
-    LockGuard g(g_ctl);
-    if (g_rec.is_on() || g_header.magic != kMagic) return -1;
-    const auto done = g_rec.read(g_header, off, dst, static_cast<u64>(len_arg));
-    return done.ok() ? static_cast<i64>(done.value()) : -1;
-}
+i64 sys_trace_read() { return g_rec.sys_read(); }
 
 // trace_stat(struct tracestat*) -> 0, or -1 for a bad pointer. Counts read
 // while tracing are a moment's snapshot.
 i64 sys_trace_stat() {
-    tracestat st{};
-    {
-        LockGuard g(g_ctl);
-        st.on = g_rec.is_on() ? 1 : 0;
-        st.harts = g_rec.harts();
-        for (int h = 0; h < g_rec.harts(); h++) {
-            st.records += g_rec.count(h);
-            st.dropped += g_rec.dropped(h);
-        }
-        st.bytes = !st.on && g_header.magic == kMagic ? obs::dump_size(g_header) : 0;
-        st.capacity = g_rec.capacity();
-    }
+    const tracestat st = g_rec.counters();
     return to_user(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof(st)));
 }
 

@@ -1,10 +1,6 @@
-// tools/prof_reader.cc - profile dump parsing and ELF symbol lookup.
-//
-// See tools/prof_reader.h. All bytes are copied with memcpy into the
-// format's structs (no casts of the input buffer), sizes are compared
-// before any multiplication can overflow, and the error texts name the
-// first problem found.
-#include "tools/prof_reader.h"
+// tools/symbols.cc - ELF symbol lookup (see tools/symbols.h). All bytes
+// are copied with memcpy into the ELF structs (no casts of the input).
+#include "tools/symbols.h"
 
 #include <cxxabi.h>
 #include <elf.h>
@@ -15,76 +11,16 @@
 #include <fstream>
 #include <iterator>
 
-#include "tools/dump_sections.h"
-#include "tools/image_files.h"
-
 namespace q::tools {
 
-using prof::DumpHeader;
-using prof::Sample;
-
 namespace {
-
-// Sections larger than this are refused outright (the kernel's limit is
-// 4 MiB per hart: 131072 samples).
-constexpr u64 kMaxSamplesPerHart = u64{1} << 24;
 
 bool fail(std::string* err, const std::string& msg) {
     *err = msg;
     return false;
 }
 
-constexpr DumpKind kProfile{"profile",      "sample",           "qprof",        prof::kMagic,
-                            prof::kVersion, sizeof(DumpHeader), sizeof(Sample), kMaxSamplesPerHart};
-
-// The shared checks, and the profile's own: a sampling period.
-bool check_header(const DumpHeader& h, u64 size, std::string* err) {
-    if (!check_sections(h, size, kProfile, err)) return false;
-    if (h.period_cycles == 0 || h.timer_hz == 0) return fail(err, "corrupt profile dump: zero period or timer rate");
-    return true;
-}
-
-bool check_sample(const Sample& s, u32 hart, u64 index, std::string* err) {
-    const std::string where = "corrupt profile dump: hart " + std::to_string(hart) + " sample " + std::to_string(index);
-    if (s.cpu != hart) return fail(err, where + ": taken by hart " + std::to_string(s.cpu) + " in another's section");
-    if (s.mode > static_cast<u8>(prof::Mode::User))
-        return fail(err, where + ": unknown mode " + std::to_string(s.mode));
-    if (s.pid < 0) return fail(err, where + ": negative pid");
-    if (s.reserved != 0) return fail(err, where + ": reserved bits set");
-    if (s.depth > prof::kMaxCallers) return fail(err, where + ": call stack deeper than the format allows");
-    return true;
-}
-
 }  // namespace
-
-bool parse_prof_dump(const std::vector<u8>& bytes, ProfDump* out, std::string* err) {
-    DumpHeader h{};
-    if (!copy_header(bytes, kProfile, &h, err) || !check_header(h, bytes.size(), err)) return false;
-    std::vector<Sample> all;
-    u64 off = sizeof(h);
-    for (u32 hart = 0; hart < h.harts; hart++) {
-        for (u64 i = 0; i < h.counts[hart]; i++, off += sizeof(Sample)) {
-            Sample s{};
-            std::memcpy(&s, bytes.data() + off, sizeof(s));
-            if (!check_sample(s, hart, i, err)) return false;
-            all.push_back(s);
-        }
-    }
-    out->header = h;
-    out->samples = std::move(all);
-    return true;
-}
-
-bool read_prof_from_image(const Image& img, const std::string& path, std::vector<u8>* out, std::string* err) {
-    auto size = [](const std::vector<u8>& first) { return split_dump_size(first, kProfile); };
-    return read_split_dump(img, path, "prof", size, out, err);
-}
-
-std::string sample_name(const Sample& s) {
-    size_t n = 0;
-    while (n < prof::kNameLen && s.name[n] != 0) n++;
-    return std::string(s.name, n);
-}
 
 std::string demangle(const std::string& mangled) {
     int status = 0;

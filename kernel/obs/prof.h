@@ -1,5 +1,5 @@
-// kernel/prof/prof.h - the kernel's sampling profiler (format:
-// lib/prof/format.h, design: docs/profiling.md).
+// kernel/obs/prof.h - the kernel's sampling profiler (format:
+// lib/obs/format.h, design: docs/profiling.md).
 //
 // While profiling is on, each hart records the interrupted PC of a timer
 // interrupt every `period` timer cycles (kernel/trap.cc's clock_intr calls
@@ -10,7 +10,7 @@
 // own buffer, with interrupts off (it runs in the trap handler): no locks.
 #pragma once
 
-#include "lib/prof/format.h"
+#include "lib/obs/format.h"
 #include "lib/types.h"
 
 namespace q::prof {
@@ -28,10 +28,7 @@ void on_timer(u64 now, u64 pc, const u64* kregs);
 // When this hart's next sample is due (timer cycles). Interrupts off.
 u64 next_due();
 
-// Boot: the number of harts (sections in a dump).
-void init(int ncpus);
-
-// The system calls (kernel/prof/prof.cc documents their contracts).
+// The system calls (kernel/obs/prof.cc documents their contracts).
 i64 sys_prof_start();
 i64 sys_prof_stop();
 i64 sys_prof_read();

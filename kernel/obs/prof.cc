@@ -1,13 +1,9 @@
-// kernel/prof/prof.cc - per-hart sample buffers and the profiler's system
-// calls (the scheduler tracer's design, kernel/trace/trace.cc, with one
-// kind of record).
-//
-// Each hart owns one buffer of Samples (128 bytes each) in
-// kernel/lib/hart_records.h, which also holds the stop handshake and the
-// dump read-out: samples are written only by the owning hart, from its timer
-// interrupt (interrupts off), so a sample needs no lock; a full buffer
-// counts new samples as dropped. The buffers are freed by the next
-// prof_start or once the dump has been read to its end.
+// kernel/obs/prof.cc - the sampling profiler: what a timer interrupt
+// records (a 128-byte Sample, lib/obs/format.h) and the profiler's
+// system calls. The streams, their budget and root-only control are the
+// recorder's (kernel/obs/recorder.h); samples are written from each hart's
+// own timer interrupt. A profile is freed by the next prof_start or once
+// its dump has been read to the end.
 //
 // Kernel call stacks: RISC-V frames built with frame pointers keep the
 // return address at fp-8 and the caller's fp at fp-16. The walk starts at
@@ -17,17 +13,12 @@
 // stack is larger, so its outer frames may be cut): it never reads
 // outside the interrupted stack, whatever garbage s0 holds (a function
 // interrupted in its prologue, or assembly that uses s0 otherwise).
-// Who may: all three system calls are root's (samples name every user's
-// processes, their user PCs and the kernel stacks they were in). A
-// profile takes at most 1/8 of memory (hart_records.h: fits()).
-// g_ctl serialises the system calls; it is never taken from the interrupt
-// path.
-#include "kernel/prof/prof.h"
+#include "kernel/obs/prof.h"
 
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
-#include "kernel/lib/hart_records.h"
 #include "kernel/lib/string.h"
+#include "kernel/obs/recorder.h"
 #include "kernel/proc/internal.h"
 #include "kernel/syscall.h"
 #include "kernel/trap.h"
@@ -42,24 +33,39 @@ constinit bool g_on = false;
 
 namespace {
 
-constexpr u32 kDefaultKb = 1024;  // per hart: 8192 samples, 8 s at 1 ms
-constexpr u32 kMaxKb = 8192;      // per hart
-constexpr u32 kMaxPages = kMaxKb / (kPageSize / 1024);
 constexpr u64 kCyclesPerUs = param::kTimerHz / 1'000'000;
 constexpr u64 kDefaultPeriodUs = 1000;
 constexpr u64 kMinPeriodUs = 20;  // below this QEMU spends its time in the handler
 constexpr u64 kMaxPeriodUs = 1'000'000;
 
-constinit HartRecords<Sample, kMaxPages> g_rec{g_on};
 constinit u64 g_next_due[kMaxHarts] = {};  // when each hart's next sample is due (its own)
 constinit u64 g_period = kDefaultPeriodUs * kCyclesPerUs;
-constinit SpinLock g_ctl("prof");
-constinit DumpHeader g_header{};  // valid for reading once magic is set (after a stop)
+constinit DumpHeader g_header{};
 
-void free_buffers() {
-    g_rec.free();
-    g_header = DumpHeader{};
+// Every hart's first sample is one period from now.
+void starting(u64 now, u64 period) {
+    g_period = period;
+    for (u64& due : g_next_due) due = now + period;
 }
+
+// Every hart arms its timer for the period: this one now, the others when
+// the IPI arrives (kernel/trap.cc re-arms on an IPI while profiling), not
+// up to a slice later at their next timer interrupt.
+void started() {
+    push_off();
+    timer_rearm();
+    for (int h = 0; h < obs::harts(); h++)
+        if (h != cpuid()) send_ipi(h);
+    pop_off();
+}
+
+void sealing(obs::Sections& h) { h.period_cycles = g_period; }
+
+// 1024 KiB per hart by default: 8192 samples, 8 s at 1 ms.
+constexpr obs::Config kConfig{
+    "prof", obs::Kind::Profile,          kVersion, sizeof(Sample), sizeof(DumpHeader), 1024, 8192,
+    true,   {starting, started, sealing}};
+constinit obs::Recorder g_rec{kConfig, g_on, g_header};
 
 // Return addresses of the frame chain from the interrupted s0 (kregs[8]).
 u8 walk(const u64* kregs, u64* out) {
@@ -83,9 +89,9 @@ u8 walk(const u64* kregs, u64* out) {
 }
 
 void record(int cpu, u64 pc, const u64* kregs) {
-    Sample* slot = g_rec.slot(cpu);
+    void* slot = g_rec.slot(cpu);
     if (!slot) return;
-    Sample& s = *slot;
+    Sample& s = *static_cast<Sample*>(slot);
     const Proc* p = myproc();
     s.pc = pc;
     s.pid = p ? p->pid : 0;
@@ -100,8 +106,6 @@ void record(int cpu, u64 pc, const u64* kregs) {
 }
 
 }  // namespace
-
-void init(int ncpus) { g_rec.set_harts(ncpus); }
 
 u64 next_due() { return g_next_due[cpuid()]; }
 
@@ -123,59 +127,20 @@ void on_timer(u64 now, u64 pc, const u64* kregs) {
 // first sample (the others through an IPI).
 i64 sys_prof_start() {
     const u64 us = arg_raw(0) == 0 ? kDefaultPeriodUs : arg_raw(0);
-    const int kb = arg_int(1) == 0 ? static_cast<int>(kDefaultKb) : arg_int(1);
-    if (us < kMinPeriodUs || us > kMaxPeriodUs || kb < 4 || kb > static_cast<int>(kMaxKb)) return -1;
-    if (!perm::may_admin(current_cred())) return -1;
-    LockGuard g(g_ctl);
-    if (g_rec.is_on()) return -1;
-    free_buffers();
-    if (!g_rec.alloc(static_cast<u32>(kb) / 4)) return -1;
-    g_period = us * kCyclesPerUs;
-    const u64 now = now_cycles();
-    for (int h = 0; h < g_rec.harts(); h++) g_next_due[h] = now + g_period;
-    g_header.start_time = now;
-    g_rec.turn_on();
-    // Every hart arms its timer for the period: this one now, the others
-    // when the IPI arrives (kernel/trap.cc re-arms on an IPI while
-    // profiling), not up to a slice later at their next timer interrupt.
-    push_off();
-    timer_rearm();
-    for (int h = 0; h < g_rec.harts(); h++)
-        if (h != cpuid()) send_ipi(h);
-    pop_off();
-    return 0;
+    if (us < kMinPeriodUs || us > kMaxPeriodUs) return -1;
+    return g_rec.start(arg_int(1), us * kCyclesPerUs);
 }
 
 // prof_stop() -> samples kept (all harts), or -1 if the caller is not root
 // or not profiling. The dump can then be read with prof_read.
-i64 sys_prof_stop() {
-    if (!perm::may_admin(current_cred())) return -1;
-    LockGuard g(g_ctl);
-    if (!g_rec.is_on()) return -1;
-    g_rec.stop();
-    return static_cast<i64>(g_rec.seal(g_header, kMagic, kVersion, g_period, now_cycles()));
-}
+i64 sys_prof_stop() { return g_rec.stop(); }
 
 // prof_read(offset, buf, len) -> bytes of the dump (header, then each
 // hart's samples) copied from `offset` into buf; 0 at or past its end,
 // which also frees the buffers (the dump has been read: a later prof_read
 // returns -1); -1 for a caller who is not root, while profiling, with no
 // dump, or for a bad pointer.
-i64 sys_prof_read() {
-    if (!perm::may_admin(current_cred())) return -1;
-    const u64 off = arg_raw(0);
-    const UserAddr dst = arg_addr(1);
-    const i64 len_arg = static_cast<i64>(arg_raw(2));
-    if (len_arg < 0) return -1;
-    LockGuard g(g_ctl);
-    if (g_rec.is_on() || g_header.magic != kMagic) return -1;
-    if (off >= obs::dump_size(g_header)) {  // read to its end
-        free_buffers();
-        return 0;
-    }
-    const auto done = g_rec.read(g_header, off, dst, static_cast<u64>(len_arg));
-    return done.ok() ? static_cast<i64>(done.value()) : -1;
-}
+i64 sys_prof_read() { return g_rec.sys_read(); }
 
 }  // namespace prof
 }  // namespace q
