@@ -77,6 +77,23 @@ static int touch_image(void) {
 }
 static int op_exectext(void) { return exec_self("-X"); }
 
+#ifndef BENCHOS_XV6
+/* execbss: fork + exec of bigbss (a 1 MiB bss, of which it touches the
+ * first and last byte) + exit + wait: exec maps no bss page, so the
+ * program costs the 2 pages it touches, not 257. */
+static int op_execbss(void) {
+    int pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        char* argv[] = {"bigbss", 0};
+        exec("bigbss", argv);
+        exit(1);
+    }
+    int status = -1;
+    return wait(&status) == pid && status == 0 ? 0 : -1;
+}
+#endif
+
 /* cow64, cow64r: fork + exit + wait of a process with 64 heap pages
  * written, whose child writes (64 copy-on-write copies) or only reads
  * each page first: the difference is 64 copy-on-write faults. */
@@ -260,7 +277,7 @@ static struct bench benches[] = {
     {"mkdir", op_mkdir, 0},   {"sbrk", op_sbrk, 0},         {"pages64", op_pages, 0}, {"fork1m", op_fork, 5},
     {"fork16m", op_fork, 6},  {"exectext", op_exectext, 0}, {"cow64", op_cow, 7},     {"cow64r", op_cow, 8},
 #ifndef BENCHOS_XV6
-    {"mmap64", op_mmap64, 0}, {"mmapfile", op_mmapfile, 4}, {"signal", op_signal, 0},
+    {"mmap64", op_mmap64, 0}, {"mmapfile", op_mmapfile, 4}, {"signal", op_signal, 0}, {"execbss", op_execbss, 0},
 #endif
 };
 #define NBENCH (int)(sizeof(benches) / sizeof(benches[0]))

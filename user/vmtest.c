@@ -118,6 +118,23 @@ static void t_lazy_sbrk(void) {
     CHECK(freepages() >= free0 - 1, "shrink gave back %d of %d pages", freepages() - free1, free0 - free1);
 }
 
+/* exec loads only the pages of a segment that hold file bytes: the whole
+ * bss pages above them are lazy, each first touch (a read too) one minor
+ * fault, so a big bss costs what is touched. No test touches this array
+ * before this one, and each test runs in a fork of an untouched parent. */
+static char lazy_bss[64 * PGSIZE] __attribute__((aligned(PGSIZE)));
+
+static void t_lazy_bss(void) {
+    const int n = sizeof lazy_bss / PGSIZE;
+    unsigned long f0 = faults(0);
+    for (int i = 0; i < n; i++) CHECK(lazy_bss[i * PGSIZE + 5] == 0, "bss page %d not zero", i);
+    unsigned long f1 = faults(0);
+    CHECK(f1 - f0 >= n && f1 - f0 <= n + 2, "%d first reads of bss made %lu faults: exec mapped it", n, f1 - f0);
+    for (int i = 0; i < n; i++) lazy_bss[i * PGSIZE] = (char)(i + 1);
+    CHECK(faults(0) - f1 <= 1, "a write after the read faulted again");
+    for (int i = 0; i < n; i++) CHECK(lazy_bss[i * PGSIZE] == (char)(i + 1), "bss page %d lost its contents", i);
+}
+
 /* Half touched, then shrunk: the touched pages are freed, the promises
  * for the others dropped, and memory freed by sbrk cannot be read. */
 static void t_lazy_shrink_half(void) {
@@ -427,6 +444,7 @@ static const struct utest tests[] = {
     {"lazy_fork", t_lazy_fork},
     {"lazy_admission", t_lazy_admission},
     {"lazy_fill_all", t_lazy_fill_all},
+    {"lazy_bss", t_lazy_bss},
     {"threads_fault", t_threads_fault},
     {"cow_fork", t_cow_fork},
     {"cow_parent_writes", t_cow_parent_writes},

@@ -8,7 +8,9 @@
 // in and frees the old one.
 // Read-only executable segments are demand-paged: named lazy in the map,
 // backed by the program file (an inode reference per region), read on
-// first touch (kernel/mm/fault.cc); writable ones are loaded now.
+// first touch (kernel/mm/fault.cc); writable ones have the pages holding
+// file bytes loaded now and their whole bss pages named lazy (zero-filled
+// on first touch, as the heap), so a big bss costs what is touched.
 // Invariant: an Image's size always covers what it has mapped (pages it
 // left lazy are holes), so its destructor frees every page (and drops
 // every file reference) of a half-built image whatever step failed (a bad program header after a loaded segment, memory
@@ -118,6 +120,16 @@ class Image {
         sz_ = to;
         return {};
     }
+    // A lazy zero-filled stretch [size, end) (a segment's whole bss pages),
+    // its pages promised now, as the heap's.
+    Status name_zero(u64 end, vm::Kind kind, u8 perm) {
+        const u64 from = page_round_up(sz_), to = page_round_up(end);
+        if (to <= from) return {};
+        Q_CHECK(promise((to - from) / kPageSize, to / kPageSize));
+        Q_CHECK(name(end, kind, perm, true));
+        sz_ = to;
+        return {};
+    }
     PageTable release() {
         PageTable pt = pt_;
         pt_ = nullptr;
@@ -130,7 +142,7 @@ class Image {
     u64 sz_ = 0;
     vm::Map* map_;
     bool refs_ = false;  // map_ holds file references (demand-paged text)
-    u64 promised_ = 0;   // lazy pages promised (the stack's, gaps, demand-paged text)
+    u64 promised_ = 0;   // lazy pages promised (the guard, the stack's, gaps, demand-paged text, bss)
 };
 
 u8 region_perm(u64 pte_perm) {
@@ -192,9 +204,17 @@ Status load_program(Image& img, Inode* ip, elf::Header* eh) {
                 img.name_file(ph.vaddr, ph.vaddr + ph.memsz, vm::Kind::Text, region_perm(perm), ip, ph.off, ph.filesz));
             continue;
         }
-        Q_CHECK(img.name(ph.vaddr + ph.memsz, (perm & kPteX) ? vm::Kind::Text : vm::Kind::Data, region_perm(perm)));
-        Q_CHECK(img.grow(ph.vaddr + ph.memsz, perm));
-        Q_CHECK(load_segment(img, ph.vaddr, ip, static_cast<u32>(ph.off), static_cast<u32>(ph.filesz)));
+        // Data: the pages holding file bytes are loaded now, the whole
+        // pages of bss above them are lazy (zero-filled on first touch).
+        // A writable text segment (W+X) is loaded whole, as before.
+        const vm::Kind kind = (perm & kPteX) ? vm::Kind::Text : vm::Kind::Data;
+        const u64 filled = kind == vm::Kind::Data ? page_round_up(ph.vaddr + ph.filesz) : ph.vaddr + ph.memsz;
+        if (filled > ph.vaddr) {
+            Q_CHECK(img.name(filled, kind, region_perm(perm)));
+            Q_CHECK(img.grow(filled, perm));
+            Q_CHECK(load_segment(img, ph.vaddr, ip, static_cast<u32>(ph.off), static_cast<u32>(ph.filesz)));
+        }
+        if (kind == vm::Kind::Data) Q_CHECK(img.name_zero(ph.vaddr + ph.memsz, kind, region_perm(perm)));
     }
     return {};
 }
@@ -313,7 +333,7 @@ Result<int> exec(const char* path, char* const argv[]) {
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
         old_tables = tg->table_top > tg->map_top ? tg->table_top : tg->map_top;
         vm_unreserve_all(tg);                 // the old heap's untouched pages
-        tg->reserved = img.take_promised();   // the guard, the stack's pages below its first, the text
+        tg->reserved = img.take_promised();   // the guard, the stack's pages below its first, the text, the bss
         tg->sz = tg->table_top = img.size();  // the stack's tables cover its page
         tg->map_top = 0;
         tg->top = 0;

@@ -31,6 +31,7 @@
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/obs/trace.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
@@ -123,11 +124,24 @@ bool clear_join_word(Proc* p) {
 [[noreturn]] void end_thread(int status) {
     Proc* p = myproc();
     ThreadGroup* tg = p->tg;
-    tg->lock.acquire();
     // The join word is cleared in the same step as the count drops: a
-    // joiner that sees 0 and creates a thread finds this one gone.
+    // joiner that sees 0 and creates a thread finds this one gone. Under
+    // the spinlock the copy cannot read back a word a page-out took (nor a
+    // page otherwise needing a sleep): it fails, and the page is faulted in
+    // with the lock dropped and the copy made again; left as it was, the
+    // joiner slept on the tid for ever (swap suite: `mem -t 4 22`).
     const u64 word = p->clear_tid;
-    const bool joined = word != 0 && clear_join_word(p);
+    bool joined = false;
+    for (;;) {
+        tg->lock.acquire();
+        joined = word != 0 && clear_join_word(p);
+        if (joined || word == 0) break;
+        tg->lock.release();
+        if (!vm_fault_later()) {  // not the program's any more (or killed)
+            tg->lock.acquire();
+            break;
+        }
+    }
     // Its trapframe leaves the shared page table before the count drops too:
     // an exec waiting for live == 1 frees that table.
     unmap_trapframe(tg->pagetable, p);
@@ -239,15 +253,14 @@ Result<int> thread_create(const ThreadStart& start) {
     Proc* p = myproc();
     ThreadGroup* tg = p->tg;
     if (!tg->shared()) Q_CHECK(vm_unshare(tg));  // its copy-on-write pages become its own first
-    Q_TRY(t, alloc_slot(p->cred, p->nproc_limit));
-    const int tid = alloc_pid();
     // The tid is in the creator's word before either thread goes on (Linux's
     // CLONE_PARENT_SETTID and CLONE_CHILD_SETTID in one: the memory is shared).
-    if (start.tidp != 0 && !copy_out(p->pagetable, UserAddr(start.tidp), &tid, sizeof(tid)).ok()) {
-        clear_slot(t);
-        t->lock.release();
+    // It is stored before the slot is claimed: under the slot's spinlock
+    // the copy could not read back a word a page-out took, and failed.
+    const int tid = alloc_pid();
+    if (start.tidp != 0 && !copy_out(p->pagetable, UserAddr(start.tidp), &tid, sizeof(tid)).ok())
         return Error::BadAddress;
-    }
+    Q_TRY(t, alloc_slot(p->cred, p->nproc_limit));
     t->tg = tg;
     t->pid = p->pid;
     t->tid = tid;
