@@ -1,8 +1,12 @@
 // lib/oom.h - the out-of-memory rule's decisions (pure, host-tested; the
 // kernel applies them in kernel/proc/oom.cc, docs/memory.md explains them).
 //
-// Every request has a known size in pages before a page is taken or
-// promised. Three questions, three functions:
+// User memory is promised eagerly: sbrk, fork, exec and mmap admit and
+// reserve every page a request may need before it returns, even the pages
+// mapped later (a lazy heap, copy-on-write, a mapping's first touch take
+// theirs from the promise: kernel/mm/fault.cc), so every request has a
+// known size in pages before a page is taken or promised. Three questions,
+// three functions:
 //   - admit: may a request for `want` more pages (leaving the process with
 //     `total_after`) go ahead? Impossible when no amount of freeing could
 //     satisfy it (more pages than the machine has); Short when fewer pages

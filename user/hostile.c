@@ -72,6 +72,8 @@
  *            (root's commands must run meanwhile: the host checks).
  *   tbomb tfutex texitrace texecrace tkill tjoin tstack: threads and
  *            futexes, in user/hostile_threads.c.
+ *   sigforge sigstorm sigstoplock sigstoppipe sigkillstopped sigperm:
+ *            signals, in user/hostile_sig.c.
  * No argument or -h prints the usage line with the list of tests (exit 2,
  * or 0 for -h); an unknown test is reported as `hostile: no test NAME`.
  */
@@ -1127,12 +1129,24 @@ static struct test tests[] = {
     {"mmapgarbage", t_mmapgarbage},
     {"mprotrace", t_mprotrace},
     {"mmapoom", t_mmapoom},
+    {"copyrace", t_copyrace},
+    {"cowbomb", t_cowbomb},
+    {"touchall", t_touchall},
+    {"mmaptrunc", t_mmaptrunc},
+    {"lockorder", t_lockorder},
+    /* signals (user/hostile_sig.c) */
+    {"sigforge", t_sigforge},
+    {"sigstorm", t_sigstorm},
+    {"sigstoplock", t_sigstoplock},
+    {"sigstoppipe", t_sigstoppipe},
+    {"sigkillstopped", t_sigkillstopped},
+    {"sigperm", t_sigperm},
 };
 
 int main(int argc, char* argv[]) {
     int ntests = sizeof tests / sizeof tests[0];
     if (argc < 2 || strcmp(argv[1], "-h") == 0) {
-        char line[600] = "hostile TEST...  (tests:";
+        char line[800] = "hostile TEST...  (tests:";
         for (int i = 0; i < ntests; i++) {
             int n = strlen(line);
             line[n] = ' ';

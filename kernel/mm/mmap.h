@@ -20,6 +20,11 @@ i64 sys_msync();
 // mappings is left in ctg and nothing is promised. Caller holds ptg's
 // MmGuard.
 Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy);
+// fork, once ctg's map is copied: the copies of the parent's pages each
+// took a promise (uvm_share, vm_mmap_fork), but a kPteShared mapping of a
+// page-cache frame (text, a MAP_SHARED file mapping) is never copied and
+// holds none (kernel/mm/kalloc.h: page_put): those are given back.
+void vm_file_promises(ThreadGroup* ctg);
 // exit or exec: write back shared file pages, free every mapping's pages
 // and drop its file references (may sleep).
 void vm_mmap_release(ThreadGroup* tg);

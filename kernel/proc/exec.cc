@@ -24,11 +24,11 @@
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
-#include "kernel/trace/trace.h"
 #include "lib/elf.h"
 
 namespace q {
@@ -53,7 +53,9 @@ class Image {
         if (map_ && refs_) {
             FsOp op;  // a failed exec drops its text's file references
             for (int i = 0; i < map_->size(); i++) {
-                if (map_->at(i).obj) iput(reinterpret_cast<Inode*>(map_->at(i).obj));
+                if (map_->at(i).obj == 0) continue;
+                allow_write(reinterpret_cast<Inode*>(map_->at(i).obj));
+                iput(reinterpret_cast<Inode*>(map_->at(i).obj));
             }
         }
         if (map_) kfree(map_);
@@ -107,6 +109,10 @@ class Image {
         Q_CHECK(name(end, kind, perm, true));
         if (!map_->back(vaddr, reinterpret_cast<u64>(ip), static_cast<u32>(off), static_cast<u32>(filesz)))
             return Error::BadExec;
+        if (Status st = deny_write(ip); !st.ok()) {  // open for writing somewhere: ETXTBSY
+            (void)map_->back(vaddr, 0, 0, 0);
+            return st;
+        }
         idup(ip);
         refs_ = true;
         sz_ = to;
@@ -300,10 +306,11 @@ Result<int> exec(const char* path, char* const argv[]) {
     {
         MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
-        old_tables = tg->table_top;
+        old_tables = tg->table_top > tg->map_top ? tg->table_top : tg->map_top;
         vm_unreserve_all(tg);                 // the old heap's untouched pages
         tg->reserved = img.take_promised();   // the stack's pages below its first, the text
         tg->sz = tg->table_top = img.size();  // the stack's tables cover its page
+        tg->map_top = 0;
         tg->top = 0;
         tg->map = img.map();
         tg->pagetable = p->pagetable = img.release();

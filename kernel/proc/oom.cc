@@ -1,8 +1,10 @@
 // kernel/proc/oom.cc - what the kernel does when memory runs out.
 //
-// User memory is allocated eagerly (sbrk, fork, exec), so running out shows
-// up as a failed call, never as a fault. The decisions are lib/oom.h's; the
-// kernel applies them (docs/memory.md has the whole rule):
+// User memory is promised eagerly (sbrk, fork, exec and mmap reserve every
+// page they may need, even those a lazy heap or copy-on-write maps later:
+// kalloc_reserve), so running out shows up as a failed call, not as a
+// fault on a promised page. The decisions are lib/oom.h's; the kernel
+// applies them (docs/memory.md has the whole rule):
 //   - every request is admitted first (oom_admit): one the machine could
 //     never satisfy (an image or sbrk larger than RAM) fails with -1, and
 //     so does one larger than what is free now, before a page is taken.

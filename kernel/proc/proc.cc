@@ -25,13 +25,13 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
 #include "kernel/mm/vm.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/jobctl.h"
 #include "kernel/proc/jobstop.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
-#include "kernel/trace/trace.h"
 
 extern "C" char trampoline[];
 extern "C" char initcode_start[];
@@ -117,8 +117,10 @@ PageTable proc_pagetable(Proc* p) {
 
 // The trampoline, every trapframe and the signal trampoline share one
 // last-level table (memlayout.h). While user memory and its tables end
-// below the top GiB (mappings end 4 GiB below it; the heap would need some
-// 255 GiB promised to get there), that table and the middle one above it
+// below the top GiB (mappings placed by mmap end 4 GiB below it, but
+// MAP_FIXED may put one there: tables_end includes ThreadGroup::map_top;
+// the heap would need some 255 GiB promised to get there), that table and
+// the middle one above it
 // are the only tables of the top GiB, and they are freed directly: clearing
 // their 258 entries and letting free_table scan 1,024 entries to find the
 // two cost ~2,900 instructions (23 us under -icount shift=3) in every
@@ -166,7 +168,8 @@ void clear_slot(Proc* p) {
 // were; a failed fork's copy is freed here.
 static void free_group(ThreadGroup* tg) {
     vm_unreserve_all(tg);
-    if (tg->pagetable) proc_free_pagetable(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top, tg->table_top);
+    const u64 tables_end = tg->table_top > tg->map_top ? tg->table_top : tg->map_top;
+    if (tg->pagetable) proc_free_pagetable(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top, tables_end);
     tgroup_free(tg);
 }
 
@@ -232,6 +235,7 @@ Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
     p->errno_last = 0;       // a new thread has no failed call
     p->sig_pending = p->sig_blocked = p->sig_addr = 0;
     p->in_syscall = p->sig_has_saved = false;
+    p->alt_sp = p->alt_size = 0;  // a new thread has no alternate signal stack
     p->fp.reset();
     p->nproc_limit = rlimit::kDefaultNproc;
     return p;
@@ -338,6 +342,17 @@ Result<u64> grow_proc(i64 n) {
     return sz;
 }
 
+namespace {
+// Empty the child's copy of the heap and text again. Its kPteShared
+// page-cache pages were promised like the others (kernel/mm/vm.h:
+// uvm_file_shared) but uvm_dealloc gives no promise back for them: a fork
+// refused after the copy kept 10 promises of hostile's text (admitrace).
+void undo_copy(ThreadGroup* ptg, ThreadGroup* ctg) {
+    kalloc_unreserve(uvm_file_shared(ctg->pagetable, 0, ptg->sz, true));
+    uvm_dealloc(ctg->pagetable, ptg->sz, 0);
+}
+}  // namespace
+
 Result<int> fork() {
     Proc* parent = myproc();
     ThreadGroup* ptg = parent->tg;
@@ -366,21 +381,23 @@ Result<int> fork() {
                 ctg->reserved = holes;
                 ctg->table_reserved = ptg->table_reserved;
             } else {
-                uvm_dealloc(ctg->pagetable, ptg->sz, 0);
+                undo_copy(ptg, ctg);
             }
         }
         if (copied.ok()) {  // the mappings (kernel/mm/mmap.h), their holes promised; a failure leaves none
             auto mapped = vm_mmap_fork(ptg, ctg, ptg->shared());
             if (mapped.ok()) ctg->reserved += mapped.value();
             if (!mapped.ok()) {
-                uvm_dealloc(ctg->pagetable, ptg->sz, 0);
+                undo_copy(ptg, ctg);
                 copied = Error::NoMemory;
             }
         }
         if (copied.ok()) {
             ctg->sz = ptg->sz;
             ctg->map = ptg->map;
+            vm_file_promises(ctg);  // shared text and file pages hold none
             ctg->table_top = ptg->table_top;
+            ctg->map_top = ptg->map_top;
         }
     }
     if (!copied.ok()) {

@@ -60,7 +60,9 @@ FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "admitrace", "trace
 # threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
-FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom"]  # memory mappings (user/hostile_vm.c)
+# memory mappings and virtual memory (user/hostile_vm.c); also run on 8 harts (mk/vm.mk)
+FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom", "copyrace", "cowbomb", "touchall", "mmaptrunc", "lockorder"]
+FOREGROUND += ["sigforge", "sigstorm", "sigstoplock", "sigstoppipe", "sigkillstopped", "sigperm"]  # user/hostile_sig.c
 
 
 class Panic(Exception):

@@ -6,6 +6,10 @@
 
 #include "lib/oom.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace oom_rule_test {
+
 using q::u64;
 using q::oom::admit;
 using q::oom::admit_promise;
@@ -101,3 +105,5 @@ TEST(OomRule, RealUidCountsAsForKill) {
 }
 
 }  // namespace
+
+}  // namespace oom_rule_test
