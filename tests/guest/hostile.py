@@ -54,6 +54,7 @@ import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu import BUILD, ROOT, Guest, make_known_image, relay_results  # noqa: E402
+from qemu import report as verdict  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "admitrace", "traceuser", "conskill", "consshare",
               "forkuser", "sbrkkill", "sbrkshared", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
@@ -95,12 +96,8 @@ def build_image(workdir):
 
 
 def expect(g, pattern, timeout):
-    """Wait for pattern; raise Panic on a kernel panic. Returns the text before it.
-    What it consumed goes into g.log too, so a timeout's report ends with the
-    console's real last words (before, it showed only the last wait_prompt's:
-    a forkbomb line consumed by a ping's wait looked like a silent console)."""
+    """Wait for pattern; raise Panic on a kernel panic. Returns the text before it."""
     i = g.child.expect([pattern, r"panic:"], timeout=timeout)
-    g.log.append((g.child.before or "") + (g.child.after if isinstance(g.child.after, str) else ""))
     before = (g.child.before or "").replace("\r\n", "\n")
     if i == 1:
         try:
@@ -112,7 +109,8 @@ def expect(g, pattern, timeout):
 
 
 def check(ok, name, why=""):
-    print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, why)))
+    """One verdict (qemu.report: a failure keeps the console's transcript)."""
+    verdict(ok, name, why)
     return ok
 
 
@@ -350,8 +348,6 @@ def main():
             boot_ioerror(work)
         image = build_image(work)
         with Guest(cpus=a.cpus, image=image, timeout=60) as g:
-            if os.environ.get("HOSTILE_TRANSCRIPT"):  # the whole console session, for debugging
-                g.child.logfile_read = open(os.environ["HOSTILE_TRANSCRIPT"], "w")
             try:
                 g.boot()
                 for test in FOREGROUND:
@@ -366,18 +362,22 @@ def main():
                     run_memhog(g, tag)
                 alive = shell_answers(g)
             except Panic as e:
-                print("FAIL hostile-run-%s: kernel panic (rerun: make hostile CPUS=%d)\n%s" % (tag, a.cpus, e))
+                check(False, "hostile-run-%s" % tag, "kernel panic (rerun: make hostile CPUS=%d)\n%s" % (a.cpus, e))
                 return 1
             except (pexpect.TIMEOUT, pexpect.EOF) as e:
-                tail = "".join(g.log[-5:])[-3000:] + (g.child.before or "")[-2000:]
+                # The console as it printed it, whatever consumed it: the
+                # tail of g.log once showed `[1] PID` as the last words while
+                # the pings' waits had consumed the bomb's line, its
+                # "[1]+ Done" and the prompt (a console that looked silent).
+                tail = g.tail(3000)
                 try:  # the kernel's process list (Ctrl-P), if the console still listens
                     g.child.send("\x10")
                     g.child.expect(pexpect.TIMEOUT, timeout=3)
                     tail += "\n--- after Ctrl-P:\n" + (g.child.before or "")[-2000:]
                 except pexpect.EOF:
                     pass
-                print("FAIL hostile-run-%s: no answer (%s) (rerun: make hostile CPUS=%d)\n%s" % (
-                    tag, type(e).__name__, a.cpus, tail))
+                check(False, "hostile-run-%s" % tag, "no answer (%s) (rerun: make hostile CPUS=%d)\n%s" % (
+                    type(e).__name__, a.cpus, tail))
                 return 1
             check(alive, "hostile-alive-%s" % tag, "shell dead at the end")
             clean, report = g.stop_and_fsck()
