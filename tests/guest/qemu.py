@@ -171,6 +171,7 @@ def relay_results(out, prefix, tag, context=40):
         print("%s %s-%s-%s%s%s" % (m.group(1), prefix, m.group(2), tag, m.group(3), m.group(4)))
         failed = failed or m.group(1) == "FAIL"
     if failed:
+        _failures[0] += 1  # the guest keeps its transcript, as for report()
         said = [ln.rstrip("\r") for ln in out.split("\n")]
         said = [ln for ln in said if ln.strip() and not re.match(r"^(PASS|FAIL) ", ln)]
         for ln in said[-context:]:
