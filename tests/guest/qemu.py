@@ -87,6 +87,12 @@ class Guest:
                                    codec_errors="replace")
         self.log = []
         self.boot_seconds = None
+        # Everything the console printed, whatever consumed it (a test's own
+        # child.expect() adds nothing to self.log): kept in
+        # $(BUILD)/test-logs when a verdict of this guest's life failed.
+        self.transcript = open(os.path.join(self.tmpdir, "console.txt"), "w", encoding="utf-8")
+        self.child.logfile_read = self.transcript
+        self.failures_before = _failures[0]
 
     def wait_prompt(self, timeout=None):
         self.child.expect(PROMPT, timeout=timeout)
@@ -126,11 +132,24 @@ class Guest:
             p.stdout += "\n(image kept as %s)" % kept
         return p.returncode == 0, p.stdout
 
+    def tail(self, n=800):
+        """The last n characters the console printed."""
+        self.transcript.flush()
+        with open(self.transcript.name, encoding="utf-8", errors="replace") as f:
+            return f.read()[-n:]
+
     def close(self):
         try:
             if self.child.isalive():
                 self.child.terminate(force=True)
         finally:
+            self.transcript.close()
+            if _failures[0] != self.failures_before:  # keep the evidence of a failure
+                logs = os.path.join(BUILD, "test-logs")
+                os.makedirs(logs, exist_ok=True)
+                kept = os.path.join(logs, "console-%d.txt" % int(time.time() * 1000))
+                shutil.copyfile(self.transcript.name, kept)
+                print("(the console transcript is kept as %s)" % kept)
             shutil.rmtree(self.tmpdir, ignore_errors=True)
 
     def __enter__(self):
@@ -158,15 +177,20 @@ def relay_results(out, prefix, tag, context=40):
             print("  | " + ln)
 
 
+_failures = [0]  # FAIL verdicts so far: a guest closed after a new one keeps its transcript
+
+
 def report(ok, name, detail=""):
     """One verdict line: `PASS name`, or `FAIL name: detail`."""
+    if not ok:
+        _failures[0] += 1
     print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, detail)))
 
 
 def no_prompt(g, prefix, harts, e):
     """The verdict when a suite's command got no prompt back."""
     report(False, "%s-%dharts" % (prefix, harts),
-           "no prompt (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-800:]))
+           "no prompt (%s); console ends %r" % (type(e).__name__, g.tail(800)))
 
 
 def judge_program(out, program, prefix, harts):

@@ -46,7 +46,7 @@ def ctrl_c(g, harts):
         # One prompt: the ^C's line is not also read as an empty command.
         report("$" not in echoed, name.replace("hog", "one-prompt"), "a second prompt after ^C: %r" % echoed)
     except Exception as e:  # noqa: BLE001
-        report(False, name, "no prompt after ^C (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
+        report(False, name, "no prompt after ^C (%s); console ends %r" % (type(e).__name__, g.tail(500)))
 
 
 def ctrl_c_foreground_only(g, harts):
@@ -70,7 +70,7 @@ def ctrl_c_foreground_only(g, harts):
             g.child.expect("no such text", timeout=10)
         except Exception:  # noqa: BLE001
             pass
-        report(False, name, "%s; console ends %r, unread %r" % (type(e).__name__, "".join(g.log)[-500:],
+        report(False, name, "%s; console ends %r, unread %r" % (type(e).__name__, g.tail(500),
                                                                str(g.child.buffer)[-1500:]))
 
 
@@ -89,7 +89,7 @@ def ctrl_backslash(g, harts):
         g.wait_prompt(timeout=60)
         report(True, name)
     except Exception as e:  # noqa: BLE001
-        report(False, name, "no prompt after ^\\ (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
+        report(False, name, "no prompt after ^\\ (%s); console ends %r" % (type(e).__name__, g.tail(500)))
 
 
 def job_control(g, harts):
@@ -162,9 +162,9 @@ def ctrl_c_during_exec(g, harts, rounds=5):
             else:
                 raise RuntimeError("round %d: the hog outlived 10 ^Cs" % i)
         g.wait_prompt(timeout=60)
-        report("panic" not in "".join(g.log), name, "a panic: %r" % "".join(g.log)[-500:])
+        report("panic" not in "".join(g.log), name, "a panic: %r" % g.tail(500))
     except Exception as e:  # noqa: BLE001
-        report(False, name, "no prompt (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-500:]))
+        report(False, name, "no prompt (%s); console ends %r" % (type(e).__name__, g.tail(500)))
 
 
 def run(harts):
