@@ -10,15 +10,11 @@
 #   make bench-os              OS paths (null syscall, fork, pipe, files...), 1 and 3 harts
 # `make test` runs a short smoke test of both programs (tests/guest/bench_smoke.py).
 
-UPROG_NAMES += schbench frames benchos diskstat
-
 BENCH_CPUS ?= 1
 BENCH_SLICE ?= 4000
 BENCH_RQ ?= percpu
 BENCH_OS_ARGS ?=
 BENCH_ARGS ?=
-
-EXTRA_GUEST_SUITES += tests/guest/bench_smoke.py
 
 .PHONY: bench bench-os
 # make bench-os: user/benchos (lmbench-style OS paths) under -icount at 1
@@ -32,9 +28,3 @@ bench:
 	@tools/install-deps.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(FS_IMG)
 	$(GUEST_PY) bench/guest_bench.py --cpus $(BENCH_CPUS) --slice $(BENCH_SLICE) --rq $(BENCH_RQ) --out $(BUILD)/bench $(BENCH_ARGS)
-
-# bcstat: the buffer cache's figures, or what a command cost it (disk blocks
-# per operation for the disk-bound benchos rows).
-UPROG_NAMES += bcstat
-UPROG_PARTS_bcstat := dumpfile
-EXTRA_GUEST_SUITES += tests/guest/bcache_tests.py

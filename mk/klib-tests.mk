@@ -24,3 +24,6 @@ refresh-test-dtb: $(KERNEL)
 	  -append "sched=dwrr slice=2000" -nographic >/dev/null
 	$(Q)python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(d[:int.from_bytes(d[4:8], "big")])' \
 	  $(BUILD)/virt-3cpu.dtb $(VIRT_DTB)
+
+# The page cache's index (lib/vm/page_cache.h): build/tests/pcache_tests.
+$(call host_test,pcache_tests,tests/host/page_cache_test.cc)

@@ -18,10 +18,7 @@
 #                        needs no kernel)
 
 FPTEST := $(BUILD)/user/_fptest
-UPROG_PARTS_fptest := fptest_regs
 $(BUILD)/user/fptest.o: U_EXTRA_FLAGS += -march=rv64imafdc_zicsr
-GUEST_DEPS += $(FPTEST)
-GUEST_SUITES += tests/guest/fp_tests.py 1 3
 
 .PHONY: check-kernel-fp
 check-kernel-fp: $(KERNEL)
@@ -102,8 +99,6 @@ LIBC_TESTS := $(patsubst %,$(BUILD)/libc-tests/_%,$(LIBC_TEST_NAMES))
 $(BUILD)/libc-tests/_%: tests/libc/%.c $(SYSROOT_FILES)
 	@mkdir -p $(dir $@)
 	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -Werror=implicit-function-declaration $(QCC_FLAGS) -o $@ $< -lm
-GUEST_DEPS += $(LIBC_TESTS)
-GUEST_SUITES += tests/guest/libc_tests.py 1 3
 
 # POSIX threads: tests/libc/pthreads.c, the benchmarks pthreadbench.c and
 # pschbench.c (docs/benchmarks.md) and the OSTEP concurrency programs of
@@ -115,7 +110,5 @@ $(PTHREAD_TESTS): QCC_FLAGS := -pthread
 $(BUILD)/libc-tests/_%: tests/libc/ostep/%.c tests/libc/ostep/common.h $(SYSROOT_FILES)
 	@mkdir -p $(dir $@)
 	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -Werror=implicit-function-declaration -pthread -o $@ $<
-GUEST_DEPS += $(PTHREAD_TESTS)
-GUEST_SUITES += tests/guest/pthread_tests.py 1 3 8
 # make bench-os also runs tests/libc/pthreadbench.c (bench/os_bench.py).
 bench-os: $(BUILD)/libc-tests/_pthreadbench $(BUILD)/mkfs

@@ -14,8 +14,6 @@
 #                              $(BUILD)/trace/
 #   make profile CMD="..."     boot (CPUS as make qemu) under -icount, run
 #                              `prof CMD`, halt, extract into $(BUILD)/profile/
-UPROG_NAMES += obs trace prof
-UPROG_PARTS_obs := dumpfile
 
 # Symbolic links here, hard links in the image (tools/mkfs.cc).
 $(BUILD)/user/_trace $(BUILD)/user/_prof: $(BUILD)/user/_obs
@@ -85,6 +83,3 @@ $(call host_test,prof_tests,$(PROF_TEST_SRCS) $(OBS_READER_SRCS) tools/symbols.c
 PROF_TEST_DEFS := -DQ_QPROF_PATH='"$(QPROF)"'
 $(call host_test_obj,prof_tests): HOST_CXXFLAGS += $(PROF_TEST_DEFS)
 $(BUILD)/tests/prof_tests: | $(QPROF)
-
-EXTRA_GUEST_SUITES += tests/guest/trace_tests.py tests/guest/prof_tests.py
-GUEST_DEPS += $(QTRACE) $(QPROF)

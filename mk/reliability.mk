@@ -6,23 +6,14 @@
 #   make crashtest CRASHES=N [CRASH_SEED=S] [CPUS=3]
 #   make exhaust [CPUS=3]
 #   make hostile [CPUS=3]
-# `make test` runs a short fuzz, a few crash points and the exhaustion
-# suite through EXTRA_GUEST_SUITES (see mk/tests.mk, tests/run_tests.py).
-
-UPROG_NAMES += fuzz fsworkload exhaust hostile bigbss
-UPROG_PARTS_fuzz := fuzz_sig
+# `make test` runs a short fuzz, a few crash points, the exhaustion suite
+# and the hostile runs (mk/tests.mk's GUEST_SUITES table).
 
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=
 FUZZ_CPUS ?= 4
 CRASHES ?= 10
 CRASH_SEED ?=
-
-EXTRA_GUEST_SUITES += tests/guest/fuzz.py --seconds 20 --cpus 4
-EXTRA_GUEST_SUITES += tests/guest/crashtest.py --crashes 3 --cpus 3
-EXTRA_GUEST_SUITES += tests/guest/exhaust.py --cpus 3
-EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 1 --overcount 12 --ioerror
-EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 3
 
 .PHONY: fuzz crashtest exhaust hostile
 fuzz:

@@ -2,9 +2,9 @@
 #   HOST_TESTS   GoogleTest binaries (each fragment appends its own, mostly
 #                through mk/lib.mk's host_test: NAME, built under ASan+UBSan)
 #   HOST_CHECKS  make targets run as single checks (pass = exit 0)
-#   GUEST_SUITES, EXTRA_GUEST_SUITES  python scripts under tests/guest printing
-#                PASS/FAIL lines, each followed by its arguments
-#   GUEST_DEPS   host tools the guest suites run (built before them)
+#   GUEST_SUITES the in-guest suites: the table below
+#   GUEST_DEPS   what the guest suites run besides the kernel, the image's
+#                files and fsck (built before them)
 #
 # Fast loops (docs: README.md "Tests"):
 #   make test-host                       host tests and checks only; no kernel, no QEMU
@@ -12,15 +12,44 @@
 #                                        filter (gtest syntax; binaries with no match report 0)
 #   make test-guest SUITE=sched          one in-guest suite: tests/guest/sched_tests.py
 #                                        (SUITE is the script name without .py or _tests;
-#                                        every configured run of it, e.g. both hostile runs)
-GUEST_SUITES += tests/guest/shell_tests.py 1 3 8
-EXTRA_GUEST_SUITES += tests/guest/sched_tests.py
-EXTRA_GUEST_SUITES += tests/guest/usertests.py 1 3
-EXTRA_GUEST_SUITES += tests/guest/users_tests.py 3
-
+#                                        every row of it, e.g. all four hostile runs;
+#                                        SUITE=list names them all)
 #   make test TEST_JOBS=2                two binaries/checks/suites at once (default 1: an
 #                                        8-hart guest beside a sanitizer binary on 2 cores
 #                                        once stalled past a suite's 30 s timeout)
+
+# The in-guest suites, the one place a suite is registered: one row each,
+# a script under tests/guest/ and its arguments (hart counts, else the
+# script's own options). Each boot starts from its own fresh image
+# (tests/guest/qemu.py). make test runs them in this order.
+GUEST_SUITES := \
+  shell_tests.py 1 3 8 \
+  fp_tests.py 1 3 \
+  libc_tests.py 1 3 \
+  pthread_tests.py 1 3 8 \
+  ipc_tests.py 1 3 8 \
+  signals_tests.py 1 3 8 \
+  sched_tests.py \
+  usertests.py 1 3 \
+  users_tests.py 3 \
+  fuzz.py --seconds 20 --cpus 4 \
+  crashtest.py --crashes 3 --cpus 3 \
+  exhaust.py --cpus 3 \
+  hostile.py --cpus 1 --overcount 12 --ioerror \
+  hostile.py --cpus 3 \
+  ostep_tests.py \
+  bench_smoke.py \
+  bcache_tests.py \
+  fb_test.py \
+  trace_tests.py \
+  prof_tests.py \
+  threads_tests.py 1 3 8 \
+  hostile.py --cpus 8 --only tbomb tfutex texitrace texecrace tkill tjoin tstack \
+  vm_tests.py 1 3 8 \
+  swap_tests.py 1 3 8 \
+  hostile.py --cpus 8 --only cowbomb copyrace touchall mmaptrunc mprotrace lockorder
+GUEST_DEPS = $(QTRACE) $(QPROF) $(FPTEST) $(LIBC_TESTS) $(PTHREAD_TESTS)
+
 # Python that drives guests: tests/guest/qemu.py boots $(BUILD)'s kernel and image.
 # A damaged image any suite's fsck finds is kept (QUANTA_KEEP_BAD_IMAGE,
 # default $(BUILD)/bad-images), as is a failed suite's whole output
@@ -33,7 +62,7 @@ TEST_JOBS ?= 1
 RUN_TESTS = $(GUEST_PY) tests/run_tests.py --jobs $(TEST_JOBS) $(if $(GTEST_FILTER),--gtest-filter='$(GTEST_FILTER)')
 RUN_HOST_ARGS = $(foreach t,$(HOST_TESTS),--gtest $(t)) \
   $(foreach c,$(HOST_CHECKS),--check '$(c):$(MAKE) --no-print-directory -s $(c)')
-RUN_GUEST_ARGS = --guest-list='$(GUEST_SUITES) $(EXTRA_GUEST_SUITES)' $(if $(SUITE),--suite '$(SUITE)')
+RUN_GUEST_ARGS = --guest-list='$(patsubst %.py,tests/guest/%.py,$(GUEST_SUITES))' $(if $(SUITE),--suite '$(SUITE)')
 
 .PHONY: test test-host test-guest
 test:

@@ -1,9 +1,10 @@
 # mk/user.mk - the user library, user programs and the disk image.
 #
-# Adding a program is one word: append its name to UPROG_NAMES (from any
-# fragment, before or after this one); the source is user/NAME.c or
-# user/NAME.cc and the binary is $(BUILD)/user/_NAME. mkfs drops the '_',
-# so the program appears as /NAME in the image.
+# The table below is the one place a program is registered: a row names it
+# (and its other source files), and make builds it, puts it in the image
+# and asks docs/userland.md for its row (make docs-check). The source is
+# user/NAME.c or user/NAME.cc and the binary is $(BUILD)/user/_NAME; mkfs
+# drops the '_', so the program appears as /NAME in the image.
 #
 #   ULIB      the user library (start-up, system-call stubs, ulib, printf,
 #             malloc, C++ run-time bits); crt0.o is linked first, separately
@@ -16,12 +17,53 @@
 #             KiB. gdb, qprof and mkbadelf read the full $(BUILD)/user/_NAME.
 #
 # The system-call stubs are generated from lib/abi/abi.h by user/lib/usys.sh.
-# UPROGS and the image's file list are expanded late (second expansion), so
-# appends to UPROG_NAMES in fragments included after this one still count.
 
-UPROG_NAMES += init sh cat echo grep kill ln ls mkdir rm wc halt usertests
+# A row is `UPROG_NAMES += NAME...` for programs of one source file, or
+# $(call uprog,NAME,OTHER) for user/NAME.c(c) linked with user/OTHER.c(c,S)
+# for each base name in OTHER (it sets UPROG_PARTS_NAME).
+uprog = $(eval UPROG_NAMES += $(1))$(eval UPROG_PARTS_$(1) := $(2))
+
+# The programs, by what they are for:
+# xv6's shell and file utilities, users and permissions (docs/users-and-protection.md)
+UPROG_NAMES += init sh cat echo grep kill ln ls mkdir rm wc halt sleep time
 UPROG_NAMES += id whoami su chmod chown permtest
-UPROG_NAMES += sleep time
+$(call uprog,usertests,usertests_fs testkit)
+# scheduling (docs/scheduling.md): nice, ps, affinity, run-queue lock
+# statistics, EEVDF's request size (chrt) and a periodic task's wake-up
+# latency beside hogs (latbench); OSTEP chapter 8's experiments (mlfqtest)
+UPROG_NAMES += nice renice sched ps hog sharetest storm lockstat taskset chrt latbench mlfqtest
+# benchmarks (docs/benchmarks.md): schbench, frames, OS paths (benchos),
+# disk and buffer-cache figures
+UPROG_NAMES += schbench frames benchos diskstat
+$(call uprog,bcstat,dumpfile)
+# the recorders (docs/tracing.md, docs/profiling.md): /trace and /prof are
+# links to obs (mk/obs.mk)
+$(call uprog,obs,dumpfile)
+UPROG_NAMES += trace prof
+# reliability (mk/reliability.mk): the fuzzer, crash workload, exhaustion,
+# the hostile attacks (file system, threads, memory, signals)
+$(call uprog,fuzz,fuzz_sig)
+UPROG_NAMES += fsworkload exhaust bigbss
+$(call uprog,hostile,hostile_fs hostile_threads hostile_vm hostile_sig)
+# threads and futexes (docs/threads.md)
+$(call uprog,threadtest,threadtest_proc testkit)
+UPROG_NAMES += threadbench
+# virtual memory (docs/memory.md): paging counters (vmstat), OSTEP chapter
+# 21's memory toucher (mem)
+$(call uprog,vmtest,testkit)
+$(call uprog,mmaptest,testkit)
+$(call uprog,vmstat,dumpfile)
+UPROG_NAMES += mem
+# named pipes and poll (docs/ipc.md)
+UPROG_NAMES += mkfifo
+$(call uprog,ipctest,testkit)
+# signals, process groups and job control (docs/signals.md)
+$(call uprog,sigtest,sigtest_regs sigtest_block testkit)
+$(call uprog,jobtest,jobtest_stop testkit)
+# Built for a test only, not put in the image: the FP checks
+# (mk/libc.mk, tests/guest/fp_tests.py)
+UPROG_PARTS_fptest := fptest_regs
+
 UPROGS = $(patsubst %,$(BUILD)/user/_%,$(sort $(UPROG_NAMES)))
 FS_IMG := $(BUILD)/fs.img
 EXTRA_FILES ?=
@@ -59,14 +101,10 @@ $(BUILD)/user/%.o: user/%.cc
 $(ULIB): $(ULIB_OBJS)
 	$(call say,UAR,$@)rm -f $@ && $(CROSS)ar rcs $@ $^
 
-UPROG_PARTS_usertests := usertests_fs testkit
-UPROG_PARTS_hostile := hostile_fs
-
 .SECONDEXPANSION:
-# A program of several files lists its other sources' base names in
-# UPROG_PARTS_NAME (e.g. UPROG_PARTS_usertests := usertests_fs).
-# (A function, because a literal % in a pattern rule's prerequisites would
-# be replaced by the stem.)
+# A program's other files: UPROG_PARTS_NAME (the table above). (A
+# function, because a literal % in a pattern rule's prerequisites would be
+# replaced by the stem.)
 uprog_parts = $(patsubst %,$(BUILD)/user/%.o,$(UPROG_PARTS_$(1)))
 $(BUILD)/user/_%: $(BUILD)/user/%.o $$(call uprog_parts,$$*) $(UCRT0) $(ULIB) user/user.ld
 	$(call say,ULD,$@)$(U_CC) $(U_LDFLAGS) -o $@ $(UCRT0) $< $(call uprog_parts,$*) $(ULIB) -lgcc

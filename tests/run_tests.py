@@ -151,7 +151,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=1,
                     help="run this many binaries/checks/suites at once (results print as each finishes)")
     ap.add_argument("--suite", action="append", default=[],
-                    help="run only the guest suites whose script is NAME.py or NAME_tests.py")
+                    help="run only the guest suites whose script is NAME.py or NAME_tests.py (list: name them)")
     args = ap.parse_args()
     started = time.time()
     for word in args.guest_list.split():
@@ -162,10 +162,14 @@ def main():
     if args.suite:
         def stem(suite):
             return os.path.basename(shlex.split(suite)[0])[:-len(".py")]
-        known = sorted({stem(s) for s in args.guest})
+        known = sorted({re.sub(r"_tests$", "", stem(s)) for s in args.guest})
+        if args.suite == ["list"]:
+            print("suites (make test-guest SUITE=NAME): %s" % " ".join(known))
+            return 0
         args.guest = [s for s in args.guest if stem(s) in args.suite or stem(s) in [n + "_tests" for n in args.suite]]
         if not args.guest:
-            print("no guest suite named %s; suites: %s" % (" or ".join(args.suite), " ".join(known)))
+            print("no guest suite named %s; suites: %s (the table: mk/tests.mk's GUEST_SUITES)"
+                  % (" or ".join(args.suite), " ".join(known)))
             return 2
     gtest_args = ["--gtest_filter=" + args.gtest_filter] if args.gtest_filter else []
     jobs = [("gtest", b) for b in args.gtest] + [("check", c) for c in args.check] + [("guest", g) for g in args.guest]

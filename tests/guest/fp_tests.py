@@ -20,7 +20,9 @@ import sys
 import tempfile
 
 from extra_image import build_image
-from qemu import BUILD, ROOT, Guest
+from qemu import BUILD, ROOT, Suite
+
+suite = Suite("fp", harts=(1, 3))
 
 OK = re.compile(r"fptest: ok (\d+) procs (\d+) rounds (\d+) preemptions (\d+) exec checks\n")
 
@@ -39,8 +41,7 @@ def check(name, out, procs, min_preempt):
 
 def run(cpus, image):
     tag = "%dharts" % cpus
-    with Guest(cpus=cpus, icount=3, bootargs="slice=1000", image=image, timeout=120) as g:
-        g.boot()
+    with suite.boot(cpus, alive=False, icount=3, bootargs="slice=1000", image=image, timeout=120) as g:
         out = g.run("fptest -h")
         print(("PASS fp-usage-" + tag) if out == "usage: fptest [-n PROCS] [-t MS] | fptest -z\n"
               else "FAIL fp-usage-%s: %r" % (tag, out))
@@ -50,8 +51,6 @@ def run(cpus, image):
         check("fp-regs-9procs-" + tag, out, 9, 9)
         out = g.run("fptest -z")
         print(("PASS fp-fresh-zero-" + tag) if out == "" else "FAIL fp-fresh-zero-%s: %r" % (tag, out))
-        clean, report = g.stop_and_fsck()
-        print(("PASS fp-fsck-" + tag) if clean else "FAIL fp-fsck-%s: %s" % (tag, report))
 
 
 def kernel_fp_check():
@@ -65,7 +64,7 @@ def main():
     kernel_fp_check()
     with tempfile.TemporaryDirectory(prefix="quanta-fp-") as work:
         image = build_image(work, [BUILD + "/user/_fptest"])
-        for cpus in [int(a) for a in sys.argv[1:]] or [1, 3]:
+        for cpus in suite.harts():
             run(cpus, image)
 
 

@@ -58,10 +58,10 @@ from qemu import report as verdict  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "admitrace", "traceuser", "conskill", "consshare",
               "forkuser", "sbrkkill", "sbrkshared", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
-# threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
+# threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/tests.mk's GUEST_SUITES)
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
-# memory mappings and virtual memory (user/hostile_vm.c); also run on 8 harts (mk/vm.mk)
+# memory mappings and virtual memory (user/hostile_vm.c); also run on 8 harts (mk/tests.mk's GUEST_SUITES)
 FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom", "copyrace", "cowbomb", "touchall", "mmaptrunc", "lockorder"]
 FOREGROUND += ["sigforge", "sigstorm", "sigstoplock", "sigstoppipe", "sigkillstopped", "sigperm"]  # user/hostile_sig.c
 

@@ -9,12 +9,13 @@ The image must check clean with fsck afterwards. (The kernel's log line
 for the unknown SYS_errno call is dropped, as in libc_tests.py.)
 """
 import os
-import sys
 import tempfile
 
 from extra_image import build_image
 from libc_tests import Quiet
-from qemu import BUILD, Guest, run_cases
+from qemu import BUILD, Suite, run_cases
+
+suite = Suite("pthread")
 
 TESTS = ["create_join", "join_exited", "join_errors", "detached", "attr", "limit", "mutex",
          "mutex_stress", "cond", "cond_stress", "rwlock", "barrier", "once", "keys", "sem",
@@ -76,17 +77,13 @@ PROGS = ["pthreads", "pthreadbench", "pschbench", "counter", "locks", "cvjoin", 
 
 
 def main():
-    cpus_list = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
+    cpus_list = suite.harts()
     extra = [os.path.join(BUILD, "libc-tests", "_" + p) for p in PROGS]
     with tempfile.TemporaryDirectory(prefix="quanta-pthread-") as work:
         image = build_image(work, extra)
         for cpus in cpus_list:
-            tag = "-%dharts" % cpus
-            with Guest(cpus=cpus, icount=3, image=image, timeout=180) as g:
-                g.boot()
-                run_cases(Quiet(g), CASES + OSTEP_CASES, suffix=tag, timeout=180)
-                clean, report = g.stop_and_fsck()
-                print(("PASS pthread-fsck" + tag) if clean else "FAIL pthread-fsck%s: %s" % (tag, report))
+            with suite.boot(cpus, alive=False, icount=3, image=image, timeout=180) as g:
+                run_cases(Quiet(g), CASES + OSTEP_CASES, suffix="-%dharts" % cpus, timeout=180)
 
 
 if __name__ == "__main__":

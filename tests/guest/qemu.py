@@ -271,10 +271,9 @@ class Suite:
                 yield g
                 after = g.run("echo alive", timeout=60) if alive else ""
             except Exception as e:  # noqa: BLE001 - any failure to get a prompt ends this boot
-                console = "".join(g.log) + (g.child.before if isinstance(g.child.before, str) else "")
                 why = ("no prompt%s (%s)" % (where, type(e).__name__) if isinstance(e, (pexpect.TIMEOUT, pexpect.EOF))
                        else "%s: %s" % (type(e).__name__, e))
-                self.check(False, "%s-%s" % (self.name, tag), "%s; console ends %r" % (why, console[-800:]))
+                self.check(False, "%s-%s" % (self.name, tag), "%s; console ends %r" % (why, g.tail(800)))
                 return
             if alive:
                 self.check("alive" in after, "%s-shell-%s" % (self.name, tag), "the shell does not answer (%r)" % after)

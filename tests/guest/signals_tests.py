@@ -22,9 +22,10 @@ prompting again, ^C reaching only the foreground group (`jobtest -g`),
 killed.
 """
 import re
-import sys
 
-from qemu import PROMPT, Guest, judge_program, no_prompt, report
+from qemu import PROMPT, Suite, report
+
+suite = Suite("signals")
 
 
 def ctrl_c(g, harts):
@@ -167,30 +168,18 @@ def ctrl_c_during_exec(g, harts, rounds=5):
 
 
 def run(harts):
-    with Guest(cpus=harts, timeout=60, icount=3) as g:
-        try:
-            g.boot()
-            out = g.run("sigtest", timeout=600)
-        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            return no_prompt(g, "signals", harts, e)
-        judge_program(out, "sigtest", "sig", harts)
-        try:
-            out = g.run("jobtest", timeout=600)
-        except Exception as e:  # noqa: BLE001
-            return no_prompt(g, "signals-jobtest", harts, e)
-        judge_program(out, "jobtest", "job", harts)
+    with suite.boot(harts, alive=False, timeout=60, icount=3) as g:
+        suite.program(g.run("sigtest", timeout=600), "sigtest", harts, prefix="sig")
+        suite.program(g.run("jobtest", timeout=600), "jobtest", harts, prefix="job")
         ctrl_c(g, harts)
         ctrl_c_foreground_only(g, harts)
         ctrl_backslash(g, harts)
         ctrl_c_during_exec(g, harts)
         job_control(g, harts)
-        clean, fsck = g.stop_and_fsck()
-        report(clean, "signals-fsck-%dharts" % harts, fsck.replace("\n", " | "))
 
 
 def main():
-    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
-    for h in harts:
+    for h in suite.harts():
         run(h)
 
 

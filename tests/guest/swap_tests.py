@@ -46,9 +46,10 @@ accessed bit is set: 11,027 page-ins against 11,776).
 Before swap these fail: `mem 24` cannot get 24 MiB of a 19 MiB machine.
 """
 import re
-import sys
 
-from qemu import Guest, end_guest, no_prompt, report
+from qemu import Guest, Suite, no_prompt, report
+
+suite = Suite("swap")
 
 MEM = "24M"
 SWAP_MB = 32
@@ -116,58 +117,51 @@ def run(harts, policy=None):
     pgin = None
     tag = "%dharts%s" % (harts, "-" + policy if policy else "")
     prefix = "swap"
-    with Guest(cpus=harts, mem=MEM, swap_mb=SWAP_MB, timeout=60,
-               bootargs="vm=" + policy if policy else None) as g:
-        try:
-            g.boot()
-            boot = "".join(g.log)
-            want = r"quanta: swap %d MiB \(%d pages\), replacement %s" % (SWAP_MB, SWAP_MB * 256, policy or "clock")
-            report(re.search(want, boot) is not None, "%s-boot-%s" % (prefix, tag), "no %r in %r" % (want, boot))
-            baseline = vm_now(g.run("vmstat", timeout=30))
-            report(baseline is not None and baseline[2] == SWAP_MB * 256 and baseline[1] == 0,
-                   "%s-vmstat-%s" % (prefix, tag), "vmstat said %r" % (baseline,))
-            check_cliff(g, "%s-cliff-%s" % (prefix, tag), baseline)
-            if policy is None:
-                out = g.run("mem -f 20", timeout=600)
-                report("mem: 20 MiB ok (fork)" in out, "%s-fork-%s" % (prefix, tag), repr(out[-600:]))
-                out = g.run("mem -F 20", timeout=600)
-                report("mem: 20 MiB ok (fork)" in out and "killed" not in out, "%s-fork-together-%s" % (prefix, tag),
-                       repr(out[-600:]))
-                out = g.run("vmstat mem -t 4 22", timeout=600)
-                c = COUNTS.search(out)
-                report("mem: 4 threads read 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
-                       "%s-threads-%s" % (prefix, tag), repr(out[-400:]))
-                out = g.run("vmstat mem -s 22", timeout=600)
-                c = COUNTS.search(out)
-                report("mem: syscalls over 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
-                       "%s-syscalls-%s" % (prefix, tag), repr(out[-400:]))
-                out = g.run("mem -k 24 20", timeout=600)
-                # The parent's own pages may go to swap meanwhile (a frame
-                # freed, a slot used): free less swap used must be as before.
-                m = re.search(r"mem: killed: free (\d+) of (\d+), swap used (\d+) of (\d+), pgout (\d+)", out)
-                ok = (m is not None and int(m.group(1)) - int(m.group(3)) == int(m.group(2)) - int(m.group(4)) and
-                      int(m.group(5)) > 0)
-                report(ok, "%s-kill-%s" % (prefix, tag), repr(out[-400:]))
-                out = g.run("mem 64 1", timeout=60)
-                report("mem: sbrk of 64 MiB failed" in out, "%s-exhausted-%s" % (prefix, tag), repr(out[-300:]))
-                after = vm_now(g.run("vmstat", timeout=30))
-                report(after is not None and after[0] == baseline[0] and after[1] == 0, "%s-leak-%s" % (prefix, tag),
-                       "free/swap used %r, baseline %r" % (after, baseline))
-            if harts == 1:
-                pgin = hot_set(g, "%s-hotset-%s" % (prefix, tag))
-            console = "".join(g.log)
-            report("panic" not in console and "oom: killed" not in console, "%s-no-panic-%s" % (prefix, tag),
-                   repr(console[-400:]))
-            after = g.run("echo alive", timeout=30)
-        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            no_prompt(g, prefix, harts, e)
-            return None
-        end_guest(g, after, prefix, harts)
+    with suite.boot(harts, tag=tag, mem=MEM, swap_mb=SWAP_MB, timeout=60,
+                    bootargs="vm=" + policy if policy else None) as g:
+        boot = "".join(g.log)
+        want = r"quanta: swap %d MiB \(%d pages\), replacement %s" % (SWAP_MB, SWAP_MB * 256, policy or "clock")
+        report(re.search(want, boot) is not None, "%s-boot-%s" % (prefix, tag), "no %r in %r" % (want, boot))
+        baseline = vm_now(g.run("vmstat", timeout=30))
+        report(baseline is not None and baseline[2] == SWAP_MB * 256 and baseline[1] == 0,
+               "%s-vmstat-%s" % (prefix, tag), "vmstat said %r" % (baseline,))
+        check_cliff(g, "%s-cliff-%s" % (prefix, tag), baseline)
+        if policy is None:
+            out = g.run("mem -f 20", timeout=600)
+            report("mem: 20 MiB ok (fork)" in out, "%s-fork-%s" % (prefix, tag), repr(out[-600:]))
+            out = g.run("mem -F 20", timeout=600)
+            report("mem: 20 MiB ok (fork)" in out and "killed" not in out, "%s-fork-together-%s" % (prefix, tag),
+                   repr(out[-600:]))
+            out = g.run("vmstat mem -t 4 22", timeout=600)
+            c = COUNTS.search(out)
+            report("mem: 4 threads read 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
+                   "%s-threads-%s" % (prefix, tag), repr(out[-400:]))
+            out = g.run("vmstat mem -s 22", timeout=600)
+            c = COUNTS.search(out)
+            report("mem: syscalls over 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
+                   "%s-syscalls-%s" % (prefix, tag), repr(out[-400:]))
+            out = g.run("mem -k 24 20", timeout=600)
+            # The parent's own pages may go to swap meanwhile (a frame
+            # freed, a slot used): free less swap used must be as before.
+            m = re.search(r"mem: killed: free (\d+) of (\d+), swap used (\d+) of (\d+), pgout (\d+)", out)
+            ok = (m is not None and int(m.group(1)) - int(m.group(3)) == int(m.group(2)) - int(m.group(4)) and
+                  int(m.group(5)) > 0)
+            report(ok, "%s-kill-%s" % (prefix, tag), repr(out[-400:]))
+            out = g.run("mem 64 1", timeout=60)
+            report("mem: sbrk of 64 MiB failed" in out, "%s-exhausted-%s" % (prefix, tag), repr(out[-300:]))
+            after = vm_now(g.run("vmstat", timeout=30))
+            report(after is not None and after[0] == baseline[0] and after[1] == 0, "%s-leak-%s" % (prefix, tag),
+                   "free/swap used %r, baseline %r" % (after, baseline))
+        if harts == 1:
+            pgin = hot_set(g, "%s-hotset-%s" % (prefix, tag))
+        console = "".join(g.log)
+        report("panic" not in console and "oom: killed" not in console, "%s-no-panic-%s" % (prefix, tag),
+               repr(console[-400:]))
     return pgin
 
 
 def main():
-    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
+    harts = suite.harts()
     clock = None
     for h in harts:
         got = run(h)

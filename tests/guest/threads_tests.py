@@ -16,21 +16,15 @@ JSON must show each thread as a track of its process's group.
 import os
 import re
 import subprocess
-import sys
 
-from qemu import BUILD, Guest, end_guest, judge_program, no_prompt, report
+from qemu import BUILD, Guest, Suite, report
+
+suite = Suite("threads")
 
 
 def run(harts):
-    with Guest(cpus=harts, timeout=60, icount=3) as g:
-        try:
-            g.boot()
-            out = g.run("threadtest", timeout=600)
-            after = g.run("echo alive", timeout=30)
-        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            return no_prompt(g, "threads", harts, e)
-        judge_program(out, "threadtest", "threads", harts)
-        end_guest(g, after, "threads", harts)
+    with suite.boot(harts, timeout=60, icount=3) as g:
+        suite.program(g.run("threadtest", timeout=600), "threadtest", harts)
 
 
 def trace_threads():
@@ -68,7 +62,7 @@ def trace_threads():
 
 
 def main():
-    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
+    harts = suite.harts()
     for n in harts:
         run(n)
     if 3 in harts:

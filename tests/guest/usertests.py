@@ -26,7 +26,9 @@ import subprocess
 import sys
 import tempfile
 
-from qemu import BUILD, ROOT, Guest
+from qemu import BUILD, ROOT, Guest, Suite
+
+suite = Suite("usertests", harts=(1, 3))
 
 
 def xv6_image(program, workdir):
@@ -77,25 +79,17 @@ def main():
         run_xv6(xv6, full, harts)
         return
     for n in harts:
-        try:
-            with Guest(cpus=n) as g:
-                g.boot()
-                out = g.run("usertests" if full else "usertests -q", timeout=900 if full else 300)
-                clean, report = g.stop_and_fsck()
-        except Exception as e:  # noqa: BLE001
-            print("FAIL usertests-%dharts: no prompt after usertests (%s)" % (n, type(e).__name__))
-            continue
         # Every test has ended: an inode still listed as unlinked-but-in-use
-        # would be a reference the kernel never dropped.
-        ok = clean and "[orphan-listed]" not in report
-        print("PASS usertests-%dharts-fsck" % n if ok else "FAIL usertests-%dharts-fsck: %s" % (n, report[-1000:]))
-        seen = 0
-        for m in re.finditer(r"^(PASS|FAIL) (.*)$", out, re.M):
-            seen += 1
-            print("%s %dharts-%s" % (m.group(1), n, m.group(2).strip()))
-        summary = re.search(r"usertests: (\d+) passed, (\d+) failed", out)
-        if not seen or not summary:
-            print("FAIL usertests-%dharts: no summary line; output ends %r" % (n, out[-500:]))
+        # would be a reference the kernel never dropped (verdict usertests-fsck-Nharts).
+        with suite.boot(n, alive=False, fsck_ok=lambda said: "[orphan-listed]" not in said) as g:
+            out = g.run("usertests" if full else "usertests -q", timeout=900 if full else 300)
+            seen = 0
+            for m in re.finditer(r"^(PASS|FAIL) (.*)$", out, re.M):
+                seen += 1
+                print("%s %dharts-%s" % (m.group(1), n, m.group(2).strip()))
+            summary = re.search(r"usertests: (\d+) passed, (\d+) failed", out)
+            if not seen or not summary:
+                print("FAIL usertests-%dharts: no summary line; output ends %r" % (n, out[-500:]))
 
 
 if __name__ == "__main__":

@@ -20,9 +20,10 @@ no swap area, and `vmstat vmtest cow_fork` a copy-on-write copy per page
 the child wrote and a minor fault for each page touched.
 """
 import re
-import sys
 
-from qemu import Guest, end_guest, judge_program, no_prompt
+from qemu import Suite, judge_program
+
+suite = Suite("vm")
 
 # (what, a regex the console must show) for the fault tests' kills.
 KILL_LINES = [
@@ -75,18 +76,13 @@ def check_vmstat(now, cow, harts):
 
 def run(harts):
     threads = 8 if harts >= 8 else 4
-    with Guest(cpus=harts, timeout=60) as g:
-        try:
-            g.boot()
-            out = g.run("vmtest -t %d" % threads, timeout=600)
-            ps = g.run("vmtest -m", timeout=30)
-            mm = g.run("mmaptest", timeout=600)
-            vs_now = g.run("vmstat", timeout=30)
-            vs_cow = g.run("vmstat vmtest cow_fork", timeout=60)
-            after = g.run("echo alive", timeout=30)
-        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            return no_prompt(g, "vm", harts, e)
-        judge_program(out, "vmtest", "vm", harts)
+    with suite.boot(harts, timeout=60) as g:
+        out = g.run("vmtest -t %d" % threads, timeout=600)
+        ps = g.run("vmtest -m", timeout=30)
+        mm = g.run("mmaptest", timeout=600)
+        vs_now = g.run("vmstat", timeout=30)
+        vs_cow = g.run("vmstat vmtest cow_fork", timeout=60)
+        suite.program(out, "vmtest", harts)
         for what, pattern in KILL_LINES:
             ok = re.search(pattern, out) is not None
             print("%s vm-killmsg-%s-%dharts%s" % ("PASS" if ok else "FAIL", what, harts,
@@ -99,12 +95,10 @@ def run(harts):
         print("%s vm-ps-faults-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % ps))
         check_mmaptest(mm, harts)
         check_vmstat(vs_now, vs_cow, harts)
-        end_guest(g, after, "vm", harts)
 
 
 def main():
-    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
-    for h in harts:
+    for h in suite.harts():
         run(h)
 
 
