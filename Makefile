@@ -19,10 +19,13 @@
 #   mk/bench.mk        in-guest benchmarks (make bench)
 #   mk/dev.mk          docs-check, compile-commands, format, lint
 #   mk/gfx.mk          framebuffer test suite
-#   mk/trace.mk        scheduler tracing: the trace program, qtrace, make trace
-#   mk/prof.mk         the sampling profiler: the prof program, qprof, make profile
+#   mk/obs.mk          tracing and profiling: trace, prof, qobs (qtrace, qprof),
+#                      make trace, make profile
 #   mk/libc.mk         user floating point checks, the C library port (sysroot, qcc)
 #   mk/threads.mk      thread and futex tests and benchmarks (threadtest, threadbench)
+#   mk/vm.mk           virtual memory: vmtest, mmaptest, vmstat and their suites
+#   mk/ipc.mk          named pipes and poll: ipctest and its suite
+#   mk/signals.mk      signals and job control: sigtest, jobtest and their suite
 #
 # Main targets: make qemu | make qemu-gfx | make test | make sim | make bench-sim | make clean
 # Quiet build (one `  TAG  file` line per step); `make V=1` shows full commands.
@@ -51,8 +54,7 @@ include mk/klib-tests.mk
 include mk/bench.mk
 include mk/dev.mk
 include mk/gfx.mk
-include mk/trace.mk
-include mk/prof.mk
+include mk/obs.mk
 include mk/libc.mk
 include mk/threads.mk
 include mk/vm.mk

@@ -21,7 +21,10 @@ instead; three runs of the same kernel then agreed within 6% on every
 row, also with the host loaded. Compare two kernels in one mode.
 
     python3 bench/os_bench.py [--cpus 1,3] [--out build/bench] [--quick]
-                              [--icount-sleep on|off] [NAME...]
+                              [--icount-sleep on|off] [--kernel ELF] [NAME...]
+
+--kernel boots another kernel with this build's image (before/after
+figures of one set of programs: another tree's build/kernel.elf).
 """
 import argparse
 import csv
@@ -59,6 +62,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="one tick per benchmark (benchos -q)")
     ap.add_argument("--icount-sleep", default="on", choices=["on", "off"],
                     help="QEMU -icount sleep= (default on: disk-bound rows repeat; see the top of the file)")
+    ap.add_argument("--kernel", default=None, help="kernel to boot (default: this build's)")
     ap.add_argument("names", nargs="*", help="benchmarks to run (default: all)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -80,7 +84,7 @@ def main():
     with open(os.path.join(args.out, "os-raw.log"), "w") as log:
         for cpus in harts:
             with Guest(cpus=cpus, icount=ICOUNT, icount_sleep=args.icount_sleep == "on", timeout=600,
-                       image=image) as g:
+                       image=image, kernel=args.kernel) as g:
                 g.boot(timeout=120)
                 results[cpus] = []
                 for prog, cmd in runs:

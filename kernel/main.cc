@@ -2,14 +2,18 @@
 //
 // Boot path: entry.S (machine mode, stacks) -> machine_start (start.cc:
 // delegation, PMP, timer, mret) -> kmain here, in supervisor mode with
-// paging off. Hart 0 reads the device tree and the boot arguments (parsed
-// once, lib/boot_args.h, before anything uses them), then brings up the
-// console, memory, paging, processes, traps, interrupts, the disk, the
-// framebuffer (if QEMU has a display), the run queues and the first
-// process in the order boot_hart0 lists them (each step needs the ones
-// before it); then it releases the other harts, which only switch on
-// paging and their own trap/interrupt state. Every hart then enters its
-// scheduler loop and never returns.
+// paging off. Harts past param::kMaxCpus park. Hart 0 reads the device
+// tree, starts the console and parses the boot arguments (once,
+// lib/boot_args.h, before anything uses them), then brings up, in the order
+// boot_hart0 lists them with a comment each (each step needs the ones
+// before it): the page pool, the kernel page table and kernel stacks,
+// paging, the process table and the signal trampoline, traps, the
+// interrupt controller, the buffer cache, inodes and open files, the disk,
+// the framebuffer (if QEMU has a display), swap, the run queues, the
+// tracer's and the profiler's streams, and the first process. Then it
+// releases the other harts, which only switch on paging and their own
+// trap/interrupt state. Every hart lets user mode read `time` and enters
+// its scheduler loop, never to return.
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
@@ -22,11 +26,10 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/swap.h"
+#include "kernel/obs/recorder.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
-#include "kernel/prof/prof.h"
-#include "kernel/trace/trace.h"
 #include "kernel/trap.h"
 #include "lib/boot_args.h"
 #include "lib/fdt.h"
@@ -105,9 +108,8 @@ void boot_hart0() {
     swap_init(cfg.vm);   // the swap disk, if any, and vm= (docs/memory.md "Swap")
     const RqSetup rq = scheduler_setup(cfg);
     g_slice_cycles = rq.slice_cycles;
-    rq_init(rq);  // run queues and the policy
-    trace::init(g_boot.ncpus);
-    prof::init(g_boot.ncpus);
+    rq_init(rq);              // run queues and the policy
+    obs::init(g_boot.ncpus);  // the tracer's and the profiler's per-hart streams
     kprintf("quanta: scheduler %s (%s queues), slice %lu us\n", rq_policy_name(), rq_mode_name(),
             g_slice_cycles / kCyclesPerUs);
     user_init();  // the first process (initcode, which execs /init)

@@ -19,14 +19,14 @@
 
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/obs/prof.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/alarm.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/jobctl.h"
 #include "kernel/proc/signal.h"
 #include "kernel/proc/sysproc.h"
-#include "kernel/prof/prof.h"
-#include "kernel/trace/trace.h"
 #include "lib/abi/abi.h"
 #include "lib/params.h"
 
@@ -159,6 +159,7 @@ constexpr auto make_table() {
     t.h[SYS_alarm] = sys_alarm;
     t.h[SYS_setitimer] = sys_setitimer;
     t.h[SYS_getitimer] = sys_getitimer;
+    t.h[SYS_sigaltstack] = sys_sigaltstack;
     t.h[SYS_getpgid] = sys_getpgid;
     t.h[SYS_setsid] = sys_setsid;
     t.h[SYS_getsid] = sys_getsid;

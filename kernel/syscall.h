@@ -62,11 +62,12 @@ i64 sys_chown();
 i64 sys_xstat();
 i64 sys_lseek();
 i64 sys_fxstat();
-i64 sys_bcstat();
 // poll over pipes, FIFOs, devices and files (kernel/fs/poll.cc).
 i64 sys_poll();
-// Disk and log counters (kernel/fs/log.cc).
+// Statistics (kernel/stats.cc): rqstat, diskstat, bcstat.
+i64 sys_rqstat();
 i64 sys_diskstat();
+i64 sys_bcstat();
 // exec (kernel/proc/exec.cc).
 i64 sys_exec();
 

@@ -10,7 +10,7 @@
 // the 0.1 s tick, and ends the futex waits and polls whose deadline has
 // passed. A timer interrupt inside a slice charges the running process
 // (rq_tick).
-// While the profiler is on (kernel/prof/prof.h) the timer is also armed for
+// While the profiler is on (kernel/obs/prof.h) the timer is also armed for
 // its next sample; a sample-only interrupt is Handled, never SliceOver.
 // A software interrupt (IPI) brings remote wake-ups (rq_drain) and may ask
 // this hart to reschedule (need_resched).
@@ -29,12 +29,12 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/tlb.h"
+#include "kernel/obs/prof.h"
 #include "kernel/proc/alarm.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
-#include "kernel/prof/prof.h"
 #include "kernel/syscall.h"
 
 extern "C" char trampoline[];
@@ -213,10 +213,14 @@ extern "C" void usertrap() {
         vm_user_fault(p, scause, r_stval());  // resolved, or p is killed (kernel/mm/fault.cc)
     } else {
         p->retried_va = ~0ull;
-        if ((which = dev_intr(nullptr)) == Intr::None && !sig_fault(p, fault_signal(scause), r_stval())) {
+        // si_addr: the address for a misaligned or access fault, the pc for
+        // an illegal instruction (whose stval holds its bits) or a breakpoint.
+        const int s = fault_signal(scause);
+        const u64 addr = s == sig::kIll || s == sig::kTrap ? r_sepc() : r_stval();
+        if ((which = dev_intr(nullptr)) == Intr::None && !sig_fault(p, s, addr)) {
             kprintf("pid %d (%s): fault scause=%lx sepc=%lx stval=%lx: killed\n", p->pid, p->name, scause, r_sepc(),
                     r_stval());
-            set_killed(p);
+            sig_fault_kill(p, s);
         }
     }
     if (dying(p)) exit(-1);
@@ -228,7 +232,8 @@ extern "C" void usertrap_return() {
     Proc* p = myproc();
     // Killed while it waited to run (or, a new thread, before it first ran).
     if (__atomic_load_n(&p->killed, __ATOMIC_ACQUIRE)) exit(-1);
-    if (sig_interrupts(p) || sig_stopped(p)) sig_deliver(p);  // a handler's frame, a default action, a stop
+    if (sig_needs_delivery(p)) sig_deliver(p);  // a handler's frame, a default action, a stop, a restart
+    if (p->fault_locks != 0) panic("usertrap_return: pid %d holds %u sleep locks", p->pid, p->fault_locks);
     intr_off();
     const u64 uservec_va = layout::kTrampoline + (reinterpret_cast<u64>(uservec) - reinterpret_cast<u64>(trampoline));
     w_stvec(uservec_va);

@@ -1,10 +1,15 @@
 // lib/list.h - intrusive circular doubly linked list.
 //
-// Used by the scheduling policies' run queues (lib/sched: rr, levels,
-// eevdf) and the buffer cache's free list (kernel/fs/bio.cc); the free page
-// list (lib/page_pool.h) and sleep channels are not lists. The node lives
-// inside the object, so linking and unlinking never allocate. Invariants: an unlinked node points
-// to itself; a List's sentinel is never handed out as an element.
+// Used by the scheduling policies' queues (lib/sched: rr's FIFO, the
+// levels of dwrr/idwrr/stride/lottery, mlfq's queues, eevdf's member list,
+// the simulator's batch policies) and the buffer cache (kernel/fs/bio.cc:
+// the free list, the hash chains and the slab list); the free page list
+// (lib/page_pool.h) and sleep channels are not lists. The node lives inside
+// the object, so linking and unlinking never allocate; a node is on at most
+// one list at a time, and nodes cannot be copied. Invariants: an unlinked
+// node points to itself (so remove() of an unlinked node does nothing); a
+// List's sentinel is never handed out as an element. A List has no lock:
+// its owner's lock guards it. size() walks the list (O(n)).
 #pragma once
 
 #include "lib/types.h"

@@ -5,7 +5,10 @@
 // library for every alignment, length and overlap. The idea: move 8 bytes
 // per load/store instead of 1. A byte loop costs ~4 instructions per byte
 // (16k for a 4 KiB page that fork copies); a word loop unrolled 4 times
-// costs ~11 per 32 bytes.
+// costs ~11 per 32 bytes to copy and 6 to fill. Whole pages (kalloc's
+// zeroing, kfree's junk, copy-on-write copies) go through a loop of 16
+// words first: 18 instructions per 128 bytes to fill (576 a page instead
+// of 768), 35 to copy (1,120 instead of 1,408).
 //
 // Invariants: a word access is only ever made at an address that is a
 // multiple of 8 (RISC-V may trap or emulate misaligned accesses slowly), so
@@ -34,6 +37,16 @@ inline void copy_forward(u8* d, const u8* s, usize n) {
         for (; misalign(d) != 0; n--) *d++ = *s++;
         auto* dw = reinterpret_cast<Word*>(d);
         const auto* sw = reinterpret_cast<const Word*>(s);
+        for (; n >= 16 * kWord; n -= 16 * kWord, dw += 16, sw += 16) {
+#pragma GCC unroll 4
+            for (int i = 0; i < 16; i += 4) {
+                const u64 a = sw[i], b = sw[i + 1], c = sw[i + 2], e = sw[i + 3];
+                dw[i] = a;
+                dw[i + 1] = b;
+                dw[i + 2] = c;
+                dw[i + 3] = e;
+            }
+        }
         for (; n >= 4 * kWord; n -= 4 * kWord, dw += 4, sw += 4) {
             const u64 a = sw[0], b = sw[1], c = sw[2], e = sw[3];
             dw[0] = a;
@@ -89,6 +102,10 @@ inline void fill(void* dst, u8 c, usize n) {
         for (; misalign(d) != 0; n--) *d++ = c;
         const u64 w = c * 0x0101010101010101ull;
         auto* dw = reinterpret_cast<Word*>(d);
+        for (; n >= 16 * kWord; n -= 16 * kWord, dw += 16) {
+#pragma GCC unroll 16
+            for (int i = 0; i < 16; i++) dw[i] = w;
+        }
         for (; n >= 4 * kWord; n -= 4 * kWord, dw += 4) {
             dw[0] = w;
             dw[1] = w;

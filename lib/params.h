@@ -1,11 +1,14 @@
-// lib/params.h - the system's table sizes and tunable limits, in one place.
+// lib/params.h - the system-wide table sizes and limits that more than one
+// subsystem, or a host tool, needs.
 //
 // Hitting any of these is an error return to the caller (never a panic).
-// Limits private to one subsystem stay beside its code instead: trace and
-// profile buffers (kernel/trace/trace.cc, kernel/prof/prof.cc), the pipe
-// table (kernel/fs/pipe.cc), regions per process (lib/vm/regions.h), the
-// scheduling library's own CPU bound (lib/sched/policy.h) and per-user
-// process limits (lib/rlimit.h).
+// A limit private to one subsystem is a constant beside its code instead,
+// for example the tracer's and profiler's buffers (kernel/obs/trace.cc,
+// kernel/obs/prof.cc), the pipe table (kernel/fs/pipe.cc), poll's
+// descriptors (kernel/fs/poll.cc), swap slots (kernel/mm/swap.cc), regions
+// per process (lib/vm/regions.h), a console line (lib/console/line_edit.h),
+// the scheduling library's own CPU bound (lib/sched/policy.h) and per-user
+// process limits (lib/rlimit.h): `grep -rn 'constexpr.*kMax'` finds them.
 // Shared by the kernel and host tools (mkfs, fsck, tests).
 #pragma once
 

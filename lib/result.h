@@ -40,6 +40,7 @@ enum class Error : u8 {
     CrossDevice,
     IoError,     // the disk reported an error, or the file system went read-only after one
     Permission,  // the caller's credentials do not allow it (lib/fs/perm.h)
+    TextBusy,    // a file being executed opened for writing, or one open for writing executed
 };
 
 template <typename T>

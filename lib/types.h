@@ -1,9 +1,13 @@
-// lib/types.h - fixed-width integer names and strong address types.
+// lib/types.h - fixed-width integer names, the user address type, the page
+// size and q::move.
 //
 // Shared by the kernel (freestanding) and host tools. Only freestanding
-// headers are used. The address types keep physical, kernel-virtual and
-// user-virtual addresses from being mixed up by accident: converting one to
-// another is always an explicit, greppable call.
+// headers are used. UserAddr (an Addr<UserTag>) is the one strong address
+// type: an address a user program passed in, untrusted, which only the
+// checked copies (kernel/mm/uaccess.h) turn into memory accesses; getting
+// its number is an explicit, greppable .raw(). Physical and kernel
+// addresses are plain u64s and pointers: the kernel maps physical memory
+// at the same addresses (kernel/arch/riscv/memlayout.h), so they are one.
 #pragma once
 
 #include <stddef.h>

@@ -1,7 +1,10 @@
 # Developer tools: documentation check, editor support, formatting, linting.
-#   make docs-check        every `path:function` / `path:line` in README.md and
-#                          docs/**/*.md resolves (tools/docs_check.py), and every
-#                          program in UPROG_NAMES has its row in docs/userland.md
+#   make docs-check        every `path:function` / `path:line` / `path` /
+#                          `name()` in README.md and docs/**/*.md, and every path
+#                          and name() in a source file's comments, resolves
+#                          (tools/docs_check.py, after its self-test; outside
+#                          names: tools/docs_check.allow), and every program in
+#                          UPROG_NAMES has its row in docs/userland.md
 #                          (tools/userland_check.py); in make test
 #   make exercises-check   do docs/exercises/*.md's steps on a scratch copy of the
 #                          tree and check each builds and behaves as the page
@@ -39,6 +42,7 @@ LINT_HOST_FLAGS := -std=c++20 -I.
 .PHONY: docs-check exercises-check compile-commands format format-check lint lint-tidy lint-cppcheck
 
 docs-check:
+	@python3 tools/docs_check.py --self-test
 	@python3 tools/docs_check.py
 	@python3 tools/userland_check.py $(sort $(UPROG_NAMES))
 

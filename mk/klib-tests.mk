@@ -15,8 +15,7 @@ KLIB_TEST_SRCS := tests/host/kernel_lib_test.cc tests/host/memops_test.cc tests/
   tests/host/signal_rules_test.cc tests/host/signal_jobs_test.cc tests/host/boot_args_test.cc \
   tests/host/swap_test.cc
 $(call host_test,klib_tests,$(KLIB_TEST_SRCS))
-$(BUILD)/host/tests/host/kernel_lib_test.o $(BUILD)/host-san/tests/host/kernel_lib_test.o: \
-  HOST_CXXFLAGS += -DQ_VIRT_DTB='"$(VIRT_DTB)"'
+$(call host_test_obj,klib_tests): HOST_CXXFLAGS += -DQ_VIRT_DTB='"$(VIRT_DTB)"'
 
 .PHONY: refresh-test-dtb
 # QEMU pads the dump to 1 MiB; only the blob's own size (header bytes 4-7) is kept.

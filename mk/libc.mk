@@ -97,7 +97,7 @@ sysroot-files: $(SYSROOT_FILES)
 -include $(wildcard $(BUILD)/libc/*.d)
 
 # --- textbook programs built with qcc, for tests/guest/libc_tests.py --------
-LIBC_TEST_NAMES := wordfreq numstat timing fileio spawn lsdir ipcpoll mman
+LIBC_TEST_NAMES := wordfreq numstat timing fileio spawn lsdir ipcpoll mman signals catch
 LIBC_TESTS := $(patsubst %,$(BUILD)/libc-tests/_%,$(LIBC_TEST_NAMES))
 $(BUILD)/libc-tests/_%: tests/libc/%.c $(SYSROOT_FILES)
 	@mkdir -p $(dir $@)

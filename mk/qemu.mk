@@ -48,7 +48,7 @@ $(QEMU_IMG): $(FS_IMG)
 	$(call say,CP,$@)cp $< $@
 
 qemu:
-	@tools/install-deps.sh
+	@tools/install-deps.sh qemu
 	@$(MAKE) --no-print-directory -j$(JOBS) $(KERNEL) $(QEMU_DISK)
 	$(if $(QEMU_SWAP),@rm -f $(QEMU_SWAP) && truncate -s $(SWAP)M $(QEMU_SWAP))
 	$(QEMU) $(QEMUOPTS)

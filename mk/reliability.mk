@@ -10,6 +10,7 @@
 # suite through EXTRA_GUEST_SUITES (see mk/tests.mk, tests/run_tests.py).
 
 UPROG_NAMES += fuzz fsworkload exhaust hostile bigbss
+UPROG_PARTS_fuzz := fuzz_sig
 
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=

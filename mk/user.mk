@@ -9,6 +9,11 @@
 #             malloc, C++ run-time bits); crt0.o is linked first, separately
 #   UPROGS    every built program ($(BUILD)/user/_NAME)
 #   FS_IMG    the disk image: README.md, all programs, $(EXTRA_FILES)
+#   IMG_PROGS the programs as the image holds them: $(BUILD)/image/_NAME,
+#             a copy without debug sections (objcopy --strip-debug keeps the
+#             symbols): a file holds at most 268 KiB (xv6's 12 direct and
+#             256 indirect blocks) and _hostile's DWARF alone is over 200
+#             KiB. gdb, qprof and mkbadelf read the full $(BUILD)/user/_NAME.
 #
 # The system-call stubs are generated from lib/abi/abi.h by user/lib/usys.sh.
 # UPROGS and the image's file list are expanded late (second expansion), so
@@ -20,7 +25,8 @@ UPROG_NAMES += sleep time
 UPROGS = $(patsubst %,$(BUILD)/user/_%,$(sort $(UPROG_NAMES)))
 FS_IMG := $(BUILD)/fs.img
 EXTRA_FILES ?=
-FS_FILES = $(wildcard README.md) $(UPROGS) $(EXTRA_FILES)
+IMG_PROGS = $(patsubst $(BUILD)/user/_%,$(BUILD)/image/_%,$(UPROGS))
+FS_FILES = $(wildcard README.md) $(IMG_PROGS) $(EXTRA_FILES)
 
 U_EXTRA_FLAGS := -fno-tree-loop-distribute-patterns
 U_LDFLAGS := $(U_ARCH) -nostdlib -static -no-pie -Wl,--build-id=none -Wl,--no-warn-rwx-segments -T user/user.ld
@@ -64,6 +70,11 @@ UPROG_PARTS_hostile := hostile_fs
 uprog_parts = $(patsubst %,$(BUILD)/user/%.o,$(UPROG_PARTS_$(1)))
 $(BUILD)/user/_%: $(BUILD)/user/%.o $$(call uprog_parts,$$*) $(UCRT0) $(ULIB) user/user.ld
 	$(call say,ULD,$@)$(U_CC) $(U_LDFLAGS) -o $@ $(UCRT0) $< $(call uprog_parts,$*) $(ULIB) -lgcc
+
+# A symbolic link (/trace -> obs) stays a link, which mkfs makes a hard link.
+$(BUILD)/image/_%: $(BUILD)/user/_%
+	@mkdir -p $(dir $@)
+	$(Q)if [ -L $< ]; then cp -P $< $@; else $(CROSS)objcopy --strip-debug $< $@; fi
 
 # Rebuild the image when the list of files changes (e.g. EXTRA_FILES).
 $(BUILD)/fs.list: user-fs-list-force

@@ -13,3 +13,8 @@ UPROG_PARTS_vmstat := dumpfile
 UPROG_NAMES += mem
 # Swap and page replacement: a 24 MiB guest with a 32 MiB swap disk.
 EXTRA_GUEST_SUITES += tests/guest/swap_tests.py 1 3 8
+# The page cache's index (lib/vm/page_cache.h): host tests.
+$(call host_test,pcache_tests,tests/host/page_cache_test.cc)
+# The virtual-memory attacks of the hostile suite (user/hostile_vm.c) on 8
+# harts too: concurrent copy-on-write faults, copies racing munmap.
+EXTRA_GUEST_SUITES += tests/guest/hostile.py --cpus 8 --only cowbomb copyrace touchall mmaptrunc mprotrace lockorder

@@ -1,5 +1,6 @@
 // sim/report.h - schedsim's reports: the seed's text format, CSV, JSON, a
-// side-by-side comparison for --policy all, and a gnuplot chart.
+// side-by-side comparison for --policy all, a per-task CSV and a gnuplot
+// chart.
 #pragma once
 
 #include <cstdio>

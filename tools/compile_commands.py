@@ -9,7 +9,9 @@ and writes the JSON compilation database clangd reads: one entry per
 (source, output), with the exact flags the build uses (the kernel's cross
 flags, the user programs', the host tools' and the sanitized tests'). A
 source built in two flavours (plain and sanitized host objects) gets both
-entries; clangd uses the first. `make compile-commands` (mk/dev.mk) calls
+entries; clangd uses the first. The sources of a unity build (a host test
+binary's files, compiled as one unit: the others through -include) get one
+entry each, with the unit's flags. `make compile-commands` (mk/dev.mk) calls
 this; nothing is compiled, so it is as fast as make can parse its rules.
 """
 import json
@@ -40,7 +42,22 @@ def compile_entries(lines, directory):
         if not src.endswith(SOURCE_EXTS):
             continue
         out = words[words.index("-o") + 1]
-        entries.append({"directory": directory, "arguments": words, "file": src, "output": out})
+        # A unity build (mk/lib.mk's host_test) compiles several sources as
+        # one unit: the last with -c, the others with -include. Each gets its
+        # own entry, compiled alone with the unit's flags.
+        members, args = [], []
+        i = 0
+        while i < len(words):
+            if words[i] == "-include" and i + 1 < len(words) and words[i + 1].endswith(SOURCE_EXTS):
+                members.append(words[i + 1])
+                i += 2
+                continue
+            args.append(words[i])
+            i += 1
+        c = args.index("-c") + 1
+        for member in members + [src]:
+            entries.append({"directory": directory, "arguments": args[:c] + [member] + args[c + 1:],
+                            "file": member, "output": out})
     return entries
 
 

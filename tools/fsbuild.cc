@@ -118,6 +118,14 @@ bool Builder::add_file(u32 dir, const std::string& name, const void* data, size_
     return alloc_inode(fs::InodeType::File, inum, err) && link(dir, name, *inum, err) && append(*inum, data, n, err);
 }
 
+bool Builder::add_link(u32 dir, const std::string& name, u32 inum, std::string* err) {
+    if (!link(dir, name, inum, err)) return false;
+    fs::DiskInode di = img_.inode(sb_, inum);
+    di.nlink++;
+    img_.set_inode(sb_, inum, di);
+    return true;
+}
+
 bool Builder::add_dir(u32 dir, const std::string& name, u32* inum, std::string* err) {
     if (!alloc_inode(fs::InodeType::Dir, inum, err) || !link(dir, name, *inum, err) || !link(*inum, ".", *inum, err) ||
         !link(*inum, "..", dir, err))

@@ -35,6 +35,8 @@ class Builder {
     bool add_device(u32 dir, const std::string& name, i16 major, i16 minor, u32* inum, std::string* err);
     // Add a named pipe (T_FIFO): an inode with no data, mode 0644.
     bool add_fifo(u32 dir, const std::string& name, u32* inum, std::string* err);
+    // Add another name for file inum in dir (a hard link: nlink + 1).
+    bool add_link(u32 dir, const std::string& name, u32 inum, std::string* err);
 
     // Give inode inum an owner, group and mode (bits beyond perm::kModeMask are refused).
     bool set_owner(u32 inum, u32 uid, u32 gid, u16 mode, std::string* err);

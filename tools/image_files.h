@@ -2,7 +2,7 @@
 // them after boot, and join a dump written in parts.
 //
 // Shared by the host tools that read a dump the guest left in its image
-// (qtrace: tools/trace_reader.cc, qprof: tools/prof_reader.cc). A committed
+// (qtrace and qprof: tools/obs_reader.cc). A committed
 // but not installed log is replayed first (on a copy), as the kernel would
 // at boot. user/dumpfile.c splits a dump larger than one file can hold
 // into FILE, FILE.1, FILE.2, ...; read_split_dump joins them, asking the

@@ -6,7 +6,10 @@
 // out by lib/fs/layout.h (the kernel's own definition). Each FILE is added
 // to the root directory under its base name with one leading '_' removed
 // (build/user/_ls becomes /ls); ELF files (programs) get mode 0755, the
-// rest 0644, all owned by root. mkfs then adds the accounts (lib/abi/users.h
+// rest 0644, all owned by root. A FILE that is a symbolic link to another
+// FILE given becomes a hard link to that file in the image (one inode, one
+// copy of the data: build/user/_trace -> _obs makes /trace a second name
+// of /obs). mkfs then adds the accounts (lib/abi/users.h
 // format, docs/users-and-protection.md):
 //   /etc/passwd     root (uid 0) and student (uid 1000, gid 1000)
 //   /home/student   student's home, owned by student, 0755
@@ -17,6 +20,7 @@
 // is missing or unreadable, a name is too long or duplicated, or the image
 // is full; 2 for a usage error or when the image cannot be written.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -56,15 +60,54 @@ bool is_elf(const std::vector<u8>& data) {
     return data.size() >= 4 && data[0] == 0x7f && data[1] == 'E' && data[2] == 'L' && data[3] == 'F';
 }
 
-bool add_host_file(q::tools::Builder& b, const std::string& path) {
+bool add_host_file(q::tools::Builder& b, const std::string& path, u32* inum) {
     std::vector<u8> data;
     std::string err;
-    u32 inum = 0;
     if (!read_host_file(path, &data, &err) ||
-        !b.add_file(b.root(), image_name(path), data.data(), data.size(), &inum, &err) ||
-        !b.set_owner(inum, 0, 0, is_elf(data) ? 0755 : q::perm::kFileMode, &err)) {
+        !b.add_file(b.root(), image_name(path), data.data(), data.size(), inum, &err) ||
+        !b.set_owner(*inum, 0, 0, is_elf(data) ? 0755 : q::perm::kFileMode, &err)) {
         std::fprintf(stderr, "mkfs: %s: %s\n", path.c_str(), err.c_str());
         return false;
+    }
+    return true;
+}
+
+// The host file a path names, links followed ("" if there is none).
+std::string real_path(const std::string& path) {
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::canonical(path, ec);
+    return ec ? "" : p.string();
+}
+
+// Adds every file: the symbolic links to another file on the list last,
+// as hard links to it.
+bool add_host_files(q::tools::Builder& b, const std::vector<std::string>& paths) {
+    std::vector<std::pair<std::string, u32>> added;  // real path, inode
+    std::vector<std::string> links;
+    for (const std::string& path : paths) {
+        std::error_code ec;
+        if (std::filesystem::is_symlink(path, ec)) {
+            links.push_back(path);
+            continue;
+        }
+        u32 inum = 0;
+        if (!add_host_file(b, path, &inum)) return false;
+        added.push_back({real_path(path), inum});
+    }
+    for (const std::string& path : links) {
+        const std::string target = real_path(path);
+        u32 inum = 0;
+        for (const auto& [real, i] : added)
+            if (!target.empty() && real == target) inum = i;
+        if (inum == 0) {  // a link to a file not on the list: a copy
+            if (!add_host_file(b, path, &inum)) return false;
+            continue;
+        }
+        std::string err;
+        if (!b.add_link(b.root(), image_name(path), inum, &err)) {
+            std::fprintf(stderr, "mkfs: %s: %s\n", path.c_str(), err.c_str());
+            return false;
+        }
     }
     return true;
 }
@@ -95,8 +138,7 @@ int main(int argc, char* argv[]) {
     }
     const std::string image_path = argv[1];
     q::tools::Builder b;
-    for (int i = 2; i < argc; i++)
-        if (!add_host_file(b, argv[i])) return 1;
+    if (!add_host_files(b, std::vector<std::string>(argv + 2, argv + argc))) return 1;
     if (!add_accounts(b)) return 1;
     const q::tools::Image img = b.finish();
     std::string err;

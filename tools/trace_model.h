@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/trace_reader.h"
+#include "tools/obs_reader.h"
 
 namespace q::tools {
 

@@ -50,16 +50,50 @@ static int op_fork(void) {
     return wait(0) == pid ? 0 : -1;
 }
 
-static int op_exec(void) {
+static int exec_self(char* flag) {
     int pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) {
-        char* argv[] = {self, "-x", 0};
+        char* argv[] = {self, flag, 0};
         exec(self, argv);
         exit(1);
     }
     int status = -1;
     return wait(&status) == pid && status == 0 ? 0 : -1;
+}
+
+static int op_exec(void) { return exec_self("-x"); }
+
+/* exectext: the exec row with a child that reads a byte of every page of
+ * its image, [0, end): each text page is a fault, served by the page
+ * cache (this program runs the same file) or read from the file. */
+extern char end[];
+static int touch_image(void) {
+    static volatile unsigned long zero = 0; /* address 0, which the compiler may not assume */
+    volatile char* base = (volatile char*)zero;
+    int sum = 0;
+    for (unsigned long a = 0; a < (unsigned long)end; a += 4096) sum += base[a];
+    return sum & 0;
+}
+static int op_exectext(void) { return exec_self("-X"); }
+
+/* cow64, cow64r: fork + exit + wait of a process with 64 heap pages
+ * written, whose child writes (64 copy-on-write copies) or only reads
+ * each page first: the difference is 64 copy-on-write faults. */
+static char* cow_pages;
+static int cow_child_writes;
+static int op_cow(void) {
+    int pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        int sum = 0;
+        for (int i = 0; i < 64; i++) {
+            if (cow_child_writes) cow_pages[i * 4096] = (char)i;
+            else sum += cow_pages[i * 4096];
+        }
+        exit(sum & 0);
+    }
+    return wait(0) == pid ? 0 : -1;
 }
 
 /* Pipe round trip: a partner process echoes one byte back. */
@@ -217,14 +251,14 @@ static int op_signal(void) {
 struct bench {
     char* name;
     int (*op)(void);
-    int setup; /* 1 pipe, 2 append file, 3 read 512, 4 read 4096, 5/6 1/16 MiB heap written */
+    int setup; /* 1 pipe, 2 append file, 3 read 512, 4 read 4096, 5/6 1/16 MiB heap written, 7/8 cow64(r) */
 };
 
 static struct bench benches[] = {
     {"null", op_null, 0},     {"fork", op_fork, 0},         {"exec", op_exec, 0},     {"pipe", op_pipe, 1},
     {"create", op_create, 0}, {"append", op_append, 2},     {"read512", op_read, 3},  {"read4k", op_read, 4},
     {"mkdir", op_mkdir, 0},   {"sbrk", op_sbrk, 0},         {"pages64", op_pages, 0}, {"fork1m", op_fork, 5},
-    {"fork16m", op_fork, 6},
+    {"fork16m", op_fork, 6},  {"exectext", op_exectext, 0}, {"cow64", op_cow, 7},     {"cow64r", op_cow, 8},
 #ifndef BENCHOS_XV6
     {"mmap64", op_mmap64, 0}, {"mmapfile", op_mmapfile, 4}, {"signal", op_signal, 0},
 #endif
@@ -244,11 +278,13 @@ static void run(struct bench* b) {
     /* fork1m, fork16m: fork + exit + wait of a process with 1 or 16 MiB of
      * heap written (copy-on-write fork, docs/memory.md). */
     char* grown = 0;
-    int grown_bytes = b->setup == 5 ? 1 << 20 : b->setup == 6 ? 16 << 20 : 0;
+    int grown_bytes = b->setup == 5 ? 1 << 20 : b->setup == 6 ? 16 << 20 : b->setup >= 7 ? 64 * 4096 : 0;
     if (grown_bytes) {
         grown = sbrk(grown_bytes);
         if (grown == (char*)-1) die("sbrk");
         for (int i = 0; i < grown_bytes; i += 4096) grown[i] = (char)i;
+        cow_pages = grown;
+        cow_child_writes = b->setup == 7;
     }
     /* An untimed tick warms caches, checks the operation works and counts
      * how many fit in a tick, so the timed loop reads the clock only every
@@ -301,7 +337,8 @@ int main(int argc, char* argv[]) {
     int i = 1, chosen = 0;
     self = argv[0];
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "-x") == 0) exit(0); /* the exec benchmark's child */
+        if (strcmp(argv[i], "-x") == 0) exit(0);             /* the exec benchmark's child */
+        if (strcmp(argv[i], "-X") == 0) exit(touch_image()); /* exectext's */
         if (strcmp(argv[i], "-h") == 0) {
             printf("usage: benchos [-q] [-t TICK_MS] [NAME...]\n");
             exit(0);

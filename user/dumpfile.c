@@ -1,4 +1,4 @@
-/* user/dumpfile.c - copy a kernel dump into files, shared by trace and prof.
+/* user/dumpfile.c - copy a kernel dump into files, and run a command.
  *
  * The kernel hands out a dump as a byte stream (trace_read, prof_read:
  * offset, buffer, length); this code copies it without interpreting it. A
@@ -7,7 +7,7 @@
  * stale parts of an older, longer dump are removed. The host tools
  * (tools/image_files.h) join them, using the dump header's size to know
  * when they have them all. run_and_wait runs the command of `trace CMD`
- * and `prof CMD`.
+ * and `prof CMD` (user/obs.c), and of bcstat's and vmstat's.
  */
 #include "user/dumpfile.h"
 

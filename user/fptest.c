@@ -9,7 +9,8 @@
  * then divide under its own rounding mode (fcsr.frm: 1/3 and -1/3 round
  * differently under RDN and RUP) and sum sqrt(k*k)/2, checked against
  * integer arithmetic. Children report rounds and preemptions through a pipe.
- * The parent also checks that fork copies the registers (fp_fork) and that
+ * The parent also checks that fork copies the registers (fp_fork), that a
+ * signal handler that clobbers them all leaves them as they were (fp_signal), and that
  * an exec'd image starts with FP zeroed (-z), several times while the
  * children run. Prints `fptest: ok ...` and exits 0, or one line per
  * mismatch and exits 1. Built with D instructions and the lp64 ABI, so it
@@ -23,6 +24,8 @@ typedef unsigned long u64;
 void fp_hold(const u64 in[33], u64 out[33], u64 iters);
 void fp_peek(u64 out[33]);
 long fp_fork(const u64 in[33], u64 out[33]);
+long fp_signal(const u64 in[33], u64 out[33], int pid, int sig);
+void fp_clobber(const u64 in[33]);
 
 static const char usage[] = "fptest [-n PROCS] [-t MS] | fptest -z";
 
@@ -131,6 +134,27 @@ static int fork_check(u64 seed) {
     return compare("fork parent", in, out) | (st != 0);
 }
 
+/* A signal handler that clobbers every FP register and fcsr: the
+ * interrupted code finds its own again after sigreturn (docs/signals.md:
+ * the frame holds f0..f31 and fcsr). */
+static u64 clobber_state[33];
+static void on_usr1(int s) {
+    (void)s;
+    fp_clobber(clobber_state);
+}
+
+static int signal_check(u64 seed) {
+    u64 in[33], out[33];
+    pattern(seed, 0, in);
+    pattern(seed + 1, 7, clobber_state);
+    struct ksigaction a = {(unsigned long)on_usr1, 0, 0};
+    if (sigact(SIGUSR1, &a, 0) < 0 || fp_signal(in, out, getpid(), SIGUSR1) != 0) {
+        fprintf(2, "fptest: signal: sigact or sigsend failed\n");
+        return 1;
+    }
+    return compare("signal handler", in, out);
+}
+
 /* Dirty the registers, then exec `fptest -z`: the new image sees zeros. */
 static int exec_check(u64 seed) {
     u64 in[33], out[33];
@@ -159,6 +183,7 @@ int main(int argc, char* argv[]) {
     }
     if (procs < 1 || procs > 16 || ms < 1) usage_exit(usage, 1);
     int bad = fork_check(0x5eed); /* before any other child exists: wait() is its */
+    bad |= signal_check(0x516);
     int p[2];
     if (pipe(p) < 0) exit(1);
     const u64 deadline = uptime_ns() + (u64)ms * 1000000;

@@ -7,6 +7,7 @@
         .option arch, +f, +d
         .equ    SYS_fork, 1
         .equ    SYS_getpid, 11
+        .equ    SYS_sigsend, 80
 
         .macro  save_fs
         addi    sp, sp, -96
@@ -70,4 +71,29 @@ fp_fork:
         ecall
         store_all a1
         restore_fs
+        ret
+
+# fp_signal(const u64 in[33], u64 out[33], int pid, int sig) -> sigsend's
+# result: load in, send sig to pid (itself: its handler runs on the way
+# back and clobbers every FP register, fp_clobber), store to out. sigreturn
+# puts back every register, the integer ones too, so out waits in t3.
+        .global fp_signal
+fp_signal:
+        save_fs
+        load_all a0
+        mv      t3, a1
+        mv      a0, a2
+        mv      a1, a3
+        li      a7, SYS_sigsend
+        ecall
+        store_all t3
+        restore_fs
+        ret
+
+# fp_clobber(const u64 in[33]): load all 32 registers and fcsr from in,
+# the callee-saved ones too (a signal handler's last act: sigreturn must
+# put the interrupted ones back).
+        .global fp_clobber
+fp_clobber:
+        load_all a0
         ret

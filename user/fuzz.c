@@ -57,6 +57,15 @@
  * and on hostile addresses with junk ops; the worker's first thread never
  * texits (a thread may), and a wait that nobody ends is the supervisor's
  * kill of a blocked worker, which kill must manage for a futex sleeper.
+ * Mappings (docs/memory.md): a shape maps a scratch file (or anonymous
+ * memory) shared or private with any protection, touches and writes it,
+ * and meanwhile mprotects, unmaps half, msyncs, forks a writer, truncates
+ * or unlinks the file, before unmapping it all.
+ * Signals (user/fuzz_sig.c, docs/signals.md): real handlers that make
+ * calls, signal the worker and scribble their saved context; signals to
+ * the worker and its children (stops only paired with SIGCONT); sigreturn
+ * on random frames, from a child; a storm of signals and stop/continue
+ * pairs at a child writing a pipe; a 200 us periodic timer under other calls.
  * IPC (docs/ipc.md): mkfifo on random paths with plausible and junk modes
  * (so opens meet FIFOs, and may block until the supervisor's kill); poll
  * over scratch arrays of any descriptors, bad array pointers, junk counts,
@@ -64,25 +73,25 @@
  * Valid buffers point into a heap scratch area allocated at start, so that
  * a large read lands in the heap and never in the worker's own variables.
  */
+#include "user/fuzz.h"
 #include "user/user.h"
 
 #define MAXW 8
 #define BATCH 50
-#define SCRATCH (64 * 1024)
 #define PGSIZE 4096UL
 #define MAXVA (1UL << 38)
 #define HEAP_CAP (4UL << 20)
 
 /* ---- PRNG ---- */
 static unsigned long rng;
-static unsigned long rnd(void) {
+unsigned long rnd(void) {
     rng ^= rng >> 12;
     rng ^= rng << 25;
     rng ^= rng >> 27;
     return rng * 2685821657736338717UL;
 }
-static unsigned long below(unsigned long n) { return n ? rnd() % n : 0; }
-static int chance(int pct) { return (int)below(100) < pct; }
+unsigned long below(unsigned long n) { return n ? rnd() % n : 0; }
+int chance(int pct) { return (int)below(100) < pct; }
 static unsigned long mix(unsigned long a, unsigned long b) {
     unsigned long h = a * 0x9E3779B97F4A7C15UL + b + 0x632BE59BD9B4E019UL;
     h ^= h >> 31;
@@ -91,7 +100,7 @@ static unsigned long mix(unsigned long a, unsigned long b) {
     return h ? h : 1;
 }
 
-static long sc(long n, long a0, long a1, long a2, long a3, long a4, long a5) {
+long sc(long n, long a0, long a1, long a2, long a3, long a4, long a5) {
     register long r0 asm("a0") = a0;
     register long r1 asm("a1") = a1;
     register long r2 asm("a2") = a2;
@@ -104,10 +113,10 @@ static long sc(long n, long a0, long a1, long a2, long a3, long a4, long a5) {
 }
 
 /* ---- worker state ---- */
-static char* scratch;           /* SCRATCH bytes of heap, valid for the kernel */
+char* scratch;                  /* SCRATCH bytes of heap, valid for the kernel */
 static unsigned long heap_base; /* break after scratch was allocated */
-static int kids[16];
-static int nkids;
+int kids[16];
+int nkids;
 static int stackvar_anchor;
 static int verbose;
 static unsigned long skipmask; /* system calls not to issue (bit n = number n) */
@@ -150,7 +159,7 @@ static const char* names[] = {
 static char pathbuf[512];
 
 /* A user address the kernel must refuse (or a border case). */
-static long bad_ptr(void) {
+long bad_ptr(void) {
     unsigned long brk = (unsigned long)sc(SYS_sbrk, 0, 0, 0, 0, 0, 0);
     unsigned long stackpage = (unsigned long)&stackvar_anchor & ~(PGSIZE - 1);
     unsigned long sp = (unsigned long)&brk & ~(PGSIZE - 1);
@@ -190,7 +199,7 @@ static long bad_ptr(void) {
     }
 }
 
-static long ptr_any(void) {
+long ptr_any(void) {
     if (chance(70)) return (long)(scratch + below(SCRATCH - 64));
     return bad_ptr();
 }
@@ -240,7 +249,7 @@ static long fd_any(void) {
     }
 }
 
-static long pid_any(void) {
+long pid_any(void) {
     switch (below(6)) {
         case 0:
             return getpid();
@@ -302,7 +311,7 @@ static long flags_any(void) {
     return f[below(sizeof(f) / sizeof(f[0]))];
 }
 
-static void fill_scratch(void) {
+void fill_scratch(void) {
     unsigned long* w = (unsigned long*)(scratch + (below(SCRATCH / 2) & ~7UL));
     for (int i = 0; i < 32; i++) w[i] = rnd();
 }
@@ -391,6 +400,68 @@ static void shape_fork_many(void) {
         n++;
     }
     while (n-- > 0) wait(0);
+}
+
+/* Mappings with plausible arguments (issue 25's cases): a file of 0-3
+ * pages of junk mapped shared or private, readable or not, its pages
+ * touched, written where the protection may allow it (a write it does not
+ * allow kills the worker, which is fine), then any of: mprotect of part,
+ * munmap of half, msync, a child that writes and exits, the file truncated
+ * and rewritten or unlinked while mapped; then everything unmapped. */
+static void shape_mappings(void) {
+    const char* name = chance(50) ? "fz_map" : "fz_map2";
+    int fd = open(name, O_CREATE | O_RDWR | (chance(30) ? O_TRUNC : 0));
+    if (fd < 0) return;
+    int fsize = (int)below(3 * PGSIZE + 1);
+    for (int i = 0; i < fsize; i += 512) write(fd, scratch + below(SCRATCH - 512), 512);
+    int prot = (int)below(8);
+    int shared = chance(50);
+    unsigned long len = (1 + below(4)) * PGSIZE;
+    long off = chance(80) ? 0 : (long)PGSIZE;
+    int anon = chance(25);
+    char* p = (char*)sc(SYS_mmap, 0, (long)len, prot, (shared ? MAP_SHARED : MAP_PRIVATE) | (anon ? MAP_ANONYMOUS : 0),
+                        anon ? -1 : fd, anon ? 0 : off);
+    close(fd);
+    if (p == (char*)-1) return;
+    for (int k = (int)below(6); k >= 0; k--) {
+        unsigned long at = below(len);
+        if (prot & PROT_READ) (void)*(volatile char*)(p + at);
+        if ((prot & PROT_WRITE) && chance(60)) p[at] = (char)rnd();
+        switch (below(7)) {
+            case 0:
+                sc(SYS_mprotect, (long)(p + PGSIZE * below(len / PGSIZE)), PGSIZE, (long)below(8), 0, 0, 0);
+                break;
+            case 1:
+                sc(SYS_munmap, (long)(p + (len / PGSIZE / 2) * PGSIZE), (long)(len / 2), 0, 0, 0, 0);
+                break;
+            case 2:
+                sc(SYS_msync, (long)p, (long)len, chance(50) ? MS_SYNC : MS_ASYNC, 0, 0, 0);
+                break;
+            case 3: {
+                int pid = fork();
+                if (pid == 0) {
+                    if (prot & PROT_WRITE) p[below(len)] = 1;
+                    exit(0);
+                }
+                if (pid > 0) wait(0);
+                break;
+            }
+            case 4: {
+                int t = open(name, O_WRONLY | O_TRUNC);
+                if (t >= 0) {
+                    write(t, scratch, (int)below(2 * PGSIZE));
+                    close(t);
+                }
+                break;
+            }
+            case 5:
+                unlink(name);
+                break;
+            default:
+                break;
+        }
+    }
+    sc(SYS_munmap, (long)p, (long)len, 0, 0, 0, 0);
 }
 
 /* Take memory until sbrk fails, then give it back. */
@@ -515,7 +586,14 @@ static void one_shape(void) {
         shape_held_orphans();
         return;
     }
-    switch (below(9)) {
+    if (chance(15)) { /* (issue 25's) */
+        shape_mappings();
+        return;
+    }
+    switch (below(10)) {
+        case 9:
+            shape_signals();
+            break;
         case 5:
             shape_console_kill();
             break;
@@ -565,7 +643,7 @@ static long id_any(void) {
 
 /* ---- threads and futexes (issue 26) ---- */
 
-static void one_call(void);
+void one_call(void);
 
 #define TSTACKS 4
 #define TSTACK 8192
@@ -668,7 +746,7 @@ static void fuzz_poll(void) {
 }
 
 /* Issue one random system call. */
-static void one_call(void) {
+void one_call(void) {
     if (skipmask == 0 && chance(2)) {
         one_shape();
         return;
@@ -723,39 +801,18 @@ static void one_call(void) {
             a0 = pid;
             break;
         }
-        case SYS_sigsend: { /* as kill: never another process than its own children */
-            long pid = pid_any();
-            int ip = (int)pid, self = getpid();
-            if (ip == self && !chance(10)) pid = 100000;
-            if (ip <= 0) pid = 100000; /* 0 and -pgid are groups: the fuzzer's own holds its supervisor */
-            if (ip > 0 && ip != self) {
-                int mine = 0;
-                for (int i = 0; i < nkids; i++) mine |= kids[i] == ip;
-                if (!mine) pid = 100000;
-            }
-            a0 = pid;
-            a1 = (long)below(40) - 4;
-            /* a stop would last for ever (nobody sends SIGCONT): continue instead */
-            if (a1 == SIGSTOP || a1 == SIGTSTP || a1 == SIGTTIN || a1 == SIGTTOU) a1 = SIGCONT;
-            break;
-        }
-        case SYS_sigact: { /* SIG_DFL or SIG_IGN, or a bad pointer: a random handler would run garbage */
-            static struct ksigaction act;
-            act.handler = below(2);
-            act.mask = rnd();
-            act.flags = rnd();
-            a0 = (long)below(40) - 4;
-            a1 = chance(60) ? (long)&act : chance(50) ? 0 : bad_ptr();
-            a2 = chance(50) ? 0 : ptr_any();
-            if (a2 >= (long)scratch && a2 < (long)(scratch + SCRATCH)) fill_scratch();
-            break;
-        }
+        case SYS_sigsend: /* user/fuzz_sig.c */
+            fuzz_sigsend();
+            return;
+        case SYS_sigact:
+            fuzz_sigact();
+            return;
         case SYS_sigsusp: /* a good mask waits for a signal nobody sends: only bad pointers */
             a0 = bad_ptr();
             break;
-        case SYS_sigreturn: /* with no frame it kills the caller: the batch must go on */
-            num = SYS_gettid;
-            break;
+        case SYS_sigreturn:
+            fuzz_sigreturn();
+            return;
         case SYS_exec: {
             /* only names that are not programs, garbage or bad pointers */
             a0 = chance(50) ? bad_ptr() : path_any();
@@ -898,6 +955,15 @@ static void one_call(void) {
         case SYS_poll:
             fuzz_poll();
             return;
+        case SYS_mmap:
+        case SYS_munmap:
+        case SYS_mprotect:
+        case SYS_msync:
+            if (chance(50)) {
+                shape_mappings(); /* plausible arguments; otherwise random ones below */
+                return;
+            }
+            break;
         case SYS_texit:
             if (gettid() == getpid()) num = SYS_gettid; /* the first thread never: the batch must go on */
             a0 = (long)below(256);

@@ -1,7 +1,8 @@
 /* user/hostile.h - what the parts of user/hostile share: the result lines
  * and the reaper (user/hostile.c), the file-system tests
  * (user/hostile_fs.c), the thread attacks (user/hostile_threads.c) and the
- * mapping attacks (user/hostile_vm.c). */
+ * mapping attacks (user/hostile_vm.c) and the signal attacks
+ * (user/hostile_sig.c). */
 #ifndef QUANTA_HOSTILE_H
 #define QUANTA_HOSTILE_H
 
@@ -31,5 +32,18 @@ void t_tstack(void);
 void t_mmapgarbage(void);
 void t_mprotrace(void);
 void t_mmapoom(void);
+void t_copyrace(void);
+void t_cowbomb(void);
+void t_touchall(void);
+void t_mmaptrunc(void);
+void t_lockorder(void);
+
+/* signals (user/hostile_sig.c) */
+void t_sigforge(void);
+void t_sigstorm(void);
+void t_sigstoplock(void);
+void t_sigstoppipe(void);
+void t_sigkillstopped(void);
+void t_sigperm(void);
 
 #endif

@@ -10,6 +10,7 @@
  * which makes each command its own foreground group: the tests rely on
  * that (fd 0 is the console and the test's group is in the foreground).
  * Order between processes is by pipes and waits, never by timing. */
+#include "user/jobtest.h"
 #include "kernel/fcntl.h"
 #include "kernel/types.h"
 #include "user/user.h"
@@ -19,15 +20,15 @@ const char* cur = ""; /* FAIL and CHECK: user/usertests.h */
 
 enum { kStudentId = 1000 }; /* /etc/passwd's student (user/hostile.c) */
 
-static volatile int got;
-static volatile int got_sig;
+volatile int got;
+volatile int got_sig;
 
-static void on_sig(int s) {
+void on_sig(int s) {
     got++;
     got_sig = s;
 }
 
-static void set_action(int s, unsigned long h) {
+void set_action(int s, unsigned long h) {
     struct ksigaction a = {h, 0, 0};
     CHECK(sigact(s, &a, 0) == 0, "sigact(%d) failed", s);
 }
@@ -482,6 +483,12 @@ static const struct utest tests[] = {
     {"sigchld_on_stop", sigchld_on_stop},
     {"waitpid_selection", waitpid_selection},
     {"stopped_holds_no_lock", stopped_holds_no_lock},
+    {"stop_mid_pipe_write", stop_mid_pipe_write},
+    {"stopped_sleep_resumes", stopped_sleep_resumes},
+    {"orphaned_group_not_stopped", orphaned_group_not_stopped},
+    {"orphan_stop_race", orphan_stop_race},
+    {"stop_cont_no_eintr", stop_cont_no_eintr},
+    {"stopped_sigsuspend", stopped_sigsuspend},
     {"background_read_stops", background_read_stops},
     {"stop_refused", stop_refused},
 };

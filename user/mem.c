@@ -16,6 +16,11 @@
  *   mem -t N MB        write MB MiB, then N threads each read all of it
  *                      back at once (several harts faulting the same
  *                      swapped pages): `mem: N threads read MB MiB ok`
+ *   mem -s MB          write MB MiB, then hand all of it to system calls
+ *                      whose copies meet swapped pages: write() into a
+ *                      pipe (a child checks every word), write() of its
+ *                      first 256 KiB to a file and read() of it back 1
+ *                      MiB further on: `mem: syscalls over MB MiB ok`
  *   mem -k MB TICKS    a child touches MB MiB for ever; TICKS clock ticks
  *                      later it is killed (mid page-out or page-in, when
  *                      MB exceeds memory); then every page must be back:
@@ -31,10 +36,12 @@
  * QEMU -icount, virtual time). Output: `mem: pass P: K KiB/ms` per pass,
  * then `mem: N MiB ok` or `mem: FAIL ...` (exit 1).
  */
+#include "kernel/fcntl.h"
 #include "kernel/types.h"
 #include "user/user.h"
 
-static const char usage_line[] = "mem [-f|-F] MB [PASSES] | mem -w MB HOTKB PASSES | mem -t N MB | mem -k MB TICKS";
+static const char usage_line[] =
+    "mem [-f|-F] MB [PASSES] | mem -w MB HOTKB PASSES | mem -t N MB | mem -s MB | mem -k MB TICKS";
 
 static unsigned long word_of(unsigned long i, int pass) { return (i * 0x9e3779b97f4a7c15ul) ^ (unsigned long)pass; }
 
@@ -137,6 +144,74 @@ static int hot_and_cold(int mb, int hot_kb, int passes) {
     return 0;
 }
 
+/* The pipe's reader: every word of n, in order, must be word_of(i, 0). */
+static void check_pipe(int fd, unsigned long n) {
+    static unsigned long b[512];
+    unsigned long i = 0;
+    int have = 0; /* bytes of b filled */
+    while (i < n) {
+        int got = read(fd, (char*)b + have, sizeof b - have);
+        if (got <= 0) exit(2);
+        have += got;
+        int k = 0;
+        for (; (k + 1) * 8 <= have && i < n; k++, i++)
+            if (b[k] != word_of(i, 0)) exit(3);
+        memmove(b, (char*)b + k * 8, have - k * 8);
+        have -= k * 8;
+    }
+    exit(0);
+}
+
+static int syscalls(int mb) {
+    const unsigned long n = (unsigned long)mb * (1 << 20) / 8, chunk = 64 << 10, file = 256 << 10;
+    int p[2];
+    if (pipe(p) < 0) return 1;
+    int pid = fork();
+    if (pid == 0) {
+        close(p[1]);
+        check_pipe(p[0], n);
+    }
+    close(p[0]);
+    unsigned long* w = (unsigned long*)sbrk(mb << 20);
+    if (pid < 0 || w == (unsigned long*)-1) {
+        printf("mem: fork or sbrk of %d MiB failed\n", mb);
+        return 1;
+    }
+    touch(w, n, -1, 0); /* the first pages are in swap when the last are written */
+    for (unsigned long off = 0; off < n * 8; off += chunk) {
+        int r = write(p[1], (char*)w + off, (int)chunk);
+        if (r != (int)chunk) {
+            printf("mem: FAIL write() of %lu bytes at %lu into a pipe: %d\n", chunk, off, r);
+            return 1;
+        }
+    }
+    close(p[1]);
+    int st = -1;
+    if (wait(&st) != pid || st != 0) {
+        printf("mem: FAIL the pipe's reader exited %d\n", st);
+        return 1;
+    }
+    int fd = open("memswap", O_CREATE | O_RDWR | O_TRUNC);
+    int wr = write(fd, w, (int)file);
+    close(fd);
+    fd = open("memswap", O_RDONLY);
+    int rd = read(fd, (char*)w + (1 << 20), (int)file);
+    close(fd);
+    unlink("memswap");
+    if (wr != (int)file || rd != (int)file) {
+        printf("mem: FAIL write() to a file %d, read() back %d of %lu\n", wr, rd, file);
+        return 1;
+    }
+    for (unsigned long i = 0; i < file / 8; i++) {
+        if (w[(1 << 20) / 8 + i] != word_of(i, 0)) {
+            printf("mem: FAIL word %lu read back from the file\n", i);
+            return 1;
+        }
+    }
+    printf("mem: syscalls over %d MiB ok\n", mb);
+    return 0;
+}
+
 static int kill_mid_touch(int mb, int ticks) {
     struct vmstat before, after;
     vmstat(&before);
@@ -168,6 +243,7 @@ int main(int argc, char* argv[]) {
     usage_on_help(argc, argv, usage_line);
     if (argc == 4 && strcmp(argv[1], "-k") == 0) exit(kill_mid_touch(atoi(argv[2]), atoi(argv[3])));
     if (argc == 4 && strcmp(argv[1], "-t") == 0) exit(threads_read(atoi(argv[2]), atoi(argv[3])));
+    if (argc == 3 && strcmp(argv[1], "-s") == 0) exit(syscalls(atoi(argv[2])));
     if (argc == 5 && strcmp(argv[1], "-w") == 0) exit(hot_and_cold(atoi(argv[2]), atoi(argv[3]), atoi(argv[4])));
     int together = argc > 1 && strcmp(argv[1], "-F") == 0;
     int fork_it = together || (argc > 1 && strcmp(argv[1], "-f") == 0);

@@ -451,7 +451,8 @@ static void job_reap(void) {
 
 /* Wait for job j (leader pid) in the foreground until it ends or stops;
  * then the console is the shell's again. A ^C's end is not reported (the
- * ^C is on the screen); a stop is ("[1]+ Stopped cmd"). */
+ * ^C is on the screen), nor SIGPIPE's (how `producer | head` ends, as
+ * bash has it); a stop is ("[1]+ Stopped cmd"). */
 static void wait_foreground(int j, int pid) {
     int st = 0;
     while (waitpid(pid, &st, WUNTRACED) < 0 && errno() == EINTR) {}
@@ -461,7 +462,7 @@ static void wait_foreground(int j, int pid) {
         job_report(j, st);
         return;
     }
-    if (WIFSIGNALED(st) && WTERMSIG(st) != SIGINT) job_report(j, st);
+    if (WIFSIGNALED(st) && WTERMSIG(st) != SIGINT && WTERMSIG(st) != SIGPIPE) job_report(j, st);
     jobs[j].state = JOB_FREE;
 }
 

@@ -8,6 +8,8 @@
  * failed". Ordering between processes is by pipes (a child says
  * it is ready) and by sleep() where the peer must be asleep in a blocking
  * call first (virtual time under -icount). */
+#include "user/sigtest.h"
+#include "kernel/fcntl.h"
 #include "kernel/types.h"
 #include "user/user.h"
 #include "user/usertests.h"
@@ -16,22 +18,22 @@ const char* cur = ""; /* FAIL and CHECK: user/usertests.h */
 
 int sig_regs_survive(int pid, int sig); /* user/sigtest_regs.S */
 
-static volatile int got;
-static volatile int got_sig;
+volatile int got;
+volatile int got_sig;
 static volatile unsigned long got_addr;
 static volatile int got_code;
 
-static void on_sig(int s) {
+void on_sig(int s) {
     got++;
     got_sig = s;
 }
 
-static void set_handler(int s, void (*h)(int), unsigned long flags) {
+void set_handler(int s, void (*h)(int), unsigned long flags) {
     struct ksigaction a = {(unsigned long)h, 0, flags};
     CHECK(sigact(s, &a, 0) == 0, "sigact(%d) failed", s);
 }
 
-static int wait_status(int pid) {
+int wait_status(int pid) {
     int st = -12345;
     CHECK(wait(&st) == pid, "wait did not return the child");
     return st;
@@ -193,6 +195,14 @@ static void bad_sigreturn(void) {
         exit(5);
     }
     CHECK(wait_status(pid) == -1, "forged sigreturn did not kill");
+    pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        sigreturn();
+        exit(5);
+    }
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "waitpid: status %x", st);
 }
 
 /* A handler that forges its context: pc a kernel address (the trampoline
@@ -361,6 +371,195 @@ static void sigpipe_rule(void) {
     CHECK(got == 1 && got_sig == SIGPIPE, "handler ran %d times (sig %d)", got, got_sig);
 }
 
+/* SA_RESETHAND: the action goes back to SIG_DFL as the handler starts, so
+ * the handler runs once and the second SIGUSR1 takes the default (ends
+ * the child); sigact reads SIG_DFL back in between. */
+static void resethand(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        set_handler(SIGUSR1, on_sig, SA_RESETHAND);
+        sigsend(getpid(), SIGUSR1);
+        struct ksigaction now = {7, 0, 0};
+        if (got != 1 || sigact(SIGUSR1, 0, &now) != 0 || now.handler != SIG_DFL) exit(2);
+        sigsend(getpid(), SIGUSR1);
+        exit(3);
+    }
+    int st = 0;
+    CHECK(waitpid(pid, &st, 0) == pid, "waitpid failed");
+    CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGUSR1, "status %x: the handler stayed (3) or ran wrong (2)", st);
+}
+
+/* SA_NOCLDSTOP on SIGCHLD's handler: a child's stop and continue send no
+ * SIGCHLD; its end still does. */
+static void nocldstop(void) {
+    set_handler(SIGCHLD, on_sig, SA_NOCLDSTOP | SA_RESTART);
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        for (;;) sleep(1);
+    }
+    int st = 0;
+    CHECK(sigsend(pid, SIGSTOP) == 0 && waitpid(pid, &st, WUNTRACED) == pid && WIFSTOPPED(st), "not stopped");
+    CHECK(sigsend(pid, SIGCONT) == 0 && waitpid(pid, &st, WCONTINUED) == pid && WIFCONTINUED(st), "not continued");
+    CHECK(got == 0, "SIGCHLD for a stop or continue: %d", got);
+    CHECK(sigsend(pid, SIGKILL) == 0 && waitpid(pid, &st, 0) == pid, "kill failed");
+    CHECK(got == 1 && got_sig == SIGCHLD, "no SIGCHLD for the child's end (%d)", got);
+}
+
+/* si_pid: the sender of a signal (sigsend), the child for SIGCHLD. */
+static volatile int got_pid;
+static void on_info_pid(int s, struct ksiginfo* info, void* uc) {
+    (void)uc;
+    got++;
+    got_sig = s;
+    got_pid = info->pid;
+}
+static void siginfo_pid(void) {
+    set_handler(SIGUSR1, (void (*)(int))on_info_pid, SA_SIGINFO);
+    set_handler(SIGCHLD, (void (*)(int))on_info_pid, SA_SIGINFO | SA_RESTART);
+    CHECK(sigsend(getpid(), SIGUSR1) == 0 && got == 1 && got_pid == getpid(), "self: pid %d, want %d", got_pid,
+          getpid());
+    int parent = getpid();
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        sigsend(parent, SIGUSR1);
+        sleep(5);
+        exit(0);
+    }
+    while (got < 2) sleep(1);
+    CHECK(got_sig == SIGUSR1 && got_pid == pid, "from the child: sig %d pid %d, want %d", got_sig, got_pid, pid);
+    CHECK(wait_status(pid) == 0, "child failed");
+    CHECK(got == 3 && got_sig == SIGCHLD && got_pid == pid, "SIGCHLD: sig %d pid %d, want %d", got_sig, got_pid, pid);
+}
+
+/* A fault with no handler ends the process as before (xv6's wait: -1),
+ * and waitpid names the fault's signal as Linux's does (it said SIGKILL). */
+void sigtest_bad_insn(void); /* one illegal instruction (all zero bits) */
+__asm__(".globl sigtest_bad_insn\nsigtest_bad_insn: .word 0\n");
+
+static int fault_child(int kind) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        if (kind == 0) *(volatile int*)0x1238 = 1;
+        else sigtest_bad_insn();
+        exit(3);
+    }
+    return pid;
+}
+static void fault_status(void) {
+    int st = 0;
+    int pid = fault_child(0);
+    CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "bad store: status %x", st);
+    pid = fault_child(1);
+    CHECK(waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGILL, "bad instruction: status %x", st);
+    pid = fault_child(0);
+    CHECK(wait_status(pid) == -1, "xv6's wait of a fault's end is not -1");
+}
+
+/* SIGILL's si_addr is the instruction's address (the trap's stval holds
+ * the instruction's bits, which it used to report). */
+static void on_ill(int s, struct ksiginfo* info, void* uc) {
+    (void)uc;
+    exit(s == SIGILL && info->addr == (unsigned long)sigtest_bad_insn && info->code == 1 ? 42 : 43);
+}
+static void ill_addr(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        set_handler(SIGILL, (void (*)(int))on_ill, SA_SIGINFO);
+        sigtest_bad_insn();
+        exit(3);
+    }
+    int st = wait_status(pid);
+    CHECK(st == 42, "status %d: want 42 (the handler saw the instruction's address)", st);
+}
+
+/* A misaligned atomic traps (QEMU does plain misaligned loads and stores
+ * itself): SIGBUS with the address. */
+static volatile unsigned long bus_words[2];
+static void on_bus(int s, struct ksiginfo* info, void* uc) {
+    (void)uc;
+    exit(s == SIGBUS && info->addr == (unsigned long)bus_words + 1 ? 42 : 43);
+}
+static void bus_addr(void) {
+    int pid = fork();
+    CHECK(pid >= 0, "fork failed");
+    if (pid == 0) {
+        set_handler(SIGBUS, (void (*)(int))on_bus, SA_SIGINFO);
+        char* odd = (char*)bus_words + 1;
+        __asm__ volatile("amoadd.w zero, zero, (%0)" : : "r"(odd) : "memory");
+        exit(3);
+    }
+    int st = wait_status(pid);
+    CHECK(st == 42, "status %d: want 42 (SIGBUS with the misaligned address)", st);
+}
+
+/* sigaltstack: an SA_ONSTACK handler runs on the alternate stack (and a
+ * sigaltstack call there sees SS_ONSTACK and may not change it: EPERM);
+ * other handlers on the thread's own; the errors; SS_DISABLE. */
+static char alt[SIGSTKSZ] __attribute__((aligned(16)));
+static volatile unsigned long handler_sp;
+static volatile int alt_flags, alt_change;
+static void on_alt(int s) {
+    volatile int here = s;
+    handler_sp = (unsigned long)&here;
+    struct ksigstack o = {0, 0, 0}, ss = {(unsigned long)alt, 0, sizeof alt};
+    sigaltstack(0, &o);
+    alt_flags = o.flags;
+    alt_change = sigaltstack(&ss, 0) == -1 ? errno() : 0;
+    got++;
+}
+static int on_alt_stack(unsigned long sp) { return sp > (unsigned long)alt && sp < (unsigned long)alt + sizeof alt; }
+static void altstack(void) {
+    struct ksigstack ss = {(unsigned long)alt, 0, sizeof alt}, old = {1, 1, 1};
+    CHECK(sigaltstack(&ss, &old) == 0 && old.flags == SS_DISABLE && old.size == 0, "first: flags %d", old.flags);
+    set_handler(SIGUSR1, on_alt, SA_ONSTACK);
+    CHECK(sigsend(getpid(), SIGUSR1) == 0 && got == 1, "handler ran %d times", got);
+    CHECK(on_alt_stack(handler_sp), "the SA_ONSTACK handler ran at sp %lx, not on the alternate stack", handler_sp);
+    CHECK(alt_flags == SS_ONSTACK && alt_change == EPERM, "in the handler: flags %d, change errno %d", alt_flags,
+          alt_change);
+    set_handler(SIGUSR2, on_alt, 0);
+    CHECK(sigsend(getpid(), SIGUSR2) == 0 && !on_alt_stack(handler_sp), "a handler without SA_ONSTACK moved");
+    CHECK(alt_flags == 0 && alt_change == 0, "off the stack: flags %d, change errno %d", alt_flags, alt_change);
+    struct ksigstack small = {(unsigned long)alt, 0, MINSIGSTKSZ - 1}, flags = {(unsigned long)alt, 5, sizeof alt};
+    struct ksigstack high = {0x3fffff0000ul, 0, 1ul << 20}, off = {0, SS_DISABLE, 0};
+    CHECK(sigaltstack(&small, 0) == -1 && errno() == ENOMEM, "a small stack: errno %d", errno());
+    CHECK(sigaltstack(&flags, 0) == -1 && errno() == EINVAL, "bad flags: errno %d", errno());
+    CHECK(sigaltstack(&high, 0) == -1 && errno() == EINVAL, "a stack past user memory accepted");
+    CHECK(sigaltstack((struct ksigstack*)0xffffffffff000000ul, 0) == -1 && errno() == EFAULT, "bad pointer");
+    CHECK(sigaltstack(&off, 0) == 0 && sigaltstack(0, &old) == 0 && old.flags == SS_DISABLE, "disable");
+    CHECK(sigsend(getpid(), SIGUSR1) == 0 && !on_alt_stack(handler_sp), "SA_ONSTACK with no stack moved");
+}
+
+/* The classic use: a stack overflow's SIGSEGV, caught on the alternate
+ * stack (without one the handler's frame has no room: SIGSEGV ends it). */
+static void on_overflow(int s) { exit(s == SIGSEGV ? 42 : 43); }
+static int deep(int n) {
+    volatile char pad[256];
+    pad[0] = (char)n;
+    if (n < 0) return 0; /* never: the stack runs out first */
+    return deep(n + 1) + pad[0];
+}
+static void overflow_caught(void) {
+    for (int alt_too = 0; alt_too < 2; alt_too++) {
+        int pid = fork();
+        CHECK(pid >= 0, "fork failed");
+        if (pid == 0) {
+            struct ksigstack ss = {(unsigned long)alt, 0, sizeof alt};
+            if (alt_too) sigaltstack(&ss, 0);
+            set_handler(SIGSEGV, on_overflow, SA_ONSTACK);
+            exit(deep(0));
+        }
+        int st = 0;
+        CHECK(waitpid(pid, &st, 0) == pid, "waitpid failed");
+        if (alt_too) CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 42, "with a stack: status %x", st);
+        else CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "without: status %x", st);
+    }
+}
+
 static const struct utest tests[] = {
     {"handler_runs", handler_runs},
     {"regs_survive", regs_survive},
@@ -382,6 +581,29 @@ static const struct utest tests[] = {
     {"itimer_periodic", itimer_periodic},
     {"alarm_default_terminates", alarm_default_terminates},
     {"sigpipe_rule", sigpipe_rule},
+    {"pipe_write_eintr", pipe_write_eintr},
+    {"pipe_write_restart", pipe_write_restart},
+    {"eintr_wait", eintr_wait},
+    {"restart_wait", restart_wait},
+    {"eintr_sleep", eintr_sleep},
+    {"restart_sleep", restart_sleep},
+    {"eintr_futex", eintr_futex},
+    {"restart_futex", restart_futex},
+    {"timed_futex_not_restarted", timed_futex_not_restarted},
+    {"eintr_poll", eintr_poll},
+    {"poll_not_restarted", poll_not_restarted},
+    {"eintr_fifo_open", eintr_fifo_open},
+    {"restart_fifo_open", restart_fifo_open},
+    {"eintr_console_read", eintr_console_read},
+    {"resethand", resethand},
+    {"nocldstop", nocldstop},
+    {"siginfo_pid", siginfo_pid},
+    {"fault_status", fault_status},
+    {"ill_addr", ill_addr},
+    {"bus_addr", bus_addr},
+    {"sibling_no_eintr", sibling_no_eintr},
+    {"altstack", altstack},
+    {"overflow_caught", overflow_caught},
 };
 
 int main(int argc, char** argv) {

@@ -8,6 +8,7 @@
  * Output, one line each (tests parse them):
  *   vmstat: free F total T swap U/S
  *   vmstat: WHAT minflt N majflt N cow N pgin N pgout N
+ *   vmstat: cache C idle I   (page-cache frames, and those nobody maps)
  * -h prints the usage line and exits 0; a failing system call prints one
  * line and exits 1.
  */
@@ -27,6 +28,7 @@ static int get(struct vmstat* s) {
 
 static void print_now(const struct vmstat* s) {
     printf("vmstat: free %lu total %lu swap %lu/%lu\n", s->free_pages, s->total_pages, s->swap_used, s->swap_total);
+    printf("vmstat: cache %lu idle %lu\n", s->cached, s->cache_idle);
 }
 
 static void print_counts(const char* what, const struct vmstat* a, const struct vmstat* b) {

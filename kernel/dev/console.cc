@@ -26,6 +26,7 @@
 #include "kernel/dev/uart.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/poll.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/proc/jobctl.h"
 #include "kernel/proc/proc.h"
 #include "kernel/proc/procdump.h"
@@ -162,7 +163,10 @@ i64 console_read(bool user_dst, u64 dst, int n, u32* /*off*/) {
             if (n == want) g_r++;
             break;
         }
-        if (!either_copyout(user_dst, dst, &c, 1).ok()) return n == want ? -1 : want - n;
+        if (!either_copyout(user_dst, dst, &c, 1).ok()) {
+            if (user_dst && vm_fault_later(g)) continue;  // a page to read in first: then look again
+            return n == want ? -1 : want - n;
+        }
         g_r++;
         dst++;
         n--;

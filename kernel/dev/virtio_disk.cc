@@ -5,7 +5,8 @@
 // more consecutive blocks from contiguous memory), status byte (device
 // writes). submit() queues a request; the caller notifies the device and
 // sleeps on the request's info slot until disk_intr() sees it in the used
-// ring. disk_rw() does that for one cached block; disk_batch() puts several
+// ring (notify() lets go of g_lock for the MMIO write: see there).
+// disk_rw() does that for one cached block; disk_batch() puts several
 // requests in flight at once (as many as free descriptors allow) and waits
 // for them all, so a group of writes costs one round trip, not one each. A
 // request the device fails (status byte not 0) is an IoError for the caller,

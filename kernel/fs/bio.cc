@@ -55,7 +55,6 @@
 #include "kernel/proc/proc.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/syscall.h"
-#include "lib/abi/abi.h"
 #include "lib/fs/bcache_policy.h"
 #include "lib/fs/log_logic.h"
 #include "lib/params.h"
@@ -94,7 +93,9 @@ struct BufCache {
     u32 nslabs = 0;
     u32 waiters = 0;       // processes sleeping in bget for a buffer
     bool growing = false;  // a bget is allocating a slab (lock dropped)
-    bcachestat stat = {};
+    struct {
+        u64 hits, misses, grows, shrinks;
+    } stat = {};
 };
 
 constinit BufCache g_bcache;
@@ -365,7 +366,7 @@ void bcache_init() {
     }
     LockGuard guard(g_bcache.lock);
     g_nkept = 0;
-    g_bcache.stat = bcachestat{};
+    g_bcache.stat = {};
     g_bcache.waiters = 0;
     for (u32 i = 0; i < param::kBufs; i++) {
         Buf& b = g_bcache.bufs[i];
@@ -444,28 +445,14 @@ void bunpin(Buf* b) {
     if (wake) wakeup(&g_bcache);
 }
 
-bcachestat bcache_stat() {
+BcacheStats bcache_stats() {
     LockGuard guard(g_bcache.lock);
-    bcachestat s = g_bcache.stat;
-    s.fixed = param::kBufs;
-    s.bufs = param::kBufs + u64(g_bcache.nslabs) * kSlabBufs;
-    s.pages = u64(g_bcache.nslabs) * kSlabPages;
-    // Disk traffic is the driver's count: the log writes its blocks in
-    // batches of its own (log.cc), not through this cache.
-    const DiskStats d = disk_stats();
-    s.disk_reads = d.blocks_read;
-    s.disk_writes = d.blocks_written;
-    return s;
+    const u64 bufs = param::kBufs + u64(g_bcache.nslabs) * kSlabBufs;
+    const u64 pages = u64(g_bcache.nslabs) * kSlabPages;
+    const auto& c = g_bcache.stat;
+    return BcacheStats{bufs, param::kBufs, pages, c.hits, c.misses, c.grows, c.shrinks};
 }
-
-u64 bcache_give_back(u64 pages) { return give_back(pages); }
 
 bool bcache_memory_short() { return !bcache::may_grow(kalloc_pool_pages(), kalloc_total_pages()); }
-
-// bcstat(struct bcachestat*) -> 0 or -1.
-i64 sys_bcstat() {
-    const bcachestat st = bcache_stat();
-    return to_user(either_copyout(true, arg_addr(0).raw(), &st, sizeof st));
-}
 
 }  // namespace q

@@ -23,7 +23,7 @@ struct Buf {
     bool disk = false;   // owned by the disk driver while true
     u32 dev = 0;
     u32 blockno = 0;
-    SleepLock lock{"buffer"};
+    SleepLock lock{"buffer", true};
     u32 refcnt = 0;
     bool pinned = false;  // one of the references is the log's pin
     ListNode lru;         // on the free list while refcnt == 0

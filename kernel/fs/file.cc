@@ -46,6 +46,27 @@ const DevSw* device(const File* f) {
     return &g_devsw[f->major];
 }
 
+// Reads and writes copy user memory under the inode's lock: a copy that
+// stops at a page which must be read in first (a file mapping's, a
+// swapped one) goes on after that page is faulted in with the locks
+// dropped (kernel/mm/fault.h: vm_fault_later; docs/memory.md "Lock order").
+Result<i64> inode_read(File* f, UserAddr dst, int n) {
+    u32 done = 0;
+    for (;;) {
+        Result<u32> r = 0u;
+        {
+            InodeLock lock(f->inode);
+            r = readi(f->inode, true, dst.raw() + done, f->off, static_cast<u32>(n) - done);
+            if (r.ok()) f->off += r.value();
+        }
+        if (r.ok()) done += r.value();
+        if (done == static_cast<u32>(n) || !vm_fault_later()) {
+            if (done == 0 && !r.ok()) return r.error();
+            return static_cast<i64>(done);
+        }
+    }
+}
+
 Result<i64> inode_write(File* f, UserAddr src, int n) {
     i64 done = 0;
     Error err = Error::Ok;
@@ -62,12 +83,11 @@ Result<i64> inode_write(File* f, UserAddr src, int n) {
             r = writei(f->inode, true, src.raw() + static_cast<u64>(done), f->off, chunk);
             if (r.ok()) f->off += r.value();
         }
-        if (!r.ok()) {
-            err = r.error();
-            break;
-        }
-        done += r.value();
-        if (r.value() != chunk) break;  // disk full or bad address part way
+        if (r.ok()) done += r.value();
+        if (r.ok() && r.value() == chunk) continue;
+        if (vm_fault_later()) continue;  // a page to read in first: the rest after it
+        if (!r.ok()) err = r.error();
+        break;  // disk full or bad address part way
     }
     if (done == 0 && err != Error::Ok) return err;
     if (done == 0 && n > 0) return Error::NoSpace;
@@ -121,6 +141,7 @@ void fileclose(File* f) {
             [[fallthrough]];  // and drop the inode
         case FileType::Inode:
         case FileType::Device: {
+            if (closed.write_access) put_write_access(closed.inode);
             FsOp op;
             InodeRef last(closed.inode);  // dropped inside the transaction
             break;
@@ -167,12 +188,8 @@ Result<i64> fileread(File* f, UserAddr dst, int n) {
             if (r < 0) return dev_error_of(r);
             return r;
         }
-        case FileType::Inode: {
-            InodeLock lock(f->inode);
-            Q_TRY(got, readi(f->inode, true, dst.raw(), f->off, static_cast<u32>(n)));
-            f->off += got;
-            return static_cast<i64>(got);
-        }
+        case FileType::Inode:
+            return inode_read(f, dst, n);
         case FileType::None:
             break;
     }

@@ -31,10 +31,11 @@ struct File {
     int ref = 0;  // descriptors naming this file; 0 = free table slot
     bool readable = false;
     bool writable = false;
-    Pipe* pipe = nullptr;    // FileType::Pipe and FileType::Fifo
-    Inode* inode = nullptr;  // FileType::Inode, FileType::Device and FileType::Fifo
-    u32 off = 0;             // read/write position (Inode; Device if the driver uses it)
-    i16 major = 0;           // FileType::Device
+    bool write_access = false;  // holds the inode's write access (get_write_access: ETXTBSY)
+    Pipe* pipe = nullptr;       // FileType::Pipe and FileType::Fifo
+    Inode* inode = nullptr;     // FileType::Inode, FileType::Device and FileType::Fifo
+    u32 off = 0;                // read/write position (Inode; Device if the driver uses it)
+    i16 major = 0;              // FileType::Device
 };
 
 // A driver's read/write move up to n bytes and return the count, or -1

@@ -50,7 +50,6 @@
 
 struct stat;
 struct xstat;
-struct bcachestat;
 
 namespace q {
 
@@ -70,11 +69,15 @@ void bforget(u32 dev, u32 blockno);
 // Keep a block cached while the log holds it (reference without the lock).
 void bpin(Buf* b);
 void bunpin(Buf* b);
-// Sizes and counts (struct bcachestat, lib/abi/abi.h).
-bcachestat bcache_stat();
-// Free idle slabs, coldest first, until `pages` pages came back (what
-// kalloc does when it runs dry); returns the pages freed.
-u64 bcache_give_back(u64 pages);
+// Sizes now, counts since boot (bcstat's, kernel/stats.cc).
+struct BcacheStats {
+    u64 bufs;   // the fixed floor plus the slabs'
+    u64 fixed;  // the floor (param::kBufs)
+    u64 pages;  // borrowed from the allocator
+    u64 hits, misses;
+    u64 grows, shrinks;  // slabs borrowed, given back
+};
+BcacheStats bcache_stats();
 // Is free memory below the cache's reserve (so it no longer grows)? The log
 // then installs after every commit, unpinning its blocks so their slabs can
 // go back to kalloc.
@@ -84,9 +87,6 @@ bool bcache_memory_short();
 void log_init(u32 dev, const fs::SuperBlock& sb);
 void begin_op();
 void end_op();
-// Install every committed transaction now and empty the log, so no block
-// stays pinned (waits for running operations to end).
-void log_flush();
 // Record a modified, locked buffer in the current transaction. The block
 // reaches its home location after the commit.
 void log_write(Buf* b);
@@ -119,9 +119,9 @@ constexpr u32 kNoMap = ~0u;
 struct Inode {
     u32 dev = 0;
     u32 inum = 0;
-    int ref = 0;              // guarded by the inode table lock
-    SleepLock lock{"inode"};  // guards the fields below
-    bool valid = false;       // fields below loaded from disk
+    int ref = 0;                    // guarded by the inode table lock
+    SleepLock lock{"inode", true};  // guards the fields below
+    bool valid = false;             // fields below loaded from disk
     fs::InodeType type = fs::InodeType::Free;
     i16 major = 0;
     i16 minor = 0;
@@ -137,6 +137,16 @@ struct Inode {
     // itrunc and when ilock loads the inode (inode.cc).
     u32 map_first = kNoMap;
     u32 map[kMapWindow] = {};
+    // A MAP_SHARED mapping that may write was made of this file since it
+    // was loaded: its page-cache pages may be newer than the disk, so
+    // readi reads cached pages (kernel/mm/pcache.h). Reset when loaded.
+    bool pc_shared = false;
+    // Linux's write-access rule (ETXTBSY; atomic counts, tested and raised
+    // under the inode table lock: inode.cc): text_users counts the exec images and processes running this file
+    // (deny_write), write_users the open files that may write it
+    // (get_write_access); one of them is always 0.
+    int text_users = 0;
+    int write_users = 0;
 };
 
 // What the permission rules need of a locked inode.
@@ -171,6 +181,17 @@ void iput(Inode* ip);
 // drops its program file's and cwd's references this way: no begin_op and
 // end_op, whose wakeup alone scans every process slot).
 bool iput_if_shared(Inode* ip);
+// ETXTBSY (Linux's i_writecount): a file being executed may not be opened
+// for writing (or truncated), and a file open for writing may not be
+// executed. deny_write: one more image runs ip (TextBusy if a file open
+// for writing has it); allow_write undoes one. get_write_access: a file
+// opened to write ip (TextBusy if a process runs it); put_write_access
+// when that file closes. Inode table lock at most: callable anywhere.
+Status deny_write(Inode* ip);
+void deny_write_again(Inode* ip);  // another image of a file denied already (fork)
+void allow_write(Inode* ip);
+Status get_write_access(Inode* ip);
+void put_write_access(Inode* ip);
 // Write the in-memory copy of a locked inode to disk (in a transaction).
 void iupdate(Inode* ip);
 // The locked inode just lost its last link (in a transaction): if others

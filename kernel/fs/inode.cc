@@ -27,6 +27,7 @@
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/mm/pcache.h"
 #include "kernel/proc/proc.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/abi/abi.h"
@@ -261,6 +262,7 @@ void ilock(Inode* ip) {
         ip->mode = dip->mode;
     }
     ip->map_first = kNoMap;
+    ip->pc_shared = false;  // no mapping holds it: every cached page is clean
     ip->valid = true;
     if (ip->type == fs::InodeType::Free) panic("ilock: inode %u is free on disk: corrupt directory entry", ip->inum);
 }
@@ -291,6 +293,39 @@ void iput(Inode* ip) {
     g_itable.lock.release();
 }
 
+// The two counts change by atomic operations; a test of one and the raise
+// of the other (deny_write, get_write_access) happen together under the
+// table lock. Dropping one, or raising text_users where it is already
+// above 0 (deny_write_again: fork), needs no lock.
+Status deny_write(Inode* ip) {
+    LockGuard guard(g_itable.lock);
+    if (__atomic_load_n(&ip->write_users, __ATOMIC_RELAXED) > 0) return Error::TextBusy;
+    __atomic_fetch_add(&ip->text_users, 1, __ATOMIC_RELAXED);
+    return {};
+}
+
+void deny_write_again(Inode* ip) {
+    if (__atomic_fetch_add(&ip->text_users, 1, __ATOMIC_RELAXED) <= 0)
+        panic("deny_write_again: inode %u was not denied writes", ip->inum);
+}
+
+void allow_write(Inode* ip) {
+    if (__atomic_fetch_sub(&ip->text_users, 1, __ATOMIC_RELAXED) <= 0)
+        panic("allow_write: inode %u is not denied writes", ip->inum);
+}
+
+Status get_write_access(Inode* ip) {
+    LockGuard guard(g_itable.lock);
+    if (__atomic_load_n(&ip->text_users, __ATOMIC_RELAXED) > 0) return Error::TextBusy;
+    __atomic_fetch_add(&ip->write_users, 1, __ATOMIC_RELAXED);
+    return {};
+}
+
+void put_write_access(Inode* ip) {
+    if (__atomic_fetch_sub(&ip->write_users, 1, __ATOMIC_RELAXED) <= 0)
+        panic("put_write_access: inode %u has no writers", ip->inum);
+}
+
 bool iput_if_shared(Inode* ip) {
     LockGuard guard(g_itable.lock);
     if (ip->ref <= 1) return false;
@@ -310,6 +345,7 @@ void iunlinked(Inode* ip) {
 }
 
 void itrunc(Inode* ip) {
+    pcache_truncate(ip, ip->size);  // cached pages of the old contents go
     for (u32 i = 0; i < fs::kDirect; i++) {
         if (ip->addrs[i] != 0) {
             bfree(ip->dev, ip->addrs[i]);
@@ -363,7 +399,9 @@ Result<u32> readi(Inode* ip, bool user_dst, u64 dst, u32 off, u32 n) {
         const u32 in_block = off % fs::kBlockSize;
         const u32 m = (n - tot) < (fs::kBlockSize - in_block) ? (n - tot) : (fs::kBlockSize - in_block);
         Status st;
-        if (blk.value() == 0) {
+        if (ip->pc_shared && pcache_read(ip, off, user_dst, dst, m, &st)) {
+            // a shared mapping's stores are in the cached page, not yet on disk
+        } else if (blk.value() == 0) {
             st = either_copyout(user_dst, dst, kZeroBlock + in_block, m);
         } else {
             st = either_copyout(user_dst, dst, BufRef(ip->dev, blk.value()).data() + in_block, m);
@@ -395,8 +433,10 @@ Result<u32> writei(Inode* ip, bool user_src, u64 src, u32 off, u32 n) {
             BufRef bp(ip->dev, blk.value());
             st = either_copyin(bp.data() + in_block, user_src, src, m);
             // Logged even after a failed copy: the cached block may hold part
-            // of the user's bytes, and cache and disk must not diverge.
+            // of the user's bytes, and cache and disk must not diverge. The
+            // page cache gets the same bytes (kernel/mm/pcache.h).
             log_write(bp.get());
+            pcache_wrote(ip, off, bp.data() + in_block, m);
         }
         if (!st.ok()) {
             err = st.error();

@@ -52,13 +52,13 @@
 // of every logged block equals its newest committed slot.
 #include "kernel/dev/disk.h"
 #include "kernel/fs/fs.h"
+#include "kernel/fs/testing.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/syscall.h"
-#include "lib/abi/abi.h"
 #include "lib/fs/log_logic.h"
 
 namespace q {
@@ -256,6 +256,7 @@ void log_init(u32 dev, const fs::SuperBlock& sb) {
 }
 
 void begin_op() {
+    if (Proc* p = myproc()) p->fault_locks++;  // a fault that sleeps may wait for the log (docs/memory.md "Lock order")
     LockGuard guard(g_log.lock);
     for (;;) {
         if (g_log.committing || !fs::log_admits(g_log.header.n, g_log.pinned, g_log.outstanding, g_log.capacity)) {
@@ -268,6 +269,7 @@ void begin_op() {
 }
 
 void end_op() {
+    if (Proc* p = myproc()) p->fault_locks--;
     bool do_commit = false;
     {
         LockGuard guard(g_log.lock);
@@ -317,22 +319,6 @@ void log_write(Buf* b) {
 LogStats log_stats() {
     LockGuard guard(g_log.lock);
     return LogStats{g_log.commits, g_log.installs, g_log.header.n, g_log.pinned};
-}
-
-i64 sys_diskstat() {
-    const DiskStats d = disk_stats();
-    const LogStats l = log_stats();
-    diskstat out{};
-    out.read_requests = d.read_requests;
-    out.write_requests = d.write_requests;
-    out.blocks_read = d.blocks_read;
-    out.blocks_written = d.blocks_written;
-    out.round_trips = d.round_trips;
-    out.log_commits = l.commits;
-    out.log_installs = l.installs;
-    out.log_slots = l.slots;
-    out.log_pinned = l.pinned;
-    return to_user(copy_out(myproc()->pagetable, arg_addr(0), &out, sizeof out));
 }
 
 }  // namespace q

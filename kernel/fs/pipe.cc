@@ -11,10 +11,16 @@
 // four). Every change a poller could see (bytes moved, a side opened or
 // closed) also calls poll_notify (kernel/fs/poll.cc). A slot returns to the
 // pool once no File is open on either side: nothing can reach it then.
-// Both sides give up when their process is killed (they sleep with
-// sleep_killable, so a kill just before the sleep is not lost). A write of at most
-// 512 bytes is atomic: it waits for room for all of it, and the lock is
-// held while it copies, so no other writer's bytes land inside it.
+// Both sides give up when their process is killed or a signal interrupts
+// them (they sleep with sleep_killable, so a kill just before the sleep is
+// not lost); a write cut after some bytes returns their count, as POSIX
+// says, so that a restart after a stop or an SA_RESTART handler cannot
+// write them twice (docs/signals.md). A write of at most 512 bytes is
+// atomic: it waits for room for all of it and commits it in one step, so
+// no other writer's bytes land inside it. The copies run under the pipe's
+// lock; one that stops at a page to be read in first (a file mapping's, a
+// swapped one) commits nothing, drops the lock while the page is faulted
+// in, and copies again (kernel/mm/uaccess.h).
 #include "kernel/fs/pipe.h"
 
 #include "kernel/fs/file.h"
@@ -85,6 +91,20 @@ void count_open(Pipe* pi, bool reader, bool writer) {
         pi->writer_opens++;
     }
     if (pi->nopen_waiting) wakeup(&pi->can_open);
+}
+
+// Copy up to `want` bytes from src into the ring's free space, both of its
+// pieces when it wraps, committing nothing (*got: the bytes to commit). A
+// failed copy commits nothing, so a write of at most the ring's size,
+// which goes in whole, stays whole while the lock is dropped to fault a
+// page in.
+Status copy_into_ring(Pipe* pi, const Proc* pr, UserAddr src, u32 want, u32* got) {
+    const fs::Span a = pi->ring.write_span(want);
+    Q_CHECK(copy_in(pr->pagetable, a.data, src, a.len));
+    const fs::Span b = pi->ring.write_span_after(a.len, want - a.len);
+    if (b.len > 0) Q_CHECK(copy_in(pr->pagetable, b.data, src + a.len, b.len));
+    *got = a.len + b.len;
+    return {};
 }
 
 }  // namespace
@@ -182,18 +202,20 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
                 sleep_writer(pi);
                 continue;
             }
-            fs::Span s = pi->ring.write_span(static_cast<u32>(n) - done);
-            if (!copy_in(pr->pagetable, s.data, src + done, s.len).ok()) {
+            u32 got = 0;
+            if (copy_into_ring(pi, pr, src + done, static_cast<u32>(n) - done, &got).ok()) {
+                pi->ring.commit_write(got);
+                done += got;
+                continue;
+            }
+            if (!vm_fault_later(guard)) {
                 err = Error::BadAddress;
                 break;
             }
-            pi->ring.commit_write(s.len);
-            done += s.len;
         }
         wake_readers(pi);
     }
     if (done > 0) poll_notify();
-    if (err == Error::Killed) return err;
     if (done == 0 && err != Error::Ok) return err;
     return static_cast<i64>(done);
 }
@@ -206,18 +228,22 @@ Result<i64> piperead(Pipe* pi, UserAddr dst, int n) {
     Error err = Error::Ok;
     {
         LockGuard guard(pi->lock);
-        while (pi->ring.empty() && pi->writers > 0) {
-            if (killed(pr)) return Error::Killed;
-            sleep_reader(pi);
-        }
-        while (done < static_cast<u32>(n) && !pi->ring.empty()) {
+        for (;;) {
+            while (done == 0 && pi->ring.empty() && pi->writers > 0) {
+                if (killed(pr)) return Error::Killed;
+                sleep_reader(pi);
+            }
+            if (pi->ring.empty() || done == static_cast<u32>(n)) break;
             fs::Span s = pi->ring.read_span(static_cast<u32>(n) - done);
-            if (!copy_out(pr->pagetable, dst + done, s.data, s.len).ok()) {
+            if (copy_out(pr->pagetable, dst + done, s.data, s.len).ok()) {
+                pi->ring.commit_read(s.len);
+                done += s.len;
+                continue;
+            }
+            if (!vm_fault_later(guard)) {
                 err = Error::BadAddress;
                 break;
             }
-            pi->ring.commit_read(s.len);
-            done += s.len;
         }
         wake_writers(pi);
     }

@@ -141,7 +141,16 @@ Result<File*> open_file(const char* path, int omode, bool* is_fifo, fs::FifoPeer
     Q_TRY(ip, open_inode(path, omode));
     Q_CHECK(check_access(ip.get(), open_access(omode)));
     if (ip->type == InodeType::Device && (ip->major < 0 || ip->major >= param::kMaxDevices)) return Error::NotSupported;
-    Q_TRY(file, filealloc());
+    // A regular file opened to write or truncate: not while a process runs
+    // it (ETXTBSY, as Linux); the File holds the write access until closed.
+    const bool writes = ip->type == InodeType::File && (open_access(omode) & perm::kWrite);
+    if (writes) Q_CHECK(get_write_access(ip.get()));
+    auto made = filealloc();
+    if (!made.ok()) {
+        if (writes) put_write_access(ip.get());
+        return made.error();
+    }
+    File* file = made.value();
     file->type = ip->type == InodeType::Device ? FileType::Device
                  : ip->type == InodeType::Fifo ? FileType::Fifo
                                                : FileType::Inode;
@@ -150,6 +159,8 @@ Result<File*> open_file(const char* path, int omode, bool* is_fifo, fs::FifoPeer
     file->readable = !(omode & O_WRONLY);
     file->writable = (omode & O_WRONLY) || (omode & O_RDWR);
     if ((omode & O_TRUNC) && ip->type == InodeType::File) itrunc(ip.get());
+    file->write_access = writes && file->writable;
+    if (writes && !file->writable) put_write_access(ip.get());  // O_RDONLY | O_TRUNC: only the truncation
     *is_fifo = ip->type == InodeType::Fifo;
     if (*is_fifo) {
         auto at = fifo_attach(file, ip.get());

@@ -17,11 +17,18 @@
 // away, or a page-table page cannot be had) applies the out-of-memory rule
 // (kernel/proc/oom.cc): a bigger process dies and this one waits for its
 // pages; if there is none, this one is killed.
-// A file mapping's page (kernel/mm/mmap.cc) is read from its file: the one
-// fault that sleeps (a major fault), so it is resolved outside pt_lock,
+// A file mapping's or demand-paged text's page (kernel/mm/mmap.cc) is the
+// page cache's frame, shared with every other process mapping it
+// (kernel/mm/pcache.h: read from the file if it was not cached, a major
+// fault; a minor one if it was), or, where the page cannot be shared (the
+// last, partial page of a text segment), a private copy read from the
+// file. Either may sleep, so it is resolved outside pt_lock,
 // holding the process's MmGuard so that no munmap runs meanwhile, and only
-// when the faulting context may sleep (a copy under a futex's spinlock
-// cannot: it fails as an unmapped page would).
+// when the faulting context may sleep and holds none of the locks such a
+// fault takes: a kernel copy under a spinlock, an inode's, a buffer's or
+// the mm lock, or in a file-system operation, leaves the page for later
+// (Proc::fault_later), and its caller faults it in once it dropped them
+// (vm_fault_later; docs/memory.md "Lock order").
 // With a swap disk (kernel/mm/swap.h) a fault first pages out some of the
 // process's own pages if free frames are below the low watermark, and a
 // swapped entry is read back (a major fault) outside pt_lock, as a file
@@ -40,7 +47,9 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/pcache.h"
 #include "kernel/mm/swap.h"
+#include "kernel/mm/uaccess.h"
 #include "kernel/mm/vm.h"
 #include "kernel/mm/vmstat.h"
 #include "kernel/proc/internal.h"
@@ -52,7 +61,14 @@ using namespace riscv;
 
 namespace {
 
-enum class Outcome : u8 { Mapped, Present, Refused, NoMemory, NeedFile, NeedSwap };
+// PastEnd: a file page with no byte of the file (past its end, after a
+// truncation or in a mapping longer than the file): SIGBUS, as in Linux.
+// ReadError: the file's page could not be read (a disk error): SIGBUS too.
+enum class Outcome : u8 { Mapped, Present, Refused, NoMemory, NeedFile, NeedSwap, PastEnd, ReadError };
+
+// Proc::fault_later: a page left for later, and whether for a write.
+constexpr u64 kLater = 1;
+constexpr u64 kLaterWrite = 2;
 
 vm::Access access_of(u64 scause) {
     if (scause == kExcStorePageFault) return vm::Access::Write;
@@ -113,8 +129,8 @@ Outcome break_cow(ThreadGroup* tg, Pte* pte, u64 va) {
         memmove(mem, old, kPageSize);
         __atomic_thread_fence(__ATOMIC_RELEASE);  // the copy before the entry naming it
         *pte = pa_to_pte(reinterpret_cast<u64>(mem)) | flags;
-        if (swap_on()) swap_track(mem, tg, va);  // (the old one's record, if any, goes stale: swap.cc)
-        if (page_put(old)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
+        if (swap_on()) swap_track(mem, tg, va);         // (the old one's record, if any, goes stale: swap.cc)
+        if (page_put(old, flags)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
         vm_count(VmEvent::CowCopy);
     }
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
@@ -152,34 +168,138 @@ Outcome resolve(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why, u64 sp)
 }
 
 // The bytes of r's file for page `page` into mem (zeros past its end or
-// the region's file_len). A kernel copy may fault here holding that very
-// inode's lock (read() of a program into its own untouched text is not
-// possible, but write() of a program's text to its own file is): then the
-// lock is already ours.
-void read_file_page(const vm::Region& r, u64 page, void* mem) {
+// the region's file_len); false if a mapping's page has no byte of the
+// file (past its end). The caller holds no inode lock: a kernel copy under
+// one leaves this fault for later (vm_fault_in).
+bool read_file_page(const vm::Region& r, u64 page, void* mem) {
     Inode* ip = reinterpret_cast<Inode*>(r.obj);
     const u64 rel = page - r.start;
-    if (rel >= r.file_len) return;
+    if (rel >= r.file_len) return true;
     const u64 fo = r.off + rel;
-    const bool mine = ip->lock.holding();
-    if (!mine) ilock(ip);
+    InodeLock lock(ip);
+    if (r.kind == vm::Kind::Mmap && fo >= ip->size) return false;
     u64 n = r.file_len - rel < kPageSize ? r.file_len - rel : kPageSize;
     if (fo < ip->size) {
         if (ip->size - fo < n) n = ip->size - fo;
         (void)readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(fo), static_cast<u32>(n));
     }
-    if (!mine) iunlock(ip);
+    return true;
 }
 
-// A file mapping's page at va (may sleep; interrupts on). The promise is
+void count_major(ThreadGroup* tg) {
+    __atomic_fetch_add(&tg->majflt, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_sub(&tg->minflt, 1, __ATOMIC_RELAXED);  // zero_fill counted it minor
+    vm_count(VmEvent::MajorFault);
+    vm_count(VmEvent::MinorFault, ~0ull);  // minus one: zero_fill counted it
+}
+
+// Text and MAP_SHARED pages are the cache's frames as they are.
+bool plain(const vm::Region& r) { return r.shared || r.kind == vm::Kind::Text; }
+
+// A frame from tg's promises (null if it has none left), and one given back.
+void* promised_frame(ThreadGroup* tg) {
+    LockGuard g(tg->pt_lock);
+    void* mem = tg->reserved > 0 ? kalloc_reserved() : nullptr;
+    if (mem) tg->reserved--;
+    return mem;
+}
+void unpromise_frame(ThreadGroup* tg, void* mem) {
+    kfree(mem);
+    kalloc_reserve(1);
+    LockGuard g(tg->pt_lock);
+    tg->reserved++;
+}
+
+// The page cache's frame for r's page `page` (sleeps). A text or
+// MAP_SHARED page gives its promise back once mapped; when the cache has
+// no free frame it pays for one with that promise instead (*paid): a
+// shared page must be the cache's (a private frame in a shared mapping
+// could outlive a truncation and be written back over the file's new
+// bytes), and a first touch never runs out. A private mapping's page
+// falls back to a private copy (NoMemory).
+Result<void*> cache_frame(ThreadGroup* tg, const vm::Region& r, u32 idx, bool* hit, bool* paid) {
+    Inode* ip = reinterpret_cast<Inode*>(r.obj);
+    *paid = false;
+    Result<void*> got = pcache_get(ip, idx, hit);
+    if (got.ok() || got.error() != Error::NoMemory || !plain(r)) return got;
+    void* spare = promised_frame(tg);
+    if (spare == nullptr) return got;
+    got = pcache_get(ip, idx, hit, &spare);
+    *paid = spare == nullptr;
+    if (spare) unpromise_frame(tg, spare);  // cached meanwhile, or no page there
+    return got;
+}
+
+// Map cache frame `frame` for r's page (pt_lock held). Text and MAP_SHARED
+// pages are mapped as they are, kPteShared, and need no promise (the
+// process gives back the one it held for the page, unless it paid for the
+// frame with it: `paid`); a MAP_PRIVATE page is mapped without W,
+// copy-on-write if the region is writable, and keeps its promise for the
+// copy (kalloc.h: page_put).
+Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame, bool paid) {
+    Pte* pte = walk(tg->pagetable, page, false);
+    if (pte && (*pte & kPteV)) return Outcome::Present;  // another thread mapped it first
+    u64 bits = pte_perm(r);
+    if (plain(r)) bits |= kPteShared;
+    if (!plain(r) && (bits & kPteW)) bits = (bits & ~kPteW) | kPteCow;
+    if (!map_user_page(tg->pagetable, page, reinterpret_cast<u64>(frame), bits, &tg->table_reserved).ok())
+        return Outcome::NoMemory;
+    if (paid) {
+        // the promise became the frame
+    } else if (tg->reserved > 0) {
+        tg->reserved--;  // this page's promise: the mapping's own now, or given back
+        if (plain(r)) kalloc_unreserve(1);
+    } else if (!plain(r)) {
+        kalloc_reserve(1);  // (a raced-away promise: the mapping must hold one)
+    }
+    __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
+    vm_count(VmEvent::MinorFault);
+    return Outcome::Mapped;
+}
+
+// A file page from the page cache (may sleep): Refused if the page cannot
+// come from it (the caller reads a private copy): the last page of exec's
+// text segment, where the segment's bytes end mid-page and zeros follow,
+// and a private mapping's page when the cache has no free frame.
+Outcome file_fill_cached(ThreadGroup* tg, u64 page, const vm::Region& r) {
+    const u64 rel = page - r.start;
+    const u64 fo = r.off + rel;
+    if (fo % kPageSize != 0 || rel + kPageSize > r.file_len) return Outcome::Refused;
+    bool hit = false, paid = false;
+    Result<void*> got = cache_frame(tg, r, static_cast<u32>(fo / kPageSize), &hit, &paid);
+    if (!got.ok()) {
+        if (got.error() == Error::BadAddress) return Outcome::PastEnd;
+        if (got.error() == Error::IoError) return Outcome::ReadError;
+        return plain(r) ? Outcome::NoMemory : Outcome::Refused;
+    }
+    void* frame = got.value();
+    Outcome o;
+    {
+        LockGuard g(tg->pt_lock);
+        o = map_frame(tg, page, r, frame, paid);
+    }
+    if (o != Outcome::Mapped) {
+        pcache_put(frame);
+        if (paid) {  // the page stays unmapped: promised again
+            kalloc_reserve(1);
+            LockGuard g(tg->pt_lock);
+            tg->reserved++;
+        }
+        return o;
+    }
+    if (!hit) count_major(tg);
+    return o;
+}
+
+// A file mapping's page at va (may sleep; interrupts on): the page cache's
+// frame if the page may be shared, else a private copy: the promise is
 // taken first, the file read without pt_lock, and the page mapped if the
 // region is still what it was (MmGuard keeps munmap out meanwhile).
 Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
+    if (myproc()->fault_locks != 0) panic("file_fill: a lock the fault takes is held");
     MmGuard mm(tg);
     const u64 page = page_round_down(va);
     vm::Region r;
-    void* mem = nullptr;
-    bool promised = false;
     {
         LockGuard g(tg->pt_lock);
         *why = tg->map.classify(va, a);
@@ -188,19 +308,23 @@ Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
         Pte* pte = walk(tg->pagetable, page, false);
         if (pte && (*pte & kPteV)) return Outcome::Present;  // another thread read it first
         r = *cur;
+    }
+    const Outcome cached = file_fill_cached(tg, page, r);
+    if (cached != Outcome::Refused) return cached;
+    void* mem = nullptr;
+    bool promised = false;
+    {
+        LockGuard g(tg->pt_lock);
         promised = tg->reserved > 0;
         mem = promised ? kalloc_reserved() : kalloc();
         if (mem == nullptr) return Outcome::NoMemory;
         if (promised) tg->reserved--;
     }
-    read_file_page(r, page, mem);
+    const bool there = read_file_page(r, page, mem);
     LockGuard g(tg->pt_lock);
-    const Outcome o = zero_fill(tg, page, r, mem);
+    const Outcome o = there ? zero_fill(tg, page, r, mem) : Outcome::PastEnd;
     if (o == Outcome::Mapped) {
-        __atomic_fetch_add(&tg->majflt, 1, __ATOMIC_RELAXED);
-        __atomic_fetch_sub(&tg->minflt, 1, __ATOMIC_RELAXED);  // zero_fill counted it minor
-        vm_count(VmEvent::MajorFault);
-        vm_count(VmEvent::MinorFault, ~0ull);  // minus one: zero_fill counted it
+        count_major(tg);
     } else {
         kfree(mem);
         if (promised) kalloc_reserve(1);
@@ -263,16 +387,21 @@ bool vm_user_fault(Proc* p, u64 scause, u64 va) {
         yield();  // the victim's pages come back as it exits; then try again
         return true;
     }
+    const bool bus = o == Outcome::PastEnd || o == Outcome::ReadError;
     const char* cause = va >= layout::kUserTop         ? "not user memory"
                         : o == Outcome::NoMemory       ? "out of memory"
                         : o == Outcome::Present        ? "mapped page faulted twice"
+                        : o == Outcome::PastEnd        ? "past end of file"
+                        : o == Outcome::ReadError      ? "file read error"
                         : why == vm::Verdict::ZeroFill ? "protection"
                                                        : vm::verdict_name(why);
-    // A handler for SIGSEGV takes it instead (kernel/proc/signal.cc); with
-    // none, the kill and its message are as they always were.
-    if (o != Outcome::NoMemory && sig_fault(p, sig::kSegv, va)) return false;
+    // A handler for SIGSEGV (SIGBUS for a file page that is not there)
+    // takes it instead (kernel/proc/signal.cc); with none, the kill and its
+    // message are as they always were.
+    if (o != Outcome::NoMemory && sig_fault(p, bus ? sig::kBus : sig::kSegv, va)) return false;
     report(p, scause, va, cause);
-    set_killed(p);
+    if (o == Outcome::NoMemory) set_killed(p);  // waitpid: SIGKILL, as for the OOM rule
+    else sig_fault_kill(p, sig::kSegv);         // waitpid: SIGSEGV
     return false;
 }
 
@@ -281,15 +410,65 @@ bool vm_fault_in(PageTable pt, u64 va, bool write) {
     if (p == nullptr || p->tg == nullptr || p->pagetable != pt) return false;
     vm::Verdict why;
     const vm::Access a = write ? vm::Access::Write : vm::Access::Read;
-    if (swap_on() && intr_get()) swap_balance(p->tg);  // no spinlock held: may sleep
-    Outcome o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
-    if (o == Outcome::NeedFile && intr_get()) o = file_fill(p->tg, va, a, &why);
-    for (int i = 0; i < 4 && o == Outcome::NeedSwap && intr_get(); i++) {
-        o = swap_fill(p->tg, va);
-        if (o == Outcome::Present) o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
+    // A fault that sleeps (reading a file page or a swapped one, paging
+    // out to make room) takes the address space's lock and the file's: a
+    // copy made under those, a file-system operation or a spinlock leaves
+    // it for later (docs/memory.md "Lock order").
+    const bool may_sleep = intr_get() && p->fault_locks == 0;
+    if (swap_on() && may_sleep) swap_balance(p->tg);
+    // A page read from the file or swap comes back with its region's
+    // access, except a private file page, which comes copy-on-write: for a
+    // write the next pass copies it (a user access would fault again).
+    for (int pass = 0; pass < 4; pass++) {
+        Outcome o = resolve(p->tg, va, a, &why, p->trapframe->x(TrapFrame::sp));
+        if (o == Outcome::Mapped || o == Outcome::Present) return true;
+        if (o != Outcome::NeedFile && o != Outcome::NeedSwap) return false;
+        if (!may_sleep) {
+            p->fault_later = page_round_down(va) | kLater | (write ? kLaterWrite : 0);
+            return false;
+        }
+        o = o == Outcome::NeedFile ? file_fill(p->tg, va, a, &why) : swap_fill(p->tg, va);
+        if (o != Outcome::Mapped && o != Outcome::Present) return false;
     }
-    return o == Outcome::Mapped || o == Outcome::Present;
+    return false;
 }
+
+bool vm_fault_later() {
+    Proc* p = myproc();
+    const u64 later = p->fault_later;
+    p->fault_later = 0;
+    if (!(later & kLater) || p->fault_locks != 0 || !intr_get() || killed(p)) return false;
+    return vm_fault_in(p->pagetable, page_round_down(later), (later & kLaterWrite) != 0);
+}
+
+bool vm_fault_later(LockGuard& held) {
+    held.unlock();
+    const bool again = vm_fault_later();
+    held.lock();
+    return again;
+}
+
+namespace {
+// vm_pin's work, out of line: a copy in a single-threaded process (nearly
+// every copy) only pays vm_pin's test.
+[[gnu::noinline]] void pin_frame(ThreadGroup* tg, PageTable pt, u64 va, u64 need, u64* pa) {
+    LockGuard g(tg->pt_lock);
+    const Pte* pte = walk(pt, va, false);
+    *pa = pte && (*pte & need) == need ? pte_to_pa(*pte) : 0;
+    if (*pa) page_pin(reinterpret_cast<void*>(*pa));
+}
+}  // namespace
+
+bool vm_pin(PageTable pt, u64 va, u64 need, u64* pa) {
+    if (__atomic_load_n(&g_threaded_groups, __ATOMIC_RELAXED) == 0) return false;  // no process has threads
+    Proc* p = myproc();
+    if (p == nullptr || p->tg == nullptr || p->pagetable != pt || !p->tg->shared()) [[likely]]
+        return false;
+    pin_frame(p->tg, pt, va, need, pa);
+    return true;
+}
+
+void vm_unpin(u64 pa) { page_unpin(reinterpret_cast<void*>(pa)); }
 
 namespace {
 

@@ -1,17 +1,21 @@
 // kernel/mm/kalloc.h - the physical page allocator.
 //
-// All free physical memory between the end of the kernel image and the end
-// of RAM sits on one free list of 4096-byte pages. There is no other
+// All free physical memory between the end of the kernel image (and the
+// tables kalloc.cc carves right after it) and the end of RAM sits on one
+// free list of 4096-byte pages. There is no other
 // allocator in the kernel. A cache may borrow free pages (the buffer cache
 // does): it registers a Lender, kalloc asks it for pages back before it
 // fails (without holding the allocator's lock), and kalloc_free_pages()
 // counts borrowed pages as free, since they come back on demand.
 // Reservations: pages promised to lazily allocated user memory (an sbrk'd
-// heap its process has not touched yet) are counted as taken: by
+// heap or a mapping its process has not touched yet, the copy a
+// copy-on-write page may need) are counted as taken: by
 // kalloc_free_pages(), by the pool count a Lender checks, and by kalloc(),
 // which leaves them on the list. kalloc_reserved() hands one out.
 #pragma once
 
+#include "lib/oom.h"
+#include "lib/page_refs.h"
 #include "lib/types.h"
 
 namespace q {
@@ -34,10 +38,32 @@ u64 kalloc_frames_free();
 // Pages that may still be promised: free frames and free swap slots, less
 // what is promised (the out-of-memory rule's figure with swap).
 u64 kalloc_commit_free();
-// Promise n more pages / take back n promises (admission is the caller's:
-// kernel/proc/oom.cc:oom_admit before reserving).
+// Admission and promise in one step, under the allocator's lock: n pages
+// are promised only if lib/oom.h's admit_promise admits them (for a
+// process that will hold total_after pages) against what is free at that
+// moment, so two callers are never both admitted to the same free pages
+// (kernel/proc/oom.cc:oom_reserve). Nothing is promised unless Admit.
+oom::Verdict kalloc_admit_reserve(u64 n, u64 total_after);
+// Promise n more pages unadmitted (a copy-on-write fork's shared pages as
+// it shares them, a failed page-in putting its promise back) / take back n
+// promises.
 void kalloc_reserve(u64 n);
 void kalloc_unreserve(u64 n);
+// n pages just promised for a call that may still fail: given back when it
+// goes out of scope, unless kept (a process's group holds them then).
+class PromiseHold {
+  public:
+    explicit PromiseHold(u64 n) : n_(n) {}
+    ~PromiseHold() {
+        if (n_) kalloc_unreserve(n_);
+    }
+    PromiseHold(const PromiseHold&) = delete;
+    PromiseHold& operator=(const PromiseHold&) = delete;
+    void keep() { n_ = 0; }
+
+  private:
+    u64 n_;
+};
 u64 kalloc_reserved_pages();
 // A zero-filled page that a reservation promised (the reservation is used
 // up), or null when even those are gone (a race overcommitted).
@@ -47,19 +73,44 @@ void* kalloc_reserved();
 // holds a promise (kalloc_reserve): the copy it may need. page_dup: one
 // more mapping of a user page (the caller promises its page). page_put:
 // one mapping fewer; the last one frees the page (false), any other returns
-// true and the caller gives its promise back (kalloc_unreserve).
-// page_shared: another mapping exists (stable while the caller's
-// page-table lock keeps new ones from being made). kalloc_for_promise: an
-// unzeroed page for the copy of a shared page, which its promise covers
-// (the caller then puts the shared page).
+// true and the caller gives its promise back (kalloc_unreserve). A
+// page-cache frame (kernel/mm/pcache.h) is put by the cache; its mapping
+// held a promise only if it may be copied on write, which its entry `pte`
+// says (not kPteShared: page_put returns true then).
 void page_dup(void* page);
-bool page_put(void* page);
+bool page_put(void* page, u64 pte = 0);
 bool page_shared(void* page);
+bool page_is_file(void* page);  // a page-cache frame
+// A kernel copy's hold on a mapped user page (kernel/mm/fault.h:vm_pin):
+// counted as one more mapping (with its promise, as page_dup), so neither
+// munmap nor page-out frees the frame under the copy; page_unpin drops it.
+void page_pin(void* page);
+void page_unpin(void* page);
 void* kalloc_for_promise();
+// The counts themselves (the page cache's frames are counted there too).
+PageRefs& page_refs();
 
+// The shrinker hook. A cache that borrows free pages registers a Lender at
+// boot, so the allocator gets memory back without knowing who holds it. Two
+// register: the page cache (kernel/mm/pcache.cc), asked first, then the
+// buffer cache (kernel/fs/bio.cc). Each lender:
+//   - give_back(pages): kfree at least `pages` idle pages if it can (a
+//     whole slab may be more); returns how many, 0 when nothing is idle.
+//     kalloc calls it when its free list is empty, and kalloc_reserve when
+//     the list no longer covers what is promised, without kalloc's lock
+//     and with whatever locks the allocating caller holds (a process lock
+//     in fork, a sleep lock): so give_back takes only the lender's own
+//     lock, never a process lock, never sleeps and never allocates.
+//   - borrowed(): the pages held now, read under kalloc's lock so that the
+//     free count and the lent count are one snapshot: it takes no lock (an
+//     atomic load).
+// Lock order: the allocating caller's locks, then the lender's lock, then
+// kalloc's (the lender kfrees, and asks kalloc_pool_pages, with or after
+// its own lock; kalloc never calls the lender with its lock held except
+// for borrowed()).
 struct Lender {
-    u64 (*give_back)(u64 pages);  // kfree up to `pages` pages or more; returns how many
-    u64 (*borrowed)();            // pages held now (called under kalloc's lock: takes none)
+    u64 (*give_back)(u64 pages);
+    u64 (*borrowed)();
 };
 void kalloc_set_lender(const Lender* lender);
 u64 ram_end();

@@ -4,8 +4,8 @@
 // A mapping is a Mmap region of the process's map (lib/vm/regions.h); its
 // pages fault in lazily (kernel/mm/fault.cc): zeroed for anonymous memory,
 // read from the file for a file mapping. Accounting is the lazy heap's:
-// mmap admits the pages by the out-of-memory rule and promises them
-// (kalloc_reserve, ThreadGroup::reserved), so every page of every mapping
+// mmap admits the pages by the out-of-memory rule and promises them in one
+// step (oom_reserve, ThreadGroup::reserved), so every page of every mapping
 // is mapped or promised, and munmap gives back exactly the promises of the
 // pages it finds unmapped. A file mapping holds a reference to its inode
 // (Region::obj) for each region naming it; cuts and copies (munmap,
@@ -13,10 +13,11 @@
 // MAP_SHARED: pages carry kPteShared; fork maps the same pages in the child
 // writable (an anonymous shared mapping is first faulted in completely, so
 // parent and child can never pick different pages). A shared file
-// mapping's pages are written back through the log (an FsOp per chunk, as
-// write() does) on msync, munmap and exit/exec; there is no page cache, so
-// two unrelated processes mapping one file see each other's writes only
-// after a write-back (fork's children share the pages they had).
+// mapping's pages are the page cache's (kernel/mm/pcache.h: every process
+// mapping the file shares them), written back through the log (an FsOp per
+// chunk, as write() does) on msync, munmap and exit/exec; a frame that a
+// truncation took out of the cache is not written back. A page with no
+// byte of the file (past its end) is not mapped: SIGBUS (fault.cc).
 // Locking: the map and table change under MmGuard (mm_lock, when the
 // process has threads) and pt_lock; with threads, unmapped or narrowed
 // entries are shot down (kernel/mm/tlb.h) before pages are freed.
@@ -25,8 +26,10 @@
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/fs/file.h"
 #include "kernel/fs/fs.h"
+#include "kernel/lib/kprintf.h"
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/pcache.h"
 #include "kernel/mm/tlb.h"
 #include "kernel/mm/vm.h"
 #include "kernel/proc/internal.h"
@@ -67,8 +70,19 @@ void drop_ref(Inode* ip) {
     iput(ip);
 }
 
+// A demand-paged text region's reference: it also denies writes to the
+// file while the region exists (ETXTBSY, kernel/fs/fs.h:deny_write).
+void drop_text_ref(Inode* ip) {
+    allow_write(ip);
+    drop_ref(ip);
+}
+
 // Write the mapped pages of a shared file region r within [from, to) back
-// to the file, never past its end (a mapping does not grow its file).
+// to the file, never past its end (a mapping does not grow its file), and
+// only frames that are still the file's pages: a truncation took the
+// file's pages out of the page cache, and a frame mapped before it holds
+// bytes the file no longer has (written back after the file grew again,
+// they would land over its new bytes).
 Status write_back(ThreadGroup* tg, const vm::Region& r, u64 from, u64 to) {
     Inode* ip = inode_of(r);
     for (u64 va = from; va < to; va += kPageSize) {
@@ -84,7 +98,7 @@ Status write_back(ThreadGroup* tg, const vm::Region& r, u64 from, u64 to) {
             FsOp op;
             if (!fs_writable()) return Error::IoError;
             InodeLock lock(ip);
-            if (fo + done >= ip->size) break;
+            if (fo + done >= ip->size || !pcache_holds(reinterpret_cast<void*>(pa))) break;
             u32 n = static_cast<u32>(kPageSize) - done;
             if (n > kChunk) n = kChunk;
             if (fo + done + n > ip->size) n = static_cast<u32>(ip->size - fo - done);
@@ -185,7 +199,8 @@ Result<u64> do_mmap(u64 hint, u64 len, int prot, int flags, int fd, u64 off) {
     MmGuard mm(tg);
     const u64 pages = len / kPageSize;
     const u64 tables = 2 + pages / 512;  // leaf tables per 2 MiB (and one more), a middle one
-    Q_CHECK(oom_admit(pages + tables, page_round_up(tg->sz) / kPageSize + tg->map.pages_of(vm::Kind::Mmap) + pages));
+    Q_CHECK(oom_reserve(pages + tables, page_round_up(tg->sz) / kPageSize + tg->map.pages_of(vm::Kind::Mmap) + pages));
+    PromiseHold promise(pages + tables);  // admitted and promised at once; given back if the mapping fails
     u64 at = place(tg, hint, len, (flags & MAP_FIXED) != 0);
     if (at == 0) return Error::NoMemory;
     if (flags & MAP_FIXED) {
@@ -202,10 +217,15 @@ Result<u64> do_mmap(u64 hint, u64 len, int prot, int flags, int fd, u64 off) {
     r.obj = reinterpret_cast<u64>(ip);
     r.off = off;
     if (ip && kind == MAP_SHARED && !writable) r.max_perm = vm::kRead | vm::kExec;
+    if (ip && kind == MAP_SHARED && writable) {
+        InodeLock lock(ip);
+        ip->pc_shared = true;  // read() now takes this file's pages from the page cache
+    }
     {
         LockGuard g(tg->pt_lock);
         if (!tg->map.add_mapping(r)) return Error::NoMemory;  // 32 regions: the table is full
-        kalloc_reserve(pages + tables);
+        if (r.end > tg->map_top) tg->map_top = r.end;         // its tables: proc_free_pagetable
+        promise.keep();
         tg->reserved += pages;
         tg->table_reserved += tables;
     }
@@ -298,7 +318,8 @@ Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy) {
         if (!st.ok()) break;
         holes += h;
     }
-    if (!st.ok()) {  // undo the regions already done in the child
+    if (st.ok() && holes > 0) st = oom_reserve(holes, holes);  // the child's untouched pages, admitted
+    if (!st.ok()) {                                            // undo the regions already done in the child
         for (int i = 0; i < done; i++) {
             const vm::Region& r = ptg->map.at(i);
             if (r.kind == vm::Kind::Mmap) uvm_unmap(ctg->pagetable, r.start, (r.end - r.start) / kPageSize, true);
@@ -306,9 +327,25 @@ Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy) {
         return Error::NoMemory;
     }
     for (int i = 0; i < ptg->map.size(); i++) {  // mappings' and demand-paged text's files
-        if (ptg->map.at(i).obj) idup(inode_of(ptg->map.at(i)));
+        const vm::Region& r = ptg->map.at(i);
+        if (r.obj == 0) continue;
+        idup(inode_of(r));
+        if (r.kind != vm::Kind::Mmap) deny_write_again(inode_of(r));  // the parent's region denies writes already
     }
     return holes;
+}
+
+void vm_file_promises(ThreadGroup* ctg) {
+    u64 n = 0;
+    for (int i = 0; i < ctg->map.size(); i++) {
+        const vm::Region& r = ctg->map.at(i);
+        if (r.obj == 0 || (r.kind == vm::Kind::Mmap && !r.shared)) continue;  // private: copied on write
+        // A text page mapped kPteShared is always the cache's (its private
+        // last page is not kPteShared); so is a shared file mapping's
+        // (fault.cc: cache_frame), which is asked all the same.
+        n += uvm_file_shared(ctg->pagetable, r.start, r.end, r.kind == vm::Kind::Mmap);
+    }
+    if (n) kalloc_unreserve(n);
 }
 
 void vm_mmap_release(ThreadGroup* tg) {
@@ -317,15 +354,18 @@ void vm_mmap_release(ThreadGroup* tg) {
     // The program's demand-paged text: its file references (the pages go
     // with the rest of [0, sz)). No user code runs in this map any more.
     Inode* drop[vm::Map::kMaxRegions];
+    bool text[vm::Map::kMaxRegions];
     int ndrop = 0;
     {
         LockGuard g(tg->pt_lock);
         for (int i = 0; i < tg->map.size(); i++) {
-            if (tg->map.at(i).obj) drop[ndrop++] = inode_of(tg->map.at(i));
+            if (tg->map.at(i).obj == 0) continue;
+            text[ndrop] = tg->map.at(i).kind != vm::Kind::Mmap;
+            drop[ndrop++] = inode_of(tg->map.at(i));
         }
         tg->map.clear_backing();
     }
-    for (int i = 0; i < ndrop; i++) drop_ref(drop[i]);
+    for (int i = 0; i < ndrop; i++) text[i] ? drop_text_ref(drop[i]) : drop_ref(drop[i]);
 }
 
 int vm_objs_from(const ThreadGroup* tg, u64 from, Inode** out) {
@@ -338,7 +378,7 @@ int vm_objs_from(const ThreadGroup* tg, u64 from, Inode** out) {
 }
 
 void vm_drop_objs(Inode** objs, int n) {
-    for (int i = 0; i < n; i++) drop_ref(objs[i]);
+    for (int i = 0; i < n; i++) drop_text_ref(objs[i]);
 }
 
 }  // namespace q

@@ -203,6 +203,10 @@ u32 unmap_scanned(ThreadGroup* tg, u64 va, void** page, Pte* old, bool* full) {
     Pte* pte = walk(tg->pagetable, va, false);
     if (pte == nullptr || (*pte & (kPteV | kPteU)) != (kPteV | kPteU) || (*pte & kPteShared))
         return vm::SwapSlots::kNone;
+    // A process with threads shares no private page with another (fork
+    // copies it, thread_create unshares): a shared frame is one a kernel
+    // copy pinned (kernel/mm/fault.h:vm_pin), which must not go under it.
+    if (tg->shared() && page_shared(reinterpret_cast<void*>(pte_to_pa(*pte)))) return vm::SwapSlots::kNone;
     LockGuard s(g_lock);
     const u32 slot = g_slots.alloc();
     *full = slot == vm::SwapSlots::kNone;

@@ -191,6 +191,17 @@ bool drop_swapped(Pte* pte) {
     return true;
 }
 
+// A page-cache frame (text an sbrk shrink cut away, kept mapped without
+// PTE_U) where the heap grows back: its mapping goes, never its bytes
+// (other processes map the frame). The page then counts as a hole.
+void drop_file_page(Pte* pte) {
+    if (pte == nullptr || !(*pte & kPteV)) return;
+    void* page = reinterpret_cast<void*>(pte_to_pa(*pte));
+    if (!page_is_file(page)) return;
+    if (page_put(page, *pte)) kalloc_unreserve(1);
+    *pte = 0;
+}
+
 // uvm_unmap's swapped entry (out of line: the loop's registers stay its
 // own): 1 if a promise goes with it.
 [[gnu::noinline]] u64 drop_entry(Pte* pte, bool free_pages) {
@@ -221,7 +232,7 @@ u64 uvm_unmap(PageTable pt, u64 va, u64 npages, bool free_pages) {
         }
         if (pte_flags(*pte) == kPteV) panic("uvm_unmap: not a leaf");
         // Freed unless another address space shares it (then its promise goes).
-        if (free_pages && page_put(reinterpret_cast<void*>(pte_to_pa(*pte)))) promises++;
+        if (free_pages && page_put(reinterpret_cast<void*>(pte_to_pa(*pte)), *pte)) promises++;
         *pte = 0;
     }
     if (promises) kalloc_unreserve(promises);
@@ -246,6 +257,7 @@ Result<u64> uvm_grow(PageTable pt, u64 oldsz, u64 newsz, u64* top, u64 perm) {
         if (a < *top) {
             Pte* pte = walk(pt, a, false);
             drop_swapped(pte);
+            drop_file_page(pte);
             if (pte && (*pte & kPteV)) {
                 memset(reinterpret_cast<void*>(pte_to_pa(*pte)), 0, kPageSize);
                 __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -269,6 +281,7 @@ u64 uvm_grow_lazy(PageTable pt, u64 oldsz, u64 newsz, u64 top, u64 perm) {
     for (u64 a = page_round_up(oldsz); a < newsz; a += kPageSize) {
         Pte* pte = a < top ? walk(pt, a, false) : nullptr;
         drop_swapped(pte);
+        drop_file_page(pte);
         if (pte && (*pte & kPteV)) {
             memset(reinterpret_cast<void*>(pte_to_pa(*pte)), 0, kPageSize);
             __atomic_thread_fence(__ATOMIC_RELEASE);
@@ -312,14 +325,18 @@ Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes) { return uvm_c
 
 Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes) {
     *holes = 0;
+    // Undo [start, a) in `to` (uvm_unmap gives back the promises of what it
+    // puts, but a kPteShared page-cache mapping's, which it made too).
+    auto undo = [&](u64 a) {
+        kalloc_unreserve(uvm_file_shared(to, start, a, true));
+        uvm_unmap(to, start, (a - start) / kPageSize, true);
+        return Error::NoMemory;
+    };
     for (u64 a = start; a < end; a += kPageSize) {
         Pte* pte = walk(from, a, false);
         if (pte && !(*pte & kPteV) && pte_swapped(*pte)) {  // the child names the slot too, with a promise (swap.h)
             Pte* copy = walk(to, a, true);
-            if (!copy || !swap_entry_dup(*pte)) {
-                uvm_unmap(to, start, (a - start) / kPageSize, true);
-                return Error::NoMemory;
-            }
+            if (!copy || !swap_entry_dup(*pte)) return undo(a);
             *copy = *pte;
             kalloc_reserve(1);
             continue;
@@ -328,18 +345,22 @@ Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* hol
             (*holes)++;
             continue;
         }
-        void* mem = kalloc_unzeroed();  // every byte is copied over just below
-        if (!mem) {
-            uvm_unmap(to, start, (a - start) / kPageSize, true);
-            return Error::NoMemory;
+        if (page_is_file(reinterpret_cast<void*>(pte_to_pa(*pte)))) {  // the page cache's: shared, not copied
+            Pte* copy = walk(to, a, true);
+            if (!copy) return undo(a);
+            *copy = *pte;
+            page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
+            kalloc_reserve(1);  // as uvm_share_range promises (its callers give a shared mapping's back)
+            continue;
         }
+        void* mem = kalloc_unzeroed();  // every byte is copied over just below
+        if (!mem) return undo(a);
         memmove(mem, reinterpret_cast<void*>(pte_to_pa(*pte)), kPageSize);
         u64 flags = pte_flags(*pte) & ~kPteV;
         if (flags & kPteCow) flags = (flags & ~kPteCow) | kPteW;  // the copy is the child's own
         if (!map_pages(to, a, kPageSize, reinterpret_cast<u64>(mem), flags).ok()) {
             kfree(mem);
-            uvm_unmap(to, start, (a - start) / kPageSize, true);
-            return Error::NoMemory;
+            return undo(a);
         }
     }
     return {};
@@ -405,12 +426,12 @@ Status share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes_
         if (!copy) goto fail;
         *copy = *pte;
         page_dup(reinterpret_cast<void*>(pte_to_pa(*pte)));
-        shared++;
+        shared++;  // (a page-cache frame's shared mapping needs none: uvm_file_shared's caller gives it back)
         continue;
     fail:
         *holes_out = holes;
-        kalloc_reserve(shared);
-        uvm_unmap(to, start, (a - start) / kPageSize, true);  // puts what was shared so far
+        kalloc_reserve(shared - uvm_file_shared(to, start, a, true));  // what uvm_unmap gives back
+        uvm_unmap(to, start, (a - start) / kPageSize, true);           // puts what was shared so far
         return Error::NoMemory;
     }
     *holes_out = holes;
@@ -419,6 +440,18 @@ Status share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes_
 }
 
 }  // namespace
+
+u64 uvm_file_shared(PageTable pt, u64 start, u64 end, bool ask) {
+    u64 n = 0;
+    LeafCursor cur(pt, false);
+    for (u64 a = start; a < end; a += kPageSize) {
+        const Pte* pte = cur.at(a);
+        if (pte && (*pte & (kPteV | kPteShared)) == (kPteV | kPteShared) &&
+            (!ask || page_is_file(reinterpret_cast<void*>(pte_to_pa(*pte)))))
+            n++;
+    }
+    return n;
+}
 
 Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes, bool cow) {
     return cow ? share_range<true>(from, to, start, end, holes) : share_range<false>(from, to, start, end, holes);
@@ -441,19 +474,46 @@ void uvm_clear_user(PageTable pt, u64 va) {
 
 namespace {
 
+// The frame of user page `base` with access bits need, faulted in if the
+// map promises it and pinned for the copy (fault.h: vm_pin; *pinned then
+// says to vm_unpin it); 0 if the page cannot be had. Only while some
+// process has threads (vm_pin_needed): otherwise the copies look the entry
+// up as they always did.
+[[gnu::noinline]] u64 pinned_frame(PageTable pt, u64 base, u64 need, bool* pinned) {
+    for (int tries = 0; tries < 4; tries++) {
+        const Pte* pte = user_pte(pt, base, need);
+        if (!pte) return 0;
+        u64 pa = pte_to_pa(*pte);
+        *pinned = vm_pin(pt, base, need, &pa);
+        if (pa != 0) return pa;  // (a sibling unmapped it after the look-up: look again)
+    }
+    return 0;
+}
+
+inline u64 user_frame(PageTable pt, u64 base, u64 need, bool* pinned) {
+    if (vm_pin_needed()) [[unlikely]]
+        return pinned_frame(pt, base, need, pinned);
+    const Pte* pte = user_pte(pt, base, need);
+    return pte ? pte_to_pa(*pte) : 0;
+}
+
 // Visit [va, va+len) one page piece at a time: fn(kernel pointer, length).
 // Every page must be mapped valid and user-accessible, and writable too when
 // `write`; otherwise nothing more is visited and the result is BadAddress.
+// Each page is pinned while it is visited if other threads of the process
+// run (user_frame).
 template <typename Fn>
 Status for_each_user_piece(PageTable pt, u64 va, u64 len, bool write, Fn fn) {
     const u64 need = kPteV | kPteU | (write ? kPteW : 0);
     while (len > 0) {
         const u64 base = page_round_down(va);
-        Pte* pte = user_pte(pt, base, need);
-        if (!pte) return Error::BadAddress;
+        bool pinned = false;
+        const u64 pa = user_frame(pt, base, need, &pinned);
+        if (pa == 0) return Error::BadAddress;
         const u64 off = va - base;
         const u64 n = kPageSize - off < len ? kPageSize - off : len;
-        fn(reinterpret_cast<u8*>(pte_to_pa(*pte) + off), n);
+        fn(reinterpret_cast<u8*>(pa + off), n);
+        if (pinned) vm_unpin(pa);
         len -= n;
         va = base + kPageSize;
     }
@@ -482,13 +542,17 @@ Status copy_in_str(PageTable pt, char* dst, UserAddr src, u64 max) {
     u64 va = src.raw();
     while (max > 0) {
         const u64 base = page_round_down(va);
-        const Pte* pte = user_pte(pt, base, kPteV | kPteU);
-        if (!pte) return Error::BadAddress;
-        const char* p = reinterpret_cast<const char*>(pte_to_pa(*pte) + (va - base));
-        for (u64 n = kPageSize - (va - base); n > 0 && max > 0; n--, max--) {
+        bool pinned = false;
+        const u64 pa = user_frame(pt, base, kPteV | kPteU, &pinned);
+        if (pa == 0) return Error::BadAddress;
+        const char* p = reinterpret_cast<const char*>(pa + (va - base));
+        bool ended = false;
+        for (u64 n = kPageSize - (va - base); n > 0 && max > 0 && !ended; n--, max--) {
             *dst = *p++;
-            if (*dst++ == 0) return {};
+            ended = *dst++ == 0;
         }
+        if (pinned) vm_unpin(pa);
+        if (ended) return {};
         va = base + kPageSize;
     }
     return Error::TooBig;

@@ -74,6 +74,12 @@ Status uvm_share(PageTable from, PageTable to, u64 sz, u64* holes);
 // with cow false maps the pages writable as they are in both (MAP_SHARED).
 Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes);
 Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes, bool cow);
+// How many pages of [start, end) pt maps kPteShared from the page cache
+// (kernel/mm/pcache.h): mappings that hold no promise, which uvm_share and
+// uvm_share_range promised like the others (their callers give those back:
+// kernel/mm/mmap.cc:vm_file_promises). ask: test each page (false: the
+// caller knows a kPteShared page there is the cache's: demand-paged text).
+u64 uvm_file_shared(PageTable pt, u64 start, u64 end, bool ask);
 // Make a page inaccessible to user mode (the stack guard).
 void uvm_clear_user(PageTable pt, u64 va);
 // The aligned 32-bit word at user address va, if the process may read and

@@ -6,6 +6,7 @@
 #include "kernel/mm/vmstat.h"
 
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/pcache.h"
 #include "kernel/mm/swap.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
@@ -32,6 +33,8 @@ i64 sys_vmstat() {
     st.page_outs = vm_counted(VmEvent::PageOut);
     st.swap_total = swap_total_slots();
     st.swap_used = st.swap_total - swap_free_slots();
+    st.cached = pcache_pages();
+    st.cache_idle = pcache_idle_pages();
     return to_user(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof st));
 }
 

@@ -24,11 +24,11 @@
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
-#include "kernel/trace/trace.h"
 #include "lib/elf.h"
 
 namespace q {
@@ -49,10 +49,13 @@ class Image {
     }
     ~Image() {
         if (pt_) proc_free_pagetable(pt_, sz_);
+        if (promised_) kalloc_unreserve(promised_);  // a failed exec's lazy pages
         if (map_ && refs_) {
             FsOp op;  // a failed exec drops its text's file references
             for (int i = 0; i < map_->size(); i++) {
-                if (map_->at(i).obj) iput(reinterpret_cast<Inode*>(map_->at(i).obj));
+                if (map_->at(i).obj == 0) continue;
+                allow_write(reinterpret_cast<Inode*>(map_->at(i).obj));
+                iput(reinterpret_cast<Inode*>(map_->at(i).obj));
             }
         }
         if (map_) kfree(map_);
@@ -79,27 +82,42 @@ class Image {
         return {};
     }
     // Name-free growth: [size, newsz) stays unmapped (the stack's lazy
-    // pages below its first one), promised at commit.
+    // pages below its first one, promised first).
     void skip(u64 newsz) { sz_ = newsz; }
+    // Lazy pages for an image of total_after pages, admitted and promised
+    // at once (kernel/proc/oom.h:oom_reserve); the image holds the promise
+    // until commit hands it to the process (take_promised).
+    Status promise(u64 pages, u64 total_after) {
+        Q_CHECK(oom_reserve(pages, total_after));
+        promised_ += pages;
+        return {};
+    }
+    u64 take_promised() {
+        const u64 n = promised_;
+        promised_ = 0;
+        return n;
+    }
     // A demand-paged segment: [vaddr, end) named lazy and backed by filesz
-    // bytes of ip from off, admitted now and promised at commit (any gap
-    // below vaddr is a lazy zero region of the same kind).
+    // bytes of ip from off, its pages promised now (any gap below vaddr is
+    // a lazy zero region of the same kind).
     Status name_file(u64 vaddr, u64 end, vm::Kind kind, u8 perm, Inode* ip, u64 off, u64 filesz) {
         const u64 from = page_round_up(sz_), to = page_round_up(end);
         const u64 pages = (to - from) / kPageSize;
-        Q_CHECK(oom_admit(pages, to / kPageSize));  // an image larger than memory fails here, as before
+        Q_CHECK(promise(pages, to / kPageSize));  // an image larger than memory fails here, as before
         if (from < vaddr) Q_CHECK(name(vaddr, kind, perm, true));
         sz_ = vaddr;
         Q_CHECK(name(end, kind, perm, true));
         if (!map_->back(vaddr, reinterpret_cast<u64>(ip), static_cast<u32>(off), static_cast<u32>(filesz)))
             return Error::BadExec;
+        if (Status st = deny_write(ip); !st.ok()) {  // open for writing somewhere: ETXTBSY
+            (void)map_->back(vaddr, 0, 0, 0);
+            return st;
+        }
         idup(ip);
         refs_ = true;
-        lazy_ += pages;
         sz_ = to;
         return {};
     }
-    u64 lazy_pages() const { return lazy_; }
     PageTable release() {
         PageTable pt = pt_;
         pt_ = nullptr;
@@ -112,7 +130,7 @@ class Image {
     u64 sz_ = 0;
     vm::Map* map_;
     bool refs_ = false;  // map_ holds file references (demand-paged text)
-    u64 lazy_ = 0;       // pages named lazy (gaps and demand-paged text)
+    u64 promised_ = 0;   // lazy pages promised (the stack's, gaps, demand-paged text)
 };
 
 u8 region_perm(u64 pte_perm) {
@@ -188,7 +206,7 @@ constexpr u64 kStackLazyPages = param::kUserStackMaxPages - param::kUserStackPag
 // Add the guard page and the stack, and push argv; returns the new sp.
 // The stack region is kUserStackMaxPages long; its top kUserStackPages are
 // mapped now, the ones below fault in as the stack grows down over them
-// (kernel/mm/fault.cc: only at or above sp), promised at commit.
+// (kernel/mm/fault.cc: only at or above sp), promised here.
 Result<u64> build_stack(Image& img, char* const argv[], u64* argc) {
     const u64 base = page_round_up(img.size());
     const u64 grow_base = base + kPageSize;
@@ -197,7 +215,7 @@ Result<u64> build_stack(Image& img, char* const argv[], u64* argc) {
     Q_CHECK(img.name(grow_base, vm::Kind::Guard, 0));
     Q_CHECK(img.grow(grow_base, kPteR | kPteW));
     uvm_clear_user(img.pt(), base);  // the guard page
-    Q_CHECK(oom_admit(kStackLazyPages, stack_top / kPageSize));
+    Q_CHECK(img.promise(kStackLazyPages, stack_top / kPageSize));
     Q_CHECK(img.name(stack_top, vm::Kind::Stack, vm::kRead | vm::kWrite, true));
     img.skip(stack_base);
     Q_CHECK(img.grow(stack_top, kPteR | kPteW));
@@ -288,11 +306,11 @@ Result<int> exec(const char* path, char* const argv[]) {
     {
         MmGuard mm(tg);  // p is alone now: a formality
         oldsz = tg->sz > tg->top ? tg->sz : tg->top;
-        old_tables = tg->table_top;
-        vm_unreserve_all(tg);                                // the old heap's untouched pages
-        kalloc_reserve(kStackLazyPages + img.lazy_pages());  // the stack's pages below its first, the text
-        tg->reserved = kStackLazyPages + img.lazy_pages();
+        old_tables = tg->table_top > tg->map_top ? tg->table_top : tg->map_top;
+        vm_unreserve_all(tg);                 // the old heap's untouched pages
+        tg->reserved = img.take_promised();   // the stack's pages below its first, the text
         tg->sz = tg->table_top = img.size();  // the stack's tables cover its page
+        tg->map_top = 0;
         tg->top = 0;
         tg->map = img.map();
         tg->pagetable = p->pagetable = img.release();

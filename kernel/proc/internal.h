@@ -23,7 +23,8 @@ int alloc_pid();
 // A user page table with only the trampoline and p's trapframe mapped
 // (null when out of memory), and its inverse for a table of size sz (with
 // whatever trapframes are still mapped in it). tables_end: the end of the
-// user range its page-table pages may cover beyond sz (ThreadGroup::table_top).
+// user range its page-table pages may cover beyond sz (ThreadGroup::table_top
+// and ::map_top).
 PageTable proc_pagetable(Proc* p);
 void proc_free_pagetable(PageTable pt, u64 sz, u64 tables_end = 0);
 // Map / unmap p's trapframe at its slot's address in a user table.

@@ -17,6 +17,7 @@
 
 #include "kernel/fs/file.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobstop.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
 #include "lib/abi/abi.h"
@@ -110,6 +111,75 @@ bool is_console(int fd) {
     return f.ok() && f.value()->type == FileType::Device && f.value()->major == CONSOLE;
 }
 
+// Is pgid orphaned once `leaving` has gone (null: nobody)? A member's
+// parent that is init or `leaving` (whose children go to init) links
+// nothing. Caller holds g_wait_lock (parents and groups stay put).
+bool orphaned_locked(int pgid, const Proc* leaving) {
+    for (Proc& p : g_procs) {
+        jobs::MemberFacts m;
+        {
+            LockGuard g(p.lock);
+            if (p.state == ProcState::Unused || p.state == ProcState::Zombie || p.tg == nullptr) continue;
+            if (p.tg->leader != &p || &p == leaving || load(&p.tg->pgid) != pgid) continue;
+            m.pgid = pgid;
+            m.sid = load(&p.tg->sid);
+        }
+        const Proc* parent = p.parent;  // under g_wait_lock
+        m.parent_is_init = parent == nullptr || parent == g_init_proc || parent == leaving || parent->tg == nullptr;
+        if (!m.parent_is_init) {
+            m.parent_pgid = load(&parent->tg->pgid);
+            m.parent_sid = load(&parent->tg->sid);
+        }
+        if (jobs::links_group(m)) return false;
+    }
+    return true;
+}
+
+// Does group pgid have a stopped member? Caller holds g_wait_lock.
+bool has_stopped_locked(int pgid) {
+    for (Proc& p : g_procs) {
+        LockGuard g(p.lock);
+        if (p.state == ProcState::Unused || p.tg == nullptr || p.tg->leader != &p) continue;
+        if (load(&p.tg->pgid) == pgid && __atomic_load_n(&p.tg->stopped, __ATOMIC_ACQUIRE)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool job_group_orphaned(int pgid) {
+    LockGuard w(g_wait_lock);
+    return orphaned_locked(pgid, nullptr);
+}
+
+bool job_group_orphaned_locked(int pgid) { return orphaned_locked(pgid, nullptr); }
+
+void job_orphans_locked(Proc* leader) {
+    constexpr int kMax = 8;  // groups looked at per exit (its own and its children's)
+    int hup[kMax];
+    int n = 0;
+    const int mine = load(&leader->tg->pgid);
+    const int sid = load(&leader->tg->sid);
+    const auto consider = [&](int g) {
+        for (int i = 0; i < n; i++)
+            if (hup[i] == g) return;
+        if (n < kMax && orphaned_locked(g, leader) && has_stopped_locked(g)) hup[n++] = g;
+    };
+    const Proc* par = leader->parent;
+    if (par != nullptr && par != g_init_proc && par->tg != nullptr && load(&par->tg->pgid) != mine &&
+        load(&par->tg->sid) == sid) {
+        consider(mine);  // it linked its own group to the session
+    }
+    for (Proc& c : g_procs) {
+        if (c.parent != leader || c.tg == nullptr || c.tg->leader != &c) continue;
+        const int g = load(&c.tg->pgid);
+        if (g != mine && load(&c.tg->sid) == sid) consider(g);  // it linked its child's group
+    }
+    for (int i = 0; i < n; i++) job_hangup_locked(hup[i]);
+}
+
+namespace {
+
 Status setpgid(int pid, int pgid) {
     Proc* me = myproc();
     ThreadGroup* mine = me->tg;
@@ -193,7 +263,9 @@ int tty_foreground() { return load(&g_fg); }
 Status tty_read_check() {
     Proc* me = myproc();
     if (me->tg == nullptr) return {};
-    switch (jobs::read_access(tty_facts(me, sig::kTtin))) {
+    jobs::TtyFacts f = tty_facts(me, sig::kTtin);
+    if (f.in_session && !f.foreground && !f.sig_dropped) f.orphaned = job_group_orphaned(load(&me->tg->pgid));
+    switch (jobs::read_access(f)) {
         case jobs::Access::Allow:
             return {};
         case jobs::Access::Refuse:

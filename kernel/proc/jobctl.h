@@ -18,6 +18,18 @@ int tty_foreground();
 // (a background reader ignoring or blocking SIGTTIN).
 Status tty_read_check();
 
+// Is group pgid orphaned (lib/signal/jobs.h links_group)? Takes
+// g_wait_lock; the _locked form is for a caller that holds it.
+bool job_group_orphaned(int pgid);
+bool job_group_orphaned_locked(int pgid);
+// `leader`'s process is ending (end_process, g_wait_lock held, before its
+// children go to init): each group its end orphans (its own, its
+// children's) that has a stopped member gets SIGHUP, then SIGCONT (POSIX),
+// instead of staying stopped with nobody to continue it. A stop takes the
+// wait lock too and refuses a tty stop in an orphaned group (job_stop),
+// so a member cannot stop just after this looked.
+void job_orphans_locked(Proc* leader);
+
 // A job-control or signal call's failure as Linux reports it: EPERM (not
 // EACCES, a file's) for Permission, ENOTTY for NotSupported (not the
 // console); else the usual errno.

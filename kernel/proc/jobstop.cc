@@ -23,7 +23,9 @@
 
 #include "kernel/arch/riscv/plic.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobctl.h"
 #include "kernel/proc/signal.h"
+#include "lib/signal/jobs.h"
 
 namespace q {
 
@@ -33,13 +35,15 @@ constinit SpinLock g_stop_lock("stop");
 
 bool is_stopped(const ThreadGroup* tg) { return __atomic_load_n(&tg->stopped, __ATOMIC_ACQUIRE); }
 
-// Tell tg's parent: its waitpid wakes and it gets SIGCHLD. Caller holds g_wait_lock.
+// Tell tg's parent: its waitpid wakes and it gets SIGCHLD, unless its
+// SIGCHLD action has SA_NOCLDSTOP. Caller holds g_wait_lock.
 void tell_parent(ThreadGroup* tg, u8 report) {
     tg->wait_report = report;
     Proc* parent = tg->leader ? tg->leader->parent : nullptr;
     if (parent == nullptr) return;
     wakeup(parent);
-    sig_child_exited(parent);  // SIGCHLD (kept only if the parent handles it)
+    const u64 flags = parent->tg ? __atomic_load_n(&parent->tg->sig_act[sig::kChld].flags, __ATOMIC_ACQUIRE) : 0;
+    if (!(flags & sig::kSaNocldstop)) sig_child_exited(parent, tg->leader->pid);  // kept only if it has a handler
 }
 
 // Get tg's other threads to the user boundary, where they stop too.
@@ -64,6 +68,8 @@ void job_stop(Proc* p, int s, u32 gen) {
     {
         LockGuard w(g_wait_lock);
         if (tg->cont_gen != gen || __atomic_load_n(&tg->exiting, __ATOMIC_ACQUIRE)) return;
+        // ^Z, SIGTTIN, SIGTTOU: not in an orphaned group, which nobody could continue (POSIX)
+        if (jobs::tty_stop(s) && job_group_orphaned_locked(__atomic_load_n(&tg->pgid, __ATOMIC_ACQUIRE))) return;
         if (!is_stopped(tg)) {
             {
                 LockGuard g(g_stop_lock);
@@ -102,6 +108,23 @@ void job_continue(ThreadGroup* tg) {
 }
 
 }  // namespace
+
+void job_hangup_locked(int pgid) {
+    constexpr int kSigs[] = {sig::kHup, sig::kCont};
+    for (int s : kSigs) {
+        for (Proc& p : g_procs) {
+            ThreadGroup* tg = nullptr;
+            {
+                LockGuard g(p.lock);
+                if (p.state == ProcState::Unused || p.state == ProcState::Zombie || p.tg == nullptr) continue;
+                if (p.tg->leader != &p || __atomic_load_n(&p.tg->pgid, __ATOMIC_ACQUIRE) != pgid) continue;
+                sig_post_locked(&p, s);  // SIGCONT: only if it has a handler (its default acts below)
+                tg = p.tg;
+            }
+            if (s == sig::kCont) job_continue(tg);  // tells the parent: no Proc lock held
+        }
+    }
+}
 
 bool job_continue_matching(int pid, int pgid, const perm::Cred* as) {
     bool any = false;

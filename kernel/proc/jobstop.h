@@ -23,5 +23,9 @@ void job_stop_wait(Proc* p);
 // in group pgid that `as` may signal (null: the kernel) continues, and
 // its pending stop signals are dropped. Returns whether there was one.
 bool job_continue_matching(int pid, int pgid, const perm::Cred* as);
+// An orphaned group with a stopped member (job_orphans_locked; caller
+// holds g_wait_lock, no Proc lock): SIGHUP to each member, then SIGCONT's
+// effect and the signal itself.
+void job_hangup_locked(int pgid);
 
 }  // namespace q

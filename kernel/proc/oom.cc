@@ -1,11 +1,17 @@
 // kernel/proc/oom.cc - what the kernel does when memory runs out.
 //
-// User memory is allocated eagerly (sbrk, fork, exec), so running out shows
-// up as a failed call, never as a fault. The decisions are lib/oom.h's; the
-// kernel applies them (docs/memory.md has the whole rule):
+// User memory is promised eagerly (sbrk, fork, exec and mmap reserve every
+// page they may need, even those a lazy heap or copy-on-write maps later:
+// kalloc_reserve), so running out shows up as a failed call, not as a
+// fault on a promised page. The decisions are lib/oom.h's; the kernel
+// applies them (docs/memory.md has the whole rule):
 //   - every request is admitted first (oom_admit): one the machine could
 //     never satisfy (an image or sbrk larger than RAM) fails with -1, and
 //     so does one larger than what is free now, before a page is taken.
+//     Pages promised rather than taken (a lazy heap, a mapping, exec's
+//     lazy stack and text, a fork's child) are admitted and promised in
+//     one step under the allocator's lock (oom_reserve), so two processes
+//     asking at once are never both admitted to the same free pages.
 //     So a refused request never empties memory for a moment, under other
 //     processes whose forks would then fail and blame somebody. An
 //     admitted one (oom_grow) is mapped a MiB at a time and abandoned when
@@ -89,8 +95,9 @@ Victim pick(const Proc* caller) {
 // With swap, what may be promised is free frames plus free slots, out of
 // RAM plus the swap area (kalloc_commit_free; without swap both are the
 // old figures).
-Status oom_admit(u64 want, u64 total_after) {
-    switch (oom::admit(want, total_after, kalloc_commit_free(), kalloc_total_pages() + swap_total_slots())) {
+namespace {
+Status status_of(oom::Verdict v) {
+    switch (v) {
         case oom::Verdict::Impossible:
             return Error::TooBig;
         case oom::Verdict::Short:
@@ -100,6 +107,13 @@ Status oom_admit(u64 want, u64 total_after) {
     }
     return {};
 }
+}  // namespace
+
+Status oom_admit(u64 want, u64 total_after) {
+    return status_of(oom::admit(want, total_after, kalloc_commit_free(), kalloc_total_pages() + swap_total_slots()));
+}
+
+Status oom_reserve(u64 want, u64 total_after) { return status_of(kalloc_admit_reserve(want, total_after)); }
 
 Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm, u64* top) {
     if (newsz <= oldsz) return oldsz;

@@ -15,6 +15,13 @@ struct Proc;
 // when fewer are free now, else ok. Allocates and kills nothing.
 Status oom_admit(u64 want, u64 total_after);
 
+// The same rule for pages promised instead (a lazy heap, a mapping, exec's
+// lazy stack and text, a fork's child): admitted and promised in one step
+// (kernel/mm/kalloc.h:kalloc_admit_reserve), nothing promised if refused.
+// The caller gives the promise back with kalloc_unreserve if it fails
+// later, or keeps it in ThreadGroup::reserved.
+Status oom_reserve(u64 want, u64 total_after);
+
 // Grow the user memory of page table pt from oldsz to newsz bytes (fresh
 // pages with perm): admitted first (oom_admit, for a process that will
 // hold newsz), then mapped 1 MiB at a time (uvm_grow), giving up with

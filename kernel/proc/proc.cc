@@ -25,13 +25,13 @@
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
 #include "kernel/mm/vm.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/jobctl.h"
 #include "kernel/proc/jobstop.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
-#include "kernel/trace/trace.h"
 
 extern "C" char trampoline[];
 extern "C" char initcode_start[];
@@ -117,8 +117,10 @@ PageTable proc_pagetable(Proc* p) {
 
 // The trampoline, every trapframe and the signal trampoline share one
 // last-level table (memlayout.h). While user memory and its tables end
-// below the top GiB (mappings end 4 GiB below it; the heap would need some
-// 255 GiB promised to get there), that table and the middle one above it
+// below the top GiB (mappings placed by mmap end 4 GiB below it, but
+// MAP_FIXED may put one there: tables_end includes ThreadGroup::map_top;
+// the heap would need some 255 GiB promised to get there), that table and
+// the middle one above it
 // are the only tables of the top GiB, and they are freed directly: clearing
 // their 258 entries and letting free_table scan 1,024 entries to find the
 // two cost ~2,900 instructions (23 us under -icount shift=3) in every
@@ -166,7 +168,8 @@ void clear_slot(Proc* p) {
 // were; a failed fork's copy is freed here.
 static void free_group(ThreadGroup* tg) {
     vm_unreserve_all(tg);
-    if (tg->pagetable) proc_free_pagetable(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top, tg->table_top);
+    const u64 tables_end = tg->table_top > tg->map_top ? tg->table_top : tg->map_top;
+    if (tg->pagetable) proc_free_pagetable(tg->pagetable, tg->sz > tg->top ? tg->sz : tg->top, tables_end);
     tgroup_free(tg);
 }
 
@@ -232,6 +235,7 @@ Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
     p->errno_last = 0;       // a new thread has no failed call
     p->sig_pending = p->sig_blocked = p->sig_addr = 0;
     p->in_syscall = p->sig_has_saved = false;
+    p->alt_sp = p->alt_size = 0;  // a new thread has no alternate signal stack
     p->fp.reset();
     p->nproc_limit = rlimit::kDefaultNproc;
     return p;
@@ -282,8 +286,8 @@ void user_init() {
 }
 
 // sbrk: returns the old size. The heap is lazy (kernel/mm/fault.cc): a
-// growth admitted by the out-of-memory rule promises its pages
-// (kalloc_reserve) and maps none; the first touch of each allocates it.
+// growth is admitted by the out-of-memory rule and promised in one step
+// (oom_reserve) and maps none; the first touch of each page allocates it.
 // While other threads run, pages given back stay mapped without
 // PTE_U (ThreadGroup::top): another hart may still hold them in its TLB
 // until its next trap, so freeing them could let a thread write a page
@@ -299,12 +303,15 @@ Result<u64> grow_proc(i64 n) {
         const u64 total = page_round_up(sz + n) / kPageSize;
         // and the page-table pages the first touches will need (none of them fails for want of one)
         const u64 tables = vm::tables_to_cover(tg->table_top, sz + n);
-        Q_CHECK(
-            oom_admit(total - page_round_up(sz) / kPageSize + tables, total + tables));  // nothing promised if refused
+        const u64 pages = total - page_round_up(sz) / kPageSize;
+        Q_CHECK(oom_reserve(pages + tables, total + tables));  // admitted and promised at once; nothing if refused
         LockGuard pt(tg->pt_lock);  // a sibling's fault sees the map and the promise together
-        if (!tg->map.set_break(sz + n, layout::kUserTop)) return Error::NoMemory;
+        if (!tg->map.set_break(sz + n, layout::kUserTop)) {
+            kalloc_unreserve(pages + tables);
+            return Error::NoMemory;
+        }
         const u64 lazy = uvm_grow_lazy(tg->pagetable, sz, sz + n, tg->top, riscv::kPteR | riscv::kPteW);
-        kalloc_reserve(lazy + tables);
+        if (lazy < pages) kalloc_unreserve(pages - lazy);  // pages of [sz, top) kept mapped need none
         tg->reserved += lazy;
         tg->table_reserved += tables;
         if (sz + n > tg->table_top) tg->table_top = sz + n;
@@ -335,6 +342,17 @@ Result<u64> grow_proc(i64 n) {
     return sz;
 }
 
+namespace {
+// Empty the child's copy of the heap and text again. Its kPteShared
+// page-cache pages were promised like the others (kernel/mm/vm.h:
+// uvm_file_shared) but uvm_dealloc gives no promise back for them: a fork
+// refused after the copy kept 10 promises of hostile's text (admitrace).
+void undo_copy(ThreadGroup* ptg, ThreadGroup* ctg) {
+    kalloc_unreserve(uvm_file_shared(ctg->pagetable, 0, ptg->sz, true));
+    uvm_dealloc(ctg->pagetable, ptg->sz, 0);
+}
+}  // namespace
+
 Result<int> fork() {
     Proc* parent = myproc();
     ThreadGroup* ptg = parent->tg;
@@ -354,21 +372,32 @@ Result<int> fork() {
         } else {  // copy-on-write: its one thread is here, nobody faults meanwhile
             copied = uvm_share(ptg->pagetable, ctg->pagetable, ptg->sz, &holes);
         }
-        if (copied.ok()) {  // the mappings (kernel/mm/mmap.h); a failure leaves none in the child
+        // The child's untouched pages and tables, admitted with the copies
+        // the sharing promised as it went (a refusal undoes the copy; once
+        // promised, free_group gives them back if the rest fails).
+        if (copied.ok()) {
+            copied = oom_reserve(holes + ptg->table_reserved, pages);
+            if (copied.ok()) {
+                ctg->reserved = holes;
+                ctg->table_reserved = ptg->table_reserved;
+            } else {
+                undo_copy(ptg, ctg);
+            }
+        }
+        if (copied.ok()) {  // the mappings (kernel/mm/mmap.h), their holes promised; a failure leaves none
             auto mapped = vm_mmap_fork(ptg, ctg, ptg->shared());
-            if (mapped.ok()) holes += mapped.value();
+            if (mapped.ok()) ctg->reserved += mapped.value();
             if (!mapped.ok()) {
-                uvm_dealloc(ctg->pagetable, ptg->sz, 0);
+                undo_copy(ptg, ctg);
                 copied = Error::NoMemory;
             }
         }
         if (copied.ok()) {
             ctg->sz = ptg->sz;
             ctg->map = ptg->map;
-            kalloc_reserve(holes + ptg->table_reserved);
-            ctg->reserved = holes;
-            ctg->table_reserved = ptg->table_reserved;
+            vm_file_promises(ctg);  // shared text and file pages hold none
             ctg->table_top = ptg->table_top;
+            ctg->map_top = ptg->map_top;
         }
     }
     if (!copied.ok()) {

@@ -9,9 +9,12 @@
 // tid the thread's own; the first thread's tid is the pid (its slot is the
 // group's leader, the one a parent's wait() reaps). docs/threads.md.
 //
-// A Proc's fields are guarded as marked. `lock` must be held to read or
-// change state, chan, xstate, pid and tid, and to set killed (which killed()
-// reads with one atomic load, no lock: it is checked on every system call);
+// A Proc's fields are guarded as marked. `lock` must be held to change
+// state, chan, xstate, pid and tid, and to set killed; reading them takes it
+// too, with two exceptions: killed() reads killed with one atomic load (it
+// is checked on every system call), and wakeup() peeks at state and chan
+// with atomic loads to skip threads not asleep on its channel, taking the
+// lock to re-check before it wakes one (kernel/proc/sched.cc);
 // `parent` and `reapable` are guarded by the global wait lock; the rest is
 // private to the thread itself (or to its creator before it first runs).
 // Lock order: the wait lock, then a group's lock, then a Proc's lock.
@@ -88,7 +91,7 @@ struct ThreadGroup {
     PageTable pagetable = nullptr;
     u64 sz = 0;
     u64 top = 0;
-    SleepLock mm_lock{"mm"};
+    SleepLock mm_lock{"mm", true};
     // What each address should be (lib/vm/regions.h; the heap ends at sz),
     // the heap pages promised but not yet touched (kalloc_reserve: every
     // page of [0, sz) is mapped or promised), and the page faults resolved
@@ -105,6 +108,10 @@ struct ThreadGroup {
     // with the whole table).
     u64 table_reserved = 0;
     u64 table_top = 0;
+    // The highest end of a mapping made since exec (mmap): its tables may
+    // be anywhere below it, up into the top GiB with MAP_FIXED, which
+    // proc_free_pagetable must know (under pt_lock; copied at fork).
+    u64 map_top = 0;
     SpinLock pt_lock{"pt"};
     // Signals (kernel/proc/signal.cc, docs/signals.md): process-directed
     // signals waiting for a thread (bit n: signal n; set and cleared with
@@ -112,6 +119,10 @@ struct ThreadGroup {
     // delivering thread under lock and by a sender with atomic loads.
     u64 sig_pending = 0;
     SigAction sig_act[sig::kMax + 1] = {};
+    // Who sent each pending process-directed signal (0: the kernel; the
+    // child for SIGCHLD), for siginfo's pid: stored (relaxed) before the
+    // pending bit is set, read after it is taken.
+    int sig_from[sig::kMax + 1] = {};
     // Signals whose action this program set itself (sigact with an act;
     // copied at fork, cleared at exec): SIGPIPE is raised only for those
     // (docs/signals.md "SIGPIPE"). Written by the process under lock.
@@ -146,6 +157,11 @@ struct ThreadGroup {
 
 // Holds tg's mm_lock while the process is shared (a single-threaded one
 // needs none: its thread is the only one that could grow, copy or free it).
+// Thread groups with more than one live thread (kernel/proc/thread.cc
+// changes it with live, under the group's lock): 0 lets the kernel's user
+// copies skip the pinning only such a group needs (kernel/mm/fault.h:vm_pin).
+extern u32 g_threaded_groups;
+
 class MmGuard {
   public:
     explicit MmGuard(ThreadGroup* tg) : tg_(tg->shared() ? tg : nullptr) {
@@ -191,6 +207,12 @@ struct Proc {
     u64 clear_tid = 0;       // user address: set 0 and futex-woken at exit (0: none)
     File* held[2] = {};      // files held for the running system call (fd_get)
     u64 retried_va = ~0ull;  // last page fault retried as spurious (kernel/trap.cc)
+    // Locks the page-fault path may need that this thread holds (inode,
+    // buffer and mm sleep locks; file-system operations), and the page a
+    // kernel copy made under them, or under a spinlock, left unfaulted
+    // (kernel/mm/fault.h: vm_fault_later).
+    u32 fault_locks = 0;
+    u64 fault_later = 0;
     Context context{};
     char name[16] = {};
     rlimit::Limit nproc_limit;  // RLIMIT_NPROC (lib/rlimit.h), inherited at fork
@@ -207,6 +229,9 @@ struct Proc {
     u64 sig_addr = 0;
     u64 sig_saved = 0;  // sigsusp: the mask its handler's frame restores
     bool sig_has_saved = false;
+    // sigaltstack: the thread's alternate signal stack (size 0: none).
+    u64 alt_sp = 0;
+    u64 alt_size = 0;
     u64 sys_a0 = 0;
     bool in_syscall = false;
 

@@ -64,8 +64,8 @@
 #include "kernel/arch/riscv/plic.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
-#include "kernel/trace/trace.h"
 #include "lib/sched/balance.h"
 #include "lib/sched/registry.h"
 

@@ -14,14 +14,15 @@
 // without its lock and locks only those that look asleep on chan: a waker
 // changed the condition under the caller's lock, after the sleeper had
 // published both under it, so a sleeper that matters cannot be skipped.
-// (Locking all 64 slots cost ~10,000 instructions per wakeup; a pipe round
-// trip makes four.)
+// (Locking every slot cost ~10,000 instructions per wakeup when the table
+// had 64, a quarter of param::kMaxProcs today; a pipe round trip makes
+// four.)
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
-#include "kernel/trace/trace.h"
 
 extern "C" void context_switch(q::Context* save, q::Context* load);
 
@@ -66,7 +67,7 @@ void scheduler() {
         Proc* p = rq_pick(c->id);
         if (!p) {
             // Sleep until an interrupt: a device, the timer, or an IPI from
-            // rq_kick() when a process becomes runnable.
+            // runqueue.cc's kick() when a process becomes runnable.
             c->idle = true;
             riscv::intr_off();
             p = rq_pick(c->id);

@@ -55,6 +55,7 @@ struct SigFrame {
 };
 static_assert(offsetof(SigFrame, regs) == offsetof(SigFrame, epc) + 8);
 static_assert(sizeof(SigFrame) % 16 == 0);
+static_assert(offsetof(SigFrame, info) == 544 && offsetof(SigFrame, errno_last) == 568);  // docs/signals.md's table
 
 char* g_tramp_page = nullptr;
 
@@ -62,8 +63,9 @@ bool valid_user_handler(u64 h) { return h == sig::kDfl || h == sig::kIgn || h < 
 
 u64 group_pending(const Proc* p) { return p->tg ? __atomic_load_n(&p->tg->sig_pending, __ATOMIC_ACQUIRE) : 0; }
 
-// Take the next deliverable signal out of p's pending sets (0: none).
-int take_next(Proc* p) {
+// Take the next deliverable signal out of p's pending sets (0: none);
+// *sender is who sent it (0: the kernel, or a thread-directed signal).
+int take_next(Proc* p, int* sender) {
     for (;;) {
         const u64 mine = __atomic_load_n(&p->sig_pending, __ATOMIC_ACQUIRE);
         const u64 all = mine | group_pending(p);
@@ -71,7 +73,10 @@ int take_next(Proc* p) {
         if (s == 0) return 0;
         const u64 b = sig::bit(s);
         u64* from = (mine & b) ? &p->sig_pending : &p->tg->sig_pending;
-        if (__atomic_fetch_and(from, ~b, __ATOMIC_ACQ_REL) & b) return s;
+        if (__atomic_fetch_and(from, ~b, __ATOMIC_ACQ_REL) & b) {
+            *sender = from == &p->sig_pending ? 0 : __atomic_load_n(&p->tg->sig_from[s], __ATOMIC_RELAXED);
+            return s;
+        }
         // another thread of the group took it first: look again
     }
 }
@@ -87,16 +92,50 @@ void notify_locked(Proc* p) {
 }
 
 // Make s pending for p's whole process, unless its action discards it at
-// once (ignored); returns whether it is now pending. Caller holds p->lock.
-bool post_to_group(Proc* p, int s) {
+// once (ignored); returns whether it is now pending. from: the sender's
+// pid (0: the kernel). Caller holds p->lock.
+bool post_to_group(Proc* p, int s, int from) {
     const u64 h = __atomic_load_n(&p->tg->sig_act[s].handler, __ATOMIC_ACQUIRE);
     if (sig::cancels(s)) __atomic_fetch_and(&p->tg->sig_pending, ~sig::cancels(s), __ATOMIC_ACQ_REL);
     if (sig::discard_on_send(s, h)) return false;
+    __atomic_store_n(&p->tg->sig_from[s], from, __ATOMIC_RELAXED);
     __atomic_fetch_or(&p->tg->sig_pending, sig::bit(s), __ATOMIC_ACQ_REL);
     return true;
 }
 
-Status push_frame(Proc* p, int s, const SigAction& act) {
+// The sender's pid for siginfo: the calling process's for a process's send
+// (as, its credentials, is set), 0 for the kernel's.
+int sender_of(const perm::Cred* as) { return as != nullptr && myproc() != nullptr ? myproc()->pid : 0; }
+
+// sig_send's work, with the sender given (sig_child_exited: the child).
+Status send_to(int pid, int s, const perm::Cred* as, int from) {
+    if (s != 0 && !sig::valid(s)) return Error::BadArgument;
+    if (s == sig::kKill) return kill(pid, as);
+    if (g_init_proc && pid == g_init_proc->pid && s != 0) return Error::BadArgument;
+    // SIGCONT acts at the send, whatever the handler (the process may then
+    // end before the loop below looks: it was found all the same).
+    bool found = s == sig::kCont && job_continue_matching(pid, 0, as);
+    bool posted = false;
+    for (Proc& p : g_procs) {
+        // Unlocked pre-check (as wakeup's): locking all 256 slots was most
+        // of a send (benchos signal: 231 us a round trip, 34 us with it).
+        if (__atomic_load_n(&p.pid, __ATOMIC_RELAXED) != pid) continue;
+        LockGuard g(p.lock);
+        if (p.pid != pid || p.tg == nullptr) continue;
+        if (p.state == ProcState::Unused || p.state == ProcState::Zombie) continue;
+        if (!found && as != nullptr && !perm::may_touch_process(*as, p.cred.uid)) return Error::Permission;
+        found = true;
+        if (s == 0) break;
+        if (!posted) {
+            if (!post_to_group(&p, s, from)) break;
+            posted = true;
+        }
+        notify_locked(&p);  // every thread that does not block it: the first back takes it
+    }
+    return found ? Status{} : Status(Error::NoProcess);
+}
+
+Status push_frame(Proc* p, int s, const SigAction& act, int sender) {
     TrapFrame* tf = p->trapframe;
     SigFrame f{};
     f.magic = kFrameMagic;
@@ -111,9 +150,11 @@ Status push_frame(Proc* p, int s, const SigAction& act) {
     }
     f.errno_last = static_cast<u64>(p->errno_last);
     f.info.signo = s;
+    f.info.pid = sender;
     f.info.code = p->sig_addr != 0 && (s == sig::kSegv || s == sig::kBus || s == sig::kIll) ? 1 : 0;
     f.info.addr = f.info.code ? p->sig_addr : 0;
-    const u64 sp = (tf->x(TrapFrame::sp) - sizeof(SigFrame)) & ~15ull;
+    const u64 base = sig::frame_base(tf->x(TrapFrame::sp), act.flags, p->alt_sp, p->alt_size);
+    const u64 sp = (base - sizeof(SigFrame)) & ~15ull;
     if (sp >= layout::kUserTop || sp < sizeof(SigFrame)) return Error::BadAddress;
     Q_CHECK(copy_out(p->pagetable, UserAddr{sp}, &f, sizeof(f)));
     tf->epc = act.handler;
@@ -152,37 +193,7 @@ bool sig_interrupts(const Proc* p) {
     return sig::next(all, __atomic_load_n(&p->sig_blocked, __ATOMIC_RELAXED)) != 0;
 }
 
-Status sig_send(int pid, int s, const perm::Cred* as) {
-    if (s != 0 && !sig::valid(s)) return Error::BadArgument;
-    if (s == sig::kKill) {
-        if (pid == myproc()->pid && myproc()->pid != (g_init_proc ? g_init_proc->pid : -1)) {
-            // fine: SIGKILL to oneself
-        }
-        return kill(pid, as);
-    }
-    if (g_init_proc && pid == g_init_proc->pid && s != 0) return Error::BadArgument;
-    // SIGCONT acts at the send, whatever the handler (the process may then
-    // end before the loop below looks: it was found all the same).
-    bool found = s == sig::kCont && job_continue_matching(pid, 0, as);
-    bool posted = false;
-    for (Proc& p : g_procs) {
-        // Unlocked pre-check (as wakeup's): locking all 256 slots was most
-        // of a send (benchos signal: 231 us a round trip, 34 us with it).
-        if (__atomic_load_n(&p.pid, __ATOMIC_RELAXED) != pid) continue;
-        LockGuard g(p.lock);
-        if (p.pid != pid || p.tg == nullptr) continue;
-        if (p.state == ProcState::Unused || p.state == ProcState::Zombie) continue;
-        if (!found && as != nullptr && !perm::may_touch_process(*as, p.cred.uid)) return Error::Permission;
-        found = true;
-        if (s == 0) break;
-        if (!posted) {
-            if (!post_to_group(&p, s)) break;
-            posted = true;
-        }
-        notify_locked(&p);  // every thread that does not block it: the first back takes it
-    }
-    return found ? Status{} : Status(Error::NoProcess);
-}
+Status sig_send(int pid, int s, const perm::Cred* as) { return send_to(pid, s, as, sender_of(as)); }
 
 void sig_broken_pipe(Proc* p) {
     if (p->tg == nullptr || !(p->tg->sig_set & sig::bit(sig::kPipe))) return;  // xv6's rule: -1 EPIPE only
@@ -192,7 +203,7 @@ void sig_broken_pipe(Proc* p) {
 }
 
 void sig_post_locked(Proc* p, int s) {
-    if (post_to_group(p, s)) notify_locked(p);
+    if (post_to_group(p, s, 0)) notify_locked(p);
 }
 
 Result<int> sig_send_group(int pgid, int s, const perm::Cred* as) {
@@ -214,7 +225,7 @@ Result<int> sig_send_group(int pgid, int s, const perm::Cred* as) {
         if (s == sig::kKill) {
             kill_locked(&p);
         } else {
-            if (!post_to_group(&p, s)) continue;
+            if (!post_to_group(&p, s, sender_of(as))) continue;
             notify_locked(&p);
         }
         posted++;
@@ -222,6 +233,14 @@ Result<int> sig_send_group(int pgid, int s, const perm::Cred* as) {
     if (!found) return Error::NoProcess;
     if (!allowed && as != nullptr) return Error::Permission;
     return posted;
+}
+
+void sig_fault_kill(Proc* p, int s) {
+    if (p->tg != nullptr) {
+        int none = 0;
+        __atomic_compare_exchange_n(&p->tg->term_sig, &none, s, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    set_killed(p);
 }
 
 bool sig_fault(Proc* p, int s, u64 addr) {
@@ -235,22 +254,42 @@ bool sig_fault(Proc* p, int s, u64 addr) {
 
 namespace {
 
-// A call that failed with EINTR for a signal that ran no handler (a stop)
-// runs again, as Linux's ERESTARTSYS: pc back over the ecall.
+bool eintr_call(Proc* p) {
+    return p->in_syscall && p->trapframe->x(TrapFrame::a0) == static_cast<u64>(-1) && p->errno_last == EINTR;
+}
+
+// A call that failed with EINTR for a signal that ran no handler (a stop;
+// or the signal vanished: a sibling thread took it, SIGCONT cancelled it)
+// runs again, as Linux's ERESTARTSYS: pc back over the ecall. A sigsusp
+// gets the caller's own mask back first (it installs its own again).
 void restart_call(Proc* p) {
     TrapFrame* tf = p->trapframe;
-    if (p->in_syscall && tf->x(TrapFrame::a0) == static_cast<u64>(-1) && p->errno_last == EINTR) {
+    if (eintr_call(p)) {
         tf->epc -= 4;
         tf->x(TrapFrame::a0) = p->sys_a0;
+        if (p->sig_has_saved) {
+            __atomic_store_n(&p->sig_blocked, p->sig_saved, __ATOMIC_RELEASE);
+            p->sig_has_saved = false;
+        }
     }
     p->in_syscall = false;
+}
+
+// May the call a handler with SA_RESTART interrupted run again? Not poll
+// nor a futex wait with a timeout (Linux's rule: the timeout would start
+// over, and a caller could wait for ever), nor sigsusp, which always ends
+// with EINTR. The trap left the call's number (a7), a1 and a3 as they were.
+bool restart_after_handler(TrapFrame* tf) {
+    const u64 num = tf->x(TrapFrame::a7);
+    if (num == SYS_poll || num == SYS_sigsusp) return false;
+    return !(num == SYS_futex && tf->x(TrapFrame::a1) == FUTEX_WAIT && tf->x(TrapFrame::a3) != 0);
 }
 
 // The default action of s (not ignored: those are never pending): stop,
 // or end the process with s as the reason waitpid reports.
 void default_action(Proc* p, int s, u32 gen) {
     if (s != sig::kKill && sig::stops(s)) {
-        job_stop(p, s, gen);
+        job_stop(p, s, gen);  // (not for a tty stop in an orphaned group: job_stop)
         restart_call(p);
         return;
     }
@@ -262,19 +301,26 @@ void default_action(Proc* p, int s, u32 gen) {
 
 }  // namespace
 
-bool sig_stopped(const Proc* p) { return job_stopped(p); }
+bool sig_needs_delivery(Proc* p) { return sig_interrupts(p) || job_stopped(p) || eintr_call(p); }
 
 void sig_deliver(Proc* p) {
     if (p->tg == nullptr) return;
     if (job_stopped(p)) job_stop_wait(p);  // a sibling stopped the process
     for (;;) {
         const u32 gen = job_cont_gen(p);
-        const int s = take_next(p);
-        if (s == 0) return;
+        int sender = 0;
+        const int s = take_next(p, &sender);
+        if (s == 0) {
+            restart_call(p);  // no handler ran on this way out: an EINTR call runs again
+            return;
+        }
         SigAction act;
         {
             LockGuard g(p->tg->lock);
             act = p->tg->sig_act[s];
+            if (act.handler > sig::kIgn && (act.flags & sig::kSaResethand)) {
+                p->tg->sig_act[s] = SigAction{};  // SIG_DFL from now on (the handler runs this once)
+            }
         }
         if (s == sig::kKill || s == sig::kStop || act.handler == sig::kDfl) {
             default_action(p, s, gen);
@@ -282,11 +328,12 @@ void sig_deliver(Proc* p) {
         }
         if (act.handler == sig::kIgn) continue;
         TrapFrame* tf = p->trapframe;
-        if (act.flags & sig::kSaRestart) restart_call(p);  // else it fails with EINTR
+        if ((act.flags & sig::kSaRestart) && restart_after_handler(tf)) restart_call(p);  // else it fails with EINTR
         p->in_syscall = false;
-        if (!push_frame(p, s, act).ok()) {
+        if (!push_frame(p, s, act, sender).ok()) {
             kprintf("pid %d (%s): signal %d: no room for its frame at sp %p: killed\n", p->pid, p->name, s,
                     reinterpret_cast<void*>(tf->x(TrapFrame::sp)));
+            sig_fault_kill(p, sig::kSegv);  // as Linux: SIGSEGV for waitpid
             exit(-1);
         }
         p->sig_addr = 0;
@@ -296,6 +343,8 @@ void sig_deliver(Proc* p) {
 
 void sig_fork(const Proc* parent, Proc* child) {
     child->sig_blocked = parent->sig_blocked;
+    child->alt_sp = parent->alt_sp;  // the child is a copy of the calling thread
+    child->alt_size = parent->alt_size;
     child->sig_pending = 0;
     for (int s = 0; s <= sig::kMax; s++) child->tg->sig_act[s] = parent->tg->sig_act[s];
     child->tg->sig_pending = 0;
@@ -304,6 +353,7 @@ void sig_fork(const Proc* parent, Proc* child) {
 
 void sig_exec(Proc* p) {
     p->sig_has_saved = false;
+    p->alt_sp = p->alt_size = 0;  // the old image's memory is gone
     LockGuard g(p->tg->lock);
     p->tg->sig_set = 0;  // the new program has set nothing yet
     for (SigAction& a : p->tg->sig_act) {
@@ -353,7 +403,7 @@ i64 sys_sigact() {
             SigAction& a = p->tg->sig_act[s];
             p->tg->sig_set |= sig::bit(s);
             a.mask = sig::sanitize_mask(nk.mask);
-            a.flags = nk.flags;
+            __atomic_store_n(&a.flags, nk.flags, __ATOMIC_RELAXED);  // SA_NOCLDSTOP is read without the lock
             __atomic_store_n(&a.handler, nk.handler, __ATOMIC_RELEASE);
             // POSIX: setting a pending signal to be ignored discards it
             if (sig::discard_on_send(s, nk.handler)) {
@@ -388,6 +438,35 @@ i64 sys_sigmask() {
     return 0;
 }
 
+// sigaltstack(ss, old) -> 0 or -1: EPERM to change it while running on
+// it, EINVAL for flags other than 0 or SS_DISABLE, ENOMEM for less than
+// MINSIGSTKSZ, EFAULT for a bad pointer. old's flags: SS_ONSTACK while on
+// it, SS_DISABLE when there is none.
+i64 sys_sigaltstack() {
+    Proc* p = myproc();
+    const UserAddr ss_addr = arg_addr(0);
+    const UserAddr old_addr = arg_addr(1);
+    const bool on = sig::on_alt_stack(p->trapframe->x(TrapFrame::sp), p->alt_sp, p->alt_size);
+    ksigstack nss{};
+    if (!ss_addr.is_null() && !copy_in(p->pagetable, &nss, ss_addr, sizeof(nss)).ok()) return fail(Error::BadAddress);
+    if (!old_addr.is_null()) {
+        const ksigstack o{p->alt_sp, on ? sig::kSsOnstack : p->alt_size == 0 ? sig::kSsDisable : 0, p->alt_size};
+        if (!copy_out(p->pagetable, old_addr, &o, sizeof(o)).ok()) return fail(Error::BadAddress);
+    }
+    if (ss_addr.is_null()) return 0;
+    if (on) return fail_errno(EPERM);
+    if (nss.flags == sig::kSsDisable) {
+        p->alt_sp = p->alt_size = 0;
+        return 0;
+    }
+    if (nss.flags != 0) return fail(Error::BadArgument);
+    if (nss.size < sig::kMinSigStack) return fail_errno(ENOMEM);
+    if (nss.sp >= layout::kUserTop || nss.size > layout::kUserTop - nss.sp) return fail(Error::BadArgument);
+    p->alt_sp = nss.sp;
+    p->alt_size = nss.size;
+    return 0;
+}
+
 // sigpend(set) -> 0 or -1: pending for the caller (its own and its process's).
 i64 sys_sigpend() {
     Proc* p = myproc();
@@ -411,13 +490,15 @@ i64 sys_sigsusp() {
         LockGuard g(g_susp_lock);
         while (!killed(p)) sleep_killable(p, g_susp_lock);
     }
-    p->in_syscall = false;       // never restarted (SA_RESTART or not), as POSIX says
+    // A handler's frame restores the saved mask; SA_RESTART never runs
+    // this again (restart_after_handler); a stop, or a signal that ran no
+    // handler here, runs it again with the caller's mask back (restart_call).
     return fail(Error::Killed);  // EINTR
 }
 
-void sig_child_exited(const Proc* parent) {
+void sig_child_exited(const Proc* parent, int child) {
     if (parent == nullptr || parent == g_init_proc) return;
-    (void)sig_send(parent->pid, sig::kChld, nullptr);
+    (void)send_to(parent->pid, sig::kChld, nullptr, child);
 }
 
 // sigreturn() -> the interrupted a0 (every register comes back from the
@@ -431,7 +512,7 @@ i64 sys_sigreturn() {
     if (!copy_in(p->pagetable, &f, UserAddr{sp}, sizeof(f)).ok() || f.magic != kFrameMagic) {
         kprintf("pid %d (%s): sigreturn: bad signal frame at sp %p: killed\n", p->pid, p->name,
                 reinterpret_cast<void*>(sp));
-        set_killed(p);
+        sig_fault_kill(p, sig::kSegv);  // as Linux: SIGSEGV for waitpid
         return -1;
     }
     tf->epc = f.epc;

@@ -41,13 +41,19 @@ void sig_post_locked(Proc* p, int sig);
 // queue sig for p with the faulting address and return true; false means
 // the caller kills as before.
 bool sig_fault(Proc* p, int sig, u64 addr);
+// ... and when it returned false: kill p, and let waitpid say sig ended it
+// (WTERMSIG SIGSEGV, as Linux's; xv6's wait still sees -1).
+void sig_fault_kill(Proc* p, int sig);
 // On the way back to user mode (usertrap_return, interrupts on): take the
 // next deliverable signal, if any: its default action (may not return) or
 // a frame for its handler on the user stack.
-// Also stops p while its process is stopped (sig_stopped: SIGSTOP and
+// Also stops p while its process is stopped (SIGSTOP and
 // the other stop signals, kernel/proc/jobstop.cc).
 void sig_deliver(Proc* p);
-bool sig_stopped(const Proc* p);
+// Must usertrap_return call sig_deliver: a signal to take, a stop to
+// join, or a call that failed with EINTR (it runs again if no handler
+// runs: the signal that interrupted it may be gone).
+bool sig_needs_delivery(Proc* p);
 // fork (child's group and first thread from the parent's) and exec
 // (handlers back to default; ignored ones stay ignored).
 void sig_fork(const Proc* parent, Proc* child);
@@ -59,8 +65,10 @@ i64 sys_sigmask();
 i64 sys_sigreturn();
 i64 sys_sigpend();
 i64 sys_sigsusp();
-// The process ended (kernel/proc/thread.cc, wait lock held): SIGCHLD to
-// its parent (dropped unless the parent has a handler).
-void sig_child_exited(const Proc* parent);
+i64 sys_sigaltstack();
+// Child process `child` ended, stopped or continued (kernel/proc/thread.cc,
+// jobstop.cc; wait lock held): SIGCHLD to its parent (dropped unless the
+// parent has a handler), with child as siginfo's pid.
+void sig_child_exited(const Proc* parent, int child);
 
 }  // namespace q

@@ -11,13 +11,13 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/jobctl.h"
 #include "kernel/proc/oom.h"
 #include "kernel/proc/procdump.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/syscall.h"
-#include "kernel/trace/trace.h"
 #include "lib/abi/abi.h"
 
 namespace q {
@@ -60,13 +60,14 @@ i64 sys_sbrk() {
     return r.ok() ? static_cast<i64>(r.value()) : -1;
 }
 
-// sleep(ticks) -> 0, or -1 if killed while sleeping.
+// sleep(ticks) -> 0, or -1 EINTR if killed or a signal interrupts it
+// (run again, whole, after a stop or an SA_RESTART handler).
 i64 sys_sleep() {
     const int n = arg_int(0);
     LockGuard g(g_ticks_lock);
     const u64 start = g_ticks;
     while (n > 0 && g_ticks - start < static_cast<u64>(n)) {
-        if (killed(myproc())) return -1;
+        if (killed(myproc())) return fail(Error::Killed);
         sleep_killable(&g_ticks, g_ticks_lock);
     }
     return 0;
@@ -220,22 +221,6 @@ i64 sys_halt() {
     kprintf("halt: status %d\n", static_cast<int>(status));
     *reinterpret_cast<volatile u32*>(layout::kVirtTest) = code;
     for (;;) {}
-}
-
-// rqstat(queue, struct rqstat*) -> 0, or -1 past the last queue or for a
-// bad pointer.
-i64 sys_rqstat() {
-    RqStat st;
-    if (!rq_stat(arg_int(0), st)) return -1;
-    rqstat out{};
-    out.acquisitions = st.acquisitions;
-    out.contentions = st.contentions;
-    out.spin_cycles = st.spin_cycles;
-    out.load = st.load;
-    out.nr = st.nr;
-    out.queues = st.queues;
-    out.handoffs = st.handoffs;
-    return to_user(copy_out(myproc()->pagetable, arg_addr(1), &out, sizeof(out)));
 }
 
 // setaffinity(pid, mask) -> 0; -1: ESRCH for no such process (pid 0: the

@@ -27,7 +27,6 @@ i64 sys_cputime();      // kernel/proc/syslibc.cc
 i64 sys_sched_yield();  // kernel/proc/syslibc.cc
 i64 sys_freepages();
 i64 sys_halt();
-i64 sys_rqstat();
 i64 sys_setaffinity();
 i64 sys_getaffinity();
 i64 sys_getuid();

@@ -39,7 +39,7 @@ ThreadGroup* tgroup_alloc() {
         tg.sz = tg.top = 0;
         tg.map.clear();
         tg.reserved = tg.minflt = tg.majflt = 0;
-        tg.table_reserved = tg.table_top = 0;
+        tg.table_reserved = tg.table_top = tg.map_top = 0;
         for (File*& f : tg.ofile) f = nullptr;
         tg.sig_pending = 0;
         tg.sig_set = 0;

@@ -31,14 +31,17 @@
 #include "kernel/mm/fault.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/mmap.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/futex.h"
 #include "kernel/proc/internal.h"
+#include "kernel/proc/jobctl.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
 #include "kernel/syscall.h"
-#include "kernel/trace/trace.h"
 
 namespace q {
+
+constinit u32 g_threaded_groups = 0;
 
 namespace {
 
@@ -84,9 +87,10 @@ void release_process(ThreadGroup* tg) {
     g_wait_lock.acquire();
     Proc* leader = tg->leader;
     if (leader == g_init_proc) panic("init exiting (status %d)", tg->status);
+    job_orphans_locked(leader);  // SIGHUP and SIGCONT to a stopped group its end orphans
     reparent(leader);
     wakeup(leader->parent);
-    sig_child_exited(leader->parent);
+    sig_child_exited(leader->parent, leader->pid);
     trace_exit(p->tid, tg->status);
     if (leader != p) {
         LockGuard g(leader->lock);
@@ -130,7 +134,8 @@ bool clear_join_word(Proc* p) {
     TrapFrame* tf = p->trapframe;
     p->trapframe = nullptr;
     kfree(tf);
-    if (--tg->live == 0) {
+    if (--tg->live == 1) __atomic_fetch_sub(&g_threaded_groups, 1, __ATOMIC_RELAXED);
+    if (tg->live == 0) {
         if (!tg->exiting) {
             tg->status = status;
             tg->killed_exit = __atomic_load_n(&p->killed, __ATOMIC_RELAXED);
@@ -269,7 +274,7 @@ Result<int> thread_create(const ThreadStart& start) {
         LockGuard g(tg->lock);
         if (!tg->exiting && tg->execer == nullptr && tg->live < param::kMaxThreadsPerProc &&
             map_trapframe(tg->pagetable, t).ok()) {
-            tg->live++;
+            if (++tg->live == 2) __atomic_fetch_add(&g_threaded_groups, 1, __ATOMIC_RELAXED);
             ok = true;
         }
     }

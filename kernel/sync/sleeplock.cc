@@ -5,6 +5,7 @@
 // lock - a buffer or inode on a cached read - has none to wake.
 #include "kernel/sync/sleeplock.h"
 
+#include "kernel/lib/kprintf.h"
 #include "kernel/proc/proc.h"
 
 namespace q {
@@ -17,10 +18,13 @@ void SleepLock::acquire() {
         waiters_--;
     }
     locked_ = true;
-    pid_ = myproc()->tid;  // a thread holds it, not its process
+    Proc* p = myproc();
+    pid_ = p->tid;  // a thread holds it, not its process
+    if (fault_path_) p->fault_locks++;
 }
 
 void SleepLock::release() {
+    if (fault_path_ && myproc()->fault_locks-- == 0) panic("release %s: not counted as held", name_);
     LockGuard g(guard_);
     locked_ = false;
     pid_ = 0;

@@ -7,7 +7,10 @@
 // spinner swaps in 2): the release of a 2 hands the hart over at once.
 // What a hart does between failed attempts is the architecture's business
 // (kernel/arch/riscv/spin.h: under QEMU -icount it must give the lock's
-// holder the host thread).
+// holder the host thread). acquire_timed() also returns how long the hart
+// spun (the run queues' lock statistics, lockstat). cpu_ records the holder
+// for holding(); acquiring a held lock or releasing one not held panics, as
+// do pop_off() with interrupts on or without its push_off().
 #include "kernel/sync/spinlock.h"
 
 #include "kernel/arch/riscv/csr.h"

@@ -115,7 +115,8 @@ enum {
     SYS_alarm = 87,      /* (seconds; 0 cancels) -> seconds the previous alarm had left (rounded up), 0 if none */
     SYS_setitimer = 110, /* (ITIMER_REAL 0, const struct kitimerval* new, struct kitimerval* old or 0) -> 0 or -1 */
     SYS_getitimer = 111, /* (ITIMER_REAL 0, struct kitimerval*) -> 0 or -1 */
-    SYS_MAX = 111
+    SYS_sigaltstack = 112, /* (const struct ksigstack* new or 0, struct ksigstack* old or 0) -> 0 or -1 */
+    SYS_MAX = 112
 };
 
 /* mmap's prot and flags and msync's flags: Linux's values. */
@@ -148,6 +149,16 @@ struct ksiginfo {
     int code;           /* 0: sent by a process (SI_USER), 1: a fault */
     int pid;            /* the sender (SI_USER) */
     unsigned long addr; /* the faulting address (SIGSEGV, SIGBUS, SIGILL) */
+};
+
+/* sigaltstack (SYS_sigaltstack): Linux's stack_t on riscv64. A handler
+ * installed with SA_ONSTACK (0x08000000) runs on [sp, sp + size) unless
+ * the thread already is on it; flags SS_ONSTACK 1 (read only: on it now),
+ * SS_DISABLE 2 (no alternate stack); size at least MINSIGSTKSZ 2048. */
+struct ksigstack {
+    unsigned long sp;
+    int flags;
+    unsigned long size;
 };
 
 /* setitimer/getitimer (SYS_setitimer): Linux's struct itimerval on riscv64
@@ -247,7 +258,7 @@ struct rqstat {
                                   the lock's cache line moved (contention's cause) */
 };
 
-/* The tracer's state (SYS_trace_stat); the dump format is lib/trace/format.h. */
+/* The tracer's state (SYS_trace_stat); the dump format is lib/obs/format.h. */
 struct tracestat {
     int on;                 /* 1 while tracing */
     int harts;              /* sections in a dump */
@@ -283,6 +294,8 @@ struct vmstat {
     unsigned long page_outs;  /* pages written to the swap area */
     unsigned long swap_used;  /* swap slots in use (pages) */
     unsigned long swap_total; /* swap slots (pages); 0: no swap area */
+    unsigned long cached;     /* page-cache frames: file pages shared by whoever maps them */
+    unsigned long cache_idle; /* of those, mapped by nobody (counted as free: dropped first when memory runs out) */
 };
 
 /* Disk traffic and the log (SYS_diskstat), counted since boot. A round trip
@@ -339,7 +352,7 @@ QUANTA_ABI_ASSERT(sizeof(struct rqstat) == 48, "struct rqstat is shared with use
 QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct diskstat) == 64, "struct diskstat is shared with user programs");
-QUANTA_ABI_ASSERT(sizeof(struct vmstat) == 72, "struct vmstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct vmstat) == 88, "struct vmstat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct rlimit) == 16, "struct rlimit is shared with user programs");
 
 #endif

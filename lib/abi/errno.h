@@ -38,6 +38,7 @@ enum {
     ENFILE = 23,       /* too many open files in system */
     EMFILE = 24,       /* too many open files */
     ENOTTY = 25,       /* not a terminal (tcsetpgrp on a non-console fd) */
+    ETXTBSY = 26,      /* text file busy: a running program's file opened to write, or an open one executed */
     EFBIG = 27,        /* file too large */
     ENOSPC = 28,       /* no space left on device */
     ESPIPE = 29,       /* illegal seek */
@@ -80,6 +81,7 @@ static inline const char* errno_text(int e) {
         case ENFILE: return "too many open files in system";
         case EMFILE: return "too many open files";
         case ENOTTY: return "inappropriate ioctl for device";
+        case ETXTBSY: return "text file busy";
         case EFBIG: return "file too large";
         case ENOSPC: return "no space left on device";
         case ESPIPE: return "illegal seek";

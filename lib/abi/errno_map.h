@@ -40,6 +40,7 @@ constexpr int errno_of(Error e) {
         case Error::CrossDevice: return EXDEV;
         case Error::IoError: return EIO;
         case Error::Permission: return EACCES;
+        case Error::TextBusy: return ETXTBSY;
     }
     // clang-format on
     return EINVAL;  // not an Error value at all

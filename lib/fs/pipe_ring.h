@@ -43,9 +43,14 @@ class PipeRing {
     }
 
     // Contiguous free bytes starting at the write position (at most `max`).
-    constexpr Span write_span(u32 max) {
-        const u32 at = nwrite_ % N;
-        return {data_ + at, min3(max, space(), N - at)};
+    constexpr Span write_span(u32 max) { return write_span_after(0, max); }
+    // The same `skip` free bytes further on: the second piece of a write
+    // whose first piece (skip bytes, copied, not yet committed) ended at
+    // the wrap, so both can be committed together.
+    constexpr Span write_span_after(u32 skip, u32 max) {
+        check(skip <= space());
+        const u32 at = (nwrite_ + skip) % N;
+        return {data_ + at, min3(max, space() - skip, N - at)};
     }
     constexpr void commit_write(u32 n) {
         check(n <= space());

@@ -62,9 +62,6 @@ struct PolicyConfig {
 };
 inline constexpr Time kMlfqBoostDefault = ~Time(0);
 
-// Index of weight 1024 in each table: the default level for new tasks.
-constexpr u8 default_level(WeightTable) { return 20; }
-
 // nice -20..19 -> index into kLinuxNiceWeight.
 constexpr u8 nice_to_index(int nice) {
     if (nice < -20) nice = -20;

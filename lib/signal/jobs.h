@@ -61,15 +61,35 @@ struct TtyFacts {
     bool foreground = false;   // the caller's group is the foreground group
     bool sig_dropped = false;  // the caller ignores or blocks the signal (or
                                // its default discards it)
+    bool orphaned = false;     // the caller's group is orphaned (below)
 };
 
 // A read of the console: only the foreground group reads; a process of
 // another session (it called setsid: no controlling terminal) reads as
-// any xv6 program does.
+// any xv6 program does. A background reader of an orphaned group is
+// refused (EIO) rather than stopped: nobody could continue it (POSIX).
 constexpr Access read_access(const TtyFacts& f) {
     if (!f.in_session || f.foreground) return Access::Allow;
-    return f.sig_dropped ? Access::Refuse : Access::Signal;
+    return f.sig_dropped || f.orphaned ? Access::Refuse : Access::Signal;
 }
+
+// POSIX's orphaned process group: no member has its parent in another
+// group of the same session, so no job-control shell can continue it. A
+// member whose parent is init does not count (init does no job control;
+// Linux's rule too): in quanta every process is in init's session. Does
+// this member keep its group from being orphaned?
+struct MemberFacts {
+    int pgid = 0, sid = 0;
+    bool parent_is_init = false;  // or the parent is the process now ending
+    int parent_pgid = 0, parent_sid = 0;
+};
+constexpr bool links_group(const MemberFacts& m) {
+    return !m.parent_is_init && m.parent_pgid != m.pgid && m.parent_sid == m.sid;
+}
+
+// The stop signals that come from the terminal, which a process of an
+// orphaned group takes no default stop for (POSIX: they are discarded).
+constexpr bool tty_stop(int s) { return s == sig::kTstp || s == sig::kTtin || s == sig::kTtou; }
 
 // tcsetpgrp: only from the console's session; a background caller is
 // stopped by SIGTTOU unless it ignores or blocks it (a shell taking the

@@ -44,9 +44,28 @@ constexpr int kMax = 31;  // signals are 1..kMax
 constexpr u64 kDfl = 0;
 constexpr u64 kIgn = 1;
 // sigaction flags (Linux's values).
+constexpr u64 kSaNocldstop = 1;  // on SIGCHLD: none for a child's stop or continue
 constexpr u64 kSaSiginfo = 4;
 constexpr u64 kSaRestart = 0x10000000;
 constexpr u64 kSaNodefer = 0x40000000;
+constexpr u64 kSaResethand = 0x80000000;  // back to SIG_DFL as the handler starts
+constexpr u64 kSaOnstack = 0x08000000;    // run on the alternate signal stack
+// sigaltstack (Linux's values).
+constexpr int kSsOnstack = 1;
+constexpr int kSsDisable = 2;
+constexpr u64 kMinSigStack = 2048;
+
+// Where a handler's frame goes below: the alternate stack's top if the
+// action asks for it (SA_ONSTACK), there is one (size > 0) and the thread
+// is not on it already (sp inside it: nested handlers stay there);
+// otherwise the thread's own sp.
+constexpr bool on_alt_stack(u64 sp, u64 alt_sp, u64 alt_size) {
+    return alt_size != 0 && sp > alt_sp && sp - alt_sp <= alt_size;
+}
+constexpr u64 frame_base(u64 sp, u64 flags, u64 alt_sp, u64 alt_size) {
+    if (!(flags & kSaOnstack) || alt_size == 0 || on_alt_stack(sp, alt_sp, alt_size)) return sp;
+    return alt_sp + alt_size;
+}
 // sigprocmask's how.
 enum : int { kBlock = 0, kUnblock = 1, kSetMask = 2 };
 

@@ -5,7 +5,9 @@ under -icount, on an image with build/user/_fptest added, and runs
 `fptest` (user/fptest.c): worker processes hold all 32 FP registers and
 fcsr live across preemptions and system calls and compute under their own
 rounding modes, while a checker forks (the child must see the parent's
-registers) and execs (the new image must start with FP zeroed). Asserts
+registers) and execs (the new image must start with FP zeroed); first the
+parent checks that a signal handler clobbering every FP register and fcsr
+leaves them as they were after sigreturn. Asserts
 `fptest: ok ...` with preemptions that actually happened (at least one per
 worker on 1 hart), the usage line, and a clean fsck. First, on the host:
 tools/check_kernel_fp.py, the kernel image's only FP instructions are

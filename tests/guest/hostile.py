@@ -11,7 +11,7 @@ guest cannot judge:
   - badsys: the console may report at most one unknown system call per
     clock tick (plus one);
   - conswrite: the 100 lines four processes wrote at once all arrive whole;
-  - oomhuge, oomrace, mmapoom: the console shows no `oom: killed` line (a refused
+  - oomhuge, oomrace, admitrace, mmapoom: the console shows no `oom: killed` line (a refused
     or impossible request kills nobody);
   - conskill, consshare: a marker line written during a 256 KiB write
     arrives whole and before half of it; nothing of the writer follows
@@ -55,12 +55,14 @@ import pexpect
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from qemu import BUILD, ROOT, Guest, make_known_image, relay_results  # noqa: E402
 
-FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "traceuser", "conskill", "consshare",
+FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "admitrace", "traceuser", "conskill", "consshare",
               "forkuser", "sbrkkill", "sbrkshared", "rmcwd", "dirrace", "renice", "badsys", "console", "conswrite", "pipeatomic"]
 # threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/threads.mk)
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
-FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom"]  # memory mappings (user/hostile_vm.c)
+# memory mappings and virtual memory (user/hostile_vm.c); also run on 8 harts (mk/vm.mk)
+FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom", "copyrace", "cowbomb", "touchall", "mmaptrunc", "lockorder"]
+FOREGROUND += ["sigforge", "sigstorm", "sigstoplock", "sigstoppipe", "sigkillstopped", "sigperm"]  # user/hostile_sig.c
 
 
 class Panic(Exception):
@@ -124,7 +126,7 @@ def run_foreground(g, test, tag):
         ticks = int(m.group(1)) if m else 0
         check(m is not None and 1 <= reports <= ticks + 2, "hostile-badsys-ratelimit-%s" % tag,
               "%d console reports in %d ticks" % (reports, ticks))
-    if test in ("oomhuge", "oomrace", "mmapoom"):
+    if test in ("oomhuge", "oomrace", "admitrace", "mmapoom"):
         check("oom: killed" not in out, "hostile-%s-nokill-%s" % (test, tag),
               "the out-of-memory rule killed somebody: %r" % re.findall(r"oom: killed[^\n]*", out))
     if test in ("conskill", "consshare"):

@@ -15,46 +15,35 @@ showing a `p` type, a pipeline through a FIFO, rm), the shell still
 answering, and fsck finding the disk clean once QEMU is killed.
 """
 import re
-import sys
 
-from qemu import Guest, end_guest, judge_program, no_prompt, report
+from qemu import Suite
+
+suite = Suite("ipc")
 
 
 def shell_view(g, harts):
     sfx = "-%dharts" % harts
     out = g.run("mkfifo /shf", timeout=30)
-    report(out.strip() == "", "ipc-mkfifo" + sfx, repr(out))
+    suite.check(out.strip() == "", "ipc-mkfifo" + sfx, repr(out))
     out = g.run("ls -l /shf", timeout=30)
-    report(re.search(r"^prw-r--r-- +1 root +root +0 shf$", out, re.M) is not None, "ipc-ls-l-fifo" + sfx, repr(out))
+    suite.check(re.search(r"^prw-r--r-- +1 root +root +0 shf$", out, re.M) is not None, "ipc-ls-l-fifo" + sfx, repr(out))
     out = g.run("ls /shf", timeout=30)
-    report(re.search(r"^shf +4 \d+ 0$", out, re.M) is not None, "ipc-ls-type4" + sfx, repr(out))
+    suite.check(re.search(r"^shf +4 \d+ 0$", out, re.M) is not None, "ipc-ls-type4" + sfx, repr(out))
     out = g.run("mkfifo /shf", timeout=30)
-    report("mkfifo: cannot create /shf" in out, "ipc-mkfifo-exists" + sfx, repr(out))
+    suite.check("mkfifo: cannot create /shf" in out, "ipc-mkfifo-exists" + sfx, repr(out))
     # A writer in the background, a reader in the foreground: each open
     # waits for the other, and cat ends at the writer's close.
     out = g.run("echo through the fifo > /shf & cat /shf", timeout=60)
-    report("through the fifo" in out, "ipc-shell-fifo-pipeline" + sfx, repr(out))
+    suite.check("through the fifo" in out, "ipc-shell-fifo-pipeline" + sfx, repr(out))
     out = g.run("rm /shf; ls /shf", timeout=30)
-    report("shf" in out and "cannot" in out, "ipc-rm-fifo" + sfx, repr(out))
-
-
-def run(harts):
-    with Guest(cpus=harts, timeout=60, icount=3) as g:
-        try:
-            g.boot()
-            out = g.run("ipctest", timeout=600)
-            shell_view(g, harts)
-            after = g.run("echo alive", timeout=30)
-        except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            return no_prompt(g, "ipc", harts, e)
-        judge_program(out, "ipctest", "ipc", harts)
-        end_guest(g, after, "ipc", harts)
+    suite.check("shf" in out and "cannot" in out, "ipc-rm-fifo" + sfx, repr(out))
 
 
 def main():
-    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
-    for h in harts:
-        run(h)
+    for harts in suite.harts():
+        with suite.boot(harts, timeout=60, icount=3) as g:
+            suite.program(g.run("ipctest", timeout=600), "ipctest", harts)
+            shell_view(g, harts)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ error-injecting block driver (tests/guest/hostile.py's I/O-error test).
 `swap_mb` attaches a zero-filled swap disk of that many MiB in virtio-mmio
 slot 2 (kernel/dev/swap_disk.cc; `make qemu SWAP=MB` does the same).
 """
+import contextlib
 import os
 import re
 import shutil
@@ -86,6 +87,12 @@ class Guest:
                                    codec_errors="replace")
         self.log = []
         self.boot_seconds = None
+        # Everything the console printed, whatever consumed it (a test's own
+        # child.expect() adds nothing to self.log): kept in
+        # $(BUILD)/test-logs when a verdict of this guest's life failed.
+        self.transcript = open(os.path.join(self.tmpdir, "console.txt"), "w", encoding="utf-8")
+        self.child.logfile_read = self.transcript
+        self.failures_before = _failures[0]
 
     def wait_prompt(self, timeout=None):
         self.child.expect(PROMPT, timeout=timeout)
@@ -125,11 +132,24 @@ class Guest:
             p.stdout += "\n(image kept as %s)" % kept
         return p.returncode == 0, p.stdout
 
+    def tail(self, n=800):
+        """The last n characters the console printed."""
+        self.transcript.flush()
+        with open(self.transcript.name, encoding="utf-8", errors="replace") as f:
+            return f.read()[-n:]
+
     def close(self):
         try:
             if self.child.isalive():
                 self.child.terminate(force=True)
         finally:
+            self.transcript.close()
+            if _failures[0] != self.failures_before:  # keep the evidence of a failure
+                logs = os.path.join(BUILD, "test-logs")
+                os.makedirs(logs, exist_ok=True)
+                kept = os.path.join(logs, "console-%d.txt" % int(time.time() * 1000))
+                shutil.copyfile(self.transcript.name, kept)
+                print("(the console transcript is kept as %s)" % kept)
             shutil.rmtree(self.tmpdir, ignore_errors=True)
 
     def __enter__(self):
@@ -157,15 +177,20 @@ def relay_results(out, prefix, tag, context=40):
             print("  | " + ln)
 
 
+_failures = [0]  # FAIL verdicts so far: a guest closed after a new one keeps its transcript
+
+
 def report(ok, name, detail=""):
     """One verdict line: `PASS name`, or `FAIL name: detail`."""
+    if not ok:
+        _failures[0] += 1
     print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, detail)))
 
 
 def no_prompt(g, prefix, harts, e):
     """The verdict when a suite's command got no prompt back."""
     report(False, "%s-%dharts" % (prefix, harts),
-           "no prompt (%s); console ends %r" % (type(e).__name__, "".join(g.log)[-800:]))
+           "no prompt (%s); console ends %r" % (type(e).__name__, g.tail(800)))
 
 
 def judge_program(out, program, prefix, harts):
@@ -186,6 +211,76 @@ def end_guest(g, after, prefix, harts):
     report("alive" in after, "%s-shell-%dharts" % (prefix, harts), "the shell does not answer (%r)" % after)
     clean, fsck = g.stop_and_fsck()
     report(clean, "%s-fsck-%dharts" % (prefix, harts), fsck.replace("\n", " | "))
+
+
+class Suite:
+    """What every in-guest suite does around its own checks, written once:
+
+        suite = Suite("ipc")                        # verdicts ipc-...
+        for harts in suite.harts():                 # the command line's, else 1 3 8
+            with suite.boot(harts, icount=3) as g:  # Guest(cpus=harts, ...), booted
+                out = g.run("ipctest", timeout=600)
+                suite.program(out, "ipctest", harts)
+                suite.check("x" in out, "ipc-x-%dharts" % harts, repr(out))
+
+    When the block ends, `echo alive` must still get an answer (verdict
+    NAME-shell-TAG) and, QEMU killed, the host fsck must find the disk
+    clean (NAME-fsck-TAG; a damaged image is kept, see Guest.stop_and_fsck).
+    A command in the block that gets no prompt back, or any other exception,
+    ends the boot with one verdict instead, FAIL NAME-TAG, and the console's
+    tail (a guest that does not boot is stopped at once, so the block's
+    first command fails and the verdict says "at boot"). TAG is "Nharts"
+    unless given; alive=False and fsck=False leave
+    out those two checks, and fsck_ok(report) can ask more of fsck's report
+    than a clean exit (usertests: no orphan left)."""
+
+    def __init__(self, name, harts=(1, 3, 8)):
+        self.name = name
+        self.default_harts = list(harts)
+
+    def harts(self, args=None):
+        """The hart counts given on the command line, else the default."""
+        given = [int(a) for a in (sys.argv[1:] if args is None else args)]
+        return given or self.default_harts
+
+    def check(self, ok, test, detail="", show=False):
+        """One verdict: PASS test (with detail when show), or FAIL test: detail."""
+        if ok and show and detail:
+            print("PASS %s %s" % (test, detail))
+        else:
+            report(ok, test, detail)
+        sys.stdout.flush()
+
+    def program(self, out, program, harts, prefix=None):
+        """An in-guest test program's verdicts (judge_program): its PASS/FAIL
+        lines as PREFIX-name-Nharts, no panic, and its summary line."""
+        judge_program(out, program, prefix or self.name, harts)
+
+    @contextlib.contextmanager
+    def boot(self, harts, tag=None, alive=True, fsck=True, fsck_ok=None, boot_timeout=30, **guest_args):
+        tag = tag or "%dharts" % harts
+        with Guest(cpus=harts, **guest_args) as g:
+            where = ""
+            try:
+                g.boot(timeout=boot_timeout)
+            except Exception:  # noqa: BLE001 - the block's first command then fails at once
+                where = " at boot"
+                g.child.terminate(force=True)
+            try:
+                yield g
+                after = g.run("echo alive", timeout=60) if alive else ""
+            except Exception as e:  # noqa: BLE001 - any failure to get a prompt ends this boot
+                console = "".join(g.log) + (g.child.before if isinstance(g.child.before, str) else "")
+                why = ("no prompt%s (%s)" % (where, type(e).__name__) if isinstance(e, (pexpect.TIMEOUT, pexpect.EOF))
+                       else "%s: %s" % (type(e).__name__, e))
+                self.check(False, "%s-%s" % (self.name, tag), "%s; console ends %r" % (why, console[-800:]))
+                return
+            if alive:
+                self.check("alive" in after, "%s-shell-%s" % (self.name, tag), "the shell does not answer (%r)" % after)
+            if fsck:
+                clean, said = g.stop_and_fsck()
+                ok = clean and (fsck_ok is None or fsck_ok(said))
+                self.check(ok, "%s-fsck-%s" % (self.name, tag), said.replace("\n", " | ")[-2000:])
 
 
 def run_cases(guest, cases, suffix="", timeout=30):

@@ -21,6 +21,11 @@ toucher) and `vmstat` (SYS_vmstat):
   - several harts faulting the same swapped pages: `mem -t 4 22` writes
     22 MiB, then 4 threads read all of it back at once, 8 pages apart
     (they meet on every page), and every word is right;
+  - system calls copying swapped pages: `mem -s 22` writes 22 MiB, then
+    write()s all of it into a pipe (a child checks every word) and 256
+    KiB of it to a file, read back elsewhere: all arrive (before the
+    pipe's copies faulted swapped pages in with its lock dropped, a pipe
+    write from a swapped page failed with EFAULT);
   - a kill during page-out and page-in: `mem -k 24 20` kills a child
     touching 24 MiB for ever; its pages and slots must all come back
     (free less swap used as before: the parent's own pages may have gone
@@ -132,6 +137,10 @@ def run(harts, policy=None):
                 c = COUNTS.search(out)
                 report("mem: 4 threads read 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
                        "%s-threads-%s" % (prefix, tag), repr(out[-400:]))
+                out = g.run("vmstat mem -s 22", timeout=600)
+                c = COUNTS.search(out)
+                report("mem: syscalls over 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
+                       "%s-syscalls-%s" % (prefix, tag), repr(out[-400:]))
                 out = g.run("mem -k 24 20", timeout=600)
                 # The parent's own pages may go to swap meanwhile (a frame
                 # freed, a slot used): free less swap used must be as before.

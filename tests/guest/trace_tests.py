@@ -14,8 +14,9 @@ statistics:
     between; both count completed runs only);
   - the replay file has a line for each hog.
 It also checks the control program's errors (stop when not tracing, dump
-while tracing, a bad -b), and runs docs/tracing.md's quick start as written
-(its `make trace CMD=...` line with mk/trace.mk's defaults): it must drop no
+while tracing, a bad -b), that `obs trace` is `trace` (one inode, two
+names), and runs docs/tracing.md's quick start as written
+(its `make trace CMD=...` line with mk/obs.mk's defaults): it must drop no
 record. One `PASS name` / `FAIL name: why` line per check.
 """
 import os
@@ -118,6 +119,10 @@ def main():
         g.boot()
         out = g.run("trace stop")
         report("not tracing" in out, "trace-stop-when-off", out.strip())
+        out = g.run("obs trace stop; obs -h; ls trace; ls obs")
+        names = {f[0]: f[2] for f in (l.split() for l in out.splitlines()) if len(f) >= 4 and f[0] in ("trace", "obs")}
+        report("not tracing" in out and "usage: obs trace" in out and len(names) == 2 and names["trace"] == names["obs"],
+               "obs-trace-is-trace", out.strip())
         out = g.run("trace start -b 3")
         report(out.startswith("usage:"), "trace-bad-size", out.strip())
         out = g.run("trace start -b 512")
@@ -150,8 +155,8 @@ def main():
 
 
 def make_default(var):
-    """VAR's default in mk/trace.mk (`VAR ?= value`)."""
-    m = re.search(r"^%s \?= *(.*)$" % var, open(os.path.join(ROOT, "mk", "trace.mk")).read(), re.M)
+    """VAR's default in mk/obs.mk (`VAR ?= value`)."""
+    m = re.search(r"^%s \?= *(.*)$" % var, open(os.path.join(ROOT, "mk", "obs.mk")).read(), re.M)
     return m.group(1).strip() if m else ""
 
 
@@ -167,7 +172,7 @@ def quick_start():
     words = dict(w.split("=", 1) for w in shlex.split(m.group(1)))
     kb, icount = words.get("TRACE_KB", make_default("TRACE_KB")), words.get("TRACE_ICOUNT", make_default("TRACE_ICOUNT"))
     with tempfile.TemporaryDirectory(prefix="quanta-trace-") as out:
-        cmd = [sys.executable, os.path.join(ROOT, "tools", "trace_run.py"), "--cmd", words["CMD"], "--cpus", "3",
+        cmd = [sys.executable, os.path.join(ROOT, "tools", "obs_run.py"), "trace", "--cmd", words["CMD"], "--cpus", "3",
                "--kb", kb, "--out", out] + (["--icount", icount] if icount else [])
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
                            timeout=600)

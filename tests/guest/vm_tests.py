@@ -40,11 +40,12 @@ KILL_LINES = [
 
 def check_mmaptest(out, harts):
     judge_program(out, "mmaptest", "vm-mmap", harts)
-    for what, cause, kind in (("read-only", "protection", "write"), ("unmapped", "unmapped address", "read")):
+    for what, cause, kind in (("read-only", "protection", "write"), ("unmapped", "unmapped address", "read"),
+                              ("past the end", "past end of file", "read")):
         m = re.search(r"mmaptest: %s at (0x[0-9a-f]+)" % what, out)
         ok = m is not None and re.search(r"pid \d+ \(mmaptest\): page fault: %s at %s \(%s\), scause=.*: killed"
                                          % (kind, m.group(1), re.escape(cause)), out) is not None
-        print("%s vm-mmap-killmsg-%s-%dharts%s" % ("PASS" if ok else "FAIL", what, harts,
+        print("%s vm-mmap-killmsg-%s-%dharts%s" % ("PASS" if ok else "FAIL", what.replace(" ", "-"), harts,
                                                   "" if ok else ": no kill line for %s" % what))
     ok = re.search(r"pid \d+ \(mmaptest\): page fault: write at 0x[0-9a-f]+ \(stack guard page\)", out) is not None
     print("%s vm-mmap-killmsg-stack-limit-%dharts%s" % ("PASS" if ok else "FAIL", harts,

@@ -17,7 +17,7 @@ using q::Error;
 namespace {
 
 // The last Error in lib/result.h; every value up to it is an Error.
-constexpr Error kLastError = Error::Permission;
+constexpr Error kLastError = Error::TextBusy;
 
 TEST(AbiErrno, LinuxNumbers) {
     EXPECT_EQ(EPERM, 1);
@@ -38,6 +38,7 @@ TEST(AbiErrno, LinuxNumbers) {
     EXPECT_EQ(EISDIR, 21);
     EXPECT_EQ(EINVAL, 22);
     EXPECT_EQ(ENFILE, 23);
+    EXPECT_EQ(ETXTBSY, 26);  // Linux's: a running program's file opened to write
     EXPECT_EQ(EMFILE, 24);
     EXPECT_EQ(EFBIG, 27);
     EXPECT_EQ(ENOSPC, 28);
@@ -62,6 +63,7 @@ TEST(AbiErrno, EveryErrorHasItsOwnNumber) {
 TEST(AbiErrno, TheMapUsersSee) {
     EXPECT_EQ(errno_of(Error::NotFound), ENOENT);
     EXPECT_EQ(errno_of(Error::Permission), EACCES);
+    EXPECT_EQ(errno_of(Error::TextBusy), ETXTBSY);
     EXPECT_EQ(errno_of(Error::BadFd), EBADF);
     EXPECT_EQ(errno_of(Error::BadAddress), EFAULT);
     EXPECT_EQ(errno_of(Error::Exists), EEXIST);

@@ -5,7 +5,8 @@
 // class (empty, one block, all direct blocks, into the indirect block, the
 // largest file), subdirectories and link counts, the bitmap, and every
 // error: name too long, duplicate name, file too big, out of inodes, out of
-// blocks; then the binary's naming rule ('_' dropped) and exit statuses.
+// blocks; then the binary's naming rule ('_' dropped), symbolic links as
+// hard links, and exit statuses.
 #include <gtest/gtest.h>
 
 #include "tests/host/fs_util.h"
@@ -214,6 +215,35 @@ TEST_F(FsMkfsBinary, AddsAccountsHomeAndTmp) {
     EXPECT_EQ(tmpdir.mode, 01777);
     EXPECT_EQ(tmpdir.uid, 0u);
     EXPECT_EQ(img.inode(sb, fs::kRootInode).mode, 0755);
+    EXPECT_TRUE(check_image(img).clean());
+}
+
+// A FILE that is a symbolic link to another FILE given is a second name of
+// that file's inode (build/user/_trace -> _obs); a link to a file not given
+// is copied.
+TEST_F(FsMkfsBinary, SymbolicLinkToAGivenFileIsAHardLink) {
+    const auto a = pattern(3000, 4), c = pattern(20, 5);
+    const std::string prog = tmp.file("_prog", a), outside = tmp.file("outside", c);
+    const std::string alias = tmp.path() + "/_alias", copy = tmp.path() + "/_copy";
+    ASSERT_EQ(symlink("_prog", alias.c_str()), 0);
+    ASSERT_EQ(symlink(outside.c_str(), copy.c_str()), 0);
+    const std::string img_path = tmp.path() + "/fs.img";
+    const RunResult r = run(std::string(Q_MKFS_PATH) + " " + img_path + " " + alias + " " + copy + " " + prog);
+    ASSERT_EQ(r.status, 0) << r.output;
+    Image img;
+    std::string err;
+    ASSERT_TRUE(img.load(img_path, &err)) << err;
+    const fs::SuperBlock sb = img.superblock();
+    const u32 p = lookup(img, fs::kRootInode, "prog");
+    ASSERT_NE(p, 0u);
+    EXPECT_EQ(lookup(img, fs::kRootInode, "alias"), p);
+    EXPECT_EQ(img.inode(sb, p).nlink, 2);
+    EXPECT_EQ(img.read_file(img.inode(sb, p)), a);
+    const u32 cp = lookup(img, fs::kRootInode, "copy");
+    ASSERT_NE(cp, 0u);
+    EXPECT_NE(cp, p);
+    EXPECT_EQ(img.inode(sb, cp).nlink, 1);
+    EXPECT_EQ(img.read_file(img.inode(sb, cp)), c);
     EXPECT_TRUE(check_image(img).clean());
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kernel/fs/fs.h"
+#include "kernel/fs/testing.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/syscall.h"
 #include "lib/fs/bcache_policy.h"
@@ -180,7 +181,7 @@ TEST_F(KfsBcache, NeverGivesBackAHeldBlock) {
         EXPECT_EQ(held.data()[0], first);
         for (void* p : hog) kfree(p);
     }
-    EXPECT_EQ(bcache_give_back(~0ull), u64(bcache::kSlabPages));  // released: it goes too
+    EXPECT_EQ(kfs_give_back(~0ull), u64(bcache::kSlabPages));  // released: it goes too
     EXPECT_EQ(stat_now().pages, 0u);
 }
 
@@ -271,7 +272,7 @@ TEST_F(KfsBcache, GivesTheColdestSlabBackFirst) {
     };
     touch_hot();
     const u64 reads = g_env.stats.blocks_read;
-    EXPECT_EQ(bcache_give_back(1), u64(bcache::kSlabPages));  // one slab is enough
+    EXPECT_EQ(kfs_give_back(1), u64(bcache::kSlabPages));  // one slab is enough
     touch_hot();
     EXPECT_EQ(g_env.stats.blocks_read, reads) << "recently read blocks were given back before colder ones";
     read_big();

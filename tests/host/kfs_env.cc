@@ -13,8 +13,10 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/mm/kalloc.h"
+#include "kernel/mm/pcache.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
+#include "kernel/proc/runqueue.h"
 #include "kernel/sync/sleeplock.h"
 #include "kernel/sync/spinlock.h"
 #include "kernel/syscall.h"
@@ -110,6 +112,9 @@ Status copy_in(u64*, void* dst, UserAddr src, u64 len) {
     std::memmove(dst, reinterpret_cast<const void*>(src.raw()), len);
     return {};
 }
+// No page is ever left for later here: every host address is there.
+bool vm_fault_later() { return false; }
+bool vm_fault_later(LockGuard&) { return false; }
 Status either_copyout(bool user_dst, u64 dst, const void* src, u64 len) {
     if (user_dst) return copy_out(nullptr, UserAddr(dst), src, len);
     std::memmove(reinterpret_cast<void*>(dst), src, len);
@@ -180,6 +185,15 @@ u64 kalloc_pool_pages() { return g_env.pages_out >= g_env.pool_pages ? 0 : g_env
 u64 kalloc_total_pages() { return g_env.pool_pages; }
 u64 kalloc_free_pages() { return kalloc_pool_pages() + (g_lender ? g_lender->borrowed() : 0); }
 void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
+// kernel/stats.cc's rqstat: no run queues here.
+bool rq_stat(int, RqStat&) { return false; }
+
+// The page cache (kernel/mm/pcache.h) is the kernel's: on the host no page
+// is ever cached, so writes have nothing to copy into and reads take the
+// disk's blocks.
+void pcache_wrote(const Inode*, u32, const void*, u32) {}
+bool pcache_read(const Inode*, u32, bool, u64, u32, Status*) { return false; }
+void pcache_truncate(const Inode*, u32) {}
 
 Status disk_rw(Buf* b, bool write) {
     g_env.stats.round_trips++;
@@ -206,6 +220,8 @@ DiskStats disk_stats() { return g_env.stats; }
 }  // namespace q
 
 using namespace q;
+
+u64 kfs_give_back(u64 pages) { return g_lender ? g_lender->give_back(pages) : 0; }
 
 std::vector<u8> kfs_mkfs(u32 blocks, u32 inodes) {
     std::vector<u8> img(usize(blocks) * fs::kBlockSize, 0);

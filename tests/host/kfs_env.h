@@ -21,7 +21,7 @@
 struct KfsEnv {
     std::vector<q::u8> disk;         // the live image
     std::vector<q::u8> crash_image;  // the image as of the crash point
-    long writes = 0;                 // block writes since reset_counts()
+    long writes = 0;                 // block writes since kfs_boot()
     long crash_after = -1;           // freeze crash_image after this many writes
     long fail_writes_from = -1;      // a dead disk: write attempts from this one on fail (IoError)
     long write_attempts = 0;         // counted only while fail_writes_from >= 0
@@ -46,3 +46,6 @@ void kfs_boot(const std::vector<q::u8>& image);
 // Set syscall arguments (pointers or integers).
 void kfs_args(q::u64 a0 = 0, q::u64 a1 = 0, q::u64 a2 = 0);
 q::u64 kfs_ptr(const void* p);
+// Ask the registered Lender (the buffer cache) for `pages` pages back, as
+// the kernel's kalloc does when it runs dry; the pages it freed.
+q::u64 kfs_give_back(q::u64 pages);

@@ -13,10 +13,15 @@
 #include <vector>
 
 #include "kernel/fs/fs.h"
+#include "kernel/fs/testing.h"
 #include "lib/fs/layout.h"
 #include "tests/host/kfs_calls.h"
 #include "tests/host/kfs_env.h"
 #include "tools/fscheck.h"
+
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace kfs_orphan_test {
 
 using namespace q;
 using namespace kfs_calls;
@@ -284,3 +289,5 @@ TEST(KfsOrphanCrash, EveryCrashPointChecksCleanAndBootsClean) {
 }
 
 }  // namespace
+
+}  // namespace kfs_orphan_test

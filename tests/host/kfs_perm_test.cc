@@ -25,6 +25,10 @@ namespace uabi {
 #include "lib/fs/perm.h"
 #include "tests/host/kfs_env.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace kfs_perm_test {
+
 using namespace q;
 using uabi::mode_string;
 using uabi::pw_parse;
@@ -375,3 +379,5 @@ TEST_F(KfsPerm, OwnerAndModeSurviveARemount) {
 }
 
 }  // namespace
+
+}  // namespace kfs_perm_test

@@ -58,6 +58,24 @@ TEST(KfsPipeRing, SpansStopAtTheWrap) {
     EXPECT_EQ(s.data[0], 'z');
 }
 
+TEST(KfsPipeRing, SecondPieceBeforeTheFirstIsCommitted) {
+    Ring r;
+    r.reset_counters(5);  // write position 5: 3 bytes to the wrap
+    auto a = r.write_span(7);
+    ASSERT_EQ(a.len, 3u);
+    std::memcpy(a.data, "abc", 3);
+    auto b = r.write_span_after(a.len, 7 - a.len);
+    ASSERT_EQ(b.len, 4u);  // from index 0
+    std::memcpy(b.data, "defg", 4);
+    EXPECT_TRUE(r.empty());  // nothing committed yet
+    r.commit_write(a.len + b.len);
+    EXPECT_EQ(r.write_span_after(0, 100).len, 1u);
+    EXPECT_EQ(r.write_span_after(1, 100).len, 0u);  // the ring is full after that byte
+    char got[8] = {};
+    for (int i = 0; i < 7; i++) ASSERT_TRUE(r.pop(reinterpret_cast<q::u8&>(got[i])));
+    EXPECT_STREQ(got, "abcdefg");
+}
+
 // Writes of at most N bytes go in whole: a writer that started nothing
 // waits for room for all of it; a longer write takes what room there is.
 TEST(KfsPipeRing, ShortWritesWaitForRoomForAllOfThem) {

@@ -19,6 +19,10 @@
 #include "tests/host/kfs_env.h"
 #include "tools/fscheck.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace kfs_stack_test {
+
 using namespace q;
 using namespace kfs_calls;
 
@@ -657,3 +661,5 @@ TEST(KfsIoError, FailedWritesLeaveAConsistentReadOnlySystem) {
         EXPECT_EQ(slurp("after"), "ok");
     }
 }
+
+}  // namespace kfs_stack_test

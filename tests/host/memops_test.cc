@@ -16,7 +16,8 @@ using q::usize;
 
 namespace {
 
-constexpr usize kLens[] = {0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 39, 40, 63, 64, 65, 100, 255, 4096};
+constexpr usize kLens[] = {0,  1,  2,  7,  8,  9,   15,  16,  17,  31,  32,  33,
+                           39, 40, 63, 64, 65, 100, 127, 128, 129, 167, 255, 4096};
 constexpr usize kMax = 4096 + 16;  // the longest length plus the largest offset
 
 std::vector<u8> pattern(usize n, unsigned seed) {

@@ -6,8 +6,13 @@
 
 #include "lib/oom.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace oom_rule_test {
+
 using q::u64;
 using q::oom::admit;
+using q::oom::admit_promise;
 using q::oom::beats;
 using q::oom::Candidate;
 using q::oom::exhausted;
@@ -32,6 +37,33 @@ TEST(OomRule, MoreThanFreeIsShortAndAtMostFreeIsAdmitted) {
     EXPECT_EQ(admit(100, 100, 100, kRam), Verdict::Admit);
     EXPECT_EQ(admit(0, 5, 0, kRam), Verdict::Admit);
     EXPECT_EQ(admit(kRam, kRam, kRam, kRam), Verdict::Admit);
+}
+
+// The allocator's form (kalloc_admit_reserve): what is free is what backs
+// promises less what is promised.
+TEST(OomRule, APromiseIsAdmittedAgainstWhatIsNotPromisedYet) {
+    EXPECT_EQ(admit_promise(100, 100, 500, 400, kRam), Verdict::Admit);
+    EXPECT_EQ(admit_promise(101, 101, 500, 400, kRam), Verdict::Short);
+    EXPECT_EQ(admit_promise(0, 0, 500, 500, kRam), Verdict::Admit);
+    EXPECT_EQ(admit_promise(kRam + 1, kRam + 1, kRam, 0, kRam), Verdict::Impossible);
+}
+
+// Two promises of 60% each, admitted one after the other against the same
+// memory (as under kalloc's lock): the second sees the first's promise.
+TEST(OomRule, TwoPromisesOfTheSamePagesAreNotBothAdmitted) {
+    const u64 have = 31000, want = have * 3 / 5;
+    u64 promised = 0;
+    ASSERT_EQ(admit_promise(want, want, have, promised, kRam), Verdict::Admit);
+    promised += want;
+    EXPECT_EQ(admit_promise(want, want, have, promised, kRam), Verdict::Short);
+}
+
+// More promised than backed (a fork's copy-on-write pages, promised as it
+// went): nothing more, not even a promise of 0 pages, until it is undone.
+TEST(OomRule, NothingIsAdmittedWhileOverPromised) {
+    EXPECT_EQ(admit_promise(0, 10, 500, 501, kRam), Verdict::Short);
+    EXPECT_EQ(admit_promise(1, 10, 500, 501, kRam), Verdict::Short);
+    EXPECT_EQ(admit_promise(0, 10, 500, 500, kRam), Verdict::Admit);
 }
 
 TEST(OomRule, ExhaustedOnlyBelowTheLowWatermark) {
@@ -73,3 +105,5 @@ TEST(OomRule, RealUidCountsAsForKill) {
 }
 
 }  // namespace
+
+}  // namespace oom_rule_test

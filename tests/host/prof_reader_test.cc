@@ -1,6 +1,6 @@
 // tests/host/prof_reader_test.cc - the host side of the sampling profiler.
 //
-// Builds dumps in memory in the kernel's format (lib/prof/format.h) and a
+// Builds dumps in memory in the kernel's format (lib/obs/format.h) and a
 // small ELF file with a symbol table, and checks: a valid dump parses; each
 // kind of bad dump (truncated, trailing bytes, bad magic, other version,
 // impossible counts, bad samples) is refused with its own message; random
@@ -19,8 +19,9 @@
 #include <random>
 #include <string>
 
-#include "tools/fsbuild.h"
-#include "tools/prof_reader.h"
+#include "tests/host/obs_test_util.h"
+#include "tools/obs_reader.h"
+#include "tools/symbols.h"
 
 namespace {
 
@@ -56,7 +57,8 @@ std::vector<std::vector<Sample>> sample_set() {
 
 std::vector<u8> dump(const std::vector<std::vector<Sample>>& harts) {
     DumpHeader h{};
-    h.magic = prof::kMagic;
+    h.magic = obs::kMagic;
+    h.kind = static_cast<u16>(obs::Kind::Profile);
     h.version = prof::kVersion;
     h.header_size = sizeof(DumpHeader);
     h.record_size = sizeof(Sample);
@@ -278,13 +280,8 @@ TEST(ProfImage, FindsAndJoinsParts) {
     for (int i = 0; i < 300; i++) harts[1].push_back(smp(1, 4, "benchos", prof::Mode::User, 0x2000 + i));
     const std::vector<u8> bytes = dump(harts);
     ASSERT_GT(bytes.size(), 4096u);
-    Builder b;
+    const Image img = test::image_with_parts("p.dat", bytes);
     std::string err;
-    u32 inum;
-    ASSERT_TRUE(b.add_file(b.root(), "p.dat", bytes.data(), 4096, &inum, &err)) << err;
-    ASSERT_TRUE(b.add_file(b.root(), "p.dat.1", bytes.data() + 4096, bytes.size() - 4096, &inum, &err)) << err;
-    ASSERT_TRUE(b.add_file(b.root(), "half.dat", bytes.data(), 4096, &inum, &err)) << err;
-    const Image img = b.finish();
     std::vector<u8> got;
     ASSERT_TRUE(read_prof_from_image(img, "/p.dat", &got, &err)) << err;
     EXPECT_EQ(got, bytes);
@@ -294,23 +291,8 @@ TEST(ProfImage, FindsAndJoinsParts) {
     EXPECT_EQ(err, "no prof dump /prof.dat in the image (run `prof dump /prof.dat`)");
 }
 
-int run(const std::string& cmd, std::string* out) {
-    std::FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    char buf[4096];
-    out->clear();
-    while (size_t n = std::fread(buf, 1, sizeof(buf), p)) out->append(buf, n);
-    const int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-std::string temp_file(const std::vector<u8>& bytes) {
-    char path[] = "/tmp/qprof-test-XXXXXX";
-    const int fd = mkstemp(path);
-    EXPECT_GE(fd, 0);
-    EXPECT_EQ(write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
-    close(fd);
-    return path;
-}
+using test::run;
+using test::temp_file;
 
 TEST(Qprof, FlatProfileFoldedStacksAndErrors) {
     const std::string elf = temp_file(mini_elf());

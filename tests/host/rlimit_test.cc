@@ -6,6 +6,10 @@
 
 #include "lib/rlimit.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace rlimit_test {
+
 using q::perm::Cred;
 using q::rlimit::kDefaultNproc;
 using q::rlimit::kInfinity;
@@ -55,3 +59,5 @@ TEST(Rlimit, SetrlimitRaisesMaxOnlyForRoot) {
 }
 
 }  // namespace
+
+}  // namespace rlimit_test

@@ -9,6 +9,10 @@
 #include "lib/sched/eevdf.h"
 #include "tests/host/sched_test_util.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace sched_wake_place_test {
+
 using namespace qt;
 
 namespace {
@@ -99,3 +103,5 @@ TEST(SchedWakePlace, LeadIsPicksChoiceAndPullBeats) {
     EXPECT_TRUE(pull_beats(l, ineligible));
     EXPECT_FALSE(pull_beats(ineligible, Lead{}));
 }
+
+}  // namespace sched_wake_place_test

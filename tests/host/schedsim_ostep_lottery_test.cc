@@ -20,6 +20,10 @@
 #include "sim/ostep.h"
 #include "tests/host/schedsim_ostep_util.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace schedsim_ostep_lottery_test {
+
 namespace {
 
 using schedsim::test::Ran;
@@ -217,3 +221,5 @@ TEST(OstepLottery, Unfairness) {
     }
     EXPECT_GT(rows[4][4], 0.95);  // long jobs: lottery is nearly fair
 }
+
+}  // namespace schedsim_ostep_lottery_test

@@ -20,6 +20,10 @@
 #include "sim/ostep.h"
 #include "tests/host/schedsim_ostep_util.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace schedsim_ostep_multi_test {
+
 namespace {
 
 using schedsim::test::Ran;
@@ -274,3 +278,5 @@ TEST(OstepMulti, BadInputIsOneErrorLine) {
     EXPECT_EQ(h.status, 0);
     EXPECT_NE(h.out.find("usage: schedsim ostep multi"), std::string::npos);
 }
+
+}  // namespace schedsim_ostep_multi_test

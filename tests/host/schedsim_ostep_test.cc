@@ -18,6 +18,10 @@
 #include "sim/ostep.h"
 #include "tests/host/schedsim_ostep_util.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace schedsim_ostep_test {
+
 namespace {
 
 using schedsim::test::Ran;
@@ -480,3 +484,5 @@ TEST(OstepMlfq, RandomJobsAndBadInput) {
         EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
     }
 }
+
+}  // namespace schedsim_ostep_test

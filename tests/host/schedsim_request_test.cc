@@ -15,6 +15,10 @@
 
 #include "tests/host/schedsim_test_util.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace schedsim_request_test {
+
 using namespace schedsim;
 namespace qs = q::sched;
 
@@ -86,3 +90,5 @@ TEST(SchedsimRequest, FilesTakeRequest) {
         EXPECT_THROW(load_workload(c), std::runtime_error) << bad;
     }
 }
+
+}  // namespace schedsim_request_test

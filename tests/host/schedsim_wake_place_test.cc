@@ -12,6 +12,10 @@
 
 #include "tests/host/schedsim_test_util.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace schedsim_wake_place_test {
+
 using namespace schedsim;
 namespace qs = q::sched;
 
@@ -55,3 +59,5 @@ TEST(SchedsimWakePlace, PerCpuServesWokenWorkersAsSoonAsSingle) {
         }
     }
 }
+
+}  // namespace schedsim_wake_place_test

@@ -72,3 +72,33 @@ TEST(SignalJobs, ConsoleSignals) {
     EXPECT_EQ(jobs::console_signal('a'), 0);
     EXPECT_EQ(jobs::console_signal('\x04'), 0);  // ^D is end of input, not a signal
 }
+
+// A background reader of an orphaned group is refused (EIO), never stopped.
+TEST(SignalJobs, OrphanedReaderRefused) {
+    jobs::TtyFacts f = tty(true, false, false);
+    f.orphaned = true;
+    EXPECT_EQ(jobs::read_access(f), Access::Refuse);
+    f.foreground = true;
+    EXPECT_EQ(jobs::read_access(f), Access::Allow);
+}
+
+// Which members keep a group from being orphaned: a parent in another
+// group of the same session that is not init.
+TEST(SignalJobs, OrphanedGroupLinks) {
+    jobs::MemberFacts m;
+    m.pgid = 7;
+    m.sid = 1;
+    m.parent_pgid = 5;  // a shell's group
+    m.parent_sid = 1;
+    EXPECT_TRUE(jobs::links_group(m));
+    m.parent_pgid = 7;  // its parent is in the group itself
+    EXPECT_FALSE(jobs::links_group(m));
+    m.parent_pgid = 5;
+    m.parent_sid = 9;  // another session
+    EXPECT_FALSE(jobs::links_group(m));
+    m.parent_sid = 1;
+    m.parent_is_init = true;  // init does no job control
+    EXPECT_FALSE(jobs::links_group(m));
+    EXPECT_TRUE(jobs::tty_stop(sig::kTstp) && jobs::tty_stop(sig::kTtin) && jobs::tty_stop(sig::kTtou));
+    EXPECT_FALSE(jobs::tty_stop(sig::kStop));
+}

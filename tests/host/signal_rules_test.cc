@@ -97,3 +97,16 @@ TEST(SignalRules, WaitMatches) {
     EXPECT_TRUE(sig::valid_wait_options(sig::kWnohang | sig::kWuntraced | sig::kWcontinued));
     EXPECT_FALSE(sig::valid_wait_options(4));
 }
+
+// SA_ONSTACK: the alternate stack's top, unless there is none or the
+// thread is on it already (a nested handler stays where it is).
+TEST(SignalRules, AlternateStack) {
+    const u64 alt = 0x10000, size = 0x2000;
+    EXPECT_EQ(sig::frame_base(0x80000, sig::kSaOnstack, alt, size), alt + size);
+    EXPECT_EQ(sig::frame_base(0x80000, 0, alt, size), 0x80000u);                       // not asked for
+    EXPECT_EQ(sig::frame_base(0x80000, sig::kSaOnstack, 0, 0), 0x80000u);              // none
+    EXPECT_EQ(sig::frame_base(alt + 0x100, sig::kSaOnstack, alt, size), alt + 0x100);  // on it
+    EXPECT_TRUE(sig::on_alt_stack(alt + size, alt, size));
+    EXPECT_FALSE(sig::on_alt_stack(alt, alt, size));
+    EXPECT_FALSE(sig::on_alt_stack(alt + size + 8, alt, size));
+}

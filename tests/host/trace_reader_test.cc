@@ -1,6 +1,6 @@
 // tests/host/trace_reader_test.cc - the host side of scheduler tracing.
 //
-// Builds dumps in memory in the kernel's format (lib/trace/format.h) and
+// Builds dumps in memory in the kernel's format (lib/obs/format.h) and
 // checks: a valid dump parses and merges harts by time; each kind of bad
 // dump (truncated, trailing bytes, bad magic, other version, impossible
 // counts, bad records) is refused with its own message; random truncations
@@ -16,9 +16,8 @@
 #include <random>
 #include <string>
 
-#include "lib/prof/format.h"
 #include "sim/sim.h"
-#include "tools/fsbuild.h"
+#include "tests/host/obs_test_util.h"
 #include "tools/trace_output.h"
 
 namespace {
@@ -53,7 +52,8 @@ Record named(Event e, u8 cpu, u64 t, int pid, const char* name, u8 a = 0, u8 b =
 // A dump of per-hart record lists.
 std::vector<u8> dump(const std::vector<std::vector<Record>>& harts, u64 stop = kStart + 1'000'000) {
     DumpHeader h{};
-    h.magic = trace::kMagic;
+    h.magic = obs::kMagic;
+    h.kind = static_cast<u16>(obs::Kind::Trace);
     h.version = trace::kVersion;
     h.header_size = sizeof(DumpHeader);
     h.record_size = sizeof(Record);
@@ -101,7 +101,7 @@ std::string parse_error(const std::vector<u8>& bytes) {
     return err;
 }
 
-// The header derives from the shared Sections (lib/obs/dump.h), which a
+// The header derives from the shared Sections (lib/obs/format.h), which a
 // compiler may not be asked for offsets in: the format's own fields must
 // still start at byte 192, where version 2 dumps keep them.
 TEST(TraceFormat, OwnFieldsFollowTheSharedSections) {
@@ -285,13 +285,8 @@ TEST(TraceImage, FindsAndJoinsParts) {
     for (int i = 0; i < 300; i++) harts[1].push_back(rec(Event::Renice, 1, kStart + 8'000 + i, 2, 0));
     const std::vector<u8> bytes = dump(harts);
     ASSERT_GT(bytes.size(), 4096u);
-    Builder b;
+    const Image img = test::image_with_parts("t.dat", bytes);
     std::string err;
-    u32 inum;
-    ASSERT_TRUE(b.add_file(b.root(), "t.dat", bytes.data(), 4096, &inum, &err)) << err;
-    ASSERT_TRUE(b.add_file(b.root(), "t.dat.1", bytes.data() + 4096, bytes.size() - 4096, &inum, &err)) << err;
-    ASSERT_TRUE(b.add_file(b.root(), "half.dat", bytes.data(), 4096, &inum, &err)) << err;
-    const Image img = b.finish();
     std::vector<u8> got;
     ASSERT_TRUE(read_dump_from_image(img, "/t.dat", &got, &err)) << err;
     EXPECT_EQ(got, bytes);
@@ -301,31 +296,55 @@ TEST(TraceImage, FindsAndJoinsParts) {
     EXPECT_NE(err.find("no trace dump /trace.dat in the image"), std::string::npos) << err;
 }
 
-int run(const std::string& cmd, std::string* out) {
-    std::FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    char buf[4096];
-    out->clear();
-    while (size_t n = std::fread(buf, 1, sizeof(buf), p)) out->append(buf, n);
-    const int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+using test::run;
+using test::temp_file;
 
 TEST(Qtrace, OneLineErrorsAndExitStatus) {
     std::string out;
-    char path[] = "/tmp/qtrace-dump-XXXXXX";
-    const int fd = mkstemp(path);
-    ASSERT_GE(fd, 0);
     std::vector<u8> bytes = dump(sample());
     bytes.resize(bytes.size() - 1);
-    ASSERT_EQ(write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
-    close(fd);
+    const std::string path = temp_file(bytes);
     EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --dump " + path, &out), 1);
     EXPECT_EQ(out, std::string("qtrace: ") + path + ": truncated trace dump: 703 bytes, the header says 704\n");
     EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " /nonexistent.img", &out), 1);
     EXPECT_EQ(out, "qtrace: cannot open /nonexistent.img\n");
     EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --bogus x", &out), 2);
     EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --dump " + path + " --tick-us 0", &out), 1);
-    std::remove(path);
+    std::remove(path.c_str());
+}
+
+// One format for both recorders: the header's kind says what the records
+// are, and a reader of the other kind names the tool to use instead.
+TEST(ObsFormat, KindSaysWhatTheRecordsAre) {
+    std::vector<u8> as_profile = dump(sample());
+    as_profile[10] = static_cast<u8>(obs::Kind::Profile);
+    EXPECT_EQ(parse_error(as_profile), "a profile dump, not a trace dump (read it with qprof)");
+    std::vector<u8> unknown = dump(sample());
+    unknown[10] = 7;
+    EXPECT_EQ(parse_error(unknown), "corrupt trace dump: unknown kind 7");
+    ProfDump p;
+    std::string err;
+    EXPECT_FALSE(parse_prof_dump(dump(sample()), &p, &err));
+    EXPECT_EQ(err, "a trace dump, not a profile dump (read it with qtrace)");
+}
+
+// qtrace and qprof are qobs under other names; qobs takes the kind first.
+TEST(Qobs, OneToolForBothKinds) {
+    const std::string path = temp_file(dump(sample()));
+    const std::string dir = std::string(Q_QTRACE_PATH).substr(0, std::string(Q_QTRACE_PATH).rfind('/') + 1);
+    std::string by_qtrace, by_qobs, out;
+    EXPECT_EQ(run(std::string(Q_QTRACE_PATH) + " --dump " + path + " --events", &by_qtrace), 0) << by_qtrace;
+    EXPECT_EQ(run(dir + "qobs trace --dump " + path + " --events", &by_qobs), 0) << by_qobs;
+    EXPECT_EQ(by_qobs, by_qtrace);
+    EXPECT_NE(by_qobs.find("hart 1 wakeup     pid 2"), std::string::npos) << by_qobs;
+    EXPECT_EQ(run(dir + "qprof --dump " + path, &out), 1);
+    EXPECT_EQ(out, std::string("qprof: ") + path + ": a trace dump, not a profile dump (read it with qtrace)\n");
+    EXPECT_EQ(run(dir + "qobs prof --dump " + path, &out), 1);
+    EXPECT_EQ(out, std::string("qobs: ") + path + ": a trace dump, not a profile dump (read it with qtrace)\n");
+    EXPECT_EQ(run(dir + "qobs --dump " + path, &out), 2);
+    EXPECT_EQ(out.rfind("usage: qobs trace", 0), 0u) << out;
+    EXPECT_EQ(run(dir + "qobs prof --dump " + path + " --events", &out), 2);  // a trace flag
+    std::remove(path.c_str());
 }
 
 }  // namespace

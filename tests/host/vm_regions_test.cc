@@ -5,6 +5,10 @@
 
 #include "lib/vm/regions.h"
 
+// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// this file's names stay in its own namespace.
+namespace vm_regions_test {
+
 using q::vm::Access;
 using q::vm::kExec;
 using q::vm::Kind;
@@ -239,3 +243,5 @@ TEST(VmRegions, TheHeapStopsAtAMapping) {
 }
 
 }  // namespace
+
+}  // namespace vm_regions_test

@@ -4,7 +4,8 @@
  * runs `echo one two three | wc` with two children joined by a pipe
  * (dup2 onto 0 and 1, execvp), waits for each by pid and prints their
  * exit statuses; then a child that exits 3 and one whose exec fails, and
- * waitpid's WNOHANG on a child that is still running.
+ * waitpid's WNOHANG on a child that is still running, and getppid in a
+ * child whose process-table row lies past a free one.
  *
  *   spawn */
 #include <stdio.h>
@@ -30,6 +31,32 @@ static pid_t run(char* const argv[], int in, int out, int closefd) {
         _exit(127);
     }
     return pid;
+}
+
+/* getppid in a child whose process-table row lies past a freed one: the
+ * first child ends and is reaped after the second has its row. (The glue
+ * stopped at the first free row and answered 1.) */
+static void ppid_past_a_hole(void) {
+    int gate[2];
+    if (pipe(gate) < 0) return;
+    const pid_t parent = getpid();
+    fflush(stdout);
+    pid_t a = fork();
+    if (a == 0) _exit(0);
+    pid_t b = fork();
+    if (b == 0) {
+        char c;
+        close(gate[1]);
+        read(gate[0], &c, 1);
+        _exit(getppid() == parent ? 0 : 1);
+    }
+    waitpid(a, NULL, 0); /* its row is free now, below b's */
+    close(gate[0]);
+    write(gate[1], "g", 1);
+    close(gate[1]);
+    int st = 0;
+    waitpid(b, &st, 0);
+    printf("getppid past a free row: %s\n", WIFEXITED(st) && WEXITSTATUS(st) == 0 ? "right" : "wrong");
 }
 
 static void report(const char* what, pid_t pid) {
@@ -73,5 +100,6 @@ int main(void) {
     printf("nohang: %d\n", (int)waitpid(d, &status, WNOHANG));
     report("sleeper", d);
     printf("parent %s\n", getppid() > 0 ? "has a parent" : "orphan");
+    ppid_past_a_hole();
     return 0;
 }

@@ -27,3 +27,13 @@ _Static_assert(__builtin_offsetof(struct q_procinfo, minflt) == __builtin_offset
                "procinfo.minflt");
 _Static_assert(sizeof(struct q_dirent) == sizeof(struct dirent), "dirent size");
 _Static_assert(QSYS_read == SYS_read && QSYS_xstat == SYS_xstat, "numbers come from abi.h");
+_Static_assert(sizeof(struct q_ksigaction) == sizeof(struct ksigaction) &&
+                   __builtin_offsetof(struct q_ksigaction, flags) == __builtin_offsetof(struct ksigaction, flags),
+               "ksigaction");
+_Static_assert(sizeof(struct ksiginfo) == Q_SIGINFO_SIZE && __builtin_offsetof(struct ksiginfo, pid) == Q_SIGINFO_PID &&
+                   __builtin_offsetof(struct ksiginfo, addr) == Q_SIGINFO_ADDR,
+               "ksiginfo as siginfo_t restates it");
+_Static_assert(sizeof(struct kitimerval) == Q_ITIMERVAL_SIZE, "kitimerval is struct itimerval");
+_Static_assert(sizeof(struct ksigstack) == Q_SIGSTACK_SIZE &&
+                   __builtin_offsetof(struct ksigstack, size) == Q_SIGSTACK_SIZE_AT,
+               "ksigstack as stack_t restates it");

@@ -1,17 +1,13 @@
 /* user/libc/process.c - POSIX process calls over quanta's system calls.
  *
- * The kernel's wait(status) reaps any child and stores its exit value;
- * here that value v becomes the POSIX status (v & 0xff) << 8, so
- * WIFEXITED holds and WEXITSTATUS is v's low byte (a killed process exits
- * with -1: 255). waitpid for one pid reaps with wait and keeps the other
- * children it reaps meanwhile in a small table that later waits look at
- * first; WNOHANG reaps only when the process table (procinfo) shows a
- * child of ours that is a zombie. kill sends no signals: any signal but 0
- * ends the process (the kernel's kill); 0 checks that it exists. execvp
- * looks a name without '/' up in the current directory, then in '/' (the
- * shell's rule). The environment is not passed to new images. */
+ * wait and waitpid are the kernel's waitpid (86), whose status words are
+ * Linux's (sys/wait.h: WIFEXITED, WTERMSIG, WIFSTOPPED, WIFCONTINUED);
+ * kill and the other signal calls are in signal.c. Process groups,
+ * sessions and the console's foreground group are the kernel's calls as
+ * they are (docs/signals.md "Process groups and job control"). execvp looks a name
+ * without '/' up in the current directory, then in '/' (the shell's
+ * rule). The environment is not passed to new images. */
 #include <errno.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -28,10 +24,12 @@ void _exit(int status) {
 
 pid_t getpid(void) { return qsys0(QSYS_getpid); }
 
-/* The caller's row of the process table, or -1. */
+/* The caller's row of the process table, or -1. procinfo says 1 for an
+ * unused slot (go on) and -1 past the last. */
 static int find_proc(int pid, struct q_procinfo* pi) {
-    for (int i = 0; qsys2(QSYS_procinfo, i, pi) == 0; i++) {
-        if (pi->pid == pid) return 0;
+    long r;
+    for (int i = 0; (r = qsys2(QSYS_procinfo, i, pi)) >= 0; i++) {
+        if (r == 0 && pi->pid == pid) return 0;
     }
     return -1;
 }
@@ -48,81 +46,16 @@ gid_t getegid(void) { return qsys0(QSYS_getegid); }
 int setuid(uid_t uid) { return qsys_fail(qsys1(QSYS_setuid, uid)); }
 int setgid(gid_t gid) { return qsys_fail(qsys1(QSYS_setgid, gid)); }
 
-int kill(pid_t pid, int sig) {
-    struct q_procinfo pi;
-    if (sig == 0) {
-        if (find_proc(pid, &pi) == 0 && pi.state != 0) return 0;
-        errno = ESRCH;
-        return -1;
-    }
-    return qsys_fail(qsys1(QSYS_kill, pid));
-}
+int setpgid(pid_t pid, pid_t pgid) { return qsys_fail(qsys2(QSYS_setpgid, pid, pgid)) < 0 ? -1 : 0; }
+pid_t getpgid(pid_t pid) { return qsys_fail(qsys1(QSYS_getpgid, pid)); }
+pid_t getpgrp(void) { return getpgid(0); }
+int setpgrp(void) { return setpgid(0, 0); }
+pid_t setsid(void) { return qsys_fail(qsys0(QSYS_setsid)); }
+pid_t getsid(pid_t pid) { return qsys_fail(qsys1(QSYS_getsid, pid)); }
+int tcsetpgrp(int fd, pid_t pgrp) { return qsys_fail(qsys2(QSYS_tcsetpgrp, fd, pgrp)) < 0 ? -1 : 0; }
+pid_t tcgetpgrp(int fd) { return qsys_fail(qsys1(QSYS_tcgetpgrp, fd)); }
 
-int sigprocmask(int how, const sigset_t* set, sigset_t* old) {
-    (void)how;
-    (void)set;
-    if (old) *old = 0;
-    return 0;
-}
-
-/* Children reaped by waitpid while it looked for another. */
-enum { kKept = 64 };
-static struct {
-    pid_t pid;
-    int status;
-} kept[kKept];
-static int nkept;
-
-static pid_t take_kept(pid_t pid, int* status) {
-    for (int i = 0; i < nkept; i++) {
-        if (pid == -1 || kept[i].pid == pid) {
-            const pid_t r = kept[i].pid;
-            if (status) *status = kept[i].status;
-            kept[i] = kept[--nkept];
-            return r;
-        }
-    }
-    return 0;
-}
-
-static pid_t reap(int* status) {
-    int v = 0;
-    const pid_t r = qsys_fail(qsys1(QSYS_wait, &v));
-    if (r > 0 && status) *status = (v & 0xff) << 8;
-    return r;
-}
-
-/* A child of ours (pid, or any for -1) is a zombie. */
-static int zombie_child(pid_t pid) {
-    struct q_procinfo pi;
-    const int me = getpid();
-    for (int i = 0; qsys2(QSYS_procinfo, i, &pi) == 0; i++) {
-        if (pi.ppid == me && pi.state == 5 && (pid == -1 || pi.pid == pid)) return 1;
-    }
-    return 0;
-}
-
-pid_t waitpid(pid_t pid, int* status, int options) {
-    if (pid < -1 || pid == 0) pid = -1; /* no process groups: any child */
-    const pid_t k = take_kept(pid, status);
-    if (k) return k;
-    for (;;) {
-        if ((options & WNOHANG) && !zombie_child(-1)) return 0;
-        int st = 0;
-        const pid_t r = reap(&st);
-        if (r < 0) return -1;
-        if (pid == -1 || r == pid) {
-            if (status) *status = st;
-            return r;
-        }
-        if (nkept < kKept) {
-            kept[nkept].pid = r;
-            kept[nkept].status = st;
-            nkept++;
-        }
-        if ((options & WNOHANG) && !zombie_child(pid)) return 0;
-    }
-}
+pid_t waitpid(pid_t pid, int* status, int options) { return qsys_fail(qsys3(QSYS_waitpid, pid, status, options)); }
 
 pid_t wait(int* status) { return waitpid(-1, status, 0); }
 

@@ -88,6 +88,19 @@ struct q_procinfo {
     unsigned long majflt;
 };
 
+/* The kernel's struct ksigaction (SYS_sigact): handler 0 SIG_DFL, 1
+ * SIG_IGN or an address; mask bit n for signal n; Linux's SA_ flags. */
+struct q_ksigaction {
+    unsigned long handler;
+    unsigned long mask;
+    unsigned long flags;
+};
+/* Sizes and offsets signal.c checks <sys/signal.h>'s siginfo_t and
+ * <sys/time.h>'s struct itimerval against (the kernel's struct ksiginfo,
+ * written in a handler's frame, and struct kitimerval). */
+enum { Q_SIGINFO_SIZE = 24, Q_SIGINFO_PID = 12, Q_SIGINFO_ADDR = 16, Q_ITIMERVAL_SIZE = 32 };
+enum { Q_SIGSTACK_SIZE = 24, Q_SIGSTACK_SIZE_AT = 16 }; /* struct ksigstack, <sys/signal.h>'s stack_t */
+
 /* The kernel's directory entry (lib/abi/abi.h struct dirent). */
 struct q_dirent {
     unsigned short inum;

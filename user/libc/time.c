@@ -8,7 +8,8 @@
  * futex word of its own stack that nobody wakes, with the time left as
  * the wait's timeout (SYS_futex deadlines are timer cycles, not 100 ms
  * ticks, kernel/proc/futex.cc), so a sleep of any length ends on time and
- * costs no CPU. (It used to sleep whole ticks and wait out the rest
+ * costs no CPU; a signal's handler ends it with EINTR and the time left
+ * in rem (sleep returns the whole seconds left). (It used to sleep whole ticks and wait out the rest
  * yielding the hart: a thread in usleep(1000) was a CPU hog, and a thread
  * queued behind it waited for the slice to end.) */
 #define _GNU_SOURCE /* the _COARSE and _RAW clock names */
@@ -79,19 +80,22 @@ int nanosleep(const struct timespec* req, struct timespec* rem) {
         return -1;
     }
     const unsigned long end = now_ns() + req->tv_sec * 1000000000ul + req->tv_nsec;
-    unsigned long t;
     volatile int word = 0;
-    while ((t = now_ns()) < end) {
+    int cut = 0;
+    for (unsigned long t; !cut && (t = now_ns()) < end;) {
         /* 0: woken (nobody should), 1 or 2: the word changed or timed out;
-         * -1: killed. */
-        if (q_futex_wait(&word, 0, end - t) < 0) break;
+         * -1: a signal's handler ran (a timed wait is not restarted after
+         * one, docs/signals.md), or killed. */
+        cut = q_futex_wait(&word, 0, end - t) < 0;
     }
+    const unsigned long t = now_ns();
     if (rem) {
-        t = now_ns();
         rem->tv_sec = t < end ? (end - t) / 1000000000 : 0;
         rem->tv_nsec = t < end ? (end - t) % 1000000000 : 0;
     }
-    return t >= end ? 0 : -1;
+    if (!cut) return 0;
+    errno = EINTR;
+    return -1;
 }
 
 int usleep(useconds_t us) {
@@ -103,7 +107,7 @@ unsigned sleep(unsigned s) {
     const struct timespec ts = {s, 0};
     struct timespec rem = {0, 0};
     nanosleep(&ts, &rem);
-    return rem.tv_sec;
+    return rem.tv_sec + (rem.tv_nsec >= 500000000); /* rounded, as glibc's */
 }
 
 int sched_yield(void) { return qsys_fail(qsys0(QSYS_sched_yield)); }

@@ -2,10 +2,11 @@
 //
 // Thin inline accessors, one pair per CSR the kernel uses, plus the bit
 // definitions for mstatus/sstatus, interrupt enables and page-table entries.
-// Code under kernel/arch/riscv uses all of it; the rest of the kernel uses
-// only the few portable ones (intr_on/off/get, r_time, r_tp, wfi, the PTE
-// bits for page tables), and moving those behind an arch-neutral header is
-// still to do.
+// Code under kernel/arch/riscv uses all of it, and so, directly, does much
+// of the rest of the kernel: trap.cc (scause, sepc, stval, stvec, sip, the
+// timer), the memory code (Sv39 PTE bits, satp), the scheduler and the
+// spinlocks (interrupt enable, tp), main.cc and syslibc.cc (scounteren).
+// Moving those uses behind an arch-neutral header is still to do.
 #pragma once
 
 #include "lib/types.h"

@@ -23,11 +23,14 @@ static inline int parse_int(const char* s, int* out) {
     return 1;
 }
 
-/* Signal names (Linux's numbers, user.h), for kill and the shell's job
- * reports: index n is signal n's name without "SIG" (0: none). */
+/* Signal names (Linux's numbers, user.h), for kill, the shell's job
+ * reports and the C library's sig2str/str2sig (user/libc/signal.c): index
+ * n is signal n's name without "SIG" (0: none). Self-contained C, so the
+ * C library's glue includes it too. */
 static const char* const kSignalNames[] = {
-    0,      "HUP",  "INT",  "QUIT", "ILL", "TRAP", "ABRT", "BUS",  "FPE",  "KILL", "USR1", "SEGV",
-    "USR2", "PIPE", "ALRM", "TERM", 0,     "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU",
+    0,      "HUP",  "INT",  "QUIT", "ILL",    "TRAP",   "ABRT",  "BUS",  "FPE",  "KILL", "USR1",
+    "SEGV", "USR2", "PIPE", "ALRM", "TERM",   "STKFLT", "CHLD",  "CONT", "STOP", "TSTP", "TTIN",
+    "TTOU", "URG",  "XCPU", "XFSZ", "VTALRM", "PROF",   "WINCH", "IO",   "PWR",  "SYS",
 };
 enum { kNamedSignals = sizeof(kSignalNames) / sizeof(kSignalNames[0]) };
 

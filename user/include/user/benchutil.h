@@ -1,9 +1,11 @@
 /* user/include/user/benchutil.h - helpers for the in-guest benchmarks
- * (schbench, frames): the fine clock and integer-only number formatting.
+ * (schbench, frames, latbench, mlfqtest): the fine clock and integer-only
+ * number formatting.
  *
  * rdtime() reads the `time` CSR directly from user mode (the kernel sets
  * scounteren.TM); QEMU virt's timer runs at 10 MHz, so one tick is 100 ns.
- * No floating point anywhere: the kernel does not save FP registers. */
+ * Integers only: xv6's printf has no %f, and these programs keep working
+ * without the FP unit (user floating point works: kernel/arch/fpu.h). */
 #ifndef QUANTA_USER_BENCHUTIL_H
 #define QUANTA_USER_BENCHUTIL_H
 

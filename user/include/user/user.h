@@ -109,6 +109,9 @@ int sigmask(int how, const unsigned long* set, unsigned long* old);
 int sigreturn(void);
 int sigpend(unsigned long* set);
 int sigsusp(const unsigned long* mask);
+/* the thread's alternate signal stack for SA_ONSTACK handlers (lib/abi/abi.h
+ * struct ksigstack: sp, flags SS_ONSTACK/SS_DISABLE, size >= MINSIGSTKSZ) */
+int sigaltstack(const struct ksigstack* ss, struct ksigstack* old);
 /* process groups, sessions, the console's foreground group (docs/signals.md
  * "Process groups and job control"): POSIX's meanings; pid 0 is the caller,
  * pgid 0 the target's pid; sigsend(0, sig) signals the caller's group and
@@ -167,8 +170,16 @@ enum {
     SIGTTOU = 22
 };
 enum { SIG_BLOCK = 0, SIG_UNBLOCK = 1, SIG_SETMASK = 2 };
+#define SA_NOCLDSTOP 1
 #define SA_SIGINFO 4
 #define SA_RESTART 0x10000000
+#define SA_NODEFER 0x40000000
+#define SA_RESETHAND 0x80000000ul
+#define SA_ONSTACK 0x08000000
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define MINSIGSTKSZ 2048
+#define SIGSTKSZ 8192
 #define SIG_DFL 0ul /* struct ksigaction's handler values */
 #define SIG_IGN 1ul
 #endif

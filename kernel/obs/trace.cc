@@ -1,0 +1,179 @@
+// kernel/obs/trace.cc - the scheduler's trace points and the trace system
+// calls: what goes into a 32-byte Record (lib/obs/format.h) and when.
+// The streams, their budget and root-only control are the recorder's
+// (kernel/obs/recorder.h). A stopped trace stays until the next
+// trace_start, so it can be dumped later. Starting writes one Proc record
+// per existing thread (snapshot: each p->lock, taken after the recorder's
+// lock); the trace points themselves take no lock.
+#include "kernel/obs/trace.h"
+
+#include "kernel/lib/string.h"
+#include "kernel/obs/recorder.h"
+#include "kernel/proc/internal.h"
+#include "kernel/proc/runqueue.h"
+#include "kernel/syscall.h"
+#include "kernel/trap.h"
+#include "lib/abi/abi.h"
+
+namespace q {
+
+namespace trace {
+
+constinit bool g_on = false;
+
+namespace {
+
+// What each hart last descheduled (its own; the next Switch names it).
+struct Last {
+    int pid = 0;
+    u8 state = 0;
+};
+
+constinit Last g_last[kMaxHarts];
+constinit DumpHeader g_header{};
+
+void starting(u64, u64) {
+    for (Last& last : g_last) last = Last{};
+}
+
+void snapshot();
+
+void sealing(obs::Sections& h) {
+    h.period_cycles = g_slice_cycles;
+    DumpHeader& d = static_cast<DumpHeader&>(h);
+    safe_strcpy(d.policy, rq_policy_name(), sizeof(d.policy));
+    safe_strcpy(d.rq_mode, rq_mode_name(), sizeof(d.rq_mode));
+}
+
+constexpr obs::Config kConfig{"trace",
+                              obs::Kind::Trace,
+                              kVersion,
+                              sizeof(Record),
+                              sizeof(DumpHeader),
+                              1024,
+                              8192,
+                              false,
+                              {starting, snapshot, sealing}};
+constinit obs::Recorder g_rec{kConfig, g_on, g_header};
+
+void put(Record& r) {
+    push_off();
+    const int cpu = cpuid();
+    if (g_rec.enter(cpu)) {
+        r.time = now_cycles();
+        r.cpu = static_cast<u8>(cpu);
+        if (void* slot = g_rec.slot(cpu)) *static_cast<Record*>(slot) = r;
+    }
+    g_rec.leave(cpu);
+    pop_off();
+}
+
+Record make(Event e, int pid) {
+    Record r{};
+    r.type = static_cast<u8>(e);
+    r.pid = pid;
+    return r;
+}
+
+// One Proc record per existing thread, and a Thread record for each that
+// is not its process's first (tracing is already on).
+void snapshot() {
+    for (Proc& p : g_procs) {
+        LockGuard g(p.lock);
+        if (p.state == ProcState::Unused) continue;
+        Record r = make(Event::Proc, p.tid);
+        r.a = static_cast<u8>(p.state);
+        r.b = static_cast<u8>(p.nice + 20);
+        put_name(r, p.name);
+        put(r);
+        if (p.tid != p.pid) emit(Event::Thread, p.tid, p.pid, 0, 0, 0, 0);
+    }
+}
+
+}  // namespace
+
+void emit(Event e, int pid, int other, u8 a, u8 b, u32 arg, i64 key) {
+    Record r = make(e, pid);
+    r.other = other;
+    r.a = a;
+    r.b = b;
+    r.arg = arg;
+    r.key = key;
+    put(r);
+}
+
+void emit_name(Event e, int pid, const char* name) {
+    Record r = make(e, pid);
+    put_name(r, name);
+    put(r);
+}
+
+void emit_sched(Event e, const Proc* p, int queue, u32 nr) {
+    Record r = make(e, p->tid);
+    r.a = static_cast<u8>(queue);
+    r.b = static_cast<u8>(nr > 255 ? 255 : nr);
+    r.other = static_cast<i32>(p->se.weight);
+    r.key = p->se.vruntime;
+    const i64 d = p->se.deadline - p->se.vruntime;
+    r.arg = d <= 0 ? 0 : (d > 0xffffffffll ? 0xffffffffu : static_cast<u32>(d));
+    put(r);
+}
+
+void emit_wake(const Proc* p, int queue) {
+    const Proc* waker = myproc();
+    emit(Event::Wakeup, p->tid, waker ? waker->tid : 0, static_cast<u8>(queue), p->woken ? 1 : 0, 0, 0);
+}
+
+void emit_switch(const Proc* next, u64 waited) {
+    push_off();
+    const Last& last = g_last[cpuid()];
+    Record r = make(Event::Switch, next->tid);
+    r.other = last.pid;
+    r.a = last.state;
+    r.key = static_cast<i64>(waited);
+    put(r);
+    pop_off();
+}
+
+void emit_deschedule(const Proc* p, int state, u64 ran) {
+    // A thread that ended is Unused already (only a process's leader waits
+    // as a Zombie): it exited all the same.
+    if (state == static_cast<int>(ProcState::Unused)) state = static_cast<int>(ProcState::Zombie);
+    push_off();
+    Last& last = g_last[cpuid()];
+    last.pid = p->tid;
+    last.state = static_cast<u8>(state);
+    Record r = make(Event::Deschedule, p->tid);
+    r.a = static_cast<u8>(state);
+    r.key = static_cast<i64>(ran);
+    put(r);
+    pop_off();
+}
+
+// trace_start(kb) -> 0; -1 if the caller is not root, already tracing, kb
+// outside 4..8192 (0 means the default, 1024 KiB per hart), all harts'
+// buffers together over 1/8 of memory, or out of memory. Frees the
+// previous trace's buffers (its dump can no longer be read), allocates kb
+// KiB per hart, and writes one Proc record for every existing process.
+i64 sys_trace_start() { return g_rec.start(arg_int(0), 0); }
+
+// trace_stop() -> records kept (all harts), or -1 if the caller is not root
+// or not tracing. The dump can then be read with trace_read until the next
+// trace_start.
+i64 sys_trace_stop() { return g_rec.stop(); }
+
+// trace_read(offset, buf, len) -> bytes of the dump (header, then each
+// hart's records) copied from `offset` into buf, 0 at or past its end; -1
+// for a caller who is not root, while tracing, before the first stop, or
+// for a bad pointer.
+i64 sys_trace_read() { return g_rec.sys_read(); }
+
+// trace_stat(struct tracestat*) -> 0, or -1 for a bad pointer. Counts read
+// while tracing are a moment's snapshot.
+i64 sys_trace_stat() {
+    const tracestat st = g_rec.counters();
+    return to_user(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof(st)));
+}
+
+}  // namespace trace
+}  // namespace q

@@ -1,0 +1,83 @@
+// kernel/obs/trace.h - scheduler trace points (format: lib/obs/format.h).
+//
+// Every hook is an inline test of one global flag (trace::g_on, false
+// unless `trace start` ran) and a call out of line only when it is set, so
+// tracing off costs one predictable branch per hook. Each hart writes only
+// its own stream (kernel/obs/recorder.h), with interrupts off for the few
+// stores of one record: no locks, no ordering between harts (the host
+// merges the sections by time). Hooks may be called with any locks held
+// and from interrupt handlers; they never sleep, allocate or block.
+#pragma once
+
+#include "lib/obs/format.h"
+#include "lib/types.h"
+
+namespace q {
+
+struct Proc;
+
+namespace trace {
+
+extern bool g_on;
+
+inline bool on() { return __builtin_expect(__atomic_load_n(&g_on, __ATOMIC_RELAXED), false); }
+
+// Out-of-line writers (only called when on()).
+void emit(Event e, int pid, int other, u8 a, u8 b, u32 arg, i64 key);
+void emit_name(Event e, int pid, const char* name);
+void emit_sched(Event e, const Proc* p, int queue, u32 nr);
+void emit_wake(const Proc* p, int queue);
+void emit_switch(const Proc* next, u64 waited);
+void emit_deschedule(const Proc* p, int state, u64 ran);
+
+// The system calls (kernel/obs/trace.cc documents their contracts).
+i64 sys_trace_start();
+i64 sys_trace_stop();
+i64 sys_trace_read();
+i64 sys_trace_stat();
+
+}  // namespace trace
+
+// The hooks, one per event (see Event in lib/obs/format.h).
+inline void trace_switch(const Proc* next, u64 waited) {
+    if (trace::on()) trace::emit_switch(next, waited);
+}
+inline void trace_deschedule(const Proc* p, int state, u64 ran) {
+    if (trace::on()) trace::emit_deschedule(p, state, ran);
+}
+// p became runnable for `queue` (Wakeup; the Enqueue record follows when
+// it is queued there: at once, or when that hart drains its wake list).
+inline void trace_wake(const Proc* p, int queue) {
+    if (trace::on()) trace::emit_wake(p, queue);
+}
+inline void trace_enqueue(const Proc* p, int queue, u32 nr) {
+    if (trace::on()) trace::emit_sched(trace::Event::Enqueue, p, queue, nr);
+}
+inline void trace_pick(const Proc* p, int queue, u32 nr) {
+    if (trace::on()) trace::emit_sched(trace::Event::Pick, p, queue, nr);
+}
+inline void trace_migrate(int pid, int from, int to, trace::MigrateReason why) {
+    if (trace::on())
+        trace::emit(trace::Event::Migrate, pid, static_cast<int>(why), static_cast<u8>(from), static_cast<u8>(to), 0,
+                    0);
+}
+inline void trace_fork(int child, int parent) {
+    if (trace::on()) trace::emit(trace::Event::Fork, child, parent, 0, 0, 0, 0);
+}
+inline void trace_thread(int tid, int pid) {
+    if (trace::on()) trace::emit(trace::Event::Thread, tid, pid, 0, 0, 0, 0);
+}
+inline void trace_exec(int pid, const char* name) {
+    if (trace::on()) trace::emit_name(trace::Event::Exec, pid, name);
+}
+inline void trace_exit(int pid, int status) {
+    if (trace::on()) trace::emit(trace::Event::Exit, pid, status, 0, 0, 0, 0);
+}
+inline void trace_renice(int pid, int nice, u32 weight) {
+    if (trace::on()) trace::emit(trace::Event::Renice, pid, nice, 0, 0, weight, 0);
+}
+inline void trace_policy(int pid, const char* name) {
+    if (trace::on()) trace::emit_name(trace::Event::Policy, pid, name);
+}
+
+}  // namespace q
