@@ -101,6 +101,41 @@ int reap(int pid) {
     }
 }
 
+void pages_snap(struct pagesnap* s) {
+    struct vmstat st;
+    struct procinfo pi;
+    s->free = freepages();
+    s->cached = s->idle = 0;
+    if (vmstat(&st) == 0) {
+        s->cached = st.cached;
+        s->idle = st.cache_idle;
+    }
+    s->n = 0;
+    for (int i = 0; procinfo(i, &pi) >= 0 && s->n < 64; i++) {
+        if (pi.state == 0) continue;
+        s->tid[s->n] = pi.tid;
+        s->ppid[s->n] = pi.ppid;
+        s->state[s->n] = pi.state;
+        s->n++;
+    }
+}
+
+static void print_snap(const char* when, const struct pagesnap* s) {
+    printf("  %s: free %d cached %lu idle %lu threads", when, s->free, s->cached, s->idle);
+    for (int i = 0; i < s->n; i++) printf(" %d/%d/%d", s->tid[i], s->ppid[i], s->state[i]);
+    printf("\n");
+}
+
+int pages_diff(const char* name, const struct pagesnap* before) {
+    static struct pagesnap after; /* (off the stack: a reading must not grow it) */
+    pages_snap(&after);
+    if (after.free == before->free) return 0;
+    printf("%s: free pages %d then %d (tid/ppid/state)\n", name, before->free, after.free);
+    print_snap("before", before);
+    print_snap("after", &after);
+    return before->free - after.free;
+}
+
 /* ---- elf ------------------------------------------------------------ */
 
 static volatile int image_marker = 12345;

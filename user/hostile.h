@@ -11,6 +11,18 @@ void fail(const char* name, const char* why, long v); /* counts a failure */
 /* Exit status of child pid, -1 when it was killed; -100 when not a child. */
 int reap(int pid);
 
+/* A free-page reading (freepages()) with what may explain a change: the
+ * page cache's frames and idle frames, and every thread alive. */
+struct pagesnap {
+    int free;
+    unsigned long cached, idle;
+    int n;
+    int tid[64], ppid[64], state[64];
+};
+void pages_snap(struct pagesnap* s);
+/* before.free - freepages() now; on a difference prints both readings. */
+int pages_diff(const char* name, const struct pagesnap* before);
+
 /* the file system (user/hostile_fs.c) */
 void t_orphans(void);
 void t_orphanroot(void);

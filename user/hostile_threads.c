@@ -109,9 +109,11 @@ static int in_child(void (*fn)(void)) {
     return reap(pid);
 }
 
-static void pages_back(const char* name, int before) {
-    int after = freepages();
-    if (after != before) fail(name, "pages not back", before - after);
+/* 1 if every page came back; else counts the failure (no PASS follows). */
+static int pages_back(const char* name, const struct pagesnap* before) {
+    int d = pages_diff(name, before);
+    if (d != 0) fail(name, "pages not back", d);
+    return d == 0;
 }
 
 /* ---- tbomb --------------------------------------------------------- */
@@ -141,7 +143,8 @@ static int table_bomber(int wfd, int rfd) {
 }
 
 void t_tbomb(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     for (int i = 0; i < 3; i++) {
         int st = in_child(bomb_one);
         if (st != 0) return fail("tbomb", "per-process bomb: status (10+n: n threads made)", st);
@@ -177,7 +180,7 @@ void t_tbomb(void) {
     pid = fork();
     if (pid == 0) exit(0);
     if (pid < 0 || reap(pid) != 0) return fail("tbomb", "no fork after the threads ended", pid);
-    pages_back("tbomb", before);
+    if (!pages_back("tbomb", &before)) return;
     printf("PASS tbomb (table full at %d threads of %d bombers)\n", total, kBombers);
 }
 
@@ -271,12 +274,13 @@ static void revoked_word(void) {
 }
 
 void t_tfutex(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     int st = in_child(futex_addresses);
     if (st != 0) return fail("tfutex", "bad address or argument accepted (status: 100+index, 50+op)", st);
     if ((st = in_child(many_waiters)) != 0) return fail("tfutex", "waiters lost (status)", st);
     if ((st = in_child(revoked_word)) != 0) return fail("tfutex", "word given back under a waiter (status)", st);
-    pages_back("tfutex", before);
+    if (!pages_back("tfutex", &before)) return;
     pass("tfutex", "bad addresses and ops -1, timeouts end, 30 waiters");
 }
 
@@ -306,7 +310,8 @@ static void exit_round(void) {
 }
 
 void t_texitrace(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     for (round_no = 0; round_no < 20; round_no++) {
         int t0 = uptime();
         int st = in_child(exit_round);
@@ -315,7 +320,7 @@ void t_texitrace(void) {
         if (uptime() - t0 > 300) return fail("texitrace", "exit took ticks", uptime() - t0);
     }
     sleep(5); /* orphaned grandchildren of the forkers are reaped by init */
-    pages_back("texitrace", before);
+    if (!pages_back("texitrace", &before)) return;
     pass("texitrace", "20 rounds, exit from the first thread and others");
 }
 
@@ -349,7 +354,8 @@ static void failed_exec(void) {
 }
 
 void t_texecrace(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     for (round_no = 0; round_no < 16; round_no++) {
         int st = in_child(exec_round);
         int ok = st == 42 || (round_no % 4 == 2 && st == 7);
@@ -358,7 +364,7 @@ void t_texecrace(void) {
     int st = in_child(failed_exec);
     if (st != 0) return fail("texecrace", "a failed exec ended the threads (status)", st);
     sleep(5);
-    pages_back("texecrace", before);
+    if (!pages_back("texecrace", &before)) return;
     pass("texecrace", "16 rounds, exec from every kind of thread, racing exit and exec");
 }
 
@@ -375,7 +381,8 @@ static void many_threads(int wfd) {
 }
 
 void t_tkill(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     for (int round = 0; round < 10; round++) {
         int p[2];
         if (pipe(p) < 0) return fail("tkill", "pipe", round);
@@ -396,7 +403,7 @@ void t_tkill(void) {
         if (st != -1) return fail("tkill", "status of a killed process", st);
         if (uptime() - t0 > 300) return fail("tkill", "kill took ticks", uptime() - t0); /* a hang */
     }
-    pages_back("tkill", before);
+    if (!pages_back("tkill", &before)) return;
     pass("tkill", "10 processes of 31 threads killed");
 }
 
@@ -455,10 +462,11 @@ static void join_cases(void) {
 }
 
 void t_tjoin(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     int st = in_child(join_cases);
     if (st != 0) return fail("tjoin", "join case failed (status)", st);
-    pages_back("tjoin", before);
+    if (!pages_back("tjoin", &before)) return;
     pass("tjoin", "ended, twice, detached, self, racing joins, lost tidp");
 }
 
@@ -483,7 +491,8 @@ static void bad_thread(void) {
 }
 
 void t_tstack(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     unsigned long good = (unsigned long)(good_stack + sizeof good_stack);
     const struct {
         unsigned long entry, stack;
@@ -504,6 +513,6 @@ void t_tstack(void) {
         int st = in_child(bad_thread);
         if (st != -1) return fail("tstack", "not killed: status (case*100+status)", (long)i * 100 + st);
     }
-    pages_back("tstack", before);
+    if (!pages_back("tstack", &before)) return;
     pass("tstack", "bad stacks and entries kill the process");
 }

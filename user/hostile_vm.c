@@ -128,13 +128,14 @@ static void garbage_body(void) {
 }
 
 void t_mmapgarbage(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     int pid = fork();
     if (pid == 0) garbage_body();
     int st = reap(pid);
     if (st != 0) return fail("mmapgarbage", "the caller did not live: status", st);
-    int after = freepages();
-    if (after != before) return fail("mmapgarbage", "pages not back", before - after);
+    int lost = pages_diff("mmapgarbage", &before);
+    if (lost != 0) return fail("mmapgarbage", "pages not back", lost);
     pass("mmapgarbage", "3000 garbage mmap/munmap/mprotect/msync calls, nothing lost");
 }
 
@@ -169,15 +170,16 @@ static void race_body(void) {
 }
 
 void t_mprotrace(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     for (int round = 0; round < 10; round++) {
         int pid = fork();
         if (pid == 0) race_body();
         int st = reap(pid);
         if (st != -1 && st != 0) return fail("mprotrace", "status (round*100+status)", round * 100L + st);
     }
-    int after = freepages();
-    if (after != before) return fail("mprotrace", "pages not back", before - after);
+    int d = pages_diff("mprotrace", &before);
+    if (d != 0) return fail("mprotrace", "pages not back", d);
     pass("mprotrace", "no write lands after mprotect(PROT_READ) returns, 10 rounds");
 }
 
@@ -195,13 +197,14 @@ static void oom_body(void) {
 }
 
 void t_mmapoom(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     int pid = fork();
     if (pid == 0) oom_body();
     int st = reap(pid);
     if (st != 0) return fail("mmapoom", "the mapper did not end cleanly: status", st);
-    int after = freepages();
-    if (after != before) return fail("mmapoom", "pages not back", before - after);
+    int lost = pages_diff("mmapoom", &before);
+    if (lost != 0) return fail("mmapoom", "pages not back", lost);
     pass("mmapoom", "mmap until it fails, every page touched, nobody killed");
 }
 
@@ -258,14 +261,15 @@ void t_copyrace(void) {
     int w = write(fd, b, sizeof b);
     close(fd);
     if (w != PGSIZE) return fail("copyrace", "write", w);
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     int pid = fork();
     if (pid == 0) copy_body();
     int st = reap(pid);
     unlink("hv_copy");
     if (st != 0) return fail("copyrace", "a read wrote into a page munmap had freed (1), or setup (3+)", st);
-    int after = freepages();
-    if (after != before) return fail("copyrace", "pages not back", before - after);
+    int lost = pages_diff("copyrace", &before);
+    if (lost != 0) return fail("copyrace", "pages not back", lost);
     pass("copyrace", "2 s of munmap under a read(): no byte lands in another page");
 }
 
@@ -305,13 +309,14 @@ static void cow_body(void) {
 }
 
 void t_cowbomb(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     int pid = fork();
     if (pid == 0) cow_body();
     int st = reap(pid);
     if (st != 0) return fail("cowbomb", "a child saw a wrong byte (1), fewer than 8 forks (2), setup (3)", st);
-    int after = freepages();
-    if (after != before) return fail("cowbomb", "pages not back", before - after);
+    int lost = pages_diff("cowbomb", &before);
+    if (lost != 0) return fail("cowbomb", "pages not back", lost);
     pass("cowbomb", "up to 60 children writing 256 of 512 shared pages each at once: every byte right, pages back");
 }
 
@@ -349,7 +354,8 @@ static int touch_one(unsigned long va, int write) {
 }
 
 void t_touchall(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     int pid = fork();
     if (pid == 0) sweep_own();
     int st = reap(pid);
@@ -375,8 +381,8 @@ void t_touchall(void) {
         odd += r != 0 && r != -1;
     }
     if (odd) return fail("touchall", "children neither exiting 0 nor killed", odd);
-    int after = freepages();
-    if (after != before) return fail("touchall", "pages not back", before - after);
+    int lost = pages_diff("touchall", &before);
+    if (lost != 0) return fail("touchall", "pages not back", lost);
     printf("hostile: touchall %d probes\n", n);
     pass("touchall", "every own page touched; 320 probes over the whole address space: exit 0 or killed");
 }
@@ -441,7 +447,8 @@ static void mt_reader(int shared, int until) {
 
 void t_mmaptrunc(void) {
     mt_write('A');
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     int until = uptime() + 20;
     int pids[4];
     for (int k = 0; k < 4; k++) {
@@ -464,8 +471,8 @@ void t_mmaptrunc(void) {
     }
     unlink("hv_trunc");
     if (bad) return fail("mmaptrunc", "processes that saw a wrong byte or were killed", bad);
-    int after = freepages();
-    if (after != before) return fail("mmaptrunc", "pages not back", before - after);
+    int lost = pages_diff("mmaptrunc", &before);
+    if (lost != 0) return fail("mmaptrunc", "pages not back", lost);
     pass("mmaptrunc", "2 s of mapping a file while it is truncated, rewritten, unlinked: right bytes or SIGBUS");
 }
 
@@ -638,7 +645,8 @@ static int watchdog(void (*body)(void), int secs) {
 }
 
 void t_lockorder(void) {
-    int before = freepages();
+    struct pagesnap before;
+    pages_snap(&before);
     static const char* what[] = {"two processes copying each other's mapped files",
                                  "a read() into a mapping of its file while a thread msyncs it"};
     void (*bodies[])(void) = {lo_cross_body, lo_threads_body};
@@ -650,7 +658,7 @@ void t_lockorder(void) {
         }
         if (st != 0) return fail("lockorder", "status (k*100 + status)", k * 100L + st);
     }
-    int after = freepages();
-    if (after != before) return fail("lockorder", "pages not back", before - after);
+    int lost = pages_diff("lockorder", &before);
+    if (lost != 0) return fail("lockorder", "pages not back", lost);
     pass("lockorder", "copies between mapped files in two processes, and a read() racing msync: no deadlock");
 }
