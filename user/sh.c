@@ -527,9 +527,9 @@ static int job_builtin(struct cmd* c) {
     int j = job_arg(c, 1);
     if (j == 0) return 1;
     jobs[j].seq = ++job_seq; /* it becomes the current job */
-    if (fg) {
-        fprintf(2, "%s\n", jobs[j].text);
+    if (fg) {  /* the console first: a ^C typed once the line shows must reach the job */
         tcsetpgrp(tty, jobs[j].pgid);
+        fprintf(2, "%s\n", jobs[j].text);
     } else {
         fprintf(2, "[%d]+ %s &\n", j, jobs[j].text);
     }
