@@ -527,7 +527,8 @@ static int job_builtin(struct cmd* c) {
     int j = job_arg(c, 1);
     if (j == 0) return 1;
     jobs[j].seq = ++job_seq; /* it becomes the current job */
-    if (fg) {  /* the console first: a ^C typed once the line shows must reach the job */
+    if (fg) {
+        /* the console first: a ^C typed once the line shows must reach the job */
         tcsetpgrp(tty, jobs[j].pgid);
         fprintf(2, "%s\n", jobs[j].text);
     } else {
