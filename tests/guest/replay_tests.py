@@ -24,10 +24,12 @@ Not in `make test`: it does not pass yet (2026-12-06). Shares are within
 (the hogs: a kernel dispatch at slice end is charged 1.0094 ms, the slice
 plus the switch, so the replay's 1 ms slice dispatches them ~1% more often,
 and it gives them the 2% the kernel spends switching) and 49-83% off at 3
-harts, where the kernel's hog dispatches overrun the slice: 421 of 731 were
-over 1.02 ms (median of those 1.6 ms, up to 5.0 ms), a hart's timer
-interrupt arriving late under -icount, where QEMU runs the harts in turn
-on one thread (docs/tracing.md, "Replay fidelity").
+harts, where the kernel's hog dispatches overrun the slice: 987 of 2,031
+were over 1.02 ms (median of those 1.53 ms). Not a kernel bug: under
+-icount QEMU runs the harts in turn on one thread, and the late slice-end
+traps were taken in user mode with the timer armed at the slice end, the
+hart in user mode since before the deadline (docs/tracing.md, "Replay
+fidelity").
 
 What a replay cannot reproduce: times are rounded to 10 us ticks (a run is
 at least one tick); a sleep ended by an interrupt (the console, a timer)
