@@ -19,7 +19,7 @@ import re
 import tempfile
 
 from extra_image import build_image
-from qemu import BUILD, ROOT, Suite, run_cases
+from qemu import BUILD, ROOT, Suite, report, run_cases
 
 suite = Suite("libc", harts=(1, 3))
 
@@ -129,12 +129,12 @@ def ctrl_c_catch(g, tag):
         g.child.send("\x03")
         out = g.wait_prompt(timeout=60).replace("\r\n", "\n")
         ok = re.search(r"caught SIGINT after \d+ lines?; catch\.tmp removed, bye\n", out) is not None
-        print(("PASS " + name) if ok else "FAIL %s: after ^C the program printed %r" % (name, out))
+        report(ok, name, "after ^C the program printed %r" % out)
         out = g.run("ls catch.tmp")
         gone = re.fullmatch(r"ls: cannot open catch\.tmp: no such file or directory\n", out)
-        print(("PASS " + name + "-cleaned-up") if gone else "FAIL %s-cleaned-up: ls catch.tmp printed %r" % (name, out))
+        report(gone, name + "-cleaned-up", "ls catch.tmp printed %r" % out)
     except Exception as e:  # noqa: BLE001
-        print("FAIL %s: no prompt after ^C (%s): %r" % (name, type(e).__name__, "".join(g.log)[-400:]))
+        report(False, name, "no prompt after ^C (%s): %r" % (type(e).__name__, g.tail(400)))
 
 
 def main():

@@ -129,7 +129,7 @@ def job_control(g, harts):
             fn()
             report(True, name)
         except Exception as e:  # noqa: BLE001
-            report(False, name, "%s; console ends %r, unread %r" % (type(e).__name__, "".join(g.log)[-600:],
+            report(False, name, "%s; console ends %r, unread %r" % (type(e).__name__, g.tail(600),
                                                                    str(g.child.buffer)[-300:]))
             return
 
