@@ -322,7 +322,7 @@ Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy) {
     if (!st.ok()) {                                            // undo the regions already done in the child
         for (int i = 0; i < done; i++) {
             const vm::Region& r = ptg->map.at(i);
-            if (r.kind == vm::Kind::Mmap) uvm_unmap(ctg->pagetable, r.start, (r.end - r.start) / kPageSize, true);
+            if (r.kind == vm::Kind::Mmap) uvm_unshare(ctg->pagetable, r.start, r.end);
         }
         return Error::NoMemory;
     }

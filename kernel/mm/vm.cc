@@ -335,11 +335,9 @@ Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes) { return uvm_c
 
 Status uvm_copy_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes) {
     *holes = 0;
-    // Undo [start, a) in `to` (uvm_unmap gives back the promises of what it
-    // puts, but a kPteShared page-cache mapping's, which it made too).
+    // Undo [start, a) in `to`, promises and all.
     auto undo = [&](u64 a) {
-        kalloc_unreserve(uvm_file_shared(to, start, a, true));
-        uvm_unmap(to, start, (a - start) / kPageSize, true);
+        uvm_unshare(to, start, a);
         return Error::NoMemory;
     };
     for (u64 a = start; a < end; a += kPageSize) {
@@ -461,6 +459,11 @@ u64 uvm_file_shared(PageTable pt, u64 start, u64 end, bool ask) {
             n++;
     }
     return n;
+}
+
+void uvm_unshare(PageTable pt, u64 start, u64 end) {
+    kalloc_unreserve(uvm_file_shared(pt, start, end, true));
+    uvm_unmap(pt, start, (end - start) / kPageSize, true);
 }
 
 Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* holes, bool cow) {

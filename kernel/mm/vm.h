@@ -80,6 +80,11 @@ Status uvm_share_range(PageTable from, PageTable to, u64 start, u64 end, u64* ho
 // kernel/mm/mmap.cc:vm_file_promises). ask: test each page (false: the
 // caller knows a kPteShared page there is the cache's: demand-paged text).
 u64 uvm_file_shared(PageTable pt, u64 start, u64 end, bool ask);
+// Empty [start, end) of a copy uvm_share, uvm_share_range or
+// uvm_copy_range made, when what follows the copy fails: uvm_unmap gives
+// back the promises of what it puts, and this also those of the
+// page-cache pages the copy mapped kPteShared (which uvm_unmap does not).
+void uvm_unshare(PageTable pt, u64 start, u64 end);
 // The aligned 32-bit word at user address va, if the process may read and
 // write it (a futex word); null otherwise.
 u32* user_word(PageTable pt, u64 va);

@@ -345,17 +345,6 @@ Result<u64> grow_proc(i64 n) {
     return sz;
 }
 
-namespace {
-// Empty the child's copy of the heap and text again. Its kPteShared
-// page-cache pages were promised like the others (kernel/mm/vm.h:
-// uvm_file_shared) but uvm_dealloc gives no promise back for them: a fork
-// refused after the copy kept 10 promises of hostile's text (admitrace).
-void undo_copy(ThreadGroup* ptg, ThreadGroup* ctg) {
-    kalloc_unreserve(uvm_file_shared(ctg->pagetable, 0, ptg->sz, true));
-    uvm_dealloc(ctg->pagetable, ptg->sz, 0);
-}
-}  // namespace
-
 Result<int> fork() {
     Proc* parent = myproc();
     ThreadGroup* ptg = parent->tg;
@@ -384,14 +373,14 @@ Result<int> fork() {
                 ctg->reserved = holes;
                 ctg->table_reserved = ptg->table_reserved;
             } else {
-                undo_copy(ptg, ctg);
+                uvm_unshare(ctg->pagetable, 0, page_round_up(ptg->sz));
             }
         }
         if (copied.ok()) {  // the mappings (kernel/mm/mmap.h), their holes promised; a failure leaves none
             auto mapped = vm_mmap_fork(ptg, ctg, ptg->shared());
             if (mapped.ok()) ctg->reserved += mapped.value();
             if (!mapped.ok()) {
-                undo_copy(ptg, ctg);
+                uvm_unshare(ctg->pagetable, 0, page_round_up(ptg->sz));
                 copied = Error::NoMemory;
             }
         }
