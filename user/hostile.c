@@ -1167,6 +1167,7 @@ static struct test tests[] = {
     {"mmapoom", t_mmapoom},
     {"copyrace", t_copyrace},
     {"cowbomb", t_cowbomb},
+    {"cowcount", t_cowcount},
     {"touchall", t_touchall},
     {"mmaptrunc", t_mmaptrunc},
     {"lockorder", t_lockorder},
