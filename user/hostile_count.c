@@ -81,18 +81,40 @@ static long one_round(int* fell, long* low) {
     return readings;
 }
 
+/* The rounds, in a child (its heap's page tables stay with it): sends the
+ * readings, how many fell and the most one fell down `out`. */
+static void rounds(int out) {
+    struct {
+        long readings, low, fell;
+    } sum = {0, 0, 0};
+    int fell = 0;
+    for (int r = 0; r < CC_ROUNDS; r++) {
+        long n = one_round(&fell, &sum.low);
+        if (n < 0) exit(3);
+        sum.readings += n;
+    }
+    sum.fell = fell;
+    write(out, &sum, sizeof sum);
+    exit(0);
+}
+
 void t_cowcount(void) {
     struct pagesnap before;
     pages_snap(&before);
-    int fell = 0;
-    long readings = 0, low = 0;
-    for (int r = 0; r < CC_ROUNDS; r++) {
-        long n = one_round(&fell, &low);
-        if (n < 0) return fail("cowcount", "setup failed in round", r);
-        readings += n;
-    }
-    printf("hostile: cowcount %ld readings, %ld below an earlier one\n", readings, low);
-    if (fell != 0) return fail("cowcount", "a free-page reading fell below an earlier one by", fell);
+    int out[2];
+    if (pipe(out) < 0) return fail("cowcount", "pipe", -1);
+    int pid = fork();
+    if (pid == 0) rounds(out[1]);
+    close(out[1]);
+    struct {
+        long readings, low, fell;
+    } sum;
+    int got = read(out[0], &sum, sizeof sum);
+    close(out[0]);
+    int st = reap(pid);
+    if (st != 0 || got != sizeof sum) return fail("cowcount", "the reader did not end cleanly: status", st);
+    printf("hostile: cowcount %ld readings, %ld below an earlier one\n", sum.readings, sum.low);
+    if (sum.fell != 0) return fail("cowcount", "a free-page reading fell below an earlier one by", sum.fell);
     int lost = pages_diff("cowcount", &before);
     if (lost != 0) return fail("cowcount", "pages not back", lost);
     pass("cowcount", "free-page readings while 6 x 4096 shared pages were copied and dropped: none fell");

@@ -100,8 +100,8 @@ Outcome zero_fill(ThreadGroup* tg, u64 page, const vm::Region& r, void* filled =
     void* mem = filled ? filled : promised ? kalloc_reserved() : kalloc();
     if (mem == nullptr) return Outcome::NoMemory;
     if (!map_user_page(tg->pagetable, page, reinterpret_cast<u64>(mem), pte_perm(r), &tg->table_reserved).ok()) {
-        if (!filled) kfree(mem);  // no page for the page table
-        if (promised) kalloc_reserve(1);
+        if (promised) kfree_keep_promise(mem);  // no page for the page table
+        else if (!filled) kfree(mem);
         return Outcome::NoMemory;
     }
     if (promised) tg->reserved--;
@@ -116,7 +116,9 @@ Outcome zero_fill(ThreadGroup* tg, u64 page, const vm::Region& r, void* filled =
 // the page just becomes writable; a shared one is copied, and this
 // mapping's share of the old page is put (kalloc.h: if the others all went
 // meanwhile, that frees it). The copy happens before the put, so nobody
-// can write the old page while it is read.
+// can write the old page while it is read; the copy's frame counts as free
+// until the put settles it (kalloc.h:kalloc_for_copy), so no reading of
+// the free count sees the copy half made.
 Outcome break_cow(ThreadGroup* tg, Pte* pte, u64 va) {
     void* old = reinterpret_cast<void*>(pte_to_pa(*pte));
     const u64 flags = (pte_flags(*pte) & ~kPteCow) | kPteW;
@@ -124,13 +126,13 @@ Outcome break_cow(ThreadGroup* tg, Pte* pte, u64 va) {
         *pte = pa_to_pte(reinterpret_cast<u64>(old)) | flags;
         if (swap_on()) swap_track(old, tg, va);  // this mapping's own now
     } else {
-        void* mem = kalloc_for_promise();
+        void* mem = kalloc_for_copy();
         if (mem == nullptr) return Outcome::NoMemory;
         memmove(mem, old, kPageSize);
         __atomic_thread_fence(__ATOMIC_RELEASE);  // the copy before the entry naming it
         *pte = pa_to_pte(reinterpret_cast<u64>(mem)) | flags;
-        if (swap_on()) swap_track(mem, tg, va);         // (the old one's record, if any, goes stale: swap.cc)
-        if (page_put(old, flags)) kalloc_unreserve(1);  // others keep it: this mapping's promise goes
+        if (swap_on()) swap_track(mem, tg, va);  // (the old one's record, if any, goes stale: swap.cc)
+        page_put_copied(old, flags);             // others keep it: this mapping's promise goes
         vm_count(VmEvent::CowCopy);
     }
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
@@ -204,8 +206,7 @@ void* promised_frame(ThreadGroup* tg) {
     return mem;
 }
 void unpromise_frame(ThreadGroup* tg, void* mem) {
-    kfree(mem);
-    kalloc_reserve(1);
+    kfree_keep_promise(mem);
     LockGuard g(tg->pt_lock);
     tg->reserved++;
 }
@@ -325,10 +326,11 @@ Outcome file_fill(ThreadGroup* tg, u64 va, vm::Access a, vm::Verdict* why) {
     const Outcome o = there ? zero_fill(tg, page, r, mem) : Outcome::PastEnd;
     if (o == Outcome::Mapped) {
         count_major(tg);
+    } else if (promised) {
+        kfree_keep_promise(mem);
+        tg->reserved++;
     } else {
         kfree(mem);
-        if (promised) kalloc_reserve(1);
-        if (promised) tg->reserved++;
     }
     return o;
 }

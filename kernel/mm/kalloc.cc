@@ -14,6 +14,10 @@
 // kfree), and try again.
 // Reserved pages (kalloc.h) stay on the list: plain kalloc pops only while
 // more pages are free than are promised; kalloc_reserved pops one of them.
+// The free count is the list, plus the frames of copies not yet settled
+// (g_copying: each is paid for by a promise or by the page it replaces),
+// plus what the lenders hold, less what is promised; each step that moves
+// it is one hold of the lock.
 // A promise a process asks for (sbrk, mmap, exec's lazy pages, fork's
 // child) is admitted and made in one hold of the lock
 // (kalloc_admit_reserve), so no two are admitted against the same pages.
@@ -60,18 +64,20 @@ u64 ask_lenders(u64 n) {
     return got;
 }
 constinit u64 g_reserved = 0;  // pages promised (g_lock)
+constinit u64 g_copying = 0;   // frames of copies not yet settled, counted free (g_lock; kalloc.h)
 constinit PageRefs g_refs;
 
 // Whose page a pop may be: Free (only one nobody was promised), Promised
-// (one a promise covers, which it uses up), Covered (one a promise covers
-// that the caller gives back afterwards: a copy-on-write copy, page_put).
-enum class From : u8 { Free, Promised, Covered };
+// (one a promise covers, which it uses up), Copy (a copy already paid for,
+// counted free until it is settled: kalloc_for_copy).
+enum class From : u8 { Free, Promised, Copy };
 
 // Pop a page (g_lock held): a zeroed one first if `zero` (*zeroed says).
 void* pop_locked(From from, bool zero, bool* zeroed) {
     if (from == From::Free && g_pool.count() + (swap_on() ? swap_free_slots() : 0) <= g_reserved) return nullptr;
     void* p = g_pool.pop(zero, zeroed);
     if (p && from == From::Promised && g_reserved > 0) g_reserved--;
+    if (p && from == From::Copy) g_copying++;
     return p;
 }
 
@@ -104,11 +110,18 @@ void kalloc_init(u64 ram_end_addr) {
     g_total = g_pool.count();
 }
 
-void kfree(void* page) {
+namespace {
+// kfree's checks and junk-fill, outside the lock.
+void unused(void* page, const char* who) {
     const u64 pa = reinterpret_cast<u64>(page);
-    if (const char* why = g_pool.validate(pa)) panic("kfree %p: %s", page, why);
+    if (const char* why = g_pool.validate(pa)) panic("%s %p: %s", who, page, why);
     if (swap_on()) swap_untrack(page);  // no longer anybody's page to swap
     g_pool.junk(page);                  // outside the lock: 4 KiB of stores
+}
+}  // namespace
+
+void kfree(void* page) {
+    unused(page, "kfree");
     LockGuard g(g_lock);
     g_pool.push(page);
 }
@@ -138,7 +151,7 @@ void* take(From from, bool zero) {
 
 void* kalloc_unzeroed() { return take(From::Free, false); }
 
-void* kalloc_for_promise() { return take(From::Covered, false); }
+void* kalloc_for_copy() { return take(From::Copy, false); }
 
 void page_dup(void* page) { g_refs.dup(reinterpret_cast<u64>(page)); }
 
@@ -163,6 +176,43 @@ bool page_put(void* page, u64 pte) {
             break;
     }
     return put_file(page, pte);
+}
+
+void kalloc_copy_kept(bool promise) {
+    LockGuard g(g_lock);
+    if (promise && g_reserved == 0) panic("kalloc_copy_kept: no promise");
+    g_copying--;
+    if (promise) g_reserved--;
+}
+
+void kalloc_copy_dropped(void* copy) {
+    unused(copy, "kalloc_copy_dropped");
+    LockGuard g(g_lock);
+    g_copying--;
+    g_pool.push(copy);
+}
+
+// The page break_cow copied loses this mapping. If another mapping still
+// has it, the promise this one held paid for the copy and goes; if the
+// others all went meanwhile (each gave a promise back as it went), the old
+// page is freed as the copy is settled, in one hold: a reading sees the
+// copy's cost once, whichever way it ends.
+void page_put_copied(void* old, u64 pte) {
+    switch (g_refs.put_any(reinterpret_cast<u64>(old))) {
+        case PageRefs::Put::Others:
+            kalloc_copy_kept(true);
+            return;
+        case PageRefs::Put::Last: {
+            unused(old, "page_put_copied");
+            LockGuard g(g_lock);
+            g_copying--;
+            g_pool.push(old);
+            return;
+        }
+        case PageRefs::Put::File:
+            break;
+    }
+    kalloc_copy_kept(put_file(old, pte));
 }
 
 bool page_shared(void* page) { return g_refs.shared(reinterpret_cast<u64>(page)); }
@@ -232,11 +282,23 @@ oom::Verdict kalloc_admit_reserve(u64 n, u64 total_after) {
     oom::Verdict v;
     {
         LockGuard g(g_lock);
-        v = oom::admit_promise(n, total_after, g_pool.count() + lent_locked() + slots, g_reserved, ram);
+        const u64 have = g_pool.count() + g_copying + lent_locked() + slots;
+        v = oom::admit_promise(n, total_after, have, g_reserved, ram);
         if (v == oom::Verdict::Admit) short_by = promise_locked(n);
     }
     if (short_by > 0) ask_lenders(short_by);
     return v;
+}
+
+void kfree_keep_promise(void* page) {
+    unused(page, "kfree_keep_promise");
+    u64 short_by = 0;
+    {
+        LockGuard g(g_lock);
+        g_pool.push(page);
+        short_by = promise_locked(1);
+    }
+    if (short_by > 0) ask_lenders(short_by);
 }
 
 void kalloc_unreserve(u64 n) {
@@ -259,7 +321,7 @@ u64 kalloc_pool_pages() {
 
 u64 kalloc_free_pages() {
     LockGuard g(g_lock);
-    const u64 have = g_pool.count() + lent_locked();
+    const u64 have = g_pool.count() + g_copying + lent_locked();
     return have > g_reserved ? have - g_reserved : 0;
 }
 u64 kalloc_total_pages() { return g_total; }
@@ -272,7 +334,7 @@ u64 kalloc_frames_free() {
 u64 kalloc_commit_free() {
     const u64 slots = swap_free_slots();
     LockGuard g(g_lock);
-    const u64 have = g_pool.count() + lent_locked() + slots;
+    const u64 have = g_pool.count() + g_copying + lent_locked() + slots;
     return have > g_reserved ? have - g_reserved : 0;
 }
 void kalloc_set_lender(const Lender* lender) {

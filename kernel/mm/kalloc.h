@@ -12,6 +12,11 @@
 // copy-on-write page may need) are counted as taken: by
 // kalloc_free_pages(), by the pool count a Lender checks, and by kalloc(),
 // which leaves them on the list. kalloc_reserved() hands one out.
+// Every change of the free count is one hold of the allocator's lock: a
+// copy already paid for (kalloc_for_copy) counts as free until settled,
+// and a promised page given back unused keeps its promise in the same
+// hold (kfree_keep_promise), so a reader on another hart never sees a
+// step half done (hostile cowcount).
 #pragma once
 
 #include "lib/oom.h"
@@ -27,6 +32,11 @@ void* kalloc();
 // of it before anyone reads it (fork's page copies): saves kalloc's zeroing.
 void* kalloc_unzeroed();
 void kfree(void* page);
+// Free a page a promise paid for (kalloc_reserved) that was not used: the
+// promise stands again, in the same hold of the allocator's lock, so the
+// free count does not move (kfree then kalloc_reserve showed it one high
+// in between).
+void kfree_keep_promise(void* page);
 // Free a page whose every byte is 0 (a page table, its entries cleared):
 // not junk-filled, and handed out again by kalloc without zeroing.
 void kfree_zeroed(void* page);
@@ -89,7 +99,22 @@ bool page_is_file(void* page);  // a page-cache frame
 // munmap nor page-out frees the frame under the copy; page_unpin drops it.
 void page_pin(void* page);
 void page_unpin(void* page);
-void* kalloc_for_promise();
+// Copies already paid for: a copy-on-write copy (by the promise its
+// mapping holds, or by the old page if no other mapping is left) and a
+// page read back from swap (by its slot's promise, or by its slot). The
+// frame comes from the list (promised pages included) and counts as free
+// until the copy is settled, so kalloc_free_pages() moves in one step, at
+// the settling, never with a copy half made (hostile cowcount).
+void* kalloc_for_copy();
+// Settled: the copy is mapped; `promise`: the promise that paid for it goes.
+void kalloc_copy_kept(bool promise);
+// Settled: the copy was not needed (a read failed, another thread mapped
+// the page first): its frame goes back.
+void kalloc_copy_dropped(void* copy);
+// Settled: break_cow's copy of `old` is mapped, and old loses this
+// mapping: its promise goes, or old is freed if no other mapping is left
+// (page_put's cases, with the copy settled in the same hold).
+void page_put_copied(void* old, u64 pte);
 // The counts themselves (the page cache's frames are counted there too).
 PageRefs& page_refs();
 

@@ -336,11 +336,11 @@ void* read_slot(ThreadGroup* tg, u32 slot) {
         LockGuard s(g_lock);
         while (g_writing[slot]) sleep(&g_writing[slot], g_lock);
     }
-    void* mem = kalloc_for_promise();  // the page is counted already: its slot
-    if (mem == nullptr && reclaim(tg, 1) > 0) mem = kalloc_for_promise();
+    void* mem = kalloc_for_copy();  // the page is counted already: its slot
+    if (mem == nullptr && reclaim(tg, 1) > 0) mem = kalloc_for_copy();
     if (mem == nullptr) return nullptr;
     if (!swap_disk_rw(slot, mem, false).ok()) {
-        kfree(mem);
+        kalloc_copy_dropped(mem);
         return nullptr;
     }
     return mem;
@@ -382,7 +382,7 @@ SwapIn swap_in(ThreadGroup* tg, u64 va) {
                 LockGuard s(g_lock);
                 others = g_slots.put(slot) > 0;
             }
-            if (others) kalloc_unreserve(1);  // this entry's promise paid for the frame
+            kalloc_copy_kept(others);  // if shared, this entry's promise paid for the frame
             swap_track(mem, tg, page);
             __atomic_fetch_add(&tg->majflt, 1, __ATOMIC_RELAXED);
             vm_count(VmEvent::MajorFault);
@@ -391,7 +391,7 @@ SwapIn swap_in(ThreadGroup* tg, u64 va) {
             mem = nullptr;
         }
     }
-    if (mem) kfree(mem);  // another thread mapped it first, or it was unmapped
+    if (mem) kalloc_copy_dropped(mem);  // another thread mapped it first, or it was unmapped
     LockGuard s(g_lock);
     g_slots.unpin(slot);
     return result;
