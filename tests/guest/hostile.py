@@ -16,7 +16,8 @@ guest cannot judge:
   - conskill, consshare: a marker line written during a 256 KiB write
     arrives whole and before half of it; nothing of the writer follows
     conskill's marker (written just after the kill);
-  - forkbomb (in the background): while the process table is full the
+  - forkbomb (in the background): each of the three bombers sees fork
+    fail (the table filled, however long that took); while it is full the
     shell reports `sh: fork failed` and keeps its prompt, and init does not
     exit; afterwards the shell runs commands again;
   - memhog (in the background): a process holding every page is killed by
@@ -192,7 +193,7 @@ def shell_answers(g, tries=20, seen=None):
 
 
 def run_forkbomb(g, tag):
-    """The bomb fills the table for 3 s. The shell is pinged from the start
+    """The bomb fills the table, then holds it full for 3 s. The shell is pinged from the start
     until the bomb's "forkbomb: done" line has come, and that line is looked
     for in everything the pings' waits consumed: each wait for "$ " consumes
     the text before it, and the line may come before any of the prompts.
@@ -210,6 +211,9 @@ def run_forkbomb(g, tag):
     out = "".join(seen)
     check(done.search(out) is not None, "hostile-forkbomb-done-%s" % tag,
           "no 'forkbomb: done' line in 120 s of pings: %r" % out[-1500:])
+    filled = re.compile(prompt_tolerant("forkbomb: done, table filled by 3 of 3 bombers", typed="echo ping\n"))
+    check(filled.search(out) is not None, "hostile-forkbomb-filled-%s" % tag,
+          "the bombers did not all see fork fail (the table never filled): %r" % out[-1500:])
     check("init exiting" not in out, "hostile-forkbomb-init-%s" % tag, "init exited")
     check(shell_answers(g), "hostile-forkbomb-shell-%s" % tag,
           "shell does not answer after the process table was full (%d failed forks seen)" %
