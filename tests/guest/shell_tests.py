@@ -108,6 +108,21 @@ CASES = [
     ("time-missing", "time nosuchprog", r"time: cannot run nosuchprog: no such file or directory\nreal \d+\.\d{3}s\n"),
     # Normal arguments behave as before; a file named -x is reached as ./-x.
     ("dash-file-via-dot", "echo dash > ./-x; cat ./-x; rm ./-x; ls ./-x", r"dash\nls: cannot open \./-x: no such file or directory\n"),
+    # Quoting as in a POSIX shell (user/sh.c:word): quotes are removed, what
+    # they enclose is one argument (spaces kept), and a quoted symbol is an
+    # ordinary character. 'a  b' keeps both spaces; "c d" names one file.
+    ("quote-single-double", "echo x > 'c d'; echo 'a  b' \"c d\"; cat \"c d\"; rm c\\ d; ls 'c d'",
+     r"a  b c d\nx\nls: cannot open c d: no such file or directory\n"),
+    ("quote-redirect-is-text", "echo 'a > qr' \"| b ; c & (d) < e\"; ls qr",
+     r"a > qr \| b ; c & \(d\) < e\nls: cannot open qr: no such file or directory\n"),
+    ("quote-redirect-to-quoted-name", "echo hi > 'q f'; cat q\\ f; rm \"q f\"", r"hi\n"),
+    # Inside "..." a backslash escapes only \ " $ and `; inside '...' nothing;
+    # outside quotes any character. Adjacent parts make one word, '' an empty one.
+    ("quote-backslash", "echo a\\ b \\'q\\' \"say \\\"hi\\\" \\\\ \\n\" 'it''s' '\\t'",
+     r"a b 'q' say \"hi\" \\ \\n its \\t\n"),
+    ("quote-adjacent-and-empty", "echo ab\"c d\"'e'f; echo '' x; echo \"\"", r"abc def\n x\n\n"),
+    ("quote-grep-pattern-with-space", "echo 'x y' > gq; echo xy >> gq; grep 'x y' gq", r"x y\n"),
+    ("quote-unterminated", "echo 'abc; echo \"def", r"sh: syntax error: unterminated quote\n"),
 ]
 
 # The console's line editor (lib/console/line_edit.h), typed as a terminal
