@@ -19,7 +19,7 @@ import sys
 import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu import Suite, relay_results  # noqa: E402
+from qemu import Suite, failures, relay_results  # noqa: E402
 
 suite = Suite("exhaust")
 
@@ -54,3 +54,4 @@ def main():
 
 if __name__ == "__main__":
     main()
+    sys.exit(1 if failures() else 0)  # make fuzz / make exhaust fail too
