@@ -212,14 +212,6 @@ def judge_program(out, program, prefix, harts):
         report(False, "%s-summary-%s" % (prefix, tag), "no clean summary line; output ends %r" % out[-500:])
 
 
-def end_guest(g, after, prefix, harts):
-    """A suite's last verdicts: the shell still answered `echo alive` (its
-    output is after), and once QEMU is killed fsck finds the disk clean."""
-    report("alive" in after, "%s-shell-%dharts" % (prefix, harts), "the shell does not answer (%r)" % after)
-    clean, fsck = g.stop_and_fsck()
-    report(clean, "%s-fsck-%dharts" % (prefix, harts), fsck.replace("\n", " | "))
-
-
 class Suite:
     """What every in-guest suite does around its own checks, written once:
 
