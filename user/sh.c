@@ -5,7 +5,9 @@
  *     pipeline := command [ '|' pipeline ]
  *     command  := '(' line ')' { redir } | { word | redir }
  *     redir    := '<' word | '>' word | '>>' word
- * Nodes come from a fixed pool and words are copied, NUL-terminated, into a
+ * A word is quoted as in a POSIX shell (word()): '...' and "..." keep
+ * spaces and symbols, a backslash escapes the next character (in "..."
+ * only \ " $ `), and the quotes are removed. Nodes come from a fixed pool and words are copied, NUL-terminated, into a
  * per-line arena, so parsing never allocates. The top-level list runs in
  * the shell itself, one element at a time, so builtins (cd, exit) work in
  * `cd d; ls`; everything else runs in a forked child that never returns
@@ -86,19 +88,40 @@ static int symbol(void) {
     return c;
 }
 
-/* Consume a word and return a NUL-terminated copy, or 0 if none is next. */
+/* Does a backslash escape c here (quote: the quote we are in, or 0)?
+ * Outside quotes it escapes any character; inside "..." only \ " $ and `
+ * (POSIX's list; this shell expands neither $ nor `); inside '...' none. */
+static int escapes(char quote, char c) {
+    if (c == 0 || quote == '\'') return 0;
+    return quote == 0 || strchr("\\\"$`", c) != 0;
+}
+
+/* Consume a word and return a NUL-terminated copy with its quoting
+ * removed, or 0 if none is next. A word ends at a space or symbol outside
+ * quotes; '...' and "..." keep what they enclose as it is, spaces and
+ * symbols included, and parts join: ab"c d"'e' is one word, "abc de";
+ * '' is an empty word. A quote left open is a syntax error. */
 static char* word(void) {
     skip_space();
-    char* start = ps;
-    while (*ps && !strchr(kSpace, *ps) && !strchr(kSymbols, *ps)) ps++;
-    int n = ps - start;
-    if (n == 0) return 0;
-    if (narena + n + 1 > (int)sizeof(arena)) {
-        perr = "line too long";
-        return 0;
-    }
     char* w = &arena[narena];
-    memmove(w, start, n);
+    int n = 0, any = 0;
+    char quote = 0;
+    while (*ps && (quote || (!strchr(kSpace, *ps) && !strchr(kSymbols, *ps)))) {
+        char c = *ps++;
+        any = 1;
+        if ((c == '\'' || c == '"') && (quote == 0 || quote == c)) {
+            quote = quote ? 0 : c;
+            continue;
+        }
+        if (c == '\\' && escapes(quote, *ps)) c = *ps++;
+        if (narena + n + 1 >= (int)sizeof(arena)) {
+            perr = "line too long";
+            return 0;
+        }
+        w[n++] = c;
+    }
+    if (quote) perr = "unterminated quote";
+    if (!any || perr) return 0;
     w[n] = 0;
     narena += n + 1;
     return w;

@@ -24,7 +24,9 @@ failing iteration is replayed alone with --seed S --first i --crashes 1) and:
      finished lost), then `halt`;
   5. runs fsck on the replayed image: must be clean.
 Prints `PASS crash-i-...` / `FAIL crash-i-...: why` per iteration (with seed
-and hart count) and ends with `N passed, N failed`.
+and hart count) through tests/guest/qemu.py's Suite: a failure is raised
+inside the block of the guest that saw it, which keeps its console
+transcript in build/test-logs.
 """
 import argparse
 import os
@@ -40,10 +42,12 @@ import time
 import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu import BUILD, ROOT, Guest  # noqa: E402
+from qemu import BUILD, ROOT, Guest, Suite, failures  # noqa: E402
 
 FSCK = os.path.join(BUILD, "fsck")
 KILL_JITTER = 0.05  # seconds after the target step is seen
+
+suite = Suite("crash", show=True)
 
 
 def fsck(image):
@@ -51,100 +55,103 @@ def fsck(image):
     return p.returncode, p.stdout
 
 
-def iteration(idx, seed, cpus, steps, keep):
+class Failed(Exception):
+    """An iteration's failure, raised inside its guest's block: that guest
+    keeps its console transcript (tests/guest/qemu.py)."""
+
+
+def iteration(seed, cpus, steps, work, info, at):
+    """One crash and its replay (steps 1-5 above); what it saw goes to
+    info, the stage under way and its guest to `at`. Raises on a failure."""
     rnd = random.Random(seed)
-    name = "crash-%d-seed%d-%dharts" % (idx, seed, cpus)
     wl_seed = rnd.randrange(1, 1 << 30)
     target = rnd.randrange(1, steps) if steps > 1 else 1
     delay = rnd.uniform(0.0, KILL_JITTER)
-    info = []
-    stage = "setup"
-    g = None
-    work = tempfile.mkdtemp(prefix="quanta-crash-")
     crashed = os.path.join(work, "crashed.img")
-    try:
-        # 1-2: run the workload, kill QEMU.
-        g = Guest(cpus=cpus)
+    # 1-2: run the workload, kill QEMU.
+    with Guest(cpus=cpus) as g:
+        at.update(stage="first boot", guest=g)
+        g.boot()
+        at["stage"] = "workload start"
+        g.child.sendline("fsworkload %d %d" % (wl_seed, steps))
+        g.child.expect(r"s 0\r?\n", timeout=30)
+        at["stage"] = "workload"
+        out = []
+        # Kill once step `target` is seen done, after a little jitter:
+        # spread over the whole workload however fast the file system is.
+        i = g.child.expect([r"(?:^|\n)s %d\r?\n" % target, r"fsworkload: done[^\n]*\n",
+                            r"fsworkload: [^\n]*\n"], timeout=300)
+        out.append(g.child.before + g.child.after)
+        if i == 2:
+            raise Failed("workload error: %s" % g.child.after.strip())
+        finished = i == 1
+        time.sleep(delay)
+        os.kill(g.child.pid, signal.SIGKILL)
         try:
-            stage = "first boot"
-            g.boot()
-            stage = "workload start"
-            g.child.sendline("fsworkload %d %d" % (wl_seed, steps))
-            g.child.expect(r"s 0\r?\n", timeout=30)
-            stage = "workload"
-            out = []
-            finished = False
-            # Kill once step `target` is seen done, after a little jitter:
-            # spread over the whole workload however fast the file system is.
-            i = g.child.expect([r"(?:^|\n)s %d\r?\n" % target, r"fsworkload: done[^\n]*\n",
-                                r"fsworkload: [^\n]*\n"], timeout=300)
-            out.append(g.child.before + g.child.after)
-            if i == 2:
-                return False, name, "workload error: %s" % g.child.after.strip()
-            finished = i == 1
-            time.sleep(delay)
-            os.kill(g.child.pid, signal.SIGKILL)
-            try:
-                g.child.expect(pexpect.EOF, timeout=10)
-                out.append(g.child.before)
-            except pexpect.TIMEOUT:
-                pass
-            text = "".join(x for x in out if isinstance(x, str))
-            done = [int(m) for m in re.findall(r"^s (\d+)\r?$", text, re.M)]
-            seen = max(done) if done else 0
-            shutil.copyfile(g.image, crashed)
-        finally:
-            g.close()
+            g.child.expect(pexpect.EOF, timeout=10)
+            out.append(g.child.before)
+        except pexpect.TIMEOUT:
+            pass
+        text = "".join(x for x in out if isinstance(x, str))
+        done = [int(m) for m in re.findall(r"^s (\d+)\r?$", text, re.M)]
+        seen = max(done) if done else 0
+        shutil.copyfile(g.image, crashed)
         info.append("killed %.0f ms after step %d, %d steps seen done%s" % (delay * 1000, target, seen,
                                                                               " (finished)" if finished else ""))
-
         # 3: fsck before replay.
         rc, rep = fsck(crashed)
         logged = "replay" in rep.lower()
         info.append("fsck before replay: %s%s" % ("clean" if rc == 0 else "exit %d" % rc,
                                                    ", committed log" if logged else ""))
         if rc != 0:
-            return False, name, "; ".join(info) + "\n" + rep
-        # 4: boot (replay), verify, halt.
-        g = Guest(cpus=cpus, image=crashed)
+            raise Failed(rep)
+    # 4: boot (replay), verify, halt.
+    with Guest(cpus=cpus, image=crashed) as g:
+        at.update(stage="boot after the crash (log replay)", guest=g)
+        g.boot()
+        at["stage"] = "verifier"
+        vout = g.run("fsworkload -v %d %d %d" % (wl_seed, steps, seen), timeout=60)
+        info.append(vout.strip().splitlines()[0] if vout.strip() else "verifier printed nothing")
+        at["stage"] = "halt"
+        g.child.sendline("halt 0")
         try:
-            stage = "boot after the crash (log replay)"
-            g.boot()
-            stage = "verifier"
-            vout = g.run("fsworkload -v %d %d %d" % (wl_seed, steps, seen), timeout=60)
-            info.append(vout.strip().splitlines()[0] if vout.strip() else "verifier printed nothing")
-            stage = "halt"
-            g.child.sendline("halt 0")
-            try:
-                g.child.expect(pexpect.EOF, timeout=20)
-            except pexpect.TIMEOUT:
-                return False, name, "; ".join(info) + "; halt did not power off"
-            g.child.close()
-            replayed = os.path.join(work, "replayed.img")
-            shutil.copyfile(g.image, replayed)
-        finally:
-            g.close()
+            g.child.expect(pexpect.EOF, timeout=20)
+        except pexpect.TIMEOUT:
+            raise Failed("halt did not power off")
+        g.child.close()
         if "verify: ok" not in vout:
-            return False, name, "; ".join(info) + "\n" + vout
+            raise Failed(vout)
         # 5: fsck after replay.
+        replayed = os.path.join(work, "replayed.img")
+        shutil.copyfile(g.image, replayed)
         rc, rep = fsck(replayed)
         info.append("fsck after replay: %s" % ("clean" if rc == 0 else "exit %d" % rc))
         if rc != 0:
-            return False, name, "; ".join(info) + "\n" + rep
-        return True, name, "; ".join(info)
+            raise Failed(rep)
+
+
+def crash(idx, seed, cpus, steps, keep):
+    """Iteration idx: its PASS verdict, or None, else why it failed."""
+    name = "crash-%d-seed%d-%dharts" % (idx, seed, cpus)
+    info, at = [], {"stage": "setup", "guest": None}
+    work = tempfile.mkdtemp(prefix="quanta-crash-")
+    t0 = time.time()
+    try:
+        iteration(seed, cpus, steps, work, info, at)
+        suite.check(True, name, "(%.1fs): %s" % (time.time() - t0, "; ".join(info)))
+        return None
+    except Failed as e:
+        why = "; ".join(info) + "\n" + str(e)
     except Exception as e:  # noqa: BLE001
-        tail = ""
-        try:
-            tail = (g.child.before or "")[-1500:] if isinstance(g.child.before, str) else ""
-        except Exception:  # noqa: BLE001
-            pass
-        return False, name, "; ".join(info + ["%s during %s" % (type(e).__name__, stage)]) + \
-            "\n  console tail:\n" + tail
+        before = at["guest"].child.before if at["guest"] else ""
+        why = "; ".join(info + ["%s during %s" % (type(e).__name__, at["stage"])]) + \
+            "\n  console tail:\n" + (before[-1500:] if isinstance(before, str) else "")
     finally:
         if keep:
             print("  images kept in " + work)
         else:
             shutil.rmtree(work, ignore_errors=True)
+    return why
 
 
 def main():
@@ -161,22 +168,15 @@ def main():
         subprocess.run(["make", "--no-print-directory", "-s", "BUILD=" + BUILD, FSCK], cwd=ROOT, check=False)
     print("crashtest: seed %d, %d crashes, %d harts, %d steps" % (seed, a.crashes, a.cpus, a.steps))
     sys.stdout.flush()
-    passed = failed = 0
     for idx in range(a.first, a.first + a.crashes):
         it_seed = (seed * 1000003 + idx) % (1 << 31)
-        t0 = time.time()
-        ok, name, detail = iteration(idx, it_seed, a.cpus, a.steps, a.keep)
-        if ok:
-            passed += 1
-            print("PASS %s (%.1fs): %s" % (name, time.time() - t0, detail))
-        else:
-            failed += 1
-            print("FAIL %s: %s\n  replay: python3 tests/guest/crashtest.py --seed %d --first %d --crashes 1 "
-                  "--cpus %d --steps %d --keep" % (name, detail, seed, idx, a.cpus, a.steps))
-        sys.stdout.flush()
+        why = crash(idx, it_seed, a.cpus, a.steps, a.keep)
+        if why is not None:
+            suite.check(False, "crash-%d-seed%d-%dharts" % (idx, it_seed, a.cpus),
+                        "%s\n  replay: python3 tests/guest/crashtest.py --seed %d --first %d --crashes 1 "
+                        "--cpus %d --steps %d --keep" % (why, seed, idx, a.cpus, a.steps))
     print("crashtest: seed %d, %d harts" % (seed, a.cpus))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return 1 if failures() else 0
 
 
 if __name__ == "__main__":

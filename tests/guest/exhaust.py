@@ -6,8 +6,11 @@ Design: boots QEMU on a private image copy, runs `exhaust` (which prints one
 `PASS name (detail)` / `FAIL name: why` line per resource), and relays each
 line with the hart count appended to the test name. A panic or a missing
 `exhaust: done` line (hang) is a failure of its own, printed with the
-console tail. QEMU is then killed and fsck must find the image clean. No
-randomness: the hart count is all a rerun needs.
+console tail. Then the shell must still answer (unless the kernel
+panicked), and, QEMU killed, fsck must find the image clean: the disk-full
+and inode tests leave the disk as it must be (tests/guest/qemu.py's Suite:
+a failed boot keeps its console transcript). No randomness: the hart count
+is all a rerun needs.
 """
 import argparse
 import os
@@ -16,7 +19,9 @@ import sys
 import pexpect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from qemu import Guest, relay_results  # noqa: E402
+from qemu import Suite, failures, relay_results  # noqa: E402
+
+suite = Suite("exhaust")
 
 
 def main():
@@ -25,12 +30,7 @@ def main():
     ap.add_argument("tests", nargs="*")
     a = ap.parse_args()
     tag = "%dharts" % a.cpus
-    with Guest(cpus=a.cpus) as g:
-        try:
-            g.boot()
-        except Exception as e:  # noqa: BLE001
-            print("FAIL exhaust-boot-%s: %s" % (tag, type(e).__name__))
-            return 1
+    with suite.boot(a.cpus) as g:
         g.child.sendline("exhaust " + " ".join(a.tests))
         try:
             i = g.child.expect([r"exhaust: done[^\n]*\n", r"panic:"], timeout=180)
@@ -44,15 +44,14 @@ def main():
             except pexpect.EOF:
                 pass
             out += "panic:" + (g.child.before or "")
-        clean, report = g.stop_and_fsck()  # the disk-full and inode tests leave the disk as it must be
-    relay_results(out, "exhaust", tag)
-    print("PASS exhaust-fsck-%s" % tag if clean else "FAIL exhaust-fsck-%s: %s" % (tag, report[-2000:]))
-    if i != 0:
-        print("FAIL exhaust-run-%s: %s (rerun: make exhaust CPUS=%d)\n%s" % (
-            tag, "kernel panic" if i == 1 else "no 'exhaust: done' (%s)" % err, a.cpus, out[-3000:]))
-        return 1
-    return 0
+        relay_results(out, "exhaust", tag)
+        suite.check(i == 0, "exhaust-run-%s" % tag, "%s (rerun: make exhaust CPUS=%d)\n%s" % (
+            "kernel panic" if i == 1 else "no 'exhaust: done' (%s)" % err if i else "", a.cpus, out[-3000:]))
+        if i == 0:
+            g.wait_prompt(timeout=60)  # the prompt after exhaust's last line
+        suite.finish(g, alive=i == 0)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
+    sys.exit(1 if failures() else 0)  # make fuzz / make exhaust fail too

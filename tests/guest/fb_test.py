@@ -5,27 +5,26 @@ slot 1; also ramfb when this QEMU accepts it on riscv virt, 8.0 and later)
 and a monitor socket, runs `frames -t 2`, takes a `screendump` and checks
 the picture: 320x200, many colours, and in the middle pixels that are not
 the background gradient (the cube). Then boots without a display: the
-kernel says so and frames still renders and prints its fps line. One
-`PASS name` / `FAIL name: why` line per check. Takes about 15 s.
+kernel says so and frames still renders and prints its fps line. After
+each boot the shell still answers and fsck finds the disk clean. One
+`PASS name` / `FAIL name: why` line per check (tests/guest/qemu.py's
+Suite: a failed boot keeps its console transcript). Takes about 15 s.
 """
 import os
 import re
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 
-from qemu import BUILD, Guest
+from qemu import BUILD, Suite
 
 FRAMES_RE = re.compile(r"frames: fps=([\d.]+) frames=(\d+) ms=(\d+) checksum=([0-9a-f]+)")
 W, H = 320, 200
 
-
-def report(ok, name, detail=""):
-    print(("PASS %s %s" if ok else "FAIL %s: %s") % (name, detail))
-    sys.stdout.flush()
+suite = Suite("fb", show=True)
+report = suite.check
 
 
 def qemu_version():
@@ -77,8 +76,7 @@ def display_run(name, device_args, banner, tmp):
     sock_path = os.path.join(tmp, "monitor.sock")
     ppm = os.path.join(tmp, "shot.ppm")
     extra = device_args + ["-monitor", "unix:%s,server,nowait" % sock_path]
-    with Guest(cpus=2, extra_args=extra) as g:
-        g.boot()
+    with suite.boot(2, tag=name, extra_args=extra) as g:
         boot = g.log[0]
         report(banner in boot, name + "-detected", repr(boot[-300:]))
         out = g.run("frames -t 2", timeout=60)
@@ -120,8 +118,7 @@ def main():
                    "fb: 320x200 XRGB8888 on virtio-gpu")
     if qemu_version() >= (8, 0):  # 7.x refuses -device ramfb on riscv virt (fw_cfg made too late)
         display_checks("ramfb", ["-device", "ramfb"], "fb: 320x200 XRGB8888 on ramfb")
-    with Guest(cpus=2) as g:
-        g.boot()
+    with suite.boot(2, tag="no-display") as g:
         report("fb: no framebuffer" in g.log[0], "no-display-detected", repr(g.log[0][-300:]))
         out = g.run("frames -f 5", timeout=60)
         m = FRAMES_RE.search(out)

@@ -37,13 +37,16 @@ Limits, from the measurements (docs/ostep-kernel.md has the figures):
     3 harts only the boosted run, held to "no hog starves" (see
     mlfq_game_tests).
 Plus mlfqtest's usage and bad arguments, and mlfqlevel under another policy
-(-1). Run `python3 tests/guest/ostep_tests.py --long` for the 10 s figures.
+(-1). After each boot the shell still answers and fsck finds the disk clean
+(tests/guest/qemu.py's Suite, the measurement's name as the boot's tag: a
+failed boot keeps its console transcript). Run `python3
+tests/guest/ostep_tests.py --long` for the 10 s figures.
 """
 import math
 import re
 import sys
 
-from qemu import Guest, run_cases
+from qemu import Suite, run_cases
 
 ICOUNT = 3
 SLICE_US = 1000
@@ -52,15 +55,14 @@ TICKETS = {-5: 3121, 0: 1024, 5: 335}  # Linux nice weights = tickets
 LONG = "--long" in sys.argv
 
 
-def report(ok, name, detail=""):
-    print(("PASS %s %s" if ok else "FAIL %s: %s") % (name, detail))
-    sys.stdout.flush()
+suite = Suite("ostep", show=True)
+report = suite.check
 
 
-def run(cpus, policy, cmd, bootargs="", timeout=600):
-    with Guest(cpus=cpus, sched=policy, icount=ICOUNT, bootargs=("slice=%d %s" % (SLICE_US, bootargs)).strip()) as g:
-        g.boot()
-        return g.run(cmd, timeout=timeout)
+def boot(name, cpus, policy, bootargs=""):
+    """A boot for one measurement, tagged with its name: -icount, 1 ms slice."""
+    return suite.boot(cpus, tag=name, sched=policy, icount=ICOUNT,
+                      bootargs=("slice=%d %s" % (SLICE_US, bootargs)).strip())
 
 
 def suffix(cpus, rq):
@@ -80,8 +82,8 @@ def class_shares(out, nices, field=2):
 
 def stride_test(cpus, nices, ms, rq="percpu"):
     name = "stride-shares-%s" % suffix(cpus, rq)
-    try:
-        out = run(cpus, "stride", "sharetest %d %s" % (ms, " ".join(map(str, nices))), "rq=" + rq)
+    with boot(name, cpus, "stride", "rq=" + rq) as g:
+        out = g.run("sharetest %d %s" % (ms, " ".join(map(str, nices))), timeout=600)
         by = class_shares(out, nices)
         total = sum(by.values())
         tickets = {n: TICKETS[n] * nices.count(n) for n in by}
@@ -91,8 +93,6 @@ def stride_test(cpus, nices, ms, rq="percpu"):
         report(worst <= 0.02, name, "over %d ms: %s (limit 2%%)" % (ms, ", ".join(
             "nice %d %.2f%% of the CPU, tickets say %.2f%% (%+.2f%%)"
             % (n, 100 * by[n] / total, 100 * tickets[n] / tt, 100 * errs[n]) for n in sorted(by))))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 def lottery_test(cpus, nices, ms, rq="percpu"):
@@ -103,8 +103,8 @@ def lottery_test(cpus, nices, ms, rq="percpu"):
     heavy hog is the one running most often (no compensation tickets). CPU
     shares are held to 2% like stride's."""
     name = "lottery-binomial-%s" % suffix(cpus, rq)
-    try:
-        out = run(cpus, "lottery", "sharetest %d %s" % (ms, " ".join(map(str, nices))), "rq=" + rq)
+    with boot(name, cpus, "lottery", "rq=" + rq) as g:
+        out = g.run("sharetest %d %s" % (ms, " ".join(map(str, nices))), timeout=600)
         p = TICKETS[0] / (TICKETS[0] + TICKETS[5])
         picks = class_shares(out, nices, 3)
         n = picks[0] + picks[5]
@@ -123,8 +123,6 @@ def lottery_test(cpus, nices, ms, rq="percpu"):
         report(ok, name, "over %d ms: nice 0 won %.4f of %d picks, tickets say %.4f: %.2f sigma (limit 4); "
                "its CPU share %.4f (%+.2f%%, limit 2%%; %.2f sigma counting 1 ms slices)"
                % (ms, f, n, p, z, fc, 100 * (fc / p - 1), zc))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 def mlfq_interactive_test(cpus, hogs, ms, rq="percpu"):
@@ -138,8 +136,8 @@ def mlfq_interactive_test(cpus, hogs, ms, rq="percpu"):
     latency (2-25 ms max) is only reported."""
     name = "mlfq-interactive-%s" % suffix(cpus, rq)
     boost = 330000 if cpus == 1 else 110000
-    try:
-        out = run(cpus, "mlfq", "mlfqtest inter %d %d 100" % (ms, hogs), "mlfq_boost=%d rq=%s" % (boost, rq))
+    with boot(name, cpus, "mlfq", "mlfq_boost=%d rq=%s" % (boost, rq)) as g:
+        out = g.run("mlfqtest inter %d %d 100" % (ms, hogs), timeout=600)
         m = re.search(r"interactive top (\d+)/(\d+) maxlat_us (\d+) meanlat_us (\d+) cpu_us (\d+)", out)
         h = re.search(r"hogs levels (\d+) (\d+) (\d+) (\d+)", out)
         if not m or not h:
@@ -157,17 +155,15 @@ def mlfq_interactive_test(cpus, hogs, ms, rq="percpu"):
         report(ok, name, "boost %d ms: interactive in the top queue at %d of %d bursts, wake-up latency max %d us, "
                "mean %s us from the tick, charged %s us; hog samples per queue %s (%.0f%% at the bottom, limit 70%%;"
                " %s)" % (boost // 1000, top, bursts, maxlat, m.group(4), m.group(5), levels[:3], 100 * bottom, limits))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
-def game(cpus, hogs, pairs, ms, bootargs):
-    out = run(cpus, "mlfq", "mlfqtest game %d %d %d 500" % (ms, hogs, pairs), bootargs)
+def game(g, hogs, pairs, ms):
+    out = g.run("mlfqtest game %d %d %d 500" % (ms, hogs, pairs), timeout=600)
     got = [(int(a), int(b)) for a, b in re.findall(r"hog maxgap_us (\d+) cpu_us (\d+)", out)]
-    g = re.search(r"gamers cpu_us (\d+)", out)
-    if len(got) != hogs or not g:
+    gamers = re.search(r"gamers cpu_us (\d+)", out)
+    if len(got) != hogs or not gamers:
         raise RuntimeError("mlfqtest printed %r" % out)
-    return got, int(g.group(1))
+    return got, int(gamers.group(1))
 
 
 def mlfq_game_tests(cpus, ms, rq="percpu"):
@@ -176,8 +172,8 @@ def mlfq_game_tests(cpus, ms, rq="percpu"):
     hogs = cpus
     boost_us = 10 * SLICE_US  # mlfq_defaults: 10 slices
     name = "mlfq-boost-ends-starvation-%s" % s
-    try:
-        got, gcpu = game(cpus, hogs, pairs, ms, "mlfq_reset=1 rq=" + rq)
+    with boot(name, cpus, "mlfq", "mlfq_reset=1 rq=" + rq) as g:
+        got, gcpu = game(g, hogs, pairs, ms)
         gap = max(x[0] for x in got)
         least = min(x[1] for x in got)
         if cpus == 1:
@@ -188,28 +184,22 @@ def mlfq_game_tests(cpus, ms, rq="percpu"):
             limit = "each hog at least 20% of a hart"
         report(ok, name, "-S, boost every %d us: longest hog gap %d us, hogs' CPU %s us, gamers' %d us (%s)"
                % (boost_us, gap, [x[1] for x in got], gcpu, limit))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
     if cpus != 1:
         return  # several harts: gamers charged for vCPU turns sink even with -S
     name = "mlfq-starves-without-boost-%s" % s
-    try:
-        got, gcpu = game(cpus, hogs, pairs, ms, "mlfq_reset=1 mlfq_boost=0 rq=" + rq)
+    with boot(name, cpus, "mlfq", "mlfq_reset=1 mlfq_boost=0 rq=" + rq) as g:
+        got, gcpu = game(g, hogs, pairs, ms)
         gap, cpu = got[0]
         ok = cpu <= 8 * SLICE_US and gap >= 0.9 * ms * 1000
         report(ok, name, "-S, no boost: hog CPU %d us (limit %d), longest gap %d us of %d ms, gamers' %d us"
                % (cpu, 8 * SLICE_US, gap, ms, gcpu))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
     name = "mlfq-rule4-defeats-gaming-%s" % s
-    try:
-        got, gcpu = game(cpus, hogs, pairs, ms, "rq=" + rq)
+    with boot(name, cpus, "mlfq", "rq=" + rq) as g:
+        got, gcpu = game(g, hogs, pairs, ms)
         gap, cpu = got[0]
         ok = cpu >= ms * 1000 / 3
         report(ok, name, "rule 4 (no -S), boost every %d us: hog CPU %d us of %d ms (limit a third), longest gap "
                "%d us, gamers' %d us" % (boost_us, cpu, ms, gap, gcpu))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 USAGE = r"usage: mlfqtest inter MS HOGS BURST_US \[REQUEST_US\] \| mlfqtest game MS HOGS PAIRS BURST_US\n"
@@ -226,8 +216,7 @@ TOOL_CASES = [
 
 
 def tool_tests():
-    with Guest(cpus=1, icount=ICOUNT) as g:
-        g.boot()
+    with suite.boot(1, tag="tools-1hart", icount=ICOUNT) as g:
         run_cases(g, TOOL_CASES, timeout=60)
 
 

@@ -89,7 +89,8 @@ class Guest:
         self.boot_seconds = None
         # Everything the console printed, whatever consumed it (a test's own
         # child.expect() adds nothing to self.log): kept in
-        # $(BUILD)/test-logs when a verdict of this guest's life failed.
+        # $(BUILD)/test-logs when a verdict of this guest's life failed, or
+        # the `with` block that used it raised.
         self.transcript = open(os.path.join(self.tmpdir, "console.txt"), "w", encoding="utf-8")
         self.child.logfile_read = self.transcript
         self.failures_before = _failures[0]
@@ -138,13 +139,13 @@ class Guest:
         with open(self.transcript.name, encoding="utf-8", errors="replace") as f:
             return f.read()[-n:]
 
-    def close(self):
+    def close(self, failed=False):
         try:
             if self.child.isalive():
                 self.child.terminate(force=True)
         finally:
             self.transcript.close()
-            if _failures[0] != self.failures_before:  # keep the evidence of a failure
+            if failed or _failures[0] != self.failures_before:  # keep the evidence of a failure
                 logs = os.path.join(BUILD, "test-logs")
                 os.makedirs(logs, exist_ok=True)
                 kept = os.path.join(logs, "console-%d.txt" % int(time.time() * 1000))
@@ -155,8 +156,8 @@ class Guest:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
-        self.close()
+    def __exit__(self, exc_type, *exc):
+        self.close(failed=exc_type is not None)  # a block that raised keeps its transcript too
 
 
 def relay_results(out, prefix, tag, context=40):
@@ -188,6 +189,11 @@ def report(ok, name, detail=""):
     print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, detail)))
 
 
+def failures():
+    """How many FAIL verdicts were printed so far (a suite's exit status)."""
+    return _failures[0]
+
+
 def no_prompt(g, prefix, harts, e):
     """The verdict when a suite's command got no prompt back."""
     report(False, "%s-%dharts" % (prefix, harts),
@@ -204,14 +210,6 @@ def judge_program(out, program, prefix, harts):
     relay_results(out, prefix, tag)
     if not re.search(r"%s: \d+ passed, 0 failed" % re.escape(program), out):
         report(False, "%s-summary-%s" % (prefix, tag), "no clean summary line; output ends %r" % out[-500:])
-
-
-def end_guest(g, after, prefix, harts):
-    """A suite's last verdicts: the shell still answered `echo alive` (its
-    output is after), and once QEMU is killed fsck finds the disk clean."""
-    report("alive" in after, "%s-shell-%dharts" % (prefix, harts), "the shell does not answer (%r)" % after)
-    clean, fsck = g.stop_and_fsck()
-    report(clean, "%s-fsck-%dharts" % (prefix, harts), fsck.replace("\n", " | "))
 
 
 class Suite:
@@ -233,20 +231,24 @@ class Suite:
     first command fails and the verdict says "at boot"). TAG is "Nharts"
     unless given; alive=False and fsck=False leave
     out those two checks, and fsck_ok(report) can ask more of fsck's report
-    than a clean exit (usertests: no orphan left)."""
+    than a clean exit (usertests: no orphan left). suite.finish(g) makes
+    those end checks at once, inside the block: QEMU is stopped and the
+    image stays for the host tools to read (qtrace, qprof) until the block
+    ends. show=True prints a passing check's detail too (figures)."""
 
-    def __init__(self, name, harts=(1, 3, 8)):
+    def __init__(self, name, harts=(1, 3, 8), show=False):
         self.name = name
         self.default_harts = list(harts)
+        self.show = show
 
     def harts(self, args=None):
         """The hart counts given on the command line, else the default."""
         given = [int(a) for a in (sys.argv[1:] if args is None else args)]
         return given or self.default_harts
 
-    def check(self, ok, test, detail="", show=False):
+    def check(self, ok, test, detail="", show=None):
         """One verdict: PASS test (with detail when show), or FAIL test: detail."""
-        if ok and show and detail:
+        if ok and (self.show if show is None else show) and detail:
             print("PASS %s %s" % (test, detail))
         else:
             report(ok, test, detail)
@@ -261,6 +263,7 @@ class Suite:
     def boot(self, harts, tag=None, alive=True, fsck=True, fsck_ok=None, boot_timeout=30, **guest_args):
         tag = tag or "%dharts" % harts
         with Guest(cpus=harts, **guest_args) as g:
+            g.suite_end = (tag, alive, fsck, fsck_ok)
             where = ""
             try:
                 g.boot(timeout=boot_timeout)
@@ -269,18 +272,29 @@ class Suite:
                 g.child.terminate(force=True)
             try:
                 yield g
-                after = g.run("echo alive", timeout=60) if alive else ""
+                self.finish(g)
             except Exception as e:  # noqa: BLE001 - any failure to get a prompt ends this boot
                 why = ("no prompt%s (%s)" % (where, type(e).__name__) if isinstance(e, (pexpect.TIMEOUT, pexpect.EOF))
                        else "%s: %s" % (type(e).__name__, e))
                 self.check(False, "%s-%s" % (self.name, tag), "%s; console ends %r" % (why, g.tail(800)))
-                return
-            if alive:
-                self.check("alive" in after, "%s-shell-%s" % (self.name, tag), "the shell does not answer (%r)" % after)
-            if fsck:
-                clean, said = g.stop_and_fsck()
-                ok = clean and (fsck_ok is None or fsck_ok(said))
-                self.check(ok, "%s-fsck-%s" % (self.name, tag), said.replace("\n", " | ")[-2000:])
+
+    def finish(self, g, alive=True):
+        """The end of a boot's block (once): the shell still answers, then,
+        QEMU stopped, fsck finds the disk clean. The image stays until the
+        block ends. alive=False skips the shell's check (the kernel
+        panicked: a verdict said so already), not fsck's."""
+        if g.suite_end is None:
+            return
+        tag, answers, fsck, fsck_ok = g.suite_end
+        g.suite_end = None
+        if alive and answers:
+            after = g.run("echo alive", timeout=60)
+            self.check("alive" in after, "%s-shell-%s" % (self.name, tag), "the shell does not answer (%r)" % after,
+                       show=False)
+        if fsck:
+            clean, said = g.stop_and_fsck()
+            ok = clean and (fsck_ok is None or fsck_ok(said))
+            self.check(ok, "%s-fsck-%s" % (self.name, tag), said.replace("\n", " | ")[-2000:], show=False)
 
 
 def run_cases(guest, cases, suffix="", timeout=30):
@@ -296,12 +310,9 @@ def run_cases(guest, cases, suffix="", timeout=30):
         try:
             out = guest.run(line, timeout=timeout)
         except Exception as e:  # noqa: BLE001 - any failure to get a prompt
-            print("FAIL %s: no prompt after %r (%s)" % (name, line, type(e).__name__))
+            report(False, name, "no prompt after %r (%s)" % (line, type(e).__name__))
             return False
-        if re.fullmatch(pattern, out):
-            print("PASS " + name)
-        else:
-            print("FAIL %s: %r printed %r" % (name, line, out))
+        report(re.fullmatch(pattern, out) is not None, name, "%r printed %r" % (line, out))
     return True
 
 

@@ -17,7 +17,9 @@ dispatches in the kernel: within 1). Shares are of the CPU time charged to
 processes: the kernel's own time between a deschedule and the next
 dispatch (about 2% at 1 hart) is charged to nobody and has no counterpart
 in the replay, where the hogs would take it. One `PASS name` / `FAIL name:
-why` line per case, with the residuals and every task's figures.
+why` line per case, with the residuals and every task's figures, and the
+traced boot's shell and fsck checks (tests/guest/qemu.py's Suite: a
+failed boot keeps its console transcript).
 
 Not in `make test`: it does not pass yet (2026-12-06). Shares are within
 0.41-0.90 points in all four cases; dispatches are 5.1-5.5% off at 1 hart
@@ -38,25 +40,25 @@ scheduler) is charged to whoever runs.
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
-from qemu import BUILD, Guest
+from qemu import BUILD, Suite
 
 TICK_US = 10
 SLICE_US = 1000
 
-
-def report(ok, name, detail=""):
-    print(("PASS %s %s" if ok else "FAIL %s: %s") % (name, detail))
-    sys.stdout.flush()
+suite = Suite("replay", show=True)
+report = suite.check
 
 
-def trace_schbench(cpus, rq, image_copy):
-    """Boot, start two hogs, trace schbench; leave the guest's image in image_copy."""
-    with Guest(cpus=cpus, sched="eevdf", icount=3, bootargs="slice=%d rq=%s" % (SLICE_US, rq), timeout=120) as g:
-        g.boot()
+def trace_schbench(name, cpus, rq, image_copy):
+    """Boot, start two hogs, trace schbench; leave the guest's image in
+    image_copy. False when the boot failed (its verdict says why)."""
+    with suite.boot(cpus, tag=name[len("replay-"):], sched="eevdf", icount=3, bootargs="slice=%d rq=%s" % (SLICE_US, rq),
+                    timeout=120) as g:
         g.run("hog 5 & ; hog 5 &")
         out = g.run("trace start -b 1024")
         if out.strip():
@@ -69,10 +71,9 @@ def trace_schbench(cpus, rq, image_copy):
         out = g.run("trace dump /t.dat", timeout=120)
         if "wrote" not in out:
             raise RuntimeError("trace dump: " + out.strip())
-        clean, fsck = g.stop_and_fsck()
-        if not clean:
-            raise RuntimeError("fsck: " + fsck)
-        subprocess.run(["cp", g.image, image_copy], check=True)
+        suite.finish(g)  # the shell answers; QEMU stopped, fsck clean
+        shutil.copyfile(g.image, image_copy)
+    return os.path.exists(image_copy)
 
 
 def kernel_figures(image, replay):
@@ -116,7 +117,8 @@ def compare(cpus, rq):
     name = "replay-schbench-2hogs-%dhart%s-%s" % (cpus, "s" if cpus > 1 else "", rq)
     with tempfile.TemporaryDirectory(prefix="quanta-replay-") as tmp:
         image = os.path.join(tmp, "fs.img")
-        trace_schbench(cpus, rq, image)
+        if not trace_schbench(name, cpus, rq, image):
+            return
         rfile, csv = os.path.join(tmp, "replay.txt"), os.path.join(tmp, "tasks.csv")
         harts, span_ms, kernel = kernel_figures(image, rfile)
         ticks, sim = replay(rfile, cpus, rq, csv)

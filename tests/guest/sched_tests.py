@@ -5,7 +5,10 @@ virtual: host load changes how long a test takes, not the CPU times it
 measures. They boot with a 1 ms slice (slice=1000) and use `sharetest`,
 which reads each hog's CPU time from the kernel's own statistics. Other
 tests drive nice/renice/sched/ps and a sleep/wakeup storm across harts. One
-`PASS name` / `FAIL name: why` line per test.
+`PASS name` / `FAIL name: why` line per test; after each boot the shell
+still answers and fsck finds the disk clean (tests/guest/qemu.py's Suite,
+with the test's name as the boot's tag: a failed boot keeps its console
+transcript).
 
 -icount does not make a run repeat exactly. It makes guest time a function
 of the instructions executed (QEMU runs the vCPUs round-robin on one host
@@ -33,18 +36,15 @@ and 1.026 were reported):
     reach of a 22 ms spread plus a stall).
 """
 import re
-import sys
 import time
 
-from qemu import Guest, run_cases
+from qemu import Suite, run_cases
 
 LINUX_WEIGHT = {-20: 88761, 0: 1024, 5: 335}
 ICOUNT = 3
 
-
-def report(ok, name, detail=""):
-    print(("PASS %s %s" if ok else "FAIL %s: %s") % (name, detail))
-    sys.stdout.flush()
+suite = Suite("sched", show=True)
+report = suite.check
 
 
 def snapshots(out):
@@ -53,39 +53,39 @@ def snapshots(out):
     return "readings took %s and %s us" % m.groups() if m else "no snapshot durations"
 
 
-def shares(policy, cpus, ms, nices, rq="percpu", with_snaps=False, threads=False):
-    with Guest(cpus=cpus, sched=policy, icount=ICOUNT, bootargs="slice=1000 rq=" + rq) as g:
-        g.boot()
-        opt = "-t " if threads else ""  # the hogs as threads of one process
-        out = g.run("sharetest %s%d %s" % (opt, ms, " ".join(map(str, nices))), timeout=600)
+def share_boot(name, policy, cpus, rq="percpu"):
+    """A boot for a share test, tagged with its name: 1 ms slice, -icount."""
+    return suite.boot(cpus, tag=name, sched=policy, icount=ICOUNT, bootargs="slice=1000 rq=" + rq)
+
+
+def shares(g, ms, nices, threads=False):
+    """sharetest's CPU cycles per hog, and how long its readings took."""
+    opt = "-t " if threads else ""  # the hogs as threads of one process
+    out = g.run("sharetest %s%d %s" % (opt, ms, " ".join(map(str, nices))), timeout=600)
     got = [int(m.group(2)) for m in re.finditer(r"share (-?\d+) (\d+)", out)]
     if len(got) != len(nices):
         raise RuntimeError("sharetest printed %r" % out)
-    return (got, snapshots(out)) if with_snaps else got
+    return got, snapshots(out)
 
 
 def ratio_test(policy, a, b, tolerance, ms=4000, threads=False):
     name = "share-nice%d-vs-nice%d-%s%s" % (a, b, policy, "-threads" if threads else "")
-    try:
-        (ca, cb), snaps = shares(policy, 1, ms, [a, b], with_snaps=True, threads=threads)
+    with share_boot(name, policy, 1) as g:
+        (ca, cb), snaps = shares(g, ms, [a, b], threads=threads)
         want = LINUX_WEIGHT[a] / LINUX_WEIGHT[b]
         got = ca / cb if cb else float("inf")
         err = abs(got / want - 1)
         report(err <= tolerance, name, "ratio %.3f, weights say %.3f (%.1f%% off, limit %.0f%%; %s)"
                % (got, want, 100 * err, 100 * tolerance, snaps))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 def equal_test(policy, hogs, cpus, tolerance, rq="percpu", ms=4000):
     name = "share-%dhogs-%dharts-%s%s" % (hogs, cpus, policy, "" if rq == "percpu" else "-" + rq)
-    try:
-        got, snaps = shares(policy, cpus, ms, [0] * hogs, rq, with_snaps=True)
+    with share_boot(name, policy, cpus, rq) as g:
+        got, snaps = shares(g, ms, [0] * hogs)
         spread = max(got) / min(got) - 1
         report(spread <= tolerance, name, "max/min %.4f (limit %.2f) over %d ms, max-min %.1f ms; %s: %s"
                % (1 + spread, 1 + tolerance, ms, (max(got) - min(got)) / 1e4, snaps, got))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 def multi_ratio_test(policy, cpus, a, b, per, tolerance, rq, ms=4000):
@@ -93,26 +93,22 @@ def multi_ratio_test(policy, cpus, a, b, per, tolerance, rq, ms=4000):
     share of an a-hog over a b-hog follows the weights (with per-hart queues
     the balancer must pair them up: each hart one of each when per == cpus)."""
     name = "share-%dx-nice%d-vs-nice%d-%dharts-%s-%s" % (per, a, b, cpus, policy, rq)
-    try:
-        got, snaps = shares(policy, cpus, ms, [a] * per + [b] * per, rq, with_snaps=True)
+    with share_boot(name, policy, cpus, rq) as g:
+        got, snaps = shares(g, ms, [a] * per + [b] * per)
         ga, gb = sum(got[:per]) / per, sum(got[per:]) / per
         want = LINUX_WEIGHT[a] / LINUX_WEIGHT[b]
         err = abs((ga / gb) / want - 1)
         report(err <= tolerance, name, "ratio %.3f, weights say %.3f (%.1f%% off, limit %.0f%%; %s): %s"
                % (ga / gb, want, 100 * err, 100 * tolerance, snaps, got))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 def affinity_test():
     """taskset: 3 hogs pinned to hart 1 of 3 share that hart (children
     inherit the mask); unpinned they would get a hart each."""
     name = "affinity-3hogs-pinned-to-hart1"
-    try:
-        with Guest(cpus=3, icount=ICOUNT, bootargs="slice=1000") as g:
-            g.boot()
-            out = g.run("taskset 0x2 sharetest 2000 0 0 0", timeout=600)
-            tools = g.run("taskset -p 0x5 1; taskset -p 1; taskset -p 0x8 1; taskset 0x1", timeout=60)
+    with suite.boot(3, tag=name, icount=ICOUNT, bootargs="slice=1000") as g:
+        out = g.run("taskset 0x2 sharetest 2000 0 0 0", timeout=600)
+        tools = g.run("taskset -p 0x5 1; taskset -p 1; taskset -p 0x8 1; taskset 0x1", timeout=60)
         got = [int(m.group(2)) for m in re.finditer(r"share (-?\d+) (\d+)", out)]
         hart = 2000 * 10000  # cycles of one hart in 2000 ms (10 MHz)
         # (the window ends on a 100 ms tick: up to 2.1 s; unpinned: 3 harts)
@@ -122,8 +118,6 @@ def affinity_test():
                       "usage: taskset MASK command [args...] | taskset -p [MASK] PID\n")
         report(ok and tools == want_tools, name,
                "shares %s (one hart: %d cycles); tools %r" % (got, hart, tools))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 def infeasible_test():
@@ -133,28 +127,20 @@ def infeasible_test():
     Before weight readjustment (and lag clearing while every task has a
     hart) it got 0."""
     name = "infeasible-nice19-2harts-single"
-    try:
-        with Guest(cpus=2, icount=ICOUNT, bootargs="slice=1000 rq=single") as g:
-            g.boot()
-            out = g.run("sharetest -w 10000 8000 -20 19 +0", timeout=1200)
+    with suite.boot(2, tag=name, icount=ICOUNT, bootargs="slice=1000 rq=single") as g:
+        out = g.run("sharetest -w 10000 8000 -20 19 +0", timeout=1200)
         got = {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"share (-?\d+) (\d+)", out)}
         want = 8000 * 10000 * 15 / 1039  # cycles
         ok = 19 in got and abs(got[19] / want - 1) <= 0.30
         report(ok, name, "nice 19 got %.1f ms, fluid %.1f ms (limit 30%%): %s"
                % (got.get(19, 0) / 1e4, want / 1e4, out.strip().replace("\n", ", ")))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 def single_mode_tests():
     name = "boot-eevdf-3harts-single"
-    try:
-        with Guest(cpus=3, bootargs="rq=single") as g:
-            g.boot()
-            out = g.run("sched; sched dwrr; storm 8 100", timeout=120)
+    with suite.boot(3, tag=name, bootargs="rq=single") as g:
+        out = g.run("sched; sched dwrr; storm 8 100", timeout=120)
         report(out == "eevdf single\ndwrr single\nstorm: ok 8 pairs 100 rounds\n", name, repr(out))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, "%s" % type(e).__name__)
 
 
 # (name, command, regex the output must match)
@@ -183,9 +169,10 @@ TOOL_CASES = [
     ("chrt-clamped-low", "chrt -r 5 chrt -p 0", r"pid \d+ request 100 us\n"),
     ("chrt-clamped-high", "chrt -r 999999 chrt -p 0", r"pid \d+ request 100000 us\n"),
     # exec keeps it (chrt execs time), fork passes it on (time forks ps).
-    # time may still be on its way into wait when ps looks (another hart): sleep or run.
+    # time may still be on its way into wait when ps looks (another hart): sleep or run,
+    # or runble (queued behind ps on its own hart: seen once at 3 harts on a loaded host).
     ("chrt-inherited", "chrt -r 400 time ps -s", r"(?s)policy eevdf percpu\n  PID   TID STATE  NICE WEIGHT REQ_US NAME\n"
-     r"    1     1 sleep +-?\d+ +\d+      - init\n.*\n +\d+ +\d+ (sleep|run) +0 +1024 +400 time\n"
+     r"    1     1 sleep +-?\d+ +\d+      - init\n.*\n +\d+ +\d+ (sleep|runble|run) +0 +1024 +400 time\n"
      r" +\d+ +\d+ run +0 +1024 +400 ps\n.*"),
     ("chrt-set-pid", "chrt -r 250 -p 1; chrt -r 0 -p 1", r"pid 1 request 250 us\npid 1 request default\n"),
     ("chrt-not-yours", "su student chrt -r 200 -p 1",
@@ -217,8 +204,7 @@ def switch_keeps_hogs(g):
 
 
 def tool_tests():
-    with Guest(cpus=3) as g:
-        g.boot()
+    with suite.boot(3, tag="tools-3harts") as g:
         if run_cases(g, TOOL_CASES, timeout=60):
             switch_keeps_hogs(g)
 
@@ -230,10 +216,8 @@ def lockstat_test():
     were acquisitions; in percpu mode one row per hart."""
     for rq, queues in (("percpu", 2), ("single", 1)):
         name = "lockstat-storm-2harts-%s" % rq
-        try:
-            with Guest(cpus=2, icount=ICOUNT, bootargs="rq=%s" % rq) as g:
-                g.boot()
-                out = g.run("lockstat storm 4 50", timeout=300)
+        with suite.boot(2, tag=name, icount=ICOUNT, bootargs="rq=%s" % rq) as g:
+            out = g.run("lockstat storm 4 50", timeout=300)
             rows = re.findall(r"^(\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$", out, re.M)
             total = re.search(r"^total (\d+) (\d+) (\d+) (\d+)$", out, re.M)
             ok = ("%s queues: %d\n" % (rq, queues)) in out and "QUEUE ACQUIRED HANDOFF CONTENDED" in out
@@ -242,20 +226,14 @@ def lockstat_test():
                 acq, hand, con = (int(total.group(i)) for i in (1, 2, 3))
                 ok = 0 < hand <= acq and con <= acq and acq == sum(int(r[1]) for r in rows)
             report(ok, name, out.strip().replace("\n", " | "))
-        except Exception as e:  # noqa: BLE001
-            report(False, name, "%s" % type(e).__name__)
 
 
 def storm_tests():
     for policy in ("rr", "dwrr", "idwrr", "eevdf", "stride", "lottery", "mlfq"):
         name = "storm-4harts-%s" % policy
-        try:
-            with Guest(cpus=4, sched=policy) as g:
-                g.boot()
-                out = g.run("storm 8 200", timeout=120)
+        with suite.boot(4, tag=name, sched=policy) as g:
+            out = g.run("storm 8 200", timeout=120)
             report("storm: ok 8 pairs 200 rounds" in out, name, out.strip())
-        except Exception as e:  # noqa: BLE001
-            report(False, name, "hung or failed (%s)" % type(e).__name__)
 
 
 def latency_test(bootargs="", slice_us=750):
@@ -275,11 +253,9 @@ def latency_test(bootargs="", slice_us=750):
     for the path: issue 23's "<= 2 slices" (1,500 us) is missed by the 88 us
     of two dispatch paths, not by a wait (docs/scheduling.md)."""
     name = "latency-interactive-2hogs-1hart-eevdf" + ("-" + bootargs if bootargs else "")
-    try:
-        with Guest(cpus=1, sched="eevdf", icount=ICOUNT, bootargs=bootargs) as g:
-            g.boot()
-            banner = g.log[0] if g.log else ""
-            out = g.run("mlfqtest inter 3000 2 100", timeout=600)
+    with suite.boot(1, tag=name, sched="eevdf", icount=ICOUNT, bootargs=bootargs) as g:
+        banner = g.log[0] if g.log else ""
+        out = g.run("mlfqtest inter 3000 2 100", timeout=600)
         m = re.search(r"maxlat_us (\d+) meanlat_us (\d+)", out)
         s = re.search(r"slice (\d+) us", banner)
         if not m:
@@ -289,8 +265,6 @@ def latency_test(bootargs="", slice_us=750):
         ok = maxlat <= limit and s is not None and int(s.group(1)) == slice_us
         report(ok, name, "wake-up latency max %d us (limit 2 slices + 150 us = %d us), mean %s us from the tick; "
                "boot slice %s" % (maxlat, limit, m.group(2), s.group(1) + " us" if s else "not seen"))
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 def latbench(g, args):
@@ -318,13 +292,11 @@ def request_tests():
     within issue 23's 2 slices (1,500 us) with no allowance (measured 64 us;
     827-1,588 with the default request)."""
     name = "request-p99-periodic-2hogs-1hart-eevdf"
-    try:
-        with Guest(cpus=1, sched="eevdf", icount=ICOUNT) as g:
-            g.boot()
-            d = latbench(g, "2000 2 10000 100")
-            r = latbench(g, "-r 100 2000 2 10000 100")
-            c = latbench(g, "-r 100 4000 2 0 0")
-            out = g.run("mlfqtest inter 3000 2 100 100", timeout=600)
+    with suite.boot(1, tag=name, sched="eevdf", icount=ICOUNT) as g:
+        d = latbench(g, "2000 2 10000 100")
+        r = latbench(g, "-r 100 2000 2 10000 100")
+        c = latbench(g, "-r 100 4000 2 0 0")
+        out = g.run("mlfqtest inter 3000 2 100 100", timeout=600)
         ok = r["req"] == 100 and d["req"] == 0 and r["n"] >= 150 and d["n"] >= 150 and r["p99"] * 3 <= d["p99"]
         ok = ok and abs(r["cpu"] / d["cpu"] - 1) <= 0.02
         ok = ok and all(abs(x / y - 1) <= 0.02 for x, y in zip(r["hogs"], d["hogs"]))
@@ -340,21 +312,15 @@ def request_tests():
         report(ok, "latency-interactive-2hogs-1hart-eevdf-request100",
                "wake-up latency max %s us (limit 2 slices = 1500 us), mean %s us from the tick"
                % (m.group(1), m.group(2)) if m else out)
-    except Exception as e:  # noqa: BLE001
-        report(False, name, str(e))
 
 
 def boot_tests():
     for policy in ("rr", "dwrr", "idwrr", "eevdf", "stride", "lottery", "mlfq"):
         for cpus in (1, 8):
             name = "boot-%s-%dharts" % (policy, cpus)
-            try:
-                with Guest(cpus=cpus, sched=policy) as g:
-                    g.boot()
-                    out = g.run("sched; echo hello | wc", timeout=60)
+            with suite.boot(cpus, tag=name, sched=policy) as g:
+                out = g.run("sched; echo hello | wc", timeout=60)
                 report(out == "%s percpu\n1 1 6 \n" % policy, name, repr(out))
-            except Exception as e:  # noqa: BLE001
-                report(False, name, "%s" % type(e).__name__)
 
 
 def main():

@@ -1,13 +1,17 @@
 """tests/guest/shell_tests.py - acceptance tests through the shell.
 
 Boots the kernel once per hart count, runs shell command lines and checks
-their output. Prints one `PASS name` / `FAIL name: why` line per test, for
-tests/run_tests.py to count.
+their output; then the shell still answers and fsck finds the disk clean.
+Prints one `PASS name` / `FAIL name: why` line per test, for
+tests/run_tests.py to count (tests/guest/qemu.py's Suite: a failed boot
+keeps its console transcript).
 """
 import re
 import sys
 
-from qemu import Guest, run_cases
+from qemu import Suite, run_cases
+
+suite = Suite("shell")
 
 # (name, command line, regex the whole output must match)
 CASES = [
@@ -104,6 +108,21 @@ CASES = [
     ("time-missing", "time nosuchprog", r"time: cannot run nosuchprog: no such file or directory\nreal \d+\.\d{3}s\n"),
     # Normal arguments behave as before; a file named -x is reached as ./-x.
     ("dash-file-via-dot", "echo dash > ./-x; cat ./-x; rm ./-x; ls ./-x", r"dash\nls: cannot open \./-x: no such file or directory\n"),
+    # Quoting as in a POSIX shell (user/sh.c:word): quotes are removed, what
+    # they enclose is one argument (spaces kept), and a quoted symbol is an
+    # ordinary character. 'a  b' keeps both spaces; "c d" names one file.
+    ("quote-single-double", "echo x > 'c d'; echo 'a  b' \"c d\"; cat \"c d\"; rm c\\ d; ls 'c d'",
+     r"a  b c d\nx\nls: cannot open c d: no such file or directory\n"),
+    ("quote-redirect-is-text", "echo 'a > qr' \"| b ; c & (d) < e\"; ls qr",
+     r"a > qr \| b ; c & \(d\) < e\nls: cannot open qr: no such file or directory\n"),
+    ("quote-redirect-to-quoted-name", "echo hi > 'q f'; cat q\\ f; rm \"q f\"", r"hi\n"),
+    # Inside "..." a backslash escapes only \ " $ and `; inside '...' nothing;
+    # outside quotes any character. Adjacent parts make one word, '' an empty one.
+    ("quote-backslash", "echo a\\ b \\'q\\' \"say \\\"hi\\\" \\\\ \\n\" 'it''s' '\\t'",
+     r"a b 'q' say \"hi\" \\ \\n its \\t\n"),
+    ("quote-adjacent-and-empty", "echo ab\"c d\"'e'f; echo '' x; echo \"\"", r"abc def\n x\n\n"),
+    ("quote-grep-pattern-with-space", "echo 'x y' > gq; echo xy >> gq; grep 'x y' gq", r"x y\n"),
+    ("quote-unterminated", "echo 'abc; echo \"def", r"sh: syntax error: unterminated quote\n"),
 ]
 
 # The console's line editor (lib/console/line_edit.h), typed as a terminal
@@ -137,20 +156,19 @@ def key_cases(g, suffix):
             g.child.send(keys + "\r")
             out = g.wait_prompt(timeout=20).replace("\r\n", "\n")
         except Exception as e:  # noqa: BLE001
-            print("FAIL %s%s: no prompt after %r (%s)" % (name, suffix, keys, type(e).__name__))
+            suite.check(False, name + suffix, "no prompt after %r (%s)" % (keys, type(e).__name__))
             return
         rest = out.split("\n", 1)[1] if "\n" in out else ""
-        ok = re.fullmatch(pattern, rest)
-        print(("PASS %s%s" % (name, suffix)) if ok else ("FAIL %s%s: %r printed %r" % (name, suffix, keys, out)))
+        suite.check(re.fullmatch(pattern, rest) is not None, name + suffix, "%r printed %r" % (keys, out))
     name = "ctrl-c-drops-line" + suffix
     try:
         g.child.send("echo dropped\x03")
         out = g.wait_prompt(timeout=20).replace("\r\n", "\n")
         after = g.run("echo next", timeout=20)
         ok = out == "echo dropped^C\n" and after == "next\n"
-        print(("PASS %s" % name) if ok else ("FAIL %s: ^C printed %r, then %r" % (name, out, after)))
+        suite.check(ok, name, "^C printed %r, then %r" % (out, after))
     except Exception as e:  # noqa: BLE001
-        print("FAIL %s: no prompt after ^C (%s)" % (name, type(e).__name__))
+        suite.check(False, name, "no prompt after ^C (%s)" % type(e).__name__)
 
 
 def time_ctrl_c_case(g, suffix):
@@ -164,20 +182,16 @@ def time_ctrl_c_case(g, suffix):
         g.child.sendcontrol("c")
         out = g.wait_prompt(timeout=30).replace("\r\n", "\n")
         after = g.run("echo next", timeout=20)
-        ok = re.search(r"\^C\n(.*\n)?real \d+\.\d{3}s\n$", out) and after == "next\n"
-        print(("PASS %s" % name) if ok else ("FAIL %s: printed %r, then %r" % (name, out[-200:], after)))
+        ok = re.search(r"\^C\n(.*\n)?real \d+\.\d{3}s\n$", out) is not None and after == "next\n"
+        suite.check(ok, name, "printed %r, then %r" % (out[-200:], after))
     except Exception as e:  # noqa: BLE001
-        print("FAIL %s: no prompt (%s)" % (name, type(e).__name__))
+        suite.check(False, name, "no prompt (%s)" % type(e).__name__)
 
 
 def run_suite(cpus):
-    with Guest(cpus=cpus) as g:
-        try:
-            g.boot()
-            print("PASS boot-%dharts (%.2fs)" % (cpus, g.boot_seconds))
-        except Exception as e:  # noqa: BLE001 - report any boot failure
-            print("FAIL boot-%dharts: %s" % (cpus, e))
-            return
+    with suite.boot(cpus) as g:
+        boot = g.boot_seconds
+        suite.check(boot is not None, "boot-%dharts" % cpus, "(%.2fs)" % boot if boot else "no prompt", show=True)
         if not run_cases(g, CASES, "-%dharts" % cpus):
             return
         key_cases(g, "-%dharts" % cpus)
@@ -189,10 +203,10 @@ def run_suite(cpus):
             g.child.sendcontrol("p")
             g.child.expect(r"policy \w+ (percpu|single)\r?\n  PID  PPID STATE  NICE WEIGHT  CPU_MS WAIT_MS  SCHED"
                            r"    VOL  INVOL MAXLAT_US  MIGR USER     NAME\r?\n    1     0 sleep .* init", timeout=10)
-            ok = g.run("echo alive", timeout=10) .endswith("alive\n")
-        except Exception as e:  # noqa: BLE001
+            ok = g.run("echo alive", timeout=10).endswith("alive\n")
+        except Exception:  # noqa: BLE001
             ok = False
-        print(("PASS %s" if ok else "FAIL %s: no process list or no shell after ^P") % name)
+        suite.check(ok, name, "no process list or no shell after ^P; console ends %r" % g.tail(600))
 
 
 def known_image_case():
@@ -215,13 +229,12 @@ def known_image_case():
         env = dict(os.environ, QUANTA_BUILD=d)
         p = subprocess.run([sys.executable, "-c", script], cwd=os.path.dirname(os.path.abspath(__file__)), env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
-    ok = p.returncode == 0 and re.search(r"^\d+ \d+ \d+ ?$", p.stdout, re.M)
-    print(("PASS %s" % name) if ok else ("FAIL %s: %r" % (name, p.stdout[-800:])))
+    ok = p.returncode == 0 and re.search(r"^\d+ \d+ \d+ ?$", p.stdout, re.M) is not None
+    suite.check(ok, name, repr(p.stdout[-800:]))
 
 
 def main():
-    harts = [int(a) for a in sys.argv[1:]] or [1, 3, 8]
-    for n in harts:
+    for n in suite.harts():
         run_suite(n)
     known_image_case()
 
