@@ -17,6 +17,7 @@
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
+#include "kernel/arch/riscv/spin.h"
 #include "kernel/boot.h"
 #include "kernel/dev/console.h"
 #include "kernel/dev/disk.h"
@@ -91,6 +92,7 @@ void boot_hart0() {
     kprintf("\nquanta: %d harts, %lu MiB RAM, bootargs '%s'\n", g_boot.ncpus, g_boot.mem_size >> 20, g_boot.bootargs);
     clamp_harts();
     const boot::Config cfg = read_boot_args();
+    arch::g_turn_handoff = cfg.turn_handoff;         // spinlocks (kernel/arch/riscv/spin.h)
     kalloc_init(g_boot.mem_base + g_boot.mem_size);  // physical page pool
     kvm_init();                                      // kernel page table
     proc_map_stacks(g_kernel_pagetable);             // a kernel stack per process slot

@@ -62,11 +62,14 @@ bool store_boost(Config& c, const char* v) {
     c.mlfq_boost_us = us;
     return true;
 }
-bool store_reset(Config& c, const char* v) {
+// A 0 or 1 flag.
+bool to_flag(const char* v, bool* out) {
     if ((v[0] != '0' && v[0] != '1') || v[1] != 0) return false;
-    c.mlfq_reset = v[0] == '1';
+    *out = v[0] == '1';
     return true;
 }
+bool store_reset(Config& c, const char* v) { return to_flag(v, &c.mlfq_reset); }
+bool store_turn_handoff(Config& c, const char* v) { return to_flag(v, &c.turn_handoff); }
 
 bool store_vm(Config& c, const char* v) {
     const usize n = length(v);
@@ -78,9 +81,10 @@ bool store_vm(Config& c, const char* v) {
 }
 
 constexpr Key kKeys[] = {
-    {"sched", "a policy name", store_sched},   {"rq", "percpu or single", store_rq},
-    {"slice", "100..1000000 us", store_slice}, {"mlfq_boost", "0..100000000 us", store_boost},
-    {"mlfq_reset", "1 or 0", store_reset},     {"vm", "fifo or clock", store_vm},
+    {"sched", "a policy name", store_sched},        {"rq", "percpu or single", store_rq},
+    {"slice", "100..1000000 us", store_slice},      {"mlfq_boost", "0..100000000 us", store_boost},
+    {"mlfq_reset", "1 or 0", store_reset},          {"vm", "fifo or clock", store_vm},
+    {"turn_handoff", "1 or 0", store_turn_handoff},
 };
 
 // Does the word [w, w+len) start with `key=`?

@@ -18,6 +18,8 @@
 //   mlfq_reset=1    MLFQ: a sleep resets the allotment (mlfq.py -S)
 //   vm=NAME         page replacement with swap: fifo or clock (empty: clock;
 //                   kernel/mm/swap.h)
+//   turn_handoff=1  the spinlock's turn hand-off, for harts that take turns
+//                   on one host thread (QEMU -icount; kernel/arch/riscv/spin.h)
 // Invariant: parse() is a total function of its argument; strings it keeps
 // are NUL-terminated and cut to their field's size.
 #pragma once
@@ -34,6 +36,7 @@ struct Config {
     u64 mlfq_boost_us = 0;  // when given: 0 never boosts
     bool mlfq_reset = false;
     char vm[8] = {};  // "fifo" or "clock"; empty: clock
+    bool turn_handoff = false;
 };
 
 struct Rejected {

@@ -5,7 +5,7 @@
 // more consecutive blocks from contiguous memory), status byte (device
 // writes). submit() queues a request; the caller notifies the device and
 // sleeps on the request's info slot until disk_intr() sees it in the used
-// ring (notify() lets go of g_lock for the MMIO write: see there).
+// ring (notify() may let go of g_lock for the MMIO write: see there).
 // disk_rw() does that for one cached block; disk_batch() puts several
 // requests in flight at once (as many as free descriptors allow) and waits
 // for them all, so a group of writes costs one round trip, not one each. A
@@ -23,6 +23,7 @@
 #include "kernel/dev/disk.h"
 
 #include "kernel/arch/riscv/memlayout.h"
+#include "kernel/arch/riscv/spin.h"
 #include "kernel/arch/riscv/virtio_mmio.h"
 #include "kernel/dev/virtio.h"
 #include "kernel/fs/buf.h"
@@ -122,15 +123,17 @@ int submit(const DiskIo& io, Buf* b) {
     return idx[0];
 }
 
-// Notify the device without holding g_lock (which the caller's guard holds
-// on entry and on return): the completion may be handled on another hart at
-// once, and (under single-threaded QEMU) this hart may not run again for a
-// while after the MMIO write; it must not hold the lock meanwhile. No wakeup
-// is lost: busy is tested under the lock before sleeping.
+// Notify the device (the caller's guard holds g_lock on entry and on
+// return). When harts take turns on one host thread (the turn hand-off,
+// kernel/arch/riscv/spin.h), the MMIO write may end this hart's turn while
+// another hart takes the completion and spins for g_lock: the lock is let
+// go for the write. No wakeup is lost: busy is tested under the lock before
+// sleeping.
 void notify(LockGuard& g) {
-    g.unlock();
+    const bool let_go = arch::g_turn_handoff;
+    if (let_go) g.unlock();
     reg(Reg::QueueNotify) = 0;
-    g.lock();
+    if (let_go) g.lock();
 }
 
 // Wait for the request at head to complete, free it (g_lock held).

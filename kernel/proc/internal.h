@@ -42,8 +42,10 @@ void kill_locked(Proc* p);
 // Make p runnable if it sleeps on chan (wakeup() for one known sleeper).
 void wakeup_proc(Proc* p, const void* chan);
 [[noreturn]] void scheduler();
-// Switch from the current process to this hart's scheduler. Caller holds
-// exactly p->lock and has already changed p->state.
+// Switch from the current process to this hart's scheduler (xv6's
+// sched()). Caller holds exactly p->lock and has already changed p->state;
+// returns, once p is picked again, holding p->lock (the scheduler's
+// acquisition: the hand-off rule in kernel/proc/sched.cc).
 void sched_switch();
 extern "C" void forkret();
 // Mark p runnable now and queue it (caller holds p->lock).

@@ -27,42 +27,13 @@
 #include "kernel/lib/string.h"
 #include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
+#include "kernel/sync/counted_lock.h"
 #include "lib/sched/registry.h"
 #include "lib/sched/runqueues.h"
 
 namespace q {
 
 namespace {
-
-// A run-queue lock with statistics (rq_stat): acquisitions, contended ones
-// and the cycles spun, and hand-offs between harts.
-class CountedLock {
-  public:
-    void acquire() {
-        const u64 waited = lock_.acquire_timed();
-        acquisitions++;
-        const int me = cpuid();
-        if (me != last_holder_) {
-            if (last_holder_ >= 0) handoffs++;
-            last_holder_ = me;
-        }
-        if (waited) {
-            contentions++;
-            spin_cycles += waited;
-        }
-    }
-    void release() { lock_.release(); }
-
-    // Guarded by the lock; updated right after acquiring it.
-    u64 acquisitions = 0;
-    u64 contentions = 0;
-    u64 spin_cycles = 0;
-    u64 handoffs = 0;  // acquisitions by another hart than the last holder
-
-  private:
-    SpinLock lock_{"runqueue"};
-    int last_holder_ = -1;
-};
 
 Proc& proc_of(sched::RqTask& t) { return *static_cast<Proc*>(t.se.owner); }
 

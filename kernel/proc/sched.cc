@@ -1,11 +1,23 @@
 // kernel/proc/sched.cc - the per-hart scheduler loop, sleep and wakeup.
 //
 // Each hart runs scheduler(): ask the run queue (kernel/proc/runqueue.cc) for
-// the next process, switch to it, and when it switches back, charge the CPU
-// time it used. A process gives up the hart only through sched_switch(),
-// holding its own lock, which the scheduler releases after the switch; the
-// lock is what stops another hart from running a process whose registers
-// are still being saved (it may already be back in the run queue).
+// the next process, switch_to() it, and pick again when it switches back.
+// A process gives up the hart only through sched_switch() (xv6's sched()),
+// from yield, sleep or exit, which charges the time it ran and puts it back
+// in a run queue (or takes it out) in its own context, before the switch.
+//
+// The lock hand-off, xv6's rule: p->lock is held across every switch
+// between a process and the scheduler, in both directions, and the side
+// switched to releases it.
+//   - The scheduler acquires p->lock, switches to p, and p releases it: in
+//     forkret on its first run, else in the yield/sleep that called
+//     sched_switch(), just after that returns (an exit never returns).
+//   - A process enters sched_switch() holding its own lock (it changed its
+//     state under it) and switches back to the scheduler, which releases it
+//     once switch_to() returns. sched_switch() returns holding p->lock again
+//     (the lock the scheduler took to switch back to p).
+// The lock is what stops another hart from running a process whose
+// registers are still being saved (it may already be back in a run queue).
 //
 // sleep() takes p->lock and records the channel and the Sleeping state
 // before releasing the caller's condition lock; wakeup() takes p->lock to
@@ -30,23 +42,30 @@ namespace q {
 
 namespace {
 
-// Run p on this hart until it switches back. Caller holds p->lock; rq_pick
-// set p->running_since to the pick time.
-void run(Cpu* c, Proc* p) {
+// Dispatch bookkeeping: p's wait since it became runnable, its latency if
+// it was woken, its switch count. rq_pick set p->running_since to the pick
+// time.
+void account_dispatch(Proc* p) {
     const u64 now = p->running_since;
-    p->state = ProcState::Running;
-    p->running_on = c->id;
+    const u64 waited = p->runnable_since && now > p->runnable_since ? now - p->runnable_since : 0;
     p->stat_switches++;
-    trace_switch(p, p->runnable_since && now > p->runnable_since ? now - p->runnable_since : 0);
-    if (p->runnable_since && now > p->runnable_since) {
-        const u64 waited = now - p->runnable_since;
-        p->stat_wait += waited;
-        if (p->woken) {
-            p->stat_last_latency = waited;
-            if (waited > p->stat_max_latency) p->stat_max_latency = waited;
-        }
+    trace_switch(p, waited);
+    p->stat_wait += waited;
+    if (waited && p->woken) {
+        p->stat_last_latency = waited;
+        if (waited > p->stat_max_latency) p->stat_max_latency = waited;
     }
     p->woken = false;
+}
+
+// Run p on this hart until it switches back (see the file comment for the
+// lock hand-off). Called with p->lock held; p releases it once running.
+// Returns when p has called sched_switch(), with p->lock held again: p took
+// it before switching back, and the caller releases it.
+void switch_to(Cpu* c, Proc* p) {
+    account_dispatch(p);
+    p->state = ProcState::Running;
+    p->running_on = c->id;
     c->proc = p;
     c->need_resched = false;
     timer_new_slice();  // every dispatch gets a whole slice, however it began
@@ -78,9 +97,10 @@ void scheduler() {
             }
             c->idle = false;
         }
-        LockGuard g(p->lock);
+        p->lock.acquire();  // released by p once it runs
         if (p->state != ProcState::Runnable) panic("scheduler: picked pid %d not runnable", p->pid);
-        run(c, p);
+        switch_to(c, p);
+        p->lock.release();  // taken by p before it switched back
     }
 }
 
@@ -113,17 +133,18 @@ void sched_switch() {
 
 void yield() {
     Proc* p = myproc();
-    LockGuard g(p->lock);
+    p->lock.acquire();  // released by the scheduler after the switch
     p->state = ProcState::Runnable;
     p->stat_involuntary++;
     sched_switch();
+    p->lock.release();  // taken by the scheduler to switch back to p
 }
 
 extern "C" void usertrap_return();
 
 extern "C" void forkret() {
     static bool first = true;
-    myproc()->lock.release();
+    myproc()->lock.release();  // the scheduler took it to switch to us
     if (first) {
         // File-system initialisation sleeps, so it runs in process context.
         first = false;

@@ -1,16 +1,15 @@
 // kernel/sync/spinlock.cc - spinlocks and nested interrupt disabling.
 //
-// See spinlock.h for the design. The atomic swap (amoswap.w.aq) acquires;
-// a release swap (amoswap.w.rl of 0) releases, so the critical section's
-// loads and stores stay inside the lock on RISC-V's weak memory model. The
-// lock word is 0 free, 1 taken, 2 taken with a hart spinning for it (a
-// spinner swaps in 2): the release of a 2 hands the hart over at once.
-// What a hart does between failed attempts is the architecture's business
-// (kernel/arch/riscv/spin.h: under QEMU -icount it must give the lock's
-// holder the host thread). acquire_timed() also returns how long the hart
-// spun (the run queues' lock statistics, lockstat). cpu_ records the holder
-// for holding(); acquiring a held lock or releasing one not held panics, as
-// do pop_off() with interrupts on or without its push_off().
+// See spinlock.h for the design. acquire() is xv6's: interrupts off
+// (push_off), the holding check, an atomic swap of 1 until it returns 0
+// (amoswap.w.aq), a full fence so the critical section's loads and stores
+// stay after it on RISC-V's weak memory model, then the holder recorded for
+// holding(). release() undoes it in reverse: forget the holder, fence,
+// store 0 (release order), pop_off. Between failed attempts and after a
+// release, the platform's turn hand-off runs if the boot turned it on
+// (kernel/arch/riscv/spin.h; otherwise each is one test of a flag).
+// Acquiring a held lock or releasing one not held panics, as do pop_off()
+// with interrupts on or without its push_off().
 #include "kernel/sync/spinlock.h"
 
 #include "kernel/arch/riscv/csr.h"
@@ -25,28 +24,33 @@ namespace {
 inline Cpu* this_cpu() { return &g_cpus[riscv::r_tp()]; }
 }  // namespace
 
-void SpinLock::acquire() { (void)acquire_timed(); }
-
-bool SpinLock::try_take() { return __atomic_exchange_n(&locked_, 1u, __ATOMIC_ACQUIRE) == 0; }
-
-u64 SpinLock::acquire_timed() {
-    push_off();
+void SpinLock::acquire() {
+    push_off();  // an interrupt handler on this hart could spin on it forever
     if (holding()) panic("acquire: lock '%s' already held by this hart", name_);
-    u64 waited = 0;
-    if (!try_take()) {
-        arch::SpinWait w = arch::spin_begin();  // see kernel/arch/riscv/spin.h
-        // 2: taken, and somebody spun for it (release hands the hart over).
-        while (__atomic_exchange_n(&locked_, 2u, __ATOMIC_ACQUIRE) != 0) arch::spin_relax(w);
-        waited = arch::spin_end(w);
-    }
+    arch::SpinWait wait;  // the turn hand-off (spin.h); idle unless on
+    while (__atomic_exchange_n(&locked_, 1u, __ATOMIC_ACQUIRE) != 0) wait.relax(spun_);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     cpu_ = this_cpu();
-    return waited;
+}
+
+bool SpinLock::try_acquire() {
+    push_off();
+    if (holding()) panic("try_acquire: lock '%s' already held by this hart", name_);
+    if (__atomic_exchange_n(&locked_, 1u, __ATOMIC_ACQUIRE) != 0) {
+        pop_off();
+        return false;
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    cpu_ = this_cpu();
+    return true;
 }
 
 void SpinLock::release() {
     if (!holding()) panic("release: lock '%s' not held by this hart", name_);
     cpu_ = nullptr;
-    if (__atomic_exchange_n(&locked_, 0u, __ATOMIC_RELEASE) == 2) arch::spin_handoff();
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&locked_, 0u, __ATOMIC_RELEASE);
+    arch::spin_released(spun_);  // the turn hand-off (spin.h)
     pop_off();
 }
 

@@ -9,6 +9,13 @@
 //
 // Misuse is a kernel bug and panics with the lock's name: acquiring a lock
 // this hart already holds, or releasing one it does not hold.
+//
+// The one platform workaround, the turn hand-off for QEMU -icount (off
+// unless the boot option turn_handoff=1 turns it on), is the architecture's
+// (kernel/arch/riscv/spin.h): acquire() calls it between failed attempts
+// and release() after each release (it acts only if somebody spun for the
+// lock). Lock statistics are CountedLock's (kernel/sync/counted_lock.h),
+// the run queues' lock.
 #pragma once
 
 #include "lib/types.h"
@@ -24,16 +31,16 @@ class SpinLock {
     SpinLock& operator=(const SpinLock&) = delete;
 
     void acquire();
-    // acquire(), returning the timer cycles spent waiting for the lock (0
-    // when it was free at once: no contention). For lock statistics.
-    u64 acquire_timed();
+    // One attempt: acquire() if the lock is free, else false (and nothing
+    // held, interrupts as they were).
+    bool try_acquire();
     void release();
     bool holding() const;  // held by this hart? (interrupts must be off)
     const char* name() const { return name_; }
 
   private:
-    bool try_take();  // one atomic attempt
-    u32 locked_ = 0;
+    u32 locked_ = 0;  // 1 while held
+    u32 spun_ = 0;    // the turn hand-off's: a hart spun for it (spin.h)
     const char* name_;
     Cpu* cpu_ = nullptr;  // holder, for holding() and debugging
 };

@@ -73,6 +73,14 @@ class Guest:
             args += ["-drive", "file=%s,if=none,format=raw,id=x1" % swap,
                      "-device", "virtio-blk-device,drive=x1,bus=virtio-mmio-bus.2"]
         append = []
+        # The spinlock's turn hand-off (kernel/arch/riscv/spin.h), for the
+        # harts of an -icount guest, which take turns on one host thread:
+        # without it 2-hart -icount guests stalled at boot (sched_tests: 5
+        # of 68 failed, each a 60 s timeout). QUANTA_TURN_HANDOFF=0 or 1
+        # overrides the default, to measure what it does.
+        handoff = os.environ.get("QUANTA_TURN_HANDOFF", "1" if icount is not None else "")
+        if handoff in ("0", "1"):
+            append.append("turn_handoff=" + handoff)
         if sched:
             append.append("sched=" + sched)
         if bootargs:

@@ -20,20 +20,32 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
         EXPECT_EQ(p.config.slice_us, 0u) << args;
         EXPECT_FALSE(p.config.mlfq_boost_given) << args;
         EXPECT_FALSE(p.config.mlfq_reset) << args;
+        EXPECT_FALSE(p.config.turn_handoff) << args;
         EXPECT_EQ(p.nrejected, 0) << args;
     }
     EXPECT_EQ(parse(nullptr).nrejected, 0);
 }
 
 TEST(BootArgs, ReadsEveryKey) {
-    const Parsed p = parse("sched=dwrr rq=single slice=2000 mlfq_boost=0 mlfq_reset=1");
+    const Parsed p = parse("sched=dwrr rq=single slice=2000 mlfq_boost=0 mlfq_reset=1 turn_handoff=1");
     EXPECT_STREQ(p.config.sched, "dwrr");
     EXPECT_STREQ(p.config.rq, "single");
     EXPECT_EQ(p.config.slice_us, 2000u);
     EXPECT_TRUE(p.config.mlfq_boost_given);
     EXPECT_EQ(p.config.mlfq_boost_us, 0u);  // 0: never boost, not "absent"
     EXPECT_TRUE(p.config.mlfq_reset);
+    EXPECT_TRUE(p.config.turn_handoff);
     EXPECT_EQ(p.nrejected, 0);
+}
+
+TEST(BootArgs, TurnHandoffIsAZeroOrOneFlag) {
+    EXPECT_FALSE(parse("turn_handoff=1 turn_handoff=0").config.turn_handoff);
+    for (const char* args : {"turn_handoff=on", "turn_handoff=", "turn_handoff=10"}) {
+        const Parsed p = parse(args);
+        EXPECT_FALSE(p.config.turn_handoff) << args;
+        ASSERT_EQ(p.nrejected, 1) << args;
+        EXPECT_STREQ(p.rejected[0].range, "1 or 0") << args;
+    }
 }
 
 TEST(BootArgs, OutOfRangeKeepsTheDefaultAndIsReported) {
