@@ -216,9 +216,8 @@ struct Proc {
     char name[16] = {};
     rlimit::Limit nproc_limit;  // RLIMIT_NPROC (lib/rlimit.h), inherited at fork
     // SYS_errno (kernel/syscall.cc): the error number of the last call that
-    // failed, and the one the call under way has recorded so far.
+    // failed.
     int errno_last = 0;
-    int errno_call = 0;
     // Signals: thread-directed pending (atomics, set by anyone), blocked
     // (written by the thread itself, read by senders), the fault address
     // of a fault signal, and the last system call's first argument and

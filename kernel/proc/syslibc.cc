@@ -15,7 +15,7 @@
 namespace q {
 
 // cputime() -> nanoseconds of CPU time of the caller, its current run included.
-i64 sys_cputime() {
+SysResult sys_cputime() {
     const u64 saved = riscv::intr_save_off();
     const Proc* p = myproc();
     const u64 cycles = p->stat_cpu + (now_cycles() - p->running_since);
@@ -28,7 +28,7 @@ i64 sys_cputime() {
 namespace q {
 
 // sched_yield() -> 0, after letting the scheduler run something else.
-i64 sys_sched_yield() {
+SysResult sys_sched_yield() {
     yield();
     return 0;
 }
