@@ -2,7 +2,7 @@
 //
 // Kernel functions that can fail return Result<T> (or Status for no value).
 // Errors travel upward unchanged and become -1 only at the system-call
-// boundary (kernel/syscall.h, to_user), so inner layers can tell "no space"
+// boundary (kernel/syscall.cc: syscall_dispatch), so inner layers can tell "no space"
 // from "bad address" in tests and logs. No exceptions, no allocation.
 //
 // A Result may hold a move-only value (an owning reference such as
