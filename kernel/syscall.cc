@@ -133,6 +133,7 @@ constexpr auto make_table() {
     t.h[SYS_setrlimit] = sys_setrlimit;
     t.h[SYS_lseek] = sys_lseek;
     t.h[SYS_cputime] = sys_cputime;
+    t.h[SYS_times] = sys_times;
     t.h[SYS_sched_yield] = sys_sched_yield;
     t.h[SYS_tcreate] = sys_tcreate;
     t.h[SYS_gettid] = sys_gettid;

@@ -226,6 +226,7 @@ Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
     p->context.ra = reinterpret_cast<u64>(&forkret);
     p->context.sp = p->kstack + kPageSize;
     p->stat_cpu = p->stat_switches = p->stat_voluntary = p->stat_involuntary = 0;
+    p->stat_user = 0;
     p->stat_wait = p->stat_last_latency = p->stat_max_latency = 0;
     p->woken = false;
     // A fresh scheduling entity and queue state: the slot's previous
@@ -496,6 +497,8 @@ Result<int> wait_child(int pid, UserAddr status_addr, int options, bool xv6) {
                 cpid = c.pid;
                 if (c.reapable) {
                     status = xv6 ? c.xstate : ended_status(c);
+                    p->tg->child_cpu += c.tg->ended_cpu + c.tg->child_cpu;
+                    p->tg->child_user += c.tg->ended_user + c.tg->child_user;
                     free_group(c.tg);
                     clear_slot(&c);
                 }

@@ -24,7 +24,8 @@ SysResult sys_procinfo();
 SysResult sys_mlfqlevel();
 SysResult sys_sched_setrequest();
 SysResult sys_sched_getrequest();
-SysResult sys_cputime();      // kernel/proc/syslibc.cc
+SysResult sys_cputime();
+SysResult sys_times();        // kernel/proc/syslibc.cc
 SysResult sys_sched_yield();  // kernel/proc/syslibc.cc
 SysResult sys_freepages();
 SysResult sys_halt();
