@@ -22,17 +22,17 @@ namespace q {
 namespace {
 
 template <typename T>
-i64 copy_to_arg(int n, const T& st) {
-    return to_user(copy_out(myproc()->pagetable, arg_addr(n), &st, sizeof st));
+SysResult copy_to_arg(int n, const T& st) {
+    return sys_result(copy_out(myproc()->pagetable, arg_addr(n), &st, sizeof st));
 }
 
 }  // namespace
 
 // rqstat(queue, struct rqstat*) -> 0, or -1 past the last queue or for a
 // bad pointer.
-i64 sys_rqstat() {
+SysResult sys_rqstat() {
     RqStat st;
-    if (!rq_stat(arg_int(0), st)) return -1;
+    if (!rq_stat(arg_int(0), st)) return Error::BadArgument;
     rqstat out{};
     out.acquisitions = st.acquisitions;
     out.contentions = st.contentions;
@@ -46,7 +46,7 @@ i64 sys_rqstat() {
 
 // diskstat(struct diskstat*) -> 0, or -1 for a bad pointer: the disk's
 // requests since boot and the log's commits and occupancy.
-i64 sys_diskstat() {
+SysResult sys_diskstat() {
     const DiskStats d = disk_stats();
     const LogStats l = log_stats();
     diskstat out{};
@@ -65,7 +65,7 @@ i64 sys_diskstat() {
 // bcstat(struct bcachestat*) -> 0, or -1 for a bad pointer. Disk traffic
 // is the driver's count: the log writes its blocks in batches of its own,
 // not through the cache.
-i64 sys_bcstat() {
+SysResult sys_bcstat() {
     const BcacheStats b = bcache_stats();
     const DiskStats d = disk_stats();
     bcachestat out{};

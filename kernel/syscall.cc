@@ -6,13 +6,12 @@
 // Arguments come from the trapframe; every pointer argument is checked by
 // the copy routines before use.
 //
-// Error numbers (SYS_errno): a call that returns -1 leaves its cause in
-// p->errno_last, where errno() reads it; a call that succeeds leaves it
-// alone. The cause is what fail()/to_user() (kernel/syscall.h) or a failed
-// argument fetch recorded during the call, or EINVAL for a handler that
-// returned -1 without saying why. getpriority is the one call whose -1 can
-// be a result (nice -1), so it never changes errno. A successful exec
-// starts the new program with errno 0.
+// Errors: a handler returns a SysResult (lib/result.h). Here, and only
+// here, an error becomes -1 in a0 and its number (errno_of) is left in
+// p->errno_last, where errno() reads it; a call that succeeds leaves errno
+// alone, even when its value is -1 (getpriority's nice -1, a sigreturn
+// into an interrupted call that had failed). A successful exec starts the
+// new program with errno 0.
 #include "kernel/syscall.h"
 #include "kernel/mm/mmap.h"
 #include "kernel/mm/vmstat.h"
@@ -43,23 +42,14 @@ u64 arg_raw(int n) {
 int arg_int(int n) { return static_cast<int>(arg_raw(n)); }
 UserAddr arg_addr(int n) { return UserAddr(arg_raw(n)); }
 
-// A failed fetch records its cause for SYS_errno: the handler usually
-// returns -1 at once, without converting the error itself.
-static Error record(Error e, int number) {
-    myproc()->errno_call = number;
-    return e;
-}
-
 Result<u64> fetch_addr(UserAddr addr) {
     u64 v = 0;
-    Status s = copy_in(myproc()->pagetable, &v, addr, sizeof(v));
-    if (!s.ok()) return record(s.error(), errno_of(s.error()));
+    TRY(copy_in(myproc()->pagetable, &v, addr, sizeof(v)));
     return v;
 }
 
 Result<int> fetch_str(UserAddr addr, char* buf, int max) {
-    Status s = copy_in_str(myproc()->pagetable, buf, addr, static_cast<u64>(max));
-    if (!s.ok()) return record(s.error(), errno_of(s.error()));
+    TRY(copy_in_str(myproc()->pagetable, buf, addr, static_cast<u64>(max)));
     int n = 0;
     while (buf[n]) n++;
     return n;
@@ -68,16 +58,16 @@ Result<int> fetch_str(UserAddr addr, char* buf, int max) {
 // A string argument is a path or a name: one that does not fit is "too long".
 Result<int> arg_str(int n, char* buf, int max) {
     Result<int> r = fetch_str(arg_addr(n), buf, max);
-    if (!r.ok() && r.error() == Error::TooBig) return record(Error::TooBig, ENAMETOOLONG);
+    if (!r.ok() && r.error() == Error::TooBig) return Error::NameTooLong;
     return r;
 }
 
 // errno() -> the error number of the calling thread's last failed call, 0 if none.
-static i64 sys_errno() { return myproc()->errno_last; }
+static SysResult sys_errno() { return myproc()->errno_last; }
 
 namespace {
 
-using Handler = i64 (*)();
+using Handler = SysResult (*)();
 
 constexpr auto make_table() {
     struct Table {
@@ -143,6 +133,7 @@ constexpr auto make_table() {
     t.h[SYS_setrlimit] = sys_setrlimit;
     t.h[SYS_lseek] = sys_lseek;
     t.h[SYS_cputime] = sys_cputime;
+    t.h[SYS_times] = sys_times;
     t.h[SYS_sched_yield] = sys_sched_yield;
     t.h[SYS_tcreate] = sys_tcreate;
     t.h[SYS_gettid] = sys_gettid;
@@ -206,22 +197,20 @@ void report_unknown(const Proc* p, u64 num) {
 // p: the calling process (usertrap has it already).
 void syscall_dispatch(Proc* p) {
     const u64 num = p->trapframe->x(TrapFrame::a7);
-    i64 ret = -1;
-    p->errno_call = 0;
+    SysResult r = Error::NoSuchCall;
     if (num > 0 && num <= SYS_MAX && kTable.h[num]) {
-        ret = kTable.h[num]();
+        r = kTable.h[num]();
         if (p->held[0] != nullptr) fd_put_held(p);  // files a multi-threaded process's call looked up
     } else {
         report_unknown(p, num);
-        p->errno_call = ENOSYS;
     }
-    if (ret == -1 && num != SYS_getpriority) {
-        p->errno_last = p->errno_call != 0 ? p->errno_call : EINVAL;
-        if (num == SYS_write && p->errno_last == EPIPE) sig_broken_pipe(p);
+    if (!r.ok()) {
+        p->errno_last = errno_of(r.error());
+        if (num == SYS_write && r.error() == Error::BrokenPipe) sig_broken_pipe(p);
     } else if (num == SYS_exec) {
         p->errno_last = 0;
     }
-    p->trapframe->x(TrapFrame::a0) = static_cast<u64>(ret);
+    p->trapframe->x(TrapFrame::a0) = static_cast<u64>(r.ok() ? r.value() : -1);
 }
 
 }  // namespace q

@@ -2,11 +2,11 @@
 //
 // Handlers take no parameters: they fetch their arguments from the current
 // process's trapframe with the arg_* helpers, which check every user pointer.
-// A handler returns an i64 result for a0; every error becomes -1 here, at the
-// boundary (errors inside the kernel are Result<T>/Status). fail() records
-// the error's number (lib/abi/errno_map.h) for SYS_errno on the way out;
-// the argument fetchers record theirs too, so a handler that returns -1
-// straight after a failed fetch still reports why.
+// A handler returns a SysResult: the value for a0, or an Error. The error
+// becomes -1 in one place, syscall_dispatch, which records its number
+// (errno_of, lib/abi/errno_map.h) for SYS_errno. Inside a handler errors
+// travel as Result/Status: `auto x = TRY(fetch)` returns a failed fetch's
+// error, so a handler never has to say -1 or pick an error number itself.
 #pragma once
 
 #include "kernel/proc/proc.h"
@@ -27,48 +27,44 @@ Result<int> fetch_str(UserAddr addr, char* buf, int max);
 
 void syscall_dispatch(Proc* p);
 
-// Fail the call under way: returns -1 for a0, and the error number (e's,
-// or the one given where a call's meaning picks a better one) is what
-// errno() returns afterwards (syscall_dispatch keeps it).
-inline i64 fail_errno(int number) {
-    myproc()->errno_call = number;
-    return -1;
+// A kernel call's outcome as a handler's result: a Status is 0 or its
+// error; a Result its value (as an i64) or its error.
+inline SysResult sys_result(Status s) {
+    if (!s.ok()) return s.error();
+    return 0;
 }
-inline i64 fail(Error e) { return fail_errno(errno_of(e)); }
-
-// Convert a kernel result to the value user code sees.
-inline i64 to_user(Status s) { return s.ok() ? 0 : fail(s.error()); }
 template <typename T>
-inline i64 to_user(Result<T> r) {
-    return r.ok() ? static_cast<i64>(r.value()) : fail(r.error());
+inline SysResult sys_result(Result<T> r) {
+    if (!r.ok()) return r.error();
+    return static_cast<i64>(move(r).value());
 }
 
 // File-system calls (kernel/fs/sysfile.cc).
-i64 sys_pipe();
-i64 sys_read();
-i64 sys_write();
-i64 sys_close();
-i64 sys_fstat();
-i64 sys_dup();
-i64 sys_open();
-i64 sys_mknod();
-i64 sys_mkfifo();
-i64 sys_unlink();
-i64 sys_link();
-i64 sys_mkdir();
-i64 sys_chdir();
-i64 sys_chmod();
-i64 sys_chown();
-i64 sys_xstat();
-i64 sys_lseek();
-i64 sys_fxstat();
+SysResult sys_pipe();
+SysResult sys_read();
+SysResult sys_write();
+SysResult sys_close();
+SysResult sys_fstat();
+SysResult sys_dup();
+SysResult sys_open();
+SysResult sys_mknod();
+SysResult sys_mkfifo();
+SysResult sys_unlink();
+SysResult sys_link();
+SysResult sys_mkdir();
+SysResult sys_chdir();
+SysResult sys_chmod();
+SysResult sys_chown();
+SysResult sys_xstat();
+SysResult sys_lseek();
+SysResult sys_fxstat();
 // poll over pipes, FIFOs, devices and files (kernel/fs/poll.cc).
-i64 sys_poll();
+SysResult sys_poll();
 // Statistics (kernel/stats.cc): rqstat, diskstat, bcstat.
-i64 sys_rqstat();
-i64 sys_diskstat();
-i64 sys_bcstat();
+SysResult sys_rqstat();
+SysResult sys_diskstat();
+SysResult sys_bcstat();
 // exec (kernel/proc/exec.cc).
-i64 sys_exec();
+SysResult sys_exec();
 
 }  // namespace q

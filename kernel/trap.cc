@@ -202,6 +202,7 @@ extern "C" void usertrap() {
     if (r_sstatus() & kSstatusSpp) panic("usertrap: not from user mode");
     w_stvec(reinterpret_cast<u64>(&kernelvec));
     Proc* p = myproc();
+    p->stat_user += now_cycles() - p->user_since;
     fpu_trap_entry(p->fp);
     p->trapframe->epc = r_sepc();
     Intr which = Intr::None;
@@ -246,6 +247,7 @@ extern "C" void usertrap_return() {
     if (sig_needs_delivery(p)) sig_deliver(p);  // a handler's frame, a default action, a stop, a restart
     if (p->fault_locks != 0) panic("usertrap_return: pid %d holds %u sleep locks", p->pid, p->fault_locks);
     intr_off();
+    p->user_since = now_cycles();  // user time from here to the next trap (SYS_times)
     const u64 uservec_va = layout::kTrampoline + (reinterpret_cast<u64>(uservec) - reinterpret_cast<u64>(trampoline));
     w_stvec(uservec_va);
     p->trapframe->kernel_satp = r_satp();

@@ -2,14 +2,14 @@
 //
 // Kernel functions that can fail return Result<T> (or Status for no value).
 // Errors travel upward unchanged and become -1 only at the system-call
-// boundary (kernel/syscall.h, to_user), so inner layers can tell "no space"
+// boundary (kernel/syscall.cc: syscall_dispatch), so inner layers can tell "no space"
 // from "bad address" in tests and logs. No exceptions, no allocation.
 //
 // A Result may hold a move-only value (an owning reference such as
-// kernel/fs's InodeRef): take it with move(r).value(), or with Q_TRY, which
+// kernel/fs's InodeRef): take it with move(r).value(), or with TRY, which
 // moves it out. value() of an error is a broken invariant, never a silent
 // default: it panics through the seam (lib/seam.h). Check ok() first, or
-// use Q_TRY / value_or.
+// use TRY / must / value_or.
 #pragma once
 
 #include "lib/seam.h"
@@ -41,6 +41,12 @@ enum class Error : u8 {
     IoError,     // the disk reported an error, or the file system went read-only after one
     Permission,  // the caller's credentials do not allow it (lib/fs/perm.h)
     TextBusy,    // a file being executed opened for writing, or one open for writing executed
+    // Causes the system-call layer names (POSIX tells them apart from the above):
+    NotPermitted,  // EPERM: only root, or the owner, may do this (EACCES is Permission)
+    TryAgain,      // EAGAIN: a resource is exhausted for now (a full process table for fork)
+    NotTty,        // ENOTTY: the file is not the console
+    NameTooLong,   // ENAMETOOLONG: a path or name argument does not fit
+    NoSuchCall,    // ENOSYS: no system call has this number
 };
 
 template <typename T>
@@ -69,6 +75,10 @@ class [[nodiscard]] Result {
     Error error_;
 };
 
+// A system-call handler's result: the value for a0, or the error that
+// kernel/syscall.cc turns into -1 and an error number.
+using SysResult = Result<i64>;
+
 // A Result without a value.
 class [[nodiscard]] Status {
   public:
@@ -81,16 +91,35 @@ class [[nodiscard]] Status {
     Error error_;
 };
 
-// Propagate an error: `Q_TRY(x, expr);` declares x from a Result (moving
-// the value out) or returns its error.
-#define Q_TRY(var, expr)                                   \
-    auto var##_result_ = (expr);                           \
-    if (!var##_result_.ok()) return var##_result_.error(); \
-    auto var = ::q::move(var##_result_).value()
-#define Q_CHECK(expr)                      \
-    do {                                   \
-        auto st_ = (expr);                 \
-        if (!st_.ok()) return st_.error(); \
-    } while (0)
+namespace detail {
+template <typename T>
+T try_take(Result<T>&& r) {
+    return ::q::move(r).value();
+}
+inline void try_take(Status&&) {}
+}  // namespace detail
+
+// Propagate an error: `auto x = TRY(expr);` is the value of a Result (moved
+// out, so move-only values work) or returns its error from the enclosing
+// function, which must return a Result or a Status. `TRY(status);` checks a
+// Status. A GNU statement expression: both g++ and clang accept it.
+#define TRY(expr)                                 \
+    ({                                            \
+        auto&& try_r_ = (expr);                   \
+        if (!try_r_.ok()) return try_r_.error();  \
+        ::q::detail::try_take(::q::move(try_r_)); \
+    })
+
+// A result that cannot fail unless the kernel itself is broken (boot-time
+// setup, a mapping of memory reserved for it): its value, or a panic that
+// names what failed. Not for anything a user program can cause.
+template <typename T>
+T must(Result<T> r, const char* what) {
+    if (!r.ok()) seam::panic(what);
+    return ::q::move(r).value();
+}
+inline void must(Status s, const char* what) {
+    if (!s.ok()) seam::panic(what);
+}
 
 }  // namespace q

@@ -48,7 +48,7 @@ Result<bool> scan(Inode* dp, F f) {
     for (u32 base = 0; base + kEntrySize <= dp->size; base += fs::kBlockSize) {
         const u32 left = dp->size - base;
         const u32 n = left / kEntrySize < kEntriesPerBlock ? left / kEntrySize : kEntriesPerBlock;
-        Q_TRY(blk, iblock(dp, base / fs::kBlockSize));
+        auto blk = TRY(iblock(dp, base / fs::kBlockSize));
         if (blk == 0) {
             for (u32 i = 0; i < n; i++)
                 if (f(kFree, base + i * kEntrySize)) return true;
@@ -73,19 +73,19 @@ Result<InodeRef> walk_start(const char* path) {
 // Resolve path; with `parent`, stop one element early and copy the last
 // element to name (fs::kNameBuf bytes).
 Result<InodeRef> namex(const char* path, bool parent, char* name) {
-    Q_TRY(ip, walk_start(path));
+    auto ip = TRY(walk_start(path));
     char elem[fs::kNameBuf];
     while ((path = fs::next_elem(path, elem)) != nullptr) {
         InodeRef next;
         {
             InodeLock lock(ip.get());
             if (ip->type != fs::InodeType::Dir) return Error::NotDir;
-            Q_CHECK(check_access(ip.get(), perm::kExec));
+            TRY(check_access(ip.get(), perm::kExec));
             if (parent && *path == '\0') {
                 memmove(name, elem, fs::kNameBuf);
                 return ip;  // unlocked on the way out, still referenced
             }
-            Q_TRY(found, dirlookup(ip.get(), elem, nullptr));
+            auto found = TRY(dirlookup(ip.get(), elem, nullptr));
             next = move(found);
         }
         ip = move(next);  // ip was unlocked above; this drops its reference
@@ -106,7 +106,7 @@ Result<InodeRef> dirlookup(Inode* dp, const char* name, u32* poff) {
         at = off;
         return true;
     };
-    Q_TRY(found, scan(dp, named));
+    auto found = TRY(scan(dp, named));
     if (!found) return Error::NotFound;
     if (poff != nullptr) *poff = at;
     return iget(dp->dev, inum);  // (the block is released: iget takes only the table lock anyway)
@@ -127,19 +127,19 @@ Status dirlink(Inode* dp, const char* name, u32 inum) {
         }
         return fs::name_equal(de.name, name);
     };
-    Q_TRY(exists, scan(dp, taken));
+    auto exists = TRY(scan(dp, taken));
     if (exists) return Error::Exists;
     fs::DirEntry de{};
     de.inum = static_cast<u16>(inum);
     fs::name_store(de.name, name);
-    Q_TRY(written, writei(dp, false, reinterpret_cast<u64>(&de), off, kEntrySize));
+    auto written = TRY(writei(dp, false, reinterpret_cast<u64>(&de), off, kEntrySize));
     if (written != kEntrySize) return Error::NoSpace;
     return {};
 }
 
 Result<bool> dir_is_empty(Inode* dp) {
     auto entry = [](const fs::DirEntry& de, u32 off) { return off >= 2 * kEntrySize && de.inum != 0; };
-    Q_TRY(used, scan(dp, entry));
+    auto used = TRY(scan(dp, entry));
     return !used;
 }
 

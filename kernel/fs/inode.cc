@@ -76,7 +76,7 @@ Result<u32> claim_block(u32 dev) {
 
 // Allocate a zeroed data block; NoSpace when the disk is full.
 Result<u32> balloc(u32 dev) {
-    Q_TRY(blk, claim_block(dev));  // the bitmap block is released here
+    auto blk = TRY(claim_block(dev));  // the bitmap block is released here
     bzero(dev, blk);
     return blk;
 }
@@ -105,7 +105,7 @@ Result<u32> bmap(Inode* ip, u32 bn, bool alloc) {
     if (bn < fs::kDirect) {
         if (ip->addrs[bn] == 0) {
             if (!alloc) return 0u;
-            Q_TRY(blk, balloc(ip->dev));
+            auto blk = TRY(balloc(ip->dev));
             ip->addrs[bn] = blk;
         }
         return ip->addrs[bn];
@@ -118,13 +118,13 @@ Result<u32> bmap(Inode* ip, u32 bn, bool alloc) {
     if (slot < kMapWindow && (ip->map[slot] != 0 || !alloc)) return ip->map[slot];
     if (ip->addrs[fs::kDirect] == 0) {
         if (!alloc) return 0u;
-        Q_TRY(ind, balloc(ip->dev));
+        auto ind = TRY(balloc(ip->dev));
         ip->addrs[fs::kDirect] = ind;
     }
     BufRef bp(ip->dev, ip->addrs[fs::kDirect]);
     u32* table = reinterpret_cast<u32*>(bp.data());
     if (table[bn] == 0 && alloc) {
-        Q_TRY(blk, balloc(ip->dev));
+        auto blk = TRY(balloc(ip->dev));
         table[bn] = blk;
         log_write(bp.get());
         if (slot < kMapWindow) ip->map[slot] = blk;
@@ -205,7 +205,7 @@ bool claim_disk_inode(u32 dev, u32 inum, fs::InodeType type) {
 }  // namespace
 
 Result<InodeRef> iget(u32 dev, u32 inum) {
-    Q_TRY(ip, itable_ref(dev, inum));
+    auto ip = TRY(itable_ref(dev, inum));
     return InodeRef(ip);
 }
 

@@ -143,7 +143,7 @@ Status install() {
         g_ios[k] = DiskIo{g_log.header.block[i], 1, g_stage[k], true};
         k++;
     });
-    Q_CHECK(disk_batch(g_ios, k));
+    TRY(disk_batch(g_ios, k));
     for_each_block([](u32 i) {
         BufRef b(g_log.dev, g_log.header.block[i]);
         bunpin(b.get());
@@ -215,7 +215,7 @@ void commit_done(bool ok) {
 // more than once, only its last slot matters) and empty it.
 void recover() {
     const DiskIo head{g_log.start, 1, g_head_block, false};
-    if (!disk_batch(&head, 1).ok()) panic("fs: cannot read the log header at boot (disk I/O error)");
+    must(disk_batch(&head, 1), "fs: cannot read the log header at boot (disk I/O error)");
     fs::LogHeader disk_header;
     memmove(&disk_header, g_head_block, sizeof disk_header);
     if (!fs::log_header_valid(disk_header, g_log.capacity))
@@ -223,7 +223,7 @@ void recover() {
     g_log.header = disk_header;
     if (g_log.header.n == 0) return;
     const DiskIo slots{g_log.start + 1, g_log.header.n, g_stage[0], false};
-    if (!disk_batch(&slots, 1).ok()) panic("fs: cannot read the log at boot (disk I/O error)");
+    must(disk_batch(&slots, 1), "fs: cannot read the log at boot (disk I/O error)");
     u64 sum = fs::kLogSumSeed;
     for (u32 i = g_log.header.prev; i < g_log.header.n; i++)
         sum = fs::log_sum_slot(sum, g_log.header.block[i], g_stage[i]);
@@ -234,9 +234,9 @@ void recover() {
     g_log.header.n = count;
     u32 k = 0;
     for_each_block([&](u32 i) { g_ios[k++] = DiskIo{g_log.header.block[i], 1, g_stage[i], true}; });
-    if (!disk_batch(g_ios, k).ok()) panic("fs: cannot replay the log at boot (disk write error)");
+    must(disk_batch(g_ios, k), "fs: cannot replay the log at boot (disk write error)");
     for_each_block([](u32 i) { bforget(g_log.dev, g_log.header.block[i]); });  // written behind the cache
-    if (!clear_head().ok()) panic("fs: cannot clear the log at boot (disk write error)");
+    must(clear_head(), "fs: cannot clear the log at boot (disk write error)");
 }
 
 }  // namespace

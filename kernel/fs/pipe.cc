@@ -100,9 +100,9 @@ void count_open(Pipe* pi, bool reader, bool writer) {
 // page in.
 Status copy_into_ring(Pipe* pi, const Proc* pr, UserAddr src, u32 want, u32* got) {
     const fs::Span a = pi->ring.write_span(want);
-    Q_CHECK(copy_in(pr->pagetable, a.data, src, a.len));
+    TRY(copy_in(pr->pagetable, a.data, src, a.len));
     const fs::Span b = pi->ring.write_span_after(a.len, want - a.len);
-    if (b.len > 0) Q_CHECK(copy_in(pr->pagetable, b.data, src + a.len, b.len));
+    if (b.len > 0) TRY(copy_in(pr->pagetable, b.data, src + a.len, b.len));
     *got = a.len + b.len;
     return {};
 }
@@ -126,7 +126,7 @@ Pipe* pipe_attach(u32 dev, u32 inum, bool reader, bool writer, fs::FifoPeerSnaps
 }
 
 Status pipealloc(File** f0, File** f1) {
-    Q_TRY(rd, filealloc());
+    auto rd = TRY(filealloc());
     auto r1 = filealloc();
     if (!r1.ok()) {
         fileclose(rd);

@@ -70,9 +70,9 @@ Result<i64> scan(UserAddr fds, int nfds) {
     for (int i = 0; i < nfds; i++) {
         const UserAddr at = fds + static_cast<u64>(i) * sizeof(struct pollfd);
         struct pollfd pfd;
-        Q_CHECK(copy_in(pt, &pfd, at, sizeof pfd));
+        TRY(copy_in(pt, &pfd, at, sizeof pfd));
         pfd.revents = static_cast<short>(poll_one(pfd.fd, static_cast<u16>(pfd.events)));
-        Q_CHECK(copy_out(pt, at + __builtin_offsetof(struct pollfd, revents), &pfd.revents, sizeof pfd.revents));
+        TRY(copy_out(pt, at + __builtin_offsetof(struct pollfd, revents), &pfd.revents, sizeof pfd.revents));
         ready += pfd.revents != 0;
     }
     return ready;
@@ -106,7 +106,7 @@ Result<i64> do_poll(UserAddr fds, int nfds, int timeout_ms) {
     Proc* p = myproc();
     for (;;) {
         const u64 seq0 = __atomic_load_n(&g_poll.seq, __ATOMIC_SEQ_CST);
-        Q_TRY(ready, scan(fds, nfds));
+        auto ready = TRY(scan(fds, nfds));
         if (ready > 0 || timeout_ms == 0) return ready;
         if (deadline != 0 && now_cycles() >= deadline) return i64{0};
         if (killed(p)) return Error::Killed;
@@ -133,6 +133,6 @@ void poll_expire() {
 // poll(struct pollfd* fds, nfds, timeout_ms) -> entries with revents set,
 // 0 when the timeout passed first, -1 (bad pointer, nfds < 0 or > 64,
 // killed). timeout_ms < 0 waits for ever, 0 not at all.
-i64 sys_poll() { return to_user(do_poll(arg_addr(0), arg_int(1), arg_int(2))); }
+SysResult sys_poll() { return sys_result(do_poll(arg_addr(0), arg_int(1), arg_int(2))); }
 
 }  // namespace q

@@ -2,7 +2,7 @@
 //
 // Each handler fetches its arguments with the checked arg_* helpers (so a
 // bad user pointer is Error::BadAddress, never a fault), does its work on
-// Result/Status values, and turns the outcome into a0 with to_user() only at
+// Result/Status values, and turns the outcome into a0 with sys_result() only at
 // the end. Every call that touches the disk is one log transaction (an FsOp
 // around the whole body); fileclose and filewrite open their own. Each call
 // that changes the file system first checks fs_writable() (false after a
@@ -53,7 +53,7 @@ Result<File*> arg_file(int n) { return fd_get(arg_int(n)); }
 
 // Argument n as a path (at most kMaxPath - 1 bytes).
 Status arg_path(int n, char (&path)[param::kMaxPath]) {
-    Q_CHECK(arg_str(n, path, param::kMaxPath));
+    TRY(arg_str(n, path, param::kMaxPath));
     return {};
 }
 
@@ -73,7 +73,7 @@ static Result<InodeRef> parent_of(const char* path, char* name, Error for_root) 
 Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 minor) {
     if (!fs_writable()) return Error::IoError;
     char name[fs::kNameBuf];
-    Q_TRY(dp, parent_of(path, name, type == InodeType::File ? Error::IsDir : Error::Exists));
+    auto dp = TRY(parent_of(path, name, type == InodeType::File ? Error::IsDir : Error::Exists));
     InodeLock dp_lock(dp.get());
     auto existing = dirlookup(dp.get(), name, nullptr);
     if (existing.ok()) {
@@ -86,8 +86,8 @@ Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 mino
         return Error::Exists;
     }
     if (existing.error() != Error::NotFound) return existing.error();
-    Q_CHECK(check_access(dp.get(), perm::kWrite | perm::kExec));
-    Q_TRY(made, ialloc(dp->dev, type));
+    TRY(check_access(dp.get(), perm::kWrite | perm::kExec));
+    auto made = TRY(ialloc(dp->dev, type));
     LockedInode ip(move(made));
     ip->major = major;
     ip->minor = minor;
@@ -119,7 +119,7 @@ Result<LockedInode> create(const char* path, InodeType type, i16 major, i16 mino
 // The inode open(path, omode) names, locked: created, or looked up.
 Result<LockedInode> open_inode(const char* path, int omode) {
     if (omode & O_CREATE) return create(path, InodeType::File, 0, 0);
-    Q_TRY(found, namei(path));
+    auto found = TRY(namei(path));
     LockedInode ip(move(found));
     if (ip->type == InodeType::Dir && (omode & (O_WRONLY | O_RDWR)) != 0) return Error::IsDir;
     return ip;
@@ -138,13 +138,13 @@ u16 open_access(int omode) {
 Result<File*> open_file(const char* path, int omode, bool* is_fifo, fs::FifoPeerSnapshot* fifo_peer) {
     FsOp op;
     if ((omode & O_TRUNC) && !fs_writable()) return Error::IoError;
-    Q_TRY(ip, open_inode(path, omode));
-    Q_CHECK(check_access(ip.get(), open_access(omode)));
+    auto ip = TRY(open_inode(path, omode));
+    TRY(check_access(ip.get(), open_access(omode)));
     if (ip->type == InodeType::Device && (ip->major < 0 || ip->major >= param::kMaxDevices)) return Error::NotSupported;
     // A regular file opened to write or truncate: not while a process runs
     // it (ETXTBSY, as Linux); the File holds the write access until closed.
     const bool writes = ip->type == InodeType::File && (open_access(omode) & perm::kWrite);
-    if (writes) Q_CHECK(get_write_access(ip.get()));
+    if (writes) TRY(get_write_access(ip.get()));
     auto made = filealloc();
     if (!made.ok()) {
         if (writes) put_write_access(ip.get());
@@ -179,7 +179,7 @@ Result<File*> open_file(const char* path, int omode, bool* is_fifo, fs::FifoPeer
 Result<int> do_open(const char* path, int omode) {
     bool is_fifo = false;
     fs::FifoPeerSnapshot peer{};
-    Q_TRY(file, open_file(path, omode, &is_fifo, &peer));
+    auto file = TRY(open_file(path, omode, &is_fifo, &peer));
     Status st = is_fifo ? fifo_wait(file, peer) : Status{};
     auto fd = st.ok() ? fdalloc(file) : Result<int>(st.error());
     if (!fd.ok()) fileclose(file);
@@ -190,21 +190,21 @@ Status do_unlink(const char* path) {
     FsOp op;
     if (!fs_writable()) return Error::IoError;
     char name[fs::kNameBuf];
-    Q_TRY(dp, parent_of(path, name, Error::BadArgument));
+    auto dp = TRY(parent_of(path, name, Error::BadArgument));
     InodeLock dp_lock(dp.get());
     if (fs::is_dot_or_dotdot(name)) return Error::BadArgument;
     u32 off = 0;
-    Q_TRY(ip, dirlookup(dp.get(), name, &off));
+    auto ip = TRY(dirlookup(dp.get(), name, &off));
     if (ip.get() == dp.get()) return Error::BadArgument;  // only a damaged directory names itself other than "."
     InodeLock ip_lock(ip.get());
     if (!perm::may_unlink_from(current_cred(), owner_of(dp.get()), owner_of(ip.get()))) return Error::Permission;
     if (ip->nlink < 1) return Error::NotFound;  // damaged link count: refuse rather than underflow
     if (ip->type == InodeType::Dir) {
-        Q_TRY(empty, dir_is_empty(ip.get()));
+        auto empty = TRY(dir_is_empty(ip.get()));
         if (!empty) return Error::NotEmpty;
     }
     const fs::DirEntry blank{};
-    Q_TRY(cleared, writei(dp.get(), false, reinterpret_cast<u64>(&blank), off, sizeof blank));
+    auto cleared = TRY(writei(dp.get(), false, reinterpret_cast<u64>(&blank), off, sizeof blank));
     if (cleared != sizeof blank) return Error::NoSpace;
     if (ip->type == InodeType::Dir) {  // its ".." no longer names dp
         dp->nlink--;
@@ -221,17 +221,17 @@ Status do_unlink(const char* path) {
 // Add the entry name -> ip to the directory of new_path (ip unlocked).
 Status link_into(const char* new_path, Inode* ip) {
     char name[fs::kNameBuf];
-    Q_TRY(dp, parent_of(new_path, name, Error::Exists));
+    auto dp = TRY(parent_of(new_path, name, Error::Exists));
     InodeLock dp_lock(dp.get());
     if (dp->dev != ip->dev) return Error::CrossDevice;
-    Q_CHECK(check_access(dp.get(), perm::kWrite | perm::kExec));
+    TRY(check_access(dp.get(), perm::kWrite | perm::kExec));
     return dirlink(dp.get(), name, ip->inum);
 }
 
 Status do_link(const char* old_path, const char* new_path) {
     FsOp op;
     if (!fs_writable()) return Error::IoError;
-    Q_TRY(ip, namei(old_path));
+    auto ip = TRY(namei(old_path));
     {
         InodeLock lock(ip.get());
         if (ip->type == InodeType::Dir) return Error::IsDir;
@@ -252,11 +252,11 @@ Status do_link(const char* old_path, const char* new_path) {
 
 Status do_chdir(const char* path) {
     FsOp op;
-    Q_TRY(ip, namei(path));
+    auto ip = TRY(namei(path));
     {
         InodeLock lock(ip.get());
         if (ip->type != InodeType::Dir) return Error::NotDir;
-        Q_CHECK(check_access(ip.get(), perm::kExec));
+        TRY(check_access(ip.get(), perm::kExec));
     }
     InodeRef old(cwd_set(ip.release()));  // dropped on return, inside the transaction
     return {};
@@ -267,7 +267,7 @@ template <typename Allowed, typename Change>
 Status change_inode(const char* path, Allowed allowed, Change change) {
     FsOp op;
     if (!fs_writable()) return Error::IoError;
-    Q_TRY(ip, namei(path));
+    auto ip = TRY(namei(path));
     InodeLock lock(ip.get());
     if (!allowed(owner_of(ip.get()))) return Error::Permission;
     change(ip.get());
@@ -294,7 +294,7 @@ Status do_xstat(const char* path, UserAddr dst) {
     struct xstat st;
     {
         FsOp op;  // the walk may drop the last reference to a removed directory
-        Q_TRY(ip, namei(path));
+        auto ip = TRY(namei(path));
         InodeLock lock(ip.get());
         xstati(ip.get(), &st);
     }
@@ -304,7 +304,7 @@ Status do_xstat(const char* path, UserAddr dst) {
 Status do_pipe(UserAddr fdarray) {
     File* rf = nullptr;
     File* wf = nullptr;
-    Q_CHECK(pipealloc(&rf, &wf));
+    TRY(pipealloc(&rf, &wf));
     auto fd0 = fdalloc(rf);
     auto fd1 = fd0.ok() ? fdalloc(wf) : Result<int>(Error::NoFile);
     int fds[2] = {fd0.value_or(-1), fd1.value_or(-1)};
@@ -320,118 +320,108 @@ Status do_pipe(UserAddr fdarray) {
 
 }  // namespace
 
-i64 sys_read() {
-    auto f = arg_file(0);
-    if (!f.ok()) return fail(f.error());
-    return to_user(fileread(f.value(), arg_addr(1), arg_int(2)));
+SysResult sys_read() {
+    File* f = TRY(arg_file(0));
+    return sys_result(fileread(f, arg_addr(1), arg_int(2)));
 }
 
-i64 sys_write() {
-    auto f = arg_file(0);
-    if (!f.ok()) return fail(f.error());
-    return to_user(filewrite(f.value(), arg_addr(1), arg_int(2)));
+SysResult sys_write() {
+    File* f = TRY(arg_file(0));
+    return sys_result(filewrite(f, arg_addr(1), arg_int(2)));
 }
 
-i64 sys_close() {
-    auto f = fd_take(arg_int(0));
-    if (!f.ok()) return fail(f.error());
-    fileclose(f.value());
+SysResult sys_close() {
+    fileclose(TRY(fd_take(arg_int(0))));
     return 0;
 }
 
-i64 sys_fstat() {
-    auto f = arg_file(0);
-    if (!f.ok()) return fail(f.error());
-    return to_user(filestat(f.value(), arg_addr(1)));
+SysResult sys_fstat() {
+    File* f = TRY(arg_file(0));
+    return sys_result(filestat(f, arg_addr(1)));
 }
 
-i64 sys_dup() {
-    auto f = arg_file(0);
-    if (!f.ok()) return fail(f.error());
-    File* copy = filedup(f.value());  // counted before a sibling thread can close the new fd
+SysResult sys_dup() {
+    File* copy = filedup(TRY(arg_file(0)));  // counted before a sibling thread can close the new fd
     auto fd = fdalloc(copy);
-    if (!fd.ok()) {
-        fileclose(copy);
-        return fail(fd.error());
-    }
-    return fd.value();
+    if (!fd.ok()) fileclose(copy);
+    return sys_result(fd);
 }
 
-i64 sys_pipe() { return to_user(do_pipe(arg_addr(0))); }
+SysResult sys_pipe() { return sys_result(do_pipe(arg_addr(0))); }
 
-i64 sys_open() {
+SysResult sys_open() {
     char path[param::kMaxPath];
-    if (!arg_path(0, path).ok()) return -1;
-    return to_user(do_open(path, arg_int(1)));
+    TRY(arg_path(0, path));
+    return sys_result(do_open(path, arg_int(1)));
 }
 
-i64 sys_mknod() {
+SysResult sys_mknod() {
     char path[param::kMaxPath];
-    if (!arg_path(0, path).ok()) return -1;
+    TRY(arg_path(0, path));
     const int major = arg_int(1);
     const int minor = arg_int(2);
-    if (major < -0x8000 || major > 0x7fff || minor < -0x8000 || minor > 0x7fff) return fail(Error::BadArgument);
-    if (!current_cred().root()) return fail(Error::Permission);  // device files are root's to make, as in Unix
+    if (major < -0x8000 || major > 0x7fff || minor < -0x8000 || minor > 0x7fff) return Error::BadArgument;
+    if (!current_cred().root()) return Error::Permission;  // device files are root's to make, as in Unix
     FsOp op;
-    auto r = create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor));
-    return r.ok() ? 0 : fail(r.error());
+    TRY(create(path, InodeType::Device, static_cast<i16>(major), static_cast<i16>(minor)));
+    return 0;
 }
 
 // mkfifo(path, mode) -> 0 or -1. Anyone may make one where they may
 // create a file (w+x on the directory); mode's rwx and sticky bits are kept.
-i64 sys_mkfifo() {
+SysResult sys_mkfifo() {
     char path[param::kMaxPath];
-    if (!arg_path(0, path).ok()) return -1;
+    TRY(arg_path(0, path));
     const u32 mode = static_cast<u32>(arg_int(1));
-    if (mode > perm::kModeMask) return fail(Error::BadArgument);
+    if (mode > perm::kModeMask) return Error::BadArgument;
     FsOp op;
-    auto r = create(path, InodeType::Fifo, 0, 0);
-    if (!r.ok()) return fail(r.error());
-    r.value()->mode = static_cast<u16>(mode);
-    iupdate(r.value().get());
+    LockedInode ip = TRY(create(path, InodeType::Fifo, 0, 0));
+    ip->mode = static_cast<u16>(mode);
+    iupdate(ip.get());
     return 0;
 }
 
-i64 sys_mkdir() {
+SysResult sys_mkdir() {
     char path[param::kMaxPath];
-    if (!arg_path(0, path).ok()) return -1;
+    TRY(arg_path(0, path));
     FsOp op;
-    auto r = create(path, InodeType::Dir, 0, 0);
-    return r.ok() ? 0 : fail(r.error());
+    TRY(create(path, InodeType::Dir, 0, 0));
+    return 0;
 }
 
-i64 sys_unlink() {
+SysResult sys_unlink() {
     char path[param::kMaxPath];
-    if (!arg_path(0, path).ok()) return -1;
-    return to_user(do_unlink(path));
+    TRY(arg_path(0, path));
+    return sys_result(do_unlink(path));
 }
 
-i64 sys_link() {
+SysResult sys_link() {
     char old_path[param::kMaxPath];
     char new_path[param::kMaxPath];
-    if (!arg_path(0, old_path).ok() || !arg_path(1, new_path).ok()) return -1;
-    return to_user(do_link(old_path, new_path));
+    TRY(arg_path(0, old_path));
+    TRY(arg_path(1, new_path));
+    return sys_result(do_link(old_path, new_path));
 }
 
-i64 sys_chdir() {
+SysResult sys_chdir() {
     char path[param::kMaxPath];
-    if (!arg_path(0, path).ok()) return -1;
-    return to_user(do_chdir(path));
+    TRY(arg_path(0, path));
+    return sys_result(do_chdir(path));
 }
 
 // chmod(path, mode) -> 0, or -1 (no such path, mode beyond 01777, not the
 // owner or root).
-i64 sys_chmod() {
+SysResult sys_chmod() {
     char path[param::kMaxPath];
-    if (!arg_path(0, path).ok()) return -1;
-    return to_user(do_chmod(path, static_cast<u32>(arg_int(1))));
+    TRY(arg_path(0, path));
+    return sys_result(do_chmod(path, static_cast<u32>(arg_int(1))));
 }
 
 // chown(path, uid, gid) -> 0 or -1 (perm::may_chown); an id of -1 is kept.
-i64 sys_chown() {
+SysResult sys_chown() {
     char path[param::kMaxPath];
-    if (!arg_path(0, path).ok()) return -1;
-    return to_user(do_chown(path, static_cast<u32>(arg_int(1)), static_cast<u32>(arg_int(2))));
+    TRY(arg_path(0, path));
+    return sys_result(do_chown(path, static_cast<u32>(arg_int(1)), static_cast<u32>(arg_int(2))));
 }
 
 // xstat(path, struct xstat*) -> 0 or -1. Needs search permission on the
@@ -454,23 +444,21 @@ Result<i64> fileseek(File* f, i64 off, int whence) {
 }  // namespace
 
 // lseek(fd, offset, whence) -> the new offset, or -1.
-i64 sys_lseek() {
-    auto f = arg_file(0);
-    if (!f.ok()) return -1;
-    return to_user(fileseek(f.value(), static_cast<i64>(arg_raw(1)), arg_int(2)));
+SysResult sys_lseek() {
+    File* f = TRY(arg_file(0));
+    return sys_result(fileseek(f, static_cast<i64>(arg_raw(1)), arg_int(2)));
 }
 
-i64 sys_xstat() {
+SysResult sys_xstat() {
     char path[param::kMaxPath];
-    if (!arg_path(0, path).ok()) return -1;
-    return to_user(do_xstat(path, arg_addr(1)));
+    TRY(arg_path(0, path));
+    return sys_result(do_xstat(path, arg_addr(1)));
 }
 
 // fxstat(fd, struct xstat*) -> 0 or -1.
-i64 sys_fxstat() {
-    auto f = arg_file(0);
-    if (!f.ok()) return fail(f.error());
-    return to_user(filexstat(f.value(), arg_addr(1)));
+SysResult sys_fxstat() {
+    File* f = TRY(arg_file(0));
+    return sys_result(filexstat(f, arg_addr(1)));
 }
 
 }  // namespace q

@@ -487,10 +487,10 @@ Status unshare_range(ThreadGroup* tg, u64 start, u64 end) {
 
 Status vm_unshare(ThreadGroup* tg) {
     LockGuard g(tg->pt_lock);
-    Q_CHECK(unshare_range(tg, 0, tg->sz));
+    TRY(unshare_range(tg, 0, tg->sz));
     for (int i = 0; i < tg->map.size(); i++) {  // private mappings' copy-on-write pages too
         const vm::Region& r = tg->map.at(i);
-        if (r.kind == vm::Kind::Mmap) Q_CHECK(unshare_range(tg, r.start, r.end));
+        if (r.kind == vm::Kind::Mmap) TRY(unshare_range(tg, r.start, r.end));
     }
     return {};
 }

@@ -165,7 +165,7 @@ Status unmap_range(ThreadGroup* tg, u64 start, u64 end) {
 // does: a regular file, open for reading; writable too for a shared
 // writable mapping.
 Result<Inode*> map_file(int fd, int prot, int flags, bool* writable) {
-    Q_TRY(f, fd_get(fd));
+    auto f = TRY(fd_get(fd));
     *writable = f->writable;
     if (f->type != FileType::Inode || !f->readable) return Error::Permission;
     if ((flags & MAP_SHARED) && (prot & PROT_WRITE) && !f->writable) return Error::Permission;
@@ -192,20 +192,20 @@ Result<u64> do_mmap(u64 hint, u64 len, int prot, int flags, int fd, u64 off) {
     bool writable = false;
     if (!(flags & MAP_ANONYMOUS)) {
         if (off > 0xffffffffull || off + len > 0x100000000ull) return Error::TooBig;  // file offsets are u32
-        Q_TRY(file, map_file(fd, prot, flags, &writable));
+        auto file = TRY(map_file(fd, prot, flags, &writable));
         ip = file;
     }
     ThreadGroup* tg = myproc()->tg;
     MmGuard mm(tg);
     const u64 pages = len / kPageSize;
     const u64 tables = 2 + pages / 512;  // leaf tables per 2 MiB (and one more), a middle one
-    Q_CHECK(oom_reserve(pages + tables, page_round_up(tg->sz) / kPageSize + tg->map.pages_of(vm::Kind::Mmap) + pages));
+    TRY(oom_reserve(pages + tables, page_round_up(tg->sz) / kPageSize + tg->map.pages_of(vm::Kind::Mmap) + pages));
     PromiseHold promise(pages + tables);  // admitted and promised at once; given back if the mapping fails
     u64 at = place(tg, hint, len, (flags & MAP_FIXED) != 0);
     if (at == 0) return Error::NoMemory;
     if (flags & MAP_FIXED) {
         if (tg->map.other_in(at, at + len)) return Error::BadArgument;  // the program, stack or heap
-        Q_CHECK(unmap_range(tg, at, at + len));                         // MAP_FIXED replaces mappings there
+        TRY(unmap_range(tg, at, at + len));                             // MAP_FIXED replaces mappings there
     }
     vm::Region r;
     r.start = at;
@@ -255,20 +255,22 @@ void protect_pages(PageTable pt, u64 start, u64 end, u8 perm) {
 
 }  // namespace
 
-i64 sys_mmap() { return to_user(do_mmap(arg_raw(0), arg_raw(1), arg_int(2), arg_int(3), arg_int(4), arg_raw(5))); }
-
-i64 sys_munmap() {
-    const u64 addr = arg_raw(0), len = arg_raw(1);
-    if (!range_ok(addr, len)) return fail(Error::BadArgument);
-    ThreadGroup* tg = myproc()->tg;
-    MmGuard mm(tg);
-    return to_user(unmap_range(tg, addr, addr + page_round_up(len)));
+SysResult sys_mmap() {
+    return sys_result(do_mmap(arg_raw(0), arg_raw(1), arg_int(2), arg_int(3), arg_int(4), arg_raw(5)));
 }
 
-i64 sys_mprotect() {
+SysResult sys_munmap() {
+    const u64 addr = arg_raw(0), len = arg_raw(1);
+    if (!range_ok(addr, len)) return Error::BadArgument;
+    ThreadGroup* tg = myproc()->tg;
+    MmGuard mm(tg);
+    return sys_result(unmap_range(tg, addr, addr + page_round_up(len)));
+}
+
+SysResult sys_mprotect() {
     const u64 addr = arg_raw(0), len = arg_raw(1);
     const int prot = arg_int(2);
-    if (!range_ok(addr, len) || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) != 0) return fail(Error::BadArgument);
+    if (!range_ok(addr, len) || (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)) != 0) return Error::BadArgument;
     const u64 end = addr + page_round_up(len);
     ThreadGroup* tg = myproc()->tg;
     MmGuard mm(tg);
@@ -276,7 +278,7 @@ i64 sys_mprotect() {
         LockGuard g(tg->pt_lock);
         u64 objs[2];
         tg->map.cut_objs(addr, end, objs);
-        if (!tg->map.protect(addr, end, perm_of(prot))) return fail(Error::NoMemory);
+        if (!tg->map.protect(addr, end, perm_of(prot))) return Error::NoMemory;
         for (u64 o : objs) {  // the pieces of a cut file mapping: one reference each
             if (o) idup(reinterpret_cast<Inode*>(o));
         }
@@ -286,16 +288,16 @@ i64 sys_mprotect() {
     return 0;
 }
 
-i64 sys_msync() {
+SysResult sys_msync() {
     const u64 addr = arg_raw(0), len = arg_raw(1);
     const int flags = arg_int(2);
-    if (!range_ok(addr, len) || (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) != 0) return fail(Error::BadArgument);
-    if ((flags & MS_ASYNC) && (flags & MS_SYNC)) return fail(Error::BadArgument);
+    if (!range_ok(addr, len) || (flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) != 0) return Error::BadArgument;
+    if ((flags & MS_ASYNC) && (flags & MS_SYNC)) return Error::BadArgument;
     const u64 end = addr + page_round_up(len);
     ThreadGroup* tg = myproc()->tg;
     MmGuard mm(tg);
-    if (!tg->map.all_mapped(addr, end)) return fail(Error::NoMemory);
-    return to_user(sync_range(tg, addr, end));
+    if (!tg->map.all_mapped(addr, end)) return Error::NoMemory;
+    return sys_result(sync_range(tg, addr, end));
 }
 
 Result<u64> vm_mmap_fork(ThreadGroup* ptg, ThreadGroup* ctg, bool copy) {

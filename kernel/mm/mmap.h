@@ -8,10 +8,10 @@ namespace q {
 
 struct ThreadGroup;
 
-i64 sys_mmap();
-i64 sys_munmap();
-i64 sys_mprotect();
-i64 sys_msync();
+SysResult sys_mmap();
+SysResult sys_munmap();
+SysResult sys_mprotect();
+SysResult sys_msync();
 // fork: give child ctg parent ptg's mappings (the caller copies the map
 // afterwards): shared ones map the same pages, private ones copy-on-write
 // (or copied, `copy`, when the parent has threads). Returns how many pages

@@ -22,7 +22,7 @@ void vm_count(VmEvent e, u64 n) { __atomic_fetch_add(&g_counts[static_cast<int>(
 
 u64 vm_counted(VmEvent e) { return __atomic_load_n(&g_counts[static_cast<int>(e)], __ATOMIC_RELAXED); }
 
-i64 sys_vmstat() {
+SysResult sys_vmstat() {
     vmstat st{};
     st.free_pages = kalloc_free_pages();
     st.total_pages = kalloc_total_pages();
@@ -35,7 +35,7 @@ i64 sys_vmstat() {
     st.swap_used = st.swap_total - swap_free_slots();
     st.cached = pcache_pages();
     st.cache_idle = pcache_idle_pages();
-    return to_user(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof st));
+    return sys_result(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof st));
 }
 
 }  // namespace q

@@ -6,6 +6,7 @@
 // each counter exact but not all of them at one instant.
 #pragma once
 
+#include "lib/result.h"
 #include "lib/types.h"
 
 namespace q {
@@ -16,6 +17,6 @@ void vm_count(VmEvent e, u64 n = 1);
 u64 vm_counted(VmEvent e);
 
 // vmstat(struct vmstat*) -> 0 or -1.
-i64 sys_vmstat();
+SysResult sys_vmstat();
 
 }  // namespace q

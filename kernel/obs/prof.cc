@@ -125,22 +125,22 @@ void on_timer(u64 now, u64 pc, const u64* kregs) {
 // over 1/8 of memory, or out of memory. Frees the previous profile's
 // buffers, allocates kb KiB per hart and arms every hart's timer for its
 // first sample (the others through an IPI).
-i64 sys_prof_start() {
+SysResult sys_prof_start() {
     const u64 us = arg_raw(0) == 0 ? kDefaultPeriodUs : arg_raw(0);
-    if (us < kMinPeriodUs || us > kMaxPeriodUs) return -1;
+    if (us < kMinPeriodUs || us > kMaxPeriodUs) return Error::BadArgument;
     return g_rec.start(arg_int(1), us * kCyclesPerUs);
 }
 
 // prof_stop() -> samples kept (all harts), or -1 if the caller is not root
 // or not profiling. The dump can then be read with prof_read.
-i64 sys_prof_stop() { return g_rec.stop(); }
+SysResult sys_prof_stop() { return g_rec.stop(); }
 
 // prof_read(offset, buf, len) -> bytes of the dump (header, then each
 // hart's samples) copied from `offset` into buf; 0 at or past its end,
 // which also frees the buffers (the dump has been read: a later prof_read
 // returns -1); -1 for a caller who is not root, while profiling, with no
 // dump, or for a bad pointer.
-i64 sys_prof_read() { return g_rec.sys_read(); }
+SysResult sys_prof_read() { return g_rec.sys_read(); }
 
 }  // namespace prof
 }  // namespace q

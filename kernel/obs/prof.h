@@ -11,6 +11,7 @@
 #pragma once
 
 #include "lib/obs/format.h"
+#include "lib/result.h"
 #include "lib/types.h"
 
 namespace q::prof {
@@ -29,8 +30,8 @@ void on_timer(u64 now, u64 pc, const u64* kregs);
 u64 next_due();
 
 // The system calls (kernel/obs/prof.cc documents their contracts).
-i64 sys_prof_start();
-i64 sys_prof_stop();
-i64 sys_prof_read();
+SysResult sys_prof_start();
+SysResult sys_prof_stop();
+SysResult sys_prof_read();
 
 }  // namespace q::prof

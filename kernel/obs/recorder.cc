@@ -73,14 +73,14 @@ void Recorder::quiesce() {
         while (__atomic_load_n(&streams_[h].writing, __ATOMIC_ACQUIRE)) {}
 }
 
-i64 Recorder::start(i64 kb, u64 arg) {
+SysResult Recorder::start(i64 kb, u64 arg) {
     if (kb == 0) kb = cfg_.default_kb;
-    if (kb < kMinKb || kb > cfg_.max_kb) return -1;
-    if (!perm::may_admin(current_cred())) return -1;
+    if (kb < kMinKb || kb > cfg_.max_kb) return Error::BadArgument;
+    if (!perm::may_admin(current_cred())) return Error::NotPermitted;
     LockGuard g(ctl_);
-    if (is_on()) return -1;
+    if (is_on()) return Error::BadArgument;
     free();
-    if (!alloc(static_cast<u32>(kb) / (kPageSize / 1024))) return -1;
+    if (!alloc(static_cast<u32>(kb) / (kPageSize / 1024))) return Error::NoMemory;
     const u64 now = now_cycles();
     header_.start_time = now;
     cfg_.hooks.starting(now, arg);
@@ -89,10 +89,10 @@ i64 Recorder::start(i64 kb, u64 arg) {
     return 0;
 }
 
-i64 Recorder::stop() {
-    if (!perm::may_admin(current_cred())) return -1;
+SysResult Recorder::stop() {
+    if (!perm::may_admin(current_cred())) return Error::NotPermitted;
     LockGuard g(ctl_);
-    if (!is_on()) return -1;
+    if (!is_on()) return Error::BadArgument;
     quiesce();
     Sections& d = header_;
     d.magic = kMagic;
@@ -139,20 +139,20 @@ Result<u64> Recorder::copy_out(u64 off, UserAddr dst, u64 len) const {
             if (avail > left_in_section) avail = left_in_section;
         }
         const u64 n = avail < len - done ? avail : len - done;
-        Q_CHECK(q::copy_out(myproc()->pagetable, dst + done, src, n));
+        TRY(q::copy_out(myproc()->pagetable, dst + done, src, n));
         done += n;
     }
     return done;
 }
 
-i64 Recorder::sys_read() {
-    if (!perm::may_admin(current_cred())) return -1;
+SysResult Recorder::sys_read() {
+    if (!perm::may_admin(current_cred())) return Error::NotPermitted;
     const u64 off = arg_raw(0);
     const UserAddr dst = arg_addr(1);
     const i64 len_arg = static_cast<i64>(arg_raw(2));
-    if (len_arg < 0) return -1;
+    if (len_arg < 0) return Error::BadArgument;
     LockGuard g(ctl_);
-    if (is_on() || !sealed()) return -1;
+    if (is_on() || !sealed()) return Error::BadArgument;
     const u64 total = dump_size();
     if (off >= total) {  // read to its end
         if (cfg_.free_after_read) free();
@@ -161,8 +161,7 @@ i64 Recorder::sys_read() {
     u64 len = static_cast<u64>(len_arg);
     if (len > total - off) len = total - off;
     if (len > kMaxReadBytes) len = kMaxReadBytes;
-    const auto done = copy_out(off, dst, len);
-    return done.ok() ? static_cast<i64>(done.value()) : -1;
+    return sys_result(copy_out(off, dst, len));
 }
 
 tracestat Recorder::counters() {

@@ -101,15 +101,17 @@ class Recorder {
     void leave(int cpu) { __atomic_store_n(&streams_[cpu].writing, 0, __ATOMIC_RELEASE); }
 
     // The control side: each returns what its system call returns.
-    // start: 0, or -1 if the caller is not root, recording is on, kb (0:
-    // the default) is outside 4..max_kb, or the streams do not fit.
-    i64 start(i64 kb, u64 arg);
-    // stop: records kept (all harts), or -1 (not root, not recording).
-    i64 stop();
+    // start: 0, or an error: NotPermitted if the caller is not root,
+    // BadArgument if recording is on or kb (0: the default) is outside
+    // 4..max_kb, NoMemory if the streams do not fit.
+    SysResult start(i64 kb, u64 arg);
+    // stop: records kept (all harts), or NotPermitted (not root),
+    // BadArgument (not recording).
+    SysResult stop();
     // read(offset, user buffer, len) from the current system call's
     // arguments: bytes copied, 0 at or past the end, -1 (not root, still
     // recording, never stopped or already freed, a bad pointer).
-    i64 sys_read();
+    SysResult sys_read();
     // The counters anyone may read (trace_stat's): on, harts, records
     // kept and dropped, the dump's size once stopped, each stream's capacity.
     tracestat counters();

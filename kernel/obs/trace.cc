@@ -158,24 +158,24 @@ void emit_deschedule(const Proc* p, int state, u64 ran) {
 // buffers together over 1/8 of memory, or out of memory. Frees the
 // previous trace's buffers (its dump can no longer be read), allocates kb
 // KiB per hart, and writes one Proc record for every existing process.
-i64 sys_trace_start() { return g_rec.start(arg_int(0), 0); }
+SysResult sys_trace_start() { return g_rec.start(arg_int(0), 0); }
 
 // trace_stop() -> records kept (all harts), or -1 if the caller is not root
 // or not tracing. The dump can then be read with trace_read until the next
 // trace_start.
-i64 sys_trace_stop() { return g_rec.stop(); }
+SysResult sys_trace_stop() { return g_rec.stop(); }
 
 // trace_read(offset, buf, len) -> bytes of the dump (header, then each
 // hart's records) copied from `offset` into buf, 0 at or past its end; -1
 // for a caller who is not root, while tracing, before the first stop, or
 // for a bad pointer.
-i64 sys_trace_read() { return g_rec.sys_read(); }
+SysResult sys_trace_read() { return g_rec.sys_read(); }
 
 // trace_stat(struct tracestat*) -> 0, or -1 for a bad pointer. Counts read
 // while tracing are a moment's snapshot.
-i64 sys_trace_stat() {
+SysResult sys_trace_stat() {
     const tracestat st = g_rec.counters();
-    return to_user(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof(st)));
+    return sys_result(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof(st)));
 }
 
 }  // namespace trace

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "lib/obs/format.h"
+#include "lib/result.h"
 #include "lib/types.h"
 
 namespace q {
@@ -31,10 +32,10 @@ void emit_switch(const Proc* next, u64 waited);
 void emit_deschedule(const Proc* p, int state, u64 ran);
 
 // The system calls (kernel/obs/trace.cc documents their contracts).
-i64 sys_trace_start();
-i64 sys_trace_stop();
-i64 sys_trace_read();
-i64 sys_trace_stat();
+SysResult sys_trace_start();
+SysResult sys_trace_stop();
+SysResult sys_trace_read();
+SysResult sys_trace_stat();
 
 }  // namespace trace
 

@@ -85,9 +85,9 @@ void alarm_expire(u64 now) {
 }
 
 // alarm(seconds) -> the seconds the previous alarm had left, rounded up.
-i64 sys_alarm() {
+SysResult sys_alarm() {
     const int secs = arg_int(0);
-    if (secs < 0 || static_cast<u64>(secs) > kMaxSeconds) return fail(Error::BadArgument);
+    if (secs < 0 || static_cast<u64>(secs) > kMaxSeconds) return Error::BadArgument;
     const u64 now = now_cycles();
     u64 old_at = 0, old_every = 0;
     {
@@ -100,15 +100,15 @@ i64 sys_alarm() {
 
 // setitimer(which, new, old) -> 0, or -1 (EINVAL: not ITIMER_REAL, a bad
 // time; EFAULT: a bad pointer).
-i64 sys_setitimer() {
+SysResult sys_setitimer() {
     Proc* p = myproc();
     const UserAddr new_addr = arg_addr(1);
     const UserAddr old_addr = arg_addr(2);
-    if (arg_int(0) != 0) return fail(Error::BadArgument);
+    if (arg_int(0) != 0) return Error::BadArgument;
     kitimerval v{};
-    if (!copy_in(p->pagetable, &v, new_addr, sizeof(v)).ok()) return fail(Error::BadAddress);
+    TRY(copy_in(p->pagetable, &v, new_addr, sizeof(v)));
     if (!valid_time(v.interval_sec, v.interval_usec) || !valid_time(v.value_sec, v.value_usec)) {
-        return fail(Error::BadArgument);
+        return Error::BadArgument;
     }
     const u64 now = now_cycles();
     const u64 value = to_cycles(v.value_sec, v.value_usec);
@@ -122,13 +122,13 @@ i64 sys_setitimer() {
     kitimerval o{};
     to_timeval(old_every, &o.interval_sec, &o.interval_usec);
     to_timeval(left(old_at, now), &o.value_sec, &o.value_usec);
-    return to_user(copy_out(p->pagetable, old_addr, &o, sizeof(o)));
+    return sys_result(copy_out(p->pagetable, old_addr, &o, sizeof(o)));
 }
 
 // getitimer(which, cur) -> 0 or -1.
-i64 sys_getitimer() {
+SysResult sys_getitimer() {
     Proc* p = myproc();
-    if (arg_int(0) != 0) return fail(Error::BadArgument);
+    if (arg_int(0) != 0) return Error::BadArgument;
     const u64 now = now_cycles();
     u64 at, every;
     {
@@ -139,7 +139,7 @@ i64 sys_getitimer() {
     kitimerval o{};
     to_timeval(every, &o.interval_sec, &o.interval_usec);
     to_timeval(left(at, now), &o.value_sec, &o.value_usec);
-    return to_user(copy_out(p->pagetable, arg_addr(1), &o, sizeof(o)));
+    return sys_result(copy_out(p->pagetable, arg_addr(1), &o, sizeof(o)));
 }
 
 }  // namespace q

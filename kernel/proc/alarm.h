@@ -2,6 +2,7 @@
 // virtual-time deadline (docs/signals.md "alarm and setitimer").
 #pragma once
 
+#include "lib/result.h"
 #include "lib/types.h"
 
 namespace q {
@@ -13,8 +14,8 @@ u64 alarm_next_deadline();
 // process whose alarm is due; periodic ones are re-armed.
 void alarm_expire(u64 now);
 
-i64 sys_alarm();
-i64 sys_setitimer();
-i64 sys_getitimer();
+SysResult sys_alarm();
+SysResult sys_setitimer();
+SysResult sys_getitimer();
 
 }  // namespace q

@@ -79,7 +79,7 @@ class Image {
     // first, so an image larger than RAM is TooBig and one larger than free
     // memory NoMemory with nothing allocated; a partial grow is undone).
     Status grow(u64 newsz, u64 perm) {
-        Q_TRY(sz, oom_grow(pt_, sz_, newsz, perm));
+        auto sz = TRY(oom_grow(pt_, sz_, newsz, perm));
         sz_ = sz;
         return {};
     }
@@ -90,7 +90,7 @@ class Image {
     // at once (kernel/proc/oom.h:oom_reserve); the image holds the promise
     // until commit hands it to the process (take_promised).
     Status promise(u64 pages, u64 total_after) {
-        Q_CHECK(oom_reserve(pages, total_after));
+        TRY(oom_reserve(pages, total_after));
         promised_ += pages;
         return {};
     }
@@ -105,10 +105,10 @@ class Image {
     Status name_file(u64 vaddr, u64 end, vm::Kind kind, u8 perm, Inode* ip, u64 off, u64 filesz) {
         const u64 from = page_round_up(sz_), to = page_round_up(end);
         const u64 pages = (to - from) / kPageSize;
-        Q_CHECK(promise(pages, to / kPageSize));  // an image larger than memory fails here, as before
-        if (from < vaddr) Q_CHECK(name(vaddr, kind, perm, true));
+        TRY(promise(pages, to / kPageSize));  // an image larger than memory fails here, as before
+        if (from < vaddr) TRY(name(vaddr, kind, perm, true));
         sz_ = vaddr;
-        Q_CHECK(name(end, kind, perm, true));
+        TRY(name(end, kind, perm, true));
         if (!map_->back(vaddr, reinterpret_cast<u64>(ip), static_cast<u32>(off), static_cast<u32>(filesz)))
             return Error::BadExec;
         if (Status st = deny_write(ip); !st.ok()) {  // open for writing somewhere: ETXTBSY
@@ -125,8 +125,8 @@ class Image {
     Status name_zero(u64 end, vm::Kind kind, u8 perm) {
         const u64 from = page_round_up(sz_), to = page_round_up(end);
         if (to <= from) return {};
-        Q_CHECK(promise((to - from) / kPageSize, to / kPageSize));
-        Q_CHECK(name(end, kind, perm, true));
+        TRY(promise((to - from) / kPageSize, to / kPageSize));
+        TRY(name(end, kind, perm, true));
         sz_ = to;
         return {};
     }
@@ -183,25 +183,24 @@ Status load_segment(const Image& img, u64 va, Inode* ip, u32 off, u32 sz) {
         const u64 pa = walk_user(img.pt(), va + i);
         if (pa == 0) return Error::BadExec;
         const u32 n = sz - i < kPageSize ? sz - i : static_cast<u32>(kPageSize);
-        Q_CHECK(read_exact(ip, reinterpret_cast<void*>(pa), static_cast<u64>(off) + i, n));
+        TRY(read_exact(ip, reinterpret_cast<void*>(pa), static_cast<u64>(off) + i, n));
     }
     return {};
 }
 
 // Map and fill every PT_LOAD segment of the (locked) program file.
 Status load_program(Image& img, Inode* ip, elf::Header* eh) {
-    Q_CHECK(read_exact(ip, eh, 0, sizeof(*eh)));
+    TRY(read_exact(ip, eh, 0, sizeof(*eh)));
     if (eh->magic != elf::kMagic) return Error::BadExec;
     for (u32 i = 0; i < eh->phnum; i++) {
         elf::ProgHeader ph;
-        Q_CHECK(read_exact(ip, &ph, eh->phoff + static_cast<u64>(i) * sizeof(ph), sizeof(ph)));
+        TRY(read_exact(ip, &ph, eh->phoff + static_cast<u64>(i) * sizeof(ph), sizeof(ph)));
         if (ph.type != elf::kProgLoad) continue;
-        Q_CHECK(check_segment(ph, img.size()));
+        TRY(check_segment(ph, img.size()));
         if (ph.memsz == 0) continue;
         const u64 perm = seg_perm(ph.flags);
         if ((perm & kPteX) && !(perm & kPteW)) {  // text: demand-paged, each page read on its first touch
-            Q_CHECK(
-                img.name_file(ph.vaddr, ph.vaddr + ph.memsz, vm::Kind::Text, region_perm(perm), ip, ph.off, ph.filesz));
+            TRY(img.name_file(ph.vaddr, ph.vaddr + ph.memsz, vm::Kind::Text, region_perm(perm), ip, ph.off, ph.filesz));
             continue;
         }
         // Data: the pages holding file bytes are loaded now, the whole
@@ -210,11 +209,11 @@ Status load_program(Image& img, Inode* ip, elf::Header* eh) {
         const vm::Kind kind = (perm & kPteX) ? vm::Kind::Text : vm::Kind::Data;
         const u64 filled = kind == vm::Kind::Data ? page_round_up(ph.vaddr + ph.filesz) : ph.vaddr + ph.memsz;
         if (filled > ph.vaddr) {
-            Q_CHECK(img.name(filled, kind, region_perm(perm)));
-            Q_CHECK(img.grow(filled, perm));
-            Q_CHECK(load_segment(img, ph.vaddr, ip, static_cast<u32>(ph.off), static_cast<u32>(ph.filesz)));
+            TRY(img.name(filled, kind, region_perm(perm)));
+            TRY(img.grow(filled, perm));
+            TRY(load_segment(img, ph.vaddr, ip, static_cast<u32>(ph.off), static_cast<u32>(ph.filesz)));
         }
-        if (kind == vm::Kind::Data) Q_CHECK(img.name_zero(ph.vaddr + ph.memsz, kind, region_perm(perm)));
+        if (kind == vm::Kind::Data) TRY(img.name_zero(ph.vaddr + ph.memsz, kind, region_perm(perm)));
     }
     return {};
 }
@@ -238,13 +237,13 @@ Result<u64> build_stack(Image& img, char* const argv[], u64* argc) {
     const u64 grow_base = base + kPageSize;
     const u64 stack_base = grow_base + kStackLazyPages * kPageSize;
     const u64 stack_top = stack_base + param::kUserStackPages * kPageSize;
-    Q_CHECK(img.name(grow_base, vm::Kind::Guard, 0));
-    Q_CHECK(img.promise(kLazyPages, stack_top / kPageSize));
+    TRY(img.name(grow_base, vm::Kind::Guard, 0));
+    TRY(img.promise(kLazyPages, stack_top / kPageSize));
     img.skip(grow_base);
-    Q_CHECK(img.name(stack_top, vm::Kind::Stack, vm::kRead | vm::kWrite, true));
+    TRY(img.name(stack_top, vm::Kind::Stack, vm::kRead | vm::kWrite, true));
     img.skip(stack_base);
-    Q_CHECK(img.grow(stack_top, kPteR | kPteW));
-    Q_CHECK(img.name(stack_top, vm::Kind::Heap, vm::kRead | vm::kWrite, true));
+    TRY(img.grow(stack_top, kPteR | kPteW));
+    TRY(img.name(stack_top, vm::Kind::Heap, vm::kRead | vm::kWrite, true));
     u64 sp = img.size();
     u64 ustack[param::kMaxExecArgs + 1];
     u64 n = 0;
@@ -253,13 +252,13 @@ Result<u64> build_stack(Image& img, char* const argv[], u64* argc) {
         const u64 len = strlen(argv[n]) + 1;
         sp = (sp - len) & ~15ull;
         if (sp < stack_base) return Error::TooBig;
-        Q_CHECK(copy_out(img.pt(), UserAddr(sp), argv[n], len));
+        TRY(copy_out(img.pt(), UserAddr(sp), argv[n], len));
         ustack[n] = sp;
     }
     ustack[n] = 0;
     sp = (sp - (n + 1) * sizeof(u64)) & ~15ull;
     if (sp < stack_base) return Error::TooBig;
-    Q_CHECK(copy_out(img.pt(), UserAddr(sp), ustack, (n + 1) * sizeof(u64)));
+    TRY(copy_out(img.pt(), UserAddr(sp), ustack, (n + 1) * sizeof(u64)));
     *argc = n;
     return sp;
 }
@@ -284,13 +283,13 @@ class ExecArgs {
 
     Status fetch(UserAddr uargv) {
         for (int i = 0; i < param::kMaxExecArgs; i++) {
-            Q_TRY(uarg, fetch_addr(uargv + static_cast<u64>(i) * sizeof(u64)));
+            auto uarg = TRY(fetch_addr(uargv + static_cast<u64>(i) * sizeof(u64)));
             if (uarg == 0) return {};
             // Unzeroed: fetch_str ends the string with its NUL, and only the
             // string is read (build_stack copies strlen + 1 bytes).
             argv_[i] = static_cast<char*>(kalloc_unzeroed());
             if (!argv_[i]) return Error::NoMemory;
-            Q_CHECK(fetch_str(UserAddr(uarg), argv_[i], static_cast<int>(kPageSize)));
+            TRY(fetch_str(UserAddr(uarg), argv_[i], static_cast<int>(kPageSize)));
         }
         return Error::TooBig;
     }
@@ -309,17 +308,17 @@ Result<int> exec(const char* path, char* const argv[]) {
     elf::Header eh;
     {
         FsOp op;  // declared first: the inode is unlocked and dropped inside it
-        Q_TRY(ip, namei(path));
+        auto ip = TRY(namei(path));
         InodeLock lock(ip.get());
         if (ip->type != fs::InodeType::File) return Error::BadExec;
-        Q_CHECK(check_access(ip.get(), perm::kExec));  // lib/fs/perm.h: x for the caller's class
-        Q_CHECK(load_program(img, ip.get(), &eh));
+        TRY(check_access(ip.get(), perm::kExec));  // lib/fs/perm.h: x for the caller's class
+        TRY(load_program(img, ip.get(), &eh));
     }
     u64 argc = 0;
-    Q_TRY(sp, build_stack(img, argv, &argc));
+    auto sp = TRY(build_stack(img, argv, &argc));
     // The new image is complete: end the process's other threads (they are
     // gone when this returns; it fails only if the process is being killed).
-    Q_CHECK(end_other_threads(p));
+    TRY(end_other_threads(p));
 
     // Commit: from here exec cannot fail. p is the process's only thread.
     safe_strcpy(p->name, base_name(path), sizeof(p->name));
@@ -351,9 +350,9 @@ Result<int> exec(const char* path, char* const argv[]) {
 }
 
 // exec(path, argv) -> does not return on success; -1 on failure.
-i64 sys_exec() {
+SysResult sys_exec() {
     char path[param::kMaxPath];
-    if (!arg_str(0, path, sizeof(path)).ok()) return -1;
+    TRY(arg_str(0, path, sizeof(path)));
     ExecArgs args;
     Status st = args.fetch(arg_addr(1));
     if (st.ok()) {
@@ -363,7 +362,7 @@ i64 sys_exec() {
     }
     // Memory short (not an impossible image, TooBig): kernel/proc/oom.cc decides.
     if (st.error() == Error::NoMemory) oom_kill(myproc());
-    return fail(st.error());
+    return st.error();
 }
 
 }  // namespace q

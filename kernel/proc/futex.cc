@@ -179,14 +179,14 @@ void futex_expire(u64 now) {
 // Both: -1 if addr is not 4-byte aligned, or not a word of this process's
 // memory that the process may write (unmapped, kernel, read-only), or op
 // is unknown.
-i64 sys_futex() {
+SysResult sys_futex() {
     const u64 addr = arg_raw(0);
     const int op = arg_int(1);
     const u32 val = static_cast<u32>(arg_raw(2));
-    if (op == FUTEX_WAIT) return to_user(futex_wait(addr, val, arg_raw(3)));
-    if (op != FUTEX_WAKE || static_cast<int>(val) < 0) return -1;
+    if (op == FUTEX_WAIT) return sys_result(futex_wait(addr, val, arg_raw(3)));
+    if (op != FUTEX_WAKE || static_cast<int>(val) < 0) return Error::BadArgument;
     Proc* p = myproc();
-    if (user_word(p->pagetable, addr) == nullptr) return -1;
+    if (user_word(p->pagetable, addr) == nullptr) return Error::BadArgument;
     const Key k = key_of(p, addr);
     return futex_wake(k.tg, k.addr, static_cast<int>(val));
 }

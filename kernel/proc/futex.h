@@ -22,6 +22,6 @@ u64 futex_next_deadline();
 // End every timed wait whose deadline is <= now (interrupt handlers may call).
 void futex_expire(u64 now);
 
-i64 sys_futex();
+SysResult sys_futex();
 
 }  // namespace q

@@ -75,8 +75,8 @@ Result<int> thread_create(const ThreadStart& start);
 // gone; p then leads it. Killed if the process is being killed or ended.
 Status end_other_threads(Proc* p);
 
-i64 sys_tcreate();
-i64 sys_gettid();
-i64 sys_texit();
+SysResult sys_tcreate();
+SysResult sys_gettid();
+SysResult sys_texit();
 
 }  // namespace q

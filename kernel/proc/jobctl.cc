@@ -199,7 +199,7 @@ Status setpgid(int pid, int pgid) {
             f.may_join = s.all_mine;
         }
     }
-    Q_CHECK(from(jobs::setpgid_rule(pgid, f)));
+    TRY(from(jobs::setpgid_rule(pgid, f)));
     store(&tg->pgid, pgid);
     return {};
 }
@@ -207,7 +207,7 @@ Status setpgid(int pid, int pgid) {
 Result<int> setsid() {
     Proc* me = myproc();
     LockGuard g(g_wait_lock);
-    Q_CHECK(from(jobs::setsid_rule(is_a_pgid(me->pid))));
+    TRY(from(jobs::setsid_rule(is_a_pgid(me->pid))));
     store(&me->tg->sid, me->pid);
     store(&me->tg->pgid, me->pid);
     return me->pid;
@@ -231,8 +231,8 @@ Status tcsetpgrp(int fd, int pgid) {
     return {};
 }
 
-i64 job_user(Status s) { return s.ok() ? 0 : job_fail(s.error()); }
-i64 job_user(Result<int> r) { return r.ok() ? r.value() : job_fail(r.error()); }
+SysResult job_result(Status s) { return s.ok() ? SysResult(0) : job_error(s.error()); }
+SysResult job_result(Result<int> r) { return r.ok() ? SysResult(r.value()) : job_error(r.error()); }
 
 // pid 0: the caller; else any process's field, or NoProcess.
 Result<int> field_of(int pid, bool session) {
@@ -247,10 +247,10 @@ Result<int> field_of(int pid, bool session) {
 
 }  // namespace
 
-i64 job_fail(Error e) {
-    if (e == Error::Permission) return fail_errno(EPERM);
-    if (e == Error::NotSupported) return fail_errno(ENOTTY);
-    return fail(e);
+Error job_error(Error e) {
+    if (e == Error::Permission) return Error::NotPermitted;
+    if (e == Error::NotSupported) return Error::NotTty;
+    return e;
 }
 
 void tty_init(int sid) {
@@ -277,20 +277,20 @@ Status tty_read_check() {
 }
 
 // setpgid(pid, pgid) -> 0 or -1 (lib/signal/jobs.h: setpgid_rule).
-i64 sys_setpgid() { return job_user(setpgid(arg_int(0), arg_int(1))); }
+SysResult sys_setpgid() { return job_result(setpgid(arg_int(0), arg_int(1))); }
 // getpgid(pid) -> its group, or -1 (no such process).
-i64 sys_getpgid() { return job_user(field_of(arg_int(0), false)); }
+SysResult sys_getpgid() { return job_result(field_of(arg_int(0), false)); }
 // setsid() -> the caller's pid, now its session and group, or -1.
-i64 sys_setsid() { return job_user(setsid()); }
+SysResult sys_setsid() { return job_result(setsid()); }
 // getsid(pid) -> its session, or -1.
-i64 sys_getsid() { return job_user(field_of(arg_int(0), true)); }
+SysResult sys_getsid() { return job_result(field_of(arg_int(0), true)); }
 // tcsetpgrp(fd, pgid) -> 0, or -1 (ENOTTY: fd is not the console or the
 // caller is not in its session; EPERM: no such group in the session;
 // EINTR: SIGTTOU was sent to a background caller's group).
-i64 sys_tcsetpgrp() { return job_user(tcsetpgrp(arg_int(0), arg_int(1))); }
+SysResult sys_tcsetpgrp() { return job_result(tcsetpgrp(arg_int(0), arg_int(1))); }
 // tcgetpgrp(fd) -> the foreground group, or -1 ENOTTY (not the console).
-i64 sys_tcgetpgrp() {
-    if (!is_console(arg_int(0))) return fail_errno(ENOTTY);
+SysResult sys_tcgetpgrp() {
+    if (!is_console(arg_int(0))) return Error::NotTty;
     return tty_foreground();
 }
 

@@ -33,13 +33,13 @@ void job_orphans_locked(Proc* leader);
 // A job-control or signal call's failure as Linux reports it: EPERM (not
 // EACCES, a file's) for Permission, ENOTTY for NotSupported (not the
 // console); else the usual errno.
-i64 job_fail(Error e);
+Error job_error(Error e);
 
-i64 sys_setpgid();
-i64 sys_getpgid();
-i64 sys_setsid();
-i64 sys_getsid();
-i64 sys_tcsetpgrp();
-i64 sys_tcgetpgrp();
+SysResult sys_setpgid();
+SysResult sys_getpgid();
+SysResult sys_setsid();
+SysResult sys_getsid();
+SysResult sys_tcsetpgrp();
+SysResult sys_tcgetpgrp();
 
 }  // namespace q

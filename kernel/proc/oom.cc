@@ -118,7 +118,7 @@ Status oom_reserve(u64 want, u64 total_after) { return status_of(kalloc_admit_re
 Result<u64> oom_grow(PageTable pt, u64 oldsz, u64 newsz, u64 perm, u64* top) {
     if (newsz <= oldsz) return oldsz;
     const u64 total = page_round_up(newsz) / kPageSize;
-    Q_CHECK(oom_admit(total - page_round_up(oldsz) / kPageSize, total));
+    TRY(oom_admit(total - page_round_up(oldsz) / kPageSize, total));
     constexpr u64 kStep = 1 << 20;  // about 1 ms of zeroing between kill checks
     u64 kept = 0;
     u64* t = top ? top : &kept;

@@ -211,7 +211,7 @@ static Result<Proc*> claim_slot(const perm::Cred& as, const rlimit::Limit& nproc
 // Returns with p->lock held; NoProcess when the table is full (for this
 // caller), NoMemory without a page.
 Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
-    Q_TRY(p, claim_slot(as, nproc));
+    auto p = TRY(claim_slot(as, nproc));
     // Only the TrapFrame at the start of the page is ever read (the rest is
     // mapped for nobody: no PTE_U), so only it is zeroed, not 4 KiB.
     p->trapframe = static_cast<TrapFrame*>(kalloc_unzeroed());
@@ -226,6 +226,7 @@ Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
     p->context.ra = reinterpret_cast<u64>(&forkret);
     p->context.sp = p->kstack + kPageSize;
     p->stat_cpu = p->stat_switches = p->stat_voluntary = p->stat_involuntary = 0;
+    p->stat_user = 0;
     p->stat_wait = p->stat_last_latency = p->stat_max_latency = 0;
     p->woken = false;
     // A fresh scheduling entity and queue state: the slot's previous
@@ -248,7 +249,7 @@ Result<Proc*> alloc_slot(const perm::Cred& as, const rlimit::Limit& nproc) {
 // tid) and a page table with only the trampoline and its trapframe.
 // Returns with p->lock held, like alloc_slot.
 static Result<Proc*> alloc_proc(const perm::Cred& as, const rlimit::Limit& nproc) {
-    Q_TRY(p, alloc_slot(as, nproc));
+    auto p = TRY(alloc_slot(as, nproc));
     ThreadGroup* tg = tgroup_alloc();
     if (tg) tg->pagetable = proc_pagetable(p);
     if (!tg || !tg->pagetable) {
@@ -273,8 +274,7 @@ void user_init() {
     tty_init(p->pid);
     const u64 len = static_cast<u64>(initcode_end - initcode_start);
     if (len > kPageSize) panic("user_init: initcode too large");
-    auto sz = uvm_alloc(p->pagetable, 0, kPageSize, riscv::kPteR | riscv::kPteW | riscv::kPteX);
-    if (!sz.ok()) panic("user_init: out of memory");
+    must(uvm_alloc(p->pagetable, 0, kPageSize, riscv::kPteR | riscv::kPteW | riscv::kPteX), "user_init: out of memory");
     memmove(reinterpret_cast<void*>(walk_user(p->pagetable, 0)), initcode_start, len);
     p->tg->sz = p->tg->table_top = kPageSize;
     if (!p->tg->map.add(0, kPageSize, vm::Kind::Text, vm::kRead | vm::kWrite | vm::kExec) ||
@@ -307,8 +307,8 @@ Result<u64> grow_proc(i64 n) {
         // and the page-table pages the first touches will need (none of them fails for want of one)
         const u64 tables = vm::tables_to_cover(tg->table_top, sz + n);
         const u64 pages = total - page_round_up(sz) / kPageSize;
-        Q_CHECK(oom_reserve(pages + tables, total + tables));  // admitted and promised at once; nothing if refused
-        LockGuard pt(tg->pt_lock);  // a sibling's fault sees the map and the promise together
+        TRY(oom_reserve(pages + tables, total + tables));  // admitted and promised at once; nothing if refused
+        LockGuard pt(tg->pt_lock);                         // a sibling's fault sees the map and the promise together
         if (!tg->map.set_break(sz + n, layout::kUserTop)) {
             kalloc_unreserve(pages + tables);
             return Error::NoMemory;
@@ -349,8 +349,8 @@ Result<int> fork() {
     Proc* parent = myproc();
     ThreadGroup* ptg = parent->tg;
     const u64 pages = page_round_up(ptg->sz) / kPageSize + ptg->map.pages_of(vm::Kind::Mmap);
-    Q_CHECK(oom_admit(pages, pages));  // a copy that cannot fit fails before taking a page
-    Q_TRY(child, alloc_proc(parent->cred, parent->nproc_limit));
+    TRY(oom_admit(pages, pages));  // a copy that cannot fit fails before taking a page
+    auto child = TRY(alloc_proc(parent->cred, parent->nproc_limit));
     // An Embryo is in no queue and nobody's child yet: its lock need not be
     // held while the copy (which may sleep for the address-space lock) runs.
     child->lock.release();
@@ -497,6 +497,8 @@ Result<int> wait_child(int pid, UserAddr status_addr, int options, bool xv6) {
                 cpid = c.pid;
                 if (c.reapable) {
                     status = xv6 ? c.xstate : ended_status(c);
+                    p->tg->child_cpu += c.tg->ended_cpu + c.tg->child_cpu;
+                    p->tg->child_user += c.tg->ended_user + c.tg->child_user;
                     free_group(c.tg);
                     clear_slot(&c);
                 }

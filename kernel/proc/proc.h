@@ -118,6 +118,13 @@ struct ThreadGroup {
     // delivering thread under lock and by a sender with atomic loads.
     u64 sig_pending = 0;
     SigAction sig_act[sig::kMax + 1] = {};
+    // CPU time in cycles (SYS_times): of its threads that have ended
+    // (end_thread adds each, under lock), and of the children it reaped,
+    // each with its own reaped descendants' (wait_child, under g_wait_lock).
+    u64 ended_cpu = 0;
+    u64 ended_user = 0;
+    u64 child_cpu = 0;
+    u64 child_user = 0;
     // Who sent each pending process-directed signal (0: the kernel; the
     // child for SIGCHLD), for siginfo's pid: stored (relaxed) before the
     // pending bit is set, read after it is taken.
@@ -216,9 +223,8 @@ struct Proc {
     char name[16] = {};
     rlimit::Limit nproc_limit;  // RLIMIT_NPROC (lib/rlimit.h), inherited at fork
     // SYS_errno (kernel/syscall.cc): the error number of the last call that
-    // failed, and the one the call under way has recorded so far.
+    // failed.
     int errno_last = 0;
-    int errno_call = 0;
     // Signals: thread-directed pending (atomics, set by anyone), blocked
     // (written by the thread itself, read by senders), the fault address
     // of a fault signal, and the last system call's first argument and
@@ -252,7 +258,12 @@ struct Proc {
     u64 stat_max_latency = 0;
     u64 runnable_since = 0;  // time it last became runnable
     u64 running_since = 0;   // time it was last dispatched
-    bool woken = false;      // became runnable by wakeup (for latency)
+    // User-mode time (kernel/trap.cc): cycles from each return to user mode
+    // (user_since) to the next trap, added up by the thread itself;
+    // stat_cpu - stat_user is its kernel time.
+    u64 stat_user = 0;
+    u64 user_since = 0;
+    bool woken = false;  // became runnable by wakeup (for latency)
 
     // private to the process: its user FP registers (kernel/arch/fpu.h).
     // Last, so that it moves no other field's offset past the 12-bit

@@ -15,25 +15,25 @@ static_assert(RLIMIT_NPROC == rlimit::kNproc && RLIM_INFINITY == rlimit::kInfini
 
 // getrlimit(resource, struct rlimit*) -> 0, or -1 for a resource other than
 // RLIMIT_NPROC or a bad pointer.
-i64 sys_getrlimit() {
-    if (arg_int(0) != rlimit::kNproc) return -1;
+SysResult sys_getrlimit() {
+    if (arg_int(0) != rlimit::kNproc) return Error::BadArgument;
     const rlimit::Limit& l = myproc()->nproc_limit;
     const struct rlimit out { l.cur, l.max };
-    return to_user(copy_out(myproc()->pagetable, arg_addr(1), &out, sizeof(out)));
+    return sys_result(copy_out(myproc()->pagetable, arg_addr(1), &out, sizeof(out)));
 }
 
 // setrlimit(resource, const struct rlimit*) -> 0, or -1: EINVAL for a
 // resource other than RLIMIT_NPROC or rlim_cur above rlim_max, EFAULT for a
 // bad pointer, EPERM for a raised rlim_max when the caller is not root.
 // Children forked afterwards inherit the new limits.
-i64 sys_setrlimit() {
-    if (arg_int(0) != rlimit::kNproc) return fail(Error::BadArgument);
+SysResult sys_setrlimit() {
+    if (arg_int(0) != rlimit::kNproc) return Error::BadArgument;
     struct rlimit in {};
-    if (!copy_in(myproc()->pagetable, &in, arg_addr(1), sizeof(in)).ok()) return fail(Error::BadAddress);
+    TRY(copy_in(myproc()->pagetable, &in, arg_addr(1), sizeof(in)));
     const rlimit::Limit want{in.rlim_cur, in.rlim_max};
     Proc* p = myproc();
     if (!rlimit::may_set(p->cred, p->nproc_limit, want))
-        return want.cur > want.max ? fail(Error::BadArgument) : fail_errno(EPERM);
+        return want.cur > want.max ? Error::BadArgument : Error::NotPermitted;
     p->nproc_limit = want;
     return 0;
 }

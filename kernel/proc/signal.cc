@@ -156,7 +156,7 @@ Status push_frame(Proc* p, int s, const SigAction& act, int sender) {
     const u64 base = sig::frame_base(tf->x(TrapFrame::sp), act.flags, p->alt_sp, p->alt_size);
     const u64 sp = (base - sizeof(SigFrame)) & ~15ull;
     if (sp >= layout::kUserTop || sp < sizeof(SigFrame)) return Error::BadAddress;
-    Q_CHECK(copy_out(p->pagetable, UserAddr{sp}, &f, sizeof(f)));
+    TRY(copy_out(p->pagetable, UserAddr{sp}, &f, sizeof(f)));
     tf->epc = act.handler;
     tf->x(TrapFrame::sp) = sp;
     tf->x(TrapFrame::ra) = layout::kSigTramp;
@@ -367,10 +367,10 @@ void sig_exec(Proc* p) {
 // caller may signal; -1 EPERM if it may signal none); -1 (Linux's "every
 // process") is refused with ESRCH: a student's mistake would reach the
 // whole system, and no test or program here needs it.
-i64 sys_sigsend() {
+SysResult sys_sigsend() {
     const int pid = arg_int(0);
     const int s = arg_int(1);
-    if (pid == -1) return fail(Error::NoProcess);
+    if (pid == -1) return Error::NoProcess;
     Status st;
     if (pid > 0) {
         st = sig_send(pid, s, &current_cred());
@@ -379,21 +379,22 @@ i64 sys_sigsend() {
         auto r = sig_send_group(pgid, s, &current_cred());
         if (!r.ok()) st = r.error();
     }
-    return st.ok() ? 0 : job_fail(st.error());
+    if (!st.ok()) return job_error(st.error());
+    return 0;
 }
 
 // sigact(sig, act, old) -> 0 or -1 (bad signal, SIGKILL/SIGSTOP, bad pointer).
-i64 sys_sigact() {
+SysResult sys_sigact() {
     Proc* p = myproc();
     const int s = arg_int(0);
     const UserAddr act_addr = arg_addr(1);
     const UserAddr old_addr = arg_addr(2);
-    if (!sig::valid(s)) return fail(Error::BadArgument);
+    if (!sig::valid(s)) return Error::BadArgument;
     ksigaction nk{};
     if (!act_addr.is_null()) {
-        if (!sig::may_set_action(s)) return fail(Error::BadArgument);
-        if (!copy_in(p->pagetable, &nk, act_addr, sizeof(nk)).ok()) return fail(Error::BadAddress);
-        if (!valid_user_handler(nk.handler)) return fail(Error::BadArgument);
+        if (!sig::may_set_action(s)) return Error::BadArgument;
+        TRY(copy_in(p->pagetable, &nk, act_addr, sizeof(nk)));
+        if (!valid_user_handler(nk.handler)) return Error::BadArgument;
     }
     SigAction old;
     {
@@ -413,13 +414,13 @@ i64 sys_sigact() {
     }
     if (!old_addr.is_null()) {
         const ksigaction ok{old.handler, old.mask, old.flags};
-        if (!copy_out(p->pagetable, old_addr, &ok, sizeof(ok)).ok()) return fail(Error::BadAddress);
+        TRY(copy_out(p->pagetable, old_addr, &ok, sizeof(ok)));
     }
     return 0;
 }
 
 // sigmask(how, set, old) -> 0 or -1 (bad how, bad pointer).
-i64 sys_sigmask() {
+SysResult sys_sigmask() {
     Proc* p = myproc();
     const int how = arg_int(0);
     const UserAddr set_addr = arg_addr(1);
@@ -428,12 +429,10 @@ i64 sys_sigmask() {
     u64 next = old;
     if (!set_addr.is_null()) {
         u64 set = 0;
-        if (!copy_in(p->pagetable, &set, set_addr, sizeof(set)).ok()) return fail(Error::BadAddress);
-        if (!sig::apply_how(how, old, set, &next)) return fail(Error::BadArgument);
+        TRY(copy_in(p->pagetable, &set, set_addr, sizeof(set)));
+        if (!sig::apply_how(how, old, set, &next)) return Error::BadArgument;
     }
-    if (!old_addr.is_null() && !copy_out(p->pagetable, old_addr, &old, sizeof(old)).ok()) {
-        return fail(Error::BadAddress);
-    }
+    if (!old_addr.is_null()) TRY(copy_out(p->pagetable, old_addr, &old, sizeof(old)));
     __atomic_store_n(&p->sig_blocked, next, __ATOMIC_RELEASE);
     return 0;
 }
@@ -442,36 +441,36 @@ i64 sys_sigmask() {
 // it, EINVAL for flags other than 0 or SS_DISABLE, ENOMEM for less than
 // MINSIGSTKSZ, EFAULT for a bad pointer. old's flags: SS_ONSTACK while on
 // it, SS_DISABLE when there is none.
-i64 sys_sigaltstack() {
+SysResult sys_sigaltstack() {
     Proc* p = myproc();
     const UserAddr ss_addr = arg_addr(0);
     const UserAddr old_addr = arg_addr(1);
     const bool on = sig::on_alt_stack(p->trapframe->x(TrapFrame::sp), p->alt_sp, p->alt_size);
     ksigstack nss{};
-    if (!ss_addr.is_null() && !copy_in(p->pagetable, &nss, ss_addr, sizeof(nss)).ok()) return fail(Error::BadAddress);
+    if (!ss_addr.is_null()) TRY(copy_in(p->pagetable, &nss, ss_addr, sizeof(nss)));
     if (!old_addr.is_null()) {
         const ksigstack o{p->alt_sp, on ? sig::kSsOnstack : p->alt_size == 0 ? sig::kSsDisable : 0, p->alt_size};
-        if (!copy_out(p->pagetable, old_addr, &o, sizeof(o)).ok()) return fail(Error::BadAddress);
+        TRY(copy_out(p->pagetable, old_addr, &o, sizeof(o)));
     }
     if (ss_addr.is_null()) return 0;
-    if (on) return fail_errno(EPERM);
+    if (on) return Error::NotPermitted;
     if (nss.flags == sig::kSsDisable) {
         p->alt_sp = p->alt_size = 0;
         return 0;
     }
-    if (nss.flags != 0) return fail(Error::BadArgument);
-    if (nss.size < sig::kMinSigStack) return fail_errno(ENOMEM);
-    if (nss.sp >= layout::kUserTop || nss.size > layout::kUserTop - nss.sp) return fail(Error::BadArgument);
+    if (nss.flags != 0) return Error::BadArgument;
+    if (nss.size < sig::kMinSigStack) return Error::NoMemory;
+    if (nss.sp >= layout::kUserTop || nss.size > layout::kUserTop - nss.sp) return Error::BadArgument;
     p->alt_sp = nss.sp;
     p->alt_size = nss.size;
     return 0;
 }
 
 // sigpend(set) -> 0 or -1: pending for the caller (its own and its process's).
-i64 sys_sigpend() {
+SysResult sys_sigpend() {
     Proc* p = myproc();
     const u64 set = __atomic_load_n(&p->sig_pending, __ATOMIC_ACQUIRE) | group_pending(p);
-    return to_user(copy_out(p->pagetable, arg_addr(0), &set, sizeof(set)));
+    return sys_result(copy_out(p->pagetable, arg_addr(0), &set, sizeof(set)));
 }
 
 constinit SpinLock g_susp_lock("sigsusp");
@@ -479,10 +478,10 @@ constinit SpinLock g_susp_lock("sigsusp");
 // sigsusp(mask) -> -1 EINTR: waits with mask as the blocked set until a
 // signal it does not block is pending; the handler's frame restores the
 // mask the caller had (sig_has_saved), so the signal is taken under mask.
-i64 sys_sigsusp() {
+SysResult sys_sigsusp() {
     Proc* p = myproc();
     u64 m = 0;
-    if (!copy_in(p->pagetable, &m, arg_addr(0), sizeof(m)).ok()) return fail(Error::BadAddress);
+    TRY(copy_in(p->pagetable, &m, arg_addr(0), sizeof(m)));
     p->sig_saved = p->sig_blocked;
     p->sig_has_saved = true;
     __atomic_store_n(&p->sig_blocked, sig::sanitize_mask(m), __ATOMIC_RELEASE);
@@ -493,7 +492,7 @@ i64 sys_sigsusp() {
     // A handler's frame restores the saved mask; SA_RESTART never runs
     // this again (restart_after_handler); a stop, or a signal that ran no
     // handler here, runs it again with the caller's mask back (restart_call).
-    return fail(Error::Killed);  // EINTR
+    return Error::Killed;  // EINTR
 }
 
 void sig_child_exited(const Proc* parent, int child) {
@@ -503,7 +502,7 @@ void sig_child_exited(const Proc* parent, int child) {
 
 // sigreturn() -> the interrupted a0 (every register comes back from the
 // frame at sp); a frame that is unreadable or not one kills the process.
-i64 sys_sigreturn() {
+SysResult sys_sigreturn() {
     Proc* p = myproc();
     TrapFrame* tf = p->trapframe;
     p->in_syscall = false;
@@ -513,7 +512,7 @@ i64 sys_sigreturn() {
         kprintf("pid %d (%s): sigreturn: bad signal frame at sp %p: killed\n", p->pid, p->name,
                 reinterpret_cast<void*>(sp));
         sig_fault_kill(p, sig::kSegv);  // as Linux: SIGSEGV for waitpid
-        return -1;
+        return Error::BadAddress;
     }
     tf->epc = f.epc;
     memmove(tf->regs, f.regs, sizeof(f.regs));
@@ -523,8 +522,9 @@ i64 sys_sigreturn() {
         p->fp.last_cpu = -1;  // reload from memory on the way out
     }
     __atomic_store_n(&p->sig_blocked, sig::sanitize_mask(f.blocked), __ATOMIC_RELEASE);
-    // syscall_dispatch records errno_call for a -1 result: the saved one
-    p->errno_last = p->errno_call = static_cast<int>(f.errno_last);
+    // A success: syscall_dispatch leaves this errno alone, even when the
+    // interrupted call's a0 is -1.
+    p->errno_last = static_cast<int>(f.errno_last);
     return static_cast<i64>(tf->x(TrapFrame::a0));
 }
 

@@ -59,13 +59,13 @@ bool sig_needs_delivery(Proc* p);
 void sig_fork(const Proc* parent, Proc* child);
 void sig_exec(Proc* p);
 
-i64 sys_sigsend();
-i64 sys_sigact();
-i64 sys_sigmask();
-i64 sys_sigreturn();
-i64 sys_sigpend();
-i64 sys_sigsusp();
-i64 sys_sigaltstack();
+SysResult sys_sigsend();
+SysResult sys_sigact();
+SysResult sys_sigmask();
+SysResult sys_sigreturn();
+SysResult sys_sigpend();
+SysResult sys_sigsusp();
+SysResult sys_sigaltstack();
 // Child process `child` ended, stopped or continued (kernel/proc/thread.cc,
 // jobstop.cc; wait lock held): SIGCHLD to its parent (dropped unless the
 // parent has a handler), with child as siginfo's pid.

@@ -1,41 +1,43 @@
 // kernel/proc/sysproc.h - process-related system-call handlers.
 #pragma once
 
+#include "lib/result.h"
 #include "lib/types.h"
 
 namespace q {
 
-i64 sys_fork();
-i64 sys_exit();
-i64 sys_wait();
-i64 sys_waitpid();
-i64 sys_kill();
-i64 sys_getpid();
-i64 sys_sbrk();
-i64 sys_sleep();
-i64 sys_uptime();
-i64 sys_getpriority();
-i64 sys_setpriority();
-i64 sys_sched_get();
-i64 sys_sched_set();
-i64 sys_uptime_ns();
-i64 sys_procinfo();
-i64 sys_mlfqlevel();
-i64 sys_sched_setrequest();
-i64 sys_sched_getrequest();
-i64 sys_cputime();      // kernel/proc/syslibc.cc
-i64 sys_sched_yield();  // kernel/proc/syslibc.cc
-i64 sys_freepages();
-i64 sys_halt();
-i64 sys_setaffinity();
-i64 sys_getaffinity();
-i64 sys_getuid();
-i64 sys_geteuid();
-i64 sys_setuid();
-i64 sys_getgid();
-i64 sys_getegid();
-i64 sys_setgid();
-i64 sys_getrlimit();  // kernel/proc/rlimit.cc
-i64 sys_setrlimit();
+SysResult sys_fork();
+SysResult sys_exit();
+SysResult sys_wait();
+SysResult sys_waitpid();
+SysResult sys_kill();
+SysResult sys_getpid();
+SysResult sys_sbrk();
+SysResult sys_sleep();
+SysResult sys_uptime();
+SysResult sys_getpriority();
+SysResult sys_setpriority();
+SysResult sys_sched_get();
+SysResult sys_sched_set();
+SysResult sys_uptime_ns();
+SysResult sys_procinfo();
+SysResult sys_mlfqlevel();
+SysResult sys_sched_setrequest();
+SysResult sys_sched_getrequest();
+SysResult sys_cputime();
+SysResult sys_times();        // kernel/proc/syslibc.cc
+SysResult sys_sched_yield();  // kernel/proc/syslibc.cc
+SysResult sys_freepages();
+SysResult sys_halt();
+SysResult sys_setaffinity();
+SysResult sys_getaffinity();
+SysResult sys_getuid();
+SysResult sys_geteuid();
+SysResult sys_setuid();
+SysResult sys_getgid();
+SysResult sys_getegid();
+SysResult sys_setgid();
+SysResult sys_getrlimit();  // kernel/proc/rlimit.cc
+SysResult sys_setrlimit();
 
 }  // namespace q

@@ -50,6 +50,7 @@ ThreadGroup* tgroup_alloc() {
         tg.killed_exit = false;
         tg.cont_gen = 0;
         tg.alarm_at = tg.alarm_every = 0;
+        tg.ended_cpu = tg.ended_user = tg.child_cpu = tg.child_user = 0;
         for (SigAction& a : tg.sig_act) a = SigAction{};
         return &tg;
     }

@@ -148,6 +148,8 @@ bool clear_join_word(Proc* p) {
     TrapFrame* tf = p->trapframe;
     p->trapframe = nullptr;
     kfree(tf);
+    tg->ended_cpu += p->stat_cpu + (now_cycles() - p->running_since);  // (interrupts are off)
+    tg->ended_user += p->stat_user;
     if (--tg->live == 1) __atomic_fetch_sub(&g_threaded_groups, 1, __ATOMIC_RELAXED);
     if (tg->live == 0) {
         if (!tg->exiting) {
@@ -252,7 +254,7 @@ Status end_other_threads(Proc* p) {
 Result<int> thread_create(const ThreadStart& start) {
     Proc* p = myproc();
     ThreadGroup* tg = p->tg;
-    if (!tg->shared()) Q_CHECK(vm_unshare(tg));  // its copy-on-write pages become its own first
+    if (!tg->shared()) TRY(vm_unshare(tg));  // its copy-on-write pages become its own first
     // The tid is in the creator's word before either thread goes on (Linux's
     // CLONE_PARENT_SETTID and CLONE_CHILD_SETTID in one: the memory is shared).
     // It is stored before the slot is claimed: under the slot's spinlock
@@ -260,7 +262,7 @@ Result<int> thread_create(const ThreadStart& start) {
     const int tid = alloc_pid();
     if (start.tidp != 0 && !copy_out(p->pagetable, UserAddr(start.tidp), &tid, sizeof(tid)).ok())
         return Error::BadAddress;
-    Q_TRY(t, alloc_slot(p->cred, p->nproc_limit));
+    auto t = TRY(alloc_slot(p->cred, p->nproc_limit));
     t->tg = tg;
     t->pid = p->pid;
     t->tid = tid;
@@ -314,16 +316,16 @@ Result<int> thread_create(const ThreadStart& start) {
 // tidp is not 0, the tid is stored there first, and 0 is stored there (and
 // futex-woken) when the thread ends. Nothing is checked about entry and
 // stack: a bad one faults in the new thread, which kills the process.
-i64 sys_tcreate() {
+SysResult sys_tcreate() {
     ThreadStart s{arg_raw(0), arg_raw(1), arg_raw(2), arg_raw(3), arg_raw(4)};
-    return to_user(thread_create(s));
+    return sys_result(thread_create(s));
 }
 
 // gettid() -> the calling thread's id (the pid, for a process's first thread).
-i64 sys_gettid() { return myproc()->tid; }
+SysResult sys_gettid() { return myproc()->tid; }
 
 // texit(status): ends the calling thread only; when it is the last one,
 // the process exits with status. Never returns.
-i64 sys_texit() { end_thread(arg_int(0)); }
+SysResult sys_texit() { end_thread(arg_int(0)); }
 
 }  // namespace q

@@ -116,7 +116,9 @@ enum {
     SYS_setitimer = 110, /* (ITIMER_REAL 0, const struct kitimerval* new, struct kitimerval* old or 0) -> 0 or -1 */
     SYS_getitimer = 111, /* (ITIMER_REAL 0, struct kitimerval*) -> 0 or -1 */
     SYS_sigaltstack = 112, /* (const struct ksigstack* new or 0, struct ksigstack* old or 0) -> 0 or -1 */
-    SYS_MAX = 112
+    SYS_times = 113, /* (struct cputimes*) -> 0 or -1: user and kernel CPU time of the caller's process and its reaped
+                        children */
+    SYS_MAX = 113
 };
 
 /* mmap's prot and flags and msync's flags: Linux's values. */
@@ -281,6 +283,18 @@ struct bcachestat {
     unsigned long shrinks;     /* slabs given back under memory pressure */
 };
 
+/* CPU time (SYS_times, the time program), in nanoseconds: POSIX times()'
+ * four fields. The process's own is every thread's, ended ones included;
+ * its children's is that of the children it has reaped, each with its own
+ * reaped descendants'. User time runs from a return to user mode to the
+ * next trap; the rest of a thread's time on a hart is kernel time. */
+struct cputimes {
+    unsigned long user_ns;
+    unsigned long sys_ns;
+    unsigned long child_user_ns;
+    unsigned long child_sys_ns;
+};
+
 /* Memory and paging (SYS_vmstat, the vmstat program): pages now, counts
  * since boot. A minor fault is resolved without the disk, a major one
  * reads a file or the swap area. */
@@ -353,6 +367,7 @@ QUANTA_ABI_ASSERT(sizeof(struct bcachestat) == 72, "struct bcachestat is shared 
 QUANTA_ABI_ASSERT(sizeof(struct tracestat) == 40, "struct tracestat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct diskstat) == 64, "struct diskstat is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct vmstat) == 88, "struct vmstat is shared with user programs");
+QUANTA_ABI_ASSERT(sizeof(struct cputimes) == 32, "struct cputimes is shared with user programs");
 QUANTA_ABI_ASSERT(sizeof(struct rlimit) == 16, "struct rlimit is shared with user programs");
 
 #endif

@@ -41,6 +41,11 @@ constexpr int errno_of(Error e) {
         case Error::IoError: return EIO;
         case Error::Permission: return EACCES;
         case Error::TextBusy: return ETXTBSY;
+        case Error::NotPermitted: return EPERM;
+        case Error::TryAgain: return EAGAIN;
+        case Error::NotTty: return ENOTTY;
+        case Error::NameTooLong: return ENAMETOOLONG;
+        case Error::NoSuchCall: return ENOSYS;
     }
     // clang-format on
     return EINVAL;  // not an Error value at all

@@ -65,7 +65,17 @@ CASES = [
     # to timer deadline while the host does the read, so a cold exec of
     # /time and /sleep measured 0.350 s, and 3.044 s on a loaded host
     # (tests/guest/qemu.py: what is and is not virtual time).
-    ("sleep-exact", "time sleep 0; time sleep 0.25", r"real \d+\.\d+s\nreal 0\.25\ds\n"),
+    # time's user and sys lines (SYS_times): a sleeper uses almost no CPU.
+    ("sleep-exact", "time sleep 0; time sleep 0.25",
+     r"real \d+\.\d+s\nuser \d+\.\d{3}s\nsys \d+\.\d{3}s\nreal 0\.25\ds\nuser 0\.00\ds\nsys 0\.0[0-4]\ds\n"),
+    # A CPU hog's second is user time, less the timer ticks' handling
+    # (measured: user 1.000 s, sys 0.011 s at 1 hart), also when it is a
+    # grandchild: sh reaped it, and time reaped sh. `hog -h` reads in the
+    # hog's text first, so no disk wait falls inside its second.
+    ("time-user-sys", "hog -h; time hog 1",
+     r"usage: hog \[-p\] \[seconds\]\nreal \d+\.\d{3}s\nuser (0\.9[5-9]\d|1\.0\d\d)s\nsys 0\.0[0-4]\ds\n"),
+    ("time-grandchild", "echo hog 1 > th.sh; time sh th.sh",
+     r"real \d+\.\d{3}s\nuser (0\.9[5-9]\d|1\.0\d\d)s\nsys 0\.0[0-4]\ds\n"),
     ("lsdir", "mkdir w; echo hello > w/b; mkdir w/a; echo x > w/c; cd w/a; /lsdir -p ..; cd /",
      r"cwd /w/a\na d\nb f 6\nc f 2\n3 entries\n"),
     ("lsdir-root-cwd", "lsdir -p w/a", r"cwd /\n0 entries\n"),

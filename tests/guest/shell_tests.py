@@ -102,10 +102,10 @@ CASES = [
     ("usage-time-h", "time -h", r"usage: time CMD \[ARGS\.\.\.\]\n"),
     # sleep takes seconds (fractions too); time prints the wall time on
     # stderr. Only lower bounds: a busy host makes a guest's second longer.
-    ("sleep-seconds", "time sleep 1", r"real ([1-9]|\d\d+)\.\d{3}s\n"),
-    ("sleep-fraction", "time sleep 0.5", r"real ([1-9]\d*\.\d{3}|0\.[5-9]\d\d)s\n"),
-    ("time-output-and-status", "time echo hi", r"hi\nreal \d+\.\d{3}s\n"),
-    ("time-missing", "time nosuchprog", r"time: cannot run nosuchprog: no such file or directory\nreal \d+\.\d{3}s\n"),
+    ("sleep-seconds", "time sleep 1", r"real ([1-9]|\d\d+)\.\d{3}s\nuser \d+\.\d{3}s\nsys \d+\.\d{3}s\n"),
+    ("sleep-fraction", "time sleep 0.5", r"real ([1-9]\d*\.\d{3}|0\.[5-9]\d\d)s\nuser \d+\.\d{3}s\nsys \d+\.\d{3}s\n"),
+    ("time-output-and-status", "time echo hi", r"hi\nreal \d+\.\d{3}s\nuser \d+\.\d{3}s\nsys \d+\.\d{3}s\n"),
+    ("time-missing", "time nosuchprog", r"time: cannot run nosuchprog: no such file or directory\nreal \d+\.\d{3}s\nuser \d+\.\d{3}s\nsys \d+\.\d{3}s\n"),
     # Normal arguments behave as before; a file named -x is reached as ./-x.
     ("dash-file-via-dot", "echo dash > ./-x; cat ./-x; rm ./-x; ls ./-x", r"dash\nls: cannot open \./-x: no such file or directory\n"),
     # Quoting as in a POSIX shell (user/sh.c:word): quotes are removed, what
@@ -173,7 +173,7 @@ def key_cases(g, suffix):
 
 def time_ctrl_c_case(g, suffix):
     """^C during `time CMD` ends CMD and time still reports (it was killed
-    with CMD: no `real` line). hog -p's first dot says CMD runs, so time
+    with CMD: no `real`, `user` and `sys` lines). hog -p's first dot says CMD runs, so time
     has forked."""
     name = "time-ctrl-c-still-reports" + suffix
     try:
@@ -182,7 +182,8 @@ def time_ctrl_c_case(g, suffix):
         g.child.sendcontrol("c")
         out = g.wait_prompt(timeout=30).replace("\r\n", "\n")
         after = g.run("echo next", timeout=20)
-        ok = re.search(r"\^C\n(.*\n)?real \d+\.\d{3}s\n$", out) is not None and after == "next\n"
+        ok = re.search(r"\^C\n(.*\n)?real \d+\.\d{3}s\nuser \d+\.\d{3}s\nsys \d+\.\d{3}s\n$", out) is not None
+        ok = ok and after == "next\n"
         suite.check(ok, name, "printed %r, then %r" % (out[-200:], after))
     except Exception as e:  # noqa: BLE001
         suite.check(False, name, "no prompt (%s)" % type(e).__name__)

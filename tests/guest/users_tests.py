@@ -92,7 +92,7 @@ CASES = [
     ("runners-search-root", "cd /home/student; nice -n 1 echo n; taskset 0x1 echo t; chrt -r 300 echo c",
      r"n\nt\nc\n"),
     ("runners-search-root-2", "time echo tm; lockstat echo l | grep ^l; su student echo s; nice -n 1 f; cd /",
-     r"tm\nreal \d+\.\d{3}s\nl\ns\nnice: cannot run f: permission denied\n"),
+     r"tm\nreal \d+\.\d{3}s\nuser \d+\.\d{3}s\nsys \d+\.\d{3}s\nl\ns\nnice: cannot run f: permission denied\n"),
     ("root-chown-chmod", "chown root:root /home/student/f; chmod 1777 /home/student/d; "
      "ls -l /home/student/f; chmod 9 /home/student/f",
      r"-rw-r--r-- +1 root +root +6 f\nchmod: bad mode '9' \(octal, at most 1777\)\n"),

@@ -17,7 +17,7 @@ using q::Error;
 namespace {
 
 // The last Error in lib/result.h; every value up to it is an Error.
-constexpr Error kLastError = Error::TextBusy;
+constexpr Error kLastError = Error::NoSuchCall;
 
 TEST(AbiErrno, LinuxNumbers) {
     EXPECT_EQ(EPERM, 1);
@@ -72,6 +72,11 @@ TEST(AbiErrno, TheMapUsersSee) {
     EXPECT_EQ(errno_of(Error::IoError), EIO);
     EXPECT_EQ(errno_of(Error::BrokenPipe), EPIPE);
     EXPECT_EQ(errno_of(Error::NoChild), ECHILD);
+    EXPECT_EQ(errno_of(Error::NotPermitted), EPERM);
+    EXPECT_EQ(errno_of(Error::TryAgain), EAGAIN);
+    EXPECT_EQ(errno_of(Error::NotTty), ENOTTY);
+    EXPECT_EQ(errno_of(Error::NameTooLong), ENAMETOOLONG);
+    EXPECT_EQ(errno_of(Error::NoSuchCall), ENOSYS);
     static_assert(errno_of(Error::IsDir) == EISDIR, "the map is usable at compile time");
 }
 

@@ -3,7 +3,7 @@
 // tree reader (lib/fdt.h), the latter on a real blob that QEMU's virt
 // machine dumps (build rule in mk/klib-tests.mk) and on corrupted copies;
 // Result<T> (lib/result.h): value() of an error is a checked failure, and
-// Q_TRY moves a move-only value out.
+// TRY moves a move-only value out.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -212,8 +212,21 @@ q::Result<Owned> make_owned(int* releases, bool fail) {
 }
 
 q::Result<int> pass_through(int* releases, bool fail) {
-    Q_TRY(o, make_owned(releases, fail));
+    auto o = TRY(make_owned(releases, fail));
     return o.p == releases ? 7 : 0;
+}
+
+// TRY of a Status: carries on after a success, returns the error otherwise.
+q::Status check_then_count(q::Status st, int* steps) {
+    TRY(st);
+    ++*steps;
+    return {};
+}
+
+// A handler's shape: a TRY'd fetch, then a value.
+q::SysResult handler_like(bool fetch_fails) {
+    const int v = TRY(fetch_fails ? q::Result<int>(q::Error::NameTooLong) : q::Result<int>(41));
+    return v + 1;
 }
 
 }  // namespace
@@ -226,12 +239,32 @@ TEST(Result, ValueOfAnErrorPanics) {
     EXPECT_EQ(q::Result<int>(3).value(), 3);
 }
 
+TEST(Result, TryOfAStatusStopsOnlyOnAnError) {
+    int steps = 0;
+    EXPECT_TRUE(check_then_count(q::Status{}, &steps).ok());
+    EXPECT_EQ(steps, 1);
+    EXPECT_EQ(check_then_count(q::Error::IoError, &steps).error(), q::Error::IoError);
+    EXPECT_EQ(steps, 1);
+}
+
+TEST(Result, ASysResultCarriesAValueOrTheFetchsError) {
+    EXPECT_EQ(handler_like(false).value(), 42);
+    EXPECT_EQ(handler_like(true).error(), q::Error::NameTooLong);
+    EXPECT_TRUE(q::SysResult(-1).ok());  // -1 as a value (nice -1) is no error
+}
+
+TEST(Result, MustGivesTheValueOrPanicsNamingWhatFailed) {
+    EXPECT_EQ(q::must(q::Result<int>(5), "five"), 5);
+    EXPECT_DEATH((void)q::must(q::Result<int>(q::Error::NoMemory), "kmap: out of memory"), "kmap: out of memory");
+    EXPECT_DEATH(q::must(q::Status(q::Error::IoError), "log header"), "log header");
+}
+
 TEST(Result, TryMovesAMoveOnlyValueOutAndReleasesItOnce) {
     int releases = 0;
     auto ok = pass_through(&releases, false);
     ASSERT_TRUE(ok.ok());
     EXPECT_EQ(ok.value(), 7);
-    EXPECT_EQ(releases, 1);  // released once, when the Q_TRY variable died
+    EXPECT_EQ(releases, 1);  // released once, when the TRY variable died
     auto bad = pass_through(&releases, true);
     EXPECT_EQ(bad.error(), q::Error::NoSpace);
     EXPECT_EQ(releases, 1);

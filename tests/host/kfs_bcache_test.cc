@@ -36,7 +36,7 @@ static_assert(sizeof(KBcStat) == 72);
 KBcStat stat_now() {
     KBcStat s{};
     kfs_args(kfs_ptr(&s));
-    EXPECT_EQ(sys_bcstat(), 0);
+    EXPECT_EQ(kfs_a0(sys_bcstat()), 0);
     return s;
 }
 

@@ -38,7 +38,7 @@ std::string slurp(const std::string& p) {
     i64 n;
     while (true) {
         kfs_args(fd, kfs_ptr(buf), sizeof buf);
-        if ((n = sys_read()) <= 0) break;
+        if ((n = kfs_a0(sys_read())) <= 0) break;
         s.append(buf, static_cast<usize>(n));
     }
     close_(static_cast<int>(fd));

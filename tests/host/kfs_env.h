@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernel/dev/disk.h"
+#include "lib/result.h"
 #include "lib/types.h"
 
 struct KfsEnv {
@@ -43,6 +44,9 @@ std::vector<q::u8> kfs_settled(const std::vector<q::u8>& image);
 // Mount an image: (re)initialise the cache, inode and file tables, run
 // fs_init (log recovery) and give the test process "/" as its cwd.
 void kfs_boot(const std::vector<q::u8>& image);
+// A handler's result as a0, as kernel/syscall.cc's dispatch makes it: the
+// value, or -1 for an error.
+inline q::i64 kfs_a0(q::SysResult r) { return r.ok() ? r.value() : -1; }
 // Set syscall arguments (pointers or integers).
 void kfs_args(q::u64 a0 = 0, q::u64 a1 = 0, q::u64 a2 = 0);
 q::u64 kfs_ptr(const void* p);

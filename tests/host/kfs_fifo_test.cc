@@ -121,7 +121,7 @@ TEST_F(KfsFifo, PermissionsApply) {
     ASSERT_EQ(mkfifo_("/private", 0600), 0);
     ASSERT_EQ(mkdir_("/tmp"), 0);
     kfs_args(kfs_ptr("/tmp"), 0777);
-    ASSERT_EQ(sys_chmod(), 0);
+    ASSERT_EQ(kfs_a0(sys_chmod()), 0);
     as(kStudent);
     EXPECT_EQ(open_("/private", kRdWr), -1);
     EXPECT_EQ(open_("/private", kRdOnly), -1);

@@ -203,49 +203,49 @@ class KfsPerm : public ::testing::Test {
 
     static i64 open_(const char* p, int mode) {
         kfs_args(kfs_ptr(p), mode);
-        return sys_open();
+        return kfs_a0(sys_open());
     }
     static i64 close_(int fd) {
         kfs_args(fd);
-        return sys_close();
+        return kfs_a0(sys_close());
     }
     static i64 mkdir_(const char* p) {
         kfs_args(kfs_ptr(p));
-        return sys_mkdir();
+        return kfs_a0(sys_mkdir());
     }
     static i64 unlink_(const char* p) {
         kfs_args(kfs_ptr(p));
-        return sys_unlink();
+        return kfs_a0(sys_unlink());
     }
     static i64 link_(const char* a, const char* b) {
         kfs_args(kfs_ptr(a), kfs_ptr(b));
-        return sys_link();
+        return kfs_a0(sys_link());
     }
     static i64 chdir_(const char* p) {
         kfs_args(kfs_ptr(p));
-        return sys_chdir();
+        return kfs_a0(sys_chdir());
     }
     static i64 chmod_(const char* p, u32 mode) {
         kfs_args(kfs_ptr(p), mode);
-        return sys_chmod();
+        return kfs_a0(sys_chmod());
     }
     static i64 chown_(const char* p, int uid, int gid) {
         kfs_args(kfs_ptr(p), static_cast<u64>(static_cast<i64>(uid)), static_cast<u64>(static_cast<i64>(gid)));
-        return sys_chown();
+        return kfs_a0(sys_chown());
     }
     static i64 mknod_(const char* p) {
         kfs_args(kfs_ptr(p), 1, 0);
-        return sys_mknod();
+        return kfs_a0(sys_mknod());
     }
     static i64 xstat_(const char* p, XStat* st) {
         kfs_args(kfs_ptr(p), kfs_ptr(st));
-        return sys_xstat();
+        return kfs_a0(sys_xstat());
     }
     static i64 write_file(const char* p, const char* text) {
         const i64 fd = open_(p, kCreate | kWrOnly);
         if (fd < 0) return -1;
         kfs_args(fd, kfs_ptr(text), std::strlen(text));
-        const i64 n = sys_write();
+        const i64 n = kfs_a0(sys_write());
         close_(static_cast<int>(fd));
         return n == static_cast<i64>(std::strlen(text)) ? 0 : -1;
     }
@@ -254,7 +254,7 @@ class KfsPerm : public ::testing::Test {
         if (fd < 0) return "<cannot open>";
         char buf[64] = {};
         kfs_args(fd, kfs_ptr(buf), sizeof buf - 1);
-        const i64 n = sys_read();
+        const i64 n = kfs_a0(sys_read());
         close_(static_cast<int>(fd));
         return n < 0 ? "<cannot read>" : std::string(buf, static_cast<size_t>(n));
     }

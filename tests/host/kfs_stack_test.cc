@@ -46,7 +46,7 @@ struct KDirent {
 
 i64 fstat_(int fd, KStat* st) {
     kfs_args(fd, kfs_ptr(st));
-    return sys_fstat();
+    return kfs_a0(sys_fstat());
 }
 
 KStat stat_path(const char* p) {
@@ -236,10 +236,10 @@ TEST(KfsDirs, FiveThousandNamesInOneDirectory) {
         unsigned long bufs, fixed, pages, hits, misses, disk_reads, disk_writes, grows, shrinks;
     } a{}, b{};
     kfs_args(kfs_ptr(&a));
-    ASSERT_EQ(sys_bcstat(), 0);
+    ASSERT_EQ(kfs_a0(sys_bcstat()), 0);
     ASSERT_EQ(link_("/d/f", "/d/last"), 0);  // a lookup in /d and an insert at its end
     kfs_args(kfs_ptr(&b));
-    ASSERT_EQ(sys_bcstat(), 0);
+    ASSERT_EQ(kfs_a0(sys_bcstat()), 0);
     const unsigned long accesses = (b.hits + b.misses) - (a.hits + a.misses);
     const unsigned long blocks = (kNames + 3) * sizeof(fs::DirEntry) / fs::kBlockSize + 1;
     EXPECT_LE(accesses, 2 * blocks + 20) << "directory blocks: " << blocks;
@@ -353,19 +353,19 @@ TEST_F(KfsStack, BadArgumentsReturnMinusOne) {
     ASSERT_TRUE(put("f", "abc"));
     const int fd = static_cast<int>(open_("f", kRdWr));
     kfs_args(fd, 1, 3);  // bad pointers
-    EXPECT_EQ(sys_read(), -1);
-    EXPECT_EQ(sys_write(), -1);
-    EXPECT_EQ(sys_fstat(), -1);
+    EXPECT_EQ(kfs_a0(sys_read()), -1);
+    EXPECT_EQ(kfs_a0(sys_write()), -1);
+    EXPECT_EQ(kfs_a0(sys_fstat()), -1);
     EXPECT_EQ(read_(fd, buf, -1), -1);
     EXPECT_EQ(write_(fd, buf, -5), -1);
     kfs_args(0);
-    EXPECT_EQ(sys_open(), -1);
-    EXPECT_EQ(sys_mkdir(), -1);
-    EXPECT_EQ(sys_unlink(), -1);
-    EXPECT_EQ(sys_chdir(), -1);
-    EXPECT_EQ(sys_pipe(), -1);
+    EXPECT_EQ(kfs_a0(sys_open()), -1);
+    EXPECT_EQ(kfs_a0(sys_mkdir()), -1);
+    EXPECT_EQ(kfs_a0(sys_unlink()), -1);
+    EXPECT_EQ(kfs_a0(sys_chdir()), -1);
+    EXPECT_EQ(kfs_a0(sys_pipe()), -1);
     kfs_args(kfs_ptr("f"), 8);
-    EXPECT_EQ(sys_link(), -1);
+    EXPECT_EQ(kfs_a0(sys_link()), -1);
     EXPECT_EQ(open_("", kRdOnly) >= 0, true);  // "" is the cwd, as in xv6
     EXPECT_EQ(mkdir_(""), -1);
     EXPECT_EQ(mkdir_("/"), -1);
@@ -556,7 +556,7 @@ TEST_F(KfsStack, PipesTransferWrapAndClose) {
     close_(p[1]);
     int q2[2] = {};
     kfs_args(kfs_ptr(q2));
-    ASSERT_EQ(sys_pipe(), 0);
+    ASSERT_EQ(kfs_a0(sys_pipe()), 0);
     const int dupfd = static_cast<int>(dup_(q2[1]));
     close_(q2[1]);
     EXPECT_EQ(write_(dupfd, "k", 1), 1);  // the dup keeps the write end open

@@ -88,7 +88,8 @@ int bcstat(struct bcachestat*);
 int getrlimit(int resource, struct rlimit*); /* RLIMIT_NPROC (lib/rlimit.h) */
 int setrlimit(int resource, const struct rlimit*);
 int diskstat(struct diskstat*);
-int vmstat(struct vmstat*); /* paging counters (docs/memory.md "Swap") */
+int vmstat(struct vmstat*);  /* paging counters (docs/memory.md "Swap") */
+int times(struct cputimes*); /* CPU time of the process and its reaped children */
 /* Why the calling thread's last failed system call failed: an error number
  * of lib/abi/errno.h (Linux's numbering), 0 if none failed. A successful call
  * leaves it alone; a successful exec starts the program with 0. */
