@@ -30,34 +30,30 @@ OK = re.compile(r"fptest: ok (\d+) procs (\d+) rounds (\d+) preemptions (\d+) ex
 def check(name, out, procs, min_preempt):
     m = OK.search(out)
     if not m:
-        print("FAIL %s: printed %r" % (name, out[-2000:]))
-        return
+        return suite.check(False, name, "printed %r" % out[-2000:])
     rounds, preempt, checks = int(m.group(2)), int(m.group(3)), int(m.group(4))
     if int(m.group(1)) != procs or rounds < procs or preempt < min_preempt or checks < 1:
-        print("FAIL %s: %s (want >= %d preemptions)" % (name, m.group(0).strip(), min_preempt))
-        return
-    print("PASS %s %d rounds %d preemptions %d exec checks" % (name, rounds, preempt, checks))
+        return suite.check(False, name, "%s (want >= %d preemptions)" % (m.group(0).strip(), min_preempt))
+    suite.check(True, name, "%d rounds %d preemptions %d exec checks" % (rounds, preempt, checks), show=True)
 
 
 def run(cpus, image):
     tag = "%dharts" % cpus
     with suite.boot(cpus, alive=False, icount=3, bootargs="slice=1000", image=image, timeout=120) as g:
         out = g.run("fptest -h")
-        print(("PASS fp-usage-" + tag) if out == "usage: fptest [-n PROCS] [-t MS] | fptest -z\n"
-              else "FAIL fp-usage-%s: %r" % (tag, out))
+        suite.check(out == "usage: fptest [-n PROCS] [-t MS] | fptest -z\n", "fp-usage-" + tag, repr(out))
         out = g.run("fptest -n 4 -t 800", timeout=300)
         check("fp-regs-4procs-" + tag, out, 4, 4 if cpus == 1 else 1)
         out = g.run("fptest -n 9 -t 500", timeout=300)
         check("fp-regs-9procs-" + tag, out, 9, 9)
         out = g.run("fptest -z")
-        print(("PASS fp-fresh-zero-" + tag) if out == "" else "FAIL fp-fresh-zero-%s: %r" % (tag, out))
+        suite.check(out == "", "fp-fresh-zero-" + tag, repr(out))
 
 
 def kernel_fp_check():
     p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "check_kernel_fp.py"), "riscv64-linux-gnu-objdump",
                         os.path.join(BUILD, "kernel.elf")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    print(("PASS kernel-fp-only-in-fpu.S " if p.returncode == 0 else "FAIL kernel-fp-only-in-fpu.S: ") +
-          p.stdout.strip().replace("\n", "; "))
+    suite.check(p.returncode == 0, "kernel-fp-only-in-fpu.S", p.stdout.strip().replace("\n", "; "), show=True)
 
 
 def main():

@@ -202,12 +202,6 @@ def failures():
     return _failures[0]
 
 
-def no_prompt(g, prefix, harts, e):
-    """The verdict when a suite's command got no prompt back."""
-    report(False, "%s-%dharts" % (prefix, harts),
-           "no prompt (%s); console ends %r" % (type(e).__name__, g.tail(800)))
-
-
 def judge_program(out, program, prefix, harts):
     """What the run of an in-guest test program (user/testkit.c) must show:
     no kernel panic, its PASS/FAIL lines (relayed as prefix-name-Nharts),

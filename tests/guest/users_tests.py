@@ -111,17 +111,16 @@ def run_suite(cpus):
     with suite.boot(cpus, alive=False) as g:
         out = g.run("permtest", timeout=120)
         relay_results(out, "permtest", tag)
-        print(("PASS permtest-done-%s" if "permtest: ok" in out else "FAIL permtest-done-%s: no 'permtest: ok'")
-              % tag)
+        suite.check("permtest: ok" in out, "permtest-done-" + tag, "no 'permtest: ok'")
         if not run_cases(g, CASES, "-" + tag, timeout=60):
             return
         # halt as root still powers off; then the disk must be clean.
         g.child.sendline("halt")
         try:
             g.child.expect(pexpect.EOF, timeout=30)
-            print("PASS root-halts-%s" % tag)
+            suite.check(True, "root-halts-" + tag)
         except Exception as e:  # noqa: BLE001
-            print("FAIL root-halts-%s: QEMU still running (%s)" % (tag, type(e).__name__))
+            suite.check(False, "root-halts-" + tag, "QEMU still running (%s)" % type(e).__name__)
 
 
 def main():

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-from qemu import BUILD, ROOT, Guest, Suite
+from qemu import BUILD, ROOT, Suite
 
 suite = Suite("usertests", harts=(1, 3))
 
@@ -47,21 +47,12 @@ def run_xv6(program, full, harts):
     try:
         image = xv6_image(program, work)
         for n in harts:
-            name = "xv6-usertests-%dharts" % n
-            try:
-                with Guest(cpus=n, image=image) as g:
-                    g.boot()
-                    out = g.run("xv6usertests" if full else "xv6usertests -q", timeout=1800 if full else 600)
-                    clean, report = g.stop_and_fsck()
-            except Exception as e:  # noqa: BLE001
-                print("FAIL %s: no prompt after usertests (%s)" % (name, type(e).__name__))
-                continue
-            failed = [l.strip() for l in out.splitlines() if "FAILED" in l or "lost some free pages" in l]
-            if "ALL TESTS PASSED" in out and clean:
-                print("PASS %s" % name)
-            else:
-                print("FAIL %s: %s%s" % (name, "; ".join(failed[-5:]) or out[-300:],
-                                         "" if clean else "; fsck: " + report[-500:]))
+            # verdicts xv6-usertests-Nharts, then usertests-fsck-xv6-Nharts
+            with suite.boot(n, tag="xv6-%dharts" % n, alive=False, image=image) as g:
+                out = g.run("xv6usertests" if full else "xv6usertests -q", timeout=1800 if full else 600)
+                failed = [l.strip() for l in out.splitlines() if "FAILED" in l or "lost some free pages" in l]
+                suite.check("ALL TESTS PASSED" in out, "xv6-usertests-%dharts" % n,
+                            "; ".join(failed[-5:]) or out[-300:])
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -84,12 +75,12 @@ def main():
         with suite.boot(n, alive=False, fsck_ok=lambda said: "[orphan-listed]" not in said) as g:
             out = g.run("usertests" if full else "usertests -q", timeout=900 if full else 300)
             seen = 0
-            for m in re.finditer(r"^(PASS|FAIL) (.*)$", out, re.M):
+            for m in re.finditer(r"^(PASS|FAIL) (\S+?)(?::? (.*?))?\s*$", out, re.M):
                 seen += 1
-                print("%s %dharts-%s" % (m.group(1), n, m.group(2).strip()))
+                suite.check(m.group(1) == "PASS", "%dharts-%s" % (n, m.group(2)), m.group(3) or "", show=True)
             summary = re.search(r"usertests: (\d+) passed, (\d+) failed", out)
             if not seen or not summary:
-                print("FAIL usertests-%dharts: no summary line; output ends %r" % (n, out[-500:]))
+                suite.check(False, "usertests-%dharts" % n, "no summary line; output ends %r" % out[-500:])
 
 
 if __name__ == "__main__":

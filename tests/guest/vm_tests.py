@@ -46,11 +46,9 @@ def check_mmaptest(out, harts):
         m = re.search(r"mmaptest: %s at (0x[0-9a-f]+)" % what, out)
         ok = m is not None and re.search(r"pid \d+ \(mmaptest\): page fault: %s at %s \(%s\), scause=.*: killed"
                                          % (kind, m.group(1), re.escape(cause)), out) is not None
-        print("%s vm-mmap-killmsg-%s-%dharts%s" % ("PASS" if ok else "FAIL", what.replace(" ", "-"), harts,
-                                                  "" if ok else ": no kill line for %s" % what))
+        suite.check(ok, "vm-mmap-killmsg-%s-%dharts" % (what.replace(" ", "-"), harts), "no kill line for %s" % what)
     ok = re.search(r"pid \d+ \(mmaptest\): page fault: write at 0x[0-9a-f]+ \(stack guard page\)", out) is not None
-    print("%s vm-mmap-killmsg-stack-limit-%dharts%s" % ("PASS" if ok else "FAIL", harts,
-                                                       "" if ok else ": no guard-page kill for the deep stack"))
+    suite.check(ok, "vm-mmap-killmsg-stack-limit-%dharts" % harts, "no guard-page kill for the deep stack")
 
 
 VMSTAT_NOW = re.compile(r"vmstat: free (\d+) total (\d+) swap (\d+)/(\d+)")
@@ -65,13 +63,13 @@ def check_vmstat(now, cow, harts):
     c = VMSTAT_COUNTS.search(now)
     ok = (n is not None and c is not None and 0 < int(n.group(1)) <= int(n.group(2)) and
           n.group(4) == "0" and int(c.group(2)) > 0 and int(c.group(3)) > 0)
-    print("%s vm-vmstat-boot-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % now))
+    suite.check(ok, "vm-vmstat-boot-%dharts" % harts, repr(now))
     c = VMSTAT_COUNTS.search(cow)
     # cow_fork touches its COW_PAGES heap pages (minor faults), and its
     # child writes every other one (a copy each).
     ok = (c is not None and c.group(1) == "during" and int(c.group(4)) >= COW_PAGES // 2 and
           int(c.group(2)) >= COW_PAGES + COW_PAGES // 2 and "PASS cow_fork" in cow)
-    print("%s vm-vmstat-cow-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % cow))
+    suite.check(ok, "vm-vmstat-cow-%dharts" % harts, repr(cow))
 
 
 def run(harts):
@@ -85,14 +83,13 @@ def run(harts):
         suite.program(out, "vmtest", harts)
         for what, pattern in KILL_LINES:
             ok = re.search(pattern, out) is not None
-            print("%s vm-killmsg-%s-%dharts%s" % ("PASS" if ok else "FAIL", what, harts,
-                                                 "" if ok else ": no console line matching %r" % pattern))
+            suite.check(ok, "vm-killmsg-%s-%dharts" % (what, harts), "no console line matching %r" % pattern)
         # vmtest -m touches 32 heap pages and execs ps -m: its row counts them.
         # Its text is demand-paged: every text page it runs is a major fault.
         m = re.search(r"^\s+\d+ run\s+(\d+)\s+(\d+)\s+(\d+) ps\r?$", ps, re.M)
         ok = ("  PID STATE    SIZE_KB   MINFLT   MAJFLT NAME" in ps and m and int(m.group(1)) > 0 and
               int(m.group(2)) >= 32 and int(m.group(3)) > 0)
-        print("%s vm-ps-faults-%dharts%s" % ("PASS" if ok else "FAIL", harts, "" if ok else ": %r" % ps))
+        suite.check(ok, "vm-ps-faults-%dharts" % harts, repr(ps))
         check_mmaptest(mm, harts)
         check_vmstat(vs_now, vs_cow, harts)
 
