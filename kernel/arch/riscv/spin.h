@@ -16,9 +16,12 @@
 // QueueNotify (kernel/dev/virtio_disk.cc, which holds the disk lock there,
 // as xv6 does) did not run again while the other hart spun for that lock
 // in the completion interrupt: a 2-hart -icount guest without the hand-off
-// had no shell prompt after 240 s (2.8 s with it). Multi-threaded QEMU and
-// hardware run every hart at once: a holder runs on while others spin, and
-// none of this is needed.
+// had no shell prompt after 240 s (2.8 s with it). Letting go of the disk
+// lock for that write is not enough: without the hand-off, 2 of the sched
+// suite's 2-hart -icount guests still hung (a sharetest, a lockstat storm;
+// its whole run took 1,323 s and 168 CPU s against 376-596 s and 63-67 with
+// the hand-off). Multi-threaded QEMU and hardware run every hart at once: a
+// holder runs on while others spin, and none of this is needed.
 //
 // The hand-off, in two halves:
 //   - SpinWait::relax(), between two failed attempts, arms this hart's
