@@ -5,8 +5,7 @@
 // more consecutive blocks from contiguous memory), status byte (device
 // writes). submit() queues a request; the caller notifies the device and
 // sleeps on the request's info slot until disk_intr() sees it in the used
-// ring (notify() may let go of g_lock for the MMIO write: see there).
-// disk_rw() does that for one cached block; disk_batch() puts several
+// ring. disk_rw() does that for one cached block; disk_batch() puts several
 // requests in flight at once (as many as free descriptors allow) and waits
 // for them all, so a group of writes costs one round trip, not one each. A
 // request the device fails (status byte not 0) is an IoError for the caller,
@@ -23,7 +22,6 @@
 #include "kernel/dev/disk.h"
 
 #include "kernel/arch/riscv/memlayout.h"
-#include "kernel/arch/riscv/spin.h"
 #include "kernel/arch/riscv/virtio_mmio.h"
 #include "kernel/dev/virtio.h"
 #include "kernel/fs/buf.h"
@@ -123,18 +121,12 @@ int submit(const DiskIo& io, Buf* b) {
     return idx[0];
 }
 
-// Notify the device (the caller's guard holds g_lock on entry and on
-// return). When harts take turns on one host thread (the turn hand-off,
-// kernel/arch/riscv/spin.h), the MMIO write may end this hart's turn while
-// another hart takes the completion and spins for g_lock: the lock is let
-// go for the write. No wakeup is lost: busy is tested under the lock before
-// sleeping.
-void notify(LockGuard& g) {
-    const bool let_go = arch::g_turn_handoff;
-    if (let_go) g.unlock();
-    reg(Reg::QueueNotify) = 0;
-    if (let_go) g.lock();
-}
+// Tell the device the available ring has new requests (g_lock held, as
+// xv6 does: the completion interrupt, on any hart, waits for the lock).
+// Under QEMU -icount this hart's turn may end at the MMIO write with the
+// lock held; the spinlock's turn hand-off (kernel/arch/riscv/spin.h), on
+// for -icount guests, gives it back the host thread.
+void notify() { reg(Reg::QueueNotify) = 0; }
 
 // Wait for the request at head to complete, free it (g_lock held).
 Status finish(int head, const DiskIo& io) {
@@ -171,7 +163,7 @@ Status disk_rw(Buf* b, bool write) {
     int head;
     while ((head = submit(io, b)) < 0) sleep(&g_disk.free[0], g_lock);
     g_disk.stats.round_trips++;
-    notify(g);
+    notify();
     return finish(head, io);
 }
 
@@ -190,7 +182,7 @@ Status disk_batch(const DiskIo* ios, u32 n) {
         }
         if (next != before) {
             if (before == first) g_disk.stats.round_trips++;  // (not when refilling behind requests in flight)
-            notify(g);
+            notify();
         }
         if (first == next) {  // nothing of ours in flight: other callers hold every descriptor
             sleep(&g_disk.free[0], g_lock);

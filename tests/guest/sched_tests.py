@@ -169,10 +169,10 @@ TOOL_CASES = [
     ("chrt-clamped-low", "chrt -r 5 chrt -p 0", r"pid \d+ request 100 us\n"),
     ("chrt-clamped-high", "chrt -r 999999 chrt -p 0", r"pid \d+ request 100000 us\n"),
     # exec keeps it (chrt execs time), fork passes it on (time forks ps).
-    # time may still be on its way into wait when ps looks (another hart): sleep or run,
-    # or runble (queued behind ps on its own hart: seen once at 3 harts on a loaded host).
+    # time may still be on its way into wait when ps looks (another hart): sleep or run, or
+    # runble if it was preempted on the way (by its new child on the same hart, or a slice end).
     ("chrt-inherited", "chrt -r 400 time ps -s", r"(?s)policy eevdf percpu\n  PID   TID STATE  NICE WEIGHT REQ_US NAME\n"
-     r"    1     1 sleep +-?\d+ +\d+      - init\n.*\n +\d+ +\d+ (sleep|runble|run) +0 +1024 +400 time\n"
+     r"    1     1 sleep +-?\d+ +\d+      - init\n.*\n +\d+ +\d+ (sleep|run|runble) +0 +1024 +400 time\n"
      r" +\d+ +\d+ run +0 +1024 +400 ps\n.*"),
     ("chrt-set-pid", "chrt -r 250 -p 1; chrt -r 0 -p 1", r"pid 1 request 250 us\npid 1 request default\n"),
     ("chrt-not-yours", "su student chrt -r 200 -p 1",

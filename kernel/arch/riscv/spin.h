@@ -12,8 +12,16 @@
 // half the time to the next deadline, about a 4 ms slice with slice=4000
 // (issue 6: a process woken towards an idle hart waited 3.7 ms because the
 // waker spun on the run-queue lock held by the hart it had sent the IPI
-// to). Multi-threaded QEMU and hardware run every hart at once: a holder
-// runs on while others spin, and none of this is needed.
+// to). Worse, a hart switched out just after its MMIO write to the disk's
+// QueueNotify (kernel/dev/virtio_disk.cc, which holds the disk lock there,
+// as xv6 does) did not run again while the other hart spun for that lock
+// in the completion interrupt: a 2-hart -icount guest without the hand-off
+// had no shell prompt after 240 s (2.8 s with it). Letting go of the disk
+// lock for that write is not enough: without the hand-off, 2 of the sched
+// suite's 2-hart -icount guests still hung (a sharetest, a lockstat storm;
+// its whole run took 1,323 s and 168 CPU s against 376-596 s and 63-67 with
+// the hand-off). Multi-threaded QEMU and hardware run every hart at once: a
+// holder runs on while others spin, and none of this is needed.
 //
 // The hand-off, in two halves:
 //   - SpinWait::relax(), between two failed attempts, arms this hart's
