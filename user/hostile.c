@@ -1194,6 +1194,7 @@ static struct test tests[] = {
     {"copyrace", t_copyrace},
     {"cowbomb", t_cowbomb},
     {"cowcount", t_cowcount},
+    {"filecount", t_filecount},
     {"touchall", t_touchall},
     {"mmaptrunc", t_mmaptrunc},
     {"lockorder", t_lockorder},

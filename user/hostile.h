@@ -47,6 +47,7 @@ void t_mmapoom(void);
 void t_copyrace(void);
 void t_cowbomb(void);
 void t_cowcount(void); /* user/hostile_count.c */
+void t_filecount(void);
 void t_touchall(void);
 void t_mmaptrunc(void);
 void t_lockorder(void);

@@ -212,16 +212,28 @@ void unpromise_frame(ThreadGroup* tg, void* mem) {
 }
 
 // The page cache's frame for r's page `page` (sleeps). A text or
-// MAP_SHARED page gives its promise back once mapped; when the cache has
-// no free frame it pays for one with that promise instead (*paid): a
-// shared page must be the cache's (a private frame in a shared mapping
-// could outlive a truncation and be written back over the file's new
-// bytes), and a first touch never runs out. A private mapping's page
-// falls back to a private copy (NoMemory).
+// MAP_SHARED page gives its promise back as the cache hands the frame over
+// (pcache_get's `pay`: in the same hold of kalloc's lock, so the free
+// count moves once), *paid says it did; when the cache has no free frame
+// it pays for one with that promise instead (*paid too): a shared page
+// must be the cache's (a private frame in a shared mapping could outlive a
+// truncation and be written back over the file's new bytes), and a first
+// touch never runs out. A private mapping's page falls back to a private
+// copy (NoMemory).
 Result<void*> cache_frame(ThreadGroup* tg, const vm::Region& r, u32 idx, bool* hit, bool* paid) {
     Inode* ip = reinterpret_cast<Inode*>(r.obj);
-    *paid = false;
-    Result<void*> got = pcache_get(ip, idx, hit);
+    bool pay = false;
+    if (plain(r)) {
+        LockGuard g(tg->pt_lock);
+        pay = tg->reserved > 0;
+        if (pay) tg->reserved--;
+    }
+    Result<void*> got = pcache_get(ip, idx, hit, nullptr, pay);
+    *paid = pay && got.ok();
+    if (pay && !got.ok()) {
+        LockGuard g(tg->pt_lock);
+        tg->reserved++;  // it did not go
+    }
     if (got.ok() || got.error() != Error::NoMemory || !plain(r)) return got;
     void* spare = promised_frame(tg);
     if (spare == nullptr) return got;
@@ -233,8 +245,8 @@ Result<void*> cache_frame(ThreadGroup* tg, const vm::Region& r, u32 idx, bool* h
 
 // Map cache frame `frame` for r's page (pt_lock held). Text and MAP_SHARED
 // pages are mapped as they are, kPteShared, and need no promise (the
-// process gives back the one it held for the page, unless it paid for the
-// frame with it: `paid`); a MAP_PRIVATE page is mapped without W,
+// process gives back the one it held for the page, unless it went with
+// the frame already: `paid`); a MAP_PRIVATE page is mapped without W,
 // copy-on-write if the region is writable, and keeps its promise for the
 // copy (kalloc.h: page_put).
 Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame, bool paid) {

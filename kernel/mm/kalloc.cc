@@ -232,6 +232,8 @@ void page_unpin(void* page) {
 
 void* kalloc_reserved() { return take(From::Promised, true); }
 
+void* kalloc_reserved_unzeroed() { return take(From::Promised, false); }
+
 // The lenders' counts are read under g_lock, with the pool's: a give_back
 // drops its slab from the count before it kfrees the pages (each kfree
 // takes g_lock), and a growing cache kallocs its pages before it counts
@@ -305,6 +307,13 @@ void kalloc_unreserve(u64 n) {
     LockGuard g(g_lock);
     if (n > g_reserved) panic("kalloc_unreserve: %lu of %lu promised", n, g_reserved);
     g_reserved -= n;
+}
+
+void kalloc_unreserve_publishing(u64 n, void (*publish)()) {
+    LockGuard g(g_lock);
+    if (n > g_reserved) panic("kalloc_unreserve_publishing: %lu of %lu promised", n, g_reserved);
+    g_reserved -= n;
+    publish();
 }
 
 u64 kalloc_reserved_pages() {

@@ -81,6 +81,13 @@ u64 kalloc_reserved_pages();
 // A zero-filled page that a reservation promised (the reservation is used
 // up), or null when even those are gone (a race overcommitted).
 void* kalloc_reserved();
+// The same, not zeroed: for a caller that overwrites every byte (the page
+// cache reading a mapped page in for a promise: pcache_get's `pay`).
+void* kalloc_reserved_unzeroed();
+// Give back n promises, and run `publish` (a Lender storing its new count:
+// no lock, no sleep) in the same hold of the allocator's lock: a lender's
+// frame that becomes a promised page moves the free count once.
+void kalloc_unreserve_publishing(u64 n, void (*publish)());
 
 // Copy-on-write sharing (lib/page_refs.h). Each extra mapping of a page
 // holds a promise (kalloc_reserve): the copy it may need. page_dup: one

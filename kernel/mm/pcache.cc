@@ -53,11 +53,13 @@ vm::PageKey key_of(const Inode* ip, u32 page) { return vm::PageKey{ip->dev, ip->
 
 void publish_idle() { __atomic_store_n(&g_idle, g_index.idle(), __ATOMIC_RELAXED); }
 
-// One more user of cached frame f (g_lock held).
-void take_user(u32 f) {
+// One more user of cached frame f (g_lock held); `pay`: with a promise
+// given back as the idle count changes (pcache_get).
+void take_user(u32 f, bool pay = false) {
     page_refs().dup(pa_of(f));
     g_index.make_busy(f);
-    publish_idle();
+    if (pay) kalloc_unreserve_publishing(1, publish_idle);
+    else publish_idle();
 }
 
 // Drop cached frame f from the index (g_lock held): freed now if it is
@@ -90,11 +92,11 @@ u64 borrowed() { return __atomic_load_n(&g_idle, __ATOMIC_RELAXED); }
 constexpr Lender kLender{give_back, borrowed};
 
 // The cached frame of page `page` with a user taken, or null.
-void* find_taken(const vm::PageKey& k) {
+void* find_taken(const vm::PageKey& k, bool pay = false) {
     LockGuard g(g_lock);
     const u32 f = g_index.find(k);
     if (f == vm::PageIndex::kNone) return nullptr;
-    take_user(f);
+    take_user(f, pay);
     return page_at(f);
 }
 
@@ -108,22 +110,24 @@ void pcache_init(void* mem, u64 first_pa, u64 frames) {
     kalloc_set_lender(&kLender);
 }
 
-Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, void** spare) {
+Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, void** spare, bool pay) {
     const vm::PageKey k = key_of(ip, page);
     *hit = true;
-    if (void* f = find_taken(k)) return f;
+    if (void* f = find_taken(k, pay)) return f;
     InodeLock lock(ip);  // (never ours already: a kernel copy under it leaves the fault for later)
     const u64 off = u64(page) * kPageSize;
     if (off >= ip->size) return Error::BadAddress;  // no byte of the file in this page
-    if (void* f = find_taken(k)) return f;          // another fault read it meanwhile
+    if (void* f = find_taken(k, pay)) return f;     // another fault read it meanwhile
     *hit = false;
     void* given = spare ? *spare : nullptr;
-    void* mem = given ? given : kalloc_unzeroed();  // every byte is written below
+    pay = pay && !given;                                                               // (a spare is paid for already)
+    void* mem = given ? given : pay ? kalloc_reserved_unzeroed() : kalloc_unzeroed();  // every byte written below
     if (mem == nullptr) return Error::NoMemory;
     const u32 n = ip->size - off < kPageSize ? static_cast<u32>(ip->size - off) : static_cast<u32>(kPageSize);
     auto r = readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(off), n);
     if (!r.ok() || r.value() != n) {
-        if (!given) kfree(mem);
+        if (pay) kfree_keep_promise(mem);
+        else if (!given) kfree(mem);
         return Error::IoError;
     }
     memset(static_cast<u8*>(mem) + n, 0, kPageSize - n);

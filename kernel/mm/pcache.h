@@ -34,9 +34,13 @@ void pcache_init(void* mem, u64 first_pa, u64 frames);
 // BadAddress if no byte of the file is in that page (it is past the end:
 // SIGBUS for a mapping), NoMemory if no free frame can be had, IoError if
 // the read failed. A frame that would be needed is taken from *spare if
-// given (set to null when the cache took it). Sleeps; takes ip's lock (the
-// caller holds none).
-Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, void** spare = nullptr);
+// given (set to null when the cache took it). With `pay`, the caller gives
+// one promise back for the frame, in the same hold of kalloc's lock as the
+// frame becomes its (a new frame is a promised one; an idle one stops
+// counting as lent): the free count never shows one without the other
+// (hostile filecount); on failure no promise goes. Sleeps; takes ip's lock
+// (the caller holds none).
+Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, void** spare = nullptr, bool pay = false);
 // frame is still the cache's page of its file: truncation has not taken it
 // out (its mappers keep it, but it is no longer any page of the file). With
 // the file's inode locked, which truncation holds.

@@ -63,7 +63,7 @@ FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "admitrace", "trace
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
 # memory mappings and virtual memory (user/hostile_vm.c); also run on 8 harts (mk/tests.mk's GUEST_SUITES)
-FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom", "copyrace", "cowbomb", "cowcount", "touchall", "mmaptrunc", "lockorder"]
+FOREGROUND += ["mmapgarbage", "mprotrace", "mmapoom", "copyrace", "cowbomb", "cowcount", "filecount", "touchall", "mmaptrunc", "lockorder"]
 FOREGROUND += ["sigforge", "sigstorm", "sigstoplock", "sigstoppipe", "sigkillstopped", "sigperm"]  # user/hostile_sig.c
 
 
