@@ -42,13 +42,14 @@ GUEST_SUITES := \
   bcache_tests.py \
   fb_test.py \
   trace_tests.py \
+  replay_tests.py 1 3 \
   prof_tests.py \
   threads_tests.py 1 3 8 \
   hostile.py --cpus 8 --only tbomb tfutex texitrace texecrace tkill tjoin tstack \
   vm_tests.py 1 3 8 \
   swap_tests.py 1 3 8 \
   hostile.py --cpus 8 --only cowbomb cowcount filecount copyrace touchall mmaptrunc mprotrace lockorder
-GUEST_DEPS = $(QTRACE) $(QPROF) $(FPTEST) $(LIBC_TESTS) $(PTHREAD_TESTS)
+GUEST_DEPS = $(QTRACE) $(QPROF) $(BUILD)/schedsim $(FPTEST) $(LIBC_TESTS) $(PTHREAD_TESTS)
 
 # Python that drives guests: tests/guest/qemu.py boots $(BUILD)'s kernel and image.
 # A damaged image any suite's fsck finds is kept (QUANTA_KEEP_BAD_IMAGE,

@@ -55,6 +55,15 @@ simulated multicore and prints the seed harness's report.
                      blocks or finishes is not charged, no preemption); it
                      reproduces the seed's published tables
   --slice N          run length in ticks (exact) and policy slice (default 1)
+  --switch-cost N    exact: a core picks N ticks after a task left it (default
+                     0), time charged to nobody: the kernel's path from a
+                     deschedule to the next dispatch (a platform parameter,
+                     like --timer-late)
+  --timer-late N     exact: the slice timer fires N ticks late (default 0): a
+                     picked task runs --slice + N ticks unless it stops or
+                     is preempted; the policy's slice (EEVDF's request)
+                     stays --slice. A platform parameter: qtrace measures a
+                     trace's (docs/tracing.md, "Replay fidelity")
   --tick N           exact: every N ticks a timer interrupt inside a slice
                      lets a queued task take over when the policy says so
                      (EEVDF: the running task is ineligible and an eligible
@@ -183,6 +192,8 @@ Options parse_options(int argc, const char* const* argv) {
         else if (f == "--wake-delay") c.wake_delay = parse_count(f, v, 0, kMaxTicks);
         else if (f == "--seed") c.seed = parse_count(f, v, 0);
         else if (f == "--slice") c.slice = parse_count(f, v, 1, kMaxSlice);
+        else if (f == "--switch-cost") c.switch_cost = parse_count(f, v, 0, kMaxSlice);
+        else if (f == "--timer-late") c.timer_late = parse_count(f, v, 0, kMaxSlice);
         else if (f == "--tick") c.tick_period = parse_count(f, v, 0, kMaxTicks);
         else if (f == "--sleep-decay") {
             const std::string m = v;

@@ -432,6 +432,7 @@ template <bool kFair>
     rq_.charge(t, now + 1);
     rq_.stop(t, now + 1);
     core.running = nullptr;
+    core.switch_end = now + 1 + cfg_.switch_cost;
 }
 
 // Exact model, --tick: the kernel's timer interrupt inside a slice (rq_tick):
@@ -461,7 +462,7 @@ template <typename P, bool kPerCpu>
 template <bool kFair>
 void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     if (kPerCpu && rq_.env().ipis) drain_ipis();
-    const uint64_t slice = cfg_.slice;
+    const uint64_t slice = cfg_.slice + cfg_.timer_late;  // the run a pick gets
     const unsigned ncores = cfg_.cores;
     Core* const cores = cores_.data();
     if (cfg_.tick_period && now % cfg_.tick_period == 0) tick_preempt(now);
@@ -473,6 +474,7 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
             rq_.charge(*t, now);
             rq_.put_back(*t, now);
             core.running = nullptr;
+            core.switch_end = now + cfg_.switch_cost;
         }
         core.resched = false;
     }
@@ -485,7 +487,7 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
         Core& core = cores[c];
         Task* t = core.running;
         if (!t) {
-            t = pick(c, now);
+            t = now >= core.switch_end ? pick(c, now) : nullptr;
             if (!t) {
                 r_.idle++;
                 (runnable_ == 0 ? r_.forced_idle : r_.wasted_idle)++;

@@ -19,8 +19,10 @@
 //      cores that got one drain their lists after the wake-ups (where a
 //      woken task preempts what runs there);
 //   2. cores 0..C-1: a running task whose slice (--slice ticks since its
-//      pick) is used up, or that was preempted, is charged and put back;
-//   3. cores 0..C-1: a core without a task picks one (percpu: balancing
+//      pick, plus --timer-late) is used up, or that was preempted, is
+//      charged and put back;
+//   3. cores 0..C-1: a core without a task picks one (not before
+//      --switch-cost ticks after a task left it; percpu: balancing
 //      first when due); then every running task executes the tick: at the
 //      end of its run it finishes, otherwise it blocks with its blocking
 //      chance (waking wake_delay + 1 ticks later); the tasks that finish or
@@ -100,6 +102,10 @@ struct Config {
     bool sleep_decay = true;       // EEVDF: a sleeper's debt decays (eevdf.h), as in the kernel
     bool fairness = true;          // run the fluid reference and sample lags (--fairness off:
                                    // neither runs, the fairness figures are not reported)
+    uint64_t switch_cost = 0;      // exact: ticks a core spends between a task leaving it and its
+                                   // next pick, charged to nobody (the kernel's switch path)
+    uint64_t timer_late = 0;       // exact: a slice ends this many ticks after --slice (a
+                                   // platform's late timer, e.g. QEMU -icount's: docs/tracing.md)
     uint64_t tick_period = 0;      // exact: every N ticks a timer interrupt inside a slice asks
                                    // preempts_current(), as the kernel's 0.1 s tick does (0: never)
     bool progress = true;          // a progress bar on stderr if it is a terminal

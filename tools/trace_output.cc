@@ -19,7 +19,14 @@
 // simulator's minimum), which lengthens bursts shorter than a tick. A
 // process still running or runnable when tracing stopped wanted more CPU:
 // its last run is `run inf` (a hog stays a hog in the replay, whatever
-// share another policy gives it).
+// share another policy gives it) if that run (its CPU since it last woke,
+// or since the start) reached a slice and a process (not an interrupt)
+// woke it (cpu_hungry), or if it was woken and not yet run; otherwise the
+// run is written as it was (the shell that read `trace stop` is no hog: as
+// `run inf` it took 11 dispatches in a replay where the kernel gave it 4).
+// The header gives the platform's late slice timer
+// as `--timer-late N` (timer_late_ticks) and its switch as `--switch-cost
+// N` (switch_cost_ticks): platform parameters schedsim can model.
 #include "tools/trace_output.h"
 
 #include <algorithm>
@@ -202,17 +209,85 @@ void write_summary(const Model& m, std::FILE* f) {
                  " wait: all the time it was runnable but not running)\n");
 }
 
+namespace {
+
+// p, runnable at the stop, used a whole slice since it last slept (its run
+// bursts after its last sleep: wake-ups it made split them), and that
+// sleep, if any, was ended by a process: its last run is `run inf`. A
+// sleep an interrupt ended (the console, a timer) is replayed as a fixed
+// time asleep, so the replay may wake it long before the kernel did, and a
+// `run inf` from there is CPU the kernel never gave it (the shell that read
+// `trace stop`: 94 replay dispatches against the kernel's 11 in one 3-hart
+// trace, where schbench's end came 90 ms earlier in the replay).
+bool cpu_hungry(const ProcStats& p, u64 slice) {
+    u64 ran = 0;
+    for (size_t i = p.bursts.size(); i-- > 0;) {
+        const Burst& b = p.bursts[i];
+        if (!b.run && !b.wake_pid) {
+            if (!b.waker) return false;
+            break;
+        }
+        if (b.run) ran += b.cycles;
+    }
+    return ran >= slice;
+}
+
+// How late the slice timer ended runs, in ticks (rounded): the mean of
+// (length - slice) over the runs that were preempted at or after a whole
+// slice (0 when none was); *runs counts them. Under QEMU -icount with
+// several harts this is the harts' turn-taking (docs/tracing.md, "Replay
+// fidelity"); on one hart the trap path to the scheduler (under a tick).
+u64 timer_late_ticks(const Model& m, u64 tick, u64* runs) {
+    const u64 slice = m.header.slice_cycles();
+    u64 n = 0, over = 0;
+    for (const Run& r : m.runs) {
+        if (r.end_state != 3 || r.end - r.start < slice) continue;
+        n++;
+        over += r.end - r.start - slice;
+    }
+    *runs = n;
+    return n && tick ? (over / n + tick / 2) / tick : 0;
+}
+
+// The kernel's switch, in ticks (rounded): the median time from a run's
+// end to the next run's start on the same hart (the median leaves out the
+// gaps in which the hart idled). 0 when no hart ran twice.
+u64 switch_cost_ticks(const Model& m, u64 tick) {
+    std::vector<u64> gaps;
+    std::map<int, u64> last_end;  // hart -> end of its last run
+    std::vector<const Run*> order;
+    for (const Run& r : m.runs) order.push_back(&r);
+    std::stable_sort(order.begin(), order.end(), [](const Run* a, const Run* b) { return a->start < b->start; });
+    for (const Run* r : order) {
+        auto it = last_end.find(r->hart);
+        if (it != last_end.end() && r->start >= it->second) gaps.push_back(r->start - it->second);
+        last_end[r->hart] = r->end;
+    }
+    if (gaps.empty() || !tick) return 0;
+    std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
+    return (gaps[gaps.size() / 2] + tick / 2) / tick;
+}
+
+}  // namespace
+
 void write_replay(const Model& m, u64 tick, std::FILE* f) {
     const u64 t0 = m.header.start_time;
     const u64 span = m.header.stop_time - t0;
+    u64 late_runs = 0;
+    const u64 late = timer_late_ticks(m, tick, &late_runs);
+    const u64 switch_cost = switch_cost_ticks(m, tick);
     std::fprintf(f, "# schedsim replay of a quanta trace (qtrace): %s policy, %s queues, %u harts\n", m.header.policy,
                  m.header.rq_mode, m.header.harts);
     std::fprintf(f, "# 1 tick = %" PRIu64 " timer cycles; kernel slice = %" PRIu64 " ticks; traced %" PRIu64 " ticks\n",
                  tick, (m.header.slice_cycles() + tick / 2) / tick, (span + tick - 1) / tick);
     std::fprintf(f,
-                 "# run: schedsim --replay FILE --weights linux --cores %u --slice %" PRIu64 " --ticks %" PRIu64
-                 " --policy all\n",
-                 m.header.harts, std::max<u64>(1, (m.header.slice_cycles() + tick / 2) / tick),
+                 "# platform: the slice timer came %" PRIu64 " ticks late (mean over %" PRIu64
+                 " runs it ended); a switch took %" PRIu64 " ticks (median)\n",
+                 late, late_runs, switch_cost);
+    std::fprintf(f,
+                 "# run: schedsim --replay FILE --weights linux --cores %u --slice %" PRIu64 " --timer-late %" PRIu64
+                 " --switch-cost %" PRIu64 " --ticks %" PRIu64 " --policy all\n",
+                 m.header.harts, std::max<u64>(1, (m.header.slice_cycles() + tick / 2) / tick), late, switch_cost,
                  (span + tick - 1) / tick);
     std::fprintf(f, "# ARRIVAL LEVEL BURST... [at TICK level L]   (level = nice + 20)\n");
     struct Line {
@@ -244,7 +319,7 @@ void write_replay(const Model& m, u64 tick, std::FILE* f) {
                 if (line_of.count(b.wake_pid)) s += " wake " + std::to_string(line_of[b.wake_pid]);
                 continue;
             }
-            if (b.run && p.runnable_at_stop && i + 1 == p.bursts.size()) {
+            if (b.run && p.runnable_at_stop && i + 1 == p.bursts.size() && cpu_hungry(p, m.header.slice_cycles())) {
                 s += " run inf";
                 break;
             }

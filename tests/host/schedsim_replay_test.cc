@@ -208,3 +208,31 @@ TEST(SchedsimReplay, TickPreemptsAnIneligibleRunner) {
     EXPECT_EQ(on.tasks[0].executed, 50020u);
     EXPECT_EQ(go(qs::PolicyKind::RR, 0).ctx_switches, go(qs::PolicyKind::RR, 1).ctx_switches);
 }
+
+// The platform parameters a kernel trace gives the replay (qtrace writes
+// them, docs/tracing.md "Replay fidelity"). Two hogs on 1 core, slice 100,
+// 10,100 ticks: --timer-late 1 makes each run 101 ticks (100 dispatches,
+// not 101); --switch-cost 1 leaves the core idle one tick after each run
+// (charged to nobody: executed + idle still covers every tick); both: 99
+// runs of 101 ticks and 99 switches, then 2 ticks of the 100th run.
+TEST(SchedsimReplay, TimerLateAndSwitchCost) {
+    auto go = [&](uint64_t late, uint64_t cost) {
+        Config c = test::quiet_config(qs::PolicyKind::EEVDF, WorkloadKind::Replay, 1, 10100);
+        c.slice = 100;
+        c.timer_late = late;
+        c.switch_cost = cost;
+        return simulate(c, load("0 20 run inf\n0 20 run inf\n"));
+    };
+    const Result base = go(0, 0), late = go(1, 0), cost = go(0, 1), both = go(1, 1);
+    EXPECT_EQ(base.tasks[0].dispatches + base.tasks[1].dispatches, 101u);
+    EXPECT_EQ(base.idle, 0u);
+    EXPECT_EQ(late.tasks[0].dispatches + late.tasks[1].dispatches, 100u);
+    EXPECT_EQ(late.tasks[0].executed, 5050u);
+    // 100 runs of 100 ticks and 100 switches of 1 tick in 10,100 ticks.
+    EXPECT_EQ(cost.tasks[0].dispatches + cost.tasks[1].dispatches, 100u);
+    EXPECT_EQ(cost.idle, 100u);
+    EXPECT_EQ(cost.executed + cost.idle, 10100u);
+    EXPECT_EQ(both.tasks[0].dispatches + both.tasks[1].dispatches, 100u);
+    EXPECT_EQ(both.idle, 99u);
+    EXPECT_EQ(both.executed + both.idle, 10100u);
+}

@@ -259,12 +259,12 @@ TEST(TraceModel, ThreadsAreTracksOfTheirProcess) {
 
 // m's replay file (1,000-cycle ticks) in a temporary file; its path ("" if
 // it could not be made).
-std::string replay_file(const Model& m) {
+std::string replay_file(const Model& m, u64 tick = 1000) {
     char path[] = "/tmp/qtrace-replay-XXXXXX";
     const int fd = mkstemp(path);
     if (fd < 0) return "";
     std::FILE* f = fdopen(fd, "w");
-    write_replay(m, 1000, f);
+    write_replay(m, tick, f);
     std::fclose(f);
     return path;
 }
@@ -429,3 +429,42 @@ TEST(Qobs, OneToolForBothKinds) {
 }
 
 }  // namespace
+
+// The replay's platform parameters and a short run at the stop. Hart 0: a
+// hog whose slice timer (10,000 cycles) ended its runs 300 and 500 cycles
+// late, 100 cycles between its runs; hart 1: sh, running at the start, asleep,
+// woken by the console (waker 0) and preempted after 10,400 cycles just
+// before the stop. With 100-cycle ticks: --timer-late 4 (the mean of 300,
+// 500 and sh's 400),
+// --switch-cost 1 (the median gap; the idle one is left out), and sh ends
+// in "run 104", not "run inf": its wake-up is replayed at a fixed time after
+// its sleep began, not where the kernel had it. Failed before: no
+// --timer-late nor --switch-cost, and sh's "run inf".
+TEST(TraceModel, ReplayMeasuresThePlatformAndKeepsShortRunsShort) {
+    const std::vector<std::vector<Record>> harts = {
+        {named(Event::Proc, 0, kStart + 10, 3, "hog", 3), rec(Event::Switch, 0, kStart + 100, 3, 0, 0, 0, 50),
+         rec(Event::Deschedule, 0, kStart + 10'400, 3, 0, 3, 0, 10'300),
+         rec(Event::Switch, 0, kStart + 10'500, 3, 3, 3, 0, 100),
+         rec(Event::Deschedule, 0, kStart + 21'000, 3, 0, 3, 0, 10'500),
+         rec(Event::Switch, 0, kStart + 21'100, 3, 3, 3, 0, 100)},
+        {named(Event::Proc, 1, kStart + 10, 4, "sh", 4), rec(Event::Deschedule, 1, kStart + 1'100, 4, 0, 2, 0, 1'000),
+         rec(Event::Wakeup, 1, kStart + 500'000, 4, 0, 1, 1), rec(Event::Switch, 1, kStart + 500'100, 4, 0, 0, 0, 100),
+         rec(Event::Deschedule, 1, kStart + 510'500, 4, 0, 3, 0, 10'400)},
+    };
+    TraceDump d;
+    std::string err;
+    ASSERT_TRUE(parse_dump(dump(harts, kStart + 511'000), &d, &err)) << err;
+    const Model m = build_model(d);
+    EXPECT_TRUE(m.procs.at(4).runnable_at_stop);
+    const std::string path = replay_file(m, 100);
+    ASSERT_FALSE(path.empty());
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<schedsim::TaskSpec> tasks = schedsim::load_replay(path);
+    std::remove(path.c_str());
+    EXPECT_NE(text.find("--timer-late 4 --switch-cost 1 "), std::string::npos) << text;
+    ASSERT_EQ(tasks.size(), 2u);
+    EXPECT_EQ(tasks[0].bursts.back().ticks, schedsim::kForever);  // the hog
+    ASSERT_EQ(tasks[1].bursts.size(), 3u);                        // sh: run 10, sleep, run 104
+    EXPECT_EQ(tasks[1].bursts[2].ticks, 104u);
+}
