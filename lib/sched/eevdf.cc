@@ -37,7 +37,9 @@ i64 Eevdf::place(const Entity& e) const {
 // idle queue decays it at full rate (Linux picks, and so dequeues, a delayed
 // task at once there). Measured in real time, not in this queue's V, so a
 // task that wakes on another hart's queue decays the same. A sleep of 2^32
-// time units or more clears it.
+// time units or more clears it, as does one whose decay in fixed point would
+// not fit 62 bits (never with the kernel's shift of 16; schedsim's shift is
+// up to 30, sim.cc eevdf_vshift).
 void Eevdf::decay(Entity& e, Time now) const {
     e.vlag = decayed_lag(e, now);
     e.delayed = false;
@@ -47,7 +49,9 @@ i64 Eevdf::decayed_lag(const Entity& e, Time now) const {
     if (e.vlag >= 0) return e.vlag;
     const Time dt = now > e.run_until ? now - e.run_until : 0;
     if (dt >= (Time(1) << 32)) return 0;
-    const u64 dv = ((dt * ncpus_) << shift_) / (total_weight_ + e.weight);
+    const u64 x = dt * ncpus_;              // < 2^38 (kMaxCpus = 64)
+    if (x >> (62 - shift_) != 0) return 0;  // x << shift_ would overflow: more than any debt
+    const u64 dv = (x << shift_) / (total_weight_ + e.weight);
     return static_cast<u64>(-e.vlag) <= dv ? 0 : e.vlag + static_cast<i64>(dv);
 }
 
