@@ -97,10 +97,14 @@ struct KernelEnv {
         send_ipi(static_cast<int>(c));
     }
     void on_wake(sched::RqTask& t, unsigned queue) { trace_wake(&proc_of(t), static_cast<int>(queue)); }
+    // Under the queue's lock (the policy's view of t is read there).
     void on_enqueue(sched::RqTask& t, unsigned queue, u32 nr) {
-        trace_enqueue(&proc_of(t), static_cast<int>(queue), nr);
+        trace_enqueue(&proc_of(t), static_cast<int>(queue), nr, [&] { return describe(t, queue); });
     }
-    void on_pick(sched::RqTask& t, unsigned queue, u32 nr) { trace_pick(&proc_of(t), static_cast<int>(queue), nr); }
+    void on_pick(sched::RqTask& t, unsigned queue, u32 nr) {
+        trace_pick(&proc_of(t), static_cast<int>(queue), nr, [&] { return describe(t, queue); });
+    }
+    static sched::View describe(const sched::RqTask& t, unsigned queue);
     void on_migrate(sched::RqTask& t, unsigned src, unsigned dst, sched::MoveReason why) {
         trace_migrate(proc_of(t).tid, static_cast<int>(src), static_cast<int>(dst), trace_reason(why));
     }
@@ -110,6 +114,10 @@ constinit sched::RunQueues<KernelEnv> g_rq;
 constinit sched::PolicyStorage g_storage[param::kMaxCpus][sched::kPolicyKinds];
 constinit sched::Policy* g_policies[sched::kPolicyKinds][param::kMaxCpus] = {};
 constinit unsigned g_kind = 0;  // index of the current policy kind
+
+sched::View KernelEnv::describe(const sched::RqTask& t, unsigned queue) {
+    return g_rq.policy(queue).describe(t.se, now_cycles());
+}
 
 bool same(const char* a, const char* b) { return strncmp(a, b, 16) == 0; }
 
@@ -143,8 +151,7 @@ void rq_init(const RqSetup& setup) {
     config.price = 1024;
     config.slice = g_rq.slice();
     config.vshift = 16;
-    config.mlfq_boost = setup.mlfq_boost;
-    config.mlfq_io_reset = setup.mlfq_io_reset;
+    config.knobs = setup.knobs;
     for (unsigned i = 0; i < g_rq.queues(); i++) {
         config.queue = i;  // each hart's lottery draws its own sequence
         for (unsigned k = 0; k < sched::kPolicyKinds; k++) {
@@ -224,13 +231,10 @@ bool rq_stat(int queue, RqStat& out) {
     return true;
 }
 
-int rq_mlfq_level(Proc* p) {
+sched::View rq_describe(Proc* p) {
     // The queue's policy changes only under every queue's lock.
-    constexpr unsigned kMlfq = static_cast<unsigned>(sched::PolicyKind::MLFQ);
-    return g_rq.with_policy_of(p->rq, [&](sched::Policy& pol, unsigned queue) {
-        if (&pol != g_policies[kMlfq][queue]) return -1;
-        return static_cast<int>(static_cast<const sched::Mlfq&>(pol).level(p->rq.se, now_cycles()));
-    });
+    return g_rq.with_policy_of(p->rq,
+                               [&](sched::Policy& pol, unsigned) { return pol.describe(p->rq.se, now_cycles()); });
 }
 
 void rq_set_nice(Proc* p, int nice) {

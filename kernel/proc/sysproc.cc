@@ -176,7 +176,7 @@ i64 sys_mlfqlevel() {
     const int pid = arg_int(0);
     Proc* p = target(pid);
     if (!p) return fail(Error::NoProcess);
-    return rq_mlfq_level(p);
+    return rq_describe(p).level;
 }
 
 // sched_setrequest(tid, us) -> 0, or -1: ESRCH for no such thread, EINVAL

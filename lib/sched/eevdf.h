@@ -129,6 +129,8 @@ class Eevdf final : public Policy {
     bool preempts_current(const Entity& running) const override;
     bool preempts_on(const Entity& woken, const Entity& running, Time now) const override;
     Lead lead() const override;
+    // Its vruntime, and how far its virtual deadline lies past it.
+    View describe(const Entity& e, Time) const override { return {e.vruntime, e.deadline - e.vruntime, -1}; }
     void reweight(Entity& e, u32 weight, u8 level) override;
     usize size() const override { return count_; }
     void set_cpus(unsigned n) override;

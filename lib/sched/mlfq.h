@@ -35,8 +35,9 @@
 // Kernel defaults (mlfq_defaults, from the kernel's slice): 3 queues with
 // quanta of 1, 2 and 4 slices, allotments of 2 quanta (2, 4 and 8 slices),
 // a boost every 10 slices (1 s with the default 100 ms slice), both I/O
-// options off; PolicyConfig can change the boost period and io_reset (the
-// kernel's boot arguments mlfq_boost=US and mlfq_reset=1). Bounded state: at most kMlfqMaxQueues queues, no allocation,
+// options off; PolicyConfig's knobs can change the boost period and io_reset
+// (the kernel's boot arguments mlfq_boost=US and mlfq_reset=1, knobs.h).
+// Bounded state: at most kMlfqMaxQueues queues, no allocation,
 // O(1) pick but for the boost (O(n) once per period).
 #pragma once
 
@@ -68,12 +69,12 @@ constexpr MlfqParams mlfq_defaults(Time slice) {
     return p;
 }
 
-// The defaults with PolicyConfig's boost and io_reset (kernel boot arguments
-// mlfq_boost= and mlfq_reset=).
+// The defaults with the knobs PolicyConfig gives (knobs.h: the kernel's
+// boot arguments mlfq_boost= and mlfq_reset=).
 constexpr MlfqParams mlfq_config(const PolicyConfig& c) {
     MlfqParams p = mlfq_defaults(c.slice);
-    if (c.mlfq_boost != kMlfqBoostDefault) p.boost = c.mlfq_boost;
-    p.io_reset = c.mlfq_io_reset;
+    p.boost = c.knobs.get(Knob::MlfqBoost, p.boost);
+    p.io_reset = c.knobs.get(Knob::MlfqReset, 0) != 0;
     return p;
 }
 
@@ -95,6 +96,12 @@ class Mlfq final : public Policy {
         e.level = level;
     }
     usize size() const override { return count_; }
+    // Its level (below) at time now.
+    View describe(const Entity& e, Time now) const override {
+        View v;
+        v.level = static_cast<i32>(level(e, now));
+        return v;
+    }
 
     const MlfqParams& params() const { return p_; }
     usize queued_at(unsigned q) const;

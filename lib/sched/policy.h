@@ -140,6 +140,16 @@ struct Lead {
     bool eligible = false;
 };
 
+// What a policy lets the rest of the system see of one of its tasks: the
+// tracer's records, the mlfqlevel system call (and whatever ps or procfs
+// come to show) read this, never the policy's fields. A policy fills the
+// values that mean something to it; the rest keep these defaults.
+struct View {
+    i64 vtime = 0;   // its virtual time (EEVDF: vruntime)
+    i64 ahead = 0;   // how far its deadline lies past vtime (EEVDF)
+    i32 level = -1;  // the queue it runs from next, 0 = top (MLFQ)
+};
+
 class Policy {
   public:
     virtual const char* name() const = 0;
@@ -172,6 +182,13 @@ class Policy {
     virtual bool preempts_current(const Entity& running) const {
         (void)running;
         return false;
+    }
+    // What may be shown of e (see View) at time now; e is this policy's
+    // (queued, running or stopped). Reads only. Default: nothing.
+    virtual View describe(const Entity& e, Time now) const {
+        (void)e;
+        (void)now;
+        return {};
     }
     // Set e's request size (0 = the slice; queued, running or not runnable).
     // Only EEVDF uses it (a shorter request, an earlier deadline); the other
