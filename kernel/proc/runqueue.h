@@ -5,7 +5,7 @@
 //   single  one queue shared by every hart under one lock (xv6, OSTEP's
 //           SQMS): EEVDF caps infeasible weights (set_cpus(ncpus)).
 //   percpu  one queue per hart, each with its own lock and its own instance
-//           of every policy (OSTEP's MQMS): new and woken processes are
+//           of the current policy (OSTEP's MQMS): new and woken processes are
 //           placed by lib/sched/balance.h, a hart whose queue is empty
 //           steals, a pick pulls a better woken lead, and every hart
 //           balances by load every two slices.

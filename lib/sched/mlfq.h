@@ -17,7 +17,7 @@
 // Mapping onto the Policy protocol. Time is the caller's (a tick in the
 // simulator, timer cycles in the kernel). The caller preempts every slice;
 // a queue's quantum may be longer: charge() adds the time run to the task's
-// quantum use (Entity.turn) and allotment use (Entity.used); a task put back
+// quantum use (Entity.mlfq.turn) and allotment use (Entity.mlfq.used); a task put back
 // right after running (Entity.picked) with quantum left goes to the front of
 // its queue, so it continues its quantum, and with its quantum used up to the
 // back. Demotion happens in charge. A woken, new or migrated task keeps its
@@ -26,7 +26,7 @@
 // every queued task to the top queue (lower queues appended in order, their
 // use cleared) when it sees a new period, and a task that was running or
 // asleep across a period boundary is boosted at its next enqueue
-// (Entity.epoch is the period it was last placed in). Periods come from the
+// (Entity.mlfq.epoch is the period it was last placed in). Periods come from the
 // time itself, so they agree between the kernel's per-hart instances and
 // survive migration. preempts: a woken task preempts a running task of a
 // lower queue (rule 1). Weights (nice) are ignored: MLFQ ranks by
@@ -90,7 +90,7 @@ class Mlfq final : public Policy {
     void charge(Entity& e, Time ran) override;
     void stop(Entity& e) override { e.picked = false; }
     void forget(Entity& e) override;
-    bool preempts(const Entity& woken, const Entity& running) const override { return woken.mq < running.mq; }
+    bool preempts(const Entity& woken, const Entity& running) const override { return woken.mlfq.mq < running.mlfq.mq; }
     void reweight(Entity& e, u32 weight, u8 level) override {
         e.weight = weight;
         e.level = level;
@@ -107,7 +107,7 @@ class Mlfq final : public Policy {
     usize queued_at(unsigned q) const;
     // The queue e runs from next at time now: 0 if a boost came since it
     // was last placed (boosts are applied lazily), else its queue.
-    unsigned level(const Entity& e, Time now) const { return e.epoch != period(now) ? 0 : e.mq; }
+    unsigned level(const Entity& e, Time now) const { return e.mlfq.epoch != period(now) ? 0 : e.mlfq.mq; }
 
   private:
     static constexpr MlfqParams sanitize(MlfqParams p) {

@@ -52,7 +52,7 @@ TEST(SchedMlfqConfig, ResetFromConfigLetsAGamerStayOnTop) {
             box->stop(t.e);       // then it sleeps
             now += 20;
         }
-        EXPECT_EQ(t.e.mq, reset ? 0 : 2) << "reset " << reset;
+        EXPECT_EQ(t.e.mlfq.mq, reset ? 0 : 2) << "reset " << reset;
     }
 }
 
@@ -65,12 +65,12 @@ TEST(SchedMlfqConfig, LevelSeesALazyBoost) {
     ASSERT_EQ(box->pick(0, 0), &t.e);
     box->charge(t.e, 20);  // its allotment at the top (2 quanta of 10)
     box->enqueue(t.e, 20);
-    EXPECT_EQ(t.e.mq, 1);
+    EXPECT_EQ(t.e.mlfq.mq, 1);
     EXPECT_EQ(m.level(t.e, 999), 1u);
     EXPECT_EQ(m.level(t.e, 1000), 0u);  // a boost came: not yet applied, reported
-    EXPECT_EQ(t.e.mq, 1);
+    EXPECT_EQ(t.e.mlfq.mq, 1);
     ASSERT_EQ(box->pick(0, 1000), &t.e);  // the pick applies it
-    EXPECT_EQ(t.e.mq, 0);
+    EXPECT_EQ(t.e.mlfq.mq, 0);
     EXPECT_EQ(m.level(t.e, 1000), 0u);
 }
 
