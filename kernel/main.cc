@@ -80,8 +80,7 @@ RqSetup scheduler_setup(const boot::Config& cfg) {
     s.mode = cfg.rq;
     s.ncpus = g_boot.ncpus;
     s.slice_cycles = cfg.slice_us ? cfg.slice_us * kCyclesPerUs : param::default_slice_cycles(g_boot.ncpus);
-    if (cfg.mlfq_boost_given) s.mlfq_boost = cfg.mlfq_boost_us * kCyclesPerUs;
-    s.mlfq_io_reset = cfg.mlfq_reset;
+    s.knobs = cfg.knobs.scaled(kCyclesPerUs);  // the policies read their own
     return s;
 }
 

@@ -55,21 +55,27 @@ bool store_slice(Config& c, const char* v) {
     c.slice_us = us;
     return true;
 }
-bool store_boost(Config& c, const char* v) {
-    u64 us = 0;
-    if (!number_in(v, 0, 100'000'000, &us)) return false;
-    c.mlfq_boost_given = true;
-    c.mlfq_boost_us = us;
-    return true;
-}
 // A 0 or 1 flag.
 bool to_flag(const char* v, bool* out) {
     if ((v[0] != '0' && v[0] != '1') || v[1] != 0) return false;
     *out = v[0] == '1';
     return true;
 }
-bool store_reset(Config& c, const char* v) { return to_flag(v, &c.mlfq_reset); }
 bool store_turn_handoff(Config& c, const char* v) { return to_flag(v, &c.turn_handoff); }
+// A policy's knob (lib/sched/knobs.h): a flag is exactly 0 or 1, a time a
+// number in its range.
+bool store_knob(Config& c, unsigned i, const char* v) {
+    const sched::KnobSpec& spec = sched::kKnobs[i];
+    u64 x = 0;
+    if (spec.unit == sched::KnobUnit::Flag) {
+        if ((v[0] != '0' && v[0] != '1') || v[1] != 0) return false;
+        x = v[0] == '1';
+    } else if (!number_in(v, 0, spec.max, &x)) {
+        return false;
+    }
+    c.knobs.set(static_cast<sched::Knob>(i), x);
+    return true;
+}
 
 bool store_vm(Config& c, const char* v) {
     const usize n = length(v);
@@ -81,9 +87,10 @@ bool store_vm(Config& c, const char* v) {
 }
 
 constexpr Key kKeys[] = {
-    {"sched", "a policy name", store_sched},        {"rq", "percpu or single", store_rq},
-    {"slice", "100..1000000 us", store_slice},      {"mlfq_boost", "0..100000000 us", store_boost},
-    {"mlfq_reset", "1 or 0", store_reset},          {"vm", "fifo or clock", store_vm},
+    {"sched", "a policy name", store_sched},
+    {"rq", "percpu or single", store_rq},
+    {"slice", "100..1000000 us", store_slice},
+    {"vm", "fifo or clock", store_vm},
     {"turn_handoff", "1 or 0", store_turn_handoff},
 };
 
@@ -124,13 +131,22 @@ Parsed parse(const char* args) {
     Parsed p;
     if (!args) return p;
     for_each_word(args, [&](const char* w, usize len) {
+        char value[32];
+        // The value after `key=`; false if too long for the buffer (wrong
+        // for every key).
+        auto value_of = [&](const char* key) {
+            const usize k = length(key) + 1;
+            copy_cut(value, sizeof(value), w + k, len - k);
+            return len - k < sizeof(value);
+        };
         for (const Key& key : kKeys) {
             if (!has_key(w, len, key.name)) continue;
-            char value[32];
-            const usize k = length(key.name) + 1;
-            copy_cut(value, sizeof(value), w + k, len - k);
-            // A value too long for the buffer is wrong for every key.
-            if (len - k >= sizeof(value) || !key.store(p.config, value)) reject(p, w, len, key.range);
+            if (!value_of(key.name) || !key.store(p.config, value)) reject(p, w, len, key.range);
+        }
+        for (unsigned i = 0; i < sched::kKnobCount; i++) {
+            const sched::KnobSpec& spec = sched::kKnobs[i];
+            if (!has_key(w, len, spec.name)) continue;
+            if (!value_of(spec.name) || !store_knob(p.config, i, value)) reject(p, w, len, spec.range);
         }
     });
     return p;

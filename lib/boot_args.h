@@ -4,7 +4,8 @@
 //
 // The arguments are space-separated `key=value` words; unknown keys are
 // ignored, and the last word with a key wins. Every key the kernel reads is
-// in one table in boot_args.cc with its accepted range. A value outside it
+// in one table with its accepted range: boot_args.cc's, or for a policy's
+// knob lib/sched/knobs.h's. A value outside it
 // (or not a number where one is wanted) is rejected: the field keeps its
 // default and the word is listed in Parsed::rejected, which the kernel
 // prints ("ignoring slice=5 (100..1000000 us)"), so a typo never changes
@@ -16,6 +17,9 @@
 //                   slice rule for the hart count, lib/params.h)
 //   mlfq_boost=US   MLFQ priority boost period, 0..100000000 us (0: never)
 //   mlfq_reset=1    MLFQ: a sleep resets the allotment (mlfq.py -S)
+//                   (these two are policy knobs: lib/sched/knobs.h lists
+//                   them and their ranges; Config keeps them as given, in
+//                   microseconds, for the policies to read)
 //   vm=NAME         page replacement with swap: fifo or clock (empty: clock;
 //                   kernel/mm/swap.h)
 //   turn_handoff=1  the spinlock's turn hand-off, for harts that take turns
@@ -24,6 +28,7 @@
 // are NUL-terminated and cut to their field's size.
 #pragma once
 
+#include "lib/sched/knobs.h"
 #include "lib/types.h"
 
 namespace q::boot {
@@ -32,10 +37,8 @@ struct Config {
     char sched[16] = {};  // policy name as given; empty: the kernel's default
     char rq[16] = {};     // run-queue mode as given; empty: percpu
     u64 slice_us = 0;     // 0: the default slice rule
-    bool mlfq_boost_given = false;
-    u64 mlfq_boost_us = 0;  // when given: 0 never boosts
-    bool mlfq_reset = false;
-    char vm[8] = {};  // "fifo" or "clock"; empty: clock
+    sched::Knobs knobs;   // the policies' knobs given (times in us)
+    char vm[8] = {};      // "fifo" or "clock"; empty: clock
     bool turn_handoff = false;
 };
 

@@ -108,14 +108,13 @@ void emit_name(Event e, int pid, const char* name) {
     put(r);
 }
 
-void emit_sched(Event e, const Proc* p, int queue, u32 nr) {
+void emit_sched(Event e, const Proc* p, int queue, u32 nr, i64 vtime, i64 ahead) {
     Record r = make(e, p->tid);
     r.a = static_cast<u8>(queue);
     r.b = static_cast<u8>(nr > 255 ? 255 : nr);
     r.other = static_cast<i32>(p->rq.se.weight);
-    r.key = p->rq.se.vruntime;
-    const i64 d = p->rq.se.deadline - p->rq.se.vruntime;
-    r.arg = d <= 0 ? 0 : (d > 0xffffffffll ? 0xffffffffu : static_cast<u32>(d));
+    r.key = vtime;
+    r.arg = ahead <= 0 ? 0 : (ahead > 0xffffffffll ? 0xffffffffu : static_cast<u32>(ahead));
     put(r);
 }
 

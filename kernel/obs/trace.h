@@ -26,7 +26,7 @@ inline bool on() { return __builtin_expect(__atomic_load_n(&g_on, __ATOMIC_RELAX
 // Out-of-line writers (only called when on()).
 void emit(Event e, int pid, int other, u8 a, u8 b, u32 arg, i64 key);
 void emit_name(Event e, int pid, const char* name);
-void emit_sched(Event e, const Proc* p, int queue, u32 nr);
+void emit_sched(Event e, const Proc* p, int queue, u32 nr, i64 vtime, i64 ahead);
 void emit_wake(const Proc* p, int queue);
 void emit_switch(const Proc* next, u64 waited);
 void emit_deschedule(const Proc* p, int state, u64 ran);
@@ -51,11 +51,21 @@ inline void trace_deschedule(const Proc* p, int state, u64 ran) {
 inline void trace_wake(const Proc* p, int queue) {
     if (trace::on()) trace::emit_wake(p, queue);
 }
-inline void trace_enqueue(const Proc* p, int queue, u32 nr) {
-    if (trace::on()) trace::emit_sched(trace::Event::Enqueue, p, queue, nr);
+// Enqueue and Pick carry what p's policy shows of it (lib/sched/policy.h
+// View: vtime, ahead), asked of `show()` only when tracing is on.
+template <class Show>
+inline void trace_enqueue(const Proc* p, int queue, u32 nr, Show show) {
+    if (trace::on()) {
+        const auto v = show();
+        trace::emit_sched(trace::Event::Enqueue, p, queue, nr, v.vtime, v.ahead);
+    }
 }
-inline void trace_pick(const Proc* p, int queue, u32 nr) {
-    if (trace::on()) trace::emit_sched(trace::Event::Pick, p, queue, nr);
+template <class Show>
+inline void trace_pick(const Proc* p, int queue, u32 nr, Show show) {
+    if (trace::on()) {
+        const auto v = show();
+        trace::emit_sched(trace::Event::Pick, p, queue, nr, v.vtime, v.ahead);
+    }
 }
 inline void trace_migrate(int pid, int from, int to, trace::MigrateReason why) {
     if (trace::on())

@@ -10,13 +10,14 @@
 // owner is the Proc).
 //
 // Every queue (one in single mode, one per hart in percpu mode) holds one
-// instance of every policy, constructed at boot into static storage (no
-// heap, no global constructors) with the kernel's configuration: Linux nice
-// weights, price 1024, time in timer cycles, the current slice, EEVDF shift
-// 16. One policy kind is current on every queue (attached to the core);
-// switching drains every queued process into the new one of the same
-// queue and makes the old one forget every other process (their lag is
-// reset).
+// instance of the current policy kind, built into static storage sized for
+// the kernel's harts (no heap, no global constructors) with the kernel's
+// configuration: Linux nice weights, price 1024, time in timer cycles, the
+// current slice, EEVDF shift 16. Switching drains every queued process
+// from the old policy, clears every process's policy state (their lag and
+// credit are dropped), builds the new policy in the other of two storage
+// slots (the old one may still be read by a lockless placement hint) and
+// queues the drained processes there (the core's switch_policy).
 //
 // Lock order: a process's lock before any run-queue lock; two run-queue
 // locks in index order (the core's rule).
@@ -68,19 +69,48 @@ struct KernelEnv {
         send_ipi(static_cast<int>(c));
     }
     void on_wake(sched::RqTask& t, unsigned queue) { trace_wake(&proc_of(t), static_cast<int>(queue)); }
+    // Under the queue's lock (the policy's view of t is read there).
     void on_enqueue(sched::RqTask& t, unsigned queue, u32 nr) {
-        trace_enqueue(&proc_of(t), static_cast<int>(queue), nr);
+        trace_enqueue(&proc_of(t), static_cast<int>(queue), nr, [&] { return describe(t, queue); });
     }
-    void on_pick(sched::RqTask& t, unsigned queue, u32 nr) { trace_pick(&proc_of(t), static_cast<int>(queue), nr); }
+    void on_pick(sched::RqTask& t, unsigned queue, u32 nr) {
+        trace_pick(&proc_of(t), static_cast<int>(queue), nr, [&] { return describe(t, queue); });
+    }
+    static sched::View describe(const sched::RqTask& t, unsigned queue);
     void on_migrate(sched::RqTask& t, unsigned src, unsigned dst, sched::MoveReason why) {
         trace_migrate(proc_of(t).tid, static_cast<int>(src), static_cast<int>(dst), trace_reason(why));
     }
 };
 
 constinit sched::RunQueues<KernelEnv> g_rq;
-constinit sched::PolicyStorage g_storage[param::kMaxCpus][sched::kPolicyKinds];
-constinit sched::Policy* g_policies[sched::kPolicyKinds][param::kMaxCpus] = {};
-constinit unsigned g_kind = 0;  // index of the current policy kind
+// One policy instance per queue, sized for the kernel's harts, of the
+// current kind, in g_storage[g_slot]; a switch builds the next ones in the
+// other slot (placement may still be reading the current ones without
+// their locks: the core's switch_policy).
+constinit sched::PolicyStorageFor<param::kMaxCpus> g_storage[2][param::kMaxCpus];
+constinit unsigned g_slot = 0;
+constinit sched::PolicyConfig g_config;  // how every queue's policy is built (rq_init)
+constinit unsigned g_kind = 0;           // index of the current policy kind
+
+// The run queues, their policies included, stay small (issue 27: every
+// queue used to hold all seven policies sized for 64 cpus, 1.2 MB of bss).
+static_assert(sizeof(g_rq) + sizeof(g_storage) < 64 * 1024, "run-queue storage under 64 KiB");
+
+// Builds queue i's policy of kind `kind` in slot `slot` (at boot, and at a
+// switch in the slot the current policies are not in).
+sched::Policy* build_policy(unsigned i, unsigned kind, unsigned slot) {
+    sched::PolicyConfig config = g_config;
+    config.queue = i;  // each hart's lottery draws its own sequence
+    sched::Policy* p = sched::construct_policy(static_cast<sched::PolicyKind>(kind), g_storage[slot][i], config);
+    // Harts sharing the queue: EEVDF caps weights that ask for more than one
+    // of them (lib/sched/eevdf.h).
+    p->set_cpus(g_rq.percpu() ? 1u : g_rq.ncpus());
+    return p;
+}
+
+sched::View KernelEnv::describe(const sched::RqTask& t, unsigned queue) {
+    return g_rq.policy(queue).describe(t.se, now_cycles());
+}
 
 bool same(const char* a, const char* b) { return strncmp(a, b, 16) == 0; }
 
@@ -109,23 +139,11 @@ void rq_init(const RqSetup& setup) {
     rc.slice = setup.slice_cycles ? setup.slice_cycles : 1;
     rc.table = sched::WeightTable::Linux;
     g_rq.init(rc);
-    sched::PolicyConfig config;
-    config.table = sched::WeightTable::Linux;
-    config.price = 1024;
-    config.slice = g_rq.slice();
-    config.vshift = 16;
-    config.mlfq_boost = setup.mlfq_boost;
-    config.mlfq_io_reset = setup.mlfq_io_reset;
-    for (unsigned i = 0; i < g_rq.queues(); i++) {
-        config.queue = i;  // each hart's lottery draws its own sequence
-        for (unsigned k = 0; k < sched::kPolicyKinds; k++) {
-            sched::Policy* p = sched::construct_policy(static_cast<sched::PolicyKind>(k), g_storage[i][k], config);
-            // Harts sharing the queue: EEVDF caps weights that ask for more
-            // than one of them (lib/sched/eevdf.h).
-            p->set_cpus(percpu ? 1u : g_rq.ncpus());
-            g_policies[k][i] = p;
-        }
-    }
+    g_config.table = sched::WeightTable::Linux;
+    g_config.price = 1024;
+    g_config.slice = g_rq.slice();
+    g_config.vshift = 16;
+    g_config.knobs = setup.knobs;
     sched::PolicyKind kind;
     sched::parse_policy(kDefaultPolicy, kind);
     if (policy_name && *policy_name) {
@@ -134,7 +152,7 @@ void rq_init(const RqSetup& setup) {
         }
     }
     g_kind = static_cast<unsigned>(kind);
-    for (unsigned i = 0; i < g_rq.queues(); i++) g_rq.attach(i, g_policies[g_kind][i]);
+    for (unsigned i = 0; i < g_rq.queues(); i++) g_rq.attach(i, build_policy(i, g_kind, g_slot));
 }
 
 void rq_wake(Proc* p, u64 now) { g_rq.wake(p->rq, now, p->woken); }
@@ -168,8 +186,14 @@ bool rq_set_policy(const char* name) {
     if (!sched::parse_policy(name, kind)) return false;
     const unsigned next = static_cast<unsigned>(kind);
     if (next == g_kind) return true;
-    g_rq.switch_policy(g_policies[next], now_cycles(), [](auto f) { each_proc(f); });
-    g_kind = next;
+    // make() runs under every queue's lock: the kind, the slot and the
+    // policies change together even if two harts switch at once.
+    auto make = [&](unsigned i) {
+        if (i == 0) g_slot ^= 1;
+        g_kind = next;
+        return build_policy(i, next, g_slot);
+    };
+    g_rq.switch_policy(make, now_cycles(), [](auto f) { each_proc(f); });
     return true;
 }
 
@@ -195,13 +219,10 @@ bool rq_stat(int queue, RqStat& out) {
     return true;
 }
 
-int rq_mlfq_level(Proc* p) {
+sched::View rq_describe(Proc* p) {
     // The queue's policy changes only under every queue's lock.
-    constexpr unsigned kMlfq = static_cast<unsigned>(sched::PolicyKind::MLFQ);
-    return g_rq.with_policy_of(p->rq, [&](sched::Policy& pol, unsigned queue) {
-        if (&pol != g_policies[kMlfq][queue]) return -1;
-        return static_cast<int>(static_cast<const sched::Mlfq&>(pol).level(p->rq.se, now_cycles()));
-    });
+    return g_rq.with_policy_of(p->rq,
+                               [&](sched::Policy& pol, unsigned) { return pol.describe(p->rq.se, now_cycles()); });
 }
 
 void rq_set_nice(Proc* p, int nice) {

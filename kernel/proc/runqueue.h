@@ -5,7 +5,7 @@
 //   single  one queue shared by every hart under one lock (xv6, OSTEP's
 //           SQMS): EEVDF caps infeasible weights (set_cpus(ncpus)).
 //   percpu  one queue per hart, each with its own lock and its own instance
-//           of every policy (OSTEP's MQMS): new and woken processes are
+//           of the current policy (OSTEP's MQMS): new and woken processes are
 //           placed by lib/sched/balance.h, a hart whose queue is empty
 //           steals, a pick pulls a better woken lead, and every hart
 //           balances by load every two slices.
@@ -35,8 +35,7 @@ struct RqSetup {
     const char* mode = "";    // "percpu", "single", or empty (percpu)
     u64 slice_cycles = 1;
     int ncpus = 1;
-    u64 mlfq_boost = sched::kMlfqBoostDefault;  // timer cycles (default: 10 slices; 0: never)
-    bool mlfq_io_reset = false;                 // mlfq.py's -S: a sleep resets the allotment
+    sched::Knobs knobs;  // the policies' boot knobs (lib/sched/knobs.h), times in timer cycles
 };
 void rq_init(const RqSetup& setup);
 // p became runnable (new or woken; caller holds p->lock, state Runnable):
@@ -77,9 +76,9 @@ struct RqStat {
 // Statistics of queue i (its lock's acquisitions since boot); false if no
 // such queue.
 bool rq_stat(int queue, RqStat& out);
-// p's MLFQ queue (0 = top; lib/sched/mlfq.h Mlfq::level), or -1 when the
-// current policy is not mlfq.
-int rq_mlfq_level(Proc* p);
+// What p's current policy shows of it (lib/sched/policy.h View; e.g. the
+// MLFQ queue it runs from next, -1 under another policy).
+sched::View rq_describe(Proc* p);
 // Set nice (-20..19): weight from the Linux table, kept across policies.
 void rq_set_nice(Proc* p, int nice);
 // Set p's request size in timer cycles (0 = the slice; caller holds

@@ -177,7 +177,7 @@ SysResult sys_mlfqlevel() {
     const int pid = arg_int(0);
     Proc* p = target(pid);
     if (!p) return Error::NoProcess;
-    const int level = rq_mlfq_level(p);
+    const int level = rq_describe(p).level;
     if (level < 0) return Error::BadArgument;  // not running MLFQ
     return level;
 }

@@ -173,8 +173,7 @@ struct Service {
 };
 
 inline void migrate(Policy& src, Policy& dst, Entity& e, Time now) {
-    src.dequeue(e);
-    e.on_cpu = false;
+    src.dequeue(e);  // queued, so not marked running (EEVDF's on_cpu) either
     dst.enqueue(e, now);
 }
 

@@ -36,11 +36,14 @@ constexpr unsigned popcount64(u64 x) {
     return static_cast<unsigned>((x * 0x0101010101010101ull) >> 56);
 }
 
-class Dwrr final : public Policy {
+// kCpus: the cpus that may pick from one instance (its per-cpu balances);
+// Dwrr is sized for kMaxCpus, the kernel's for its own harts (ForCpus).
+template <unsigned kCpus>
+class DwrrFor final : public Policy {
   public:
-    constexpr Dwrr(const u32* queue_weights, u32 price, Time slice)
+    constexpr DwrrFor(const u32* queue_weights, u32 price, Time slice)
         : weights_(queue_weights), price_(price), slice_(slice ? slice : 1) {}
-    explicit constexpr Dwrr(const PolicyConfig& c) : Dwrr(weight_table(c.table), c.price, c.slice) {}
+    explicit constexpr DwrrFor(const PolicyConfig& c) : DwrrFor(weight_table(c.table), c.price, c.slice) {}
 
     const char* name() const override { return "dwrr"; }
     // The hot calls are inline so a caller that knows the concrete type
@@ -49,7 +52,7 @@ class Dwrr final : public Policy {
     void enqueue(Entity& e, Time) override { queues_.enqueue(e); }
     void dequeue(Entity& e) override { queues_.dequeue(e); }
     Entity* pick(unsigned cpu, Time) override {
-        Q_ASSERT(cpu < kMaxCpus);
+        Q_ASSERT(cpu < kCpus);
         if (queues_.size() == 0) return nullptr;
         Cpu& c = cpus_[cpu];
         const unsigned i = c.cursor;
@@ -57,10 +60,12 @@ class Dwrr final : public Policy {
         return rotate(c, i, cpu);
     }
     void charge(Entity& e, Time ran) override {
-        Q_ASSERT(e.cpu < kMaxCpus && e.level < kLevels);
+        Q_ASSERT(e.cpu < kCpus && e.level < kLevels);
         cpus_[e.cpu].balance[e.level] -= static_cast<i64>(price_) * static_cast<i64>(ran);
     }
-    bool preempts(const Entity& woken, const Entity& running) const override;
+    bool preempts(const Entity& woken, const Entity& running) const override {
+        return weights_[woken.level] > weights_[running.level];
+    }
     void reweight(Entity& e, u32 weight, u8 level) override { queues_.reweight(e, weight, level); }
     usize size() const override { return queues_.size(); }
 
@@ -86,7 +91,43 @@ class Dwrr final : public Policy {
     u32 price_;
     Time slice_;
     LevelQueues queues_;
-    Cpu cpus_[kMaxCpus];
+    Cpu cpus_[kCpus];
 };
+
+using Dwrr = DwrrFor<kMaxCpus>;
+template <unsigned kCpus>
+struct ForCpus<Dwrr, kCpus> {
+    using type = DwrrFor<kCpus>;
+};
+
+// Every backlogged queue is short of the price: add the credit of all the
+// rounds in which none of them could reach it, so the next round picks.
+template <unsigned kCpus>
+void DwrrFor<kCpus>::catch_up(Cpu& c) const {
+    u64 rounds = ~u64{0};
+    for (u64 m = queues_.mask(); m; m &= m - 1) {
+        unsigned i = ctz64(m);
+        u64 gap = static_cast<u64>(need() - c.balance[i]);
+        u64 k = (gap + credit(i) - 1) / credit(i);  // refills still needed (>= 1)
+        if (k < rounds) rounds = k;
+    }
+    for (u64 m = queues_.mask(); m; m &= m - 1) {
+        unsigned i = ctz64(m);
+        c.balance[i] += static_cast<i64>(rounds - 1) * credit(i);
+    }
+}
+
+// pick()'s slow path: the cursor's queue is empty or out of credit.
+template <unsigned kCpus>
+Entity* DwrrFor<kCpus>::rotate(Cpu& c, unsigned i, unsigned cpu) {
+    for (unsigned visits = 0;; visits++) {
+        if (visits == kLevels) catch_up(c);  // a full sweep found no credit
+        i = queues_.next_after(i);
+        c.balance[i] += credit(i);
+        if (c.balance[i] >= need()) return take(c, i, cpu);
+    }
+}
+
+extern template class DwrrFor<kMaxCpus>;
 
 }  // namespace q::sched

@@ -13,16 +13,16 @@ i64 clamp(i64 v, i64 lo, i64 hi) { return v < lo ? lo : (v > hi ? hi : v); }
 }  // namespace
 
 bool Eevdf::eligible(const Entity& e) const {
-    return e.vruntime <= virtual_time();  // exact: V is the floor of the average
+    return e.eevdf.vruntime <= virtual_time();  // exact: V is the floor of the average
 }
 
 // Where a task with saved lag vlag (measured against V including itself)
 // goes so that its lag after joining equals vlag: v = V - vlag * (W + w) / W.
 i64 Eevdf::place(const Entity& e) const {
-    const i64 limit = lag_limit(e.eweight);
-    const i64 lag = clamp(e.vlag, -limit, limit);
+    const i64 limit = lag_limit(e.eevdf.eweight);
+    const i64 lag = clamp(e.eevdf.vlag, -limit, limit);
     if (total_weight_ == 0) return idle_v_ - lag;
-    return virtual_time() - lag - lag * static_cast<i64>(e.eweight) / static_cast<i64>(total_weight_);
+    return virtual_time() - lag - lag * static_cast<i64>(e.eevdf.eweight) / static_cast<i64>(total_weight_);
 }
 
 // Sleeping lag (Linux's DELAY_DEQUEUE, equivalent at wake-up): a task that
@@ -41,18 +41,18 @@ i64 Eevdf::place(const Entity& e) const {
 // not fit 62 bits (never with the kernel's shift of 16; schedsim's shift is
 // up to 30, sim.cc eevdf_vshift).
 void Eevdf::decay(Entity& e, Time now) const {
-    e.vlag = decayed_lag(e, now);
-    e.delayed = false;
+    e.eevdf.vlag = decayed_lag(e, now);
+    e.eevdf.delayed = false;
 }
 
 i64 Eevdf::decayed_lag(const Entity& e, Time now) const {
-    if (e.vlag >= 0) return e.vlag;
-    const Time dt = now > e.run_until ? now - e.run_until : 0;
+    if (e.eevdf.vlag >= 0) return e.eevdf.vlag;
+    const Time dt = now > e.eevdf.run_until ? now - e.eevdf.run_until : 0;
     if (dt >= (Time(1) << 32)) return 0;
     const u64 x = dt * ncpus_;              // < 2^38 (kMaxCpus = 64)
     if (x >> (62 - shift_) != 0) return 0;  // x << shift_ would overflow: more than any debt
     const u64 dv = (x << shift_) / (total_weight_ + e.weight);
-    return static_cast<u64>(-e.vlag) <= dv ? 0 : e.vlag + static_cast<i64>(dv);
+    return static_cast<u64>(-e.eevdf.vlag) <= dv ? 0 : e.eevdf.vlag + static_cast<i64>(dv);
 }
 
 // Where enqueue(woken, now) would put it here (decayed, clamped lag; the
@@ -61,9 +61,9 @@ i64 Eevdf::decayed_lag(const Entity& e, Time now) const {
 // not preempt; one with lag >= 0 is.
 bool Eevdf::preempts_on(const Entity& woken, const Entity& running, Time now) const {
     const i64 limit = lag_limit(woken.weight);
-    const i64 lag = clamp(woken.delayed ? decayed_lag(woken, now) : woken.vlag, -limit, limit);
+    const i64 lag = clamp(woken.eevdf.delayed ? decayed_lag(woken, now) : woken.eevdf.vlag, -limit, limit);
     if (lag < 0) return false;
-    if (!running.on_cpu) return false;
+    if (!running.eevdf.on_cpu) return false;
     // Placement calls this without the queue's lock (a hint, re-checked by
     // the enqueue): read each sum once, so a change between two reads
     // cannot make W zero after it was tested (a division by zero).
@@ -75,17 +75,17 @@ bool Eevdf::preempts_on(const Entity& woken, const Entity& running, Time now) co
         if (sum % w < 0) q--;  // floor
         V = __atomic_load_n(&v0_, __ATOMIC_RELAXED) + q;
     }
-    if (running.vruntime > V) return true;  // running is ineligible
+    if (running.eevdf.vruntime > V) return true;  // running is ineligible
     const i64 v = w == 0 ? V - lag : V - lag - lag * static_cast<i64>(woken.weight) / w;
     const Time r = woken.request ? woken.request : slice_;
     const i64 vs = static_cast<i64>((r << shift_) / woken.weight);
-    const i64 rest = woken.deadline - woken.vruntime;
-    return v + (rest <= 0 || rest > vs ? vs : rest) < running.deadline;
+    const i64 rest = woken.eevdf.deadline - woken.eevdf.vruntime;
+    return v + (rest <= 0 || rest > vs ? vs : rest) < running.eevdf.deadline;
 }
 
 void Eevdf::dequeue(Entity& e) {
     Q_ASSERT(e.queued);
-    e.vlag = virtual_time() - e.vruntime;
+    e.eevdf.vlag = virtual_time() - e.eevdf.vruntime;
     remove(e);
     leave(e);
     readjust();
@@ -96,17 +96,17 @@ void Eevdf::dequeue(Entity& e) {
 // drops an ineligible curr; an eligible one only to an earlier deadline.
 bool Eevdf::preempts(const Entity& woken, const Entity& running) const {
     if (!eligible(woken)) return false;
-    if (running.on_cpu && !eligible(running)) return true;
-    return woken.deadline < running.deadline;
+    if (running.eevdf.on_cpu && !eligible(running)) return true;
+    return woken.eevdf.deadline < running.eevdf.deadline;
 }
 
 // At a tick: running (charged up to now) is ineligible and a queued task is
 // eligible with an earlier deadline.
 bool Eevdf::preempts_current(const Entity& running) const {
-    if (!running.on_cpu || tree_.empty() || eligible(running)) return false;
+    if (!running.eevdf.on_cpu || tree_.empty() || eligible(running)) return false;
     const i64 v = virtual_time();
     const Entity* e = tree_.first_passing([=](i64 x) { return x <= v; });
-    return e && e->deadline < running.deadline;
+    return e && e->eevdf.deadline < running.eevdf.deadline;
 }
 
 // pick()'s choice without taking it: the eligible queued task with the
@@ -114,10 +114,10 @@ bool Eevdf::preempts_current(const Entity& running) const {
 Lead Eevdf::lead() const {
     if (tree_.empty()) return {};
     const i64 v = virtual_time();
-    const i64 limit = v < tree_.root()->min_vruntime ? tree_.root()->min_vruntime : v;
+    const i64 limit = v < tree_.root()->eevdf.min_vruntime ? tree_.root()->eevdf.min_vruntime : v;
     const Entity* e = tree_.first_passing([=](i64 x) { return x <= limit; });
     if (!e) return {};
-    return {e, e->deadline - v, e->vruntime <= v};
+    return {e, e->eevdf.deadline - v, e->eevdf.vruntime <= v};
 }
 
 // A running task (in the sums) leaves them with its old weight, is placed
@@ -125,25 +125,25 @@ Lead Eevdf::lead() const {
 void Eevdf::reweight(Entity& e, u32 weight, u8 level) {
     Q_ASSERT(weight > 0);
     const bool was_queued = e.queued;
-    const bool running = e.on_cpu && !was_queued;
+    const bool running = e.eevdf.on_cpu && !was_queued;
     if (was_queued || running) {
-        e.vlag = virtual_time() - e.vruntime;
+        e.eevdf.vlag = virtual_time() - e.eevdf.vruntime;
         if (was_queued) remove(e);
         leave(e);  // now eweight == weight, vlag in its units
     }
-    const i64 rest = e.deadline - e.vruntime;
-    e.vlag = e.vlag * static_cast<i64>(e.weight) / static_cast<i64>(weight);
+    const i64 rest = e.eevdf.deadline - e.eevdf.vruntime;
+    e.eevdf.vlag = e.eevdf.vlag * static_cast<i64>(e.weight) / static_cast<i64>(weight);
     const i64 new_rest = rest * static_cast<i64>(e.weight) / static_cast<i64>(weight);
     e.weight = weight;
-    e.eweight = weight;
+    e.eevdf.eweight = weight;
     e.level = level;
-    e.vrem = 0;
+    e.eevdf.vrem = 0;
     if (was_queued) {
-        e.deadline = e.vruntime + new_rest;
+        e.eevdf.deadline = e.eevdf.vruntime + new_rest;
         enqueue(e, 0);  // placed by its lag; readjusts
     } else {
-        e.vruntime = place(e);
-        e.deadline = e.vruntime + new_rest;
+        e.eevdf.vruntime = place(e);
+        e.eevdf.deadline = e.eevdf.vruntime + new_rest;
         if (running) {
             join(e);
             readjust();
@@ -158,11 +158,12 @@ void Eevdf::reweight(Entity& e, u32 weight, u8 level) {
 // task is re-inserted at its earlier deadline; vruntime and lag unchanged).
 void Eevdf::set_request(Entity& e, Time request) {
     e.request = request;
+    if (!e.queued && !e.eevdf.on_cpu) e.eevdf.eweight = e.weight;  // outside the sums: its own weight
     const i64 vs = vrequest(e);
-    if (e.deadline - e.vruntime <= vs) return;
+    if (e.eevdf.deadline - e.eevdf.vruntime <= vs) return;
     const bool queued = e.queued;
     if (queued) remove(e);
-    e.deadline = e.vruntime + vs;
+    e.eevdf.deadline = e.eevdf.vruntime + vs;
     if (queued) insert(e, true);
 }
 
@@ -205,7 +206,7 @@ void Eevdf::readjust_slow() {
     usize capped = 0;
     for (Entity& x : members_) {
         const u32 target = (cap != 0 && x.weight > cap) ? cap : x.weight;
-        if (target != x.eweight) set_eweight(x, target);
+        if (target != x.eevdf.eweight) set_eweight(x, target);
         if (target != x.weight) capped++;
     }
     capped_ = capped;
@@ -219,8 +220,8 @@ void Eevdf::settle() {
         if (least == 0 || x.weight < least) least = x.weight;
     usize capped = 0;
     for (Entity& x : members_) {
-        if (x.eweight != least) set_eweight(x, least);
-        if (x.eweight != x.weight) capped++;
+        if (x.eevdf.eweight != least) set_eweight(x, least);
+        if (x.eevdf.eweight != x.weight) capped++;
     }
     capped_ = capped;
     // Nobody competes, so no lag grows beyond what placement allows (two
@@ -229,16 +230,16 @@ void Eevdf::settle() {
     // (it starved when a third task arrived: issue 12's 2-hart case).
     const i64 v = virtual_time();
     for (Entity& x : members_) {
-        const i64 limit = lag_limit(x.eweight);
-        const i64 lag = v - x.vruntime;
+        const i64 limit = lag_limit(x.eevdf.eweight);
+        const i64 lag = v - x.eevdf.vruntime;
         if (lag >= -limit && lag <= limit) continue;
         const bool queued = x.queued;
         if (queued) remove(x);
         sub_sums(x);
         const i64 nv = v - (lag < 0 ? -limit : limit);
-        x.deadline += nv - x.vruntime;
-        x.vruntime = nv;
-        x.vrem = 0;
+        x.eevdf.deadline += nv - x.eevdf.vruntime;
+        x.eevdf.vruntime = nv;
+        x.eevdf.vrem = 0;
         add_sums(x);
         if (queued) insert(x, true);
     }
@@ -251,19 +252,19 @@ void Eevdf::settle() {
 // The member list is not touched (readjust_slow iterates over it).
 void Eevdf::set_eweight(Entity& e, u32 w) {
     const bool queued = e.queued;
-    const i64 old = e.eweight;
-    const i64 lag = (virtual_time() - e.vruntime) * old / w;
-    const i64 rest = (e.deadline - e.vruntime) * old / w;
+    const i64 old = e.eevdf.eweight;
+    const i64 lag = (virtual_time() - e.eevdf.vruntime) * old / w;
+    const i64 rest = (e.eevdf.deadline - e.eevdf.vruntime) * old / w;
     if (queued) remove(e);
     sub_sums(e);
-    e.eweight = w;
-    e.vrem = 0;
+    e.eevdf.eweight = w;
+    e.eevdf.vrem = 0;
     if (total_weight_ != 0) {
-        e.vruntime = virtual_time() - lag - lag * static_cast<i64>(w) / static_cast<i64>(total_weight_);
+        e.eevdf.vruntime = virtual_time() - lag - lag * static_cast<i64>(w) / static_cast<i64>(total_weight_);
     }
     const i64 vs = vrequest(e);
-    e.deadline = e.vruntime + (rest <= 0 || rest > vs ? vs : rest);
-    e.vlag = lag;
+    e.eevdf.deadline = e.eevdf.vruntime + (rest <= 0 || rest > vs ? vs : rest);
+    e.eevdf.vlag = lag;
     add_sums(e);
     if (queued) insert(e, true);
 }

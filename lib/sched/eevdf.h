@@ -1,16 +1,17 @@
 // lib/sched/eevdf.h - Earliest Eligible Virtual Deadline First.
 //
 // Model (Stoica & Abdel-Wahab; Linux 6.6+ style, integer only):
-//   (w_i below is the effective weight Entity.eweight, which equals the
+//   (w_i below is the effective weight Entity.eevdf.eweight, which equals the
 //   task's weight except on several cpus sharing one queue: see below.)
 //   vruntime v_i advances by ran * 2^shift / w_i (exact: the division
-//   remainder is carried in Entity.vrem, so no share drifts by rounding).
+//   remainder is carried in Entity.eevdf.vrem, so no share drifts by rounding).
 //   V, the virtual time, is the weighted average of the vruntimes of every
 //   runnable task, queued or running (Linux's avg_vruntime with curr), kept
 //   as v0 + sum_wv / W with sum_wv = sum w_i (v_i - v0), W = sum w_i; v0 is
 //   re-anchored to V itself at every pick so the sums stay small (Bounds). A task enters the sums when enqueued (not
-//   already in them) and leaves them at dequeue or stop(); pick keeps it in them (Entity.on_cpu marks "running, in the
-//   sums"), charge moves it by its vruntime delta, and the enqueue that puts it back after its charge only re-inserts
+//   already in them) and leaves them at dequeue or stop(); pick keeps it in them
+//   (Entity.eevdf.on_cpu marks "running, in the sums"), charge moves it by its
+//   vruntime delta, and the enqueue that puts it back after its charge only re-inserts
 //   it into the tree. On several cpus sharing one queue, the running tasks so keep V where the runnable set is, even
 //   when the tree is empty. The caller charges a running task before it places or compares anything (the run-queue
 //   core, lib/sched/runqueues.h: at a wake-up, a timer interrupt, a pull and when the task stops), so V never leaves
@@ -45,7 +46,7 @@
 // HRTICK, its default, enforces a short request only at its tick).
 //
 // Sleeping lag (sleep_decay, the default; Linux's DELAY_DEQUEUE): a task
-// that stops with negative lag is marked delayed (Entity.delayed; run_until is
+// that stops with negative lag is marked delayed (Entity.eevdf.delayed; run_until is
 // its stop time) and its debt decays while it sleeps: at the wake-up its vlag
 // grows by the V that would have passed had it stayed in the average,
 // dt * ncpus * 2^shift / (W + w) with W the queue's weight then, never past 0
@@ -63,7 +64,7 @@
 // worth, V by m cpus' worth over W) while the others run ahead of V without
 // limit: after a light task has run alone beside it, it starves anyone new.
 // Weight readjustment (Chandra et al., "Surplus Fair Scheduling", OSDI 2000)
-// gives every task in the sums an effective weight Entity.eweight =
+// gives every task in the sums an effective weight Entity.eevdf.eweight =
 // min(weight, cap): sort the weights w_1 >= w_2 >= ...; k is the least
 // number with w_{k+1} * (m - k) <= R_k = sum_{j > k} w_j; cap = R_k / (m - k)
 // (no cap when k = 0). Then each of the k heaviest gets exactly a cpu's
@@ -122,13 +123,17 @@ class Eevdf final : public Policy {
     void stop(Entity& e) override;
     void forget(Entity& e) override {
         stop(e);  // leaves the sums if it was picked (on_cpu)
-        e.vlag = 0;
-        e.delayed = false;
+        e.eevdf.vlag = 0;
+        e.eevdf.delayed = false;
     }
     bool preempts(const Entity& woken, const Entity& running) const override;
     bool preempts_current(const Entity& running) const override;
     bool preempts_on(const Entity& woken, const Entity& running, Time now) const override;
     Lead lead() const override;
+    // Its vruntime, and how far its virtual deadline lies past it.
+    View describe(const Entity& e, Time) const override {
+        return {e.eevdf.vruntime, e.eevdf.deadline - e.eevdf.vruntime, -1};
+    }
     void reweight(Entity& e, u32 weight, u8 level) override;
     usize size() const override { return count_; }
     void set_cpus(unsigned n) override;
@@ -140,7 +145,7 @@ class Eevdf final : public Policy {
     // e's request in virtual time: its own (Entity.request) or the slice.
     i64 vrequest(const Entity& e) const {
         const Time r = e.request ? e.request : slice_;
-        return static_cast<i64>((r << shift_) / e.eweight);
+        return static_cast<i64>((r << shift_) / e.eevdf.eweight);
     }
     void set_request(Entity& e, Time request) override;
 
@@ -197,23 +202,23 @@ class Eevdf final : public Policy {
 // the vtable as before.
 
 inline void Eevdf::add_sums(const Entity& e) {
-    total_weight_ += e.eweight;
-    sum_wv_ += static_cast<i64>(e.eweight) * (e.vruntime - v0_);
+    total_weight_ += e.eevdf.eweight;
+    sum_wv_ += static_cast<i64>(e.eevdf.eweight) * (e.eevdf.vruntime - v0_);
 }
 
 inline void Eevdf::sub_sums(const Entity& e) {
-    total_weight_ -= e.eweight;
-    sum_wv_ -= static_cast<i64>(e.eweight) * (e.vruntime - v0_);
+    total_weight_ -= e.eevdf.eweight;
+    sum_wv_ -= static_cast<i64>(e.eevdf.eweight) * (e.eevdf.vruntime - v0_);
 }
 
 // e enters / leaves the sums (and the member list). V of an empty set is the
 // V of when it emptied. e joins with eweight = weight; readjust() may cap it.
 inline void Eevdf::join(Entity& e) {
     if (total_weight_ == 0) {
-        v0_ = e.vruntime;
+        v0_ = e.eevdf.vruntime;
         sum_wv_ = 0;
     }
-    e.eweight = e.weight;
+    e.eevdf.eweight = e.weight;
     add_sums(e);
     members_.push_back(e);
     members_count_++;
@@ -223,18 +228,18 @@ inline void Eevdf::join(Entity& e) {
 
 // A capped task leaves with its lag and request rescaled to its own weight.
 inline void Eevdf::leave(Entity& e) {
-    if (total_weight_ == e.eweight) idle_v_ = virtual_time();
+    if (total_weight_ == e.eevdf.eweight) idle_v_ = virtual_time();
     sub_sums(e);
     members_.remove(e);
     members_count_--;
     real_weight_ -= e.weight;
     if (members_count_ == 0) max_weight_ = 0;
-    if (e.eweight != e.weight) {
-        const i64 ew = e.eweight, w = e.weight;
-        e.vlag = e.vlag * ew / w;
-        e.deadline = e.vruntime + (e.deadline - e.vruntime) * ew / w;
-        e.eweight = e.weight;
-        e.vrem = 0;
+    if (e.eevdf.eweight != e.weight) {
+        const i64 ew = e.eevdf.eweight, w = e.weight;
+        e.eevdf.vlag = e.eevdf.vlag * ew / w;
+        e.eevdf.deadline = e.eevdf.vruntime + (e.eevdf.deadline - e.eevdf.vruntime) * ew / w;
+        e.eevdf.eweight = e.weight;
+        e.eevdf.vrem = 0;
         capped_--;
     }
 }
@@ -277,20 +282,21 @@ inline void Eevdf::enqueue(Entity& e, Time now) {
     // A task put back right after its charge keeps its vruntime exactly (and
     // is in the sums already); one that slept (or is new: vlag 0) is placed
     // by its lag.
-    bool in_sums = e.on_cpu;
-    const bool requeue = in_sums && now <= e.run_until;
-    e.on_cpu = false;
+    bool in_sums = e.eevdf.on_cpu;
+    const bool requeue = in_sums && now <= e.eevdf.run_until;
+    e.eevdf.on_cpu = false;
     if (!requeue) {
         if (in_sums) leave(e);  // ran, was not stopped, comes back late
         in_sums = false;
-        e.eweight = e.weight;
-        if (e.delayed) decay(e, now);
+        e.eevdf.eweight = e.weight;
+        if (e.eevdf.delayed) decay(e, now);
         const i64 v = place(e);
-        e.deadline += v - e.vruntime;  // keep the unfinished part of the request
-        e.vruntime = v;
+        e.eevdf.deadline += v - e.eevdf.vruntime;  // keep the unfinished part of the request
+        e.eevdf.vruntime = v;
     }
     const i64 vs = vrequest(e);
-    if (e.deadline <= e.vruntime || e.deadline - e.vruntime > vs) e.deadline = e.vruntime + vs;
+    if (e.eevdf.deadline <= e.eevdf.vruntime || e.eevdf.deadline - e.eevdf.vruntime > vs)
+        e.eevdf.deadline = e.eevdf.vruntime + vs;
     insert(e, in_sums);
     if (!in_sums) readjust();
 }
@@ -302,50 +308,50 @@ inline Entity* Eevdf::pick(unsigned cpu, Time now) {
     // task is eligible (V < the tree's minimum), take the least ineligible.
     rebase();
     i64 limit = v0_;
-    if (limit < tree_.root()->min_vruntime) limit = tree_.root()->min_vruntime;
+    if (limit < tree_.root()->eevdf.min_vruntime) limit = tree_.root()->eevdf.min_vruntime;
     Entity* e = tree_.first_passing([=](i64 v) { return v <= limit; });
     Q_ASSERT(e != nullptr);  // the tree's minimum vruntime always passes
     remove(*e);
     e->cpu = static_cast<u16>(cpu);
-    e->on_cpu = true;
-    e->run_until = now;
+    e->eevdf.on_cpu = true;
+    e->eevdf.run_until = now;
     return e;
 }
 
 inline void Eevdf::charge(Entity& e, Time ran) {
-    if (!e.on_cpu) e.eweight = e.weight;  // outside the sums: its own weight
-    const u64 scaled = (static_cast<u64>(ran) << shift_) + e.vrem;
-    const i64 dv = static_cast<i64>(scaled / e.eweight);
-    e.vrem = static_cast<u32>(scaled % e.eweight);
-    e.run_until += ran;
-    if (e.on_cpu) {
-        sum_wv_ += static_cast<i64>(e.eweight) * dv;
-        e.vruntime += dv;
-        e.vlag = virtual_time() - e.vruntime;
+    if (!e.eevdf.on_cpu) e.eevdf.eweight = e.weight;  // outside the sums: its own weight
+    const u64 scaled = (static_cast<u64>(ran) << shift_) + e.eevdf.vrem;
+    const i64 dv = static_cast<i64>(scaled / e.eevdf.eweight);
+    e.eevdf.vrem = static_cast<u32>(scaled % e.eevdf.eweight);
+    e.eevdf.run_until += ran;
+    if (e.eevdf.on_cpu) {
+        sum_wv_ += static_cast<i64>(e.eevdf.eweight) * dv;
+        e.eevdf.vruntime += dv;
+        e.eevdf.vlag = virtual_time() - e.eevdf.vruntime;
     } else {
         // Not in the sums (picked by another policy before a switch).
-        e.vruntime += dv;
-        if (total_weight_ == 0) idle_v_ = e.vruntime;  // alone: V follows the runner
-        e.vlag = virtual_time_with(e) - e.vruntime;
+        e.eevdf.vruntime += dv;
+        if (total_weight_ == 0) idle_v_ = e.eevdf.vruntime;  // alone: V follows the runner
+        e.eevdf.vlag = virtual_time_with(e) - e.eevdf.vruntime;
     }
-    if (e.vruntime >= e.deadline) e.deadline = e.vruntime + vrequest(e);
+    if (e.eevdf.vruntime >= e.eevdf.deadline) e.eevdf.deadline = e.eevdf.vruntime + vrequest(e);
 }
 
 inline void Eevdf::stop(Entity& e) {
     Q_ASSERT(!e.queued);
-    if (!e.on_cpu) return;  // not in the sums: nothing to undo
-    e.vlag = virtual_time() - e.vruntime;
+    if (!e.eevdf.on_cpu) return;  // not in the sums: nothing to undo
+    e.eevdf.vlag = virtual_time() - e.eevdf.vruntime;
     leave(e);
-    e.on_cpu = false;
-    e.delayed = sleep_decay_ && e.vlag < 0;  // run_until: the stop time
+    e.eevdf.on_cpu = false;
+    e.eevdf.delayed = sleep_decay_ && e.eevdf.vlag < 0;  // run_until: the stop time
     readjust();
 }
 
 // V as if e (running, not queued) were in the average.
 inline i64 Eevdf::virtual_time_with(const Entity& e) const {
-    if (total_weight_ == 0) return e.vruntime;
-    const i64 w = static_cast<i64>(total_weight_ + e.eweight);
-    const i64 s = sum_wv_ + static_cast<i64>(e.eweight) * (e.vruntime - v0_);
+    if (total_weight_ == 0) return e.eevdf.vruntime;
+    const i64 w = static_cast<i64>(total_weight_ + e.eevdf.eweight);
+    const i64 s = sum_wv_ + static_cast<i64>(e.eevdf.eweight) * (e.eevdf.vruntime - v0_);
     i64 q = s / w;
     if (s % w < 0) q--;
     return v0_ + q;

@@ -9,10 +9,10 @@
 namespace q::sched {
 
 void EevdfTree::recompute(Entity* n) {
-    i64 m = n->vruntime;
-    if (n->left && n->left->min_vruntime < m) m = n->left->min_vruntime;
-    if (n->right && n->right->min_vruntime < m) m = n->right->min_vruntime;
-    n->min_vruntime = m;
+    i64 m = n->eevdf.vruntime;
+    if (n->left && n->left->eevdf.min_vruntime < m) m = n->left->eevdf.min_vruntime;
+    if (n->right && n->right->eevdf.min_vruntime < m) m = n->right->eevdf.min_vruntime;
+    n->eevdf.min_vruntime = m;
 }
 
 // Recompute from n towards the root, stopping at `stop` or at the first node
@@ -20,9 +20,9 @@ void EevdfTree::recompute(Entity* n) {
 // it, so their minima did not change either. Returns where it stopped.
 Entity* EevdfTree::propagate(Entity* n, Entity* stop) {
     for (; n != stop; n = n->parent) {
-        const i64 old = n->min_vruntime;
+        const i64 old = n->eevdf.min_vruntime;
         recompute(n);
-        if (n->min_vruntime == old) break;
+        if (n->eevdf.min_vruntime == old) break;
     }
     return n;
 }
@@ -34,7 +34,7 @@ void EevdfTree::rotate_left(Entity* x) {
     replace_child(x->parent, x, y);
     y->left = x;
     x->parent = y;
-    y->min_vruntime = x->min_vruntime;  // y's subtree is x's old one
+    y->eevdf.min_vruntime = x->eevdf.min_vruntime;  // y's subtree is x's old one
     recompute(x);
 }
 
@@ -45,7 +45,7 @@ void EevdfTree::rotate_right(Entity* x) {
     replace_child(x->parent, x, y);
     y->right = x;
     x->parent = y;
-    y->min_vruntime = x->min_vruntime;  // y's subtree is x's old one
+    y->eevdf.min_vruntime = x->eevdf.min_vruntime;  // y's subtree is x's old one
     recompute(x);
 }
 
@@ -58,14 +58,14 @@ void EevdfTree::insert_slow(Entity& z) {
     Entity* parent = nullptr;
     Entity* pred = nullptr;
     Entity** link = &root_;
-    const i64 d = z.deadline;
-    if (last_ && d >= last_->deadline) {
+    const i64 d = z.eevdf.deadline;
+    if (last_ && d >= last_->eevdf.deadline) {
         parent = pred = last_;
         link = &last_->right;
     } else {
         while (Entity* x = *link) {
             parent = x;
-            if (d < x->deadline) {
+            if (d < x->eevdf.deadline) {
                 link = &x->left;
             } else {
                 pred = x;
@@ -73,13 +73,13 @@ void EevdfTree::insert_slow(Entity& z) {
             }
         }
     }
-    if (pred && pred->deadline == d && pred->vruntime == z.vruntime) {
+    if (pred && pred->eevdf.deadline == d && pred->eevdf.vruntime == z.eevdf.vruntime) {
         // Join pred's group at the end of its ring: the key does not change.
         join(pred, z);
         hint_ = pred;
         return;
     }
-    z.gnext = z.gprev = &z;
+    z.eevdf.gnext = z.eevdf.gprev = &z;
     link_node(&z, parent, link);
     hint_ = &z;
 }
@@ -95,11 +95,12 @@ void EevdfTree::link_node(Entity* z, Entity* parent, Entity** link) {
     }
     z->parent = parent;
     z->left = z->right = nullptr;
-    z->red = true;
-    z->min_vruntime = z->vruntime;
+    z->eevdf.red = true;
+    z->eevdf.min_vruntime = z->eevdf.vruntime;
     *link = z;
     // A new leaf only lowers minima: stop at the first ancestor it does not.
-    for (Entity* a = parent; a && z->vruntime < a->min_vruntime; a = a->parent) a->min_vruntime = z->vruntime;
+    for (Entity* a = parent; a && z->eevdf.vruntime < a->eevdf.min_vruntime; a = a->parent)
+        a->eevdf.min_vruntime = z->eevdf.vruntime;
     insert_fixup(z);
 }
 
@@ -111,9 +112,9 @@ void EevdfTree::insert_fixup(Entity* z) {
         const bool left_side = (p == g->left);  // NOLINT(clang-analyzer-core.NullDereference)
         Entity* uncle = left_side ? g->right : g->left;
         if (is_red(uncle)) {
-            p->red = false;
-            uncle->red = false;
-            g->red = true;
+            p->eevdf.red = false;
+            uncle->eevdf.red = false;
+            g->eevdf.red = true;
             z = g;
             continue;
         }
@@ -123,8 +124,8 @@ void EevdfTree::insert_fixup(Entity* z) {
                 rotate_left(z);
                 p = z->parent;
             }
-            p->red = false;
-            g->red = true;
+            p->eevdf.red = false;
+            g->eevdf.red = true;
             rotate_right(g);
         } else {
             if (z == p->left) {
@@ -132,12 +133,12 @@ void EevdfTree::insert_fixup(Entity* z) {
                 rotate_right(z);
                 p = z->parent;
             }
-            p->red = false;
-            g->red = true;
+            p->eevdf.red = false;
+            g->eevdf.red = true;
             rotate_left(g);
         }
     }
-    root_->red = false;
+    root_->eevdf.red = false;
 }
 
 void EevdfTree::erase_node(Entity* z) {
@@ -162,7 +163,7 @@ void EevdfTree::erase_node(Entity* z) {
     }
     Entity* x = nullptr;
     Entity* xparent = nullptr;
-    bool removed_red = z->red;
+    bool removed_red = z->eevdf.red;
     if (!z->left || !z->right) {
         x = z->left ? z->left : z->right;
         xparent = z->parent;
@@ -172,7 +173,7 @@ void EevdfTree::erase_node(Entity* z) {
     } else {
         Entity* y = z->right;
         while (y->left) y = y->left;  // successor
-        removed_red = y->red;
+        removed_red = y->eevdf.red;
         x = y->right;
         if (y->parent == z) {
             xparent = y;
@@ -185,17 +186,17 @@ void EevdfTree::erase_node(Entity* z) {
         replace_child(z->parent, z, y);
         y->left = z->left;
         y->left->parent = y;
-        y->red = z->red;
+        y->eevdf.red = z->eevdf.red;
         // Between y's old place and its new one, subtrees lost y (early stop
         // exact below y); y's new subtree lost z, so y starts from z's old
         // minimum and is always recomputed; above y, ancestors lost z.
-        y->min_vruntime = z->min_vruntime;
+        y->eevdf.min_vruntime = z->eevdf.min_vruntime;
         if (xparent != y) propagate(xparent, y);
         propagate(y, nullptr);
     }
     if (!removed_red) erase_fixup(x, xparent);
     z->left = z->right = z->parent = nullptr;
-    z->red = false;
+    z->eevdf.red = false;
 }
 
 void EevdfTree::erase_fixup(Entity* x, Entity* parent) {
@@ -203,80 +204,80 @@ void EevdfTree::erase_fixup(Entity* x, Entity* parent) {
         if (x == parent->left) {
             Entity* w = parent->right;
             if (is_red(w)) {
-                w->red = false;
-                parent->red = true;
+                w->eevdf.red = false;
+                parent->eevdf.red = true;
                 rotate_left(parent);
                 w = parent->right;
             }
             if (!is_red(w->left) && !is_red(w->right)) {
-                w->red = true;
+                w->eevdf.red = true;
                 x = parent;
                 parent = x->parent;
             } else {
                 if (!is_red(w->right)) {
-                    w->left->red = false;
-                    w->red = true;
+                    w->left->eevdf.red = false;
+                    w->eevdf.red = true;
                     rotate_right(w);
                     w = parent->right;
                 }
-                w->red = parent->red;
-                parent->red = false;
-                w->right->red = false;
+                w->eevdf.red = parent->eevdf.red;
+                parent->eevdf.red = false;
+                w->right->eevdf.red = false;
                 rotate_left(parent);
                 x = root_;
             }
         } else {
             Entity* w = parent->left;
             if (is_red(w)) {
-                w->red = false;
-                parent->red = true;
+                w->eevdf.red = false;
+                parent->eevdf.red = true;
                 rotate_right(parent);
                 w = parent->left;
             }
             if (!is_red(w->left) && !is_red(w->right)) {
-                w->red = true;
+                w->eevdf.red = true;
                 x = parent;
                 parent = x->parent;
             } else {
                 if (!is_red(w->left)) {
-                    w->right->red = false;
-                    w->red = true;
+                    w->right->eevdf.red = false;
+                    w->eevdf.red = true;
                     rotate_left(w);
                     w = parent->left;
                 }
-                w->red = parent->red;
-                parent->red = false;
-                w->left->red = false;
+                w->eevdf.red = parent->eevdf.red;
+                parent->eevdf.red = false;
+                w->left->eevdf.red = false;
                 rotate_right(parent);
                 x = root_;
             }
         }
     }
-    if (x) x->red = false;
+    if (x) x->eevdf.red = false;
 }
 
 int EevdfTree::check_node(const Entity* n, const Entity* parent) {
     if (!n) return 1;
     if (n->parent != parent) return -1;
-    if (n->red && (is_red(n->left) || is_red(n->right))) return -1;
+    if (n->eevdf.red && (is_red(n->left) || is_red(n->right))) return -1;
     if (n->left && less(*n, *n->left)) return -1;
     if (n->right && less(*n->right, *n)) return -1;
-    i64 m = n->vruntime;
-    if (n->left && n->left->min_vruntime < m) m = n->left->min_vruntime;
-    if (n->right && n->right->min_vruntime < m) m = n->right->min_vruntime;
-    if (m != n->min_vruntime) return -1;
-    if (!n->gnext || !n->gprev) return -1;
+    i64 m = n->eevdf.vruntime;
+    if (n->left && n->left->eevdf.min_vruntime < m) m = n->left->eevdf.min_vruntime;
+    if (n->right && n->right->eevdf.min_vruntime < m) m = n->right->eevdf.min_vruntime;
+    if (m != n->eevdf.min_vruntime) return -1;
+    if (!n->eevdf.gnext || !n->eevdf.gprev) return -1;
     const Entity* prev = n;
-    for (const Entity* g = n->gnext; g != n; prev = g, g = g->gnext) {
-        if (!g || g->gprev != prev || g->seq <= prev->seq) return -1;
-        if (g->deadline != n->deadline || g->vruntime != n->vruntime) return -1;
+    for (const Entity* g = n->eevdf.gnext; g != n; prev = g, g = g->eevdf.gnext) {
+        if (!g || g->eevdf.gprev != prev || g->seq <= prev->seq) return -1;
+        if (g->eevdf.deadline != n->eevdf.deadline || g->eevdf.vruntime != n->eevdf.vruntime) return -1;
         if (g->left || g->right || g->parent) return -1;
     }
-    if (n->gprev != prev) return -1;
+    if (n->eevdf.gprev != prev) return -1;
     int hl = check_node(n->left, n);
     int hr = check_node(n->right, n);
     if (hl < 0 || hr < 0 || hl != hr) return -1;
-    return hl + (n->red ? 0 : 1);
+    return hl + (n->eevdf.red ? 0 : 1);
 }
 
 // In-order walk: consecutive nodes with equal deadlines hold consecutive runs
@@ -285,7 +286,8 @@ int EevdfTree::check_node(const Entity* n, const Entity* parent) {
 bool EevdfTree::check_runs(const Entity* n, const Entity*& prev, bool& hint_seen) const {
     if (!n) return true;
     if (!check_runs(n->left, prev, hint_seen)) return false;
-    if (prev && prev->deadline == n->deadline && (prev->gprev->seq >= n->seq || prev == hint_)) return false;
+    if (prev && prev->eevdf.deadline == n->eevdf.deadline && (prev->eevdf.gprev->seq >= n->seq || prev == hint_))
+        return false;
     if (n == hint_) hint_seen = true;
     prev = n;
     return check_runs(n->right, prev, hint_seen);

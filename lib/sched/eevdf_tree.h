@@ -51,7 +51,7 @@ class EevdfTree {
     // deadline, so z's place is right after it when z has its deadline: z
     // joins it without a descent when the vruntime matches too.
     void insert(Entity& z) {
-        if (hint_ && hint_->deadline == z.deadline && hint_->vruntime == z.vruntime) {
+        if (hint_ && hint_->eevdf.deadline == z.eevdf.deadline && hint_->eevdf.vruntime == z.eevdf.vruntime) {
             join(hint_, z);
         } else {
             insert_slow(z);
@@ -59,16 +59,16 @@ class EevdfTree {
     }
 
     void erase(Entity& z) {
-        Entity* n = z.gnext;
+        Entity* n = z.eevdf.gnext;
         if (n == &z) {  // alone: its node leaves the tree
             erase_node(&z);
-            z.gnext = z.gprev = nullptr;
+            z.eevdf.gnext = z.eevdf.gprev = nullptr;
             return;
         }
-        Entity* p = z.gprev;
-        p->gnext = n;
-        n->gprev = p;
-        z.gnext = z.gprev = nullptr;
+        Entity* p = z.eevdf.gprev;
+        p->eevdf.gnext = n;
+        n->eevdf.gprev = p;
+        z.eevdf.gnext = z.eevdf.gprev = nullptr;
         // z was the head: n, next by seq, takes over the node. The key stays
         // in order: a group gains members only while it is the last node
         // with its deadline, so every member's seq is below the head seq of
@@ -81,14 +81,14 @@ class EevdfTree {
     // pass is monotone (true for all v up to some bound); null if none.
     template <typename Pass>
     Entity* first_passing(Pass pass) const {
-        if (first_ && pass(first_->vruntime)) return first_;  // the common case
+        if (first_ && pass(first_->eevdf.vruntime)) return first_;  // the common case
         Entity* n = root_;
         while (n) {
-            if (n->left && pass(n->left->min_vruntime)) {
+            if (n->left && pass(n->left->eevdf.min_vruntime)) {
                 n = n->left;
-            } else if (pass(n->vruntime)) {
+            } else if (pass(n->eevdf.vruntime)) {
                 return n;
-            } else if (n->right && pass(n->right->min_vruntime)) {
+            } else if (n->right && pass(n->right->eevdf.min_vruntime)) {
                 n = n->right;
             } else {
                 return nullptr;
@@ -102,29 +102,29 @@ class EevdfTree {
 
   private:
     static bool less(const Entity& a, const Entity& b) {
-        return a.deadline < b.deadline || (a.deadline == b.deadline && a.seq < b.seq);
+        return a.eevdf.deadline < b.eevdf.deadline || (a.eevdf.deadline == b.eevdf.deadline && a.seq < b.seq);
     }
-    static bool is_red(const Entity* n) { return n && n->red; }
+    static bool is_red(const Entity* n) { return n && n->eevdf.red; }
     static void recompute(Entity* n);
     static Entity* propagate(Entity* n, Entity* stop);
     bool is_node(const Entity* z) const { return z->parent || root_ == z; }
     // Append z to the ring of g (a node): z's seq is the largest.
     static void join(Entity* g, Entity& z) {
-        Entity* tail = g->gprev;
-        z.gprev = tail;
-        z.gnext = g;
-        tail->gnext = &z;
-        g->gprev = &z;
+        Entity* tail = g->eevdf.gprev;
+        z.eevdf.gprev = tail;
+        z.eevdf.gnext = g;
+        tail->eevdf.gnext = &z;
+        g->eevdf.gprev = &z;
         z.left = z.right = z.parent = nullptr;
-        z.red = false;
+        z.eevdf.red = false;
     }
     // n takes z's place in the tree: same links, colour and subtree minimum
     // (the subtree's set of vruntimes is unchanged: n has z's vruntime).
     void take_over(Entity* z, Entity* n) {
         n->left = z->left;
         n->right = z->right;
-        n->red = z->red;
-        n->min_vruntime = z->min_vruntime;
+        n->eevdf.red = z->eevdf.red;
+        n->eevdf.min_vruntime = z->eevdf.min_vruntime;
         if (n->left) n->left->parent = n;
         if (n->right) n->right->parent = n;
         replace_child(z->parent, z, n);
@@ -132,7 +132,7 @@ class EevdfTree {
         if (last_ == z) last_ = n;
         if (hint_ == z) hint_ = n;
         z->left = z->right = z->parent = nullptr;
-        z->red = false;
+        z->eevdf.red = false;
     }
     void replace_child(Entity* parent, Entity* old, Entity* now) {
         if (!parent) {

@@ -25,17 +25,19 @@
 
 namespace q::sched {
 
-class InterleavedDwrr final : public Policy {
+// kCpus: the cpus that may pick from one instance (as DwrrFor's).
+template <unsigned kCpus>
+class InterleavedDwrrFor final : public Policy {
   public:
-    constexpr InterleavedDwrr(const u32* queue_weights, u32 price) : weights_(queue_weights), price_(price) {}
-    explicit constexpr InterleavedDwrr(const PolicyConfig& c) : InterleavedDwrr(weight_table(c.table), c.price) {}
+    constexpr InterleavedDwrrFor(const u32* queue_weights, u32 price) : weights_(queue_weights), price_(price) {}
+    explicit constexpr InterleavedDwrrFor(const PolicyConfig& c) : InterleavedDwrrFor(weight_table(c.table), c.price) {}
 
     const char* name() const override { return "idwrr"; }
     // enqueue, dequeue, reweight and pick's first visit are inline (see dwrr.h).
     void enqueue(Entity& e, Time) override { queues_.enqueue(e); }
     void dequeue(Entity& e) override { queues_.dequeue(e); }
     Entity* pick(unsigned cpu, Time) override {
-        Q_ASSERT(cpu < kMaxCpus);
+        Q_ASSERT(cpu < kCpus);
         if (queues_.size() == 0) return nullptr;
         Cpu& c = cpus_[cpu];
         const unsigned i = queues_.next_after(c.last_queue);
@@ -68,7 +70,54 @@ class InterleavedDwrr final : public Policy {
     const u32* weights_;
     u32 price_;
     LevelQueues queues_;
-    Cpu cpus_[kMaxCpus];
+    Cpu cpus_[kCpus];
 };
+
+using InterleavedDwrr = InterleavedDwrrFor<kMaxCpus>;
+template <unsigned kCpus>
+struct ForCpus<InterleavedDwrr, kCpus> {
+    using type = InterleavedDwrrFor<kCpus>;
+};
+
+// After at least one full sweep of refills without a pick: if every
+// backlogged queue is still short of the price, replay whole sweeps of
+// refills (from the current position) up to the one in which the first of
+// them reaches it, which the loop then picks. Valid at any position: in the
+// replayed sweeps no queue can reach the price.
+template <unsigned kCpus>
+void InterleavedDwrrFor<kCpus>::catch_up(Cpu& c) const {
+    u64 sweeps = ~u64{0};
+    for (u64 m = queues_.mask(); m; m &= m - 1) {
+        unsigned i = ctz64(m);
+        if (c.balance[i] >= price_) return;  // the next sweep picks it
+        u64 k = (price_ - c.balance[i] + weights_[i] - 1) / weights_[i];
+        if (k < sweeps) sweeps = k;
+    }
+    for (u64 m = queues_.mask(); m; m &= m - 1) {
+        unsigned i = ctz64(m);
+        c.balance[i] += (sweeps - 1) * weights_[i];
+    }
+}
+
+// pick() after its first visit refilled queue i: keep visiting.
+template <unsigned kCpus>
+Entity* InterleavedDwrrFor<kCpus>::visit(Cpu& c, unsigned i, unsigned cpu) {
+    for (unsigned refills = 1;;) {
+        // kLevels consecutive refills cover at least one full sweep.
+        if (refills == kLevels) catch_up(c);
+        i = queues_.next_after(i);
+        if (c.balance[i] >= price_) return take(c, i, cpu);
+        c.balance[i] += weights_[i];
+        ++refills;
+    }
+}
+
+template <unsigned kCpus>
+bool InterleavedDwrrFor<kCpus>::preempts(const Entity& woken, const Entity& running) const {
+    if (weights_[woken.level] <= weights_[running.level]) return false;
+    return cpus_[running.cpu].balance[woken.level] >= price_;
+}
+
+extern template class InterleavedDwrrFor<kMaxCpus>;
 
 }  // namespace q::sched

@@ -38,10 +38,10 @@ inline u64 lottery_tickets(const Entity& e) { return e.weight ? e.weight : 1; }
 // The lottery queue's order (enqueue seq) and ticket-sum augment.
 struct LotteryOrder {
     static bool less(const Entity& a, const Entity& b) { return a.seq < b.seq; }
-    static u64 sum(const Entity* n) { return n ? n->subtree_tickets : 0; }
+    static u64 sum(const Entity* n) { return n ? n->lottery.subtree_tickets : 0; }
     static u64 computed(const Entity& n) { return sum(n.left) + lottery_tickets(n) + sum(n.right); }
-    static void pull(Entity& n) { n.subtree_tickets = computed(n); }
-    static bool pulled(const Entity& n) { return n.subtree_tickets == computed(n); }
+    static void pull(Entity& n) { n.lottery.subtree_tickets = computed(n); }
+    static bool pulled(const Entity& n) { return n.lottery.subtree_tickets == computed(n); }
 };
 
 inline constexpr u64 kLotterySeed = 0x0575eb;  // the default seed (deterministic runs)

@@ -4,18 +4,18 @@
 namespace q::sched {
 
 void Mlfq::to_top(Entity& e, u64 epoch) {
-    e.mq = 0;
-    e.used = 0;
-    e.turn = 0;
-    e.epoch = epoch;
+    e.mlfq.mq = 0;
+    e.mlfq.used = 0;
+    e.mlfq.turn = 0;
+    e.mlfq.epoch = epoch;
 }
 
 void Mlfq::push(Entity& e, bool front) {
-    if (e.mq >= p_.queues) e.mq = static_cast<u8>(p_.queues - 1);
+    if (e.mlfq.mq >= p_.queues) e.mlfq.mq = static_cast<u8>(p_.queues - 1);
     if (front) {
-        q_[e.mq].push_front(e);
+        q_[e.mlfq.mq].push_front(e);
     } else {
-        q_[e.mq].push_back(e);
+        q_[e.mlfq.mq].push_back(e);
     }
     e.queued = true;
     count_++;
@@ -24,12 +24,12 @@ void Mlfq::push(Entity& e, bool front) {
 void Mlfq::enqueue(Entity& e, Time now) {
     Q_ASSERT(!e.queued);
     const u64 epoch = period(now);
-    if (e.epoch != epoch) to_top(e, epoch);  // rule 5 for a task away at the boost
+    if (e.mlfq.epoch != epoch) to_top(e, epoch);  // rule 5 for a task away at the boost
     bool front;
     if (e.picked) {
-        front = e.turn != 0;  // quantum left: it continues it
+        front = e.mlfq.turn != 0;  // quantum left: it continues it
     } else {
-        if (p_.io_reset) e.used = e.turn = 0;
+        if (p_.io_reset) e.mlfq.used = e.mlfq.turn = 0;
         front = p_.io_front;
     }
     e.picked = false;
@@ -38,7 +38,7 @@ void Mlfq::enqueue(Entity& e, Time now) {
 
 void Mlfq::dequeue(Entity& e) {
     Q_ASSERT(e.queued);
-    q_[e.mq].remove(e);
+    q_[e.mlfq.mq].remove(e);
     e.queued = false;
     count_--;
 }
@@ -73,22 +73,22 @@ Entity* Mlfq::pick(unsigned cpu, Time now) {
 }
 
 void Mlfq::charge(Entity& e, Time ran) {
-    if (e.mq >= p_.queues) e.mq = static_cast<u8>(p_.queues - 1);
-    e.used += ran;
-    e.turn += ran;
-    if (e.used >= p_.allotment[e.mq]) {  // rule 4
-        if (e.mq + 1u < p_.queues) e.mq++;
-        e.used = 0;
-        e.turn = 0;
-    } else if (e.turn >= p_.quantum[e.mq]) {  // rule 2: its turn is over
-        e.turn = 0;
+    if (e.mlfq.mq >= p_.queues) e.mlfq.mq = static_cast<u8>(p_.queues - 1);
+    e.mlfq.used += ran;
+    e.mlfq.turn += ran;
+    if (e.mlfq.used >= p_.allotment[e.mlfq.mq]) {  // rule 4
+        if (e.mlfq.mq + 1u < p_.queues) e.mlfq.mq++;
+        e.mlfq.used = 0;
+        e.mlfq.turn = 0;
+    } else if (e.mlfq.turn >= p_.quantum[e.mlfq.mq]) {  // rule 2: its turn is over
+        e.mlfq.turn = 0;
     }
 }
 
 void Mlfq::forget(Entity& e) {
     e.picked = false;
-    e.mq = 0;
-    e.used = e.turn = 0;
+    e.mlfq.mq = 0;
+    e.mlfq.used = e.mlfq.turn = 0;
 }
 
 usize Mlfq::queued_at(unsigned q) const { return q < p_.queues ? q_[q].size() : 0; }

@@ -17,7 +17,7 @@
 // Mapping onto the Policy protocol. Time is the caller's (a tick in the
 // simulator, timer cycles in the kernel). The caller preempts every slice;
 // a queue's quantum may be longer: charge() adds the time run to the task's
-// quantum use (Entity.turn) and allotment use (Entity.used); a task put back
+// quantum use (Entity.mlfq.turn) and allotment use (Entity.mlfq.used); a task put back
 // right after running (Entity.picked) with quantum left goes to the front of
 // its queue, so it continues its quantum, and with its quantum used up to the
 // back. Demotion happens in charge. A woken, new or migrated task keeps its
@@ -26,7 +26,7 @@
 // every queued task to the top queue (lower queues appended in order, their
 // use cleared) when it sees a new period, and a task that was running or
 // asleep across a period boundary is boosted at its next enqueue
-// (Entity.epoch is the period it was last placed in). Periods come from the
+// (Entity.mlfq.epoch is the period it was last placed in). Periods come from the
 // time itself, so they agree between the kernel's per-hart instances and
 // survive migration. preempts: a woken task preempts a running task of a
 // lower queue (rule 1). Weights (nice) are ignored: MLFQ ranks by
@@ -35,8 +35,9 @@
 // Kernel defaults (mlfq_defaults, from the kernel's slice): 3 queues with
 // quanta of 1, 2 and 4 slices, allotments of 2 quanta (2, 4 and 8 slices),
 // a boost every 10 slices (1 s with the default 100 ms slice), both I/O
-// options off; PolicyConfig can change the boost period and io_reset (the
-// kernel's boot arguments mlfq_boost=US and mlfq_reset=1). Bounded state: at most kMlfqMaxQueues queues, no allocation,
+// options off; PolicyConfig's knobs can change the boost period and io_reset
+// (the kernel's boot arguments mlfq_boost=US and mlfq_reset=1, knobs.h).
+// Bounded state: at most kMlfqMaxQueues queues, no allocation,
 // O(1) pick but for the boost (O(n) once per period).
 #pragma once
 
@@ -68,12 +69,12 @@ constexpr MlfqParams mlfq_defaults(Time slice) {
     return p;
 }
 
-// The defaults with PolicyConfig's boost and io_reset (kernel boot arguments
-// mlfq_boost= and mlfq_reset=).
+// The defaults with the knobs PolicyConfig gives (knobs.h: the kernel's
+// boot arguments mlfq_boost= and mlfq_reset=).
 constexpr MlfqParams mlfq_config(const PolicyConfig& c) {
     MlfqParams p = mlfq_defaults(c.slice);
-    if (c.mlfq_boost != kMlfqBoostDefault) p.boost = c.mlfq_boost;
-    p.io_reset = c.mlfq_io_reset;
+    p.boost = c.knobs.get(Knob::MlfqBoost, p.boost);
+    p.io_reset = c.knobs.get(Knob::MlfqReset, 0) != 0;
     return p;
 }
 
@@ -89,18 +90,24 @@ class Mlfq final : public Policy {
     void charge(Entity& e, Time ran) override;
     void stop(Entity& e) override { e.picked = false; }
     void forget(Entity& e) override;
-    bool preempts(const Entity& woken, const Entity& running) const override { return woken.mq < running.mq; }
+    bool preempts(const Entity& woken, const Entity& running) const override { return woken.mlfq.mq < running.mlfq.mq; }
     void reweight(Entity& e, u32 weight, u8 level) override {
         e.weight = weight;
         e.level = level;
     }
     usize size() const override { return count_; }
+    // Its level (below) at time now.
+    View describe(const Entity& e, Time now) const override {
+        View v;
+        v.level = static_cast<i32>(level(e, now));
+        return v;
+    }
 
     const MlfqParams& params() const { return p_; }
     usize queued_at(unsigned q) const;
     // The queue e runs from next at time now: 0 if a boost came since it
     // was last placed (boosts are applied lazily), else its queue.
-    unsigned level(const Entity& e, Time now) const { return e.epoch != period(now) ? 0 : e.mq; }
+    unsigned level(const Entity& e, Time now) const { return e.mlfq.epoch != period(now) ? 0 : e.mlfq.mq; }
 
   private:
     static constexpr MlfqParams sanitize(MlfqParams p) {

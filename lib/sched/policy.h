@@ -52,6 +52,56 @@ using Time = u64;
 constexpr unsigned kLevels = 40;   // queues of the queue-based policies
 constexpr unsigned kMaxCpus = 64;  // per-cpu state is kept in fixed arrays
 
+struct Entity;
+
+// Each policy's own per-task state (its "part" of the Entity, below). Every
+// part is plain data whose fresh state (no lag, no credit) is all zero bytes:
+// Entity::reset_part() clears it so.
+struct EevdfPart {
+    // Tree ordered by deadline, augmented with the minimum vruntime of each
+    // subtree (eevdf_tree.h); hooks left/right/parent are the common ones.
+    i64 vruntime;
+    i64 deadline;
+    i64 vlag;
+    i64 min_vruntime;  // subtree augment
+    Time run_until;    // pick time + time charged since the pick
+                       // (at stop: when it stopped)
+    // Groups: queued entities with equal (deadline, vruntime) may share one
+    // tree node (the group's first by seq); members form a ring.
+    Entity* gnext;
+    Entity* gprev;
+    u32 eweight;   // effective weight, min(weight, cap) while in its sums
+                   // (see eevdf.h), else weight (set before each use)
+    u32 vrem;      // remainder of the vruntime division (exact shares)
+    bool on_cpu;   // picked and not enqueued or stopped since (then
+                   // counted in its virtual time)
+    bool delayed;  // stopped with negative lag, which decays while it
+                   // sleeps (eevdf.h, "Sleeping lag")
+    bool red;      // tree node colour
+};
+struct StridePart {
+    u64 prem;  // remainder of the pass division
+    i64 pass;  // pass value
+    i64 plag;  // pass - global pass when it left a queue
+};
+struct LotteryPart {
+    u64 subtree_tickets;  // tickets of the queued tasks in its treap subtree
+};
+struct MlfqPart {
+    Time used;  // time used at its queue (the allotment)
+    Time turn;  // time used in its current quantum
+    u64 epoch;  // boost period it was last placed in
+    u8 mq;      // its queue, 0 = the highest priority
+};
+
+// A task as a policy sees it: a common part (what the caller sets, what the
+// run-queue core reads, and the intrusive hooks every policy's queue links
+// through) and the part of the one policy that holds it now. The parts
+// share storage (a union as large as the largest), so an entity costs
+// one policy's state, not every policy's. A policy touches only its own
+// member of the union; whoever moves an entity to another policy (the kernel's
+// policy switch: lib/sched/runqueues_run.h switch_policy) clears the part
+// first (reset_part), and a fresh task starts cleared (reset).
 struct Entity {
     // Set by the caller.
     u32 weight = 1024;  // share weight (nice 0 = 1024)
@@ -62,72 +112,54 @@ struct Entity {
     // slice. Set with Policy::set_request; reset() keeps it (like weight).
     Time request = 0;
 
-    // Policy-private state.
+    // Common policy state, read by the run-queue core.
+    bool queued = false;  // in its policy's queue
+    u16 cpu = 0;          // cpu of the last pick (dwrr charges that cpu's queue)
+    // Hooks: a list link (rr, dwrr, idwrr, mlfq; EEVDF's list of the tasks
+    // in its sums) and tree links (EEVDF's tree, stride's and lottery's
+    // treaps, treap.h), with seq, the enqueue order the trees break ties
+    // by. A task is in one policy at a time, so they are shared.
+    bool picked = false;  // picked by stride/mlfq/batch, not yet put back or stopped
     ListNode link;
-    bool queued = false;
-    u16 cpu = 0;  // cpu of the last pick (dwrr charges that cpu's queue)
-    u64 seq = 0;  // enqueue order: FIFO tie-break in the EEVDF tree
-    // EEVDF state and tree hooks (tree ordered by deadline, augmented with
-    // the minimum vruntime of each subtree; see eevdf_tree.h).
-    i64 vruntime = 0;
-    i64 deadline = 0;
-    i64 vlag = 0;
-    u32 eweight = 1024;    // EEVDF: effective weight, min(weight, cap) while
-                           // in its sums (see eevdf.h), else weight
-    u32 vrem = 0;          // remainder of the vruntime division (exact shares)
-    bool on_cpu = false;   // EEVDF: picked and not enqueued or stopped since
-                           // (then counted in its virtual time)
-    Time run_until = 0;    // pick time + time charged since the pick
-                           // (at stop: when it stopped)
-    bool delayed = false;  // EEVDF: stopped with negative lag, which decays
-                           // while it sleeps (eevdf.h, "Sleeping lag")
-    i64 min_vruntime = 0;  // subtree augment
+    u64 seq = 0;
     Entity* left = nullptr;
     Entity* right = nullptr;
     Entity* parent = nullptr;
-    bool red = false;
-    // EEVDF groups: queued entities with equal (deadline, vruntime) may share
-    // one tree node (the group's first by seq); members form a ring.
-    Entity* gnext = nullptr;
-    Entity* gprev = nullptr;
-    // Stride, lottery and MLFQ state (stride.h, lottery.h, mlfq.h). Stride's
-    // and lottery's queues are treaps (treap.h) on left/right/parent and seq.
-    bool picked = false;  // picked by stride/mlfq, not yet put back or stopped
-    u8 mq = 0;            // MLFQ: its queue, 0 = the highest priority
-    u64 prem = 0;         // stride: remainder of the pass division
-    i64 pass = 0;         // stride: pass value
-    i64 plag = 0;         // stride: pass - global pass when it left a queue
-    Time used = 0;        // MLFQ: time used at its queue (the allotment)
-    Time turn = 0;        // MLFQ: time used in its current quantum
-    u64 epoch = 0;        // MLFQ: boost period it was last placed in
 
-    // Lottery: the tickets of the queued tasks in its treap subtree.
-    u64 subtree_tickets = 0;
+    // The current policy's part (see above): one of these, all zero when
+    // fresh. EevdfPart is the largest (static_assert below), so clearing
+    // it clears every part's bytes.
+    union {
+        EevdfPart eevdf{};
+        StridePart stride;
+        LotteryPart lottery;
+        MlfqPart mlfq;
+    };
 
-    // Forget all policy state (a reused task slot starts afresh: no lag,
-    // no credit). Only for an entity no policy holds (not queued, stopped).
+    // Forget the policy's state (a new policy's fresh state: no lag, no
+    // credit). Only for an entity no policy holds (not queued, not in a
+    // tree) or whose policy is being replaced.
+    void reset_part() {
+        picked = false;
+        seq = 0;
+        eevdf = EevdfPart{};
+    }
+    // Forget all policy state (a reused task slot starts afresh). Only for
+    // an entity no policy holds (not queued, stopped).
     void reset() {
         queued = false;
         cpu = 0;
-        seq = 0;
-        vruntime = deadline = vlag = 0;
-        eweight = weight;
-        vrem = 0;
-        on_cpu = false;
-        run_until = 0;
-        delayed = false;
-        min_vruntime = 0;
-        left = right = parent = gnext = gprev = nullptr;
-        red = false;
-        picked = false;
-        mq = 0;
-        prem = 0;
-        pass = plag = 0;
-        used = turn = 0;
-        epoch = 0;
-        subtree_tickets = 0;
+        left = right = parent = nullptr;
+        reset_part();
     }
 };
+
+static_assert(sizeof(EevdfPart) >= sizeof(StridePart) && sizeof(EevdfPart) >= sizeof(LotteryPart) &&
+                  sizeof(EevdfPart) >= sizeof(MlfqPart),
+              "EEVDF's part is the largest: clearing it clears them all");
+static_assert(__is_trivially_copyable(EevdfPart) && __is_trivially_copyable(StridePart) &&
+                  __is_trivially_copyable(LotteryPart) && __is_trivially_copyable(MlfqPart),
+              "parts are plain data: clearing them is a copy of zero bytes");
 
 // What a queue's pick() would return now and how soon it is due, so that
 // the leads of several queues of one policy can be compared (a pick pulls a
@@ -138,6 +170,16 @@ struct Lead {
     const Entity* e = nullptr;
     i64 due = 0;
     bool eligible = false;
+};
+
+// What a policy lets the rest of the system see of one of its tasks: the
+// tracer's records, the mlfqlevel system call (and whatever ps or procfs
+// come to show) read this, never the policy's fields. A policy fills the
+// values that mean something to it; the rest keep these defaults.
+struct View {
+    i64 vtime = 0;   // its virtual time (EEVDF: vruntime)
+    i64 ahead = 0;   // how far its deadline lies past vtime (EEVDF)
+    i32 level = -1;  // the queue it runs from next, 0 = top (MLFQ)
 };
 
 class Policy {
@@ -173,6 +215,13 @@ class Policy {
         (void)running;
         return false;
     }
+    // What may be shown of e (see View) at time now; e is this policy's
+    // (queued, running or stopped). Reads only. Default: nothing.
+    virtual View describe(const Entity& e, Time now) const {
+        (void)e;
+        (void)now;
+        return {};
+    }
     // Set e's request size (0 = the slice; queued, running or not runnable).
     // Only EEVDF uses it (a shorter request, an earlier deadline); the other
     // policies just store it. Default: store.
@@ -190,6 +239,16 @@ class Policy {
     ~Policy() = default;
     Policy(const Policy&) = delete;
     Policy& operator=(const Policy&) = delete;
+};
+
+// The class of policy P for a caller whose queues are picked from by at
+// most kCpus cpus: P itself, unless P keeps per-cpu state, whose header then
+// specialises this (dwrr.h, idwrr.h) to size that state by kCpus. The
+// kernel builds its policies for its own hart count (registry.h
+// PolicyStorageFor), the simulator for kMaxCpus.
+template <class P, unsigned kCpus>
+struct ForCpus {
+    using type = P;
 };
 
 }  // namespace q::sched

@@ -4,10 +4,11 @@
 // generated from that list. parse_policy("rr" | "dwrr" | ...) gives a
 // PolicyKind, and construct_policy(kind, storage, config) placement-
 // constructs a fresh instance (each policy has a constructor from
-// PolicyConfig) into caller-provided PolicyStorage: the kernel keeps one of
-// each kind per run queue, the simulator one per run. The storage must outlive
-// the policy; a policy needs no destruction (all policies are trivially
-// destructible).
+// PolicyConfig) into caller-provided PolicyStorage: the kernel keeps one
+// per run queue (PolicyStorageFor its hart count) and builds the next policy
+// over the current one at a switch, the simulator one per queue of a run.
+// The storage must outlive the policy; a policy needs no destruction (all
+// policies are trivially destructible, checked at construction).
 #pragma once
 
 #include "lib/sched/dwrr.h"
@@ -30,6 +31,17 @@ inline constexpr unsigned kPolicyKinds = 0 Q_SCHED_POLICIES(Q_SCHED_ONE);
 #undef Q_SCHED_ONE
 
 namespace detail {
+// A placement new of our own (tagged, so it cannot clash with <new>, which
+// the cross toolchain cannot include freestanding).
+struct InPlace {};
+}  // namespace detail
+}  // namespace q::sched
+
+inline void* operator new(q::usize, void* where, q::sched::detail::InPlace) noexcept { return where; }
+
+namespace q::sched {
+
+namespace detail {
 template <typename... T>
 constexpr usize max_size() {
     usize m = 0;
@@ -38,15 +50,35 @@ constexpr usize max_size() {
 }
 }  // namespace detail
 
-#define Q_SCHED_CLASS(kind, cls, name) , cls
-struct PolicyStorage {
+// Room for any one policy built for at most kCpus cpus (ForCpus, policy.h).
+#define Q_SCHED_CLASS(kind, cls, name) , typename ForCpus<cls, kCpus>::type
+template <unsigned kCpus>
+struct PolicyStorageFor {
     alignas(8) unsigned char bytes[detail::max_size<void * Q_SCHED_POLICIES(Q_SCHED_CLASS)>()];
 };
 #undef Q_SCHED_CLASS
+using PolicyStorage = PolicyStorageFor<kMaxCpus>;
 
 const char* policy_name(PolicyKind kind);
 // Parses a policy name; returns false (and leaves out alone) if unknown.
 bool parse_policy(const char* name, PolicyKind& out);
-Policy* construct_policy(PolicyKind kind, PolicyStorage& storage, const PolicyConfig& config);
+
+// Builds a fresh policy of `kind` (sized for kCpus cpus) in `storage`,
+// which may hold another policy (trivially destructible: it just ends).
+template <unsigned kCpus>
+Policy* construct_policy(PolicyKind kind, PolicyStorageFor<kCpus>& storage, const PolicyConfig& c) {
+    void* p = storage.bytes;
+    switch (kind) {
+#define Q_SCHED_CONSTRUCT(k, cls, name)                                \
+    case PolicyKind::k: {                                              \
+        using T = typename ForCpus<cls, kCpus>::type;                  \
+        static_assert(__has_trivial_destructor(T) && alignof(T) <= 8); \
+        return new (p, detail::InPlace{}) T(c);                        \
+    }
+        Q_SCHED_POLICIES(Q_SCHED_CONSTRUCT)
+#undef Q_SCHED_CONSTRUCT
+    }
+    return nullptr;
+}
 
 }  // namespace q::sched

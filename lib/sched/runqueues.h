@@ -81,10 +81,11 @@
 // fresh_load, waking and the per-hart current task are read without locks
 // by other harts as hints; every decision taken on a hint is re-checked
 // under the locks before it acts, and a stale one costs at most a needless
-// or missed move. Invariants: a task is counted (load, nr) on exactly one
-// queue from wake() to stop(); it is linked (members, levels) there unless
-// it is on the wake list; se.queued iff it is in that queue's policy; a
-// running task is in no policy queue but stays counted.
+// or missed move. Placement also asks other queues' policies for a hint
+// (preempts_on) without their locks, so switch_policy never builds a new
+// policy over one such a hint may still be calling (hint_readers_). Invariants: a task is counted (load, nr) on exactly
+// one queue from wake() to stop(); it is linked (members, levels) there unless it is on the wake list; se.queued iff it
+// is in that queue's policy; a running task is in no policy queue but stays counted.
 #pragma once
 
 #include "lib/list.h"
@@ -176,11 +177,14 @@ class RunQueues {
         TaskGuard g(*this, t);
         return f(policy(g.index()), g.index());
     }
-    // Every queue moves to next[i] (queued tasks drained into it, every
-    // other task forgotten by the old one: each_task(f) calls f(RqTask&) for
-    // every task that exists). All queue locks held.
-    template <class EachTask>
-    void switch_policy(P* const* next, Time now, EachTask each_task);
+    // Every queue moves to the policy make(i) returns (P*), built after the
+    // old one is drained, in storage other than the current policy's (which
+    // a lockless hint may still be reading; the one before it is free);
+    // queued tasks move into it, every task starts afresh there
+    // (each_task(f) calls f(RqTask&) for every task that exists). All queue
+    // locks held.
+    template <class Make, class EachTask>
+    void switch_policy(Make make, Time now, EachTask each_task);
 
   private:
     struct Queue {
@@ -361,6 +365,7 @@ class RunQueues {
     QueueLoad loads_[kMax] = {};  // load, nr, running (percpu) of each queue
     RqTask* cur_[kMax] = {};      // picked by hart c, not put back or stopped
     CpuMask waking_mask_ = 0;     // queues with waking > 0
+    u32 hint_readers_ = 0;        // harts in preempt_mask (switch_policy waits)
     // schedsim only (sequential): load changes, and balance's quick-exit
     // figures as of version cached_ (the largest settled load, the lightest
     // member weight of any queue).

@@ -17,11 +17,16 @@ template <class Env>
 CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
     if (ncpus_ < 2) return 0;
     CpuMask m = 0;
+    // Without the queues' locks: counted as a hint reader, so a policy
+    // switch does not build over a policy this is still calling.
+    if constexpr (Env::kConcurrent) __atomic_fetch_add(&hint_readers_, 1u, __ATOMIC_SEQ_CST);
     for (unsigned c = 0; c < ncpus_; c++) {
         const RqTask* r = ld(cur_[c]);
         if (!r || r == &t || !mask_has(t.affinity, c)) continue;
-        if (q_[c].policy->preempts_on(t.se, r->se, now)) m |= CpuMask{1} << c;
+        const P* p = Env::kConcurrent ? __atomic_load_n(&q_[c].policy, __ATOMIC_ACQUIRE) : q_[c].policy;
+        if (p->preempts_on(t.se, r->se, now)) m |= CpuMask{1} << c;
     }
+    if constexpr (Env::kConcurrent) __atomic_fetch_sub(&hint_readers_, 1u, __ATOMIC_RELEASE);
     return m;
 }
 
@@ -250,25 +255,45 @@ void RunQueues<Env>::set_weight(RqTask& t, u32 weight, u8 level) {
     q_[i].policy->reweight(t.se, weight, level);
 }
 
+// The old policies let go of every task (each forgets it, so no hook of
+// a task still points into an old policy: the queued ones are picked, in
+// order, then forgotten), every task's policy part is cleared (the switch
+// drops lag and credit), the new policies are built and published, and the
+// drained tasks are queued in them in the order they left. Placement's
+// hint (preempt_mask) calls a queue's policy without its lock, so a policy
+// may still be in use just after it stops being current: make(i) builds
+// in storage other than the current policy's (the owner alternates two),
+// and before it runs no hint reader is left in any policy but the current
+// ones (readers that come later find the current ones).
 template <class Env>
-template <class EachTask>
-void RunQueues<Env>::switch_policy(P* const* next, Time now, EachTask each_task) {
+template <class Make, class EachTask>
+void RunQueues<Env>::switch_policy(Make make, Time now, EachTask each_task) {
     const unsigned n = queues();
     for (unsigned i = 0; i < n; i++) q_[i].lock.acquire();  // index order
+    each_task([&](RqTask& t) {
+        if (!t.se.queued) q_[queue_of(t)].policy->forget(t.se);
+    });
+    List<Entity, &Entity::link> drained;
     for (unsigned i = 0; i < n; i++) {
         P& old = *q_[i].policy;
         while (Entity* e = old.pick(i, now)) {
             old.forget(*e);
-            next[i]->enqueue(*e, now);
+            drained.push_back(*e);
         }
     }
-    // Every other task (running, picked and not yet dispatched, on a wake
-    // list, or sleeping) leaves the old policy too, so no policy counts a
-    // task it will not hear from again.
-    each_task([&](RqTask& t) {
-        if (!t.se.queued) q_[queue_of(t)].policy->forget(t.se);
-    });
-    for (unsigned i = 0; i < n; i++) q_[i].policy = next[i];
+    each_task([](RqTask& t) { t.se.reset_part(); });
+    if constexpr (Env::kConcurrent) {
+        while (__atomic_load_n(&hint_readers_, __ATOMIC_ACQUIRE) != 0) {}
+    }
+    for (unsigned i = 0; i < n; i++) {
+        P* p = make(i);
+        if constexpr (Env::kConcurrent) {
+            __atomic_store_n(&q_[i].policy, p, __ATOMIC_RELEASE);
+        } else {
+            q_[i].policy = p;
+        }
+    }
+    while (Entity* e = drained.pop_front()) q_[queue_of(task_of(e))].policy->enqueue(*e, now);
     for (unsigned i = n; i-- > 0;) q_[i].lock.release();
 }
 

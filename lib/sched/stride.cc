@@ -11,9 +11,9 @@ i64 clamp(i64 v, i64 lo, i64 hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
 void Stride::enqueue(Entity& e, Time) {
     Q_ASSERT(!e.queued);
-    if (!e.picked) e.pass = global_ + e.plag;  // new, woken or migrated
+    if (!e.picked) e.stride.pass = global_ + e.stride.plag;  // new, woken or migrated
     e.picked = false;
-    e.plag = 0;
+    e.stride.plag = 0;
     e.seq = seq_++;
     queue_.insert(e);
     e.queued = true;
@@ -22,7 +22,7 @@ void Stride::enqueue(Entity& e, Time) {
 
 void Stride::leave(Entity& e) {
     const i64 s = stride(e.weight);
-    e.plag = clamp(e.pass - global_, -s, s);
+    e.stride.plag = clamp(e.stride.pass - global_, -s, s);
 }
 
 void Stride::dequeue(Entity& e) {
@@ -41,15 +41,15 @@ Entity* Stride::pick(unsigned cpu, Time) {
     count_--;
     best->cpu = static_cast<u16>(cpu);
     best->picked = true;
-    if (best->pass > global_) global_ = best->pass;
+    if (best->stride.pass > global_) global_ = best->stride.pass;
     return best;
 }
 
 void Stride::charge(Entity& e, Time ran) {
     Q_ASSERT(!e.queued);  // the pass is the queue's key
-    const u64 scaled = static_cast<u64>(stride(e.weight)) * ran + e.prem;
-    e.pass += static_cast<i64>(scaled / slice_);
-    e.prem = scaled % slice_;
+    const u64 scaled = static_cast<u64>(stride(e.weight)) * ran + e.stride.prem;
+    e.stride.pass += static_cast<i64>(scaled / slice_);
+    e.stride.prem = scaled % slice_;
 }
 
 void Stride::stop(Entity& e) {
@@ -60,25 +60,25 @@ void Stride::stop(Entity& e) {
 
 void Stride::forget(Entity& e) {
     e.picked = false;
-    e.plag = 0;
-    e.prem = 0;
+    e.stride.plag = 0;
+    e.stride.prem = 0;
 }
 
 bool Stride::preempts(const Entity& woken, const Entity& running) const {
-    return woken.pass + stride(woken.weight) <= running.pass;
+    return woken.stride.pass + stride(woken.weight) <= running.stride.pass;
 }
 
 void Stride::reweight(Entity& e, u32 weight, u8 level) {
     const i64 old_s = stride(e.weight), new_s = stride(weight);
     if (e.queued || e.picked) {
-        const i64 remain = clamp(e.pass - global_, -4 * old_s, 4 * old_s);
+        const i64 remain = clamp(e.stride.pass - global_, -4 * old_s, 4 * old_s);
         if (e.queued) queue_.erase(e);  // its key changes
-        e.pass = global_ + remain * new_s / old_s;
+        e.stride.pass = global_ + remain * new_s / old_s;
         if (e.queued) queue_.insert(e);
     } else {
-        e.plag = clamp(e.plag * new_s / old_s, -new_s, new_s);
+        e.stride.plag = clamp(e.stride.plag * new_s / old_s, -new_s, new_s);
     }
-    e.prem = 0;
+    e.stride.prem = 0;
     e.weight = weight;
     e.level = level;
 }

@@ -44,7 +44,7 @@ inline constexpr u64 kStrideBig = u64{1} << 32;  // the kernel's big constant
 // The stride queue's order: least pass first, earliest enqueue among equals.
 struct StrideOrder {
     static bool less(const Entity& a, const Entity& b) {
-        return a.pass < b.pass || (a.pass == b.pass && a.seq < b.seq);
+        return a.stride.pass < b.stride.pass || (a.stride.pass == b.stride.pass && a.seq < b.seq);
     }
     static void pull(Entity&) {}
     static bool pulled(const Entity&) { return true; }

@@ -16,6 +16,7 @@
 // want a multiply instead of a divide. Everything here is constexpr.
 #pragma once
 
+#include "lib/sched/knobs.h"
 #include "lib/sched/policy.h"
 
 namespace q::sched {
@@ -51,16 +52,14 @@ struct PolicyConfig {
     // "Sleeping lag"; Linux's DELAY_DEQUEUE). false keeps every lag until
     // the next wake-up (the paper's EEVDF: fluid-exact for sleepers).
     bool sleep_decay = true;
-    // MLFQ (mlfq.h): boost period in time units, kMlfqBoostDefault for
-    // mlfq_defaults' 10 slices, 0 for no boost; io_reset is mlfq.py -S.
-    Time mlfq_boost = ~Time(0);
-    bool mlfq_io_reset = false;
+    // Boot-time knobs (knobs.h), in the caller's time units: each policy
+    // reads its own; none given leaves every policy's defaults.
+    Knobs knobs;
     // Which run queue the instance serves (one per hart with per-hart
     // queues): randomised policies seed from it, so harts do not all draw
     // one sequence.
     u32 queue = 0;
 };
-inline constexpr Time kMlfqBoostDefault = ~Time(0);
 
 // nice -20..19 -> index into kLinuxNiceWeight.
 constexpr u8 nice_to_index(int nice) {

@@ -9,6 +9,7 @@
 
 using q::boot::parse;
 using q::boot::Parsed;
+using q::sched::Knob;
 
 namespace {
 
@@ -18,8 +19,8 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
         EXPECT_STREQ(p.config.sched, "") << args;
         EXPECT_STREQ(p.config.rq, "") << args;
         EXPECT_EQ(p.config.slice_us, 0u) << args;
-        EXPECT_FALSE(p.config.mlfq_boost_given) << args;
-        EXPECT_FALSE(p.config.mlfq_reset) << args;
+        EXPECT_FALSE(p.config.knobs.has(Knob::MlfqBoost)) << args;
+        EXPECT_FALSE(p.config.knobs.has(Knob::MlfqReset)) << args;
         EXPECT_FALSE(p.config.turn_handoff) << args;
         EXPECT_EQ(p.nrejected, 0) << args;
     }
@@ -31,9 +32,9 @@ TEST(BootArgs, ReadsEveryKey) {
     EXPECT_STREQ(p.config.sched, "dwrr");
     EXPECT_STREQ(p.config.rq, "single");
     EXPECT_EQ(p.config.slice_us, 2000u);
-    EXPECT_TRUE(p.config.mlfq_boost_given);
-    EXPECT_EQ(p.config.mlfq_boost_us, 0u);  // 0: never boost, not "absent"
-    EXPECT_TRUE(p.config.mlfq_reset);
+    EXPECT_TRUE(p.config.knobs.has(Knob::MlfqBoost));
+    EXPECT_EQ(p.config.knobs.get(Knob::MlfqBoost, 7), 0u);  // 0: never boost, not "absent"
+    EXPECT_EQ(p.config.knobs.get(Knob::MlfqReset, 0), 1u);
     EXPECT_TRUE(p.config.turn_handoff);
     EXPECT_EQ(p.nrejected, 0);
 }
@@ -51,13 +52,14 @@ TEST(BootArgs, TurnHandoffIsAZeroOrOneFlag) {
 TEST(BootArgs, OutOfRangeKeepsTheDefaultAndIsReported) {
     const Parsed p = parse("slice=5 mlfq_boost=100000001 mlfq_reset=yes sched=eevdf");
     EXPECT_EQ(p.config.slice_us, 0u);
-    EXPECT_FALSE(p.config.mlfq_boost_given);
-    EXPECT_FALSE(p.config.mlfq_reset);
+    EXPECT_FALSE(p.config.knobs.has(Knob::MlfqBoost));
+    EXPECT_FALSE(p.config.knobs.has(Knob::MlfqReset));
     EXPECT_STREQ(p.config.sched, "eevdf");  // the good word still counts
     ASSERT_EQ(p.nrejected, 3);
     EXPECT_STREQ(p.rejected[0].word, "slice=5");
     EXPECT_STREQ(p.rejected[0].range, "100..1000000 us");
     EXPECT_STREQ(p.rejected[1].word, "mlfq_boost=100000001");
+    EXPECT_STREQ(p.rejected[1].range, "0..100000000 us");  // a policy knob's range (lib/sched/knobs.h)
     EXPECT_STREQ(p.rejected[2].word, "mlfq_reset=yes");
 }
 

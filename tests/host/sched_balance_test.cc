@@ -95,11 +95,11 @@ TEST(SchedMigrate, EevdfKeepsLag) {
     run_hogs(eb, tb, 7777, 1);
     Entity& m = ta[2]->e;
     ASSERT_TRUE(m.queued);
-    const i64 lag = ea.virtual_time() - m.vruntime;
+    const i64 lag = ea.virtual_time() - m.eevdf.vruntime;
     migrate(ea, eb, m, 7777);
     EXPECT_TRUE(m.queued);
     EXPECT_EQ(ea.size(), 2u);  // (one of a's four is running)
-    EXPECT_NEAR(static_cast<double>(eb.virtual_time() - m.vruntime), static_cast<double>(lag), 2.0);
+    EXPECT_NEAR(static_cast<double>(eb.virtual_time() - m.eevdf.vruntime), static_cast<double>(lag), 2.0);
 }
 
 namespace {

@@ -16,8 +16,9 @@ using namespace q::sched;
 const Entity* reference(const std::vector<Entity>& e, const std::vector<bool>& in, i64 limit) {
     const Entity* best = nullptr;
     for (usize j = 0; j < e.size(); j++) {
-        if (!in[j] || e[j].vruntime > limit) continue;
-        if (!best || e[j].deadline < best->deadline || (e[j].deadline == best->deadline && e[j].seq < best->seq))
+        if (!in[j] || e[j].eevdf.vruntime > limit) continue;
+        if (!best || e[j].eevdf.deadline < best->eevdf.deadline ||
+            (e[j].eevdf.deadline == best->eevdf.deadline && e[j].seq < best->seq))
             best = &e[j];
     }
     return best;
@@ -37,8 +38,8 @@ TEST(SchedEevdfTree, GroupsMatchPerTaskOrder) {
         for (int step = 0; step < 1000; step++) {
             const usize i = static_cast<usize>(r(n));
             if (!in[i]) {
-                e[i].deadline = r(deadlines);
-                e[i].vruntime = r(vruntimes);
+                e[i].eevdf.deadline = r(deadlines);
+                e[i].eevdf.vruntime = r(vruntimes);
                 e[i].seq = seq++;
                 tree.insert(e[i]);
                 in[i] = true;

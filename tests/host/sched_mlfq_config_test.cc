@@ -1,5 +1,5 @@
 // tests/host/sched_mlfq_config_test.cc - MLFQ's kernel knobs: the boost
-// period and mlfq.py's -S taken from PolicyConfig (the kernel's boot
+// period and mlfq.py's -S taken from PolicyConfig's knobs (the kernel's boot
 // arguments mlfq_boost= and mlfq_reset=, lib/sched/mlfq.h:mlfq_config), and
 // Mlfq::level, the queue the mlfqlevel system call reports (a boost is
 // applied lazily, so a task not yet re-placed after one reads as the top).
@@ -11,11 +11,13 @@ using namespace qt;
 
 namespace {
 
+constexpr Time kNoBoostGiven = ~Time(0);
+
 PolicyConfig config(Time slice, Time boost, bool reset) {
     PolicyConfig c;
     c.slice = slice;
-    c.mlfq_boost = boost;
-    c.mlfq_io_reset = reset;
+    if (boost != kNoBoostGiven) c.knobs.set(Knob::MlfqBoost, boost);
+    c.knobs.set(Knob::MlfqReset, reset);
     return c;
 }
 
@@ -29,7 +31,7 @@ TEST(SchedMlfqConfig, DefaultsUnlessConfigured) {
     EXPECT_EQ(d.allotment[2], 8000u);
     EXPECT_EQ(mlfq_config(config(1000, 0, false)).boost, 0u);  // never
     EXPECT_EQ(mlfq_config(config(1000, 330000, false)).boost, 330000u);
-    EXPECT_TRUE(mlfq_config(config(1000, kMlfqBoostDefault, true)).io_reset);
+    EXPECT_TRUE(mlfq_config(config(1000, kNoBoostGiven, true)).io_reset);
     PolicyBox box(PolicyKind::MLFQ, config(1000, 330000, true));
     const auto& m = static_cast<const Mlfq&>(*box.p);
     EXPECT_EQ(m.params().boost, 330000u);
@@ -50,7 +52,7 @@ TEST(SchedMlfqConfig, ResetFromConfigLetsAGamerStayOnTop) {
             box->stop(t.e);       // then it sleeps
             now += 20;
         }
-        EXPECT_EQ(t.e.mq, reset ? 0 : 2) << "reset " << reset;
+        EXPECT_EQ(t.e.mlfq.mq, reset ? 0 : 2) << "reset " << reset;
     }
 }
 
@@ -63,12 +65,12 @@ TEST(SchedMlfqConfig, LevelSeesALazyBoost) {
     ASSERT_EQ(box->pick(0, 0), &t.e);
     box->charge(t.e, 20);  // its allotment at the top (2 quanta of 10)
     box->enqueue(t.e, 20);
-    EXPECT_EQ(t.e.mq, 1);
+    EXPECT_EQ(t.e.mlfq.mq, 1);
     EXPECT_EQ(m.level(t.e, 999), 1u);
     EXPECT_EQ(m.level(t.e, 1000), 0u);  // a boost came: not yet applied, reported
-    EXPECT_EQ(t.e.mq, 1);
+    EXPECT_EQ(t.e.mlfq.mq, 1);
     ASSERT_EQ(box->pick(0, 1000), &t.e);  // the pick applies it
-    EXPECT_EQ(t.e.mq, 0);
+    EXPECT_EQ(t.e.mlfq.mq, 0);
     EXPECT_EQ(m.level(t.e, 1000), 0u);
 }
 

@@ -105,9 +105,9 @@ TEST(SchedStride, OstepWorkedExample) {
                         {100, 200, 40, 'C'},  {100, 200, 80, 'C'},  {100, 200, 120, 'A'},
                         {200, 200, 120, 'C'}, {200, 200, 160, 'C'}, {200, 200, 200, '?'}};
     for (const Row& r : rows) {
-        EXPECT_EQ(tasks[0]->e.pass, r.a);
-        EXPECT_EQ(tasks[1]->e.pass, r.b);
-        EXPECT_EQ(tasks[2]->e.pass, r.c);
+        EXPECT_EQ(tasks[0]->e.stride.pass, r.a);
+        EXPECT_EQ(tasks[1]->e.stride.pass, r.b);
+        EXPECT_EQ(tasks[2]->e.stride.pass, r.c);
         if (r.runs == '?') break;
         Entity* e = s.pick(0, 0);
         ASSERT_NE(e, nullptr);
@@ -182,7 +182,7 @@ TEST(SchedStride, NewTaskStartsAtGlobalPass) {
         s.enqueue(*e, 0);
     }
     s.enqueue(tasks[1]->e, 0);
-    EXPECT_GE(tasks[1]->e.pass, tasks[0]->e.pass - 100);
+    EXPECT_GE(tasks[1]->e.stride.pass, tasks[0]->e.stride.pass - 100);
     int b_in_a_row = 0, max_row = 0;
     for (int i = 0; i < 100; i++) {
         Entity* e = s.pick(0, 0);
@@ -203,7 +203,7 @@ TEST(SchedStride, LagAcrossSleepClamped) {
     Entity* e = s.pick(0, 0);  // A, pass 0
     s.charge(*e, 1);
     s.stop(*e);  // A sleeps at pass 100 (global 0): one stride of debt
-    EXPECT_EQ(e->plag, 100);
+    EXPECT_EQ(e->stride.plag, 100);
     for (int i = 0; i < 50; i++) {
         Entity* o = s.pick(0, 0);
         s.charge(*o, 1);
@@ -211,13 +211,13 @@ TEST(SchedStride, LagAcrossSleepClamped) {
     }
     const i64 g = s.global_pass();
     s.enqueue(*e, 0);
-    EXPECT_EQ(e->pass, g + 100);
+    EXPECT_EQ(e->stride.pass, g + 100);
     // Credit: a task stopped far behind the global pass keeps one stride.
     Entity* f = s.pick(0, 0);
     s.charge(*f, 1);
-    f->pass = s.global_pass() - 5000;
+    f->stride.pass = s.global_pass() - 5000;
     s.stop(*f);
-    EXPECT_EQ(f->plag, -100);
+    EXPECT_EQ(f->stride.plag, -100);
 }
 
 // Migration: dequeue from one queue and enqueue on another keeps the lag
@@ -238,19 +238,19 @@ TEST(SchedStride, MigrationKeepsRelativeLag) {
     a.charge(*e, 1);
     a.enqueue(*e, 0);
     a.dequeue(tasks[0]->e);
-    EXPECT_EQ(tasks[0]->e.plag, 100);
+    EXPECT_EQ(tasks[0]->e.stride.plag, 100);
     b.enqueue(tasks[0]->e, 0);
-    EXPECT_EQ(tasks[0]->e.pass, b.global_pass() + 100);
+    EXPECT_EQ(tasks[0]->e.stride.pass, b.global_pass() + 100);
 }
 
 TEST(SchedStride, PreemptsOnlyAWholeStrideBehind) {
     Stride s(10000, 1);
     Entity w, r;
     w.weight = r.weight = 100;
-    w.pass = 0;
-    r.pass = 99;
+    w.stride.pass = 0;
+    r.stride.pass = 99;
     EXPECT_FALSE(s.preempts(w, r));
-    r.pass = 100;
+    r.stride.pass = 100;
     EXPECT_TRUE(s.preempts(w, r));
     EXPECT_FALSE(s.preempts(r, w));
 }
@@ -265,7 +265,7 @@ TEST(SchedStride, ReweightRescalesRemainingPass) {
     s.charge(*e, 1);  // pass 100, global 0
     s.enqueue(*e, 0);
     s.reweight(*e, 200, 20);  // stride 50: remaining 100 -> 50
-    EXPECT_EQ(e->pass, 50);
+    EXPECT_EQ(e->stride.pass, 50);
     EXPECT_EQ(s.stride(e->weight), 50);
 }
 
@@ -451,7 +451,9 @@ TEST(SchedStride, TreapPicksWhatTheScanPicked) {
         against_scan(s, seed, 200, 30000, [](const std::vector<Entity*>& q) {
             Entity* best = nullptr;
             for (Entity* e : q) {
-                if (!best || e->pass < best->pass || (e->pass == best->pass && e->seq < best->seq)) best = e;
+                if (!best || e->stride.pass < best->stride.pass ||
+                    (e->stride.pass == best->stride.pass && e->seq < best->seq))
+                    best = e;
             }
             return best;
         });
@@ -517,10 +519,10 @@ TEST(SchedMlfq, RulesOneTwoThree) {
     // A and B share the top queue, 2 ticks each, then each sinks (allotment
     // = 1 quantum) to queue 1, then queue 2, where they alternate forever.
     EXPECT_EQ(trace(m, 12, now), "AABBAABBAABB");
-    EXPECT_EQ(tasks[0]->e.mq, 2);
-    EXPECT_EQ(tasks[1]->e.mq, 2);
+    EXPECT_EQ(tasks[0]->e.mlfq.mq, 2);
+    EXPECT_EQ(tasks[1]->e.mlfq.mq, 2);
     m.enqueue(tasks[2]->e, now);  // C is new: top queue, runs at once
-    EXPECT_EQ(tasks[2]->e.mq, 0);
+    EXPECT_EQ(tasks[2]->e.mlfq.mq, 0);
     // C uses its allotments of queues 0 and 1 (2 ticks each) before it
     // reaches queue 2, where the three take turns.
     EXPECT_EQ(trace(m, 10, now), "CCCCAABBCC");
@@ -540,10 +542,10 @@ TEST(SchedMlfq, RuleFourAllotmentAndGaming) {
         OneCpu cpu(m, tasks, {{9, 1}, {0, 0}}, 10);
         cpu.run(2000);
         if (reset) {
-            EXPECT_EQ(tasks[0]->e.mq, 0) << "gamer keeps the top queue";
+            EXPECT_EQ(tasks[0]->e.mlfq.mq, 0) << "gamer keeps the top queue";
             EXPECT_GT(tasks[0]->ran, 1700u) << "and monopolises the cpu";
         } else {
-            EXPECT_EQ(tasks[0]->e.mq, 2) << "gamer sinks";
+            EXPECT_EQ(tasks[0]->e.mlfq.mq, 2) << "gamer sinks";
             EXPECT_NEAR(static_cast<double>(tasks[0]->ran), static_cast<double>(tasks[1]->ran), 200.0);
         }
     }
@@ -577,21 +579,21 @@ TEST(SchedMlfq, BoostReachesRunningSleepingAndQueued) {
     Time now = 0;
     for (auto& t : tasks) m.enqueue(t->e, now);
     trace(m, 7, now);  // all sink to queue 2 (ABC ABC A)
-    for (auto& t : tasks) EXPECT_EQ(t->e.mq, 2);
+    for (auto& t : tasks) EXPECT_EQ(t->e.mlfq.mq, 2);
     Entity* a = m.pick(0, now);  // running across the boundary
     m.charge(*a, 1);
     now = 100;
     m.enqueue(*a, now);
-    EXPECT_EQ(a->mq, 0);
+    EXPECT_EQ(a->mlfq.mq, 0);
     Entity* first = m.pick(0, now);  // the boost of the queued
     EXPECT_EQ(first, a);
-    for (auto& t : tasks) EXPECT_EQ(t->e.mq, 0);
+    for (auto& t : tasks) EXPECT_EQ(t->e.mlfq.mq, 0);
     m.charge(*first, 1);
     m.stop(*first);  // asleep across the next boundary
-    EXPECT_EQ(first->mq, 1);
+    EXPECT_EQ(first->mlfq.mq, 1);
     now = 200;
     m.enqueue(*first, now);
-    EXPECT_EQ(first->mq, 0);
+    EXPECT_EQ(first->mlfq.mq, 0);
 }
 
 // io_front (mlfq.py -I): a woken task goes to the front of its queue
@@ -628,14 +630,14 @@ TEST(SchedMlfq, QuantumSpansSeveralSlices) {
 TEST(SchedMlfq, PreemptsByQueueAndIgnoresWeight) {
     Mlfq m(mlfq_defaults(10));
     Entity hi, lo;
-    hi.mq = 0;
-    lo.mq = 2;
+    hi.mlfq.mq = 0;
+    lo.mlfq.mq = 2;
     EXPECT_TRUE(m.preempts(hi, lo));
     EXPECT_FALSE(m.preempts(lo, hi));
     EXPECT_FALSE(m.preempts(hi, hi));
     m.reweight(lo, 88761, 0);
     EXPECT_EQ(lo.weight, 88761u);
-    EXPECT_EQ(lo.mq, 2);
+    EXPECT_EQ(lo.mlfq.mq, 2);
 }
 
 // The kernel's defaults (documented in mlfq.h and docs/ostep.md).
@@ -660,8 +662,8 @@ TEST(SchedMlfq, InteractiveKeepsTopQueueHogsSink) {
     auto tasks = make_tasks(3);
     OneCpu cpu(m, tasks, {{1, 9}, {0, 0}, {0, 0}}, 10);
     cpu.run(5000);
-    EXPECT_EQ(tasks[0]->e.mq, 0);
-    EXPECT_TRUE(m.preempts(tasks[0]->e, tasks[1]->e) || tasks[1]->e.mq == 0);
+    EXPECT_EQ(tasks[0]->e.mlfq.mq, 0);
+    EXPECT_TRUE(m.preempts(tasks[0]->e, tasks[1]->e) || tasks[1]->e.mlfq.mq == 0);
     EXPECT_GT(tasks[0]->ran, 5000u / 10 / 2) << "it runs about once per wake-up";
 }
 

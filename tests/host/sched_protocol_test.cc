@@ -188,7 +188,7 @@ TEST(SchedProtocol, WokenTaskLagDecaysByItsSleep) {
         ev.charge(hog.e, sleep);
         ev.enqueue(s.e, 300 + sleep);  // the hog was charged up to now
         *eligible = ev.eligible(s.e);
-        const i64 lag = (ev.virtual_time() - s.e.vruntime) * static_cast<i64>(s.e.eweight);
+        const i64 lag = (ev.virtual_time() - s.e.eevdf.vruntime) * static_cast<i64>(s.e.eevdf.eweight);
         return static_cast<double>(lag) / static_cast<double>(i64{1} << 16);
     };
     bool elig = true;  // (placement inflates, so the joined lag is the saved one)
@@ -221,7 +221,7 @@ TEST(SchedProtocol, IneligibleRunningTaskIsPreemptedAtWake) {
     ASSERT_FALSE(eevdf.eligible(*a));
     eevdf.enqueue(t[2]->e, 300);  // new: lag 0, eligible, deadline V + slice
     ASSERT_TRUE(eevdf.eligible(t[2]->e));
-    ASSERT_GE(t[2]->e.deadline, a->deadline);  // deadlines alone say no
+    ASSERT_GE(t[2]->e.eevdf.deadline, a->eevdf.deadline);  // deadlines alone say no
     EXPECT_TRUE(eevdf.preempts(t[2]->e, *a));
 }
 

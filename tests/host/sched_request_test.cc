@@ -29,13 +29,13 @@ TEST(SchedRequest, DeadlineIsVruntimePlusRequest) {
     b.e.request = 40;
     ev.enqueue(a.e, 0);
     ev.enqueue(b.e, 0);
-    EXPECT_EQ(a.e.deadline - a.e.vruntime, ev.vslice(1024));
-    EXPECT_EQ(b.e.deadline - b.e.vruntime, (i64{40} << 16) / 1024);
+    EXPECT_EQ(a.e.eevdf.deadline - a.e.eevdf.vruntime, ev.vslice(1024));
+    EXPECT_EQ(b.e.eevdf.deadline - b.e.eevdf.vruntime, (i64{40} << 16) / 1024);
     // Same vruntime, earlier deadline: the short request is picked first.
     EXPECT_EQ(ev.pick(0, 0), &b.e);
     // Renewed by its own request when its vruntime reaches the deadline.
     ev.charge(b.e, 40);
-    EXPECT_EQ(b.e.deadline - b.e.vruntime, (i64{40} << 16) / 1024);
+    EXPECT_EQ(b.e.eevdf.deadline - b.e.eevdf.vruntime, (i64{40} << 16) / 1024);
 }
 
 // set_request on a queued task re-sorts it at the shorter deadline; a
@@ -47,11 +47,11 @@ TEST(SchedRequest, SetRequestMovesAQueuedDeadline) {
     ev.enqueue(b.e, 0);
     ev.set_request(b.e, 100);
     EXPECT_EQ(b.e.request, 100u);
-    EXPECT_EQ(b.e.deadline - b.e.vruntime, (i64{100} << 16) / 1024);
+    EXPECT_EQ(b.e.eevdf.deadline - b.e.eevdf.vruntime, (i64{100} << 16) / 1024);
     EXPECT_EQ(ev.pick(0, 0), &b.e);
-    const i64 d = b.e.deadline;
+    const i64 d = b.e.eevdf.deadline;
     ev.set_request(b.e, 4000);
-    EXPECT_EQ(b.e.deadline, d);
+    EXPECT_EQ(b.e.eevdf.deadline, d);
     ev.set_request(b.e, 0);  // back to the slice
     EXPECT_EQ(b.e.request, 0u);
 }

@@ -312,16 +312,16 @@ TEST(SchedRunQueues, AffinityMovesQueuedAndReplacesRunningTasks) {
 // queue and keeps the counts; the running task stays counted.
 TEST(SchedRunQueues, SwitchPolicyDrainsQueuedTasks) {
     Box b(PolicyKind::EEVDF, false, 1, 100);
-    PolicyStorage st;
+    PolicyStorage spare;
     PolicyConfig pc;
-    Policy* rr = construct_policy(PolicyKind::RR, st, pc);
     SeqEnv& env = b.rq.env();
     env.cpu = 0;
     auto t = make_rtasks(3);
     for (auto& x : t) b.rq.wake(x->rq, 0, false);
     RqTask* run = b.rq.pick(0);
-    Policy* next[1] = {rr};
-    b.rq.switch_policy(next, 5, [&](auto f) {
+    Policy* rr = nullptr;
+    auto make = [&](unsigned) { return rr = construct_policy(PolicyKind::RR, spare, pc); };
+    b.rq.switch_policy(make, 5, [&](auto f) {
         for (auto& x : t) f(x->rq);
     });
     EXPECT_EQ(&b.rq.policy(0), rr);
@@ -330,6 +330,77 @@ TEST(SchedRunQueues, SwitchPolicyDrainsQueuedTasks) {
     b.rq.charge(*run, 10);
     b.rq.put_back(*run, 10);
     EXPECT_EQ(rr->size(), 3u);
+}
+
+// A switch clears every task's policy part, queued or running: EEVDF's
+// lag and vruntime do not survive a trip through another policy (they
+// share storage with it), and the tasks run on under the new one.
+TEST(SchedRunQueues, SwitchPolicyStartsEveryTaskAfresh) {
+    Box b(PolicyKind::EEVDF, false, 1, 100);
+    PolicyConfig pc;
+    pc.slice = 100;
+    SeqEnv& env = b.rq.env();
+    env.cpu = 0;
+    auto t = make_rtasks(3);
+    for (auto& x : t) b.rq.wake(x->rq, 0, false);
+    Time now = 0;
+    for (int k = 0; k < 7; k++) {  // uneven runs: lags and vruntimes apart
+        RqTask* r = b.rq.pick(0);
+        now += 30 + 10 * k;
+        b.rq.charge(*r, now);
+        b.rq.put_back(*r, now);
+    }
+    RqTask* run = b.rq.pick(0);
+    ASSERT_NE(t[0]->rq.se.eevdf.vruntime, 0);
+    auto all = [&](auto f) {
+        for (auto& x : t) f(x->rq);
+    };
+    PolicyStorage spare;  // the two slots a switch alternates (switch_policy)
+    PolicyStorage* slot[2] = {&b.storage[0], &spare};
+    unsigned cur = 0;
+    for (PolicyKind k : {PolicyKind::STRIDE, PolicyKind::EEVDF}) {
+        cur ^= 1;
+        b.rq.switch_policy([&](unsigned) { return construct_policy(k, *slot[cur], pc); }, now, all);
+    }
+    for (auto& x : t) {
+        if (&x->rq == run) {
+            EXPECT_EQ(x->rq.se.eevdf.vruntime, 0);
+            EXPECT_EQ(x->rq.se.eevdf.vlag, 0);
+        } else {
+            EXPECT_TRUE(x->rq.se.queued);
+            EXPECT_EQ(x->rq.se.eevdf.vlag, 0);  // placed with no lag
+        }
+    }
+    EXPECT_EQ(b.rq.policy(0).size(), 2u);
+    b.rq.charge(*run, now + 50);
+    b.rq.put_back(*run, now + 50);
+    EXPECT_EQ(b.rq.policy(0).size(), 3u);
+    for (int k = 0; k < 6; k++) {
+        RqTask* r = b.rq.pick(0);
+        ASSERT_NE(r, nullptr);
+        now += 100;
+        b.rq.charge(*r, now);
+        b.rq.put_back(*r, now);
+    }
+}
+
+// Every policy's fresh part is all zero bytes (what reset_part() writes).
+TEST(SchedRunQueues, FreshPolicyPartsAreZeroBytes) {
+    auto zero = [](const auto& part) {
+        const auto* b = reinterpret_cast<const unsigned char*>(&part);
+        for (usize i = 0; i < sizeof(part); i++)
+            if (b[i]) return false;
+        return true;
+    };
+    Entity e;
+    e.eevdf.vruntime = 5;
+    e.eevdf.red = true;
+    e.reset_part();
+    EXPECT_TRUE(zero(e.eevdf));
+    EXPECT_TRUE(zero(e.stride));
+    EXPECT_TRUE(zero(e.lottery));
+    EXPECT_TRUE(zero(e.mlfq));
+    EXPECT_TRUE(zero(Entity{}.eevdf));
 }
 
 // With one hart, per-cpu queues are the single queue: the same picks for a

@@ -188,7 +188,7 @@ TEST(SchedEevdf, NewTaskStartsAtVirtualTime) {
     Task late;
     late.e.owner = &late;
     ev.enqueue(late.e, 1000);
-    EXPECT_NEAR(static_cast<double>(late.e.vruntime), static_cast<double>(ev.virtual_time()),
+    EXPECT_NEAR(static_cast<double>(late.e.eevdf.vruntime), static_cast<double>(ev.virtual_time()),
                 static_cast<double>(ev.vslice(1024)));
     EXPECT_TRUE(ev.eligible(late.e));
 }
@@ -200,15 +200,15 @@ TEST(SchedEevdf, LagKeptAcrossSleepAndClamped) {
     for (auto& t : tasks) ev.enqueue(t->e, 0);
     Entity* a = ev.pick(0, 0);
     ev.charge(*a, 1);  // a ran: negative lag, then sleeps
-    const i64 lag = a->vlag;
+    const i64 lag = a->eevdf.vlag;
     EXPECT_LT(lag, 0);
     ev.enqueue(*a, 50);  // slept: placed so that its lag is the saved one
-    EXPECT_NEAR(static_cast<double>(ev.virtual_time() - a->vruntime), static_cast<double>(lag), 2.0);
+    EXPECT_NEAR(static_cast<double>(ev.virtual_time() - a->eevdf.vruntime), static_cast<double>(lag), 2.0);
     // A huge lag is clamped to two slices.
     ev.dequeue(*a);
-    a->vlag = 1000 * ev.vslice(1024);
+    a->eevdf.vlag = 1000 * ev.vslice(1024);
     ev.enqueue(*a, 60);
-    EXPECT_LE(ev.virtual_time() - a->vruntime, 2 * ev.vslice(1024));
+    EXPECT_LE(ev.virtual_time() - a->eevdf.vruntime, 2 * ev.vslice(1024));
 }
 
 // A reused task slot (the kernel's alloc_proc) starts afresh: reset()
@@ -223,12 +223,12 @@ TEST(SchedEevdf, ResetEntityStartsWithoutLag) {
     Entity* a = ev.pick(0, 0);
     ev.charge(*a, 5);
     ev.stop(*a);  // exits with a debt
-    ASSERT_LT(a->vlag, 0);
+    ASSERT_LT(a->eevdf.vlag, 0);
     a->reset();
-    EXPECT_EQ(a->vlag, 0);
+    EXPECT_EQ(a->eevdf.vlag, 0);
     EXPECT_FALSE(a->queued);
     ev.enqueue(*a, 100);  // the slot's new owner
-    EXPECT_EQ(a->vruntime, ev.virtual_time());
+    EXPECT_EQ(a->eevdf.vruntime, ev.virtual_time());
     EXPECT_TRUE(ev.eligible(*a));
 }
 
@@ -239,9 +239,9 @@ TEST(SchedEevdf, ReweightKeepsLagInTime) {
     for (auto& t : tasks) ev.enqueue(t->e, 0);
     Entity* a = ev.pick(0, 0);
     ev.charge(*a, 1);
-    const i64 lag_time = a->vlag * 1024;
+    const i64 lag_time = a->eevdf.vlag * 1024;
     ev.reweight(*a, 2048, 17);
-    EXPECT_NEAR(static_cast<double>(a->vlag * 2048), static_cast<double>(lag_time), 2048.0);
+    EXPECT_NEAR(static_cast<double>(a->eevdf.vlag * 2048), static_cast<double>(lag_time), 2048.0);
     EXPECT_EQ(a->level, 17);
 }
 
@@ -273,7 +273,7 @@ namespace {
 i64 weighted_average(const std::vector<std::unique_ptr<Task>>& tasks) {
     __int128 s = 0, w = 0;
     for (auto& t : tasks) {
-        s += static_cast<__int128>(t->e.weight) * t->e.vruntime;
+        s += static_cast<__int128>(t->e.weight) * t->e.eevdf.vruntime;
         w += t->e.weight;
     }
     __int128 q = s / w;
@@ -301,7 +301,7 @@ TEST(SchedEevdf, VirtualTimeCountsRunningTasks) {
         for (unsigned c = 0; c < kCpus; c++) {
             if (running[c]) {
                 ev.charge(*running[c], 1 + step % 3);
-                ev.enqueue(*running[c], running[c]->run_until);
+                ev.enqueue(*running[c], running[c]->eevdf.run_until);
             }
             running[c] = ev.pick(c, now);
             ASSERT_NE(running[c], nullptr);
@@ -315,7 +315,7 @@ TEST(SchedEevdf, VirtualTimeCountsRunningTasks) {
         u64 w = 0;
         const i64 v = ev.virtual_time();
         for (auto& t : tasks) {
-            lagsum += static_cast<i64>(t->e.weight) * (v - t->e.vruntime);
+            lagsum += static_cast<i64>(t->e.weight) * (v - t->e.eevdf.vruntime);
             w += t->e.weight;
         }
         ASSERT_EQ(v, weighted_average(tasks)) << "step " << step;
@@ -326,11 +326,11 @@ TEST(SchedEevdf, VirtualTimeCountsRunningTasks) {
     Entity* s = running[0];
     ev.charge(*s, 2);
     ev.stop(*s);
-    EXPECT_FALSE(s->on_cpu);
+    EXPECT_FALSE(s->eevdf.on_cpu);
     __int128 sum = 0, wsum = 0;
     for (auto& t : tasks) {
         if (&t->e == s) continue;
-        sum += static_cast<__int128>(t->e.weight) * t->e.vruntime;
+        sum += static_cast<__int128>(t->e.weight) * t->e.eevdf.vruntime;
         wsum += t->e.weight;
     }
     __int128 q = sum / wsum;
@@ -339,9 +339,9 @@ TEST(SchedEevdf, VirtualTimeCountsRunningTasks) {
     // (Light tasks run ahead of their weighted share here: the -10 task
     // cannot use the 1.9 cpus its weight asks for, so lags reach the clamp.)
     const i64 lim = 2 * ev.vslice(s->weight);
-    const i64 lag = s->vlag < -lim ? -lim : (s->vlag > lim ? lim : s->vlag);
+    const i64 lag = s->eevdf.vlag < -lim ? -lim : (s->eevdf.vlag > lim ? lim : s->eevdf.vlag);
     ev.enqueue(*s, now + 100);
-    EXPECT_NEAR(static_cast<double>(ev.virtual_time() - s->vruntime), static_cast<double>(lag), 2.0);
+    EXPECT_NEAR(static_cast<double>(ev.virtual_time() - s->eevdf.vruntime), static_cast<double>(lag), 2.0);
     EXPECT_EQ(ev.virtual_time(), weighted_average(tasks));
 }
 

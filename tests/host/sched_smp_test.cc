@@ -212,8 +212,8 @@ i64 weighted_average(const std::vector<std::unique_ptr<SimTask>>& tasks) {
     __int128 s = 0, w = 0;
     for (auto& t : tasks) {
         if (!t->runnable) continue;
-        s += static_cast<__int128>(t->t.e.eweight) * t->t.e.vruntime;
-        w += t->t.e.eweight;
+        s += static_cast<__int128>(t->t.e.eevdf.eweight) * t->t.e.eevdf.vruntime;
+        w += t->t.e.eevdf.eweight;
     }
     __int128 q = s / w;
     if (s % w < 0) q--;
