@@ -128,25 +128,38 @@ void kvm_init_hart() {
     sfence_vma();
 }
 
-Pte* walk(PageTable pt, u64 va, bool alloc) {
-    if (va >= kMaxVa) return nullptr;
-    const PageTable root = pt;
+namespace {
+// walk for an entry whose tables are not all there: makes them (false:
+// only find them). Out of line, so walk's path through tables that exist,
+// dozens of times a system call, calls nothing and saves no register.
+[[gnu::noinline]] Pte* walk_alloc(PageTable root, u64 va, bool alloc) {
+    PageTable pt = root;
     for (int level = 2; level > 0; level--) {
         Pte* pte = &pt[vpn(va, level)];
-        if (*pte & kPteV) {
-            pt = reinterpret_cast<PageTable>(pte_to_pa(*pte));
-        } else {
+        if (!(*pte & kPteV)) {
             if (!alloc) return nullptr;
-            pt = static_cast<PageTable>(kalloc());
-            if (!pt) return nullptr;
+            void* table = kalloc();
+            if (!table) return nullptr;
             note_table(root, va);
             // The zeroed table before the entry naming it: another thread's
             // hart may walk this (shared) table at any moment.
             __atomic_thread_fence(__ATOMIC_RELEASE);
-            *pte = pa_to_pte(reinterpret_cast<u64>(pt)) | kPteV;
+            *pte = pa_to_pte(reinterpret_cast<u64>(table)) | kPteV;
         }
+        pt = reinterpret_cast<PageTable>(pte_to_pa(*pte));
     }
     return &pt[vpn(va, 0)];
+}
+}  // namespace
+
+Pte* walk(PageTable pt, u64 va, bool alloc) {
+    if (va >= kMaxVa) return nullptr;
+    const Pte top = pt[vpn(va, 2)];
+    if (top & kPteV) {
+        const Pte mid = reinterpret_cast<PageTable>(pte_to_pa(top))[vpn(va, 1)];
+        if (mid & kPteV) return &reinterpret_cast<PageTable>(pte_to_pa(mid))[vpn(va, 0)];
+    }
+    return walk_alloc(pt, va, alloc);
 }
 
 Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm) {
