@@ -87,10 +87,8 @@ bool store_vm(Config& c, const char* v) {
 }
 
 constexpr Key kKeys[] = {
-    {"sched", "a policy name", store_sched},
-    {"rq", "percpu or single", store_rq},
-    {"slice", "100..1000000 us", store_slice},
-    {"vm", "fifo or clock", store_vm},
+    {"sched", "a policy name", store_sched},        {"rq", "percpu or single", store_rq},
+    {"slice", "100..1000000 us", store_slice},      {"vm", "fifo or clock", store_vm},
     {"turn_handoff", "1 or 0", store_turn_handoff},
 };
 

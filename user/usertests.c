@@ -370,6 +370,53 @@ static void t_exec(void) {
     CHECK(exec("echo", many) < 0, "exec with %d arguments", MAXARG + 2);
 }
 
+/* Run echo with argv in a child, its output read into buf; returns the
+ * byte count, or -1 if echo did not run (the exec failed). */
+static int echo_output(char** argv) {
+    int p[2];
+    CHECK(pipe(p) == 0, "pipe");
+    int pid = fork();
+    if (pid == 0) {
+        close(1);
+        dup(p[1]);
+        exec("echo", argv);
+        exit(5);
+    }
+    close(p[1]);
+    int n = 0, r, st;
+    while (n < (int)sizeof(buf) && (r = read(p[0], buf + n, sizeof(buf) - n)) > 0) n += r;
+    close(p[0]);
+    CHECK(wait(&st) == pid, "wait for echo");
+    return st == 0 ? n : -1;
+}
+
+/* exec's argument strings and argv array share the new stack's top page:
+ * what fits arrives intact (3 strings of 1,200 bytes), what does not
+ * (4 of them) fails the exec; 31 arguments are accepted, 32 are not. */
+static void t_exec_args(void) {
+    static char big[4][1201];
+    for (int i = 0; i < 4; i++) {
+        memset(big[i], 'a' + i, 1200);
+        big[i][1200] = 0;
+    }
+    char* three[] = {"echo", big[0], big[1], big[2], 0};
+    int n = echo_output(three);
+    CHECK(n == 3603, "echo of 3 x 1200 bytes printed %d", n);
+    int count[256] = {0};
+    for (int i = 0; i < n; i++) count[(unsigned char)buf[i]]++;
+    CHECK(count['a'] == 1200 && count['b'] == 1200 && count['c'] == 1200 && count[' '] == 2 && count['\n'] == 1,
+          "echo's bytes: a %d b %d c %d", count['a'], count['b'], count['c']);
+    char* four[] = {"echo", big[0], big[1], big[2], big[3], 0};
+    CHECK(exec("echo", four) < 0, "exec with 4,800 bytes of arguments");
+    static char* many[MAXARG + 1];
+    many[0] = "echo";
+    for (int i = 1; i < MAXARG - 1; i++) many[i] = "x";
+    n = echo_output(many); /* 31 arguments */
+    CHECK(n == 60 && buf[0] == 'x' && buf[58] == 'x' && buf[59] == '\n', "echo of 30 x printed %d", n);
+    many[MAXARG - 1] = "x";
+    CHECK(exec("echo", many) < 0, "exec with %d arguments", MAXARG);
+}
+
 static void t_time(void) {
     int t0 = uptime();
     unsigned long n0 = uptime_ns();
@@ -481,6 +528,7 @@ static const struct test {
     {"fork_full", t_fork_full, QUICK},
     {"orphans", t_orphans, QUICK},
     {"exec", t_exec, QUICK},
+    {"exec_args", t_exec_args, QUICK},
     {"time", t_time, QUICK},
     {"sched_calls", t_sched_calls, QUICK},
     {"errno", t_errno, QUICK},

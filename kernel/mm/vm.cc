@@ -2,9 +2,11 @@
 //
 // Sv39: three levels of 512 entries; a leaf has any of R/W/X set. Interior
 // pages are allocated on demand by walk(alloc=true) and freed by
-// free_table() once every leaf is gone. The kernel page table maps devices
-// and RAM at their physical addresses, kernel text read+execute, everything
-// else read+write, and the trampoline at the top.
+// free_table() once every leaf is gone, which reads only the entries below
+// the end of the range the tables were made for (kept in the root:
+// kTableEnd). The kernel page table maps devices and RAM at their physical
+// addresses, kernel text read+execute, everything else read+write, and the
+// trampoline at the top.
 #include "kernel/mm/vm.h"
 
 #include "kernel/arch/riscv/fw_cfg.h"
@@ -45,20 +47,48 @@ bool empty_run(const Pte* pte, u64 a, u64 end) {
     return (a / kPageSize) % 8 == 0 && end - a >= 8 * kPageSize && all_empty(pte);
 }
 
-// Free table pt and the tables below it. Every leaf must be gone already;
+// Where a root table keeps the end of the user range its lower tables cover
+// (below the top GiB, whose tables proc_free_pagetable and uvm_free free
+// whole): an entry no address below kMaxVa uses (an Sv39 walk of one reads
+// root entries 0-255), page-aligned, so never valid: to the MMU it is
+// an empty entry. Every table is made by walk or map_user_page, which
+// raise it (note_table); uvm_free reads only the entries below it and sz.
+constexpr int kTableEnd = 511;
+constexpr u64 kTopGiB = kMaxVa - (1ull << 30);
+static_assert(vpn(kMaxVa - 1, 2) < kTableEnd);
+
+// A table was just made to map va in root's tree (a compare-and-swap: the
+// threads of a process may fault on different pages at once).
+void note_table(PageTable root, u64 va) {
+    if (va >= kTopGiB) return;
+    const u64 end = page_round_down(va) + kPageSize;
+    u64 seen = __atomic_load_n(&root[kTableEnd], __ATOMIC_RELAXED);
+    while (seen < end &&
+           !__atomic_compare_exchange_n(&root[kTableEnd], &seen, end, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+
+// Free table pt (at `level`: 2 the root, 0 a leaf table; its first entry
+// maps va base) and the tables below it. Every leaf must be gone already;
 // an entry left that names nothing (not valid, not 0) keeps the page off
-// the zeroed list (kalloc.h: kfree_zeroed).
-void free_table(PageTable pt) {
+// the zeroed list (kalloc.h: kfree_zeroed). Only the entries mapping
+// addresses below end are read, every one above being 0: a small
+// program's tables are 3 pages of 512 entries with a few dozen in use, and
+// scanning them all cost ~4,900 instructions an address space, twice in
+// every fork + exec + wait.
+void free_table(PageTable pt, int level, u64 base, u64 end) {
     static_assert(512 % 8 == 0);
+    const u64 span = 1ull << (12 + 9 * level);
+    const u64 used = end > base ? (end - base + span - 1) / span : 0;
+    const int n = used < 512 ? static_cast<int>(used) : 512;
     bool zero = true;
-    for (int i = 0; i < 512; i++) {
+    for (int i = 0; i < n; i++) {
         if (i % 8 == 0 && all_empty(&pt[i])) {
             i += 7;
             continue;
         }
         const Pte pte = pt[i];
         if ((pte & kPteV) && (pte & (kPteR | kPteW | kPteX)) == 0) {
-            free_table(reinterpret_cast<PageTable>(pte_to_pa(pte)));
+            free_table(reinterpret_cast<PageTable>(pte_to_pa(pte)), level - 1, base + i * span, end);
             pt[i] = 0;
         } else if (pte & kPteV) {
             panic("free_table: leaf still mapped");
@@ -98,23 +128,38 @@ void kvm_init_hart() {
     sfence_vma();
 }
 
-Pte* walk(PageTable pt, u64 va, bool alloc) {
-    if (va >= kMaxVa) return nullptr;
+namespace {
+// walk for an entry whose tables are not all there: makes them (false:
+// only find them). Out of line, so walk's path through tables that exist,
+// dozens of times a system call, calls nothing and saves no register.
+[[gnu::noinline]] Pte* walk_alloc(PageTable root, u64 va, bool alloc) {
+    PageTable pt = root;
     for (int level = 2; level > 0; level--) {
         Pte* pte = &pt[vpn(va, level)];
-        if (*pte & kPteV) {
-            pt = reinterpret_cast<PageTable>(pte_to_pa(*pte));
-        } else {
+        if (!(*pte & kPteV)) {
             if (!alloc) return nullptr;
-            pt = static_cast<PageTable>(kalloc());
-            if (!pt) return nullptr;
+            void* table = kalloc();
+            if (!table) return nullptr;
+            note_table(root, va);
             // The zeroed table before the entry naming it: another thread's
             // hart may walk this (shared) table at any moment.
             __atomic_thread_fence(__ATOMIC_RELEASE);
-            *pte = pa_to_pte(reinterpret_cast<u64>(pt)) | kPteV;
+            *pte = pa_to_pte(reinterpret_cast<u64>(table)) | kPteV;
         }
+        pt = reinterpret_cast<PageTable>(pte_to_pa(*pte));
     }
     return &pt[vpn(va, 0)];
+}
+}  // namespace
+
+Pte* walk(PageTable pt, u64 va, bool alloc) {
+    if (va >= kMaxVa) return nullptr;
+    const Pte top = pt[vpn(va, 2)];
+    if (top & kPteV) {
+        const Pte mid = reinterpret_cast<PageTable>(pte_to_pa(top))[vpn(va, 1)];
+        if (mid & kPteV) return &reinterpret_cast<PageTable>(pte_to_pa(mid))[vpn(va, 0)];
+    }
+    return walk_alloc(pt, va, alloc);
 }
 
 Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm) {
@@ -133,6 +178,7 @@ Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm) {
 }
 
 Status map_user_page(PageTable pt, u64 va, u64 pa, u64 perm, u64* spare_tables) {
+    const PageTable root = pt;
     for (int level = 2; level > 0; level--) {
         Pte* pte = &pt[vpn(va, level)];
         if (!(*pte & kPteV)) {
@@ -140,6 +186,7 @@ Status map_user_page(PageTable pt, u64 va, u64 pa, u64 perm, u64* spare_tables) 
             if (table) (*spare_tables)--;
             if (!table) table = kalloc();
             if (!table) return Error::NoMemory;
+            note_table(root, va);
             __atomic_thread_fence(__ATOMIC_RELEASE);  // zeroed before another hart can walk it
             *pte = pa_to_pte(reinterpret_cast<u64>(table)) | kPteV;
         }
@@ -326,9 +373,18 @@ u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz, u64* holes) {
     return newsz;
 }
 
-void uvm_free(PageTable pt, u64 sz) {
+void uvm_free(PageTable pt, u64 sz, u64 tables_end) {
     if (sz > 0) uvm_unmap(pt, 0, page_round_up(sz) / kPageSize, true);
-    free_table(pt);
+    Pte* top = &pt[vpn(kTopGiB, 2)];  // trampoline, trapframes, perhaps a MAP_FIXED mapping: every entry read
+    if (*top & kPteV) {
+        free_table(reinterpret_cast<PageTable>(pte_to_pa(*top)), 1, kTopGiB, kMaxVa);
+        *top = 0;
+    }
+    u64 end = pt[kTableEnd];
+    pt[kTableEnd] = 0;
+    if (end < page_round_up(sz)) end = page_round_up(sz);
+    if (end < tables_end) end = tables_end;
+    free_table(pt, 2, 0, end < kTopGiB ? end : kTopGiB);
 }
 
 Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes) { return uvm_copy_range(from, to, 0, sz, holes); }

@@ -62,7 +62,11 @@ u64 uvm_dealloc(PageTable pt, u64 oldsz, u64 newsz, u64* holes = nullptr);
 // them (kernel/proc/proc.cc:grow_proc); uvm_dealloc or uvm_free frees them.
 // Returns how many pages of the range were never mapped.
 u64 uvm_revoke(PageTable pt, u64 newsz, u64 oldsz);
-void uvm_free(PageTable pt, u64 sz);
+// Free [0, sz)'s pages, then every page-table page. Below the top GiB only
+// the entries of [0, max(sz, tables_end)) and of the range the table's own
+// pages were made for are read (kernel/mm/vm.cc:free_table): every other
+// entry must be 0 (tables_end: the end of the caller's mappings).
+void uvm_free(PageTable pt, u64 sz, u64 tables_end = 0);
 // Copy [0, sz)'s mapped pages; *holes: how many pages were not mapped.
 Status uvm_copy(PageTable from, PageTable to, u64 sz, u64* holes);
 // fork without copying: map [0, sz)'s pages in `to` too (page_dup), the

@@ -13,12 +13,16 @@
 // on first touch, as the heap), so a big bss costs what is touched.
 // Invariant: an Image's size always covers what it has mapped (pages it
 // left lazy are holes), so its destructor frees every page (and drops
-// every file reference) of a half-built image whatever step failed (a bad program header after a loaded segment, memory
-// running out in the middle of a segment). A failed exec leaves the caller untouched. User stack at entry: sp ->
-// argv[0..argc] pointers (NULL-terminated), the strings above them; a0 = argc, a1 = argv. An exec in a process with
-// several threads ends the others once the new image is complete, and
-// only then commits (kernel/proc/thread.cc:end_other_threads), so a failed
-// exec leaves every thread running.
+// every file reference) of a half-built image whatever step failed (a bad
+// program header after a loaded segment, memory running out in the middle
+// of a segment). A failed exec leaves the caller untouched.
+// User stack at entry: sp -> argv[0..argc] pointers (NULL-terminated), the
+// strings above them; a0 = argc, a1 = argv. The strings are read from the
+// caller first, straight into the page that becomes the stack's top one
+// (ExecArgs). An exec in a process with several threads ends the others
+// once the new image is complete, and only then commits
+// (kernel/proc/thread.cc:end_other_threads), so a failed exec leaves every
+// thread running.
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/fs/fs.h"
@@ -44,11 +48,10 @@ namespace {
 class Image {
   public:
     // The map lives in a page of its own, not on the kernel stack (a Map
-    // is 1.3 KiB), unzeroed: clear() makes it an empty one (no region),
-    // and regions are written before they are read.
-    explicit Image(Proc* p) : pt_(proc_pagetable(p)), map_(static_cast<vm::Map*>(kalloc_unzeroed())) {
-        if (map_) map_->clear();
-    }
+    // is 1.3 KiB): a zeroed one (an empty map), zeroed again when it goes
+    // back (kalloc.h: kfree_zeroed), so it is neither zeroed nor junk-filled
+    // page-wide on its way (~870 instructions an exec).
+    explicit Image(Proc* p) : pt_(proc_pagetable(p)), map_(static_cast<vm::Map*>(kalloc())) {}
     ~Image() {
         if (pt_) proc_free_pagetable(pt_, sz_);
         if (promised_) kalloc_unreserve(promised_);  // a failed exec's lazy pages
@@ -60,7 +63,10 @@ class Image {
                 iput(reinterpret_cast<Inode*>(map_->at(i).obj));
             }
         }
-        if (map_) kfree(map_);
+        if (map_) {
+            memset(map_, 0, sizeof(*map_));
+            kfree_zeroed(map_);
+        }
     }
     Image(const Image&) = delete;
     Image& operator=(const Image&) = delete;
@@ -81,6 +87,15 @@ class Image {
     Status grow(u64 newsz, u64 perm) {
         auto sz = TRY(oom_grow(pt_, sz_, newsz, perm));
         sz_ = sz;
+        return {};
+    }
+    // Map page (zeroed but for what the caller wrote in it) at size, as
+    // grow would a fresh one, admitted the same way; the image frees it
+    // from then on.
+    Status map_page(void* page, u64 perm) {
+        TRY(oom_admit(1, sz_ / kPageSize + 1));
+        TRY(map_pages(pt_, sz_, kPageSize, reinterpret_cast<u64>(page), perm | kPteU));
+        sz_ += kPageSize;
         return {};
     }
     // Name-free growth: [size, newsz) stays unmapped (the stack's lazy
@@ -223,7 +238,68 @@ static_assert(sizeof(vm::Map) <= kPageSize, "an exec image's map fits its page")
 constexpr u64 kStackLazyPages = param::kUserStackMaxPages - param::kUserStackPages;
 constexpr u64 kLazyPages = 1 + kStackLazyPages;  // the guard page, and the stack's below its first
 
-// Add the guard page and the stack, and push argv; returns the new sp.
+// exec's argument strings, fetched from the caller before anything else
+// (bad arguments fail the call first, as they always did) straight into
+// the page that becomes the new stack's top page, where build_stack maps
+// it: each string below the one before it (argv[0] highest), 16-aligned,
+// and the argv array below them once the page has an address. A string is
+// read into the page's bottom, below every string placed so far, then
+// moved up to its place: what does not fit the page is TooBig, the limit
+// the stack always set (copying them into a page each first, and then
+// onto the stack, cost ~1,800 instructions an exec).
+class ExecArgs {
+  public:
+    ExecArgs() = default;
+    ~ExecArgs() {
+        if (page_ && !mapped_) kfree(page_);
+    }
+    ExecArgs(const ExecArgs&) = delete;
+    ExecArgs& operator=(const ExecArgs&) = delete;
+
+    Status fetch(UserAddr uargv) {
+        page_ = kalloc();  // zeroed: below sp the new stack reads 0
+        if (!page_) return Error::NoMemory;
+        char* pg = static_cast<char*>(page_);
+        u64 dirty = 0;  // [0, dirty): where strings were read
+        for (argc_ = 0;; argc_++) {
+            if (argc_ == param::kMaxExecArgs) return Error::TooBig;  // (a NULL in its place or not)
+            auto uarg = TRY(fetch_addr(uargv + argc_ * sizeof(u64)));
+            if (uarg == 0) break;
+            auto len = TRY(fetch_str(UserAddr(uarg), pg, static_cast<int>(low_)));  // with its NUL: <= low_
+            const u64 n = static_cast<u64>(len) + 1;
+            if (n > dirty) dirty = n;
+            low_ = (low_ - n) & ~15ull;
+            memmove(pg + low_, pg, n);
+            at_[argc_] = low_;
+        }
+        const u64 array = (argc_ + 1) * sizeof(u64);
+        if (low_ < array) return Error::TooBig;
+        memset(pg, 0, dirty < low_ ? dirty : low_);
+        return {};
+    }
+    u64 argc() const { return argc_; }
+    void* page() const { return page_; }
+    // The page is mapped at va (the image frees it from now on): write the
+    // argv array into it; returns sp.
+    u64 mapped(u64 va) {
+        mapped_ = true;
+        const u64 sp = (low_ - (argc_ + 1) * sizeof(u64)) & ~15ull;
+        u64* argv = reinterpret_cast<u64*>(static_cast<char*>(page_) + sp);
+        for (u64 i = 0; i < argc_; i++) argv[i] = va + at_[i];
+        argv[argc_] = 0;
+        return va + sp;
+    }
+
+  private:
+    void* page_ = nullptr;
+    bool mapped_ = false;
+    u64 argc_ = 0;
+    u64 low_ = kPageSize;  // the lowest string's offset in the page
+    u64 at_[param::kMaxExecArgs] = {};
+};
+
+// Add the guard page and the stack, with args' page at its top; returns
+// the new sp.
 // The stack region is kUserStackMaxPages long; its top kUserStackPages are
 // mapped now, the ones below fault in as the stack grows down over them
 // (kernel/mm/fault.cc: only at or above sp), promised here. The guard
@@ -232,7 +308,7 @@ constexpr u64 kLazyPages = 1 + kStackLazyPages;  // the guard page, and the stac
 // of [0, sz) is mapped or promised (a page allocated, zeroed and then
 // junk-filled at the next exec or exit cost every exec ~1,700
 // instructions).
-Result<u64> build_stack(Image& img, char* const argv[], u64* argc) {
+Result<u64> build_stack(Image& img, ExecArgs& args) {
     const u64 base = page_round_up(img.size());
     const u64 grow_base = base + kPageSize;
     const u64 stack_base = grow_base + kStackLazyPages * kPageSize;
@@ -242,24 +318,10 @@ Result<u64> build_stack(Image& img, char* const argv[], u64* argc) {
     img.skip(grow_base);
     TRY(img.name(stack_top, vm::Kind::Stack, vm::kRead | vm::kWrite, true));
     img.skip(stack_base);
-    TRY(img.grow(stack_top, kPteR | kPteW));
+    TRY(img.grow(stack_top - kPageSize, kPteR | kPteW));
+    TRY(img.map_page(args.page(), kPteR | kPteW));
+    const u64 sp = args.mapped(stack_top - kPageSize);
     TRY(img.name(stack_top, vm::Kind::Heap, vm::kRead | vm::kWrite, true));
-    u64 sp = img.size();
-    u64 ustack[param::kMaxExecArgs + 1];
-    u64 n = 0;
-    for (; argv[n]; n++) {
-        if (n >= param::kMaxExecArgs) return Error::TooBig;
-        const u64 len = strlen(argv[n]) + 1;
-        sp = (sp - len) & ~15ull;
-        if (sp < stack_base) return Error::TooBig;
-        TRY(copy_out(img.pt(), UserAddr(sp), argv[n], len));
-        ustack[n] = sp;
-    }
-    ustack[n] = 0;
-    sp = (sp - (n + 1) * sizeof(u64)) & ~15ull;
-    if (sp < stack_base) return Error::TooBig;
-    TRY(copy_out(img.pt(), UserAddr(sp), ustack, (n + 1) * sizeof(u64)));
-    *argc = n;
     return sp;
 }
 
@@ -270,38 +332,7 @@ const char* base_name(const char* path) {
     return last;
 }
 
-// Kernel copies of exec's argument strings, one page each, freed on scope exit.
-class ExecArgs {
-  public:
-    ExecArgs() = default;
-    ~ExecArgs() {
-        for (char* a : argv_)
-            if (a) kfree(a);
-    }
-    ExecArgs(const ExecArgs&) = delete;
-    ExecArgs& operator=(const ExecArgs&) = delete;
-
-    Status fetch(UserAddr uargv) {
-        for (int i = 0; i < param::kMaxExecArgs; i++) {
-            auto uarg = TRY(fetch_addr(uargv + static_cast<u64>(i) * sizeof(u64)));
-            if (uarg == 0) return {};
-            // Unzeroed: fetch_str ends the string with its NUL, and only the
-            // string is read (build_stack copies strlen + 1 bytes).
-            argv_[i] = static_cast<char*>(kalloc_unzeroed());
-            if (!argv_[i]) return Error::NoMemory;
-            TRY(fetch_str(UserAddr(uarg), argv_[i], static_cast<int>(kPageSize)));
-        }
-        return Error::TooBig;
-    }
-    char* const* argv() const { return argv_; }
-
-  private:
-    char* argv_[param::kMaxExecArgs + 1] = {};  // null-terminated
-};
-
-}  // namespace
-
-Result<int> exec(const char* path, char* const argv[]) {
+Result<int> exec(const char* path, ExecArgs& args) {
     Proc* p = myproc();
     Image img(p);
     if (!img.ok()) return Error::NoMemory;
@@ -314,8 +345,7 @@ Result<int> exec(const char* path, char* const argv[]) {
         TRY(check_access(ip.get(), perm::kExec));  // lib/fs/perm.h: x for the caller's class
         TRY(load_program(img, ip.get(), &eh));
     }
-    u64 argc = 0;
-    auto sp = TRY(build_stack(img, argv, &argc));
+    auto sp = TRY(build_stack(img, args));
     // The new image is complete: end the process's other threads (they are
     // gone when this returns; it fails only if the process is being killed).
     TRY(end_other_threads(p));
@@ -346,8 +376,10 @@ Result<int> exec(const char* path, char* const argv[]) {
     p->fp.reset();  // the new image starts with FP off
     sig_exec(p);    // handlers were addresses in the old image
     proc_free_pagetable(old, oldsz, old_tables);
-    return static_cast<int>(argc);  // becomes a0 = argc
+    return static_cast<int>(args.argc());  // becomes a0 = argc
 }
+
+}  // namespace
 
 // exec(path, argv) -> does not return on success; -1 on failure.
 SysResult sys_exec() {
@@ -356,7 +388,7 @@ SysResult sys_exec() {
     ExecArgs args;
     Status st = args.fetch(arg_addr(1));
     if (st.ok()) {
-        auto r = exec(path, args.argv());
+        auto r = exec(path, args);
         if (r.ok()) return r.value();
         st = r.error();
     }

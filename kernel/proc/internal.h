@@ -63,7 +63,6 @@ Result<int> wait_child(int pid, UserAddr status_addr, int options, bool xv6);
 // kernel itself (as == null: the out-of-memory killer). Kills every thread.
 Status kill(int pid, const perm::Cred* as = nullptr);
 Proc* proc_by_tid(int tid);  // caller holds no locks; result may change
-Result<int> exec(const char* path, char* const argv[]);
 
 // Threads (kernel/proc/thread.cc).
 struct ThreadStart {

@@ -149,7 +149,7 @@ void proc_free_pagetable(PageTable pt, u64 sz, u64 tables_end) {
         Pte* top = walk(pt, layout::kSigTramp, false);
         if (top) memset(top, 0, (param::kMaxProcs + 2) * sizeof(Pte));
     }
-    uvm_free(pt, sz);
+    uvm_free(pt, sz, tables_end);
 }
 
 // Return a slot to Unused; caller holds p->lock and has released what the
