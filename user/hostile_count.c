@@ -16,9 +16,11 @@
  *   shared with the just-exec'd hostile).
  * filecount: the same reading while a process touches every page of a
  *   file it mapped shared (64 pages, the file's limit; read in from the
- *   disk in the first of 6 rounds, idle in the page cache after that): each
- *   page's promise goes as the cache's frame becomes the mapping's, so the
- *   count stays as it was. Before the fix the frame was taken (off the
+ *   disk in the first of 12 rounds, idle in the page cache after that; with
+ *   two threads at once in every other round): each page's promise goes as
+ *   the cache's frame becomes the mapping's, and comes back as a thread
+ *   that lost the race for a page puts its frame, so the count stays as it
+ *   was. Before the fix the frame was taken (off the
  *   free list, or out of the idle frames counted as free) before the
  *   promise went, in another hold: one low in between.
  * Both race only on two harts or more: on one, no reading falls inside
@@ -132,26 +134,46 @@ void t_cowcount(void) {
 
 #define FC_PAGES 64
 
+static char* volatile fc_map;
+static volatile int fc_state; /* 1: the second thread waits; 2: go */
+
+static void touch_all(void) {
+    volatile char sum = 0;
+    for (int i = 0; i < FC_PAGES; i++) sum += fc_map[i * PGSIZE];
+}
+
+static void second_toucher(void* arg) {
+    (void)arg;
+    fc_state = 1;
+    while (fc_state != 2) {}
+    touch_all();
+    for (;;) sleep(10);
+}
+
 /* A mapper: maps the file shared (its pages promised), says it is ready,
  * waits for the go, then touches every page (the page cache's frame each,
- * whose promise goes) and exits. */
-static void mapper(const char* path, int ready, int go) {
+ * whose promise goes), with two threads at once if `two` (the thread that
+ * loses the race for a page puts the frame back and promises again), and
+ * exits. */
+static void mapper(const char* path, int two, int ready, int go) {
     int fd = open(path, O_RDONLY);
-    char* p = mmap(0, FC_PAGES * PGSIZE, PROT_READ, MAP_SHARED, fd, 0);
-    if (fd < 0 || p == MAP_FAILED) exit(3);
+    fc_map = mmap(0, FC_PAGES * PGSIZE, PROT_READ, MAP_SHARED, fd, 0);
+    if (fd < 0 || fc_map == MAP_FAILED) exit(3);
+    if (two && thread_create(second_toucher, 0) < 0) exit(4);
+    while (two && fc_state != 1) {}
     char c = 0;
     write(ready, &c, 1);
     read(go, &c, 1);
-    volatile char sum = 0;
-    for (int i = 0; i < FC_PAGES; i++) sum += p[i * PGSIZE];
+    fc_state = 2;
+    touch_all();
     exit(0);
 }
 
-static long file_round(const char* path, int* fell, long* low) {
+static long file_round(const char* path, int two, int* fell, long* low) {
     int ready[2], go[2];
     if (pipe(ready) < 0 || pipe(go) < 0) return -1;
     int pid = fork();
-    if (pid == 0) mapper(path, ready[1], go[0]);
+    if (pid == 0) mapper(path, two, ready[1], go[0]);
     char c;
     if (pid < 0 || read(ready[0], &c, 1) != 1) return -1;
     int peak = freepages();
@@ -184,8 +206,8 @@ void t_filecount(void) {
     close(fd);
     int fell = 0;
     long low = 0, readings = 0;
-    for (int r = 0; r < 6; r++) {
-        long n = file_round("hc.file", &fell, &low);
+    for (int r = 0; r < 12; r++) {
+        long n = file_round("hc.file", r % 2, &fell, &low);
         if (n < 0) return fail("filecount", "setup failed in round", r);
         readings += n;
     }

@@ -292,6 +292,14 @@ oom::Verdict kalloc_admit_reserve(u64 n, u64 total_after) {
     return v;
 }
 
+u64 kalloc_reserve_publishing(u64 n, void (*publish)()) {
+    LockGuard g(g_lock);
+    publish();
+    return promise_locked(n);
+}
+
+void kalloc_cover(u64 pages) { ask_lenders(pages); }
+
 void kfree_keep_promise(void* page) {
     unused(page, "kfree_keep_promise");
     u64 short_by = 0;
