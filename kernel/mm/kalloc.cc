@@ -126,6 +126,13 @@ void kfree(void* page) {
     g_pool.push(page);
 }
 
+void kfree_publishing(void* page, void (*publish)()) {
+    unused(page, "kfree_publishing");
+    LockGuard g(g_lock);
+    g_pool.push(page);
+    publish();
+}
+
 void kfree_zeroed(void* page) {
     const u64 pa = reinterpret_cast<u64>(page);
     if (const char* why = g_pool.validate(pa)) panic("kfree_zeroed %p: %s", page, why);

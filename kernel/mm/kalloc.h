@@ -93,6 +93,8 @@ void kalloc_unreserve_publishing(u64 n, void (*publish)());
 // again); returns how many pages the list lacks, for kalloc_cover once the
 // caller's lock is dropped.
 u64 kalloc_reserve_publishing(u64 n, void (*publish)());
+// kfree, with `publish` in the same hold: a lender's idle page freed.
+void kfree_publishing(void* page, void (*publish)());
 void kalloc_cover(u64 pages);
 
 // Copy-on-write sharing (lib/page_refs.h). Each extra mapping of a page

@@ -68,10 +68,9 @@ void take_user(u32 f, bool pay = false) {
 void drop_locked(u32 f) {
     const bool unused = g_index.is_idle(f);
     g_index.remove(f);
-    publish_idle();
     if (!unused) return;
     page_refs().clear(pa_of(f));
-    kfree(page_at(f));
+    kfree_publishing(page_at(f), publish_idle);  // lent to free in one step
 }
 
 // The Lender's give_back: evict idle frames, least recently used first.
