@@ -292,9 +292,8 @@ Outcome file_fill_cached(ThreadGroup* tg, u64 page, const vm::Region& r) {
         o = map_frame(tg, page, r, frame, paid);
     }
     if (o != Outcome::Mapped) {
-        pcache_put(frame);
-        if (paid) {  // the page stays unmapped: promised again
-            kalloc_reserve(1);
+        pcache_put(frame, paid);  // the page stays unmapped: promised again if paid
+        if (paid) {
             LockGuard g(tg->pt_lock);
             tg->reserved++;
         }

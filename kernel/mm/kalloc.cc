@@ -126,6 +126,13 @@ void kfree(void* page) {
     g_pool.push(page);
 }
 
+void kfree_publishing(void* page, void (*publish)()) {
+    unused(page, "kfree_publishing");
+    LockGuard g(g_lock);
+    g_pool.push(page);
+    publish();
+}
+
 void kfree_zeroed(void* page) {
     const u64 pa = reinterpret_cast<u64>(page);
     if (const char* why = g_pool.validate(pa)) panic("kfree_zeroed %p: %s", page, why);
@@ -291,6 +298,14 @@ oom::Verdict kalloc_admit_reserve(u64 n, u64 total_after) {
     if (short_by > 0) ask_lenders(short_by);
     return v;
 }
+
+u64 kalloc_reserve_publishing(u64 n, void (*publish)()) {
+    LockGuard g(g_lock);
+    publish();
+    return promise_locked(n);
+}
+
+void kalloc_cover(u64 pages) { ask_lenders(pages); }
 
 void kfree_keep_promise(void* page) {
     unused(page, "kfree_keep_promise");

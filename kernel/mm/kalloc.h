@@ -88,6 +88,14 @@ void* kalloc_reserved_unzeroed();
 // no lock, no sleep) in the same hold of the allocator's lock: a lender's
 // frame that becomes a promised page moves the free count once.
 void kalloc_unreserve_publishing(u64 n, void (*publish)());
+// Promise n pages and run `publish`, in one hold, for a caller holding a
+// lender's lock: the lenders are not asked (that would take the lock
+// again); returns how many pages the list lacks, for kalloc_cover once the
+// caller's lock is dropped.
+u64 kalloc_reserve_publishing(u64 n, void (*publish)());
+// kfree, with `publish` in the same hold: a lender's idle page freed.
+void kfree_publishing(void* page, void (*publish)());
+void kalloc_cover(u64 pages);
 
 // Copy-on-write sharing (lib/page_refs.h). Each extra mapping of a page
 // holds a promise (kalloc_reserve): the copy it may need. page_dup: one

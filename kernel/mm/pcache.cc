@@ -68,10 +68,9 @@ void take_user(u32 f, bool pay = false) {
 void drop_locked(u32 f) {
     const bool unused = g_index.is_idle(f);
     g_index.remove(f);
-    publish_idle();
     if (!unused) return;
     page_refs().clear(pa_of(f));
-    kfree(page_at(f));
+    kfree_publishing(page_at(f), publish_idle);  // lent to free in one step
 }
 
 // The Lender's give_back: evict idle frames, least recently used first.
@@ -143,19 +142,29 @@ bool pcache_holds(const void* frame) {
     return g_index.cached(frame_of(frame));
 }
 
-void pcache_put(void* frame) {
+void pcache_put(void* frame, bool repromise) {
     const u64 pa = reinterpret_cast<u64>(frame);
-    if (page_refs().file_put(pa) != 0) return;  // others use it: no lock (fork's children, mostly)
-    LockGuard g(g_lock);
-    if (page_refs().file_users(pa) != 0) return;  // a fault took it again meanwhile
-    const u32 f = frame_of(frame);
-    if (g_index.cached(f)) {
-        g_index.make_idle(f);
-        publish_idle();
-        return;
+    enum class Left : u8 { Used, Idle, Out } left = Left::Used;
+    u64 short_by = 0;
+    if (page_refs().file_put(pa) == 0) {  // (others use it: no lock, fork's children mostly)
+        LockGuard g(g_lock);
+        const u32 f = frame_of(frame);
+        if (page_refs().file_users(pa) != 0) {
+            // a fault took it again meanwhile
+        } else if (g_index.cached(f)) {
+            g_index.make_idle(f);
+            left = Left::Idle;
+            if (repromise) short_by = kalloc_reserve_publishing(1, publish_idle);
+            else publish_idle();
+        } else {
+            page_refs().clear(pa);  // truncation took it out: its last user frees it
+            left = Left::Out;
+        }
     }
-    page_refs().clear(pa);  // truncation took it out: its last user frees it
-    kfree(frame);
+    if (left == Left::Out && repromise) kfree_keep_promise(frame);
+    else if (left == Left::Out) kfree(frame);
+    else if (left == Left::Used && repromise) kalloc_reserve(1);
+    if (short_by > 0) kalloc_cover(short_by);
 }
 
 void pcache_wrote(const Inode* ip, u32 off, const void* src, u32 n) {

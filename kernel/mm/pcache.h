@@ -47,7 +47,10 @@ Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, void** spare = nullptr,
 bool pcache_holds(const void* frame);
 // One user of a cache frame gone (kalloc.cc:page_put). The last user of a
 // cached frame leaves it idle; of one truncation took out, frees it.
-void pcache_put(void* frame);
+// `repromise`: the caller's promise, given back by pcache_get's `pay`, is
+// made again in the same hold of kalloc's lock as the frame turns idle or
+// free (a fault that could not map the frame after all).
+void pcache_put(void* frame, bool repromise = false);
 
 // File-system hooks (kernel/fs/inode.cc), with ip locked:
 // writei wrote n bytes (src, kernel memory) at off, within one page.
