@@ -69,6 +69,7 @@ struct ThreadGroup {
     SpinLock lock{"tgroup"};
     bool used = false;  // a table slot in use (g_tgroup_lock)
     int live = 0;       // threads that have not exited (an embryo counts)
+    int creating = 0;   // thread_create calls between their limit check and their slot
     // exit() or a fatal signal of one thread is ending them all; status is
     // the process's exit status (the first exit() decides it).
     bool exiting = false;

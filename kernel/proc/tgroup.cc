@@ -29,7 +29,7 @@ ThreadGroup* tgroup_alloc() {
     for (ThreadGroup& tg : g_tgroups) {
         if (tg.used) continue;
         tg.used = true;
-        tg.live = 0;
+        tg.live = tg.creating = 0;
         tg.exiting = false;
         tg.status = 0;
         tg.execer = nullptr;

@@ -262,7 +262,22 @@ Result<int> thread_create(const ThreadStart& start) {
     const int tid = alloc_pid();
     if (start.tidp != 0 && !copy_out(p->pagetable, UserAddr(start.tidp), &tid, sizeof(tid)).ok())
         return Error::BadAddress;
-    auto t = TRY(alloc_slot(p->cred, p->nproc_limit));
+    // Counted against the process's thread limit before it takes a slot: a
+    // creator at the limit never holds a slot, even for a moment, in which
+    // another process would find the table full (hostile's tbomb saw a
+    // bomber stop on such a moment, then the test's fork get the slot).
+    {
+        LockGuard g(tg->lock);
+        if (tg->live + tg->creating >= param::kMaxThreadsPerProc) return Error::NoProcess;
+        tg->creating++;
+    }
+    auto claimed = alloc_slot(p->cred, p->nproc_limit);
+    if (!claimed.ok()) {
+        LockGuard g(tg->lock);
+        tg->creating--;
+        return claimed.error();
+    }
+    Proc* t = claimed.value();
     t->tg = tg;
     t->pid = p->pid;
     t->tid = tid;
@@ -287,6 +302,7 @@ Result<int> thread_create(const ThreadStart& start) {
     bool ok = false;
     {
         LockGuard g(tg->lock);
+        tg->creating--;
         if (!tg->exiting && tg->execer == nullptr && tg->live < param::kMaxThreadsPerProc &&
             map_trapframe(tg->pagetable, t).ok()) {
             if (++tg->live == 2) __atomic_fetch_add(&g_threaded_groups, 1, __ATOMIC_RELAXED);
