@@ -611,6 +611,8 @@ Result simulate_with(const Config& cfg, const std::vector<TaskSpec>& fixed_tasks
 }  // namespace schedsim::loop
 
 // One policy's loops, instantiated in its file (sim_lists.cc, ...), inside
-// namespace schedsim.
+// namespace schedsim; sim.cc declares the same ones built elsewhere.
 #define SCHEDSIM_INSTANTIATE(type) \
     template Result loop::simulate_with<q::sched::type>(const Config&, const std::vector<TaskSpec>&)
+#define SCHEDSIM_BUILT_ELSEWHERE(type) \
+    extern template Result loop::simulate_with<q::sched::type>(const Config&, const std::vector<TaskSpec>&)
