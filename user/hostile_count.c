@@ -48,6 +48,28 @@ static void sharer(char* p, int writer, int ready, int go) {
     exit(0);
 }
 
+/* 1,024 readings of the free count: *low counts those below *peak (the
+ * highest so far, raised as it rises), *fell is the most one fell. */
+static long read_batch(int* peak, int* fell, long* low) {
+    for (int i = 0; i < 1024; i++) {
+        int now = freepages();
+        if (now < *peak) ++*low;
+        if (*peak - now > *fell) *fell = *peak - now;
+        if (now > *peak) *peak = now;
+    }
+    return 1024;
+}
+
+/* Batches of readings from peak until child pid has exited; how many. */
+static long read_until_exit(int pid, int peak, int* fell, long* low) {
+    long readings = 0;
+    for (;;) {
+        readings += read_batch(&peak, fell, low);
+        int st;
+        if (waitpid(pid, &st, WNOHANG) == pid) return readings;
+    }
+}
+
 /* One round; the number of readings, with *fell the most a reading fell
  * below the highest before it (0: none fell) and *low how many did, or -1
  * on a setup failure. */
@@ -71,12 +93,7 @@ static long one_round(int* fell, long* low) {
     write(go[1], "gg", 2);
     int left = 2;
     while (left > 0) {
-        for (int i = 0; i < 1024; i++, readings++) {
-            int now = freepages();
-            if (now < peak) ++*low;
-            if (peak - now > *fell) *fell = peak - now;
-            if (now > peak) peak = now;
-        }
+        readings += read_batch(&peak, fell, low);
         for (int k = 0; k < 2; k++) {
             int st;
             if (pids[k] > 0 && waitpid(pids[k], &st, WNOHANG) == pids[k]) {
@@ -158,18 +175,8 @@ static long file_round(const char* path, int* fell, long* low) {
     char c;
     if (pid < 0 || read(ready[0], &c, 1) != 1) return -1;
     int peak = freepages();
-    long readings = 0;
     write(go[1], "g", 1);
-    for (;;) {
-        for (int i = 0; i < 1024; i++, readings++) {
-            int now = freepages();
-            if (now < peak) ++*low;
-            if (peak - now > *fell) *fell = peak - now;
-            if (now > peak) peak = now;
-        }
-        int st;
-        if (waitpid(pid, &st, WNOHANG) == pid) break;
-    }
+    long readings = read_until_exit(pid, peak, fell, low);
     close(ready[0]);
     close(ready[1]);
     close(go[0]);
@@ -186,19 +193,7 @@ static long drop_round(const char* path, int* fell, long* low) {
         exit(0);
     }
     if (pid < 0) return -1;
-    int peak = freepages();
-    long readings = 0;
-    for (;;) {
-        for (int i = 0; i < 1024; i++, readings++) {
-            int now = freepages();
-            if (now < peak) ++*low;
-            if (peak - now > *fell) *fell = peak - now;
-            if (now > peak) peak = now;
-        }
-        int st;
-        if (waitpid(pid, &st, WNOHANG) == pid) break;
-    }
-    return readings;
+    return read_until_exit(pid, freepages(), fell, low);
 }
 
 void t_filecount(void) {
