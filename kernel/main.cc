@@ -41,7 +41,6 @@ namespace {
 
 constinit volatile bool g_started = false;
 constinit fdt::BootInfo g_boot;
-constexpr u64 kCyclesPerUs = param::kTimerHz / 1'000'000;
 
 void read_device_tree() {
     const bool ok = g_dtb_pa != 0 && fdt::parse(reinterpret_cast<const void*>(g_dtb_pa), 1 << 20, &g_boot);
@@ -79,8 +78,8 @@ RqSetup scheduler_setup(const boot::Config& cfg) {
     s.policy = cfg.sched;
     s.mode = cfg.rq;
     s.ncpus = g_boot.ncpus;
-    s.slice_cycles = cfg.slice_us ? cfg.slice_us * kCyclesPerUs : param::default_slice_cycles(g_boot.ncpus);
-    s.knobs = cfg.knobs.scaled(kCyclesPerUs);  // the policies read their own
+    s.slice_cycles = cfg.slice_us ? cfg.slice_us * param::kCyclesPerUs : param::default_slice_cycles(g_boot.ncpus);
+    s.knobs = cfg.knobs.scaled(param::kCyclesPerUs);  // the policies read their own
     return s;
 }
 
@@ -112,7 +111,7 @@ void boot_hart0() {
     rq_init(rq);              // run queues and the policy
     obs::init(g_boot.ncpus);  // the tracer's and the profiler's per-hart streams
     kprintf("quanta: scheduler %s (%s queues), slice %lu us\n", rq_policy_name(), rq_mode_name(),
-            g_slice_cycles / kCyclesPerUs);
+            g_slice_cycles / param::kCyclesPerUs);
     user_init();  // the first process (initcode, which execs /init)
     __atomic_store_n(&g_started, true, __ATOMIC_RELEASE);
 }

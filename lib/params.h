@@ -41,7 +41,9 @@ constexpr u64 kDefaultRamBytes = 128ull << 20;  // when the device tree is absen
 
 // Timer: QEMU virt's time CSR runs at 10 MHz.
 constexpr u64 kTimerHz = 10'000'000;
-constexpr u64 kTickCycles = 1'000'000;  // sleep()/uptime() tick: 0.1 s
+constexpr u64 kCyclesPerUs = kTimerHz / 1'000'000;     // 10
+constexpr u64 kNsPerCycle = 1'000'000'000 / kTimerHz;  // 100
+constexpr u64 kTickCycles = 1'000'000;                 // sleep()/uptime() tick: 0.1 s
 // Preemption slice: Linux's base slice rule (sysctl_sched_base_slice, log
 // scaling): 0.75 ms x (1 + log2 harts), at most 8 harts counted, so 0.75 ms
 // on 1 hart, 1.5 ms on 2, 2.25 ms on 4, 3 ms on 8 or more. Computed at boot

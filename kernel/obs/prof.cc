@@ -33,13 +33,12 @@ constinit bool g_on = false;
 
 namespace {
 
-constexpr u64 kCyclesPerUs = param::kTimerHz / 1'000'000;
 constexpr u64 kDefaultPeriodUs = 1000;
 constexpr u64 kMinPeriodUs = 20;  // below this QEMU spends its time in the handler
 constexpr u64 kMaxPeriodUs = 1'000'000;
 
 constinit u64 g_next_due[kMaxHarts] = {};  // when each hart's next sample is due (its own)
-constinit u64 g_period = kDefaultPeriodUs * kCyclesPerUs;
+constinit u64 g_period = kDefaultPeriodUs * param::kCyclesPerUs;
 constinit DumpHeader g_header{};
 
 // Every hart's first sample is one period from now.
@@ -128,7 +127,7 @@ void on_timer(u64 now, u64 pc, const u64* kregs) {
 SysResult sys_prof_start() {
     const u64 us = arg_raw(0) == 0 ? kDefaultPeriodUs : arg_raw(0);
     if (us < kMinPeriodUs || us > kMaxPeriodUs) return Error::BadArgument;
-    return g_rec.start(arg_int(1), us * kCyclesPerUs);
+    return g_rec.start(arg_int(1), us * param::kCyclesPerUs);
 }
 
 // prof_stop() -> samples kept (all harts), or -1 if the caller is not root

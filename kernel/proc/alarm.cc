@@ -29,11 +29,10 @@ namespace {
 constinit SpinLock g_alarm_lock("alarm");
 constinit EarliestDeadline g_alarm_due;
 
-constexpr u64 kCyclesPerUs = param::kTimerHz / 1'000'000;
 constexpr u64 kMaxSeconds = 100'000'000;  // about three years: no overflow in cycles
 
 u64 to_cycles(long sec, long usec) {
-    return static_cast<u64>(sec) * param::kTimerHz + static_cast<u64>(usec) * kCyclesPerUs;
+    return static_cast<u64>(sec) * param::kTimerHz + static_cast<u64>(usec) * param::kCyclesPerUs;
 }
 
 // Set p's process's timer (caller holds g_alarm_lock); returns the old one.
@@ -57,7 +56,7 @@ bool valid_time(long sec, long usec) {
 
 void to_timeval(u64 cycles, long* sec, long* usec) {
     *sec = static_cast<long>(cycles / param::kTimerHz);
-    *usec = static_cast<long>(cycles % param::kTimerHz / kCyclesPerUs);
+    *usec = static_cast<long>(cycles % param::kTimerHz / param::kCyclesPerUs);
 }
 
 }  // namespace

@@ -93,8 +93,7 @@ void unlink(Bucket& b, Waiter* w) {
 // timeout_ns from now, in timer cycles (rounded up); 0 means none.
 u64 deadline_after(u64 timeout_ns) {
     if (timeout_ns == 0) return 0;
-    constexpr u64 kNsPerCycle = 1'000'000'000 / param::kTimerHz;
-    const u64 cycles = timeout_ns / kNsPerCycle + (timeout_ns % kNsPerCycle != 0);
+    const u64 cycles = timeout_ns / param::kNsPerCycle + (timeout_ns % param::kNsPerCycle != 0);
     const u64 now = now_cycles();
     return cycles > ~0ull - 1 - now ? ~0ull - 1 : now + cycles;
 }

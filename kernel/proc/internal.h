@@ -16,6 +16,11 @@ extern ThreadGroup g_tgroups[param::kMaxProcs];
 extern SpinLock g_wait_lock;
 extern Proc* g_init_proc;
 
+// p's CPU time in timer cycles, its current run included (p runs on this
+// hart with interrupts off: a preemption between the two reads would
+// charge the run and move running_since, counting it twice).
+inline u64 cpu_cycles_now(const Proc* p) { return p->stat_cpu + (now_cycles() - p->running_since); }
+
 void proc_init();
 void proc_map_stacks(PageTable kpt);
 void user_init();

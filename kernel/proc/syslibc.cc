@@ -21,18 +21,20 @@
 
 namespace q {
 
+namespace {
+constexpr u64 ns_of(u64 cycles) { return cycles * param::kNsPerCycle; }
+}  // namespace
+
 // cputime() -> nanoseconds of CPU time of the caller, its current run included.
 SysResult sys_cputime() {
     const u64 saved = riscv::intr_save_off();
     const Proc* p = myproc();
-    const u64 cycles = p->stat_cpu + (now_cycles() - p->running_since);
+    const u64 cycles = cpu_cycles_now(p);
     riscv::intr_restore(saved);
-    return static_cast<i64>(cycles * (1'000'000'000 / param::kTimerHz));
+    return static_cast<i64>(ns_of(cycles));
 }
 
 namespace {
-
-constexpr u64 ns_of(u64 cycles) { return cycles * (1'000'000'000 / param::kTimerHz); }
 
 u64 relaxed(const u64& v) { return __atomic_load_n(&v, __ATOMIC_RELAXED); }
 
@@ -45,7 +47,7 @@ SysResult sys_times() {
     u64 cpu = 0, user = 0;
     {
         LockGuard g(tg->lock);  // (interrupts off: this thread's run stands still)
-        cpu = tg->ended_cpu + me->stat_cpu + (now_cycles() - me->running_since);
+        cpu = tg->ended_cpu + cpu_cycles_now(me);
         user = tg->ended_user + me->stat_user;
         for (Proc& t : g_procs) {
             if (&t == me || __atomic_load_n(&t.tg, __ATOMIC_RELAXED) != tg) continue;

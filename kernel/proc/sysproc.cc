@@ -79,7 +79,7 @@ SysResult sys_uptime() {
 }
 
 // uptime_ns() -> nanoseconds since boot (from the 10 MHz time CSR).
-SysResult sys_uptime_ns() { return static_cast<i64>(now_cycles() * (1'000'000'000 / param::kTimerHz)); }
+SysResult sys_uptime_ns() { return static_cast<i64>(now_cycles() * param::kNsPerCycle); }
 
 namespace {
 // The scheduling calls name a thread, as Linux's do: a tid (a process's
@@ -197,7 +197,7 @@ SysResult sys_sched_setrequest() {
         return Error::NoProcess;
     if (!perm::may_touch_process(current_cred(), p->cred.uid)) return Error::NotPermitted;
     const u64 clamped = us == 0 ? 0 : (us < 100 ? 100 : (us > 100'000 ? 100'000 : static_cast<u64>(us)));
-    rq_set_request(p, clamped * (param::kTimerHz / 1'000'000));
+    rq_set_request(p, clamped * param::kCyclesPerUs);
     return 0;
 }
 
@@ -209,7 +209,7 @@ SysResult sys_sched_getrequest() {
     if (!p) return Error::NoProcess;
     LockGuard g(p->lock);
     if (p->state == ProcState::Unused || (tid != 0 && p->tid != tid)) return Error::NoProcess;
-    return static_cast<i64>(p->rq.se.request / (param::kTimerHz / 1'000'000));
+    return static_cast<i64>(p->rq.se.request / param::kCyclesPerUs);
 }
 
 // freepages() -> free physical pages.

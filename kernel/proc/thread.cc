@@ -148,7 +148,7 @@ bool clear_join_word(Proc* p) {
     TrapFrame* tf = p->trapframe;
     p->trapframe = nullptr;
     kfree(tf);
-    tg->ended_cpu += p->stat_cpu + (now_cycles() - p->running_since);  // (interrupts are off)
+    tg->ended_cpu += cpu_cycles_now(p);  // (interrupts are off: tg->lock)
     tg->ended_user += p->stat_user;
     if (--tg->live == 1) __atomic_fetch_sub(&g_threaded_groups, 1, __ATOMIC_RELAXED);
     if (tg->live == 0) {
