@@ -44,7 +44,7 @@ UPROG_NAMES += trace prof
 # the hostile attacks (file system, threads, memory, signals)
 $(call uprog,fuzz,fuzz_sig)
 UPROG_NAMES += fsworkload exhaust bigbss
-$(call uprog,hostile,hostile_fs hostile_threads hostile_vm hostile_sig hostile_count)
+$(call uprog,hostile,hostile_proc hostile_mem hostile_io hostile_fs hostile_threads hostile_vm hostile_sig hostile_count)
 # threads and futexes (docs/threads.md)
 $(call uprog,threadtest,threadtest_proc testkit)
 UPROG_NAMES += threadbench

@@ -5,8 +5,11 @@
  * then checks fsck and the next boot); inodehog and filehog fill the
  * in-memory inode table or the file table as a student (root's commands
  * must still run); protlink tries a student's hard link to /etc/passwd;
- * bigdir puts 5,000 names in one directory. Each prints `PASS name
- * (detail)` or `FAIL name: why` through hostile.c's pass and fail.
+ * bigdir puts 5,000 names in one directory; rmcwd removes a cwd (one and
+ * two levels deep) and tries `..` and every kind of create in it; dirrace
+ * makes and removes a directory while another process fills and empties
+ * it (fsck judges). Each prints `PASS name (detail)` or `FAIL name: why`
+ * through hostile.c's pass and fail.
  */
 #include "kernel/fcntl.h"
 #include "kernel/fs.h"
@@ -278,4 +281,81 @@ void t_bigdir(void) {
     if (unlink("/tmp/bd/f") < 0 || unlink("/tmp/bd") < 0) return fail("bigdir", "cleanup", -1);
     printf("bigdir: %d links in %d ticks, %d unlinks in %d ticks\n", BIGDIR_N, t1 - t0, BIGDIR_N, t2 - t1);
     pass("bigdir", "5000 links and unlinks in one directory");
+}
+
+/* ---- rmcwd ---------------------------------------------------------- */
+
+static int dead_dir_checks(void) {
+    int bad = 0;
+    if (chdir("..") != -1) bad |= 1;
+    int fd = open("f", O_CREATE | O_RDWR);
+    if (fd != -1) {
+        bad |= 2;
+        close(fd);
+    }
+    if (mkdir("d") != -1) bad |= 4;
+    if (mknod("n", 9, 0) != -1) bad |= 8;
+    if (link("/README.md", "l") != -1) bad |= 16;
+    fd = open(".", O_RDONLY); /* the dead directory itself is still there */
+    if (fd < 0) bad |= 32;
+    else close(fd);
+    if (chdir("/") != 0) bad |= 64;
+    return bad;
+}
+
+void t_rmcwd(void) {
+    int pid = fork();
+    if (pid == 0) {
+        /* mkdir /hc; mkdir /hc/s; cd /hc/s; rm /hc/s; rm /hc; cd .. */
+        if (mkdir("/hc") < 0 || mkdir("/hc/s") < 0 || chdir("/hc/s") < 0) exit(100);
+        if (unlink("/hc/s") < 0 || unlink("/hc") < 0) exit(101);
+        exit(dead_dir_checks());
+    }
+    int st = reap(pid);
+    if (st != 0) return fail("rmcwd", "nested: failed checks (bit mask; 100+ = setup)", st);
+    pid = fork();
+    if (pid == 0) {
+        /* mkdir /hd; cd /hd; rm /hd; echo x > f */
+        if (mkdir("/hd") < 0 || chdir("/hd") < 0 || unlink("/hd") < 0) exit(100);
+        exit(dead_dir_checks());
+    }
+    st = reap(pid);
+    if (st != 0) return fail("rmcwd", "flat: failed checks (bit mask; 100+ = setup)", st);
+    struct stat s;
+    if (stat("/hc", &s) == 0 || stat("/hd", &s) == 0) return fail("rmcwd", "removed directory still named", 0);
+    pass("rmcwd", "cd .. and creates in a removed cwd fail");
+}
+
+/* ---- dirrace -------------------------------------------------------- */
+
+void t_dirrace(void) {
+    const int rounds = 400;
+    if (mkdir("/hr") < 0 || chdir("/hr") < 0) return fail("dirrace", "setup", -1);
+    int a = fork();
+    if (a == 0) {
+        for (int i = 0; i < rounds; i++) {
+            mkdir("rx");
+            unlink("rx");
+        }
+        exit(0);
+    }
+    int b = fork();
+    if (b == 0) {
+        for (int i = 0; i < rounds; i++) {
+            mkdir("rx/y");
+            unlink("rx/y");
+            int fd = open("rx/f", O_CREATE | O_RDWR);
+            if (fd >= 0) close(fd);
+            unlink("rx/f");
+        }
+        exit(0);
+    }
+    reap(a);
+    reap(b);
+    unlink("rx/y");
+    unlink("rx/f");
+    unlink("rx");
+    chdir("/");
+    if (unlink("/hr") != 0) return fail("dirrace", "directory not empty after the race", -1);
+    pass("dirrace", "400 rounds; fsck judges");
 }

@@ -143,7 +143,7 @@ def run_foreground(g, test, tag):
     g.wait_prompt(timeout=30)
 
 
-BIG_WRITE = 256 * 1024  # user/hostile.c:big_writer, lines of 100 'z's
+BIG_WRITE = 256 * 1024  # user/hostile_io.c:big_writer, lines of 100 'z's
 
 
 def check_big_write(out, test, tag):
