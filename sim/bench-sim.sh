@@ -10,8 +10,8 @@
 # extra asked for): rr <= 80, dwrr and idwrr <= 150, eevdf <= 300; O(1)
 # policies flat from 4k to 400k tasks.
 # MODEL (exact|seed, default exact), SLICE (default 1), QUEUES (single|percpu,
-# default single) and FAIRNESS (on|off, default off: on adds the fluid
-# reference and lag sampling, schedsim's own default) are passed on;
+# default single) and FAIRNESS (on|off, default off, as schedsim's own
+# default: on adds the fluid reference and lag sampling) are passed on;
 # QUEUES=both prints single, percpu and their ratio.
 set -e
 SIM=${1:-build/schedsim}

@@ -21,7 +21,7 @@ void print_levels(std::FILE* out, const Result& r) {
 unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
 
 // A fairness figure as printf would print it with `fmt`, or `none` when the
-// run did not measure fairness (--fairness off).
+// run did not measure fairness (without --fairness).
 std::string fair(const Result& r, const char* fmt, double v, const char* none) {
     if (!r.fairness) return none;
     char buf[64];
@@ -58,7 +58,7 @@ void print_text(std::FILE* out, const Result& r) {
     if (r.percpu) std::fprintf(out, "  Migrations        : %llu (between per-core queues)\n", ull(r.migrations));
     if (r.policy != "rr") print_levels(out, r);
     std::fprintf(out, "\n=== Fairness ===\n");
-    if (!r.fairness) std::fprintf(out, "  not measured (--fairness off)\n");
+    if (!r.fairness) std::fprintf(out, "  not measured (run with --fairness for Jain's index and lags vs GPS)\n");
     if (r.fairness) std::fprintf(out, "  Jain's Index      : %.4f (received / fluid service, per task)\n", r.jain);
     if (r.fairness) std::fprintf(out, "  Worst Lag vs GPS  : %.2f ticks (at the end of the run)\n", r.worst_lag);
     if (r.fairness) std::fprintf(out, "  Max Lag vs GPS    : %.2f ticks (any task, any time)\n", r.max_lag);
@@ -122,6 +122,9 @@ void print_side_by_side(std::FILE* out, const std::vector<Result>& rs) {
     fair_row("Jain's Index", "%.4f", &Result::jain);
     fair_row("Worst Lag vs GPS", "%.2f", &Result::worst_lag);
     fair_row("Max Lag vs GPS", "%.2f", &Result::max_lag);
+    bool unmeasured = false;
+    for (const Result& r : rs) unmeasured = unmeasured || !r.fairness;
+    if (unmeasured) std::fprintf(out, "  %-22s (-: not measured; run with --fairness)\n", "");
     row(
         "Wake-ups", [](R r) { return ull(r.wakeups); }, " %14llu");
     row(

@@ -100,8 +100,8 @@ struct Config {
     q::sched::WeightTable weights = q::sched::WeightTable::Seed;
     q::sched::Time slice = 1;      // run length (exact) and policy slice, ticks
     bool sleep_decay = true;       // EEVDF: a sleeper's debt decays (eevdf.h), as in the kernel
-    bool fairness = true;          // run the fluid reference and sample lags (--fairness off:
-                                   // neither runs, the fairness figures are not reported)
+    bool fairness = false;         // run the fluid reference and sample lags (--fairness; off by
+                                   // default: neither runs, the fairness figures are not reported)
     uint64_t switch_cost = 0;      // exact: ticks a core spends between a task leaving it and its
                                    // next pick, charged to nobody (the kernel's switch path)
     uint64_t timer_late = 0;       // exact: a slice ends this many ticks after --slice (a
@@ -147,7 +147,8 @@ struct Result {
     uint64_t ctx_switches = 0;
     uint64_t migrations = 0;  // percpu: moves of a task between queues
     bool percpu = false;
-    bool fairness = true;  // jain, worst_lag, max_lag and the tasks' max_lag/fluid measured
+    bool fairness = false;  // jain, worst_lag, max_lag and the tasks' max_lag/fluid measured
+                            // (when not: they are NaN, never zeros)
     double ctx_rate = 0;
     double jain = 0;       // over received / fluid service (tasks with fluid > 0)
     double worst_lag = 0;  // max over tasks of |fluid - received| at the end, ticks

@@ -503,6 +503,14 @@ void Simulator<P, kPerCpu>::run() {
     }
 }
 
+// Without --fairness the fairness figures are NaN (a reader that forgot to
+// ask for them gets no plausible zero; the report prints "not measured").
+inline void unmeasured(Result& r) {
+    const double nan = std::nan("");
+    r.jain = r.worst_lag = r.max_lag = nan;
+    for (TaskStats& t : r.tasks) t.max_lag = t.fluid = nan;
+}
+
 template <typename P, bool kPerCpu>
 Result Simulator<P, kPerCpu>::collect() const {
     Result r = r_;
@@ -584,6 +592,7 @@ Result Simulator<P, kPerCpu>::collect() const {
     r.avg_wait = n > 0 ? wait / n : 0;
     r.avg_response = n > 0 ? resp / n : 0;
     r.jain = (nx && sxx > 0) ? sx * sx / (static_cast<double>(nx) * sxx) : 1.0;
+    if (!fair_) unmeasured(r);
     for (unsigned l = 0; l < qs::kLevels; l++) {
         LevelStats& s = r.levels[l];
         s.weight = qs::weight_table(cfg_.weights)[l];

@@ -5,6 +5,7 @@
 // per task.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -181,26 +182,36 @@ TEST(SchedsimCli, PolicyListComesFromTheRegistry) {
     EXPECT_EQ(help.find("@POLICIES@"), std::string::npos);
 }
 
-// --fairness off (issue 23: the fluid reference and lag sampling cost
-// nothing when not asked for): parsed on|off, default on; a run without
-// them takes the same decisions (every scheduling figure equal, per task
-// too) and reports the fairness figures as not measured, never as zeros.
-TEST(SchedsimCli, FairnessOffSkipsOnlyTheReference) {
-    EXPECT_TRUE(parse({}).cfg.fairness);
+// --fairness (issue 23: the fluid reference and lag sampling cost nothing
+// when not asked for): off by default, on alone or with "on", off with
+// "off", on for --tasks-out (its max_lag and fluid columns) unless "off" is
+// given; a run without them takes the same decisions (every scheduling
+// figure equal, per task too) and reports the fairness figures as not
+// measured, saying how to ask for them, never as zeros (NaN in Result).
+TEST(SchedsimCli, FairnessIsOptInAndSkipsOnlyTheReference) {
+    EXPECT_FALSE(parse({}).cfg.fairness);
+    EXPECT_TRUE(parse({"--fairness"}).cfg.fairness);
+    EXPECT_TRUE(parse({"--fairness", "--cores", "2"}).cfg.fairness);
+    EXPECT_EQ(parse({"--fairness", "--cores", "2"}).cfg.cores, 2u);
+    EXPECT_TRUE(parse({"--fairness", "on"}).cfg.fairness);
     EXPECT_FALSE(parse({"--fairness", "off"}).cfg.fairness);
     EXPECT_TRUE(parse({"--fairness", "off", "--fairness", "on"}).cfg.fairness);
+    EXPECT_TRUE(parse({"--tasks-out", "t.csv"}).cfg.fairness);
+    EXPECT_FALSE(parse({"--tasks-out", "t.csv", "--fairness", "off"}).cfg.fairness);
+    EXPECT_FALSE(parse({"--fairness", "off", "--tasks-out", "t.csv"}).cfg.fairness);
     EXPECT_NE(error_of({"--fairness", "maybe"}).find("--fairness"), std::string::npos);
-    EXPECT_NE(help_text().find("--fairness on|off"), std::string::npos);
+    EXPECT_NE(help_text().find("--fairness [on|off]"), std::string::npos);
     for (const char* policy : {"rr", "eevdf"}) {
         Options o = parse({"--no-progress", "--policy", policy, "--workload", "random", "--cores", "3", "--ticks",
                            "4000", "--block-max", "0.05", "--wake-delay", "7"});
         const std::vector<TaskSpec> fixed = load_workload(o.cfg);
-        const Result on = simulate(o.cfg, fixed);
-        o.cfg.fairness = false;
         const Result off = simulate(o.cfg, fixed);
+        o.cfg.fairness = true;
+        const Result on = simulate(o.cfg, fixed);
         EXPECT_TRUE(on.fairness);
         EXPECT_FALSE(off.fairness);
         EXPECT_GT(on.max_lag, 0) << policy;
+        EXPECT_TRUE(std::isnan(off.max_lag) && std::isnan(off.worst_lag) && std::isnan(off.jain)) << policy;
         EXPECT_GT(on.wakeups, 0u) << policy;
         EXPECT_EQ(on.executed, off.executed);
         EXPECT_EQ(on.ctx_switches, off.ctx_switches);
@@ -211,6 +222,7 @@ TEST(SchedsimCli, FairnessOffSkipsOnlyTheReference) {
         for (size_t i = 0; i < on.tasks.size(); i++) {
             EXPECT_EQ(on.tasks[i].executed, off.tasks[i].executed);
             EXPECT_EQ(on.tasks[i].wake_max, off.tasks[i].wake_max);
+            EXPECT_TRUE(std::isnan(off.tasks[i].max_lag) && std::isnan(off.tasks[i].fluid));
         }
         char* buf = nullptr;
         size_t len = 0;
@@ -220,8 +232,15 @@ TEST(SchedsimCli, FairnessOffSkipsOnlyTheReference) {
         std::fclose(out);
         const std::string text(buf, len);
         std::free(buf);
-        EXPECT_NE(text.find("not measured (--fairness off)"), std::string::npos);
+        EXPECT_NE(text.find("not measured (run with --fairness"), std::string::npos);
         EXPECT_EQ(text.find("Jain's Index"), std::string::npos);
         EXPECT_NE(text.find("Wakeup Latency"), std::string::npos);
+        out = open_memstream(&buf, &len);
+        ASSERT_NE(out, nullptr);
+        print_side_by_side(out, {on, off});
+        std::fclose(out);
+        const std::string table(buf, len);
+        std::free(buf);
+        EXPECT_NE(table.find("(-: not measured; run with --fairness)"), std::string::npos);
     }
 }

@@ -212,6 +212,7 @@ TEST(SchedsimExact, EevdfInfeasibleWeightOnTwoCoresGetsItsCappedShare) {
     c.cores = 2;
     c.ticks = 2000000;
     c.weights = qs::WeightTable::Linux;
+    c.fairness = true;
     const Result r = simulate(c, {task(0, 0), task(39, 0), task(20, 0, 1000000)});
     ASSERT_EQ(r.tasks.size(), 3u);
     const double late = static_cast<double>(r.tasks[1].executed) - 1000000.0;  // first million: a core each

@@ -31,6 +31,7 @@ Result idealised(qs::PolicyKind k) {
     c.policy = k;
     c.model = Model::Seed;
     c.progress = false;
+    c.fairness = true;  // EevdfWeightProportional reads the worst lag
     return simulate(c, load_workload(c));
 }
 

@@ -91,6 +91,7 @@ TEST(SchedsimFluid, SixtyFourHogsOnSixtyFourCoresAreFair) {
             c.tasks = 64;
             c.ticks = 20000;
             c.progress = false;
+            c.fairness = true;
             const Result r = simulate(c, load_workload(c));
             EXPECT_EQ(r.executed, 64u * 20000u);
             EXPECT_NEAR(r.jain, 1.0, 1e-9) << qs::policy_name(k);
@@ -110,6 +111,7 @@ TEST(SchedsimFluid, EevdfLagPerTaskStaysWithinHalfATick) {
     c.cores = 1;
     c.ticks = 10000;
     c.progress = false;
+    c.fairness = true;
     TaskSpec t;
     t.runtime = kForever;
     t.level = 20;
@@ -135,6 +137,7 @@ TEST(SchedsimFluid, OneReferenceForEveryPolicy) {
     c.block_max = 0.01;
     c.wake_delay = 20;
     c.progress = false;
+    c.fairness = true;
     std::vector<Result> rs;
     for (unsigned i = 0; i < qs::kPolicyKinds; i++) {
         c.policy = static_cast<qs::PolicyKind>(i);
@@ -165,6 +168,7 @@ TEST(SchedsimFluid, FollowsTheTasksDemand) {
     c.ticks = 30000;
     c.wake_delay = 1;
     c.progress = false;
+    c.fairness = true;
     TaskSpec hog, sleeper;
     hog.runtime = sleeper.runtime = kForever;
     hog.level = sleeper.level = 20;

@@ -30,6 +30,7 @@ TEST(SchedsimReweight, FlippingNiceDoesNotDrift) {
     const uint64_t ticks = 800000;
     Config c = test::quiet_config(q::sched::PolicyKind::EEVDF, WorkloadKind::File, 1, ticks);
     c.weights = q::sched::WeightTable::Linux;
+    c.fairness = true;
     const Result r = simulate(c, flipping_workload(ticks));
     ASSERT_TRUE(r.fairness);
     ASSERT_EQ(r.tasks.size(), 4u);
