@@ -1,26 +1,24 @@
 # quanta - top-level build.
 #
-# Everything builds into build/. Each area has a fragment in mk/, all
-# included below (with `include`: a missing or misspelt one is an error):
-#   mk/toolchain.mk    compilers and flags (host and RISC-V cross), V=1, GTEST_LIBS
-#   mk/lib.mk          dual-compiled pure code (lib/) for the host, the
-#                      host_test template (test binaries under ASan/UBSan)
-#   mk/kernel.mk       the kernel image build/kernel.elf
-#   mk/user.mk         user library, the table of user programs, the disk image build/fs.img
-#   mk/tools.mk        host tools: mkfs, fsck, and their tests
-#   mk/sim.mk          scheduler simulator build/schedsim and its tests
-#   mk/tests.mk        make test, test-host, test-guest (SUITE=, GTEST_FILTER=, TEST_JOBS=),
-#                      the table of in-guest suites
-#   mk/qemu.mk         make qemu, qemu-gdb, qemu-gfx
-#   mk/kfs.mk          host tests of the kernel file system (kernel/fs on the host)
-#   mk/sched.mk        scheduling policy library tests, freestanding check, bench-sched
-#   mk/reliability.mk  fuzz, crashtest, exhaust, hostile, soak
-#   mk/klib-tests.mk   host tests of kernel logic in lib/ (page pool, device tree, page cache)
-#   mk/bench.mk        in-guest benchmarks (make bench)
-#   mk/dev.mk          docs-check, compile-commands, format, lint
-#   mk/obs.mk          tracing and profiling: trace, prof, qobs (qtrace, qprof),
-#                      make trace, make profile
-#   mk/libc.mk         user floating point checks, the C library port (sysroot, qcc)
+# Everything builds into build/. Each top-level directory has one fragment
+# in mk/, named after it, that builds what the directory holds; three more
+# are the shared core. All are included below (with `include`: a missing or
+# misspelt one is an error):
+#   mk/toolchain.mk  compilers and flags (host and RISC-V cross), V=1, GTEST_LIBS
+#   mk/lib.mk        lib/: the dual-compiled code for the host (the kernel
+#                    compiles it itself), host compile rules, sched-freestanding-check
+#   mk/kernel.mk     kernel/: the kernel image build/kernel.elf, check-kernel-fp
+#   mk/user.mk       user/: the user library, the table of user programs, the
+#                    disk image build/fs.img, the C library port (sysroot, qcc)
+#   mk/tools.mk      tools/: mkfs, fsck, qobs (qtrace, qprof), make trace, make profile
+#   mk/sim.mk        sim/: the scheduler simulator build/schedsim, make bench-sim
+#   mk/tests.mk      tests/: make test, test-host, test-guest (SUITE=, GTEST_FILTER=,
+#                    TEST_JOBS=), the table of host test binaries, the table of
+#                    in-guest suites, qcc-built textbook programs, fuzz, crashtest,
+#                    exhaust, hostile, soak
+#   mk/bench.mk      bench/: make bench, bench-os, bench-sched
+#   mk/qemu.mk       (core) make qemu, qemu-gdb, qemu-gfx
+#   mk/dev.mk        (core) docs-check, exercises-check, compile-commands, format, lint
 #
 # Main targets: make qemu | make qemu-gfx | make test | make sim | make bench-sim | make clean
 # Quiet build (one `  TAG  file` line per step); `make V=1` shows full commands.
@@ -41,14 +39,8 @@ include mk/tools.mk
 include mk/sim.mk
 include mk/tests.mk
 include mk/qemu.mk
-include mk/kfs.mk
-include mk/sched.mk
-include mk/reliability.mk
-include mk/klib-tests.mk
 include mk/bench.mk
 include mk/dev.mk
-include mk/obs.mk
-include mk/libc.mk
 
 .PHONY: all clean deps
 all: $(ALL_TARGETS)

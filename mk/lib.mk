@@ -1,5 +1,11 @@
-# Host build of the dual-compiled library code: the seam and anything in lib/
-# with a .cc file. Fragments add their own lib sources to LIB_HOST_SRCS.
+# mk/lib.mk - lib/, the code written once for the kernel and the host.
+# The kernel compiles lib/ with its own flags (mk/kernel.mk); this is the
+# host build of it: the seam and anything in lib/ with a .cc file, in
+# $(BUILD)/libquanta-host.a and $(BUILD)/libquanta-host-san.a, and the check
+# that the scheduling policies stay freestanding (sched-freestanding-check).
+# Fragments add their own lib sources to LIB_HOST_SRCS.
+# The host pattern rules below compile every host source (tools/, sim/,
+# tests/, bench/ too); host test binaries are mk/tests.mk's host_test.
 # Host code is built in two flavours from the same sources:
 #   $(BUILD)/host/      plain, -O2: the tools (mkfs, fsck, qobs) and
 #                       schedsim, which run at full speed
@@ -43,39 +49,18 @@ $(BUILD)/libquanta-host-san.a: $(LIB_HOST_SAN_OBJS)
 
 -include $(LIB_HOST_OBJS:.o=.d) $(LIB_HOST_SAN_OBJS:.o=.d)
 
-# Host test binaries: one description, one binary.
-#   $(call host_test,NAME,SOURCES)
-# links $(BUILD)/tests/NAME from SOURCES compiled into $(BUILD)/host-san/
-# (ASan+UBSan, see above) with libquanta-host-san.a and GoogleTest, and
-# appends it to HOST_TESTS (so make test and make test-host run it).
-# The binary's GoogleTest files (tests/host/*_test.cc) are compiled as one
-# translation unit, $(call host_test_obj,NAME): the last with -c, the others
-# through -include, in order. GoogleTest's headers cost about 3 s of CPU to
-# parse and instantiate in every file that includes them, most of a test
-# file's compile: sched_tests' 11 files took 52 s of CPU one by one and 16 s
-# as one unit (README.md, "Where the time goes"). So the test files of one
-# binary share one scope: two of them may not define the same helper at file
-# scope (anonymous namespace or static), and the compiler names any clash.
-# The code under test (kernel/, sim/, tools/ sources) is compiled file by
-# file, as before. $(BUILD)/tests/NAME-san is the same binary under its old
-# name (a link), so fragments and scripts that name it keep working. Extra
-# flags for the tests go on $(call host_test_obj,NAME), e.g. mk/tools.mk.
-# (1 name, 2 sources)
-host_test_obj = $(BUILD)/host-san/tests/$(1).o
-define host_test_binary
-$(1)_UNITY := $(filter tests/host/%_test.cc,$(2))
-$(call host_test_obj,$(1)): $$($(1)_UNITY)
-	@mkdir -p $$(dir $$@)
-	$$(call say,SANCXX,$(1): $$(words $$($(1)_UNITY)) test files)$$(HOST_CXX) $$(HOST_CXXFLAGS) $$(HOST_SANFLAGS) \
-	  $$(HOST_SAN_OPT) $$(patsubst %,-include %,$$(filter-out $$(lastword $$($(1)_UNITY)),$$($(1)_UNITY))) \
-	  -c $$(lastword $$($(1)_UNITY)) -o $$@
-$(BUILD)/tests/$(1): $(call host_test_obj,$(1)) $(patsubst %.cc,$(BUILD)/host-san/%.o,$(filter-out tests/host/%_test.cc,$(2))) \
-  $(BUILD)/libquanta-host-san.a
-	@mkdir -p $$(dir $$@)
-	$$(call say,TESTLD,$$@)$$(HOST_CXX) $$(HOST_CXXFLAGS) $$(HOST_SANFLAGS) -o $$@ $$(filter %.o %.a,$$^) $$(GTEST_LIBS)
-$(BUILD)/tests/$(1)-san: $(BUILD)/tests/$(1)
-	$$(Q)ln -sf $(1) $$@
-HOST_TESTS += $(BUILD)/tests/$(1)
--include $(patsubst %.o,%.d,$(call host_test_obj,$(1)) $(patsubst %.cc,$(BUILD)/host-san/%.o,$(2)))
-endef
-host_test = $(eval $(call host_test_binary,$(1),$(2)))
+# Every lib/sched/*.cc must compile with the kernel's flags and reference no
+# symbol outside lib/sched (const members included) except the seam and
+# memset/memcpy (kernel-provided). The objects checked are the kernel's own
+# (mk/kernel.mk compiles lib/ with the kernel's flags), not a second copy.
+# In make test (HOST_CHECKS).
+SCHED_LIB_SRCS := $(wildcard lib/sched/*.cc)
+SCHED_K_OBJS := $(patsubst %,$(BUILD)/kernel-obj/%.o,$(SCHED_LIB_SRCS))
+HOST_CHECKS += sched-freestanding-check
+
+.PHONY: sched-freestanding-check
+sched-freestanding-check: $(SCHED_K_OBJS)
+	@undef=$$($(CROSS)nm -u $^ | awk '$$1=="U"{print $$2}' | sort -u | \
+	  grep -v -E '^(_ZNK?1q4seam|_ZNK?1q5sched|_ZTVN1q5sched|memset$$|memcpy$$)' || true); \
+	if [ -n "$$undef" ]; then echo "sched: unexpected external symbols: $$undef"; exit 1; fi; \
+	echo "sched-freestanding-check: $(words $^) objects OK"

@@ -1,4 +1,5 @@
-# schedsim: the scheduler simulator on the shared policy library.
+# mk/sim.mk - sim/: schedsim, the scheduler simulator on the shared policy
+# library (its tests, schedsim_tests, are in mk/tests.mk).
 #   make sim        build build/schedsim
 #   make bench-sim  instructions per simulated core-tick (callgrind)
 # The loop's instantiations (sim_lists, sim_eevdf, sim_draw) are separate
@@ -11,14 +12,7 @@ $(BUILD)/schedsim: $(BUILD)/host/sim/main.o $(SIM_OBJS) $(BUILD)/libquanta-host.
 	@mkdir -p $(dir $@)
 	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
-# build/tests/schedsim_tests, under ASan/UBSan (the simulator's 128-bit
-# fluid arithmetic, heaps and per-task vectors).
-SIM_TEST_SRCS := $(wildcard tests/host/schedsim_*.cc)
 ALL_TARGETS += $(BUILD)/schedsim
-ifneq ($(SIM_TEST_SRCS),)
-$(call host_test,schedsim_tests,$(SIM_TEST_SRCS) $(SIM_SRCS))
-ALL_TARGETS += $(BUILD)/tests/schedsim_tests
-endif
 
 .PHONY: sim bench-sim
 sim: $(BUILD)/schedsim

@@ -1,4 +1,5 @@
-# mk/user.mk - the user library, user programs and the disk image.
+# mk/user.mk - user/: the user library, user programs, the disk image and
+# the C library port (user/libc/: picolibc, the sysroot, qcc; at the end).
 #
 # The table below is the one place a program is registered: a row names it
 # (and its other source files), and make builds it, puts it in the image
@@ -37,10 +38,10 @@ UPROG_NAMES += nice renice sched ps hog sharetest storm lockstat taskset chrt la
 UPROG_NAMES += schbench frames benchos diskstat
 $(call uprog,bcstat,dumpfile)
 # the recorders (docs/tracing.md, docs/profiling.md): /trace and /prof are
-# links to obs (mk/obs.mk)
+# links to obs (below)
 $(call uprog,obs,dumpfile)
 UPROG_NAMES += trace prof
-# reliability (mk/reliability.mk): the fuzzer, crash workload, exhaustion,
+# reliability (mk/tests.mk's fuzz, crashtest, ...): the fuzzer, crash workload, exhaustion,
 # the hostile attacks (file system, threads, memory, signals)
 $(call uprog,fuzz,fuzz_sig)
 UPROG_NAMES += fsworkload exhaust bigbss
@@ -61,7 +62,7 @@ $(call uprog,ipctest,testkit)
 $(call uprog,sigtest,sigtest_regs sigtest_block testkit)
 $(call uprog,jobtest,jobtest_stop testkit)
 # Built for a test only, not put in the image: the FP checks
-# (mk/libc.mk, tests/guest/fp_tests.py)
+# (_fptest below, tests/guest/fp_tests.py)
 UPROG_PARTS_fptest := fptest_regs
 
 UPROGS = $(patsubst %,$(BUILD)/user/_%,$(sort $(UPROG_NAMES)))
@@ -129,3 +130,91 @@ ALL_TARGETS += $(FS_IMG)
 
 .PRECIOUS: $(BUILD)/user/%.o
 -include $(wildcard $(BUILD)/user/*.d $(BUILD)/user/lib/*.d)
+
+# /trace and /prof, the recorders (docs/tracing.md, docs/profiling.md), are
+# links to obs: symbolic links here, hard links in the image (tools/mkfs.cc).
+$(BUILD)/user/_trace $(BUILD)/user/_prof: $(BUILD)/user/_obs
+	$(call say,LN,$@)ln -sf $(notdir $<) $@
+
+# build/user/_fptest: the FP test program (xv6 library, D instructions, lp64
+# ABI); built only for tests/guest/fp_tests.py (GUEST_DEPS), not put in
+# build/fs.img.
+FPTEST := $(BUILD)/user/_fptest
+$(BUILD)/user/fptest.o: U_EXTRA_FLAGS += -march=rv64imafdc_zicsr
+
+# --- the C library -----------------------------------------------------------
+# picolibc (Debian's picolibc-riscv64-unknown-elf, rv64imafdc/lp64d) with
+# quanta's glue in user/libc/ (POSIX threads included: pthread.h,
+# semaphore.h), a sysroot and the compiler wrapper qcc.
+#
+#   make sysroot         build/sysroot/{bin/qcc,include,lib}: picolibc's
+#                        headers and libc.a/libm.a, libquanta.a (the glue),
+#                        crt0.o and quanta.ld (docs/userland.md)
+# Programs built with qcc: the textbook tests (mk/tests.mk).
+LIBC_CC ?= riscv64-unknown-elf-gcc
+PICOLIBC ?= /usr/lib/picolibc/riscv64-unknown-elf
+PICOLIBC_LIB := $(PICOLIBC)/lib/rv64imafdc/lp64d
+SYSROOT := $(BUILD)/sysroot
+QCC := $(SYSROOT)/bin/qcc
+LIBC_ARCH := -march=rv64imafdc_zicsr_zifencei -mabi=lp64d -mcmodel=medany -ftls-model=local-exec
+# As in qcc (user/libc/qcc.sh): the POSIX options quanta has.
+LIBC_POSIX := -D__quanta__ -D_POSIX_TIMERS=1 -D_POSIX_MONOTONIC_CLOCK=200112L -D_POSIX_CPUTIME=1 \
+  -D_POSIX_THREAD_CPUTIME=1 -D_POSIX_THREADS=200112L
+LIBC_CFLAGS := $(LIBC_ARCH) $(LIBC_POSIX) -O2 -g -Wall -Wextra -Werror=implicit-function-declaration \
+  -isystem user/libc/include -isystem $(PICOLIBC)/include -I$(BUILD)/libc -MMD -MP
+LIBC_SRCS := $(wildcard user/libc/*.c)
+LIBC_OBJS := $(patsubst user/libc/%.c,$(BUILD)/libc/%.o,$(LIBC_SRCS))
+LIBQUANTA := $(SYSROOT)/lib/libquanta.a
+SYSROOT_FILES := $(LIBQUANTA) $(SYSROOT)/lib/crt0.o $(SYSROOT)/lib/quanta.ld $(SYSROOT)/lib/libc.a \
+  $(SYSROOT)/lib/libm.a $(SYSROOT)/lib/libpthread.a $(SYSROOT)/include/.stamp $(QCC)
+
+# QSYS_name N for every SYS_name = N of lib/abi/abi.h (sys.h).
+$(BUILD)/libc/sysnum.h: lib/abi/abi.h
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)sed -n 's/^ *SYS_\([a-z_0-9]*\) *= *\([0-9][0-9]*\),.*/#define QSYS_\1 \2/p' $< > $@.tmp && mv $@.tmp $@
+
+# abi_check.c includes the kernel's ABI header instead of picolibc's.
+$(BUILD)/libc/abi_check.o: LIBC_CFLAGS := $(LIBC_ARCH) $(LIBC_POSIX) -O2 -Wall -I. -I$(BUILD)/libc -MMD -MP
+$(BUILD)/libc/%.o: user/libc/%.c $(BUILD)/libc/sysnum.h
+	@mkdir -p $(dir $@)
+	$(call say,LIBCC,$<)$(LIBC_CC) $(LIBC_CFLAGS) -c $< -o $@
+
+$(BUILD)/libc/crt0.o: user/libc/crt0.S
+	@mkdir -p $(dir $@)
+	$(call say,LIBCAS,$<)$(LIBC_CC) $(LIBC_ARCH) -c $< -o $@
+
+$(LIBQUANTA): $(LIBC_OBJS)
+	@mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && riscv64-unknown-elf-ar rcs $@ $^
+
+$(SYSROOT)/lib/crt0.o: $(BUILD)/libc/crt0.o
+	@mkdir -p $(dir $@)
+	@cp $< $@
+$(SYSROOT)/lib/quanta.ld: user/libc/quanta.ld
+	@mkdir -p $(dir $@)
+	@cp $< $@
+# POSIX threads are in libquanta.a; -lpthread finds an empty archive.
+$(SYSROOT)/lib/libpthread.a:
+	@mkdir -p $(dir $@)
+	$(call say,AR,$@)rm -f $@ && riscv64-unknown-elf-ar rcs $@
+$(SYSROOT)/lib/libc.a $(SYSROOT)/lib/libm.a: $(SYSROOT)/lib/%: $(PICOLIBC_LIB)/%
+	@mkdir -p $(dir $@)
+	@cp $< $@
+# picolibc's headers, then quanta's over them (user/libc/include: the
+# headers picolibc leaves to the system, such as sys/dirent.h).
+$(SYSROOT)/include/.stamp: $(PICOLIBC)/include/picolibc.h $(wildcard user/libc/include/*.h user/libc/include/*/*.h)
+	@mkdir -p $(SYSROOT)/include
+	$(call say,COPY,$(SYSROOT)/include)cp -r $(PICOLIBC)/include/. $(SYSROOT)/include/ && \
+	  cp -r user/libc/include/. $(SYSROOT)/include/ && touch $@
+$(QCC): user/libc/qcc.sh
+	@mkdir -p $(dir $@)
+	$(call say,GEN,$@)cp $< $@ && chmod +x $@
+
+# make sysroot installs what is missing first (picolibc: tools/install-deps.sh).
+.PHONY: sysroot sysroot-files
+sysroot:
+	@tools/install-deps.sh
+	@$(MAKE) --no-print-directory sysroot-files
+sysroot-files: $(SYSROOT_FILES)
+
+-include $(wildcard $(BUILD)/libc/*.d)

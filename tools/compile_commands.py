@@ -42,7 +42,7 @@ def compile_entries(lines, directory):
         if not src.endswith(SOURCE_EXTS):
             continue
         out = words[words.index("-o") + 1]
-        # A unity build (mk/lib.mk's host_test) compiles several sources as
+        # A unity build (mk/tests.mk's host_test) compiles several sources as
         # one unit: the last with -c, the others with -include. Each gets its
         # own entry, compiled alone with the unit's flags.
         members, args = [], []

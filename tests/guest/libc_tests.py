@@ -4,7 +4,7 @@ The programs under tests/libc/ are ordinary POSIX C (getopt, FILE* stdio
 to files and stderr, qsort, strtol/strtod, snprintf with doubles, libm,
 fork/exec/pipe/dup2/waitpid, clocks and sleeps, signals and ^C), compiled by
 build/sysroot/bin/qcc against picolibc and quanta's glue (user/libc/,
-mk/libc.mk). This boots once per hart count given (make test: 1 and 3) on
+mk/user.mk). This boots once per hart count given (make test: 1 and 3) on
 an image with them and their data files added, runs each with good and
 bad arguments, and matches the whole output. Timing checks (tests/libc/
 timing.c) run under -icount, so they hold in virtual time however busy the

@@ -16,7 +16,7 @@ statistics:
 It also checks the control program's errors (stop when not tracing, dump
 while tracing, a bad -b), that `obs trace` is `trace` (one inode, two
 names), and runs docs/tracing.md's quick start as written
-(its `make trace CMD=...` line with mk/obs.mk's defaults): it must drop no
+(its `make trace CMD=...` line with mk/tools.mk's defaults): it must drop no
 record. One `PASS name` / `FAIL name: why` line per check (tests/guest/qemu.py's
 Suite: a failed boot keeps its console transcript).
 """
@@ -149,8 +149,8 @@ def main():
 
 
 def make_default(var):
-    """VAR's default in mk/obs.mk (`VAR ?= value`)."""
-    m = re.search(r"^%s \?= *(.*)$" % var, open(os.path.join(ROOT, "mk", "obs.mk")).read(), re.M)
+    """VAR's default in mk/tools.mk (`VAR ?= value`)."""
+    m = re.search(r"^%s \?= *(.*)$" % var, open(os.path.join(ROOT, "mk", "tools.mk")).read(), re.M)
     return m.group(1).strip() if m else ""
 
 

@@ -1,7 +1,7 @@
 // tests/host/kernel_lib_test.cc - host tests for kernel logic in lib/:
 // the physical page pool's bookkeeping (lib/page_pool.h) and the device
 // tree reader (lib/fdt.h), the latter on a real blob that QEMU's virt
-// machine dumps (build rule in mk/klib-tests.mk) and on corrupted copies;
+// machine dumps (build rule in mk/tests.mk) and on corrupted copies;
 // Result<T> (lib/result.h): value() of an error is a checked failure, and
 // TRY moves a move-only value out.
 #include <gtest/gtest.h>

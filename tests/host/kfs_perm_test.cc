@@ -25,7 +25,7 @@ namespace uabi {
 #include "lib/fs/perm.h"
 #include "tests/host/kfs_env.h"
 
-// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// The binary's test files compile as one unit (mk/tests.mk's host_test):
 // this file's names stay in its own namespace.
 namespace kfs_perm_test {
 

@@ -19,7 +19,7 @@
 #include "tests/host/kfs_env.h"
 #include "tools/fscheck.h"
 
-// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// The binary's test files compile as one unit (mk/tests.mk's host_test):
 // this file's names stay in its own namespace.
 namespace kfs_stack_test {
 

@@ -6,7 +6,7 @@
 
 #include "lib/oom.h"
 
-// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// The binary's test files compile as one unit (mk/tests.mk's host_test):
 // this file's names stay in its own namespace.
 namespace oom_rule_test {
 

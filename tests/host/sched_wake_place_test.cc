@@ -9,7 +9,7 @@
 #include "lib/sched/eevdf.h"
 #include "tests/host/sched_test_util.h"
 
-// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// The binary's test files compile as one unit (mk/tests.mk's host_test):
 // this file's names stay in its own namespace.
 namespace sched_wake_place_test {
 

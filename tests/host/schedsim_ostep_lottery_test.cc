@@ -20,7 +20,7 @@
 #include "sim/ostep.h"
 #include "tests/host/schedsim_ostep_util.h"
 
-// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// The binary's test files compile as one unit (mk/tests.mk's host_test):
 // this file's names stay in its own namespace.
 namespace schedsim_ostep_lottery_test {
 

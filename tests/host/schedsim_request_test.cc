@@ -15,7 +15,7 @@
 
 #include "tests/host/schedsim_test_util.h"
 
-// The binary's test files compile as one unit (mk/lib.mk's host_test):
+// The binary's test files compile as one unit (mk/tests.mk's host_test):
 // this file's names stay in its own namespace.
 namespace schedsim_request_test {
 

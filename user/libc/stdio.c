@@ -8,7 +8,7 @@
  * flushes stdout, so a prompt without a newline shows before the read.
  *
  * picolibc does not flush open files at exit, and POSIX does: the link
- * wraps fdopen and fclose (qcc passes --wrap, see mk/libc.mk), keeping a
+ * wraps fdopen and fclose (qcc passes --wrap, see mk/user.mk), keeping a
  * list of the open streams, and __qstdio_flush_all (registered at start)
  * flushes them all, then stdout and stderr. Each stream has a lock
  * (plocks.c), so threads may share them. */

@@ -3,7 +3,7 @@
  * The glue is compiled against picolibc's headers, whose struct stat and
  * struct dirent differ from the kernel's, so it cannot include
  * lib/abi/abi.h. The numbers come from build/libc/sysnum.h instead
- * (QSYS_name, generated from abi.h's enum by mk/libc.mk), and the kernel
+ * (QSYS_name, generated from abi.h's enum by mk/user.mk), and the kernel
  * structures the glue reads are restated here; abi_check.c includes both
  * abi.h and this file and static_asserts that they agree.
  *
