@@ -2,7 +2,10 @@
 //
 // The inode table caches up to param::kMaxInodes in-memory inodes. An entry
 // with ref == 0 is free for reuse; one with ref > 0 names exactly one disk
-// inode (dev, inum), and no two entries name the same one. The last
+// inode (dev, inum), and no two entries name the same one. An entry may
+// outlive its disk inode briefly (iput frees the disk inode before it drops
+// its reference), so ialloc reuses a number only once its old entry is
+// gone, never sharing it with the new inode. The last
 // param::kRootReservedInodes free entries are root's: an unprivileged
 // process that would take one gets NoFile, as if the table were full, so a
 // user holding inodes (open files, cwds) cannot keep root from running ls,
@@ -170,13 +173,16 @@ void inode_table_init() {
 namespace {
 
 // The table entry for (dev, inum), its ref raised, under the table lock;
-// iget wraps it in an InodeRef only after the lock is released.
-Result<Inode*> itable_ref(u32 dev, u32 inum) {
+// iget wraps it in an InodeRef only after the lock is released. With
+// `fresh` (ialloc's number, just claimed on disk) an entry still
+// referenced is TryAgain instead: see ialloc.
+Result<Inode*> itable_ref(u32 dev, u32 inum, bool fresh) {
     LockGuard guard(g_itable.lock);
     Inode* empty = nullptr;
     int nfree = 0;
     for (Inode& ip : g_itable.inodes) {
         if (ip.ref > 0 && ip.dev == dev && ip.inum == inum) {
+            if (fresh) return Error::TryAgain;
             ip.ref++;
             return &ip;
         }
@@ -202,23 +208,35 @@ bool claim_disk_inode(u32 dev, u32 inum, fs::InodeType type) {
     return true;
 }
 
+// Give back a disk inode ialloc claimed but cannot use.
+void unclaim_disk_inode(u32 dev, u32 inum) {
+    BufRef bp(dev, fs::inode_block(inum, g_sb));
+    disk_inode(bp, inum)->type = fs::InodeType::Free;
+    log_write(bp.get());
+}
+
 }  // namespace
 
 Result<InodeRef> iget(u32 dev, u32 inum) {
-    auto ip = TRY(itable_ref(dev, inum));
+    auto ip = TRY(itable_ref(dev, inum, false));
     return InodeRef(ip);
 }
 
+// A number free on disk may still have a referenced table entry: iput marks
+// the disk inode free before it drops its own reference, and a process
+// preempted in between leaves the entry with ref 1 for a while. Sharing that
+// entry, the new inode would count the stale reference as its own, and its
+// last iput (create's undo, an unlink) would see 2 and free nothing: an
+// allocated inode with no links, unlisted (the hostile dirrace failure,
+// tests/host/kfs_reuse_test.cc). So such a number is given back and the next
+// one tried; a number is reused only once its old entry is gone.
 Result<InodeRef> ialloc(u32 dev, fs::InodeType type) {
     for (u32 inum = 1; inum < g_sb.ninodes; inum++) {
         if (!claim_disk_inode(dev, inum, type)) continue;
-        auto ip = iget(dev, inum);
-        if (!ip.ok()) {  // inode table full: give the disk inode back
-            BufRef bp(dev, fs::inode_block(inum, g_sb));
-            disk_inode(bp, inum)->type = fs::InodeType::Free;
-            log_write(bp.get());
-        }
-        return ip;
+        auto ip = itable_ref(dev, inum, true);
+        if (ip.ok()) return InodeRef(ip.value());
+        unclaim_disk_inode(dev, inum);
+        if (ip.error() != Error::TryAgain) return ip.error();  // the inode table is full
     }
     return Error::NoSpace;
 }

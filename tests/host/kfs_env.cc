@@ -74,6 +74,7 @@ void SleepLock::acquire() {
 void SleepLock::release() {
     if (!locked_) panic("sleeplock %s: release of unheld lock", name_);
     locked_ = false;
+    if (g_env.after_sleep_release != nullptr) g_env.after_sleep_release(name_);
 }
 bool SleepLock::holding() { return locked_; }
 
@@ -265,6 +266,7 @@ void kfs_boot(const std::vector<u8>& image) {
     g_env.fail_writes_from = -1;
     g_env.write_attempts = 0;
     g_env.stats = {};
+    g_env.after_sleep_release = nullptr;
     Proc* p = myproc();
     p->tg = &g_tgroup;
     g_tgroup.live = 1;

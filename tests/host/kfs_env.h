@@ -6,8 +6,10 @@
 // system-call arguments, and a RAM disk (counting requests, blocks and round
 // trips as the real driver does) that can be frozen after N block writes to
 // model a crash, or fail every write from the Nth on (IoError) to model a
-// dying disk. kfs_mkfs() builds an empty file system image. Pages for the
-// buffer cache's slabs come from a stand-in kalloc with a pool of
+// dying disk. A test may run code after any sleep-lock release
+// (after_sleep_release), to interleave a second process's call at a point
+// where the kernel could be preempted. kfs_mkfs() builds an empty file
+// system image. Pages for the buffer cache's slabs come from a stand-in kalloc with a pool of
 // pool_pages pages (reset by kfs_boot), which asks the registered Lender
 // for pages back when it runs dry, as the kernel's does.
 #pragma once
@@ -31,6 +33,11 @@ struct KfsEnv {
     q::u64 pages_out = 0;            // pages kalloc handed out and not freed
     q::DiskStats stats = {};         // requests, blocks, round trips since kfs_boot
     bool reverse_batches = false;    // run a batch's requests last first (a device may complete them in any order)
+    // Called after every sleep-lock release with the lock's name: where a
+    // real kernel may switch to another process (the lock's release
+    // re-enables interrupts, and a pending tick preempts), a test can run
+    // "another process's" system call. Reset by kfs_boot.
+    void (*after_sleep_release)(const char* name) = nullptr;
 };
 
 extern KfsEnv g_env;
