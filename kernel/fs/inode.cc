@@ -228,7 +228,7 @@ Result<InodeRef> iget(u32 dev, u32 inum) {
 // entry, the new inode would count the stale reference as its own, and its
 // last iput (create's undo, an unlink) would see 2 and free nothing: an
 // allocated inode with no links, unlisted (the hostile dirrace failure,
-// tests/host/kfs_reuse_test.cc). So such a number is given back and the next
+// tests/host/kfs_race_test.cc). So such a number is given back and the next
 // one tried; a number is reused only once its old entry is gone.
 Result<InodeRef> ialloc(u32 dev, fs::InodeType type) {
     for (u32 inum = 1; inum < g_sb.ninodes; inum++) {

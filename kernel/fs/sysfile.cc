@@ -246,6 +246,9 @@ Status do_link(const char* old_path, const char* new_path) {
         InodeLock lock(ip.get());
         ip->nlink--;
         iupdate(ip.get());
+        // An unlink of old_path while the inode was unlocked leaves this
+        // the last link: an orphan if others hold it, as do_unlink's.
+        if (ip->nlink == 0) iunlinked(ip.get());
     }
     return st;
 }
