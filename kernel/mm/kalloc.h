@@ -112,6 +112,10 @@ bool page_is_file(void* page);  // a page-cache frame
 // A kernel copy's hold on a mapped user page (kernel/mm/fault.h:vm_pin):
 // counted as one more mapping (with its promise, as page_dup), so neither
 // munmap nor page-out frees the frame under the copy; page_unpin drops it.
+// The pin moves no memory, so its promise counts as free while it holds
+// it, and neither the pin nor the unpin moves the free count (it moved
+// once, one hold each: a reader saw it one low during every copy of a
+// threaded process, hostile filecount's two-thread rounds).
 void page_pin(void* page);
 void page_unpin(void* page);
 // Copies already paid for: a copy-on-write copy (by the promise its
