@@ -19,7 +19,9 @@
  *   cache after a first round that reads them in, not judged: the buffer
  *   cache may grow meanwhile, and kernel/fs/bio.cc counts a new slab only
  *   after it took its pages; then 16 rounds, with two threads at once in
- *   every other one), and then while a child removes the file: a page's
+ *   every other one; every fourth round writes the file anew first, so its
+ *   two threads read each page in, one waiting for the other's read), and
+ *   then while a child removes the file: a page's
  *   promise goes, and the cache's frame stops counting as free, in one step
  *   as the page is mapped; a thread that loses the race to map it moves
  *   nothing; the removal moves idle frames to the free list. So the count
@@ -221,19 +223,25 @@ static long drop_round(const char* path, int* fell, long* low) {
     return read_until_exit(pid, freepages(), fell, low);
 }
 
-void t_filecount(void) {
+/* The file written anew: its pages leave the page cache. */
+static void write_file(const char* path) {
     static char page[PGSIZE];
-    int fd = open("hc.file", O_CREATE | O_RDWR | O_TRUNC);
+    int fd = open(path, O_CREATE | O_RDWR | O_TRUNC);
     for (int i = 0; i < FC_PAGES; i++) {
         memset(page, 'a' + i % 26, sizeof page);
         write(fd, page, sizeof page);
     }
     close(fd);
+}
+
+void t_filecount(void) {
+    write_file("hc.file");
     int fell = 0;
     long low = 0, readings = 0;
     int warm_fell = 0; /* round 0 reads the file in: the buffer cache may grow meanwhile (not judged) */
     long warm_low = 0;
     for (int r = 0; r < FC_ROUNDS; r++) {
+        if (r % 4 == 3) write_file("hc.file"); /* two threads read each page in: one waits for the other's read */
         long n = file_round("hc.file", r % 2, r ? &fell : &warm_fell, r ? &low : &warm_low);
         if (n < 0) return fail("filecount", "setup failed in round", r);
         readings += n;

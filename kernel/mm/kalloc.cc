@@ -17,8 +17,9 @@
 // The free count is the list, plus the promises kernel copies' pins hold
 // (g_pinned: a pin moves no memory), plus the frames of copies not yet
 // settled (g_copying: each is paid for by a promise or by the page it
-// replaces), plus what the lenders hold, less what is promised; each step
-// that moves it is one hold of the lock.
+// replaces, or is a lender's frame in flight: a page-cache frame a fault
+// holds before it maps it), plus what the lenders hold, less what is
+// promised; each step that moves it is one hold of the lock.
 // A promise a process asks for (sbrk, mmap, exec's lazy pages, fork's
 // child) is admitted and made in one hold of the lock
 // (kalloc_admit_reserve), so no two are admitted against the same pages.
@@ -232,13 +233,12 @@ PageRefs& page_refs() { return g_refs; }
 
 void* kalloc_reserved() { return take(From::Promised, true); }
 
-void* kalloc_reserved_unzeroed() { return take(From::Promised, false); }
-
 // The lenders' counts are read under g_lock, with the pool's: a give_back
 // drops its slab from the count before it kfrees the pages (each kfree
 // takes g_lock), and a growing cache kallocs its pages before it counts
 // the slab, so a reading under the lock may miss pages in flight but never
-// counts one twice. Read before the lock, a give_back landing in between
+// counts one twice (a page-cache frame a fault took is counted once, as a
+// copy: kalloc_lender_to_copies). Read before the lock, a give_back landing in between
 // counted its pages both as borrowed and as pooled: hostile oomrace's
 // student was granted 25,902 pages with 21,806 free.
 namespace {
@@ -328,14 +328,6 @@ oom::Verdict kalloc_admit_reserve(u64 n, u64 total_after) {
     return v;
 }
 
-u64 kalloc_reserve_publishing(u64 n, void (*publish)()) {
-    LockGuard g(g_lock);
-    publish();
-    return promise_locked(n);
-}
-
-void kalloc_cover(u64 pages) { ask_lenders(pages); }
-
 void kfree_keep_promise(void* page) {
     unused(page, "kfree_keep_promise");
     u64 short_by = 0;
@@ -353,10 +345,16 @@ void kalloc_unreserve(u64 n) {
     g_reserved -= n;
 }
 
-void kalloc_unreserve_publishing(u64 n, void (*publish)()) {
+void kalloc_lender_to_copies(u64 n, void (*publish)()) {
     LockGuard g(g_lock);
-    if (n > g_reserved) panic("kalloc_unreserve_publishing: %lu of %lu promised", n, g_reserved);
-    g_reserved -= n;
+    g_copying += n;
+    publish();
+}
+
+void kalloc_copies_to_lender(u64 n, void (*publish)()) {
+    LockGuard g(g_lock);
+    if (n > g_copying) panic("kalloc_copies_to_lender: %lu of %lu copies", n, g_copying);
+    g_copying -= n;
     publish();
 }
 
