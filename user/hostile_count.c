@@ -18,12 +18,19 @@
  *   file it mapped shared (64 pages, the file's limit; idle in the page
  *   cache after a first round that reads them in, not judged: the buffer
  *   cache may grow meanwhile, and kernel/fs/bio.cc counts a new slab only
- *   after it took its pages; then 11 rounds), and then while a child removes
- *   the file: each page's promise goes as the cache's idle frame becomes
- *   the mapping's; the removal moves idle frames to the free list. So the count stays as it
- *   was. Before the fix the frame left the idle frames (counted as free)
- *   before the promise went, and a dropped frame left them before it
- *   reached the free list, each in another hold: one low in between.
+ *   after it took its pages; then 16 rounds, with two threads at once in
+ *   every other one; every fourth round writes the file anew first, so its
+ *   two threads read each page in, one waiting for the other's read), and
+ *   then while a child removes the file: a page's
+ *   promise goes, and the cache's frame stops counting as free, in one step
+ *   as the page is mapped; a thread that loses the race to map it moves
+ *   nothing; the removal moves idle frames to the free list. So the count
+ *   stays as it was. Before the fixes the frame left the idle frames
+ *   (counted as free) before the promise went, a dropped frame left them
+ *   before it reached the free list, a thread that lost the race gave its
+ *   promise back and made it again, and a threaded process's read() pinned
+ *   its buffer's page with a promise of its own: each in two holds, one off
+ *   in between.
  * Both race only on two harts or more: on one, no reading falls inside
  * another process's fault. */
 #include "kernel/fcntl.h"
@@ -151,27 +158,47 @@ void t_cowcount(void) {
 /* ---- filecount ---- */
 
 #define FC_PAGES 64
+#define FC_ROUNDS 17 /* the first reads the file in */
+
+static char* volatile fc_map;
+static volatile int fc_state; /* 1: the second thread waits; 2: go */
+
+static void touch_all(void) {
+    volatile char sum = 0;
+    for (int i = 0; i < FC_PAGES; i++) sum += fc_map[i * PGSIZE];
+}
+
+static void second_toucher(void* arg) {
+    (void)arg;
+    fc_state = 1;
+    while (fc_state != 2) {}
+    touch_all();
+    for (;;) sleep(10);
+}
 
 /* A mapper: maps the file shared (its pages promised), says it is ready,
  * waits for the go, then touches every page (the page cache's frame each,
- * whose promise goes) and exits. */
-static void mapper(const char* path, int ready, int go) {
+ * whose promise goes), with two threads at once if `two` (the thread that
+ * loses the race for a page keeps its promise), and exits. */
+static void mapper(const char* path, int two, int ready, int go) {
     int fd = open(path, O_RDONLY);
-    char* p = mmap(0, FC_PAGES * PGSIZE, PROT_READ, MAP_SHARED, fd, 0);
-    if (fd < 0 || p == MAP_FAILED) exit(3);
+    fc_map = mmap(0, FC_PAGES * PGSIZE, PROT_READ, MAP_SHARED, fd, 0);
+    if (fd < 0 || fc_map == MAP_FAILED) exit(3);
+    if (two && thread_create(second_toucher, 0) < 0) exit(4);
+    while (two && fc_state != 1) {}
     char c = 0;
     write(ready, &c, 1);
     read(go, &c, 1);
-    volatile char sum = 0;
-    for (int i = 0; i < FC_PAGES; i++) sum += p[i * PGSIZE];
+    fc_state = 2;
+    touch_all();
     exit(0);
 }
 
-static long file_round(const char* path, int* fell, long* low) {
+static long file_round(const char* path, int two, int* fell, long* low) {
     int ready[2], go[2];
     if (pipe(ready) < 0 || pipe(go) < 0) return -1;
     int pid = fork();
-    if (pid == 0) mapper(path, ready[1], go[0]);
+    if (pid == 0) mapper(path, two, ready[1], go[0]);
     char c;
     if (pid < 0 || read(ready[0], &c, 1) != 1) return -1;
     int peak = freepages();
@@ -196,20 +223,26 @@ static long drop_round(const char* path, int* fell, long* low) {
     return read_until_exit(pid, freepages(), fell, low);
 }
 
-void t_filecount(void) {
+/* The file written anew: its pages leave the page cache. */
+static void write_file(const char* path) {
     static char page[PGSIZE];
-    int fd = open("hc.file", O_CREATE | O_RDWR | O_TRUNC);
+    int fd = open(path, O_CREATE | O_RDWR | O_TRUNC);
     for (int i = 0; i < FC_PAGES; i++) {
         memset(page, 'a' + i % 26, sizeof page);
         write(fd, page, sizeof page);
     }
     close(fd);
+}
+
+void t_filecount(void) {
+    write_file("hc.file");
     int fell = 0;
     long low = 0, readings = 0;
     int warm_fell = 0; /* round 0 reads the file in: the buffer cache may grow meanwhile (not judged) */
     long warm_low = 0;
-    for (int r = 0; r < 12; r++) {
-        long n = file_round("hc.file", r ? &fell : &warm_fell, r ? &low : &warm_low);
+    for (int r = 0; r < FC_ROUNDS; r++) {
+        if (r % 4 == 3) write_file("hc.file"); /* two threads read each page in: one waits for the other's read */
+        long n = file_round("hc.file", r % 2, r ? &fell : &warm_fell, r ? &low : &warm_low);
         if (n < 0) return fail("filecount", "setup failed in round", r);
         readings += n;
     }

@@ -198,58 +198,41 @@ void count_major(ThreadGroup* tg) {
 // Text and MAP_SHARED pages are the cache's frames as they are.
 bool plain(const vm::Region& r) { return r.shared || r.kind == vm::Kind::Text; }
 
-// A frame from tg's promises (null if it has none left), and one given back.
-void* promised_frame(ThreadGroup* tg) {
-    LockGuard g(tg->pt_lock);
-    void* mem = tg->reserved > 0 ? kalloc_reserved() : nullptr;
-    if (mem) tg->reserved--;
-    return mem;
-}
-void unpromise_frame(ThreadGroup* tg, void* mem) {
-    kfree_keep_promise(mem);
-    LockGuard g(tg->pt_lock);
-    tg->reserved++;
-}
-
 // The page cache's frame for r's page `page` (sleeps). A text or
-// MAP_SHARED page gives its promise back as the cache hands the frame over
-// (pcache_get's `pay`: in the same hold of kalloc's lock, so the free
-// count moves once), *paid says it did; when the cache has no free frame
-// it pays for one with that promise instead (*paid too): a shared page
-// must be the cache's (a private frame in a shared mapping could outlive a
-// truncation and be written back over the file's new bytes), and a first
-// touch never runs out. A private mapping's page falls back to a private
-// copy (NoMemory).
-Result<void*> cache_frame(ThreadGroup* tg, const vm::Region& r, u32 idx, bool* hit, bool* paid) {
+// MAP_SHARED page takes one of the process's promises for it (*promised
+// says so), which goes only as the page is mapped (map_frame): until then
+// the cache counts the frame as free, so two threads that fault the page
+// at once, or one that finds it mapped meanwhile, never move the free
+// count (pcache_get, pcache_mapped); the promise also lets the cache read
+// the page into a promised page, so a first touch never runs out. A shared
+// page must be the cache's (a private frame in a shared mapping could
+// outlive a truncation and be written back over the file's new bytes); a
+// private mapping's page falls back to a private copy (NoMemory).
+Result<void*> cache_frame(ThreadGroup* tg, const vm::Region& r, u32 idx, bool* hit, bool* promised) {
     Inode* ip = reinterpret_cast<Inode*>(r.obj);
-    bool pay = false;
+    *promised = false;
     if (plain(r)) {
         LockGuard g(tg->pt_lock);
-        pay = tg->reserved > 0;
-        if (pay) tg->reserved--;
+        *promised = tg->reserved > 0;
+        if (*promised) tg->reserved--;
     }
-    Result<void*> got = pcache_get(ip, idx, hit, nullptr, pay);
-    *paid = pay && got.ok();
-    if (pay && !got.ok()) {
+    Result<void*> got = pcache_get(ip, idx, hit, *promised);
+    if (*promised && !got.ok()) {
         LockGuard g(tg->pt_lock);
         tg->reserved++;  // it did not go
+        *promised = false;
     }
-    if (got.ok() || got.error() != Error::NoMemory || !plain(r)) return got;
-    void* spare = promised_frame(tg);
-    if (spare == nullptr) return got;
-    got = pcache_get(ip, idx, hit, &spare);
-    *paid = spare == nullptr;
-    if (spare) unpromise_frame(tg, spare);  // cached meanwhile, or no page there
     return got;
 }
 
 // Map cache frame `frame` for r's page (pt_lock held). Text and MAP_SHARED
-// pages are mapped as they are, kPteShared, and need no promise (the
-// process gives back the one it held for the page, unless it went with
-// the frame already: `paid`); a MAP_PRIVATE page is mapped without W,
-// copy-on-write if the region is writable, and keeps its promise for the
-// copy (kalloc.h: page_put).
-Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame, bool paid) {
+// pages are mapped as they are, kPteShared, and need no promise: the one
+// taken for the page (`promised`, or this page's now) goes in the same
+// hold of kalloc's lock as the cache's frame stops counting as free
+// (pcache_mapped). A MAP_PRIVATE page is mapped without W, copy-on-write
+// if the region is writable, and keeps its promise for the copy
+// (kalloc.h: page_put).
+Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame, bool promised) {
     Pte* pte = walk(tg->pagetable, page, false);
     if (pte && (*pte & kPteV)) return Outcome::Present;  // another thread mapped it first
     u64 bits = pte_perm(r);
@@ -257,14 +240,12 @@ Outcome map_frame(ThreadGroup* tg, u64 page, const vm::Region& r, void* frame, b
     if (!plain(r) && (bits & kPteW)) bits = (bits & ~kPteW) | kPteCow;
     if (!map_user_page(tg->pagetable, page, reinterpret_cast<u64>(frame), bits, &tg->table_reserved).ok())
         return Outcome::NoMemory;
-    if (paid) {
-        // the promise became the frame
-    } else if (tg->reserved > 0) {
+    if (!promised && tg->reserved > 0) {
         tg->reserved--;  // this page's promise: the mapping's own now, or given back
-        if (plain(r)) kalloc_unreserve(1);
-    } else if (!plain(r)) {
-        kalloc_reserve(1);  // (a raced-away promise: the mapping must hold one)
+        promised = true;
     }
+    pcache_mapped(frame, promised && plain(r));
+    if (!promised && !plain(r)) kalloc_reserve(1);  // (a raced-away promise: the mapping must hold one)
     __atomic_fetch_add(&tg->minflt, 1, __ATOMIC_RELAXED);
     vm_count(VmEvent::MinorFault);
     return Outcome::Mapped;
@@ -278,8 +259,8 @@ Outcome file_fill_cached(ThreadGroup* tg, u64 page, const vm::Region& r) {
     const u64 rel = page - r.start;
     const u64 fo = r.off + rel;
     if (fo % kPageSize != 0 || rel + kPageSize > r.file_len) return Outcome::Refused;
-    bool hit = false, paid = false;
-    Result<void*> got = cache_frame(tg, r, static_cast<u32>(fo / kPageSize), &hit, &paid);
+    bool hit = false, promised = false;
+    Result<void*> got = cache_frame(tg, r, static_cast<u32>(fo / kPageSize), &hit, &promised);
     if (!got.ok()) {
         if (got.error() == Error::BadAddress) return Outcome::PastEnd;
         if (got.error() == Error::IoError) return Outcome::ReadError;
@@ -289,14 +270,11 @@ Outcome file_fill_cached(ThreadGroup* tg, u64 page, const vm::Region& r) {
     Outcome o;
     {
         LockGuard g(tg->pt_lock);
-        o = map_frame(tg, page, r, frame, paid);
+        o = map_frame(tg, page, r, frame, promised);
+        if (o != Outcome::Mapped && promised) tg->reserved++;  // the page stays unmapped: its promise stays
     }
     if (o != Outcome::Mapped) {
-        pcache_put(frame, paid);  // the page stays unmapped: promised again if paid
-        if (paid) {
-            LockGuard g(tg->pt_lock);
-            tg->reserved++;
-        }
+        pcache_put(frame);
         return o;
     }
     if (!hit) count_major(tg);

@@ -14,10 +14,12 @@
 // kfree), and try again.
 // Reserved pages (kalloc.h) stay on the list: plain kalloc pops only while
 // more pages are free than are promised; kalloc_reserved pops one of them.
-// The free count is the list, plus the frames of copies not yet settled
-// (g_copying: each is paid for by a promise or by the page it replaces),
-// plus what the lenders hold, less what is promised; each step that moves
-// it is one hold of the lock.
+// The free count is the list, plus the promises kernel copies' pins hold
+// (g_pinned: a pin moves no memory), plus the frames of copies not yet
+// settled (g_copying: each is paid for by a promise or by the page it
+// replaces, or is a lender's frame in flight: a page-cache frame a fault
+// holds before it maps it), plus what the lenders hold, less what is
+// promised; each step that moves it is one hold of the lock.
 // A promise a process asks for (sbrk, mmap, exec's lazy pages, fork's
 // child) is admitted and made in one hold of the lock
 // (kalloc_admit_reserve), so no two are admitted against the same pages.
@@ -65,6 +67,7 @@ u64 ask_lenders(u64 n) {
 }
 constinit u64 g_reserved = 0;  // pages promised (g_lock)
 constinit u64 g_copying = 0;   // frames of copies not yet settled, counted free (g_lock; kalloc.h)
+constinit u64 g_pinned = 0;    // promises kernel copies' pins hold, counted free (g_lock; page_pin)
 constinit PageRefs g_refs;
 
 // Whose page a pop may be: Free (only one nobody was promised), Promised
@@ -228,24 +231,14 @@ bool page_is_file(void* page) { return g_refs.file(reinterpret_cast<u64>(page));
 
 PageRefs& page_refs() { return g_refs; }
 
-void page_pin(void* page) {
-    page_dup(page);
-    kalloc_reserve(1);
-}
-
-void page_unpin(void* page) {
-    if (page_put(page)) kalloc_unreserve(1);
-}
-
 void* kalloc_reserved() { return take(From::Promised, true); }
-
-void* kalloc_reserved_unzeroed() { return take(From::Promised, false); }
 
 // The lenders' counts are read under g_lock, with the pool's: a give_back
 // drops its slab from the count before it kfrees the pages (each kfree
 // takes g_lock), and a growing cache kallocs its pages before it counts
 // the slab, so a reading under the lock may miss pages in flight but never
-// counts one twice. Read before the lock, a give_back landing in between
+// counts one twice (a page-cache frame a fault took is counted once, as a
+// copy: kalloc_lender_to_copies). Read before the lock, a give_back landing in between
 // counted its pages both as borrowed and as pooled: hostile oomrace's
 // student was granted 25,902 pages with 21,806 free.
 namespace {
@@ -270,6 +263,42 @@ u64 promise_locked(u64 n) {
 }
 }  // namespace
 
+// A pin's promise is counted free as long as the pin holds it (g_pinned):
+// the pin moves no memory, so neither it nor its end moves the free count;
+// only a mapping that goes during the pin does (its put gives back the
+// pin's promise, and the unpin then frees the page, counted free already).
+void page_pin(void* page) {
+    page_dup(page);
+    u64 short_by = 0;
+    {
+        LockGuard g(g_lock);
+        g_pinned++;
+        short_by = promise_locked(1);
+    }
+    if (short_by > 0) ask_lenders(short_by);
+}
+
+void page_unpin(void* page) {
+    switch (g_refs.put_any(reinterpret_cast<u64>(page))) {
+        case PageRefs::Put::Others:
+            break;
+        case PageRefs::Put::Last: {
+            unused(page, "page_unpin");
+            LockGuard g(g_lock);
+            g_pinned--;
+            g_pool.push(page);
+            return;
+        }
+        case PageRefs::Put::File:
+            pcache_put(page);
+            break;
+    }
+    LockGuard g(g_lock);
+    if (g_reserved == 0) panic("page_unpin: no promise");
+    g_pinned--;
+    g_reserved--;
+}
+
 void kalloc_reserve(u64 n) {
     u64 short_by = 0;
     {
@@ -291,21 +320,13 @@ oom::Verdict kalloc_admit_reserve(u64 n, u64 total_after) {
     oom::Verdict v;
     {
         LockGuard g(g_lock);
-        const u64 have = g_pool.count() + g_copying + lent_locked() + slots;
+        const u64 have = g_pool.count() + g_copying + g_pinned + lent_locked() + slots;
         v = oom::admit_promise(n, total_after, have, g_reserved, ram);
         if (v == oom::Verdict::Admit) short_by = promise_locked(n);
     }
     if (short_by > 0) ask_lenders(short_by);
     return v;
 }
-
-u64 kalloc_reserve_publishing(u64 n, void (*publish)()) {
-    LockGuard g(g_lock);
-    publish();
-    return promise_locked(n);
-}
-
-void kalloc_cover(u64 pages) { ask_lenders(pages); }
 
 void kfree_keep_promise(void* page) {
     unused(page, "kfree_keep_promise");
@@ -324,10 +345,16 @@ void kalloc_unreserve(u64 n) {
     g_reserved -= n;
 }
 
-void kalloc_unreserve_publishing(u64 n, void (*publish)()) {
+void kalloc_lender_to_copies(u64 n, void (*publish)()) {
     LockGuard g(g_lock);
-    if (n > g_reserved) panic("kalloc_unreserve_publishing: %lu of %lu promised", n, g_reserved);
-    g_reserved -= n;
+    g_copying += n;
+    publish();
+}
+
+void kalloc_copies_to_lender(u64 n, void (*publish)()) {
+    LockGuard g(g_lock);
+    if (n > g_copying) panic("kalloc_copies_to_lender: %lu of %lu copies", n, g_copying);
+    g_copying -= n;
     publish();
 }
 
@@ -345,7 +372,7 @@ u64 kalloc_pool_pages() {
 
 u64 kalloc_free_pages() {
     LockGuard g(g_lock);
-    const u64 have = g_pool.count() + g_copying + lent_locked();
+    const u64 have = g_pool.count() + g_copying + g_pinned + lent_locked();
     return have > g_reserved ? have - g_reserved : 0;
 }
 u64 kalloc_total_pages() { return g_total; }
@@ -358,7 +385,7 @@ u64 kalloc_frames_free() {
 u64 kalloc_commit_free() {
     const u64 slots = swap_free_slots();
     LockGuard g(g_lock);
-    const u64 have = g_pool.count() + g_copying + lent_locked() + slots;
+    const u64 have = g_pool.count() + g_copying + g_pinned + lent_locked() + slots;
     return have > g_reserved ? have - g_reserved : 0;
 }
 void kalloc_set_lender(const Lender* lender) {

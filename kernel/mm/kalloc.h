@@ -81,21 +81,8 @@ u64 kalloc_reserved_pages();
 // A zero-filled page that a reservation promised (the reservation is used
 // up), or null when even those are gone (a race overcommitted).
 void* kalloc_reserved();
-// The same, not zeroed: for a caller that overwrites every byte (the page
-// cache reading a mapped page in for a promise: pcache_get's `pay`).
-void* kalloc_reserved_unzeroed();
-// Give back n promises, and run `publish` (a Lender storing its new count:
-// no lock, no sleep) in the same hold of the allocator's lock: a lender's
-// frame that becomes a promised page moves the free count once.
-void kalloc_unreserve_publishing(u64 n, void (*publish)());
-// Promise n pages and run `publish`, in one hold, for a caller holding a
-// lender's lock: the lenders are not asked (that would take the lock
-// again); returns how many pages the list lacks, for kalloc_cover once the
-// caller's lock is dropped.
-u64 kalloc_reserve_publishing(u64 n, void (*publish)());
 // kfree, with `publish` in the same hold: a lender's idle page freed.
 void kfree_publishing(void* page, void (*publish)());
-void kalloc_cover(u64 pages);
 
 // Copy-on-write sharing (lib/page_refs.h). Each extra mapping of a page
 // holds a promise (kalloc_reserve): the copy it may need. page_dup: one
@@ -112,6 +99,10 @@ bool page_is_file(void* page);  // a page-cache frame
 // A kernel copy's hold on a mapped user page (kernel/mm/fault.h:vm_pin):
 // counted as one more mapping (with its promise, as page_dup), so neither
 // munmap nor page-out frees the frame under the copy; page_unpin drops it.
+// The pin moves no memory, so its promise counts as free while it holds
+// it, and neither the pin nor the unpin moves the free count (it moved
+// once, one hold each: a reader saw it one low during every copy of a
+// threaded process, hostile filecount's two-thread rounds).
 void page_pin(void* page);
 void page_unpin(void* page);
 // Copies already paid for: a copy-on-write copy (by the promise its
@@ -130,6 +121,16 @@ void kalloc_copy_dropped(void* copy);
 // mapping: its promise goes, or old is freed if no other mapping is left
 // (page_put's cases, with the copy settled in the same hold).
 void page_put_copied(void* old, u64 pte);
+// A lender's frames counted as copies not yet settled, so that the free
+// count moves only where memory really changes hands. n of its frames
+// leave its count (`publish` stores the new one, no lock, no sleep) and
+// become unsettled copies, in one hold of the allocator's lock: the page
+// cache's idle frame a fault takes (until the mapping settles it:
+// kalloc_copy_kept, or it is freed: kalloc_copy_dropped). And back: n
+// unsettled copies join the lender's count (a fault's frame turning idle
+// again).
+void kalloc_lender_to_copies(u64 n, void (*publish)());
+void kalloc_copies_to_lender(u64 n, void (*publish)());
 // The counts themselves (the page cache's frames are counted there too).
 PageRefs& page_refs();
 

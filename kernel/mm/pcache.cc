@@ -53,13 +53,16 @@ vm::PageKey key_of(const Inode* ip, u32 page) { return vm::PageKey{ip->dev, ip->
 
 void publish_idle() { __atomic_store_n(&g_idle, g_index.idle(), __ATOMIC_RELAXED); }
 
-// One more user of cached frame f (g_lock held); `pay`: with a promise
-// given back as the idle count changes (pcache_get).
-void take_user(u32 f, bool pay = false) {
+// One more user of cached frame f (g_lock held). An idle frame stays
+// counted as free, as an unsettled one, until a mapping settles it
+// (pcache_mapped) or it turns idle again (pcache_put): in one hold of
+// kalloc's lock each, so a reader never sees it half done.
+void take_user(u32 f) {
     page_refs().dup(pa_of(f));
+    if (!g_index.is_idle(f)) return;
     g_index.make_busy(f);
-    if (pay) kalloc_unreserve_publishing(1, publish_idle);
-    else publish_idle();
+    g_index.mark_unsettled(f, true);
+    kalloc_lender_to_copies(1, publish_idle);
 }
 
 // Drop cached frame f from the index (g_lock held): freed now if it is
@@ -91,11 +94,11 @@ u64 borrowed() { return __atomic_load_n(&g_idle, __ATOMIC_RELAXED); }
 constexpr Lender kLender{give_back, borrowed};
 
 // The cached frame of page `page` with a user taken, or null.
-void* find_taken(const vm::PageKey& k, bool pay = false) {
+void* find_taken(const vm::PageKey& k) {
     LockGuard g(g_lock);
     const u32 f = g_index.find(k);
     if (f == vm::PageIndex::kNone) return nullptr;
-    take_user(f, pay);
+    take_user(f);
     return page_at(f);
 }
 
@@ -109,32 +112,41 @@ void pcache_init(void* mem, u64 first_pa, u64 frames) {
     kalloc_set_lender(&kLender);
 }
 
-Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, void** spare, bool pay) {
+Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, bool promised) {
     const vm::PageKey k = key_of(ip, page);
     *hit = true;
-    if (void* f = find_taken(k, pay)) return f;
+    if (void* f = find_taken(k)) return f;
     InodeLock lock(ip);  // (never ours already: a kernel copy under it leaves the fault for later)
     const u64 off = u64(page) * kPageSize;
     if (off >= ip->size) return Error::BadAddress;  // no byte of the file in this page
-    if (void* f = find_taken(k, pay)) return f;     // another fault read it meanwhile
+    if (void* f = find_taken(k)) return f;          // another fault read it meanwhile
     *hit = false;
-    void* given = spare ? *spare : nullptr;
-    pay = pay && !given;                                                               // (a spare is paid for already)
-    void* mem = given ? given : pay ? kalloc_reserved_unzeroed() : kalloc_unzeroed();  // every byte written below
+    void* mem = promised ? kalloc_for_copy() : kalloc_unzeroed();  // every byte written below
     if (mem == nullptr) return Error::NoMemory;
     const u32 n = ip->size - off < kPageSize ? static_cast<u32>(ip->size - off) : static_cast<u32>(kPageSize);
     auto r = readi(ip, false, reinterpret_cast<u64>(mem), static_cast<u32>(off), n);
     if (!r.ok() || r.value() != n) {
-        if (pay) kfree_keep_promise(mem);
-        else if (!given) kfree(mem);
+        if (promised) kalloc_copy_dropped(mem);
+        else kfree(mem);
         return Error::IoError;
     }
     memset(static_cast<u8*>(mem) + n, 0, kPageSize - n);
-    if (given) *spare = nullptr;  // the cache's now
     LockGuard g(g_lock);
     page_refs().make_file(reinterpret_cast<u64>(mem), 1);
     (void)g_index.insert(frame_of(mem), k);  // (not there: the inode lock kept others out)
+    g_index.mark_unsettled(frame_of(mem), promised);
     return mem;
+}
+
+void pcache_mapped(void* frame, bool promise) {
+    LockGuard g(g_lock);
+    const u32 f = frame_of(frame);
+    if (g_index.unsettled(f)) {
+        g_index.mark_unsettled(f, false);
+        kalloc_copy_kept(promise);
+    } else if (promise) {
+        kalloc_unreserve(1);
+    }
 }
 
 bool pcache_holds(const void* frame) {
@@ -142,29 +154,27 @@ bool pcache_holds(const void* frame) {
     return g_index.cached(frame_of(frame));
 }
 
-void pcache_put(void* frame, bool repromise) {
+void pcache_put(void* frame) {
     const u64 pa = reinterpret_cast<u64>(frame);
-    enum class Left : u8 { Used, Idle, Out } left = Left::Used;
-    u64 short_by = 0;
-    if (page_refs().file_put(pa) == 0) {  // (others use it: no lock, fork's children mostly)
+    if (page_refs().file_put(pa) != 0) return;  // others use it: no lock (fork's children mostly)
+    bool out = false, unsettled = false;
+    {
         LockGuard g(g_lock);
         const u32 f = frame_of(frame);
-        if (page_refs().file_users(pa) != 0) {
-            // a fault took it again meanwhile
-        } else if (g_index.cached(f)) {
+        if (page_refs().file_users(pa) != 0) return;  // a fault took it again meanwhile
+        unsettled = g_index.unsettled(f);
+        g_index.mark_unsettled(f, false);
+        if (g_index.cached(f)) {
             g_index.make_idle(f);
-            left = Left::Idle;
-            if (repromise) short_by = kalloc_reserve_publishing(1, publish_idle);
+            if (unsettled) kalloc_copies_to_lender(1, publish_idle);  // counted free all along
             else publish_idle();
         } else {
             page_refs().clear(pa);  // truncation took it out: its last user frees it
-            left = Left::Out;
+            out = true;
         }
     }
-    if (left == Left::Out && repromise) kfree_keep_promise(frame);
-    else if (left == Left::Out) kfree(frame);
-    else if (left == Left::Used && repromise) kalloc_reserve(1);
-    if (short_by > 0) kalloc_cover(short_by);
+    if (out && unsettled) kalloc_copy_dropped(frame);
+    else if (out) kfree(frame);
 }
 
 void pcache_wrote(const Inode* ip, u32 off, const void* src, u32 n) {

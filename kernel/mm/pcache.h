@@ -33,24 +33,27 @@ void pcache_init(void* mem, u64 first_pa, u64 frames);
 // it was not cached (*hit says which), with one user taken for the caller.
 // BadAddress if no byte of the file is in that page (it is past the end:
 // SIGBUS for a mapping), NoMemory if no free frame can be had, IoError if
-// the read failed. A frame that would be needed is taken from *spare if
-// given (set to null when the cache took it). With `pay`, the caller gives
-// one promise back for the frame, in the same hold of kalloc's lock as the
-// frame becomes its (a new frame is a promised one; an idle one stops
-// counting as lent): the free count never shows one without the other
-// (hostile filecount); on failure no promise goes. Sleeps; takes ip's lock
-// (the caller holds none).
-Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, void** spare = nullptr, bool pay = false);
+// the read failed. The free count does not move until a mapping settles
+// it (pcache_mapped): an idle frame taken stays counted as free, and so
+// does a new frame read in for a caller that holds a promise for the page
+// (`promised`: it may use promised pages). Sleeps; takes ip's lock (the
+// caller holds none).
+Result<void*> pcache_get(Inode* ip, u32 page, bool* hit, bool promised = false);
+// A fault mapped frame (from pcache_get): the promise its page held goes
+// if `promise` (a text or MAP_SHARED page's), and a frame still counted as
+// free stops being so, in one hold of kalloc's lock: the free count moves
+// once, where the page is really mapped; a thread that lost the race to
+// map it never moved it (hostile filecount).
+void pcache_mapped(void* frame, bool promise);
 // frame is still the cache's page of its file: truncation has not taken it
 // out (its mappers keep it, but it is no longer any page of the file). With
 // the file's inode locked, which truncation holds.
 bool pcache_holds(const void* frame);
 // One user of a cache frame gone (kalloc.cc:page_put). The last user of a
-// cached frame leaves it idle; of one truncation took out, frees it.
-// `repromise`: the caller's promise, given back by pcache_get's `pay`, is
-// made again in the same hold of kalloc's lock as the frame turns idle or
-// free (a fault that could not map the frame after all).
-void pcache_put(void* frame, bool repromise = false);
+// cached frame leaves it idle; of one truncation took out, frees it (a
+// frame never mapped since it was taken: still counted as free, in the
+// same hold of kalloc's lock).
+void pcache_put(void* frame);
 
 // File-system hooks (kernel/fs/inode.cc), with ip locked:
 // writei wrote n bytes (src, kernel memory) at off, within one page.

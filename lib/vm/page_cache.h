@@ -35,7 +35,8 @@ class PageIndex {
         u32 hnext;  // next frame in the key's hash chain
         u32 prev;   // idle list links (kNone at the ends)
         u32 next;
-        u8 state;  // kOut, kBusy or kIdle
+        u8 state;      // kOut, kBusy or kIdle
+        u8 unsettled;  // the caller's mark (mark_unsettled)
     };
 
     constexpr PageIndex() = default;
@@ -56,7 +57,7 @@ class PageIndex {
         nbuckets_ = buckets_for(frames);
         buckets_ = reinterpret_cast<u32*>(recs_ + frames);
         for (u32 i = 0; i < nbuckets_; i++) buckets_[i] = kNone;
-        for (u32 f = 0; f < frames; f++) recs_[f].state = kOut;
+        for (u32 f = 0; f < frames; f++) recs_[f] = Rec{{}, kNone, kNone, kNone, kOut, 0};
         head_ = tail_ = kNone;
         size_ = idle_ = 0;
     }
@@ -86,6 +87,7 @@ class PageIndex {
         r.hnext = buckets_[b];
         buckets_[b] = f;
         r.state = kBusy;
+        r.unsettled = 0;
         r.prev = r.next = kNone;
         size_++;
         return true;
@@ -107,6 +109,7 @@ class PageIndex {
         if (!cached(f) || recs_[f].state == kIdle) return;
         Rec& r = recs_[f];
         r.state = kIdle;
+        r.unsettled = 0;
         r.next = kNone;
         r.prev = tail_;
         if (tail_ != kNone) recs_[tail_].next = f;
@@ -121,6 +124,14 @@ class PageIndex {
         unlink(f);
         recs_[f].state = kBusy;
     }
+
+    // A busy frame's mark for its user (the kernel: counted as free memory
+    // until a mapping settles it). insert() clears it; remove() keeps it,
+    // for the frame's last user; an idle frame is never marked.
+    void mark_unsettled(u32 f, bool on) {
+        if (f < frames_) recs_[f].unsettled = on && recs_[f].state != kIdle;
+    }
+    bool unsettled(u32 f) const { return f < frames_ && recs_[f].unsettled != 0; }
 
     // The idle frame used least recently, or kNone.
     u32 oldest_idle() const { return head_; }

@@ -1,6 +1,7 @@
 // tests/host/page_cache_test.cc - the page cache's index (lib/vm/page_cache.h):
 // lookups by file page, one frame per page, the idle list in least
-// recently used order, removal from the middle of chains and lists.
+// recently used order, removal from the middle of chains and lists, the
+// kernel's unsettled mark.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -90,6 +91,29 @@ TEST(PageIndex, MakeIdleTwiceCountsOnce) {
     t.idx.remove(5);
     EXPECT_EQ(t.idx.idle(), 0u);
     EXPECT_TRUE(t.idx.insert(5, {1, 1, 0}));  // the frame may be cached anew
+}
+
+// The kernel marks a busy frame whose count is not yet settled: the mark
+// lasts through remove() (for the last user's put) and goes when the frame
+// turns idle or is cached anew; an idle frame cannot be marked.
+TEST(PageIndex, UnsettledMarkKeptUntilIdleOrReinserted) {
+    Index t(8);
+    ASSERT_TRUE(t.idx.insert(3, {1, 2, 0}));
+    EXPECT_FALSE(t.idx.unsettled(3));
+    t.idx.mark_unsettled(3, true);
+    EXPECT_TRUE(t.idx.unsettled(3));
+    t.idx.make_idle(3);
+    EXPECT_FALSE(t.idx.unsettled(3));
+    t.idx.mark_unsettled(3, true);  // idle: no mark
+    EXPECT_FALSE(t.idx.unsettled(3));
+    t.idx.make_busy(3);
+    t.idx.mark_unsettled(3, true);
+    t.idx.remove(3);
+    EXPECT_TRUE(t.idx.unsettled(3));  // its last user still settles it
+    ASSERT_TRUE(t.idx.insert(3, {1, 2, 1}));
+    EXPECT_FALSE(t.idx.unsettled(3));
+    t.idx.mark_unsettled(9, true);  // out of range: nothing
+    EXPECT_FALSE(t.idx.unsettled(9));
 }
 
 TEST(PageIndex, BucketsGrowWithFrames) {
