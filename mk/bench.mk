@@ -36,8 +36,7 @@ bench:
 bench-os: $(BUILD)/libc-tests/_pthreadbench $(BUILD)/mkfs
 
 # make bench-sched: bench/sched_bench.cc, Google Benchmark on the host.
-$(BUILD)/bench/sched_bench: $(BUILD)/host/bench/sched_bench.o $(BUILD)/libquanta-host.a
-	@mkdir -p $(dir $@)
+$(BUILD)/bench/sched_bench: $(BUILD)/host/bench/sched_bench.o $(BUILD)/libquanta-host.a | $$(@D)/.
 	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^ -lbenchmark -pthread
 
 bench-sched: $(BUILD)/bench/sched_bench

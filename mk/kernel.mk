@@ -7,12 +7,10 @@ K_SRCS := $(shell find kernel -name '*.cc' -o -name '*.S' | sort) \
 K_OBJS := $(patsubst %,$(BUILD)/kernel-obj/%.o,$(K_SRCS))
 KERNEL := $(BUILD)/kernel.elf
 
-$(BUILD)/kernel-obj/%.cc.o: %.cc
-	@mkdir -p $(dir $@)
+$(BUILD)/kernel-obj/%.cc.o: %.cc | $$(@D)/.
 	$(call say,CXX,$<)$(K_CXX) $(K_CXXFLAGS) -c $< -o $@
 
-$(BUILD)/kernel-obj/%.S.o: %.S
-	@mkdir -p $(dir $@)
+$(BUILD)/kernel-obj/%.S.o: %.S | $$(@D)/.
 	$(call say,AS,$<)$(K_CXX) $(K_ASFLAGS) -c $< -o $@
 
 $(KERNEL): $(K_OBJS) kernel/arch/riscv/kernel.ld

@@ -26,25 +26,20 @@ LIB_HOST_SAN_OBJS = $(patsubst %.cc,$(BUILD)/host-san/%.o,$(LIB_HOST_SRCS))
 HOST_SAN_OPT ?= -O0
 HOST_SAN_LIB_OPT ?= -O1
 
-$(BUILD)/host/%.o: %.cc
-	@mkdir -p $(dir $@)
+$(BUILD)/host/%.o: %.cc | $$(@D)/.
 	$(call say,HOSTCXX,$<)$(HOST_CXX) $(HOST_CXXFLAGS) -c $< -o $@
 
-$(BUILD)/host-san/%.o: %.cc
-	@mkdir -p $(dir $@)
+$(BUILD)/host-san/%.o: %.cc | $$(@D)/.
 	$(call say,SANCXX,$<)$(HOST_CXX) $(HOST_CXXFLAGS) $(HOST_SANFLAGS) $(HOST_SAN_OPT) -c $< -o $@
 
 # lib/ (the shorter stem makes this rule win over the one above).
-$(BUILD)/host-san/lib/%.o: lib/%.cc
-	@mkdir -p $(dir $@)
+$(BUILD)/host-san/lib/%.o: lib/%.cc | $$(@D)/.
 	$(call say,SANCXX,$<)$(HOST_CXX) $(HOST_CXXFLAGS) $(HOST_SANFLAGS) $(HOST_SAN_LIB_OPT) -c $< -o $@
 
-$(BUILD)/libquanta-host.a: $(LIB_HOST_OBJS)
-	@mkdir -p $(dir $@)
+$(BUILD)/libquanta-host.a: $(LIB_HOST_OBJS) | $$(@D)/.
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/libquanta-host-san.a: $(LIB_HOST_SAN_OBJS)
-	@mkdir -p $(dir $@)
+$(BUILD)/libquanta-host-san.a: $(LIB_HOST_SAN_OBJS) | $$(@D)/.
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 -include $(LIB_HOST_OBJS:.o=.d) $(LIB_HOST_SAN_OBJS:.o=.d)

@@ -8,8 +8,7 @@ SIM_SRCS := sim/sim.cc sim/sim_lists.cc sim/sim_eevdf.cc sim/sim_draw.cc sim/flu
 	sim/ostep.cc sim/ostep_scheduler.cc sim/ostep_mlfq.cc sim/ostep_multi.cc sim/ostep_lottery.cc sim/ostep_batch.cc sim/py_random.cc
 SIM_OBJS := $(patsubst %.cc,$(BUILD)/host/%.o,$(SIM_SRCS))
 
-$(BUILD)/schedsim: $(BUILD)/host/sim/main.o $(SIM_OBJS) $(BUILD)/libquanta-host.a
-	@mkdir -p $(dir $@)
+$(BUILD)/schedsim: $(BUILD)/host/sim/main.o $(SIM_OBJS) $(BUILD)/libquanta-host.a | $$(@D)/.
 	$(call say,HOSTLD,$@)$(HOST_CXX) $(HOST_CXXFLAGS) -o $@ $^
 
 ALL_TARGETS += $(BUILD)/schedsim

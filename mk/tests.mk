@@ -103,14 +103,12 @@ test-guest:
 host_test_obj = $(BUILD)/host-san/tests/$(1).o
 define host_test_binary
 $(1)_UNITY := $(filter tests/host/%_test.cc,$(2))
-$(call host_test_obj,$(1)): $$($(1)_UNITY)
-	@mkdir -p $$(dir $$@)
+$(call host_test_obj,$(1)): $$($(1)_UNITY) | $$$$(@D)/.
 	$$(call say,SANCXX,$(1): $$(words $$($(1)_UNITY)) test files)$$(HOST_CXX) $$(HOST_CXXFLAGS) $$(HOST_SANFLAGS) \
 	  $$(HOST_SAN_OPT) $$(patsubst %,-include %,$$(filter-out $$(lastword $$($(1)_UNITY)),$$($(1)_UNITY))) \
 	  -c $$(lastword $$($(1)_UNITY)) -o $$@
 $(BUILD)/tests/$(1): $(call host_test_obj,$(1)) $(patsubst %.cc,$(BUILD)/host-san/%.o,$(filter-out tests/host/%_test.cc,$(2))) \
-  $(BUILD)/libquanta-host-san.a
-	@mkdir -p $$(dir $$@)
+  $(BUILD)/libquanta-host-san.a | $$$$(@D)/.
 	$$(call say,TESTLD,$$@)$$(HOST_CXX) $$(HOST_CXXFLAGS) $$(HOST_SANFLAGS) -o $$@ $$(filter %.o %.a,$$^) $$(GTEST_LIBS)
 $(BUILD)/tests/$(1)-san: $(BUILD)/tests/$(1)
 	$$(Q)ln -sf $(1) $$@
@@ -223,8 +221,7 @@ $(BUILD)/tests/prof_tests: | $(QPROF)
 # build/fs.img.
 LIBC_TEST_NAMES := wordfreq numstat timing fileio spawn lsdir ipcpoll mman signals catch
 LIBC_TESTS := $(patsubst %,$(BUILD)/libc-tests/_%,$(LIBC_TEST_NAMES))
-$(BUILD)/libc-tests/_%: tests/libc/%.c $(SYSROOT_FILES)
-	@mkdir -p $(dir $@)
+$(BUILD)/libc-tests/_%: tests/libc/%.c $(SYSROOT_FILES) | $$(@D)/.
 	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -Werror=implicit-function-declaration $(QCC_FLAGS) -o $@ $< -lm
 
 # POSIX threads: tests/libc/pthreads.c, the benchmarks pthreadbench.c and
@@ -234,8 +231,7 @@ OSTEP_CONC_NAMES := counter locks cvjoin pc sem vecadd
 PTHREAD_TESTS := $(BUILD)/libc-tests/_pthreads $(BUILD)/libc-tests/_pthreadbench $(BUILD)/libc-tests/_pschbench \
   $(patsubst %,$(BUILD)/libc-tests/_%,$(OSTEP_CONC_NAMES))
 $(PTHREAD_TESTS): QCC_FLAGS := -pthread
-$(BUILD)/libc-tests/_%: tests/libc/ostep/%.c tests/libc/ostep/common.h $(SYSROOT_FILES)
-	@mkdir -p $(dir $@)
+$(BUILD)/libc-tests/_%: tests/libc/ostep/%.c tests/libc/ostep/common.h $(SYSROOT_FILES) | $$(@D)/.
 	$(call say,QCC,$<)$(QCC) -O2 -Wall -Wextra -Werror=implicit-function-declaration -pthread -o $@ $<
 
 # --- reliability runs --------------------------------------------------------

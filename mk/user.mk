@@ -12,10 +12,12 @@
 #   UPROGS    every built program ($(BUILD)/user/_NAME)
 #   FS_IMG    the disk image: README.md, all programs, $(EXTRA_FILES)
 #   IMG_PROGS the programs as the image holds them: $(BUILD)/image/_NAME,
-#             a copy without debug sections (objcopy --strip-debug keeps the
+#             a copy without debug sections (strip --strip-debug keeps the
 #             symbols): a file holds at most 268 KiB (xv6's 12 direct and
 #             256 indirect blocks) and _hostile's DWARF alone is over 200
 #             KiB. gdb, qprof and mkbadelf read the full $(BUILD)/user/_NAME.
+#             One cp and one strip make the copies of every program that
+#             changed ($(BUILD)/image/.stamp), not one objcopy each.
 #
 # The system-call stubs are generated from lib/abi/abi.h by user/lib/usys.sh.
 
@@ -72,7 +74,12 @@ IMG_PROGS = $(patsubst $(BUILD)/user/_%,$(BUILD)/image/_%,$(UPROGS))
 FS_FILES = $(wildcard README.md) $(IMG_PROGS) $(EXTRA_FILES)
 
 U_EXTRA_FLAGS := -fno-tree-loop-distribute-patterns
-U_LDFLAGS := $(U_ARCH) -nostdlib -static -no-pie -Wl,--build-id=none -Wl,--no-warn-rwx-segments -T user/user.ld
+# Programs are linked by ld itself, not through gcc (which starts collect2
+# and then ld: two processes more per program, for the same bytes); gcc is
+# asked once for libgcc's path, when a link needs it.
+U_LD := $(CROSS)ld
+U_LDFLAGS := -static --build-id=none --no-warn-rwx-segments -T user/user.ld
+U_LIBGCC = $(eval U_LIBGCC := $$(shell $(U_CC) $(U_ARCH) -print-libgcc-file-name))$(U_LIBGCC)
 
 ULIB_SRCS := user/lib/start.c user/lib/ulib.c user/lib/printf.c user/lib/umalloc.c user/lib/cxxrt.cc user/lib/passwd.c \
   user/lib/thread.c
@@ -80,47 +87,44 @@ ULIB_OBJS := $(patsubst %,$(BUILD)/%.o,$(basename $(ULIB_SRCS))) $(BUILD)/user/l
 ULIB := $(BUILD)/user/libulib.a
 UCRT0 := $(BUILD)/user/lib/crt0.o
 
-$(BUILD)/user/lib/usys.S: lib/abi/abi.h user/lib/usys.sh
-	@mkdir -p $(dir $@)
+$(BUILD)/user/lib/usys.S: lib/abi/abi.h user/lib/usys.sh | $$(@D)/.
 	$(call say,GEN,$@)sh user/lib/usys.sh $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/user/lib/usys.o: $(BUILD)/user/lib/usys.S
 	$(call say,UAS,$<)$(U_CC) $(U_ARCH) -c $< -o $@
 
-$(BUILD)/user/%.o: user/%.S
-	@mkdir -p $(dir $@)
+$(BUILD)/user/%.o: user/%.S | $$(@D)/.
 	$(call say,UAS,$<)$(U_CC) $(U_ARCH) -I. -MMD -MP -c $< -o $@
 
-$(BUILD)/user/%.o: user/%.c
-	@mkdir -p $(dir $@)
+$(BUILD)/user/%.o: user/%.c | $$(@D)/.
 	$(call say,UCC,$<)$(U_CC) $(U_CFLAGS) $(U_EXTRA_FLAGS) -c $< -o $@
 
-$(BUILD)/user/%.o: user/%.cc
-	@mkdir -p $(dir $@)
+$(BUILD)/user/%.o: user/%.cc | $$(@D)/.
 	$(call say,UCXX,$<)$(U_CXX) $(U_CXXFLAGS) $(U_EXTRA_FLAGS) -c $< -o $@
 
 $(ULIB): $(ULIB_OBJS)
 	$(call say,UAR,$@)rm -f $@ && $(CROSS)ar rcs $@ $^
 
-.SECONDEXPANSION:
 # A program's other files: UPROG_PARTS_NAME (the table above). (A
 # function, because a literal % in a pattern rule's prerequisites would be
 # replaced by the stem.)
 uprog_parts = $(patsubst %,$(BUILD)/user/%.o,$(UPROG_PARTS_$(1)))
 $(BUILD)/user/_%: $(BUILD)/user/%.o $$(call uprog_parts,$$*) $(UCRT0) $(ULIB) user/user.ld
-	$(call say,ULD,$@)$(U_CC) $(U_LDFLAGS) -o $@ $(UCRT0) $< $(call uprog_parts,$*) $(ULIB) -lgcc
+	$(call say,ULD,$@)$(U_LD) $(U_LDFLAGS) -o $@ $(UCRT0) $< $(call uprog_parts,$*) $(ULIB) $(U_LIBGCC)
 
-# A symbolic link (/trace -> obs) stays a link, which mkfs makes a hard link.
-$(BUILD)/image/_%: $(BUILD)/user/_%
-	@mkdir -p $(dir $@)
-	$(Q)if [ -L $< ]; then cp -P $< $@; else $(CROSS)objcopy --strip-debug $< $@; fi
+# The image's copies of the programs that changed ($?). A symbolic link
+# (/trace -> obs, UPROG_LINKS) stays a link, which mkfs makes a hard link.
+IMG_STAMP := $(BUILD)/image/.stamp
+img_strip = $(patsubst $(BUILD)/user/%,$(BUILD)/image/%,$(filter-out $(UPROG_LINKS),$(1)))
+$(IMG_STAMP): $$(UPROGS) | $$(@D)/.
+	$(call say,STRIP,$(BUILD)/image/)cp -P $? $(@D)/ $(if $(call img_strip,$?),&& $(CROSS)strip --strip-debug $(call img_strip,$?)) \
+	  && touch $@
 
 # Rebuild the image when the list of files changes (e.g. EXTRA_FILES).
-$(BUILD)/fs.list: user-fs-list-force
-	@mkdir -p $(dir $@)
+$(BUILD)/fs.list: user-fs-list-force | $$(@D)/.
 	@echo '$(FS_FILES)' | cmp -s - $@ || echo '$(FS_FILES)' > $@
 
-$(FS_IMG): $(BUILD)/mkfs $(BUILD)/fs.list $$(FS_FILES)
+$(FS_IMG): $(BUILD)/mkfs $(BUILD)/fs.list $(IMG_STAMP) $$(filter-out $$(IMG_PROGS),$$(FS_FILES))
 	$(call say,MKFS,$@)$(BUILD)/mkfs $@ $(FS_FILES)
 
 .PHONY: user user-fs-list-force
@@ -133,7 +137,8 @@ ALL_TARGETS += $(FS_IMG)
 
 # /trace and /prof, the recorders (docs/tracing.md, docs/profiling.md), are
 # links to obs: symbolic links here, hard links in the image (tools/mkfs.cc).
-$(BUILD)/user/_trace $(BUILD)/user/_prof: $(BUILD)/user/_obs
+UPROG_LINKS := $(BUILD)/user/_trace $(BUILD)/user/_prof
+$(UPROG_LINKS): $(BUILD)/user/_obs
 	$(call say,LN,$@)ln -sf $(notdir $<) $@
 
 # build/user/_fptest: the FP test program (xv6 library, D instructions, lp64
@@ -169,45 +174,35 @@ SYSROOT_FILES := $(LIBQUANTA) $(SYSROOT)/lib/crt0.o $(SYSROOT)/lib/quanta.ld $(S
   $(SYSROOT)/lib/libm.a $(SYSROOT)/lib/libpthread.a $(SYSROOT)/include/.stamp $(QCC)
 
 # QSYS_name N for every SYS_name = N of lib/abi/abi.h (sys.h).
-$(BUILD)/libc/sysnum.h: lib/abi/abi.h
-	@mkdir -p $(dir $@)
+$(BUILD)/libc/sysnum.h: lib/abi/abi.h | $$(@D)/.
 	$(call say,GEN,$@)sed -n 's/^ *SYS_\([a-z_0-9]*\) *= *\([0-9][0-9]*\),.*/#define QSYS_\1 \2/p' $< > $@.tmp && mv $@.tmp $@
 
 # abi_check.c includes the kernel's ABI header instead of picolibc's.
 $(BUILD)/libc/abi_check.o: LIBC_CFLAGS := $(LIBC_ARCH) $(LIBC_POSIX) -O2 -Wall -I. -I$(BUILD)/libc -MMD -MP
-$(BUILD)/libc/%.o: user/libc/%.c $(BUILD)/libc/sysnum.h
-	@mkdir -p $(dir $@)
+$(BUILD)/libc/%.o: user/libc/%.c $(BUILD)/libc/sysnum.h | $$(@D)/.
 	$(call say,LIBCC,$<)$(LIBC_CC) $(LIBC_CFLAGS) -c $< -o $@
 
-$(BUILD)/libc/crt0.o: user/libc/crt0.S
-	@mkdir -p $(dir $@)
+$(BUILD)/libc/crt0.o: user/libc/crt0.S | $$(@D)/.
 	$(call say,LIBCAS,$<)$(LIBC_CC) $(LIBC_ARCH) -c $< -o $@
 
-$(LIBQUANTA): $(LIBC_OBJS)
-	@mkdir -p $(dir $@)
+$(LIBQUANTA): $(LIBC_OBJS) | $$(@D)/.
 	$(call say,AR,$@)rm -f $@ && riscv64-unknown-elf-ar rcs $@ $^
 
-$(SYSROOT)/lib/crt0.o: $(BUILD)/libc/crt0.o
-	@mkdir -p $(dir $@)
+$(SYSROOT)/lib/crt0.o: $(BUILD)/libc/crt0.o | $$(@D)/.
 	@cp $< $@
-$(SYSROOT)/lib/quanta.ld: user/libc/quanta.ld
-	@mkdir -p $(dir $@)
+$(SYSROOT)/lib/quanta.ld: user/libc/quanta.ld | $$(@D)/.
 	@cp $< $@
 # POSIX threads are in libquanta.a; -lpthread finds an empty archive.
-$(SYSROOT)/lib/libpthread.a:
-	@mkdir -p $(dir $@)
+$(SYSROOT)/lib/libpthread.a: | $$(@D)/.
 	$(call say,AR,$@)rm -f $@ && riscv64-unknown-elf-ar rcs $@
-$(SYSROOT)/lib/libc.a $(SYSROOT)/lib/libm.a: $(SYSROOT)/lib/%: $(PICOLIBC_LIB)/%
-	@mkdir -p $(dir $@)
+$(SYSROOT)/lib/libc.a $(SYSROOT)/lib/libm.a: $(SYSROOT)/lib/%: $(PICOLIBC_LIB)/% | $$(@D)/.
 	@cp $< $@
 # picolibc's headers, then quanta's over them (user/libc/include: the
 # headers picolibc leaves to the system, such as sys/dirent.h).
-$(SYSROOT)/include/.stamp: $(PICOLIBC)/include/picolibc.h $(wildcard user/libc/include/*.h user/libc/include/*/*.h)
-	@mkdir -p $(SYSROOT)/include
+$(SYSROOT)/include/.stamp: $(PICOLIBC)/include/picolibc.h $(wildcard user/libc/include/*.h user/libc/include/*/*.h) | $$(@D)/.
 	$(call say,COPY,$(SYSROOT)/include)cp -r $(PICOLIBC)/include/. $(SYSROOT)/include/ && \
 	  cp -r user/libc/include/. $(SYSROOT)/include/ && touch $@
-$(QCC): user/libc/qcc.sh
-	@mkdir -p $(dir $@)
+$(QCC): user/libc/qcc.sh | $$(@D)/.
 	$(call say,GEN,$@)cp $< $@ && chmod +x $@
 
 # make sysroot installs what is missing first (picolibc: tools/install-deps.sh).
