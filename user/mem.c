@@ -21,11 +21,14 @@
  *                      pipe (a child checks every word), write() of its
  *                      first 256 KiB to a file and read() of it back 1
  *                      MiB further on: `mem: syscalls over MB MiB ok`
- *   mem -k MB TICKS    a child touches MB MiB for ever; TICKS clock ticks
- *                      later it is killed (mid page-out or page-in, when
- *                      MB exceeds memory); then every page must be back:
- *                      free less swap used as before (this process's own
- *                      pages may have gone to swap meanwhile)
+ *   mem -k MB PAGES    a child touches MB MiB for ever; once PAGES pages
+ *                      were read back from swap since it started (MB must
+ *                      exceed memory: it pages out and in all the time),
+ *                      it is killed mid page-out or page-in; then every
+ *                      page must be back: free less swap used as before
+ *                      (this process's own pages may have gone to swap
+ *                      meanwhile). A condition, not a clock: a slow host
+ *                      only makes it wait longer (gives up after 300 s)
  *
  * Pass 0 writes a pattern (each 8-byte word: its index mixed with the
  * pass); every later pass reads the previous pattern back and writes the
@@ -41,7 +44,7 @@
 #include "user/user.h"
 
 static const char usage_line[] =
-    "mem [-f|-F] MB [PASSES] | mem -w MB HOTKB PASSES | mem -t N MB | mem -s MB | mem -k MB TICKS";
+    "mem [-f|-F] MB [PASSES] | mem -w MB HOTKB PASSES | mem -t N MB | mem -s MB | mem -k MB PAGES";
 
 static unsigned long word_of(unsigned long i, int pass) { return (i * 0x9e3779b97f4a7c15ul) ^ (unsigned long)pass; }
 
@@ -212,7 +215,9 @@ static int syscalls(int mb) {
     return 0;
 }
 
-static int kill_mid_touch(int mb, int ticks) {
+#define KILL_GIVE_UP_TICKS 3000 /* 300 s */
+
+static int kill_mid_touch(int mb, int pages) {
     struct vmstat before, after;
     vmstat(&before);
     int pid = fork();
@@ -226,10 +231,18 @@ static int kill_mid_touch(int mb, int ticks) {
         if (w == (unsigned long*)-1) exit(2);
         for (int pass = 0;; pass++) touch(w, n, -1, pass);
     }
-    sleep(ticks);
+    int waited = 0;
+    do {
+        sleep(1);
+        vmstat(&after);
+    } while (after.page_ins - before.page_ins < (unsigned long)pages && ++waited < KILL_GIVE_UP_TICKS);
     kill(pid);
     int st = 0;
     wait(&st);
+    if (waited >= KILL_GIVE_UP_TICKS) {
+        printf("mem: FAIL %lu page-ins in %d ticks, waited for %d\n", after.page_ins - before.page_ins, waited, pages);
+        return 1;
+    }
     vmstat(&after);
     /* This process's own pages may have gone to swap meanwhile (a frame
      * freed, a slot used): free minus swap used is what must come back. */

@@ -20,7 +20,9 @@
 //     busy == 0 are unhashed and freed, the one holding the least recently
 //     used block first. A free buffer is always clean (the log pins dirty
 //     blocks), so dropping its contents loses nothing. Borrowed pages count
-//     as free memory for kalloc_free_pages().
+//     as free memory for kalloc_free_pages(), and so do a slab's pages in
+//     flight (allocated, not yet linked; unlinked, not yet freed), so that
+//     the count never moves as the cache grows or shrinks.
 //   - A block the log pins (committed, not yet installed) is referenced
 //     until the install, so it would keep its slab from going back. When
 //     give_back finds no idle slab, it moves every pinned block that only
@@ -167,17 +169,18 @@ void unref_and_wake(Buf* b) {
 
 // ---- slabs -----------------------------------------------------------------
 
-// Allocate and link a slab (called without the cache lock); false when the
-// allocator has no pages for it.
+// Allocate a slab (called without the cache lock); null when the
+// allocator has no pages for it. Its pages count as free, in flight to the
+// cache (kalloc_for_lender), until add_slab counts them as lent.
 BufSlab* alloc_slab() {
-    void* header = kalloc();
+    void* header = kalloc_for_lender();
     if (header == nullptr) return nullptr;
     auto* slab = new (header, InPlace{}) BufSlab;
     for (u32 p = 0; p < kSlabDataPages; p++) {
-        u8* page = static_cast<u8*>(kalloc());
+        u8* page = static_cast<u8*>(kalloc_for_lender());  // (a buffer's data is read before it is valid)
         if (page == nullptr) {
-            for (u32 q = 0; q < p; q++) kfree(slab->bufs[q * bcache::kBlocksPerPage].data);
-            kfree(header);
+            for (u32 q = 0; q < p; q++) kalloc_copy_dropped(slab->bufs[q * bcache::kBlocksPerPage].data);
+            kalloc_copy_dropped(header);
             return nullptr;
         }
         for (u32 i = 0; i < bcache::kBlocksPerPage; i++) {
@@ -191,28 +194,36 @@ BufSlab* alloc_slab() {
     return slab;
 }
 
-// Add a new slab's buffers at the front of the free list (cache lock held).
+// The slab count as kalloc's borrowed() reads it (cache lock held: no
+// other writer), stored in kalloc's hold that moves the slab's pages.
+void count_slab_in() { __atomic_store_n(&g_bcache.nslabs, g_bcache.nslabs + 1, __ATOMIC_RELAXED); }
+void count_slab_out() { __atomic_store_n(&g_bcache.nslabs, g_bcache.nslabs - 1, __ATOMIC_RELAXED); }
+
+// Add a new slab's buffers at the front of the free list (cache lock
+// held); its pages turn from in flight to lent in one step.
 void add_slab(BufSlab* slab) {
     g_bcache.slabs.push_back(*slab);
-    g_bcache.nslabs++;
+    kalloc_copies_to_lender(kSlabPages, count_slab_in);
     g_bcache.stat.grows++;
     for (Buf& b : slab->bufs) g_bcache.free.push_front(b);
 }
 
-// Unlink an idle slab from the cache (cache lock held); the caller frees it.
+// Unlink an idle slab from the cache (cache lock held); the caller frees
+// it. Its pages turn from lent to in flight in one step, and stay counted
+// as free until each reaches the free list (free_slab).
 void remove_slab(BufSlab* slab) {
     for (Buf& b : slab->bufs) {
         make_empty(b);
         FreeList::remove(b);
     }
     List<BufSlab, &BufSlab::link>::remove(*slab);
-    g_bcache.nslabs--;
+    kalloc_lender_to_copies(kSlabPages, count_slab_out);
     g_bcache.stat.shrinks++;
 }
 
 void free_slab(BufSlab* slab) {
-    for (u32 p = 0; p < kSlabDataPages; p++) kfree(slab->bufs[p * bcache::kBlocksPerPage].data);
-    kfree(slab);
+    for (u32 p = 0; p < kSlabDataPages; p++) kalloc_copy_dropped(slab->bufs[p * bcache::kBlocksPerPage].data);
+    kalloc_copy_dropped(slab);
 }
 
 // The idle slab holding the least recently used block, or null (cache lock

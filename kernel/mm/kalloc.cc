@@ -15,11 +15,12 @@
 // Reserved pages (kalloc.h) stay on the list: plain kalloc pops only while
 // more pages are free than are promised; kalloc_reserved pops one of them.
 // The free count is the list, plus the promises kernel copies' pins hold
-// (g_pinned: a pin moves no memory), plus the frames of copies not yet
-// settled (g_copying: each is paid for by a promise or by the page it
-// replaces, or is a lender's frame in flight: a page-cache frame a fault
-// holds before it maps it), plus what the lenders hold, less what is
-// promised; each step that moves it is one hold of the lock.
+// (g_pinned: a pin moves no memory), plus the frames of copies not yet settled
+// (g_copying: each is paid for by a promise or by the page it replaces, or
+// is a lender's frame in flight: a page-cache frame a fault holds before
+// it maps it, a buffer-cache slab's page while the slab grows or goes
+// back), plus what the lenders hold, less what is promised; each step that
+// moves it is one hold of the lock.
 // A promise a process asks for (sbrk, mmap, exec's lazy pages, fork's
 // child) is admitted and made in one hold of the lock
 // (kalloc_admit_reserve), so no two are admitted against the same pages.
@@ -72,15 +73,17 @@ constinit PageRefs g_refs;
 
 // Whose page a pop may be: Free (only one nobody was promised), Promised
 // (one a promise covers, which it uses up), Copy (a copy already paid for,
-// counted free until it is settled: kalloc_for_copy).
-enum class From : u8 { Free, Promised, Copy };
+// counted free until it is settled: kalloc_for_copy), Lend (as Free, and
+// counted free until its lender counts it: kalloc_for_lender).
+enum class From : u8 { Free, Promised, Copy, Lend };
 
 // Pop a page (g_lock held): a zeroed one first if `zero` (*zeroed says).
 void* pop_locked(From from, bool zero, bool* zeroed) {
-    if (from == From::Free && g_pool.count() + (swap_on() ? swap_free_slots() : 0) <= g_reserved) return nullptr;
+    const bool unpromised_only = from == From::Free || from == From::Lend;
+    if (unpromised_only && g_pool.count() + (swap_on() ? swap_free_slots() : 0) <= g_reserved) return nullptr;
     void* p = g_pool.pop(zero, zeroed);
     if (p && from == From::Promised && g_reserved > 0) g_reserved--;
-    if (p && from == From::Copy) g_copying++;
+    if (p && (from == From::Copy || from == From::Lend)) g_copying++;
     return p;
 }
 
@@ -163,6 +166,8 @@ void* kalloc_unzeroed() { return take(From::Free, false); }
 
 void* kalloc_for_copy() { return take(From::Copy, false); }
 
+void* kalloc_for_lender() { return take(From::Lend, false); }
+
 void page_dup(void* page) { g_refs.dup(reinterpret_cast<u64>(page)); }
 
 namespace {
@@ -233,12 +238,11 @@ PageRefs& page_refs() { return g_refs; }
 
 void* kalloc_reserved() { return take(From::Promised, true); }
 
-// The lenders' counts are read under g_lock, with the pool's: a give_back
-// drops its slab from the count before it kfrees the pages (each kfree
-// takes g_lock), and a growing cache kallocs its pages before it counts
-// the slab, so a reading under the lock may miss pages in flight but never
-// counts one twice (a page-cache frame a fault took is counted once, as a
-// copy: kalloc_lender_to_copies). Read before the lock, a give_back landing in between
+// The lenders' counts are read under g_lock, with the pool's: a page in
+// flight between a lender and the list (a slab going back or growing, a
+// page-cache frame a fault took) is counted once, as a copy
+// (kalloc_lender_to_copies and back, each in one hold), and never
+// twice. Read before the lock, a give_back landing in between
 // counted its pages both as borrowed and as pooled: hostile oomrace's
 // student was granted 25,902 pages with 21,806 free.
 namespace {

@@ -125,12 +125,17 @@ void page_put_copied(void* old, u64 pte);
 // count moves only where memory really changes hands. n of its frames
 // leave its count (`publish` stores the new one, no lock, no sleep) and
 // become unsettled copies, in one hold of the allocator's lock: the page
-// cache's idle frame a fault takes (until the mapping settles it:
-// kalloc_copy_kept, or it is freed: kalloc_copy_dropped). And back: n
-// unsettled copies join the lender's count (a fault's frame turning idle
-// again).
+// cache's idle frame a fault takes (until the mapping settles it,
+// kalloc_copy_kept, or it is freed, kalloc_copy_dropped), a buffer-cache
+// slab going back (until each page is freed: kalloc_copy_dropped). And back: n unsettled copies join the
+// lender's count (a fault's frame turning idle again, a new slab's pages
+// linked into the buffer cache).
 void kalloc_lender_to_copies(u64 n, void (*publish)());
 void kalloc_copies_to_lender(u64 n, void (*publish)());
+// A page for a lender's new frame (not zeroed), taken only if nobody was
+// promised it, and counted free, as a copy, until kalloc_copies_to_lender
+// (or kalloc_copy_dropped): a growing buffer cache moves the count once.
+void* kalloc_for_lender();
 // The counts themselves (the page cache's frames are counted there too).
 PageRefs& page_refs();
 

@@ -14,10 +14,15 @@
 // (under g_lock) takes a frame from 0 users; a put that drops it to 0
 // then takes g_lock and, if it is still at 0, makes it idle (or frees it,
 // if truncation took it out of the index meanwhile): so a frame at 0 users
-// that is not idle is such a put in flight, and nobody else frees it. Only whole pages below the
-// file's end are cached; a page is read with the inode locked and put in
-// the index before the lock goes, so no write() can fall between the read
-// and the insert. The last partial page of a file is cached too: its bytes
+// that is not idle is such a put in flight, and nobody else frees it.
+// A frame a lookup takes from the idle ones, or reads in for a caller
+// holding a promise, is unsettled (PageIndex::mark_unsettled): kalloc
+// counts it as free, as a copy, until a mapping settles it (pcache_mapped:
+// the promise goes in the same hold) or it turns idle again or is freed,
+// so the free count moves once, where a page is really mapped.
+// Only whole pages below the file's end are cached; a page is read with
+// the inode locked and put in the index before the lock goes, so no
+// write() can fall between the read and the insert. The last partial page of a file is cached too: its bytes
 // past the end are zeros, and a write() that grows the file copies its
 // bytes in.
 // Dirty pages: a MAP_SHARED mapping's stores go to the cached frame, which

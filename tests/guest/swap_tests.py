@@ -26,8 +26,10 @@ toucher) and `vmstat` (SYS_vmstat):
     KiB of it to a file, read back elsewhere: all arrive (before the
     pipe's copies faulted swapped pages in with its lock dropped, a pipe
     write from a swapped page failed with EFAULT);
-  - a kill during page-out and page-in: `mem -k 24 20` kills a child
-    touching 24 MiB for ever; its pages and slots must all come back
+  - a kill during page-out and page-in: `mem -k 24 200` kills a child
+    touching 24 MiB for ever once 200 pages were read back from swap (a
+    condition, not a time: 20 ticks of real time saw no page-out on a
+    loaded host); its pages and slots must all come back
     (free less swap used as before: the parent's own pages may have gone
     to swap), and once mem exits every page and slot (the leak check);
   - memory and swap exhausted: `mem 64 1` (more than RAM plus swap) is
@@ -135,12 +137,12 @@ def run(harts, policy=None):
             c = COUNTS.search(out)
             report("mem: syscalls over 22 MiB ok" in out and c is not None and int(c.group(4)) > 0,
                    "%s-syscalls-%s" % (prefix, tag), repr(out[-400:]))
-            out = g.run("mem -k 24 20", timeout=600)
+            out = g.run("mem -k 24 200", timeout=600)
             # The parent's own pages may go to swap meanwhile (a frame
             # freed, a slot used): free less swap used must be as before.
-            m = re.search(r"mem: killed: free (\d+) of (\d+), swap used (\d+) of (\d+), pgout (\d+)", out)
+            m = re.search(r"mem: killed: free (\d+) of (\d+), swap used (\d+) of (\d+), pgout (\d+) pgin (\d+)", out)
             ok = (m is not None and int(m.group(1)) - int(m.group(3)) == int(m.group(2)) - int(m.group(4)) and
-                  int(m.group(5)) > 0)
+                  int(m.group(5)) > 0 and int(m.group(6)) >= 200)
             report(ok, "%s-kill-%s" % (prefix, tag), repr(out[-400:]))
             out = g.run("mem 64 1", timeout=60)
             report("mem: sbrk of 64 MiB failed" in out, "%s-exhausted-%s" % (prefix, tag), repr(out[-300:]))

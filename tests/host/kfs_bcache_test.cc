@@ -128,6 +128,33 @@ TEST_F(KfsBcache, BorrowedPagesCountAsFree) {
     EXPECT_EQ(kalloc_free_pages(), before);
 }
 
+// A reader of the free count may come between any two steps of the
+// allocator's: a slab's pages count as free from the moment the cache
+// takes them until it links the slab, and from unlinking until each is
+// freed, so no step leaves the count moved while the cache grows or gives
+// its slabs back. Before, growing showed it up to a slab (9 pages) low
+// (hostile filecount's first round could not be judged), and so did a
+// slab going back.
+TEST_F(KfsBcache, FreeCountNeverMovesAsSlabsComeAndGo) {
+    write_big();
+    log_flush();
+    kfs_give_back(~0ull);
+    ASSERT_EQ(stat_now().pages, 0u);
+    const u64 before = kalloc_free_pages();
+    g_env.watch_free = true;
+    g_env.free_low = g_env.free_high = before;
+    read_big();
+    const KBcStat grown = stat_now();
+    EXPECT_GE(grown.grows, 2u);
+    EXPECT_EQ(g_env.free_low, before) << "growing the cache showed fewer free pages";
+    EXPECT_EQ(g_env.free_high, before);
+    EXPECT_EQ(kfs_give_back(~0ull), grown.pages);
+    EXPECT_EQ(g_env.free_low, before) << "giving a slab back showed fewer free pages";
+    EXPECT_EQ(g_env.free_high, before);
+    EXPECT_EQ(g_env.copying, 0u);
+    g_env.watch_free = false;
+}
+
 TEST_F(KfsBcache, StopsGrowingAtTheReserve) {
     // A pool where the reserve leaves room for exactly two slabs.
     g_env.pool_pages = bcache::kMinReservePages + 2 * bcache::kSlabPages;

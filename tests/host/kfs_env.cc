@@ -170,21 +170,60 @@ static void* pool_take() {
     g_env.pages_out++;
     return p;
 }
-void* kalloc() {
-    void* p = pool_take();
-    while (!p && g_lender && g_lender->give_back(1) > 0) p = pool_take();
-    return p;
-}
-void kfree(void* page) {
+static void pool_put(void* page) {
     if (page == nullptr || reinterpret_cast<u64>(page) % 4096 != 0) panic("kfree %p: bad page", page);
     if (g_env.pages_out == 0) panic("kfree: more pages freed than allocated");
     std::memset(page, 0x01, 4096);
     std::free(page);
     g_env.pages_out--;
 }
+// One allocator step done: the free count as a reader would see it now.
+static void note_free() {
+    if (!g_env.watch_free) return;
+    const u64 n = kalloc_free_pages();
+    g_env.free_low = n < g_env.free_low ? n : g_env.free_low;
+    g_env.free_high = n > g_env.free_high ? n : g_env.free_high;
+}
+static void* take_page() {
+    void* p = pool_take();
+    while (!p && g_lender && g_lender->give_back(1) > 0) p = pool_take();
+    return p;
+}
+void* kalloc() {
+    void* p = take_page();
+    note_free();
+    return p;
+}
+void kfree(void* page) {
+    pool_put(page);
+    note_free();
+}
+void* kalloc_for_lender() {
+    void* p = take_page();
+    if (p) g_env.copying++;
+    note_free();
+    return p;
+}
+void kalloc_copy_dropped(void* copy) {
+    if (g_env.copying == 0) panic("kalloc_copy_dropped: no copy");
+    pool_put(copy);
+    g_env.copying--;
+    note_free();
+}
+void kalloc_lender_to_copies(u64 n, void (*publish)()) {
+    g_env.copying += n;
+    publish();
+    note_free();
+}
+void kalloc_copies_to_lender(u64 n, void (*publish)()) {
+    if (n > g_env.copying) panic("kalloc_copies_to_lender: %lu of %lu copies", n, g_env.copying);
+    g_env.copying -= n;
+    publish();
+    note_free();
+}
 u64 kalloc_pool_pages() { return g_env.pages_out >= g_env.pool_pages ? 0 : g_env.pool_pages - g_env.pages_out; }
 u64 kalloc_total_pages() { return g_env.pool_pages; }
-u64 kalloc_free_pages() { return kalloc_pool_pages() + (g_lender ? g_lender->borrowed() : 0); }
+u64 kalloc_free_pages() { return kalloc_pool_pages() + g_env.copying + (g_lender ? g_lender->borrowed() : 0); }
 void kalloc_set_lender(const Lender* lender) { g_lender = lender; }
 // kernel/stats.cc's rqstat: no run queues here.
 bool rq_stat(int, RqStat&) { return false; }
@@ -267,6 +306,7 @@ void kfs_boot(const std::vector<u8>& image) {
     g_env.write_attempts = 0;
     g_env.stats = {};
     g_env.after_sleep_release = nullptr;
+    g_env.watch_free = false;
     Proc* p = myproc();
     p->tg = &g_tgroup;
     g_tgroup.live = 1;

@@ -11,7 +11,10 @@
 // where the kernel could be preempted. kfs_mkfs() builds an empty file
 // system image. Pages for the buffer cache's slabs come from a stand-in kalloc with a pool of
 // pool_pages pages (reset by kfs_boot), which asks the registered Lender
-// for pages back when it runs dry, as the kernel's does.
+// for pages back when it runs dry, as the kernel's does, and counts a
+// slab's pages in flight as free, as the kernel's does (kalloc_for_lender);
+// with watch_free it notes the lowest and highest free count any of its
+// steps left, what a reader on another hart could see.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +34,9 @@ struct KfsEnv {
     q::u64 args[6] = {};             // system-call arguments
     q::u64 pool_pages = 4096;        // the stand-in kalloc's pool
     q::u64 pages_out = 0;            // pages kalloc handed out and not freed
+    q::u64 copying = 0;              // of those, in flight to or from the Lender (counted free)
+    bool watch_free = false;         // after each allocator step, kalloc_free_pages() widens:
+    q::u64 free_low = 0, free_high = 0;
     q::DiskStats stats = {};         // requests, blocks, round trips since kfs_boot
     bool reverse_batches = false;    // run a batch's requests last first (a device may complete them in any order)
     // Called after every sleep-lock release with the lock's name: where a
