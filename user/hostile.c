@@ -2,7 +2,7 @@
  *
  *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace admitrace traceuser
  *                       conskill consshare forkuser sbrkkill sbrkshared
- *                       rmcwd dirrace console
+ *                       rmcwd dirrace inoreuse console
  *                       conswrite pipeatomic badsys renice protlink bigdir
  *                       (the foreground ones), forkbomb, memhog, inodehog
  *                       and filehog (run in the background by
@@ -22,8 +22,8 @@
  *   user/hostile_mem.c   oom oomhuge oomuser oomrace admitrace sbrkkill
  *                        sbrkshared memhog
  *   user/hostile_io.c    conskill consshare conswrite pipeatomic console
- *   user/hostile_fs.c    rmcwd dirrace protlink bigdir orphans orphanroot
- *                        inodehog filehog
+ *   user/hostile_fs.c    rmcwd dirrace inoreuse protlink bigdir orphans
+ *                        orphanroot inodehog filehog
  *   user/hostile_threads.c tbomb tfutex texitrace texecrace tkill tjoin tstack
  *   user/hostile_vm.c    mmapgarbage mprotrace mmapoom copyrace cowbomb
  *                        touchall mmaptrunc lockorder
@@ -140,6 +140,7 @@ static struct test tests[] = {
     {"sbrkshared", t_sbrkshared},
     {"rmcwd", t_rmcwd},
     {"dirrace", t_dirrace},
+    {"inoreuse", t_inoreuse},
     {"console", t_console},
     {"conswrite", t_conswrite},
     {"pipeatomic", t_pipeatomic},

@@ -59,6 +59,7 @@ void t_console(void);
 /* the file system (user/hostile_fs.c) */
 void t_rmcwd(void);
 void t_dirrace(void);
+void t_inoreuse(void);
 void t_orphans(void);
 void t_orphanroot(void);
 void t_inodehog(void);

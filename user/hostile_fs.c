@@ -8,7 +8,8 @@
  * bigdir puts 5,000 names in one directory; rmcwd removes a cwd (one and
  * two levels deep) and tries `..` and every kind of create in it; dirrace
  * makes and removes a directory while another process fills and empties
- * it (fsck judges). Each prints `PASS name (detail)` or `FAIL name: why`
+ * it, and inoreuse frees inode numbers beside creates that undo (fsck
+ * judges both). Each prints `PASS name (detail)` or `FAIL name: why`
  * through hostile.c's pass and fail.
  */
 #include "kernel/fcntl.h"
@@ -358,4 +359,60 @@ void t_dirrace(void) {
     chdir("/");
     if (unlink("/hr") != 0) return fail("dirrace", "directory not empty after the race", -1);
     pass("dirrace", "400 rounds; fsck judges");
+}
+
+/* ---- inoreuse ------------------------------------------------------- */
+
+/* Numbers freed and reused at once (kernel/fs/inode.cc:ialloc): one child
+ * creates and removes /hu/f again and again (each removal's iput frees
+ * the number last), while another, its cwd a directory removed under it,
+ * tries mkdir and create there (each allocates a number, then undoes: the
+ * dead directory takes no entry), and a third makes and removes /hu/d.
+ * Before the fix a number still being freed by the first child's iput
+ * could go to the others with the old entry's reference: their undo or
+ * unlink then freed nothing (fsck: a leaked directory whose '..' names a
+ * freed one, or an orphan listed until the next boot; the host checks
+ * both after the suite). Every create in the dead directory must fail. */
+void t_inoreuse(void) {
+    const int rounds = 400;
+    if (mkdir("/hu") < 0 || mkdir("/hu/dead") < 0) return fail("inoreuse", "setup", -1);
+    int kids[3];
+    for (int k = 0; k < 3; k++) {
+        kids[k] = fork();
+        if (kids[k] != 0) continue;
+        int bad = 0;
+        if (k == 0) {
+            for (int i = 0; i < rounds; i++) {
+                int fd = open("/hu/f", O_CREATE | O_RDWR);
+                if (fd >= 0) close(fd);
+                unlink("/hu/f");
+            }
+        } else if (k == 1) {
+            if (chdir("/hu/dead") < 0 || unlink("/hu/dead") < 0) exit(100);
+            for (int i = 0; i < rounds; i++) {
+                if (mkdir("x") != -1) bad++;
+                int fd = open("y", O_CREATE | O_RDWR);
+                if (fd >= 0) {
+                    bad++;
+                    close(fd);
+                }
+            }
+        } else {
+            for (int i = 0; i < rounds; i++) {
+                mkdir("/hu/d");
+                unlink("/hu/d");
+            }
+        }
+        exit(bad);
+    }
+    int bad = 0;
+    for (int k = 0; k < 3; k++) {
+        int st = reap_kept(kids[k]);
+        if (st != 0) bad = st;
+    }
+    unlink("/hu/f");
+    unlink("/hu/d");
+    if (unlink("/hu") != 0) return fail("inoreuse", "/hu not empty afterwards", -1);
+    if (bad != 0) return fail("inoreuse", "creates in the removed cwd that did not fail (100 = setup)", bad);
+    pass("inoreuse", "400 rounds of frees beside creates in a removed cwd and mkdir/rmdir; fsck judges");
 }
