@@ -47,7 +47,7 @@ GUEST_SUITES := \
   replay_tests.py 1 3 \
   prof_tests.py \
   threads_tests.py 1 3 8 \
-  hostile.py --cpus 8 --only tbomb tfutex texitrace texecrace tkill tjoin tstack \
+  hostile.py --cpus 8 --only tbomb tfutex texitrace texecrace tkill tjoin tstack inoreuse \
   vm_tests.py 1 3 8 \
   swap_tests.py 1 3 8 \
   hostile.py --cpus 8 --only cowbomb cowcount filecount copyrace touchall mmaptrunc mprotrace lockorder
