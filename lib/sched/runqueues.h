@@ -166,6 +166,9 @@ class RunQueues {
     void balance(unsigned cpu, Time now) {
         if (!percpu() || ncpus_ < 2 || now < q_[cpu].next_balance) return;
         q_[cpu].next_balance = now + 2 * slice_;
+        if constexpr (!Env::kConcurrent) {
+            if (quiet_[cpu].version == version_ && now < quiet_[cpu].until) return;
+        }
         balance_due(cpu, now);
     }
     bool set_affinity(RqTask& t, CpuMask mask, Time now);
@@ -294,8 +297,8 @@ class RunQueues {
     // The loads as select_cpu and steal_victim read them: in place when
     // nobody changes them concurrently, else a relaxed snapshot into buf.
     const QueueLoad* view(Loads& buf) const;
-    // A change of loads, fresh loads or member weights (schedsim's balance
-    // recomputes its quick-exit figures only after one).
+    // A change of loads, fresh loads, members or member weights (schedsim's
+    // balance keeps a verdict only until one).
     void changed() {
         if constexpr (!Env::kConcurrent) version_++;
     }
@@ -353,6 +356,16 @@ class RunQueues {
     void pull_lead(unsigned cpu, Time now);
     bool could_move(unsigned i, u64 dst_load) const;
     u64 settled(unsigned i) const;
+    Time quiet_until(unsigned self, Time now);
+    bool balanced(unsigned self);
+    // A queue's least served member and its lightest member weight.
+    struct Least {
+        u64 service = 0;
+        u32 weight = 0;  // 0: no members
+        u32 lightest = ~u32{0};
+    };
+    Least least_member(unsigned i, u64 epoch);
+    u64 deficit(unsigned i, u64 epoch, const Least& src);
 
     Env env_{};
     bool percpu_ = true;
@@ -366,12 +379,17 @@ class RunQueues {
     RqTask* cur_[kMax] = {};      // picked by hart c, not put back or stopped
     CpuMask waking_mask_ = 0;     // queues with waking > 0
     u32 hint_readers_ = 0;        // harts in preempt_mask (switch_policy waits)
-    // schedsim only (sequential): load changes, and balance's quick-exit
-    // figures as of version cached_ (the largest settled load, the lightest
-    // member weight of any queue).
+    // schedsim only (sequential): changes of loads, members and weights,
+    // and per hart a verdict of balance_due: no balance of the hart before
+    // `until` moves anything while nothing changes (quiet_until).
     u64 version_ = 0, cached_ = ~u64{0};
-    u64 max_settled_ = 0;
-    u32 lightest_all_ = 0;
+    u64 max_settled_ = 0;   // as of version cached_: the largest settled load,
+    u32 lightest_all_ = 0;  // the lightest member weight of any queue
+    struct Quiet {
+        u64 version = ~u64{0};
+        Time until = 0;
+    };
+    Quiet quiet_[kMax];
 };
 
 // ---- set-up ---------------------------------------------------------------
@@ -471,6 +489,7 @@ void RunQueues<Env>::uncount(unsigned i, RqTask& t) {
 template <class Env>
 void RunQueues<Env>::link(unsigned i, RqTask& t) {
     Queue& q = q_[i];
+    changed();  // a drained task was counted at its wake-up, is a member now
     q.members.push_back(t);
     q.nmembers++;
     if (t.in_fresh) q.fresh.push_back(t);
