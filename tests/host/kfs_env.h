@@ -37,8 +37,8 @@ struct KfsEnv {
     q::u64 copying = 0;              // of those, in flight to or from the Lender (counted free)
     bool watch_free = false;         // after each allocator step, kalloc_free_pages() widens:
     q::u64 free_low = 0, free_high = 0;
-    q::DiskStats stats = {};         // requests, blocks, round trips since kfs_boot
-    bool reverse_batches = false;    // run a batch's requests last first (a device may complete them in any order)
+    q::DiskStats stats = {};       // requests, blocks, round trips since kfs_boot
+    bool reverse_batches = false;  // run a batch's requests last first (a device may complete them in any order)
     // Called after every sleep-lock release with the lock's name: where a
     // real kernel may switch to another process (the lock's release
     // re-enables interrupts, and a pending tick preempts), a test can run
