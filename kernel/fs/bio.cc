@@ -59,14 +59,8 @@
 #include "kernel/syscall.h"
 #include "lib/fs/bcache_policy.h"
 #include "lib/fs/log_logic.h"
+#include "lib/in_place.h"
 #include "lib/params.h"
-
-namespace q {
-namespace {
-struct InPlace {};
-}  // namespace
-}  // namespace q
-inline void* operator new(q::usize, void* where, q::InPlace) noexcept { return where; }
 
 namespace q {
 

@@ -32,6 +32,7 @@
 #include "kernel/proc/oom.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
+#include "lib/in_place.h"
 
 extern "C" char trampoline[];
 extern "C" char initcode_start[];
@@ -85,8 +86,15 @@ void proc_map_stacks(PageTable kpt) {
     }
 }
 
+// GCC 12 emits a constinit array whose element type has a default member
+// initializer naming `this` (ListNode's self links, inside Proc) as all
+// zeros, with no warning: every slot's defaults (its lock's name,
+// running_on = -1, retried_va, the run-queue links) are lost. So each
+// slot is built here, before anything else touches the table, and checked.
 void proc_init() {
     for (int i = 0; i < param::kMaxProcs; i++) {
+        new (&g_procs[i], InPlace{}) Proc;
+        if (g_procs[i].running_on != -1 || !g_procs[i].lock.name()) panic("proc_init: a slot kept no defaults");
         g_procs[i].kstack = layout::kstack(i);
         g_procs[i].trapframe_va = layout::trapframe_va(i);
         g_procs[i].rq.se.owner = &g_procs[i];

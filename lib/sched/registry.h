@@ -11,6 +11,7 @@
 // policies are trivially destructible, checked at construction).
 #pragma once
 
+#include "lib/in_place.h"
 #include "lib/sched/dwrr.h"
 #include "lib/sched/eevdf.h"
 #include "lib/sched/idwrr.h"
@@ -29,17 +30,6 @@ enum class PolicyKind : u8 { Q_SCHED_POLICIES(Q_SCHED_KIND) };
 #define Q_SCHED_ONE(kind, cls, name) +1
 inline constexpr unsigned kPolicyKinds = 0 Q_SCHED_POLICIES(Q_SCHED_ONE);
 #undef Q_SCHED_ONE
-
-namespace detail {
-// A placement new of our own (tagged, so it cannot clash with <new>, which
-// the cross toolchain cannot include freestanding).
-struct InPlace {};
-}  // namespace detail
-}  // namespace q::sched
-
-inline void* operator new(q::usize, void* where, q::sched::detail::InPlace) noexcept { return where; }
-
-namespace q::sched {
 
 namespace detail {
 template <typename... T>
@@ -73,7 +63,7 @@ Policy* construct_policy(PolicyKind kind, PolicyStorageFor<kCpus>& storage, cons
     case PolicyKind::k: {                                              \
         using T = typename ForCpus<cls, kCpus>::type;                  \
         static_assert(__has_trivial_destructor(T) && alignof(T) <= 8); \
-        return new (p, detail::InPlace{}) T(c);                        \
+        return new (p, InPlace{}) T(c);                                \
     }
         Q_SCHED_POLICIES(Q_SCHED_CONSTRUCT)
 #undef Q_SCHED_CONSTRUCT
