@@ -44,7 +44,7 @@ class InterleavedDwrrFor final : public Policy {
     // enqueue, dequeue, reweight and pick are inline (see dwrr.h).
     void enqueue(Entity& e, Time) override { queues_.enqueue(e); }
     void dequeue(Entity& e) override { queues_.dequeue(e); }
-    Entity* pick(unsigned cpu, Time) override {
+    [[gnu::always_inline]] Entity* pick(unsigned cpu, Time) override {
         Q_ASSERT(cpu < kCpus);
         const u64 m = queues_.mask();
         if (m == 0) return nullptr;
