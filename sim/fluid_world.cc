@@ -17,13 +17,8 @@ FluidWorld::FluidWorld(const Config& cfg, const std::vector<TaskSpec>& fixed)
       weight_(q::sched::weight_table(cfg.weights)),
       source_(cfg, fixed),
       fluid_(q::sched::weight_table(cfg.weights), cfg.cores),
-      spec_task_(fixed.size(), 0) {
-    for (size_t i = 0; i < fixed.size(); i++) {
-        for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
-    }
-    std::stable_sort(changes_.begin(), changes_.end(),
-                     [](const Change& a, const Change& b) { return a.tick < b.tick; });
-}
+      spec_task_(fixed.size(), 0),
+      changes_(fixed) {}
 
 void FluidWorld::spawn(const TaskSpec& s, size_t fixed_index) {
     const uint64_t id = tasks_.size();
@@ -96,7 +91,7 @@ void FluidWorld::plan(uint64_t id) {
 
 void FluidWorld::sleep(uint64_t id, uint64_t now, uint64_t ticks) {
     leave(id);
-    sleepers_.push({now + 1 + ticks, sleep_seq_++, id});
+    sleepers_.push(now + 1 + ticks, id);
 }
 
 void FluidWorld::event(uint64_t id, uint64_t now) {
@@ -156,13 +151,9 @@ void FluidWorld::change_level(uint64_t id, uint8_t level) {
 
 void FluidWorld::begin(uint64_t now) {
     source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index); });
-    while (!sleepers_.empty() && sleepers_.top().wake <= now) {
-        const uint64_t id = sleepers_.top().id;
-        sleepers_.pop();
-        join(id);
-    }
-    while (next_change_ < changes_.size() && changes_[next_change_].tick <= now) {
-        const Change& c = changes_[next_change_++];
+    while (sleepers_.due(now)) join(sleepers_.pop());
+    while (changes_.due(now)) {
+        const LevelChanges::Change& c = changes_.pop();
         change_level(spec_task_[c.spec], c.level);
     }
 }

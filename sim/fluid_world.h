@@ -30,6 +30,7 @@
 #include <queue>
 #include <vector>
 
+#include "sim/events.h"
 #include "sim/fluid.h"
 #include "sim/rng.h"
 #include "sim/sim.h"
@@ -94,10 +95,6 @@ class FluidWorld {
         uint32_t version;
         bool operator>(const Due& o) const { return key != o.key ? key > o.key : id > o.id; }
     };
-    struct Sleeper {
-        uint64_t wake, seq, id;
-        bool operator>(const Sleeper& o) const { return wake != o.wake ? wake > o.wake : seq > o.seq; }
-    };
 
     enum Kind : uint8_t { kCheckpoint, kBurstEnd, kFinish, kBlock };
     // Blocking decisions are drawn ahead at most this many ticks of service
@@ -122,16 +119,9 @@ class FluidWorld {
     uint64_t nhot_ = 0;                // hot_.size()
     std::vector<uint64_t> spec_task_;  // fixed index -> id
     std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_[q::sched::kLevels];
-    uint64_t due_mask_ = 0;  // bit l: due_[l] is not empty
-    std::priority_queue<Sleeper, std::vector<Sleeper>, std::greater<Sleeper>> sleepers_;
-    uint64_t sleep_seq_ = 0;
-    struct Change {
-        uint64_t tick;
-        size_t spec;
-        uint8_t level;
-    };
-    std::vector<Change> changes_;
-    size_t next_change_ = 0;
+    uint64_t due_mask_ = 0;           // bit l: due_[l] is not empty
+    SleeperHeap<uint64_t> sleepers_;  // task ids
+    LevelChanges changes_;
 };
 
 }  // namespace schedsim

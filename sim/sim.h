@@ -78,6 +78,7 @@ struct TaskSpec {
 };
 
 constexpr uint64_t kForever = ~uint64_t{0};
+constexpr uint64_t kNever = ~uint64_t{0};  // a tick that never comes (no event, not yet)
 
 enum class WorkloadKind { Idealised, Random, File, Replay };
 enum class Model { Exact, Seed };

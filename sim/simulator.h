@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "lib/sched/policies.h"
+#include "sim/events.h"
 #include "sim/fluid_world.h"
 #include "sim/progress.h"
 #include "sim/rng.h"
@@ -46,15 +47,16 @@ template <typename P, bool kPerCpu>
 class Simulator {
   public:
     Simulator(const Config& cfg, const std::vector<TaskSpec>& fixed)
-        : cfg_(cfg), fixed_(fixed), source_(cfg, fixed), cores_(cfg.cores), fair_(cfg.fairness), world_(cfg, fixed) {
+        : cfg_(cfg),
+          fixed_(fixed),
+          source_(cfg, fixed),
+          changes_(fixed),
+          cores_(cfg.cores),
+          fair_(cfg.fairness),
+          world_(cfg, fixed) {
         init_queues();
         spec_task_.assign(fixed.size(), nullptr);
         kept_wakes_.assign(fixed.size(), 0);
-        for (size_t i = 0; i < fixed.size(); i++) {
-            for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
-        }
-        std::stable_sort(changes_.begin(), changes_.end(),
-                         [](const Change& a, const Change& b) { return a.tick < b.tick; });
     }
 
     [[gnu::noinline]] void run();  // the ticks (bench-sim.sh counts this function's instructions: not inlined)
@@ -72,6 +74,10 @@ class Simulator {
     void note_dispatch(Task& t);
     template <bool kFair>
     void note_deschedule(Task& t);
+    template <bool kExact, bool kFair>
+    void run_ticks(Progress& progress);
+    void events(uint64_t now);
+    void wake_at(uint64_t wake, Task& t);
     void arrivals(uint64_t now);
     void wakeups(uint64_t now);
     void core_tick(unsigned c, uint64_t now);
@@ -105,24 +111,12 @@ class Simulator {
     q::sched::RunQueues<SimEnv<P, kPerCpu>> rq_;
     std::vector<q::sched::PolicyStorage> storage_;
     std::deque<Task> tasks_;
-    struct Sleeper {
-        uint64_t wake, seq;
-        Task* task;
-        bool operator>(const Sleeper& o) const { return wake != o.wake ? wake > o.wake : seq > o.seq; }
-    };
-    // Min-heap by wake tick, FIFO among equal ticks.
-    std::priority_queue<Sleeper, std::vector<Sleeper>, std::greater<Sleeper>> sleepers_;
-    uint64_t sleep_seq_ = 0;
-    // Replay level changes (tick, fixed spec index, level), by tick; the
-    // task spawned from each fixed spec.
-    struct Change {
-        uint64_t tick;
-        size_t spec;
-        uint8_t level;
-    };
-    std::vector<Change> changes_;
-    size_t next_change_ = 0;
-    std::vector<Task*> spec_task_;
+    SleeperHeap<Task*> sleepers_;
+    LevelChanges changes_;  // replay level changes, by tick
+    // The first tick at which an arrival, a wake-up or a level change is
+    // due (kNever: none): the ticks before it skip events() altogether.
+    uint64_t next_event_ = 0;
+    std::vector<Task*> spec_task_;      // the task spawned from each fixed spec
     std::vector<uint64_t> kept_wakes_;  // per fixed spec: wake bursts that found it not waiting
     std::vector<Core> cores_;
     uint64_t runnable_ = 0;
@@ -218,11 +212,27 @@ void Simulator<P, kPerCpu>::arrivals(uint64_t now) {
     source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index, now); });
 }
 
+// Tick now's events, in order: arrivals, wake-ups, level changes (the
+// wake-ups of tasks that sleep during the tick lower next_event_ as they
+// are filed, wake_at()).
+template <typename P, bool kPerCpu>
+[[gnu::noinline]] void Simulator<P, kPerCpu>::events(uint64_t now) {
+    arrivals(now);
+    wakeups(now);
+    if (changes_.due(now)) level_changes(now);
+    next_event_ = std::min({source_.next_arrival(now), sleepers_.next(), changes_.next()});
+}
+
+template <typename P, bool kPerCpu>
+void Simulator<P, kPerCpu>::wake_at(uint64_t wake, Task& t) {
+    sleepers_.push(wake, &t);
+    if (wake < next_event_) next_event_ = wake;
+}
+
 template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::wakeups(uint64_t now) {
-    while (!sleepers_.empty() && sleepers_.top().wake <= now) {
-        Task& t = *sleepers_.top().task;
-        sleepers_.pop();
+    while (sleepers_.due(now)) {
+        Task& t = *sleepers_.pop();
         t.blocked = false;
         t.blocked_ticks += now - t.block_start;
         t.woke = now;
@@ -284,7 +294,7 @@ void Simulator<P, kPerCpu>::wake_burst(size_t k, uint64_t now) {
     Task* w = spec_task_[k];
     if (w && w->waiting) {
         w->waiting = false;
-        sleepers_.push({now + 1, sleep_seq_++, w});
+        wake_at(now + 1, *w);
     } else {
         kept_wakes_[k]++;
     }
@@ -306,15 +316,15 @@ void Simulator<P, kPerCpu>::sleep(Task& t, uint64_t now, uint64_t ticks) {
         kept_wakes_[t.fixed]--;
         ticks = 0;
     }
-    sleepers_.push({now + 1 + ticks, sleep_seq_++, &t});
+    wake_at(now + 1 + ticks, t);
 }
 
 // Replay level changes due at tick now, through reweight() whatever the
 // task's state (as the kernel's setpriority).
 template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::level_changes(uint64_t now) {
-    while (next_change_ < changes_.size() && changes_[next_change_].tick <= now) {
-        const Change& c = changes_[next_change_++];
+    while (changes_.due(now)) {
+        const LevelChanges::Change& c = changes_.pop();
         Task* t = spec_task_[c.spec];
         if (t && t->completion == kNever) change_level(*t, c.level);
     }
@@ -431,6 +441,7 @@ template <bool kFair>
 void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     if (kPerCpu && rq_.env().ipis) drain_ipis();
     const uint64_t slice = cfg_.slice + cfg_.timer_late;  // the run a pick gets
+    const uint64_t switch_cost = cfg_.switch_cost;
     const unsigned ncores = cfg_.cores;
     Core* const cores = cores_.data();
     if (cfg_.tick_period && now % cfg_.tick_period == 0) tick_preempt(now);
@@ -442,7 +453,7 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
             rq_.charge(*t, now);
             rq_.put_back(*t, now);
             core.running = nullptr;
-            core.switch_end = now + cfg_.switch_cost;
+            core.switch_end = now + switch_cost;
         }
         core.resched = false;
     }
@@ -482,24 +493,38 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
 template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::run() {
     Progress progress(cfg_);
-    const bool exact = cfg_.model == Model::Exact;
-    for (uint64_t now = 0; now < cfg_.ticks; now++) {
-        rq_.env().new_tick(now);
-        if (fair_) world_.begin(now);  // first: every task spawned below is known there
-        arrivals(now);
-        wakeups(now);
-        if (next_change_ < changes_.size()) level_changes(now);
-        if (exact) {
-            if (fair_) {
-                tick_exact<true>(now);
-            } else {
-                tick_exact<false>(now);
-            }
+    if (cfg_.model == Model::Exact) {
+        if (fair_) {
+            run_ticks<true, true>(progress);
         } else {
-            if (fair_) world_.advance(now);
+            run_ticks<true, false>(progress);
+        }
+    } else {
+        if (fair_) {
+            run_ticks<false, true>(progress);
+        } else {
+            run_ticks<false, false>(progress);
+        }
+    }
+}
+
+// The ticks of one model (kExact) with or without the fluid reference
+// (kFair): a tick with no event due costs its cores' work and no more.
+template <typename P, bool kPerCpu>
+template <bool kExact, bool kFair>
+void Simulator<P, kPerCpu>::run_ticks(Progress& progress) {
+    const uint64_t ticks = cfg_.ticks;
+    for (uint64_t now = 0; now < ticks; now++) {
+        rq_.env().new_tick(now);
+        if constexpr (kFair) world_.begin(now);  // first: every task spawned below is known there
+        if (now >= next_event_) events(now);
+        if constexpr (kExact) {
+            tick_exact<kFair>(now);
+        } else {
+            if constexpr (kFair) world_.advance(now);
             tick_seed(now);
         }
-        progress.update(now, cfg_.ticks);
+        progress.update(now, ticks);
     }
 }
 

@@ -41,6 +41,13 @@ class TaskSource {
         }
     }
 
+    // The first tick after `now` at which arrivals() may spawn (kNever: no
+    // task arrives any more); the random workload draws every tick.
+    uint64_t next_arrival(uint64_t now) const {
+        if (cfg_.workload == WorkloadKind::Random) return now + 1;
+        return next_fixed_ < fixed_.size() ? fixed_[next_fixed_].arrival : kNever;
+    }
+
     // Task `id`'s blocking decisions, one draw per executed tick that does
     // not finish it.
     static Rng block_stream(uint64_t seed, uint64_t id) { return Rng(seed, 3 + (id << 2)); }

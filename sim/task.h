@@ -14,8 +14,6 @@
 
 namespace schedsim {
 
-constexpr uint64_t kNever = ~uint64_t{0};
-
 struct Task : q::sched::RqTask {  // se.owner is this Task
     uint64_t id = 0;
     Rng block_rng{0};                     // this task's blocking decisions, one per executed tick
