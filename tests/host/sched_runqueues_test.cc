@@ -199,48 +199,6 @@ TEST(SchedRunQueues, RemoteWakeUpGoesThroughTheWakeList) {
     EXPECT_FALSE(b.rq.drain(1));  // the list is empty
 }
 
-// A hart about to pick drains the other harts' wake lists and pulls a
-// woken task that beats its own lead, even one that preempts the hog on
-// its target: under QEMU -icount that hart acts on the IPI only in its
-// turn, and the picking hart used to run its own hog while the woken task
-// sat on the list (issue 23 finding 3 in the guest: make bench eevdf
-// hogs2-reniced 2 harts 768 rps percpu against 2,534 on one queue).
-TEST(SchedRunQueues, PickDrainsOtherWakeListsAndPullsAWokenTask) {
-    Box b(PolicyKind::EEVDF, true, 2, 1000);
-    SeqEnv& env = b.rq.env();
-    auto hogs = make_rtasks(2, 10);
-    auto lat = make_rtasks(2, -10);
-    RqTask &h0 = hogs[0]->rq, &h1 = hogs[1]->rq, &waker = lat[0]->rq, &woken = lat[1]->rq;
-    env.cpu = 0;
-    b.rq.wake(h0, 0, false);
-    ASSERT_EQ(b.rq.pick(0), &h0);
-    env.cpu = 1;
-    b.rq.wake(h1, 0, false);
-    ASSERT_EQ(b.rq.pick(1), &h1);
-    env.clock = 1000;
-    waker.affinity = CpuMask{1} << 1;  // placed on hart 1, then free again
-    b.rq.wake(waker, 1000, true);
-    waker.affinity = kAllCpus;
-    ASSERT_TRUE(env.resched_flag[1]);
-    b.rq.charge(h1, 1000);
-    b.rq.put_back(h1, 1000);
-    ASSERT_EQ(b.rq.pick(1), &waker);
-    // The waker wakes a task that preempts either hog: it goes to hart 0
-    // (the lightest running task; not the waker's hart), on its wake list.
-    env.clock = 1100;
-    b.rq.wake(woken, 1100, true);
-    EXPECT_EQ(b.rq.queue_of(woken), 0u);
-    EXPECT_FALSE(woken.se.queued);
-    // The waker sleeps before hart 0 has drained its list: hart 1 takes the
-    // woken task instead of its hog.
-    env.clock = 1200;
-    b.rq.charge(waker, 1200);
-    b.rq.stop(waker, 1200);
-    EXPECT_EQ(b.rq.pick(1), &woken);
-    EXPECT_EQ(b.rq.queue_of(woken), 1u);
-    EXPECT_TRUE(env.resched_flag[0]);  // drained there, as hart 0 would have
-}
-
 // An empty queue steals the most behind waiting task of the queue with the
 // most waiting; a stolen task is not stolen back before it runs.
 TEST(SchedRunQueues, EmptyQueueSteals) {
