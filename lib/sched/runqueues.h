@@ -28,9 +28,9 @@
 //   wake(t, now, woken)  t became runnable (new, or woken if `woken`): place
 //                 it, queue it, and wake or preempt a hart for it;
 //   pick(cpu)     next task for hart cpu, removed from its queue (percpu:
-//                 after draining its wake list and any other hart's,
-//                 stealing if the queue is empty, and pulling a better
-//                 woken lead); records the pick time in charged_until;
+//                 after draining the wake list, stealing if the queue is
+//                 empty, and pulling a better woken lead); records the pick
+//                 time in charged_until;
 //   charge(t, end) charge t (running) up to `end` for what was not charged;
 //   put_back(t, now) t (running, charged, still runnable) goes back;
 //   stop(t, now)  t (running, charged) is not runnable any more;
@@ -52,19 +52,11 @@
 // whether the woken task preempts what it runs. A wake-up never takes
 // another hart's queue lock (Linux: the ttwu wake list); only stealing,
 // pulling and balancing do. On the list a task is counted in the queue's
-// load (placement sees it) but not queued: nothing moves it. A hart about
-// to pick first drains every other hart's non-empty list too (under that
-// queue's lock, preempting there as the owner would), so a woken task is
-// queued, and can be pulled, even while its target has not yet acted on
-// the IPI (under QEMU -icount a hart runs only in its turn: the waker
-// used to run its hog while the woken task sat on the list up to a slice).
-
+// load (placement sees it) but not queued: nothing moves it.
 //
 // Placement (percpu, lib/sched/balance.h select_cpu): the previous hart if
 // its queue is empty, else an empty queue, else a hart whose running task
-// the woken one would preempt there (Policy::preempts_on; among them those
-// running the lightest task, so a hog is preempted rather than another
-// latency-sensitive task, which would then wait), else the previous
+// the woken one would preempt there (Policy::preempts_on), else the previous
 // one if the task stopped there within a slice and it is not more than its
 // weight heavier than the lightest, else the least loaded. Single mode: an
 // idle hart is woken for it, else the first hart whose running task it
@@ -72,8 +64,7 @@
 // Movement (percpu; runqueues_move.h): an empty queue steals the most
 // behind waiting task of the queue with the most waiting; before every pick
 // a hart pulls another queue's lead if it is a woken task not run since,
-// queued behind a running task (one it preempts there too: whichever hart
-// picks first runs it), that beats its own lead; every
+// waiting behind a task it did not preempt, that beats its own lead; every
 // two slices (staggered) a hart balances (PullChooser). Steal and balance
 // look at no more than kScan tasks of a queue, round-robin over its member
 // list (Linux bounds its scan at nr_migrate, 32). Balancing counts only
@@ -356,7 +347,6 @@ class RunQueues {
     static u64 service(const RqTask& t, u64 epoch) { return t.service.in_epoch(epoch); }
     static void least_served(RqTask* const* seen, usize n, QueueLoad& l, u64 epoch);
     bool drain_list(unsigned cpu);
-    void drain_others(unsigned cpu);
     void balance_due(unsigned self, Time now);
     void steal(unsigned cpu, Time now);
     // Before a pick (percpu): a woken task waiting elsewhere may be pulled.
@@ -388,7 +378,6 @@ class RunQueues {
     QueueLoad loads_[kMax] = {};  // load, nr, running (percpu) of each queue
     RqTask* cur_[kMax] = {};      // picked by hart c, not put back or stopped
     CpuMask waking_mask_ = 0;     // queues with waking > 0
-    CpuMask wake_mask_ = 0;       // queues whose wake list may hold a task
     u32 hint_readers_ = 0;        // harts in preempt_mask (switch_policy waits)
     // schedsim only (sequential): changes of loads, members and weights,
     // and per hart a verdict of balance_due: no balance of the hart before

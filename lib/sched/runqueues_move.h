@@ -92,12 +92,9 @@ void RunQueues<Env>::steal(unsigned cpu, Time now) {
 }
 
 // Before a pick: take another queue's lead if it is a woken task not run
-// since, queued behind a running task, and it beats this queue's lead
-// (balance.h pull_beats). Also one that preempts the task running there:
-// that hart switches only once it acts on the IPI (under QEMU -icount, in
-// its next turn, up to a slice away), and this hart is picking now. Only
-// queues whose hint says they hold such a task are locked; the first that
-// qualifies moves.
+// since, waiting behind one it did not preempt, and it beats this queue's
+// lead (balance.h pull_beats). Only queues whose hint says they hold such
+// a task are locked; the first that qualifies moves.
 template <class Env>
 void RunQueues<Env>::pull_lead(unsigned cpu, Time now) {
     for (CpuMask m = ld(waking_mask_) & ~(CpuMask{1} << cpu); m; m &= m - 1) {
@@ -109,7 +106,7 @@ void RunQueues<Env>::pull_lead(unsigned cpu, Time now) {
         if (!l.e) continue;
         RqTask& t = task_of(l.e);
         const RqTask* r = cur_[i];
-        if (!t.waking || t.moved || !r) continue;
+        if (!t.waking || t.moved || !r || q_[i].policy->preempts(t.se, r->se)) continue;
         if (!pull_beats(l, q_[cpu].policy->lead())) continue;
         if (migrate_locked(t, i, cpu, now, MoveReason::Steal)) return;
     }

@@ -11,10 +11,8 @@ namespace q::sched {
 
 // ---- wake-up --------------------------------------------------------------
 
-// Bit c: t, woken, would preempt what runs on hart c (Policy::preempts_on),
-// for the harts running the lightest such task (preempting a hog rather
-// than a latency-sensitive task, which would wait instead). Hints read
-// without c's lock, as the loads are: drain decides there.
+// Bit c: t, woken, would preempt what runs on hart c (Policy::preempts_on).
+// Hints read without c's lock, as the loads are: drain decides there.
 template <class Env>
 CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
     if (ncpus_ < 2) return 0;
@@ -22,18 +20,11 @@ CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
     // Without the queues' locks: counted as a hint reader, so a policy
     // switch does not build over a policy this is still calling.
     if constexpr (Env::kConcurrent) __atomic_fetch_add(&hint_readers_, 1u, __ATOMIC_SEQ_CST);
-    u32 lightest = ~u32{0};
     for (unsigned c = 0; c < ncpus_; c++) {
         const RqTask* r = ld(cur_[c]);
         if (!r || r == &t || !mask_has(t.affinity, c)) continue;
         const P* p = Env::kConcurrent ? __atomic_load_n(&q_[c].policy, __ATOMIC_ACQUIRE) : q_[c].policy;
-        if (!p->preempts_on(t.se, r->se, now)) continue;
-        const u32 w = r->se.weight;
-        if (w < lightest) {
-            lightest = w;
-            m = 0;
-        }
-        if (w == lightest) m |= CpuMask{1} << c;
+        if (p->preempts_on(t.se, r->se, now)) m |= CpuMask{1} << c;
     }
     if constexpr (Env::kConcurrent) __atomic_fetch_sub(&hint_readers_, 1u, __ATOMIC_RELEASE);
     return m;
@@ -102,23 +93,7 @@ void RunQueues<Env>::push_remote(RqTask& t, unsigned target) {
         t.wake_next = q.wake_list;
         q.wake_list = &t;
     }
-    if constexpr (Env::kConcurrent) {
-        __atomic_fetch_or(&wake_mask_, CpuMask{1} << target, __ATOMIC_RELAXED);
-    } else {
-        wake_mask_ |= CpuMask{1} << target;
-    }
     env_.ipi(target);
-}
-
-// Before hart cpu picks: drain the other harts' wake lists (wake_mask_
-// says which may hold a task), preempting there as their owner would.
-template <class Env>
-void RunQueues<Env>::drain_others(unsigned cpu) {
-    for (CpuMask m = ld(wake_mask_) & ~(CpuMask{1} << cpu); m; m &= m - 1) {
-        const unsigned c = ctz64(m);
-        if (c >= ncpus_) break;
-        if (ld(q_[c].wake_list) && drain_list(c)) env_.resched(c);
-    }
 }
 
 // Wake a hart for t, just queued on queue `target` (k: enqueue_woken's).
@@ -159,11 +134,6 @@ bool RunQueues<Env>::drain_list(unsigned cpu) {
     Queue& q = q_[cpu];
     RqTask* list;
     if constexpr (Env::kConcurrent) {
-        __atomic_fetch_and(&wake_mask_, ~(CpuMask{1} << cpu), __ATOMIC_RELAXED);
-    } else {
-        wake_mask_ &= ~(CpuMask{1} << cpu);
-    }
-    if constexpr (Env::kConcurrent) {
         list = __atomic_exchange_n(&q.wake_list, nullptr, __ATOMIC_ACQUIRE);
     } else {
         list = q.wake_list;
@@ -197,7 +167,6 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
     const unsigned i = percpu() ? cpu : 0;
     if (percpu()) {
         drain(cpu);
-        if (ncpus_ > 1 && (ld(wake_mask_) & ~(CpuMask{1} << cpu))) drain_others(cpu);
         if (nr(i) == 0) steal(cpu, now);
         if (ncpus_ > 1) pull(cpu, now);
     }
