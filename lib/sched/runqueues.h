@@ -163,8 +163,14 @@ class RunQueues {
     [[gnu::always_inline]] void put_back(RqTask& t, Time now);
     [[gnu::always_inline]] void stop(RqTask& t, Time now);
     bool tick(unsigned cpu, Time now);
+    // Due every two slices, and at the next tick after a reweight anywhere
+    // (a renice changes the loads at once; waiting up to two slices let a
+    // task flipping nice -20 / 19 every 7 ticks keep a hart to itself).
     void balance(unsigned cpu, Time now) {
-        if (!percpu() || ncpus_ < 2 || now < q_[cpu].next_balance) return;
+        if (!percpu() || ncpus_ < 2) return;
+        const u64 rw = ld(reweights_);
+        if (now < q_[cpu].next_balance && rw == q_[cpu].reweights_seen) return;
+        q_[cpu].reweights_seen = rw;
         q_[cpu].next_balance = now + 2 * slice_;
         if constexpr (!Env::kConcurrent) {
             if (quiet_[cpu].version == version_ && now < quiet_[cpu].until) return;
@@ -197,6 +203,7 @@ class RunQueues {
         u64 fresh_load = 0;           // weights of tasks woken less than a slice ago
         u32 waking = 0;               // queued woken tasks not picked since (waking_in/out)
         Time next_balance = 0;        // private to the owning hart
+        u64 reweights_seen = 0;       // reweights_ at its last balance; private too
         List<RqTask, &RqTask::member> members;
         List<RqTask, &RqTask::fresh> fresh;  // in wake order
         u32 nmembers = 0;
@@ -383,6 +390,7 @@ class RunQueues {
     // and per hart a verdict of balance_due: no balance of the hart before
     // `until` moves anything while nothing changes (quiet_until).
     u64 version_ = 0, cached_ = ~u64{0};
+    u64 reweights_ = 0;     // counted tasks reweighted (set_weight): balance soon
     u64 max_settled_ = 0;   // as of version cached_: the largest settled load,
     u32 lightest_all_ = 0;  // the lightest member weight of any queue
     struct Quiet {

@@ -240,6 +240,7 @@ void RunQueues<Env>::set_weight(RqTask& t, u32 weight, u8 level) {
     const unsigned i = g.index();
     if (t.counted) {
         changed();
+        add(reweights_, u64{1});
         const u64 old = t.se.weight;
         add(loads_[i].load, static_cast<u64>(weight));
         sub(loads_[i].load, old);

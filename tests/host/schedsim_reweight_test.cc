@@ -5,7 +5,10 @@
 // slice 1, a task flipping nice -20 / 19 every 7 ticks beside 3 nice-0 hogs
 // on one core drifted ahead of its fluid share by 131.9 / 524.7 / 1,048
 // ticks after 100k / 400k / 800k ticks (issue 23, "schedsim instrument
-// fixes").
+// fixes"). On 2 harts with per-hart queues, slice 4, the same task got
+// 85,792 ticks of 100,000 (fluid 50,487: +70%) when balancing waited up to
+// two slices after a reweight: at nice 19 it kept a hart to itself while
+// the 3 hogs shared the other.
 #include <gtest/gtest.h>
 
 #include "sim/sim.h"
@@ -36,6 +39,21 @@ TEST(SchedsimReweight, FlippingNiceDoesNotDrift) {
     ASSERT_EQ(r.tasks.size(), 4u);
     EXPECT_LE(r.tasks[3].max_lag, 4.0) << "received " << r.tasks[3].executed << ", fluid " << r.tasks[3].fluid;
     for (const TaskStats& t : r.tasks) EXPECT_LE(t.max_lag, 4.0) << "task " << t.id;
+}
+
+// A reweight makes every hart's next balance due at once. What is left is
+// the slice: a task reniced to 19 runs out the slice it began at -20 (up to
+// 4 of each 7 light ticks), so it can get up to 11/14 of a hart, and a
+// single queue gets 57,560.
+TEST(SchedsimReweight, FlippingNiceIsRebalancedAtOnce) {
+    const uint64_t ticks = 100000;
+    Config c = test::quiet_config(q::sched::PolicyKind::EEVDF, WorkloadKind::File, 2, ticks);
+    c.weights = q::sched::WeightTable::Linux;
+    c.queues = Queues::PerCpu;
+    c.slice = 4;
+    const Result r = simulate(c, flipping_workload(ticks));
+    ASSERT_EQ(r.tasks.size(), 4u);
+    EXPECT_LE(r.tasks[3].executed, ticks * 11 / 14 + ticks / 100) << "the flipping task kept a hart";
 }
 
 }  // namespace
