@@ -159,9 +159,11 @@ TEST(SchedsimReplay, AffinityChangeStopsARunnerAndMovesAQueuedTask) {
     EXPECT_EQ(r.tasks[0].executed, 100u + 100u);  // 0-99, 150-249
     EXPECT_EQ(r.tasks[1].executed, 50u + 100u);   // 100-149 on core 0, 150-249 on core 1
     EXPECT_EQ(r.tasks[1].migrations, 1u);
+    EXPECT_EQ(r.migrations, 1u);  // the total counts a running task's move too
     r = simulate(c, load("0 20 run inf cpus=0\n1 20 run inf cpus=0 at 50 cpus 1\n"));
     EXPECT_EQ(r.tasks[0].executed, 250u);
     EXPECT_EQ(r.tasks[1].executed, 200u);  // 50-249 on core 1
+    EXPECT_EQ(r.migrations, 1u);
 }
 
 // Wake bursts and "sleep wait" (the causal sleeps qtrace writes): a wake
