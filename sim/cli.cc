@@ -31,7 +31,7 @@ simulated multicore and prints the seed harness's report.
                  EEVDF request in ticks, 0 = --slice; '#' comments)
   --replay FILE      tasks as run/sleep bursts with level changes, one a line:
                      ARRIVAL LEVEL BURST... [repeat] [cpus=LIST]
-                     [request=N] [at TICK level L]...
+                     [request=N] [at TICK level L|cpus LIST]...
                      BURST: 'run N' (N >= 1 or inf) | 'sleep N' (N >= 0);
                      see docs/scheduling-sim.md
   --cores N          simulated cores (default 16, at most 64)

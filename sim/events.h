@@ -1,13 +1,14 @@
 // sim/events.h - the two timetables that the simulation loop
 // (simulator.h) and the fluid reference (fluid_world.h) both keep, once:
-// sleepers by wake tick, and a replay's level changes by tick. Each caller
+// sleepers by wake tick, and a replay's level and affinity changes by tick
+// (the fluid reference, which knows no cores, skips the affinity ones). Each caller
 // files its own handle for a sleeper (the loop a Task*, the reference a
 // task id); the level changes are the fixed specs' own, so both see the
 // same list in the same order.
 //
 // Invariants: sleepers leave in wake-tick order, FIFO among equal ticks
 // (a sequence number breaks the tie); level changes leave in tick order,
-// stable (a spec's changes, and specs in file order, keep their order
+// stable (a spec's changes, and specs in arrival order, keep their order
 // within one tick). next() is the tick of the earliest entry, kNever if
 // there is none, so a loop can skip the ticks at which nothing is due.
 #pragma once
@@ -44,18 +45,20 @@ class SleeperHeap {
     uint64_t seq_ = 0;
 };
 
-// Replay level changes (TaskSpec::changes) of every fixed spec, by tick.
-class LevelChanges {
+// Replay level and affinity changes (TaskSpec::changes) of every fixed
+// spec, by tick.
+class TaskChanges {
   public:
     struct Change {
         uint64_t tick;
         size_t spec;  // index of the fixed spec
         uint8_t level;
+        uint64_t cpus;  // nonzero: an affinity change (TaskChange)
     };
 
-    explicit LevelChanges(const std::vector<TaskSpec>& fixed) {
+    explicit TaskChanges(const std::vector<TaskSpec>& fixed) {
         for (size_t i = 0; i < fixed.size(); i++) {
-            for (const LevelChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level});
+            for (const TaskChange& c : fixed[i].changes) changes_.push_back({c.tick, i, c.level, c.cpus});
         }
         std::stable_sort(changes_.begin(), changes_.end(),
                          [](const Change& a, const Change& b) { return a.tick < b.tick; });

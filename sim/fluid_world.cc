@@ -153,8 +153,8 @@ void FluidWorld::begin(uint64_t now) {
     source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index); });
     while (sleepers_.due(now)) join(sleepers_.pop());
     while (changes_.due(now)) {
-        const LevelChanges::Change& c = changes_.pop();
-        change_level(spec_task_[c.spec], c.level);
+        const TaskChanges::Change& c = changes_.pop();
+        if (c.cpus == 0) change_level(spec_task_[c.spec], c.level);
     }
 }
 

@@ -121,7 +121,7 @@ class FluidWorld {
     std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_[q::sched::kLevels];
     uint64_t due_mask_ = 0;           // bit l: due_[l] is not empty
     SleeperHeap<uint64_t> sleepers_;  // task ids
-    LevelChanges changes_;
+    TaskChanges changes_;             // its level changes (it has no cores: affinity changes are skipped)
 };
 
 }  // namespace schedsim

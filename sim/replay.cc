@@ -1,8 +1,9 @@
 // sim/replay.cc - replay workloads (--replay FILE): each task's life as a
-// sequence of run and sleep bursts, with level (nice) changes at given
-// ticks. One task a line, '#' starts a comment:
+// sequence of run and sleep bursts, with level (nice) and affinity changes
+// at given ticks. One task a line, '#' starts a comment:
 //
-//   ARRIVAL LEVEL BURST... [repeat] [cpus=LIST] [request=N] [at TICK level LEVEL]...
+//   ARRIVAL LEVEL BURST... [repeat] [cpus=LIST] [request=N] [CHANGE]...
+//   CHANGE is "at TICK level LEVEL" or "at TICK cpus LIST", in any order.
 //   BURST is "run N" (N ticks of CPU, N >= 1, or "inf": never stops),
 //   "sleep N" (off the CPU for N ticks, N >= 0; 0 = wakes the next tick),
 //   "sleep wait" (off the CPU until another task wakes it), or, after a
@@ -17,7 +18,11 @@
 // must be the last burst. After its last burst a task finishes, or with
 // "repeat" starts over with the first. "at TICK level LEVEL" (TICK >=
 // ARRIVAL) changes the task's level at the start of tick TICK, whatever its
-// state, through the policy's reweight() as the kernel's setpriority does.
+// state, through the policy's reweight() as the kernel's setpriority does;
+// "at TICK cpus LIST" sets its cores then through the run-queue core's
+// set_affinity(), as the kernel's setaffinity does (sim/simulator.h
+// task_changes; each core of LIST must be below --cores: load_workload).
+// Changes of one tick apply in line order.
 // cpus=LIST (e.g. 0,2-3) pins the task to those cores (--queues percpu);
 // request=N is its EEVDF request size in ticks (0 = --slice; sim/workload.cc).
 // Lines are sorted by arrival (stable). Errors name the file and line.
@@ -43,6 +48,22 @@ uint8_t level_of(const std::string& tok, const std::string& where) {
     const uint64_t l = number(tok, where, "level", false);
     if (l >= q::sched::kLevels) throw std::runtime_error(where + ": level must be 0..39, got '" + tok + "'");
     return static_cast<uint8_t>(l);
+}
+
+// "at TICK level LEVEL" or "at TICK cpus LIST" from tok[i...].
+TaskChange parse_change(const std::vector<std::string>& tok, size_t i, uint64_t arrival, const std::string& where) {
+    const bool level = i + 2 < tok.size() && tok[i + 2] == "level";
+    const bool cpus = i + 2 < tok.size() && tok[i + 2] == "cpus";
+    if (tok[i] != "at" || i + 3 >= tok.size() || !(level || cpus))
+        throw std::runtime_error(where + ": expected 'at TICK level LEVEL' or 'at TICK cpus LIST', got '" + tok[i] +
+                                 "'");
+    TaskChange c;
+    c.tick = number(tok[i + 1], where, "tick", false);
+    if (c.tick < arrival)
+        throw std::runtime_error(where + ": " + tok[i + 2] + " change at tick " + tok[i + 1] + " before arrival");
+    if (level) c.level = level_of(tok[i + 3], where);
+    if (cpus) c.cpus = parse_cpus(tok[i + 3], where);
+    return c;
 }
 
 TaskSpec parse_task(const std::string& line, const std::string& where) {
@@ -86,18 +107,9 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
         i++;
     }
     i = parse_options(tok, i, s, where);
-    for (; i < tok.size(); i += 4) {
-        if (tok[i] != "at" || i + 3 >= tok.size() || tok[i + 2] != "level")
-            throw std::runtime_error(where + ": expected 'at TICK level LEVEL', got '" + tok[i] + "'");
-        LevelChange c;
-        c.tick = number(tok[i + 1], where, "tick", false);
-        c.level = level_of(tok[i + 3], where);
-        if (c.tick < s.arrival)
-            throw std::runtime_error(where + ": level change at tick " + tok[i + 1] + " before arrival");
-        s.changes.push_back(c);
-    }
+    for (; i < tok.size(); i += 4) s.changes.push_back(parse_change(tok, i, s.arrival, where));
     std::stable_sort(s.changes.begin(), s.changes.end(),
-                     [](const LevelChange& a, const LevelChange& b) { return a.tick < b.tick; });
+                     [](const TaskChange& a, const TaskChange& b) { return a.tick < b.tick; });
     // Without repeat, a trailing sleep ends the task when it would wake; it
     // is dropped so that the last run ends it (same service).
     if (!s.repeat && !s.bursts.back().run && s.bursts.back().wake < 0) s.bursts.pop_back();

@@ -47,7 +47,7 @@
 namespace schedsim {
 
 // Replay (--replay): a task's life as run and sleep bursts (alternating,
-// starting with a run), and level changes at absolute ticks. A sleep of
+// starting with a run), and level or affinity changes at absolute ticks. A sleep of
 // kForever ticks ("sleep wait") lasts until another task's wake burst
 // wakes it; a wake burst (wake >= 0, between a run and what follows it)
 // wakes the task at that index of the task list (sim/replay.cc).
@@ -56,9 +56,11 @@ struct Burst {
     uint64_t ticks = 0;  // run: CPU ticks (kForever: never ends); sleep: ticks asleep
     int64_t wake = -1;   // >= 0: not a run or sleep but a wake-up of task `wake`
 };
-struct LevelChange {
+// "at TICK level L" (cpus == 0) or "at TICK cpus LIST" (cpus: the new mask).
+struct TaskChange {
     uint64_t tick = 0;
     uint8_t level = 0;
+    uint64_t cpus = 0;  // nonzero: an affinity change to these cores (level unused)
 };
 
 struct TaskSpec {
@@ -70,10 +72,11 @@ struct TaskSpec {
     // task finishes, or starts over with the first if `repeat`.
     std::vector<Burst> bursts;
     bool repeat = false;
-    std::vector<LevelChange> changes;  // by tick, each >= arrival
+    std::vector<TaskChange> changes;   // by tick (stable), each >= arrival
     uint64_t affinity = ~uint64_t{0};  // bit c: may run on core c (percpu queues only)
     uint64_t request = 0;              // EEVDF request size in ticks (0 = --slice; request=N)
     size_t order = 0;                  // its line's place among the file's tasks (before sorting)
+    size_t line = 0;                   // its line number in the file (load_workload's errors)
     bool causal = false;               // replay: has a wake burst or a "sleep wait"
 };
 

@@ -87,7 +87,7 @@ class Simulator {
     bool next_burst(Task& t, uint64_t now);
     void sleep(Task& t, uint64_t now, uint64_t ticks);
     void wake_burst(size_t k, uint64_t now);
-    void level_changes(uint64_t now);
+    void task_changes(uint64_t now);
     void change_level(Task& t, uint8_t level);
     void dispatched(Task& t, uint64_t now);
     void woken_dispatched(Task& t, uint64_t now);
@@ -112,8 +112,8 @@ class Simulator {
     std::vector<q::sched::PolicyStorage> storage_;
     std::deque<Task> tasks_;
     SleeperHeap<Task*> sleepers_;
-    LevelChanges changes_;  // replay level changes, by tick
-    // The first tick at which an arrival, a wake-up or a level change is
+    TaskChanges changes_;  // replay level and affinity changes, by tick
+    // The first tick at which an arrival, a wake-up or a replay change is
     // due (kNever: none): the ticks before it skip events() altogether.
     uint64_t next_event_ = 0;
     std::vector<Task*> spec_task_;      // the task spawned from each fixed spec
@@ -212,14 +212,15 @@ void Simulator<P, kPerCpu>::arrivals(uint64_t now) {
     source_.arrivals(now, [&](const TaskSpec& s, size_t fixed_index) { spawn(s, fixed_index, now); });
 }
 
-// Tick now's events, in order: arrivals, wake-ups, level changes (the
+// Tick now's events, in order: arrivals, wake-ups, level and affinity
+// changes (the
 // wake-ups of tasks that sleep during the tick lower next_event_ as they
 // are filed, wake_at()).
 template <typename P, bool kPerCpu>
 [[gnu::noinline]] void Simulator<P, kPerCpu>::events(uint64_t now) {
     arrivals(now);
     wakeups(now);
-    if (changes_.due(now)) level_changes(now);
+    if (changes_.due(now)) task_changes(now);
     next_event_ = std::min({source_.next_arrival(now), sleepers_.next(), changes_.next()});
 }
 
@@ -319,14 +320,23 @@ void Simulator<P, kPerCpu>::sleep(Task& t, uint64_t now, uint64_t ticks) {
     wake_at(now + 1 + ticks, t);
 }
 
-// Replay level changes due at tick now, through reweight() whatever the
-// task's state (as the kernel's setpriority).
+// Replay changes due at tick now, whatever the task's state: a level
+// through reweight() (as the kernel's setpriority), an affinity through the
+// run-queue core's set_affinity (as the kernel's setaffinity: percpu, a
+// queued task on a core now excluded moves at once, a running one is told
+// to reschedule, and this tick's put_back re-places it; a sleeper is placed
+// by its new mask when it wakes).
 template <typename P, bool kPerCpu>
-void Simulator<P, kPerCpu>::level_changes(uint64_t now) {
+void Simulator<P, kPerCpu>::task_changes(uint64_t now) {
     while (changes_.due(now)) {
-        const LevelChanges::Change& c = changes_.pop();
+        const TaskChanges::Change& c = changes_.pop();
         Task* t = spec_task_[c.spec];
-        if (t && t->completion == kNever) change_level(*t, c.level);
+        if (!t || t->completion != kNever) continue;
+        if (c.cpus == 0) {
+            change_level(*t, c.level);
+        } else {
+            rq_.set_affinity(*t, c.cpus, now);  // load_workload checked the mask against --cores
+        }
     }
 }
 

@@ -126,6 +126,7 @@ std::vector<TaskSpec> read_task_file(const std::string& path, const char* what,
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         v.push_back(parse(line, path + ":" + std::to_string(n)));
         v.back().order = v.size() - 1;
+        v.back().line = static_cast<size_t>(n);
     }
     std::stable_sort(v.begin(), v.end(), [](const TaskSpec& a, const TaskSpec& b) { return a.arrival < b.arrival; });
     return v;
@@ -159,9 +160,16 @@ std::vector<TaskSpec> load_workload(const Config& cfg) {
     std::vector<TaskSpec> v = load(cfg);
     const uint64_t cores = cfg.cores >= 64 ? ~uint64_t{0} : (uint64_t{1} << cfg.cores) - 1;
     for (const TaskSpec& s : v) {
+        const auto where = [&] { return cfg.workload_file + ":" + std::to_string(s.line); };
         if ((s.affinity & cores) == 0)
-            throw std::runtime_error(cfg.workload_file + ": the task arriving at tick " + std::to_string(s.arrival) +
+            throw std::runtime_error(where() + ": the task arriving at tick " + std::to_string(s.arrival) +
                                      " may run on no core below --cores " + std::to_string(cfg.cores));
+        for (const TaskChange& c : s.changes) {
+            if (c.cpus & ~cores)
+                throw std::runtime_error(where() + ": 'at " + std::to_string(c.tick) + " cpus' names core " +
+                                         std::to_string(63 - __builtin_clzll(c.cpus)) + ", beyond --cores " +
+                                         std::to_string(cfg.cores));
+        }
     }
     return v;
 }

@@ -192,6 +192,7 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
 
 template <class Env>
 inline void RunQueues<Env>::put_back(RqTask& t, Time now) {
+    unsigned src = 0;
     {
         TaskGuard g(*this, t);
         const unsigned i = g.index();
@@ -202,13 +203,17 @@ inline void RunQueues<Env>::put_back(RqTask& t, Time now) {
             return;
         }
         // Its affinity no longer allows this hart: it leaves the queue (as
-        // if it stopped, keeping its lag) and is placed anew.
+        // if it stopped, keeping its lag) and is placed anew; the move is
+        // reported as the queued case's is (on_migrate: the kernel's
+        // Migrate record, schedsim's migration count).
         q_[i].policy->stop(t.se);
         unlink(i, t);
         uncount(i, t);
         t.migrations++;
+        src = i;
     }
-    wake(t, now, false);
+    const int dst = wake(t, now, false);
+    env_.on_migrate(t, src, static_cast<unsigned>(dst), MoveReason::Affinity);
 }
 
 template <class Env>

@@ -306,6 +306,11 @@ TEST(SchedRunQueues, AffinityMovesQueuedAndReplacesRunningTasks) {
     EXPECT_EQ(b.rq.nr(0), 0u);
     EXPECT_EQ(b.rq.nr(1), 2u);
     EXPECT_EQ(run->migrations, 1u);
+    ASSERT_EQ(env.moves.size(), 2u);  // reported as the queued one's move is
+    EXPECT_EQ(env.moves[1].t, run);
+    EXPECT_EQ(env.moves[1].src, 0u);
+    EXPECT_EQ(env.moves[1].dst, 1u);
+    EXPECT_EQ(env.moves[1].why, MoveReason::Affinity);
 }
 
 // Switching policy moves every queued task into the new policy of its

@@ -82,6 +82,90 @@ TEST(SchedsimReplay, ErrorsNameTheLine) {
     EXPECT_NE(error_of("-1 20 run 1\n").find("arrival"), std::string::npos);
 }
 
+// "at TICK cpus LIST" beside level changes, in any order: kept by tick,
+// stable (the two changes at tick 5 keep their line order).
+TEST(SchedsimReplay, ParsesAffinityChanges) {
+    const auto v = load("2 20 run inf cpus=0 at 5 cpus 0,2-3 at 3 level 10 at 5 level 2 at 9 cpus 1\n");
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].affinity, 1u);
+    const std::vector<TaskChange>& c = v[0].changes;
+    ASSERT_EQ(c.size(), 4u);
+    EXPECT_EQ(c[0].tick, 3u);
+    EXPECT_EQ(c[0].cpus, 0u);  // a level change
+    EXPECT_EQ(c[0].level, 10);
+    EXPECT_EQ(c[1].tick, 5u);
+    EXPECT_EQ(c[1].cpus, 0b1101u);
+    EXPECT_EQ(c[2].tick, 5u);
+    EXPECT_EQ(c[2].cpus, 0u);
+    EXPECT_EQ(c[2].level, 2);
+    EXPECT_EQ(c[3].tick, 9u);
+    EXPECT_EQ(c[3].cpus, 2u);
+}
+
+// Each bad affinity change names the file and line: a bad list, an empty
+// one, a missing one, a tick before arrival, a core beyond --cores.
+TEST(SchedsimReplay, AffinityChangeErrorsNameTheLine) {
+    const auto has = [](const std::string& error, const std::string& what) {
+        return error.find(what) != std::string::npos;
+    };
+    EXPECT_TRUE(has(error_of("0 20 run 1\n0 20 run 1 at 5 cpus 3-1\n"), ":2: cpus=3-1: a range runs backwards"));
+    EXPECT_TRUE(has(error_of("0 20 run 1 at 5 cpus ,\n"), ":1: cpus=,: a core number is missing"));
+    EXPECT_TRUE(has(error_of("0 20 run 1 at 5 cpus 0,x\n"), ":1: cpus=0,x: a core number is missing"));
+    EXPECT_TRUE(has(error_of("0 20 run 1 at 5 cpus 64\n"), ":1: cpus=64: cores are 0..63"));
+    EXPECT_TRUE(has(error_of("0 20 run 1 at 5 cpus\n"), ":1: expected 'at TICK level LEVEL' or 'at TICK cpus LIST'"));
+    EXPECT_TRUE(has(error_of("0 20 run 1 at 5 cores 1\n"), ":1: expected 'at TICK level LEVEL' or"));
+    EXPECT_TRUE(has(error_of("\n5 20 run 1 at 4 cpus 0\n"), ":2: cpus change at tick 4 before arrival"));
+    Config c = test::quiet_config(qs::PolicyKind::RR, WorkloadKind::Replay, 2, 10);
+    c.workload_file = kPath;
+    std::ofstream(kPath) << "0 20 run inf\n0 20 run inf cpus=0 at 3 cpus 1-2\n";
+    std::string error;
+    try {
+        load_workload(c);
+    } catch (const std::runtime_error& e) {
+        error = e.what();
+    }
+    std::remove(kPath);
+    EXPECT_TRUE(has(error, std::string(kPath) + ":2: 'at 3 cpus' names core 2, beyond --cores 2")) << error;
+}
+
+// Two hogs pinned to core 0 of 2 share it (5000 ticks each); at tick 10000
+// the second moves to core 1 and from then each has a core to itself
+// (10000 ticks more each). Without the change both stay on core 0.
+TEST(SchedsimReplay, AffinityChangeMovesAHogToItsOwnCore) {
+    for (auto k : {qs::PolicyKind::RR, qs::PolicyKind::DWRR, qs::PolicyKind::IDWRR, qs::PolicyKind::EEVDF,
+                   qs::PolicyKind::STRIDE}) {  // not MLFQ: its long low-level quanta split core 0 6000/4000
+        Config c = test::quiet_config(k, WorkloadKind::Replay, 2, 20000);
+        c.queues = Queues::PerCpu;
+        const Result r = simulate(c, load("0 20 run inf cpus=0\n0 20 run inf cpus=0 at 10000 cpus 1\n"));
+        ASSERT_EQ(r.tasks.size(), 2u);
+        EXPECT_NEAR(static_cast<double>(r.tasks[0].executed), 15000.0, 2.0) << qs::policy_name(k);
+        EXPECT_NEAR(static_cast<double>(r.tasks[1].executed), 15000.0, 2.0) << qs::policy_name(k);
+        EXPECT_EQ(r.idle, 10000u) << qs::policy_name(k);  // core 1, until tick 10000
+        EXPECT_EQ(r.tasks[1].migrations, 1u) << qs::policy_name(k);
+        EXPECT_EQ(r.tasks[0].migrations, 0u) << qs::policy_name(k);
+    }
+}
+
+// RR with 100-tick slices on core 0: A runs ticks 0-99, B (arriving at 1)
+// 100-199. Removing core 0 from B's cores at tick 150, while it runs there,
+// stops it there at once (as the kernel's setaffinity reschedules it): A
+// has core 0 from tick 150 and B runs on core 1 from tick 150. Removing it
+// at tick 50, while it is queued, moves it to core 1 at once.
+TEST(SchedsimReplay, AffinityChangeStopsARunnerAndMovesAQueuedTask) {
+    Config c = test::quiet_config(qs::PolicyKind::RR, WorkloadKind::Replay, 2, 250);
+    c.queues = Queues::PerCpu;
+    c.slice = 100;
+    Result r = simulate(c, load("0 20 run inf cpus=0\n1 20 run inf cpus=0 at 150 cpus 1\n"));
+    EXPECT_EQ(r.tasks[0].executed, 100u + 100u);  // 0-99, 150-249
+    EXPECT_EQ(r.tasks[1].executed, 50u + 100u);   // 100-149 on core 0, 150-249 on core 1
+    EXPECT_EQ(r.tasks[1].migrations, 1u);
+    EXPECT_EQ(r.migrations, 1u);  // the total counts a running task's move too
+    r = simulate(c, load("0 20 run inf cpus=0\n1 20 run inf cpus=0 at 50 cpus 1\n"));
+    EXPECT_EQ(r.tasks[0].executed, 250u);
+    EXPECT_EQ(r.tasks[1].executed, 200u);  // 50-249 on core 1
+    EXPECT_EQ(r.migrations, 1u);
+}
+
 // Wake bursts and "sleep wait" (the causal sleeps qtrace writes): a wake
 // names a task by its line in the file, renumbered when the list is sorted
 // by arrival.
