@@ -178,6 +178,16 @@ namespace {
     pcache_put(page);
     return (pte & kPteShared) == 0;
 }
+
+// The last reference to a page that `held` counted free (an unsettled
+// copy, a pin's promise) went: the page goes onto the list in the same
+// hold, so the free count does not move.
+void push_counted(void* page, u64& held, const char* who) {
+    unused(page, who);
+    LockGuard g(g_lock);
+    held--;
+    g_pool.push(page);
+}
 }  // namespace
 
 bool page_put(void* page, u64 pte) {
@@ -217,13 +227,9 @@ void page_put_copied(void* old, u64 pte) {
         case PageRefs::Put::Others:
             kalloc_copy_kept(true);
             return;
-        case PageRefs::Put::Last: {
-            unused(old, "page_put_copied");
-            LockGuard g(g_lock);
-            g_copying--;
-            g_pool.push(old);
+        case PageRefs::Put::Last:
+            push_counted(old, g_copying, "page_put_copied");
             return;
-        }
         case PageRefs::Put::File:
             break;
     }
@@ -251,6 +257,13 @@ u64 lent_locked() {
     for (int i = 0; i < g_nlenders; i++) n += g_lenders[i]->borrowed();
     return n;
 }
+
+// What the free count counts before promises (g_lock held): the list, the
+// unsettled copies, the pins' promises and what the lenders hold.
+u64 counted_locked() { return g_pool.count() + g_copying + g_pinned + lent_locked(); }
+
+// What of `have` no promise claims (g_lock held).
+u64 unpromised_locked(u64 have) { return have > g_reserved ? have - g_reserved : 0; }
 }  // namespace
 
 // A promise is a page set aside: if the free list no longer holds every
@@ -286,13 +299,9 @@ void page_unpin(void* page) {
     switch (g_refs.put_any(reinterpret_cast<u64>(page))) {
         case PageRefs::Put::Others:
             break;
-        case PageRefs::Put::Last: {
-            unused(page, "page_unpin");
-            LockGuard g(g_lock);
-            g_pinned--;
-            g_pool.push(page);
+        case PageRefs::Put::Last:
+            push_counted(page, g_pinned, "page_unpin");
             return;
-        }
         case PageRefs::Put::File:
             pcache_put(page);
             break;
@@ -324,7 +333,7 @@ oom::Verdict kalloc_admit_reserve(u64 n, u64 total_after) {
     oom::Verdict v;
     {
         LockGuard g(g_lock);
-        const u64 have = g_pool.count() + g_copying + g_pinned + lent_locked() + slots;
+        const u64 have = counted_locked() + slots;
         v = oom::admit_promise(n, total_after, have, g_reserved, ram);
         if (v == oom::Verdict::Admit) short_by = promise_locked(n);
     }
@@ -376,8 +385,7 @@ u64 kalloc_pool_pages() {
 
 u64 kalloc_free_pages() {
     LockGuard g(g_lock);
-    const u64 have = g_pool.count() + g_copying + g_pinned + lent_locked();
-    return have > g_reserved ? have - g_reserved : 0;
+    return unpromised_locked(counted_locked());
 }
 u64 kalloc_total_pages() { return g_total; }
 
@@ -389,8 +397,7 @@ u64 kalloc_frames_free() {
 u64 kalloc_commit_free() {
     const u64 slots = swap_free_slots();
     LockGuard g(g_lock);
-    const u64 have = g_pool.count() + g_copying + g_pinned + lent_locked() + slots;
-    return have > g_reserved ? have - g_reserved : 0;
+    return unpromised_locked(counted_locked() + slots);
 }
 void kalloc_set_lender(const Lender* lender) {
     if (g_nlenders == kMaxLenders) panic("kalloc_set_lender: more than %d lenders", kMaxLenders);
