@@ -21,7 +21,8 @@
 // state, through the policy's reweight() as the kernel's setpriority does;
 // "at TICK cpus LIST" sets its cores then through the run-queue core's
 // set_affinity(), as the kernel's setaffinity does (sim/simulator.h
-// task_changes; each core of LIST must be below --cores: load_workload).
+// task_changes; as for cpus=, LIST must name a core below --cores, and
+// cores beyond it are ignored: load_workload).
 // Changes of one tick apply in line order.
 // cpus=LIST (e.g. 0,2-3) pins the task to those cores (--queues percpu);
 // request=N is its EEVDF request size in ticks (0 = --slice; sim/workload.cc).

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "lib/sched/cpu_list.h"
 #include "sim/sim.h"
 
 namespace schedsim {
@@ -156,19 +157,23 @@ std::vector<TaskSpec> load(const Config& cfg) {
 
 }  // namespace
 
+// A task's cpus= and each "at TICK cpus LIST" follow the kernel's
+// setaffinity (and Linux's sched_setaffinity): a list is refused only if it
+// names no core below --cores; cores at or beyond it are kept in the mask
+// and never used (a workload written for 4 cores runs on 2, a trace's mask
+// set with taskset ff replays).
 std::vector<TaskSpec> load_workload(const Config& cfg) {
     std::vector<TaskSpec> v = load(cfg);
     const uint64_t cores = cfg.cores >= 64 ? ~uint64_t{0} : (uint64_t{1} << cfg.cores) - 1;
+    const std::string below = " names no core below --cores " + std::to_string(cfg.cores);
     for (const TaskSpec& s : v) {
-        const auto where = [&] { return cfg.workload_file + ":" + std::to_string(s.line); };
+        const auto where = [&] { return cfg.workload_file + ":" + std::to_string(s.line) + ": "; };
         if ((s.affinity & cores) == 0)
-            throw std::runtime_error(where() + ": the task arriving at tick " + std::to_string(s.arrival) +
-                                     " may run on no core below --cores " + std::to_string(cfg.cores));
+            throw std::runtime_error(where() + "cpus=" + q::sched::cpu_list(s.affinity).s + below);
         for (const TaskChange& c : s.changes) {
-            if (c.cpus & ~cores)
-                throw std::runtime_error(where() + ": 'at " + std::to_string(c.tick) + " cpus' names core " +
-                                         std::to_string(63 - __builtin_clzll(c.cpus)) + ", beyond --cores " +
-                                         std::to_string(cfg.cores));
+            if (c.cpus && (c.cpus & cores) == 0)
+                throw std::runtime_error(where() + "'at " + std::to_string(c.tick) + " cpus " +
+                                         q::sched::cpu_list(c.cpus).s + "'" + below);
         }
     }
     return v;

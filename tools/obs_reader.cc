@@ -131,10 +131,16 @@ bool read_from_image(const Image& img, const std::string& path, const KindRules&
 }  // namespace
 
 const char* event_name(u8 type) {
-    static const char* const names[] = {"none", "switch", "deschedule", "wakeup", "enqueue", "pick", "migrate",
-                                        "fork", "exec",   "exit",       "renice", "policy",  "proc", "thread"};
+    static const char* const names[] = {"none",   "switch",  "deschedule", "wakeup", "enqueue",
+                                        "pick",   "migrate", "fork",       "exec",   "exit",
+                                        "renice", "policy",  "proc",       "thread", "affinity"};
     static_assert(sizeof(names) / sizeof(names[0]) == static_cast<size_t>(Event::Count));
     return type < static_cast<u8>(Event::Count) ? names[type] : "?";
+}
+
+const char* affinity_source_name(u8 source) {
+    static const char* const names[] = {"setaffinity", "inherited", "snapshot"};
+    return source < sizeof(names) / sizeof(names[0]) ? names[source] : "?";
 }
 
 bool parse_dump(const std::vector<u8>& bytes, TraceDump* out, std::string* err) {

@@ -48,6 +48,9 @@ bool read_prof_from_image(const Image& img, const std::string& path, std::vector
 
 // A trace record's type name ("switch", "wakeup", ...), "?" if unknown.
 const char* event_name(u8 type);
+// An Affinity record's source (its `a`: trace::AffinitySource) as one word
+// ("setaffinity", "inherited", "snapshot"), "?" if unknown.
+const char* affinity_source_name(u8 source);
 
 // A sample's process name, NUL-terminated.
 std::string sample_name(const prof::Sample& s);

@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/sched/cpu_list.h"
 #include "tools/image_files.h"
 #include "tools/prof_output.h"
 #include "tools/trace_output.h"
@@ -172,6 +173,16 @@ void to_file(const std::string& name, F write) {
     if (std::fclose(f) != 0) fail("cannot write " + name);
 }
 
+// The rest of an Affinity record's line: who set it and how, the mask as
+// set and the harts of this trace it names.
+void print_affinity(const TraceDump& d, const q::trace::Record& r) {
+    const u64 mask = static_cast<u64>(r.key);
+    const u64 harts = d.header.harts >= 64 ? ~u64{0} : (u64{1} << d.header.harts) - 1;
+    const q::sched::CpuListText cpus = q::sched::cpu_list(mask & harts);
+    std::printf(" by %d how %s mask 0x%" PRIx64 " cpus %s\n", r.other, affinity_source_name(r.a), mask,
+                cpus.s[0] ? cpus.s : "none");
+}
+
 void print_events(const TraceDump& d) {
     for (const q::trace::Record& r : d.records) {
         char name[q::trace::kNameLen + 1];
@@ -181,6 +192,7 @@ void print_events(const TraceDump& d) {
         std::printf("%12" PRIu64 " hart %u %-10s pid %d", r.time - d.header.start_time, r.cpu, event_name(r.type),
                     r.pid);
         if (named) std::printf(" a %u b %u name %s\n", r.a, r.b, name);
+        else if (e == q::trace::Event::Affinity) print_affinity(d, r);
         else std::printf(" other %d a %u b %u arg %u key %" PRId64 "\n", r.other, r.a, r.b, r.arg, r.key);
     }
 }

@@ -220,6 +220,9 @@ struct Builder {
                 p.renices.push_back({r.time, r.other});
                 break;
             }
+            case Event::Affinity:
+                proc(r.pid, r.time).affinities.push_back({r.time, static_cast<u64>(r.key), r.other, r.a});
+                break;
             case Event::Policy: {
                 char name[trace::kNameLen + 1];
                 trace::get_name(r, name);

@@ -44,6 +44,15 @@ struct NiceChange {
     int nice;
 };
 
+// An Affinity record: the mask as the kernel keeps it (bits of harts the
+// machine lacks included; writers clip it to the dump's harts).
+struct AffinityChange {
+    u64 time;
+    u64 mask;
+    int by;     // the tid that set it, or that it was inherited from (0: the snapshot)
+    u8 source;  // trace::AffinitySource
+};
+
 // One scheduled thread (the trace's pid is a tid: a process's first
 // thread's tid is the process's pid).
 struct ProcStats {
@@ -67,6 +76,7 @@ struct ProcStats {
     // sleeping when tracing started begins with its first wake-up.
     std::vector<Burst> bursts;
     std::vector<NiceChange> renices;
+    std::vector<AffinityChange> affinities;  // every hart until the first
     // Builder state.
     int state = 0;  // last known: 2 sleeping, 3 runnable, 4 running
     u64 sleep_since = 0;

@@ -24,6 +24,11 @@
 // woke it (cpu_hungry), or if it was woken and not yet run; otherwise the
 // run is written as it was (the shell that read `trace stop` is no hog: as
 // `run inf` it took 11 dispatches in a replay where the kernel gave it 4).
+// Nice changes are `at TICK level L`; affinity changes `at TICK cpus
+// LIST`, with the mask clipped to the trace's harts (the kernel keeps the
+// bits of harts the machine lacks: taskset ff on 3 harts), and a mask in
+// force when the line arrives (pinned at the start, inherited at fork, or
+// set by the tick it arrives) is `cpus=LIST` (replay_changes).
 // The header gives the platform's late slice timer
 // as `--timer-late N` (timer_late_ticks) and its switch as `--switch-cost
 // N` (switch_cost_ticks): platform parameters schedsim can model.
@@ -32,6 +37,8 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+
+#include "lib/sched/cpu_list.h"
 
 namespace q::tools {
 
@@ -115,6 +122,15 @@ const char* state_name(int s) {
     }
 }
 
+// Every hart of m's machine as a mask.
+u64 all_harts(const Model& m) { return m.header.harts >= 64 ? ~u64{0} : (u64{1} << m.header.harts) - 1; }
+
+// mask clipped to m's harts, as a list ("none": no hart of this machine).
+std::string harts_text(const Model& m, u64 mask) {
+    const sched::CpuListText t = sched::cpu_list(mask & all_harts(m));
+    return t.s[0] ? t.s : "none";
+}
+
 }  // namespace
 
 void write_json(const Model& m, std::FILE* f) {
@@ -164,12 +180,41 @@ void write_json(const Model& m, std::FILE* f) {
                      json_str("migrate " + label(m, mm.pid)).c_str(), mm.to, ts(mm.time).c_str(), mm.pid, mm.from,
                      mm.to, mm.reason >= 0 && mm.reason <= 2 ? why[mm.reason] : "?");
     }
+    for (const auto& [tid, p] : m.procs) {
+        for (const AffinityChange& a : p.affinities) {
+            std::fprintf(f,
+                         ",\n{\"ph\":\"i\",\"s\":\"g\",\"name\":%s,\"cat\":\"affinity\",\"pid\":1,\"ts\":%s,"
+                         "\"args\":{\"pid\":%d,\"cpus\":\"%s\",\"mask\":\"0x%" PRIx64 "\",\"by\":%d,\"how\":\"%s\"}}",
+                         json_str("affinity " + label(m, tid)).c_str(), ts(a.time).c_str(), tid,
+                         harts_text(m, a.mask).c_str(), a.mask, a.by, affinity_source_name(a.source));
+        }
+    }
     for (const QueueSample& q : m.queue_len) {
         std::fprintf(f, ",\n{\"ph\":\"C\",\"name\":\"queue %d\",\"pid\":1,\"ts\":%s,\"args\":{\"processes\":%d}}",
                      q.queue, ts(q.time).c_str(), q.nr);
     }
     std::fprintf(f, "\n]}\n");
 }
+
+namespace {
+
+// The summary's list of affinity changes, by thread, if the trace has any.
+void write_affinities(const Model& m, std::FILE* f) {
+    bool header = false;
+    for (const auto& [tid, p] : m.procs) {
+        for (const AffinityChange& a : p.affinities) {
+            if (!header) std::fprintf(f, "\naffinity (the harts a thread may run on; the mask as set, in hex):\n");
+            header = true;
+            const std::string task = p.name + ":" + std::to_string(tid);
+            const std::string by = a.by ? " by " + std::to_string(a.by) : "";
+            std::fprintf(f, "  %-20.20s at %s s: cpus %s (mask 0x%" PRIx64 ", %s%s)\n", task.c_str(),
+                         secs(a.time - m.header.start_time, m.header.timer_hz).c_str(), harts_text(m, a.mask).c_str(),
+                         a.mask, affinity_source_name(a.source), by.c_str());
+        }
+    }
+}
+
+}  // namespace
 
 void write_summary(const Model& m, std::FILE* f) {
     const u64 hz = m.header.timer_hz;
@@ -207,6 +252,7 @@ void write_summary(const Model& m, std::FILE* f) {
     std::fprintf(f,
                  "\n(delay: runnable after a wake-up from sleep until dispatched; switches: dispatches;\n"
                  " wait: all the time it was runnable but not running)\n");
+    write_affinities(m, f);
 }
 
 namespace {
@@ -266,6 +312,33 @@ u64 switch_cost_ticks(const Model& m, u64 tick) {
     if (gaps.empty() || !tick) return 0;
     std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
     return (gaps[gaps.size() / 2] + tick / 2) / tick;
+}
+
+// p's " cpus=LIST" (the mask in force at its arrival tick, if not every
+// hart) and its level and affinity changes after that, as " at TICK level
+// L" and " at TICK cpus LIST" in time order (schedsim applies the changes
+// of one tick in line order). A mask naming no hart of the machine (only a
+// corrupt dump has one: the kernel refuses it) is left out.
+std::string replay_changes(const Model& m, const ProcStats& p, u64 tick, u64 arrival) {
+    const u64 t0 = m.header.start_time, all = all_harts(m);
+    const auto at = [&](u64 time) { return std::max(time < t0 ? 0 : (time - t0) / tick, arrival); };
+    struct Change {
+        u64 time;
+        std::string text;
+    };
+    std::vector<Change> later;
+    u64 initial = all;
+    for (const AffinityChange& a : p.affinities) {
+        if (!(a.mask & all)) continue;
+        if (at(a.time) == arrival) initial = a.mask & all;
+        else later.push_back({a.time, " at " + std::to_string(at(a.time)) + " cpus " + harts_text(m, a.mask)});
+    }
+    for (const NiceChange& c : p.renices)
+        later.push_back({c.time, " at " + std::to_string(at(c.time)) + " level " + std::to_string(c.nice + 20)});
+    std::stable_sort(later.begin(), later.end(), [](const Change& a, const Change& b) { return a.time < b.time; });
+    std::string s = initial == all ? "" : " cpus=" + harts_text(m, initial);
+    for (const Change& c : later) s += c.text;
+    return s;
 }
 
 }  // namespace
@@ -335,10 +408,7 @@ void write_replay(const Model& m, u64 tick, std::FILE* f) {
             emitted += n;
         }
         if (p.runnable_at_stop && !p.bursts.back().run) s += " run inf";  // woken, not run yet
-        for (const NiceChange& c : p.renices) {
-            const u64 at = c.time < t0 ? 0 : (c.time - t0) / tick;
-            s += " at " + std::to_string(std::max(at, arrival)) + " level " + std::to_string(c.nice + 20);
-        }
+        s += replay_changes(m, p, tick, arrival);
         s += "   # pid " + std::to_string(pid) + " " + p.name;
         l.text = s;
     }

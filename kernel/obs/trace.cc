@@ -75,8 +75,9 @@ Record make(Event e, int pid) {
     return r;
 }
 
-// One Proc record per existing thread, and a Thread record for each that
-// is not its process's first (tracing is already on).
+// One Proc record per existing thread, a Thread record for each that is
+// not its process's first, and an Affinity record for each whose mask is
+// not every hart (tracing is already on).
 void snapshot() {
     for (Proc& p : g_procs) {
         LockGuard g(p.lock);
@@ -87,6 +88,7 @@ void snapshot() {
         put_name(r, p.name);
         put(r);
         if (p.tid != p.pid) emit(Event::Thread, p.tid, p.pid, 0, 0, 0, 0);
+        if (p.rq.affinity != sched::kAllCpus) emit_affinity(p.tid, 0, AffinitySource::Snapshot, p.rq.affinity);
     }
 }
 
@@ -116,6 +118,15 @@ void emit_sched(Event e, const Proc* p, int queue, u32 nr, i64 vtime, i64 ahead)
     r.key = vtime;
     r.arg = ahead <= 0 ? 0 : (ahead > 0xffffffffll ? 0xffffffffu : static_cast<u32>(ahead));
     put(r);
+}
+
+// The whole mask, as the run-queue core keeps it (the host clips it to the
+// dump's harts).
+static_assert(sizeof(sched::CpuMask) == sizeof(Record::key) && sched::kAllCpus == ~u64{0},
+              "an Affinity record's key is a CpuMask, all bits set for every hart");
+
+void emit_affinity(int tid, int by, AffinitySource why, u64 mask) {
+    emit(Event::Affinity, tid, by, static_cast<u8>(why), 0, 0, static_cast<i64>(mask));
 }
 
 void emit_wake(const Proc* p, int queue) {

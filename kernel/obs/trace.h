@@ -30,6 +30,7 @@ void emit_sched(Event e, const Proc* p, int queue, u32 nr, i64 vtime, i64 ahead)
 void emit_wake(const Proc* p, int queue);
 void emit_switch(const Proc* next, u64 waited);
 void emit_deschedule(const Proc* p, int state, u64 ran);
+void emit_affinity(int tid, int by, AffinitySource why, u64 mask);
 
 // The system calls (kernel/obs/trace.cc documents their contracts).
 SysResult sys_trace_start();
@@ -89,6 +90,16 @@ inline void trace_renice(int pid, int nice, u32 weight) {
 }
 inline void trace_policy(int pid, const char* name) {
     if (trace::on()) trace::emit_name(trace::Event::Policy, pid, name);
+}
+// tid's affinity became mask by setaffinity, called by thread `by`.
+inline void trace_affinity(int tid, int by, u64 mask) {
+    if (trace::on()) trace::emit_affinity(tid, by, trace::AffinitySource::Set, mask);
+}
+// A new process or thread tid took its mask from `from` (fork, thread
+// creation): recorded only when that is not every hart, the default the
+// host assumes for a new tid without one.
+inline void trace_inherit_affinity(int tid, int from, u64 mask) {
+    if (trace::on() && mask != ~u64{0}) trace::emit_affinity(tid, from, trace::AffinitySource::Inherit, mask);
 }
 
 }  // namespace q

@@ -432,6 +432,7 @@ Result<int> fork() {
     child->rq.affinity = parent->rq.affinity;
     child->nproc_limit = parent->nproc_limit;
     trace_fork(pid, parent->tid);
+    trace_inherit_affinity(pid, parent->tid, child->rq.affinity);
     make_runnable(child);
     return pid;
 }

@@ -240,6 +240,7 @@ SysResult sys_setaffinity() {
         return Error::NoProcess;
     if (!perm::may_touch_process(current_cred(), p->cred.uid)) return Error::NotPermitted;
     if (!rq_set_affinity(p, mask)) return Error::BadArgument;
+    trace_affinity(p->tid, myproc()->tid, mask);
     return 0;
 }
 

@@ -318,6 +318,7 @@ Result<int> thread_create(const ThreadStart& start) {
     t->rq.se.request = p->rq.se.request;  // EEVDF request size, inherited as in Linux
     t->rq.affinity = p->rq.affinity;
     trace_thread(tid, p->pid);
+    trace_inherit_affinity(tid, p->tid, t->rq.affinity);
     make_runnable(t);
     return tid;
 }

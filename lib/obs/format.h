@@ -66,7 +66,7 @@ constexpr u64 dump_size(const Sections& s) {
 // ---- Kind::Trace: the scheduler trace --------------------------------------
 namespace q::trace {
 
-constexpr u16 kVersion = 2;  // 2: pids are tids, Thread records
+constexpr u16 kVersion = 3;  // 2: pids are tids, Thread records; 3: Affinity records
 constexpr u32 kMaxHarts = obs::kMaxHarts;
 constexpr u32 kNameLen = obs::kNameLen;
 
@@ -113,10 +113,21 @@ enum class Event : u8 {
     // pid is a thread of process other (not its first thread): at its
     // creation, and when tracing starts, after its Proc record.
     Thread = 13,
+    // pid's affinity becomes key (u64 CpuMask bits: bit h = hart h, as
+    // the kernel keeps it, bits of harts the machine lacks included);
+    // a = AffinitySource, other = the tid that set it or that pid
+    // inherited it from (0 for a snapshot).
+    Affinity = 14,
     Count
 };
 
 enum class MigrateReason : i32 { Steal = 0, Balance = 1, Affinity = 2 };
+
+// Why an Affinity record was written: a setaffinity call; a new process or
+// thread inheriting a mask other than all harts (after its Fork or Thread
+// record); tracing starting (one per thread with such a mask, after its
+// Proc record).
+enum class AffinitySource : u8 { Set = 0, Inherit = 1, Snapshot = 2 };
 
 struct Record {
     u64 time;
@@ -135,6 +146,10 @@ static_assert(sizeof(Record) == 32, "a Record is 32 bytes in every dump");
 static_assert(__builtin_offsetof(Record, pid) == 12 && __builtin_offsetof(Record, other) == 16 &&
                   __builtin_offsetof(Record, key) == 24,
               "Record layout is the dump format: bump kVersion to change it");
+
+// An Affinity record keeps the whole 64-bit mask in key.
+static_assert(sizeof(Record::key) == sizeof(u64) && __builtin_offsetof(Record, key) % 8 == 0,
+              "an Affinity record's key holds a whole CpuMask");
 
 constexpr u32 kNameOffset = __builtin_offsetof(Record, other);
 static_assert(kNameOffset + kNameLen == sizeof(Record));

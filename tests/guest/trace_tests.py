@@ -12,7 +12,10 @@ statistics:
   - each hog's CPU_MS and SCHED in ps lie between the trace's runtime and
     dispatch count for it at ps's exec and at ps's exit (ps read them in
     between; both count completed runs only);
-  - the replay file has a line for each hog.
+  - the replay file has a line for each hog;
+  - one hog, pinned to hart 0 with `taskset -p 1 PID` while tracing, has
+    one affinity record (setaffinity, mask 0x1), its replay line has
+    `at TICK cpus 0`, and schedsim runs the replay on 3 per-hart queues.
 It also checks the control program's errors (stop when not tracing, dump
 while tracing, a bad -b), that `obs trace` is `trace` (one inode, two
 names), and runs docs/tracing.md's quick start as written
@@ -24,6 +27,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 from qemu import BUILD, ROOT, Suite
 
@@ -128,6 +132,10 @@ def main():
         out = g.run("trace dump /t.dat")
         report("still tracing" in out, "trace-dump-while-tracing", out.strip())
         g.run("hog 3 & hog 3 &")
+        hogs = sorted(pid for pid, r in ps_rows(g.run("ps")).items() if r[0] == "hog")
+        pinned = hogs[0] if hogs else 0
+        out = g.run("taskset -p 1 %d; taskset -p %d" % (pinned, pinned))
+        report("pid %d mask 0x1" % pinned in out, "trace-taskset", out.strip())
         g.run("schbench -r 1 -w 0", timeout=120)
         out = g.run("ps; trace stop", timeout=60)
         m = re.search(r"trace: (\d+) records, (\d+) dropped", out)
@@ -146,6 +154,29 @@ def main():
         report(ok, "trace-matches-ps", detail)
         replay_hogs = len(re.findall(r"^\d+ 20 run .*# pid \d+ hog$", p.stdout, re.M))
         report(replay_hogs == 2, "trace-replay-lines", "%d hog lines" % replay_hogs)
+        check_affinity(evs, p.stdout, pinned)
+
+
+def check_affinity(evs, qtrace_out, pinned):
+    """The hog pinned with `taskset -p 1` while tracing: one setaffinity
+    record by the taskset process, `at TICK cpus 0` on the hog's replay
+    line, and schedsim (the same cores, per-hart queues) runs the file."""
+    sets = [e for e in evs if e["type"] == "affinity" and e["pid"] == pinned]
+    report(len(sets) == 1 and sets[0].get("how") == "setaffinity" and sets[0].get("mask") == "0x1" and
+           sets[0].get("cpus") == "0", "trace-affinity-record", "%r" % sets)
+    line = re.search(r"^\d+ 20 run .*# pid %d hog$" % pinned, qtrace_out, re.M)
+    report(line is not None and re.search(r" at \d+ cpus 0 ", line.group(0)) is not None, "trace-replay-affinity",
+           line.group(0) if line else "no replay line for pid %d" % pinned)
+    replay = qtrace_out[qtrace_out.index("# schedsim replay"):]
+    ticks = re.search(r"--ticks (\d+)", replay)
+    with tempfile.NamedTemporaryFile("w", prefix="quanta-replay-", suffix=".txt") as f:
+        f.write(replay)
+        f.flush()
+        p = subprocess.run([os.path.join(BUILD, "schedsim"), "--no-progress", "--replay", f.name, "--cores", "3",
+                            "--queues", "percpu", "--policy", "eevdf", "--weights", "linux", "--slice", "10",
+                            "--ticks", ticks.group(1) if ticks else "1000"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    report(p.returncode == 0, "trace-replay-affinity-schedsim", p.stdout.strip()[-300:])
 
 
 def make_default(var):
@@ -157,7 +188,6 @@ def make_default(var):
 def quick_start():
     """docs/tracing.md's quick start, as a reader runs it: nothing dropped."""
     import shlex
-    import tempfile
     name = "trace-quick-start-no-drops"
     doc = open(os.path.join(ROOT, "docs", "tracing.md")).read()
     m = re.search(r"^make trace (CMD=.*)$", doc, re.M)

@@ -103,7 +103,8 @@ TEST(SchedsimReplay, ParsesAffinityChanges) {
 }
 
 // Each bad affinity change names the file and line: a bad list, an empty
-// one, a missing one, a tick before arrival, a core beyond --cores.
+// one, a missing one, a tick before arrival (a list with no core below
+// --cores: AffinityListsFollowTheKernelsRule).
 TEST(SchedsimReplay, AffinityChangeErrorsNameTheLine) {
     const auto has = [](const std::string& error, const std::string& what) {
         return error.find(what) != std::string::npos;
@@ -115,17 +116,66 @@ TEST(SchedsimReplay, AffinityChangeErrorsNameTheLine) {
     EXPECT_TRUE(has(error_of("0 20 run 1 at 5 cpus\n"), ":1: expected 'at TICK level LEVEL' or 'at TICK cpus LIST'"));
     EXPECT_TRUE(has(error_of("0 20 run 1 at 5 cores 1\n"), ":1: expected 'at TICK level LEVEL' or"));
     EXPECT_TRUE(has(error_of("\n5 20 run 1 at 4 cpus 0\n"), ":2: cpus change at tick 4 before arrival"));
-    Config c = test::quiet_config(qs::PolicyKind::RR, WorkloadKind::Replay, 2, 10);
+}
+
+namespace {
+
+// load_workload(c) on a file of `text`: its tasks, or its error in *error.
+std::vector<TaskSpec> load_checked(Config c, const std::string& text, std::string* error) {
     c.workload_file = kPath;
-    std::ofstream(kPath) << "0 20 run inf\n0 20 run inf cpus=0 at 3 cpus 1-2\n";
-    std::string error;
+    std::ofstream(kPath) << text;
+    std::vector<TaskSpec> v;
+    error->clear();
     try {
-        load_workload(c);
+        v = load_workload(c);
     } catch (const std::runtime_error& e) {
-        error = e.what();
+        *error = e.what();
     }
     std::remove(kPath);
-    EXPECT_TRUE(has(error, std::string(kPath) + ":2: 'at 3 cpus' names core 2, beyond --cores 2")) << error;
+    return v;
+}
+
+}  // namespace
+
+// A line's cpus= and its "at TICK cpus LIST" follow one rule, the kernel's
+// setaffinity's (and Linux's): a list naming at least one core below
+// --cores is accepted, the others ignored; one naming none is an error
+// with the file, line and list, in a replay and in a workload file alike.
+// Failed before: "at 3 cpus 1-2" on 2 cores was refused ("names core 2,
+// beyond --cores 2") where cpus=1-2 was accepted.
+TEST(SchedsimReplay, AffinityListsFollowTheKernelsRule) {
+    Config c = test::quiet_config(qs::PolicyKind::RR, WorkloadKind::Replay, 2, 10);
+    std::string error;
+    std::vector<TaskSpec> v = load_checked(c, "0 20 run inf cpus=1-5 at 3 cpus 0,2-3\n", &error);
+    ASSERT_EQ(v.size(), 1u) << error;
+    EXPECT_EQ(v[0].affinity, 0b111110u);  // kept whole, as the kernel keeps taskset's mask
+    EXPECT_EQ(v[0].changes.at(0).cpus, 0b1101u);
+    const std::string at = std::string(kPath) + ":2: ";
+    load_checked(c, "0 20 run inf\n0 20 run inf cpus=0 at 3 cpus 2-3\n", &error);
+    EXPECT_EQ(error, at + "'at 3 cpus 2-3' names no core below --cores 2");
+    load_checked(c, "0 20 run inf\n0 20 run inf cpus=2,4-5\n", &error);
+    EXPECT_EQ(error, at + "cpus=2,4-5 names no core below --cores 2");
+    c.workload = WorkloadKind::File;
+    v = load_checked(c, "0 inf 20 0\n0 inf 20 0 cpus=1-3\n", &error);
+    ASSERT_EQ(v.size(), 2u) << error;
+    EXPECT_EQ(v[1].affinity, 0b1110u);
+    load_checked(c, "0 inf 20 0\n0 inf 20 0 cpus=3\n", &error);
+    EXPECT_EQ(error, at + "cpus=3 names no core below --cores 2");
+}
+
+// A change to cores 1-3 on 2 cores moves a hog pinned to core 0 beside
+// another to core 1 (cores 2 and 3 ignored): each then has a core.
+TEST(SchedsimReplay, AffinityChangeBeyondTheCoresUsesTheOnesThere) {
+    Config c = test::quiet_config(qs::PolicyKind::RR, WorkloadKind::Replay, 2, 2000);
+    c.queues = Queues::PerCpu;
+    std::string error;
+    const auto tasks = load_checked(c, "0 20 run inf cpus=0\n0 20 run inf cpus=0 at 1000 cpus 1-3\n", &error);
+    ASSERT_EQ(error, "");
+    const Result r = simulate(c, tasks);
+    ASSERT_EQ(r.tasks.size(), 2u);
+    EXPECT_NEAR(static_cast<double>(r.tasks[0].executed), 1500.0, 2.0);
+    EXPECT_NEAR(static_cast<double>(r.tasks[1].executed), 1500.0, 2.0);
+    EXPECT_EQ(r.idle, 1000u);  // core 1, until tick 1000
 }
 
 // Two hogs pinned to core 0 of 2 share it (5000 ticks each); at tick 10000

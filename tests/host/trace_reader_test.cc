@@ -20,65 +20,17 @@
 
 #include "sim/sim.h"
 #include "tests/host/obs_test_util.h"
+#include "tests/host/trace_test_util.h"
 #include "tools/trace_output.h"
 
 namespace {
 
 using namespace q;
 using namespace q::tools;
+using namespace q::tools::test;
 using trace::DumpHeader;
 using trace::Event;
 using trace::Record;
-
-constexpr u64 kStart = 1'000'000;
-
-Record rec(Event e, u8 cpu, u64 t, int pid, int other = 0, u8 a = 0, u8 b = 0, i64 key = 0) {
-    Record r{};
-    r.type = static_cast<u8>(e);
-    r.cpu = cpu;
-    r.time = t;
-    r.pid = pid;
-    r.other = other;
-    r.a = a;
-    r.b = b;
-    r.key = key;
-    return r;
-}
-
-Record named(Event e, u8 cpu, u64 t, int pid, const char* name, u8 a = 0, u8 b = 20) {
-    Record r = rec(e, cpu, t, pid, 0, a, b);
-    trace::put_name(r, name);
-    return r;
-}
-
-// A dump of per-hart record lists.
-std::vector<u8> dump(const std::vector<std::vector<Record>>& harts, u64 stop = kStart + 1'000'000) {
-    DumpHeader h{};
-    h.magic = obs::kMagic;
-    h.kind = static_cast<u16>(obs::Kind::Trace);
-    h.version = trace::kVersion;
-    h.header_size = sizeof(DumpHeader);
-    h.record_size = sizeof(Record);
-    h.harts = static_cast<u32>(harts.size());
-    h.timer_hz = 10'000'000;
-    h.period_cycles = 10'000;  // the slice
-    h.start_time = kStart;
-    h.stop_time = stop;
-    h.capacity = 1024;
-    for (size_t i = 0; i < harts.size(); i++) h.counts[i] = harts[i].size();
-    std::snprintf(h.policy, sizeof(h.policy), "eevdf");
-    std::snprintf(h.rq_mode, sizeof(h.rq_mode), "percpu");
-    std::vector<u8> out(sizeof(h));
-    std::memcpy(out.data(), &h, sizeof(h));
-    for (const auto& recs : harts) {
-        for (const Record& r : recs) {
-            const size_t at = out.size();
-            out.resize(at + sizeof(r));
-            std::memcpy(out.data() + at, &r, sizeof(r));
-        }
-    }
-    return out;
-}
 
 // Two hogs on hart 0 and 1, a sleeper woken on hart 1 (wait 300 cycles).
 std::vector<std::vector<Record>> sample() {
@@ -138,8 +90,8 @@ TEST(TraceReader, RefusesBadDumpsWithOneReason) {
     magic[0] ^= 1;
     EXPECT_EQ(parse_error(magic), "not a quanta trace dump (bad magic)");
     std::vector<u8> version = good;
-    version[8] = 1;  // before tids (docs/threads.md)
-    EXPECT_NE(parse_error(version).find("trace dump version 1, this tool reads version 2"), std::string::npos);
+    version[8] = 2;  // before Affinity records
+    EXPECT_NE(parse_error(version).find("trace dump version 2, this tool reads version 3"), std::string::npos);
     auto with_header = [&](auto change) {
         std::vector<u8> b = good;
         DumpHeader h;
@@ -255,18 +207,6 @@ TEST(TraceModel, ThreadsAreTracksOfTheirProcess) {
     EXPECT_NE(json.find(R"("name":"thread_name","pid":100003,"tid":4,"args":{"name":"tid 4 hog"})"), std::string::npos);
     EXPECT_NE(json.find(R"("name":"tid 4 of pid 3 hog","cat":"run","pid":1,"tid":0)"), std::string::npos);
     EXPECT_NE(json.find(R"("cat":"thread","pid":100003,"tid":4,)"), std::string::npos);
-}
-
-// m's replay file (1,000-cycle ticks) in a temporary file; its path ("" if
-// it could not be made).
-std::string replay_file(const Model& m, u64 tick = 1000) {
-    char path[] = "/tmp/qtrace-replay-XXXXXX";
-    const int fd = mkstemp(path);
-    if (fd < 0) return "";
-    std::FILE* f = fdopen(fd, "w");
-    write_replay(m, tick, f);
-    std::fclose(f);
-    return path;
 }
 
 TEST(TraceModel, ReplayIsWhatSchedsimReads) {
