@@ -1,7 +1,7 @@
 """tests/guest/trace_tests.py - the scheduler tracer end to end, in the guest.
 
 Boots 3 harts under -icount (virtual time, 1 ms slice), starts tracing,
-runs two hogs in the background and a short schbench, stops tracing and
+runs two hogs in the background and a short schbench (on hart 1), stops tracing and
 runs `ps` just before stopping it (`ps; trace stop`), dumps, and checks that
 the shell still answers and the guest's image is clean with fsck. Then build/qtrace extracts the dump from the image and the test
 checks that the trace is consistent with itself and with the kernel's own
@@ -14,8 +14,10 @@ statistics:
     between; both count completed runs only);
   - the replay file has a line for each hog;
   - one hog, pinned to hart 0 with `taskset -p 1 PID` while tracing, has
-    one affinity record (setaffinity, mask 0x1), its replay line has
-    `at TICK cpus 0`, and schedsim runs the replay on 3 per-hart queues.
+    one affinity record (setaffinity, mask 0x1) and its replay line has
+    `at TICK cpus 0`; schbench runs as `taskset 2 schbench`, so each of
+    its workers has an inherited record and `cpus=1` on its replay line;
+    schedsim runs the replay on 3 per-hart queues.
 It also checks the control program's errors (stop when not tracing, dump
 while tracing, a bad -b), that `obs trace` is `trace` (one inode, two
 names), and runs docs/tracing.md's quick start as written
@@ -136,7 +138,7 @@ def main():
         pinned = hogs[0] if hogs else 0
         out = g.run("taskset -p 1 %d; taskset -p %d" % (pinned, pinned))
         report("pid %d mask 0x1" % pinned in out, "trace-taskset", out.strip())
-        g.run("schbench -r 1 -w 0", timeout=120)
+        g.run("taskset 2 schbench -r 1 -w 0", timeout=120)
         out = g.run("ps; trace stop", timeout=60)
         m = re.search(r"trace: (\d+) records, (\d+) dropped", out)
         report(m is not None and m.group(2) == "0", "trace-no-drops", m.group(0) if m else out)
@@ -160,13 +162,24 @@ def main():
 def check_affinity(evs, qtrace_out, pinned):
     """The hog pinned with `taskset -p 1` while tracing: one setaffinity
     record by the taskset process, `at TICK cpus 0` on the hog's replay
-    line, and schedsim (the same cores, per-hart queues) runs the file."""
+    line. schbench, run as `taskset 2 schbench`: its workers (processes it
+    forks) inherit mask 0x2 from it (an inherited record each, by it), and
+    their replay lines have cpus=1. schedsim (the same cores, per-hart
+    queues) runs the file."""
     sets = [e for e in evs if e["type"] == "affinity" and e["pid"] == pinned]
     report(len(sets) == 1 and sets[0].get("how") == "setaffinity" and sets[0].get("mask") == "0x1" and
            sets[0].get("cpus") == "0", "trace-affinity-record", "%r" % sets)
     line = re.search(r"^\d+ 20 run .*# pid %d hog$" % pinned, qtrace_out, re.M)
     report(line is not None and re.search(r" at \d+ cpus 0 ", line.group(0)) is not None, "trace-replay-affinity",
            line.group(0) if line else "no replay line for pid %d" % pinned)
+    sch = [e["pid"] for e in evs if e["type"] == "exec" and e.get("name") == "schbench"]
+    children = sorted(e["pid"] for e in evs if e["type"] in ("fork", "thread") and sch and int(e["other"]) == sch[-1])
+    inherited = sorted(e["pid"] for e in evs if e["type"] == "affinity" and e.get("how") == "inherited" and
+                       sch and int(e["by"]) == sch[-1] and e.get("mask") == "0x2")
+    lines = re.findall(r"^\d+ .* cpus=1 .*# pid (\d+) schbench$", qtrace_out, re.M)
+    report(len(children) >= 2 and inherited == children and sorted(map(int, lines)) == children,
+           "trace-affinity-inherited",
+           "schbench %s children %s, inherited 0x2: %s, cpus=1 lines: %s" % (sch[-1:], children, inherited, lines))
     replay = qtrace_out[qtrace_out.index("# schedsim replay"):]
     ticks = re.search(r"--ticks (\d+)", replay)
     with tempfile.NamedTemporaryFile("w", prefix="quanta-replay-", suffix=".txt") as f:
@@ -176,7 +189,8 @@ def check_affinity(evs, qtrace_out, pinned):
                             "--queues", "percpu", "--policy", "eevdf", "--weights", "linux", "--slice", "10",
                             "--ticks", ticks.group(1) if ticks else "1000"],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    report(p.returncode == 0, "trace-replay-affinity-schedsim", p.stdout.strip()[-300:])
+    report(p.returncode == 0, "trace-replay-affinity-schedsim",
+           "exit 0" if p.returncode == 0 else "exit %d: %s" % (p.returncode, p.stdout.strip()[-300:]))
 
 
 def make_default(var):
