@@ -164,7 +164,7 @@ std::vector<TaskSpec> load(const Config& cfg) {
 // set with taskset ff replays).
 std::vector<TaskSpec> load_workload(const Config& cfg) {
     std::vector<TaskSpec> v = load(cfg);
-    const uint64_t cores = cfg.cores >= 64 ? ~uint64_t{0} : (uint64_t{1} << cfg.cores) - 1;
+    const uint64_t cores = q::sched::cpus_below(cfg.cores);
     const std::string below = " names no core below --cores " + std::to_string(cfg.cores);
     for (const TaskSpec& s : v) {
         const auto where = [&] { return cfg.workload_file + ":" + std::to_string(s.line) + ": "; };

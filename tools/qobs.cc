@@ -177,8 +177,7 @@ void to_file(const std::string& name, F write) {
 // set and the harts of this trace it names.
 void print_affinity(const TraceDump& d, const q::trace::Record& r) {
     const u64 mask = static_cast<u64>(r.key);
-    const u64 harts = d.header.harts >= 64 ? ~u64{0} : (u64{1} << d.header.harts) - 1;
-    const q::sched::CpuListText cpus = q::sched::cpu_list(mask & harts);
+    const q::sched::CpuListText cpus = q::sched::cpu_list(mask & q::sched::cpus_below(d.header.harts));
     std::printf(" by %d how %s mask 0x%" PRIx64 " cpus %s\n", r.other, affinity_source_name(r.a), mask,
                 cpus.s[0] ? cpus.s : "none");
 }

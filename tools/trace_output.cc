@@ -9,8 +9,11 @@
 // tid = its tid: threads show as tracks of their process); an instant ("i") per wake-up on
 // the target queue's hart, with a flow arrow ("s" -> "f") from the waker's
 // hart to the dispatch that ended the wait; an instant per migration; a
-// counter ("C") per queue with its length. Times are microseconds with one
-// decimal (the dump's 100 ns resolution).
+// global instant per affinity change (its harts, the mask as set, who set
+// it); a counter ("C") per queue with its length. Times are microseconds
+// with one decimal (the dump's 100 ns resolution).
+//
+// Summary: the table, then the affinity changes if there were any.
 //
 // Replay (sim/replay.cc's format): one line per process that ran, times in
 // ticks of `tick` cycles, arrival relative to the trace start; each burst
@@ -123,7 +126,7 @@ const char* state_name(int s) {
 }
 
 // Every hart of m's machine as a mask.
-u64 all_harts(const Model& m) { return m.header.harts >= 64 ? ~u64{0} : (u64{1} << m.header.harts) - 1; }
+u64 all_harts(const Model& m) { return sched::cpus_below(m.header.harts); }
 
 // mask clipped to m's harts, as a list ("none": no hart of this machine).
 std::string harts_text(const Model& m, u64 mask) {

@@ -3,8 +3,9 @@
 // schedsim's cpus=LIST and `at TICK cpus LIST` (sim/workload.cc:parse_cpus
 // reads it) and of the affinity qtrace writes into a replay file
 // (tools/trace_output.cc). One writer for both, so what qtrace writes is
-// what schedsim reads and what its errors print. Freestanding: no
-// allocation, the text is returned in a fixed buffer.
+// what schedsim reads and what its errors print; cpus_below gives the mask
+// of the cores (harts) both clip to. Freestanding: no allocation, the
+// text is returned in a fixed buffer.
 #pragma once
 
 #include "lib/types.h"
@@ -16,6 +17,9 @@ struct CpuListText {
     // "0-1,3-4,...,63" style).
     char s[128];
 };
+
+// Cores 0..n-1 as a mask (every bit for n >= 64).
+constexpr u64 cpus_below(u32 n) { return n >= 64 ? ~u64{0} : (u64{1} << n) - 1; }
 
 // mask's cores as a list; "" for an empty mask.
 constexpr CpuListText cpu_list(u64 mask) {

@@ -183,12 +183,16 @@ TEST(TraceAffinity, AnyMaskIsSafe) {
 }
 
 // The one list writer (qtrace's replay, schedsim's errors) and schedsim's
-// reader agree on every kind of mask, and the longest list fits.
+// reader agree on every kind of mask, and the longest list fits; the
+// cores-below mask both clip with.
 TEST(CpuList, RoundTripsThroughSchedsimsParser) {
     EXPECT_STREQ(sched::cpu_list(0).s, "");
     EXPECT_STREQ(sched::cpu_list(0b1101).s, "0,2-3");
     EXPECT_STREQ(sched::cpu_list(0b11).s, "0-1");
     EXPECT_STREQ(sched::cpu_list(~u64{0}).s, "0-63");
+    EXPECT_EQ(sched::cpus_below(0), 0u);
+    EXPECT_EQ(sched::cpus_below(3), 0b111u);
+    EXPECT_EQ(sched::cpus_below(64), ~u64{0});
     u64 worst = 0;  // 0-1,3-4,...: the longest text
     for (unsigned c = 0; c < 64; c += 3) worst |= u64{3} << c;
     EXPECT_LT(std::strlen(sched::cpu_list(worst).s), sizeof(sched::CpuListText::s));
