@@ -96,6 +96,7 @@ void boot_hart0() {
     proc_map_stacks(g_kernel_pagetable);             // a kernel stack per process slot
     kvm_init_hart();                                 // paging on for hart 0
     proc_init();                                     // process table
+    tgroup_init();                                   // thread groups (what a process's threads share)
     sigtramp_init();                                 // the signal trampoline page
     trap_init_hart();                                // stvec, FP
     plic_init();                                     // interrupt controller

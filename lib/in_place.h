@@ -5,7 +5,8 @@
 // The tag keeps it from clashing with <new>'s on the host. It is used
 // where storage outlives what lives in it (a buffer slab's header, a run
 // queue's policy slot) and where a table must be built at boot because
-// the compiler will not build it at compile time (kernel/proc/proc.cc).
+// the compiler will not build it at compile time (kernel/proc/proc.cc)
+// or should not, to keep it out of the image's .data (kernel/proc/tgroup.cc).
 #pragma once
 
 #include "lib/types.h"

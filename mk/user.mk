@@ -45,7 +45,7 @@ $(call uprog,obs,dumpfile)
 UPROG_NAMES += trace prof
 # reliability (mk/tests.mk's fuzz, crashtest, ...): the fuzzer, crash workload, exhaustion,
 # the hostile attacks (file system, threads, memory, signals)
-$(call uprog,fuzz,fuzz_sig)
+$(call uprog,fuzz,fuzz_args fuzz_call fuzz_shape fuzz_thread fuzz_sig)
 UPROG_NAMES += fsworkload exhaust bigbss
 $(call uprog,hostile,hostile_proc hostile_mem hostile_io hostile_fs hostile_threads hostile_vm hostile_sig hostile_count)
 # threads and futexes (docs/threads.md)

@@ -12,7 +12,7 @@
 namespace q {
 
 extern Proc g_procs[param::kMaxProcs];
-extern ThreadGroup g_tgroups[param::kMaxProcs];
+extern ThreadGroup (&g_tgroups)[param::kMaxProcs];  // kernel/proc/tgroup.cc
 extern SpinLock g_wait_lock;
 extern Proc* g_init_proc;
 

@@ -324,6 +324,7 @@ Result<File*> fd_ref(int fd);
 Result<File*> fd_take(int fd);  // remove fd from the table (close)
 Inode* cwd_get();               // a new reference to the cwd (null: none yet)
 Inode* cwd_set(Inode* ip);      // install ip (its reference); returns the old one
+void tgroup_init();             // build the table (boot, before the first tgroup_alloc)
 ThreadGroup* tgroup_alloc();    // a free group, reset; null when none is free
 void tgroup_free(ThreadGroup* tg);
 
