@@ -197,6 +197,7 @@ def main():
     ap.add_argument("--workers", type=int, default=0, help="schbench workers (default: harts)")
     ap.add_argument("--policies", default=",".join(POLICIES))
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
+    ap.add_argument("--bootargs", default="", help="more boot arguments, e.g. turn_us=50")
     ap.add_argument("--out", default="build/bench")
     args = ap.parse_args()
     policies = args.policies.split(",")
@@ -212,7 +213,7 @@ def main():
             t0 = time.time()
             log.write("### policy %s, %d harts, rq=%s, slice %d us\n" % (policy, args.cpus, args.rq, args.slice))
             try:
-                with Guest(cpus=args.cpus, sched=policy, icount=ICOUNT, bootargs="slice=%d rq=%s" % (args.slice, args.rq),
+                with Guest(cpus=args.cpus, sched=policy, icount=ICOUNT, bootargs="slice=%d rq=%s%s" % (args.slice, args.rq, args.bootargs and " " + args.bootargs),
                            timeout=120) as g:
                     g.boot(timeout=120)
                     r = Runner(g, log)

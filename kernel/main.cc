@@ -90,7 +90,8 @@ void boot_hart0() {
     kprintf("\nquanta: %d harts, %lu MiB RAM, bootargs '%s'\n", g_boot.ncpus, g_boot.mem_size >> 20, g_boot.bootargs);
     clamp_harts();
     const boot::Config cfg = read_boot_args();
-    arch::g_turn_handoff = cfg.turn_handoff;         // spinlocks (kernel/arch/riscv/spin.h)
+    arch::g_turn_handoff = cfg.turn_handoff;  // spinlocks (kernel/arch/riscv/spin.h)
+    if (cfg.turn_handoff && g_boot.ncpus > 1) arch::g_turn_cycles = cfg.turn_us * param::kCyclesPerUs;
     kalloc_init(g_boot.mem_base + g_boot.mem_size);  // physical page pool
     kvm_init();                                      // kernel page table
     proc_map_stacks(g_kernel_pagetable);             // a kernel stack per process slot

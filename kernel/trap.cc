@@ -22,6 +22,7 @@
 #include "kernel/arch/riscv/csr.h"
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
+#include "kernel/arch/riscv/spin.h"
 #include "kernel/arch/riscv/trapframe.h"
 #include "kernel/dev/disk.h"
 #include "kernel/dev/uart.h"
@@ -69,10 +70,11 @@ namespace {
 // hart asked this one to reschedule: yield).
 enum class Intr { None, Handled, SliceOver, Resched };
 
-// Arm this hart's timer for the end of its current slice, or for the next
-// tick of the sleep()/uptime() clock if that comes first, so ticks keep
-// coming even on a hart that dispatches more often than once a slice.
-void arm_timer() {
+// This hart's next deadline: the end of its current slice, or the next
+// tick of the sleep()/uptime() clock if that comes first (so ticks keep
+// coming even on a hart that dispatches more often than once a slice), or
+// a futex, poll or alarm timeout, or the profiler's next sample.
+u64 next_deadline() {
     const u64 next_tick = __atomic_load_n(&g_next_tick, __ATOMIC_RELAXED);
     const u64 slice_end = mycpu()->slice_end;
     u64 when = slice_end < next_tick ? slice_end : next_tick;
@@ -86,8 +88,13 @@ void arm_timer() {
         const u64 due = prof::next_due();
         if (due < when) when = due;
     }
-    w_stimecmp(when);
+    return when;
 }
+
+// Arm this hart's timer for its next deadline; while harts take turns
+// (QEMU -icount), a running hart's at most one turn ahead
+// (kernel/arch/riscv/spin.h, turn_deadline).
+void arm_timer() { w_stimecmp(arch::turn_deadline(next_deadline())); }
 
 // Advance the tick counter if a tick boundary has passed (any hart may).
 void update_ticks(u64 now) {
@@ -108,6 +115,12 @@ void update_ticks(u64 now) {
 // for a trap from user mode.
 Intr clock_intr(const u64* kregs) {
     const u64 now = r_time();
+    if (now < next_deadline()) {
+        // Nothing is due: the turn's end (spin.h) or a spinner's early
+        // timer. The platform's, not the scheduler's: re-arm and go on.
+        arm_timer();
+        return Intr::Handled;
+    }
     // sepc still names the interrupted instruction here (usertrap has only
     // copied it to the trapframe; kernel_trap has not yet returned).
     if (prof::on()) prof::on_timer(now, r_sepc(), kregs);
@@ -127,6 +140,8 @@ Intr clock_intr(const u64* kregs) {
 
 // Re-arm after the profiler's period changed (prof_start; interrupts off).
 void timer_rearm() { arm_timer(); }
+
+void timer_idle() { w_stimecmp(next_deadline()); }
 
 void timer_new_slice() {
     mycpu()->slice_end = r_time() + g_slice_cycles;

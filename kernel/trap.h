@@ -24,5 +24,8 @@ u64 now_cycles();
 void timer_new_slice();
 // Re-arm this hart's timer (a new futex deadline or profiler period; interrupts off).
 void timer_rearm();
+// Arm the timer for this hart's next deadline, not a turn ahead: it is
+// about to idle (a halted hart holds no turn; kernel/arch/riscv/spin.h).
+void timer_idle();
 
 }  // namespace q

@@ -22,8 +22,11 @@
 //                   microseconds, for the policies to read)
 //   vm=NAME         page replacement with swap: fifo or clock (empty: clock;
 //                   kernel/mm/swap.h)
-//   turn_handoff=1  the spinlock's turn hand-off, for harts that take turns
-//                   on one host thread (QEMU -icount; kernel/arch/riscv/spin.h)
+//   turn_handoff=1  the turn hand-off, for harts that take turns on one
+//                   host thread (QEMU -icount; kernel/arch/riscv/spin.h)
+//   turn_us=US      with turn_handoff=1 on 2 or more harts, the longest a
+//                   hart's timer is armed ahead, 0..100000 us (0: no limit;
+//                   default 100), which bounds each hart's turn
 // Invariant: parse() is a total function of its argument; strings it keeps
 // are NUL-terminated and cut to their field's size.
 #pragma once
@@ -40,6 +43,9 @@ struct Config {
     sched::Knobs knobs;   // the policies' knobs given (times in us)
     char vm[8] = {};      // "fifo" or "clock"; empty: clock
     bool turn_handoff = false;
+    u64 turn_us = kDefaultTurnUs;  // used only with turn_handoff on 2+ harts
+
+    static constexpr u64 kDefaultTurnUs = 100;
 };
 
 struct Rejected {

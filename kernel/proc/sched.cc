@@ -91,6 +91,7 @@ void scheduler() {
             riscv::intr_off();
             p = rq_pick(c->id);
             if (!p) {
+                timer_idle();
                 riscv::wfi();  // wakes on a pending interrupt even with SIE off
                 c->idle = false;
                 continue;

@@ -22,6 +22,7 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
         EXPECT_FALSE(p.config.knobs.has(Knob::MlfqBoost)) << args;
         EXPECT_FALSE(p.config.knobs.has(Knob::MlfqReset)) << args;
         EXPECT_FALSE(p.config.turn_handoff) << args;
+        EXPECT_EQ(p.config.turn_us, 100u) << args;
         EXPECT_EQ(p.nrejected, 0) << args;
     }
     EXPECT_EQ(parse(nullptr).nrejected, 0);
@@ -46,6 +47,18 @@ TEST(BootArgs, TurnHandoffIsAZeroOrOneFlag) {
         EXPECT_FALSE(p.config.turn_handoff) << args;
         ASSERT_EQ(p.nrejected, 1) << args;
         EXPECT_STREQ(p.rejected[0].range, "1 or 0") << args;
+    }
+}
+
+TEST(BootArgs, TurnUsIsATimeUpTo100Ms) {
+    EXPECT_EQ(parse("turn_us=0").config.turn_us, 0u);  // 0: no quantum
+    EXPECT_EQ(parse("turn_us=50").config.turn_us, 50u);
+    EXPECT_EQ(parse("turn_us=100000").config.turn_us, 100000u);
+    for (const char* args : {"turn_us=100001", "turn_us=", "turn_us=1ms"}) {
+        const Parsed p = parse(args);
+        EXPECT_EQ(p.config.turn_us, 100u) << args;  // the default is kept
+        ASSERT_EQ(p.nrejected, 1) << args;
+        EXPECT_STREQ(p.rejected[0].range, "0..100000 us") << args;
     }
 }
 

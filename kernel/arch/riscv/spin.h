@@ -1,5 +1,5 @@
-// kernel/arch/riscv/spin.h - the turn hand-off: the spinlock's one platform
-// workaround, for QEMU -icount. Off unless the boot option turn_handoff=1
+// kernel/arch/riscv/spin.h - the turn hand-off and the turn quantum: the
+// platform workarounds for QEMU -icount. Off unless the boot option turn_handoff=1
 // turns it on (kernel/main.cc sets g_turn_handoff before the other harts
 // start); tests/guest/qemu.py passes it to every guest it runs under
 // -icount, and `make qemu` (multi-threaded QEMU) runs without it.
@@ -44,6 +44,22 @@
 //     56 and 0.05 s with it).
 // Off, relax() and spin_released() test one flag and return: acquire() is
 // xv6's plain amoswap loop.
+//
+// The turn quantum (turn_deadline(), used by kernel/trap.cc:arm_timer),
+// the same platform's other half: a hart's turn lasts until the next
+// virtual-clock deadline, and a running hart's timer is often a whole
+// slice ahead (4 ms in make bench), so the other harts stood still for
+// that long wherever they were: an IPI asking a hart to preempt for a
+// woken process (issue 23), a hart half-way through its scheduler, a
+// remote wake list. Hardware acts on an IPI within microseconds. With
+// turn_handoff=1 on 2 or more harts, a running hart's timer is armed at
+// most turn_us=N (default 100 us) ahead, so no hart waits longer than
+// that for its turn. The early interrupt finds nothing due and only
+// re-arms (clock_intr: the scheduler is not told, its decisions do not
+// depend on the quantum); a hart about to idle arms its real deadline
+// (timer_idle: a halted hart holds no turn). Cost: 3.2% of a 2-hart
+// guest's null system call at 100 us (3,581 -> 3,696 ns), 6.8% at 50 us.
+// Measured effect: docs/benchmarks.md, "The turn quantum".
 #pragma once
 
 #include "kernel/arch/riscv/csr.h"
@@ -57,6 +73,18 @@ inline constinit bool g_turn_handoff = false;
 constexpr u64 kSpinTimerCycles = 10;  // 1 us at the 10 MHz timebase
 
 inline void arm_early_timer() { riscv::w_stimecmp(riscv::r_time() + kSpinTimerCycles); }
+
+// The longest a hart's timer is armed ahead while harts take turns (0: no
+// limit): see turn_deadline(). Set at boot (turn_us=, lib/boot_args.h).
+inline constinit u64 g_turn_cycles = 0;
+
+// The deadline to arm for `when`: at most g_turn_cycles from now (the turn
+// quantum, see the file comment).
+inline u64 turn_deadline(u64 when) {
+    if (g_turn_cycles == 0) return when;
+    const u64 cap = riscv::r_time() + g_turn_cycles;
+    return when < cap ? when : cap;
+}
 
 // One acquire()'s wait for a taken lock (see the file comment).
 class SpinWait {
