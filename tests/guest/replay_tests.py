@@ -117,10 +117,11 @@ def replay(replay_file, cpus, rq, csv):
     ticks = int(re.search(r"--ticks (\d+)", text).group(1))
     late = re.search(r"--timer-late ([\d,]+)", text).group(1)
     switch = int(re.search(r"--switch-cost (\d+)", text).group(1))
+    tick = int(re.search(r"--tick (\d+)", text).group(1))  # the kernel's scheduler tick (lib/params.h)
     pids = [int(m.group(1)) for m in re.finditer(r"^\d+ .*# pid (\d+) ", text, re.M)]
     cmd = [os.path.join(BUILD, "schedsim"), "--no-progress", "--policy", "eevdf", "--weights", "linux", "--replay",
-           replay_file, "--cores", str(cpus), "--queues", rq, "--slice", str(SLICE_US // TICK_US), "--timer-late",
-           late, "--switch-cost", str(switch), "--ticks", str(ticks), "--tasks-out", csv]
+           replay_file, "--cores", str(cpus), "--queues", rq, "--slice", str(SLICE_US // TICK_US), "--tick", str(tick),
+           "--timer-late", late, "--switch-cost", str(switch), "--ticks", str(ticks), "--tasks-out", csv]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         raise RuntimeError("schedsim: " + p.stdout.strip()[-500:])
