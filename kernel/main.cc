@@ -110,6 +110,7 @@ void boot_hart0() {
     swap_init(cfg.vm);   // the swap disk, if any, and vm= (docs/memory.md "Swap")
     const RqSetup rq = scheduler_setup(cfg);
     g_slice_cycles = rq.slice_cycles;
+    g_tick_cycles = cfg.tick_us * param::kCyclesPerUs;
     rq_init(rq);              // run queues and the policy
     obs::init(g_boot.ncpus);  // the tracer's and the profiler's per-hart streams
     kprintf("quanta: scheduler %s (%s queues), slice %lu us\n", rq_policy_name(), rq_mode_name(),

@@ -50,6 +50,7 @@ using namespace riscv;
 constinit u64 g_ticks = 0;
 constinit SpinLock g_ticks_lock("ticks");
 constinit u64 g_slice_cycles = param::kBaseSliceCycles;  // set at boot (kernel/main.cc)
+constinit u64 g_tick_cycles = param::kSchedTickCycles;   // set at boot (kernel/main.cc); 0: none
 constinit u64 g_next_tick = param::kTickCycles;
 
 u64 now_cycles() { return r_time(); }
@@ -73,11 +74,13 @@ enum class Intr { None, Handled, SliceOver, Resched };
 // This hart's next deadline: the end of its current slice, or the next
 // tick of the sleep()/uptime() clock if that comes first (so ticks keep
 // coming even on a hart that dispatches more often than once a slice), or
-// a futex, poll or alarm timeout, or the profiler's next sample.
+// the scheduler tick while a process runs, or a futex, poll or alarm
+// timeout, or the profiler's next sample.
 u64 next_deadline() {
     const u64 next_tick = __atomic_load_n(&g_next_tick, __ATOMIC_RELAXED);
-    const u64 slice_end = mycpu()->slice_end;
-    u64 when = slice_end < next_tick ? slice_end : next_tick;
+    const Cpu* c = mycpu();
+    u64 when = c->slice_end < next_tick ? c->slice_end : next_tick;
+    if (g_tick_cycles && c->proc && c->sched_tick < when) when = c->sched_tick;
     const u64 futex_due = futex_next_deadline();
     if (futex_due < when) when = futex_due;
     const u64 poll_due = poll_next_deadline();
@@ -95,6 +98,10 @@ u64 next_deadline() {
 // (QEMU -icount), a running hart's at most one turn ahead
 // (kernel/arch/riscv/spin.h, turn_deadline).
 void arm_timer() { w_stimecmp(arch::turn_deadline(next_deadline())); }
+
+// The first multiple of the scheduler tick after now (every hart's ticks
+// fall at the same instants, as schedsim's --tick does).
+u64 next_sched_tick(u64 now) { return (now / g_tick_cycles + 1) * g_tick_cycles; }
 
 // Advance the tick counter if a tick boundary has passed (any hart may).
 void update_ticks(u64 now) {
@@ -129,6 +136,7 @@ Intr clock_intr(const u64* kregs) {
     if (now >= poll_next_deadline()) poll_expire();
     if (now >= alarm_next_deadline()) alarm_expire(now);
     Cpu* c = mycpu();
+    if (g_tick_cycles && now >= c->sched_tick) c->sched_tick = next_sched_tick(now);
     const bool slice_over = now >= c->slice_end;
     if (slice_over) c->slice_end = now + g_slice_cycles;
     arm_timer();
@@ -144,7 +152,9 @@ void timer_rearm() { arm_timer(); }
 void timer_idle() { w_stimecmp(next_deadline()); }
 
 void timer_new_slice() {
-    mycpu()->slice_end = r_time() + g_slice_cycles;
+    const u64 now = r_time();
+    mycpu()->slice_end = now + g_slice_cycles;
+    if (g_tick_cycles) mycpu()->sched_tick = next_sched_tick(now);
     arm_timer();
 }
 

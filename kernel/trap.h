@@ -19,6 +19,8 @@ extern u64 g_ticks;
 extern SpinLock g_ticks_lock;
 // The preemption slice in timer cycles, set once at boot (kernel/main.cc).
 extern u64 g_slice_cycles;
+// The scheduler tick in timer cycles (0: none), set once at boot.
+extern u64 g_tick_cycles;
 u64 now_cycles();
 // Give the process being dispatched a full slice (re-arms this hart's timer).
 void timer_new_slice();

@@ -62,6 +62,12 @@ bool to_flag(const char* v, bool* out) {
     return true;
 }
 bool store_turn_handoff(Config& c, const char* v) { return to_flag(v, &c.turn_handoff); }
+bool store_tick_us(Config& c, const char* v) {
+    u64 us = 0;
+    if (!number_in(v, 0, 100'000, &us)) return false;
+    c.tick_us = us;
+    return true;
+}
 bool store_turn_us(Config& c, const char* v) {
     u64 us = 0;
     if (!number_in(v, 0, 100'000, &us)) return false;
@@ -93,9 +99,10 @@ bool store_vm(Config& c, const char* v) {
 }
 
 constexpr Key kKeys[] = {
-    {"sched", "a policy name", store_sched},        {"rq", "percpu or single", store_rq},
-    {"slice", "100..1000000 us", store_slice},      {"vm", "fifo or clock", store_vm},
-    {"turn_handoff", "1 or 0", store_turn_handoff}, {"turn_us", "0..100000 us", store_turn_us},
+    {"sched", "a policy name", store_sched},    {"rq", "percpu or single", store_rq},
+    {"slice", "100..1000000 us", store_slice},  {"vm", "fifo or clock", store_vm},
+    {"tick_us", "0..100000 us", store_tick_us}, {"turn_handoff", "1 or 0", store_turn_handoff},
+    {"turn_us", "0..100000 us", store_turn_us},
 };
 
 // Does the word [w, w+len) start with `key=`?

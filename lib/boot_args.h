@@ -22,6 +22,8 @@
 //                   microseconds, for the policies to read)
 //   vm=NAME         page replacement with swap: fifo or clock (empty: clock;
 //                   kernel/mm/swap.h)
+//   tick_us=US      scheduler tick, 0..100000 us (0: none; default 1000,
+//                   lib/params.h kSchedTickCycles)
 //   turn_handoff=1  the turn hand-off, for harts that take turns on one
 //                   host thread (QEMU -icount; kernel/arch/riscv/spin.h)
 //   turn_us=US      with turn_handoff=1 on 2 or more harts, the longest a
@@ -37,15 +39,17 @@
 namespace q::boot {
 
 struct Config {
-    char sched[16] = {};  // policy name as given; empty: the kernel's default
-    char rq[16] = {};     // run-queue mode as given; empty: percpu
-    u64 slice_us = 0;     // 0: the default slice rule
-    sched::Knobs knobs;   // the policies' knobs given (times in us)
-    char vm[8] = {};      // "fifo" or "clock"; empty: clock
+    char sched[16] = {};           // policy name as given; empty: the kernel's default
+    char rq[16] = {};              // run-queue mode as given; empty: percpu
+    u64 slice_us = 0;              // 0: the default slice rule
+    u64 tick_us = kDefaultTickUs;  // 0: no scheduler tick
+    sched::Knobs knobs;            // the policies' knobs given (times in us)
+    char vm[8] = {};               // "fifo" or "clock"; empty: clock
     bool turn_handoff = false;
     u64 turn_us = kDefaultTurnUs;  // used only with turn_handoff on 2+ harts
 
     static constexpr u64 kDefaultTurnUs = 100;
+    static constexpr u64 kDefaultTickUs = 1000;
 };
 
 struct Rejected {

@@ -51,6 +51,13 @@ constexpr u64 kTickCycles = 1'000'000;                 // sleep()/uptime() tick:
 // 1,000,000 cycles, the default until issue 23: a wake-up that did not
 // preempt could wait 100 ms).
 constexpr u64 kBaseSliceCycles = 7'500;  // 0.75 ms at 10 MHz
+// Scheduler tick: while a process runs, every hart's timer also fires at
+// each multiple of this (Linux's HZ=1000), where the running process is
+// charged and the policy may preempt it (rq_tick); otherwise a woken task
+// that could not preempt at once (EEVDF: not yet eligible) waited for the
+// running one's slice end. Boot arg tick_us=us overrides (0: none, as
+// before issue 23's turn quantum work).
+constexpr u64 kSchedTickCycles = 10'000;  // 1 ms
 constexpr u64 default_slice_cycles(int harts) {
     u64 factor = 1;
     for (int n = harts > 8 ? 8 : harts; n > 1; n /= 2) factor++;

@@ -37,6 +37,8 @@
 // N` (switch_cost_ticks): platform parameters schedsim can model.
 #include "tools/trace_output.h"
 
+#include "lib/params.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -360,10 +362,13 @@ void write_replay(const Model& m, u64 tick, std::FILE* f) {
                  "# platform: the slice timer came %" PRIu64 " ticks late (mean over %" PRIu64
                  " runs it ended); a switch took %" PRIu64 " ticks (median)\n",
                  late, late_runs, switch_cost);
+    // The kernel's scheduler tick is its default (lib/params.h); a trace of
+    // a kernel booted with tick_us= needs that --tick instead.
     std::fprintf(f,
-                 "# run: schedsim --replay FILE --weights linux --cores %u --slice %" PRIu64 " --timer-late %" PRIu64
-                 " --switch-cost %" PRIu64 " --ticks %" PRIu64 " --policy all\n",
-                 m.header.harts, std::max<u64>(1, (m.header.slice_cycles() + tick / 2) / tick), late, switch_cost,
+                 "# run: schedsim --replay FILE --weights linux --cores %u --slice %" PRIu64 " --tick %" PRIu64
+                 " --timer-late %" PRIu64 " --switch-cost %" PRIu64 " --ticks %" PRIu64 " --policy all\n",
+                 m.header.harts, std::max<u64>(1, (m.header.slice_cycles() + tick / 2) / tick),
+                 std::max<u64>(1, (param::kSchedTickCycles + tick / 2) / tick), late, switch_cost,
                  (span + tick - 1) / tick);
     std::fprintf(f, "# ARRIVAL LEVEL BURST... [at TICK level L]   (level = nice + 20)\n");
     struct Line {

@@ -281,6 +281,7 @@ struct Cpu {
     bool need_resched = false;
     bool idle = false;     // waiting for work in the scheduler loop
     u64 slice_end = 0;     // when the running process's slice ends (timer cycles)
+    u64 sched_tick = 0;    // the next scheduler tick (a multiple of g_tick_cycles)
     bool in_intr = false;  // in dev_intr: a wake-up here is the device's, not the running process's
 };
 

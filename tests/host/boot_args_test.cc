@@ -23,6 +23,7 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
         EXPECT_FALSE(p.config.knobs.has(Knob::MlfqReset)) << args;
         EXPECT_FALSE(p.config.turn_handoff) << args;
         EXPECT_EQ(p.config.turn_us, 100u) << args;
+        EXPECT_EQ(p.config.tick_us, 1000u) << args;
         EXPECT_EQ(p.nrejected, 0) << args;
     }
     EXPECT_EQ(parse(nullptr).nrejected, 0);
@@ -47,6 +48,17 @@ TEST(BootArgs, TurnHandoffIsAZeroOrOneFlag) {
         EXPECT_FALSE(p.config.turn_handoff) << args;
         ASSERT_EQ(p.nrejected, 1) << args;
         EXPECT_STREQ(p.rejected[0].range, "1 or 0") << args;
+    }
+}
+
+TEST(BootArgs, TickUsIsATimeUpTo100Ms) {
+    EXPECT_EQ(parse("tick_us=0").config.tick_us, 0u);  // 0: no scheduler tick
+    EXPECT_EQ(parse("tick_us=4000").config.tick_us, 4000u);
+    for (const char* args : {"tick_us=100001", "tick_us=-1", "tick_us=1ms"}) {
+        const Parsed p = parse(args);
+        EXPECT_EQ(p.config.tick_us, 1000u) << args;  // the default is kept
+        ASSERT_EQ(p.nrejected, 1) << args;
+        EXPECT_STREQ(p.rejected[0].range, "0..100000 us") << args;
     }
 }
 
