@@ -171,13 +171,15 @@ struct Service {
     // value in half-life epoch e (= now / half_life: one division for a
     // whole scan).
     constexpr u64 in_epoch(u64 e) const {
-        const u64 h = e > epoch ? e - epoch : 0;
+        if (e <= epoch) return value;
+        const u64 h = e - epoch;
         return h >= 64 ? 0 : value >> h;
     }
-    // Account `ran` at `now` (one division; decays only when a new epoch
-    // has begun, as at() would).
-    constexpr void add(Time ran, Time now, Time half_life) {
-        const u64 e = half_life ? now / half_life : 0;
+    // Account `ran` at `now`.
+    constexpr void add(Time ran, Time now, Time half_life) { add_in_epoch(ran, half_life ? now / half_life : 0); }
+    // Account `ran` in half-life epoch e (decaying first only when e is a
+    // new epoch, as at() would).
+    constexpr void add_in_epoch(Time ran, u64 e) {
         if (e > epoch) {
             const u64 h = e - epoch;
             value = h >= 64 ? 0 : value >> h;

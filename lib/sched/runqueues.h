@@ -573,7 +573,7 @@ inline void RunQueues<Env>::charge_to(RqTask& t, Time end) {
     const Time ran = end - t.charged_until;
     t.charged_until = end;
     q_[queue_of(t)].policy->charge(t.se, ran);
-    if (percpu()) t.service.add(ran, end, half_life_);
+    if (percpu()) t.service.add_in_epoch(ran, epoch(end));
 }
 
 // Under the lock of the queue hart `cpu` picks from, before anything is

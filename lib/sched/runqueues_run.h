@@ -197,7 +197,7 @@ inline void RunQueues<Env>::put_back(RqTask& t, Time now) {
         TaskGuard g(*this, t);
         const unsigned i = g.index();
         clear_current(t);
-        if (!percpu() || mask_has(t.affinity, i)) {
+        if (!percpu() || ((t.affinity >> i) & 1) != 0) {  // i < kMax <= 64: mask_has's bound holds
             q_[i].policy->enqueue(t.se, now);
             env_.on_enqueue(t, i, nr(i));
             return;
