@@ -61,14 +61,4 @@ int busiest(const QueueLoad* q, unsigned n, unsigned self) {
     return best;
 }
 
-Move judge_move(const QueueLoad& src, const QueueLoad& dst, u32 weight) {
-    if (weight == 0 || src.load <= dst.load) return Move::No;
-    const u64 diff = src.load - dst.load;
-    if (weight < diff) return Move::Improves;
-    if (weight == diff && src.min_weight != 0 &&
-        (dst.min_weight == 0 || behind(src.min_service, src.min_weight, dst.min_service, dst.min_weight)))
-        return Move::Rotates;
-    return Move::No;
-}
-
 }  // namespace q::sched

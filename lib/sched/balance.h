@@ -95,10 +95,20 @@ constexpr bool pull_beats(const Lead& remote, const Lead& local) {
 int busiest(const QueueLoad* q, unsigned n, unsigned self);
 
 enum class Move : u8 { No, Rotates, Improves };  // in order of preference
-Move judge_move(const QueueLoad& src, const QueueLoad& dst, u32 weight);
 
 constexpr bool behind(u64 service_a, u32 weight_a, u64 service_b, u32 weight_b) {
     return service_a * weight_b < service_b * weight_a;
+}
+
+// Inline: a balance judges every task it is offered.
+constexpr Move judge_move(const QueueLoad& src, const QueueLoad& dst, u32 weight) {
+    if (weight == 0 || src.load <= dst.load) return Move::No;
+    const u64 diff = src.load - dst.load;
+    if (weight < diff) return Move::Improves;
+    if (weight == diff && src.min_weight != 0 &&
+        (dst.min_weight == 0 || behind(src.min_service, src.min_weight, dst.min_service, dst.min_weight)))
+        return Move::Rotates;
+    return Move::No;
 }
 
 class PullChooser {
@@ -161,14 +171,21 @@ struct Service {
     // value in half-life epoch e (= now / half_life: one division for a
     // whole scan).
     constexpr u64 in_epoch(u64 e) const {
-        const u64 h = e > epoch ? e - epoch : 0;
+        if (e <= epoch) return value;
+        const u64 h = e - epoch;
         return h >= 64 ? 0 : value >> h;
     }
     // Account `ran` at `now`.
-    constexpr void add(Time ran, Time now, Time half_life) {
-        value = at(now, half_life) + ran;
-        const u64 e = half_life ? now / half_life : 0;
-        if (e > epoch) epoch = e;
+    constexpr void add(Time ran, Time now, Time half_life) { add_in_epoch(ran, half_life ? now / half_life : 0); }
+    // Account `ran` in half-life epoch e (decaying first only when e is a
+    // new epoch, as at() would).
+    constexpr void add_in_epoch(Time ran, u64 e) {
+        if (e > epoch) {
+            const u64 h = e - epoch;
+            value = h >= 64 ? 0 : value >> h;
+            epoch = e;
+        }
+        value += ran;
     }
 };
 

@@ -166,12 +166,21 @@ class RunQueues {
     // Due every two slices, and at the next tick after a reweight anywhere
     // (a renice changes the loads at once; waiting up to two slices let a
     // task flipping nice -20 / 19 every 7 ticks keep a hart to itself).
+    // Sequential (schedsim): set_weight makes every hart's balance due
+    // instead of counting reweights, so a pick that is not due compares
+    // one time.
     void balance(unsigned cpu, Time now) {
-        if (!percpu() || ncpus_ < 2) return;
-        const u64 rw = ld(reweights_);
-        if (now < q_[cpu].next_balance && rw == q_[cpu].reweights_seen) return;
-        q_[cpu].reweights_seen = rw;
-        q_[cpu].next_balance = now + 2 * slice_;
+        if (!percpu()) return;
+        Queue& q = q_[cpu];
+        if constexpr (Env::kConcurrent) {
+            const u64 rw = ld(reweights_);
+            if (now < q.next_balance && rw == q.reweights_seen) return;
+            q.reweights_seen = rw;
+        } else {
+            if (now < q.next_balance) return;
+        }
+        if (ncpus_ < 2) return;
+        q.next_balance = now + 2 * slice_;
         if constexpr (!Env::kConcurrent) {
             if (quiet_[cpu].version == version_ && now < quiet_[cpu].until) return;
         }
@@ -358,7 +367,8 @@ class RunQueues {
     void steal(unsigned cpu, Time now);
     // Before a pick (percpu): a woken task waiting elsewhere may be pulled.
     void pull(unsigned cpu, Time now) {
-        if (ld(waking_mask_) & ~(CpuMask{1} << cpu)) pull_lead(cpu, now);
+        const CpuMask m = ld(waking_mask_);
+        if (m && (m & ~(CpuMask{1} << cpu))) pull_lead(cpu, now);
     }
     void pull_lead(unsigned cpu, Time now);
     bool could_move(unsigned i, u64 dst_load) const;
@@ -390,7 +400,7 @@ class RunQueues {
     // and per hart a verdict of balance_due: no balance of the hart before
     // `until` moves anything while nothing changes (quiet_until).
     u64 version_ = 0, cached_ = ~u64{0};
-    u64 reweights_ = 0;     // counted tasks reweighted (set_weight): balance soon
+    u64 reweights_ = 0;     // counted tasks reweighted (set_weight; the kernel): balance soon
     u64 max_settled_ = 0;   // as of version cached_: the largest settled load,
     u32 lightest_all_ = 0;  // the lightest member weight of any queue
     struct Quiet {
@@ -563,7 +573,7 @@ inline void RunQueues<Env>::charge_to(RqTask& t, Time end) {
     const Time ran = end - t.charged_until;
     t.charged_until = end;
     q_[queue_of(t)].policy->charge(t.se, ran);
-    if (percpu()) t.service.add(ran, end, half_life_);
+    if (percpu()) t.service.add_in_epoch(ran, epoch(end));
 }
 
 // Under the lock of the queue hart `cpu` picks from, before anything is

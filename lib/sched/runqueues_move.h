@@ -225,7 +225,9 @@ template <class Env>
 u64 RunQueues<Env>::deficit(unsigned i, u64 epoch, const Least& src) {
     u64 d = 0;
     for (RqTask* t = q_[i].members.front(); t; t = q_[i].members.next(*t)) {
-        const u64 need = src.service * t->se.weight / src.weight + 1, have = service(*t, epoch);
+        const u32 w = t->se.weight;
+        const u64 need = (w == src.weight ? src.service : src.service * w / src.weight) + 1;
+        const u64 have = service(*t, epoch);
         if (need > have) d += need - have;
     }
     return d;
@@ -241,12 +243,13 @@ u64 RunQueues<Env>::deficit(unsigned i, u64 epoch, const Least& src) {
 // half-life epoch), and self's members gain at most the time its hart runs
 // from `base` (its current task was charged up to there), so not before
 // they have gained deficit(): the verdict lasts until base + deficit, or
-// the epoch's end. Queues of more than kScan members: now (a scan moves
-// their cursor).
+// the epoch's end. The deficit grows with the source's service per weight,
+// so only the least served source's is computed (the earliest end). Queues
+// of more than kScan members: now (a scan moves their cursor).
 template <class Env>
 Time RunQueues<Env>::quiet_until(unsigned self, Time now) {
     const u64 mine = settled(self), e = epoch(now);
-    Time until = kNoTime;
+    Least least;  // the least served of every source that can only rotate
     for (unsigned i = 0; i < ncpus_; i++) {
         const u64 load = settled(i);
         if (i == self || load <= mine || q_[i].min_weight == 0 || q_[i].min_weight > load - mine) continue;
@@ -255,14 +258,15 @@ Time RunQueues<Env>::quiet_until(unsigned self, Time now) {
         if (src.lightest < load - mine) return now;
         if (src.lightest > load - mine) continue;
         if (q_[self].nmembers == 0) return now;
-        const RqTask* r = cur_[self];
-        const Time base = r && r->charged_until < now ? r->charged_until : now;
-        const Time end = base + deficit(self, e, src);
-        if (end <= now) return now;
-        if (end < until) until = end;
+        if (least.weight == 0 || behind(src.service, src.weight, least.service, least.weight)) least = src;
     }
+    if (least.weight == 0) return kNoTime;
+    const RqTask* r = cur_[self];
+    const Time base = r && r->charged_until < now ? r->charged_until : now;
+    const Time end = base + deficit(self, e, least);
+    if (end <= now) return now;
     const Time epoch_end = (e + 1) * half_life_;
-    return until != kNoTime && epoch_end < until ? epoch_end : until;
+    return epoch_end < end ? epoch_end : end;
 }
 
 // Restrict t to the harts in mask (the caller keeps t from being woken or

@@ -168,7 +168,7 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
     if (percpu()) {
         drain(cpu);
         if (nr(i) == 0) steal(cpu, now);
-        if (ncpus_ > 1) pull(cpu, now);
+        pull(cpu, now);  // one hart: no other queue holds a woken task
     }
     Guard g(*this, i);
     Queue& q = q_[i];
@@ -197,7 +197,7 @@ inline void RunQueues<Env>::put_back(RqTask& t, Time now) {
         TaskGuard g(*this, t);
         const unsigned i = g.index();
         clear_current(t);
-        if (!percpu() || mask_has(t.affinity, i)) {
+        if (!percpu() || ((t.affinity >> i) & 1) != 0) {  // i < kMax <= 64: mask_has's bound holds
             q_[i].policy->enqueue(t.se, now);
             env_.on_enqueue(t, i, nr(i));
             return;
@@ -245,7 +245,11 @@ void RunQueues<Env>::set_weight(RqTask& t, u32 weight, u8 level) {
     const unsigned i = g.index();
     if (t.counted) {
         changed();
-        add(reweights_, u64{1});
+        if constexpr (Env::kConcurrent) {
+            add(reweights_, u64{1});
+        } else {
+            for (unsigned c = 0; c < queues(); c++) q_[c].next_balance = 0;  // balance() is due
+        }
         const u64 old = t.se.weight;
         add(loads_[i].load, static_cast<u64>(weight));
         sub(loads_[i].load, old);
