@@ -62,18 +62,15 @@ bool to_flag(const char* v, bool* out) {
     return true;
 }
 bool store_turn_handoff(Config& c, const char* v) { return to_flag(v, &c.turn_handoff); }
-bool store_tick_us(Config& c, const char* v) {
+// A time of 0..100,000 us into *field (kept as it was if rejected).
+bool to_us_upto_100ms(const char* v, u64* field) {
     u64 us = 0;
     if (!number_in(v, 0, 100'000, &us)) return false;
-    c.tick_us = us;
+    *field = us;
     return true;
 }
-bool store_turn_us(Config& c, const char* v) {
-    u64 us = 0;
-    if (!number_in(v, 0, 100'000, &us)) return false;
-    c.turn_us = us;
-    return true;
-}
+bool store_tick_us(Config& c, const char* v) { return to_us_upto_100ms(v, &c.tick_us); }
+bool store_turn_us(Config& c, const char* v) { return to_us_upto_100ms(v, &c.turn_us); }
 // A policy's knob (lib/sched/knobs.h): a flag is exactly 0 or 1, a time a
 // number in its range.
 bool store_knob(Config& c, unsigned i, const char* v) {
