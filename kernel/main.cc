@@ -27,7 +27,9 @@
 #include "kernel/lib/kprintf.h"
 #include "kernel/mm/kalloc.h"
 #include "kernel/mm/swap.h"
+#include "kernel/obs/prof.h"
 #include "kernel/obs/recorder.h"
+#include "kernel/obs/trace.h"
 #include "kernel/proc/internal.h"
 #include "kernel/proc/runqueue.h"
 #include "kernel/proc/signal.h"
@@ -105,6 +107,7 @@ void boot_hart0() {
     bcache_init();       // buffer cache
     inode_table_init();  // in-memory inodes
     file_table_init();   // open files
+    pipe_init();         // the pipe pool
     disk_init();         // virtio disk
     fb_init();           // framebuffer, if QEMU has a display
     swap_init(cfg.vm);   // the swap disk, if any, and vm= (docs/memory.md "Swap")
@@ -113,6 +116,8 @@ void boot_hart0() {
     g_tick_cycles = cfg.tick_us * param::kCyclesPerUs;
     rq_init(rq);              // run queues and the policy
     obs::init(g_boot.ncpus);  // the tracer's and the profiler's per-hart streams
+    trace::init();            // the tracer's recorder
+    prof::init();             // the profiler's recorder
     kprintf("quanta: scheduler %s (%s queues), slice %lu us\n", rq_policy_name(), rq_mode_name(),
             g_slice_cycles / param::kCyclesPerUs);
     user_init();  // the first process (initcode, which execs /init)

@@ -38,6 +38,11 @@
 //     so the cache lock is never held while taking another process's lock:
 //     sleepers are woken after it is released (inside it nest only
 //     kalloc's lock and, in sleep(), the caller's own process lock).
+//   - The cache itself is built at boot (bcache_init): its defaults (lock
+//     names, list heads' self-links) are not zero, so a constinit cache put
+//     all 21 KiB of it in the image's .data; it is a BootBuilt
+//     (lib/in_place.h), zeros in .bss until then. Its address is the
+//     channel bget sleeps on for a free buffer.
 // When every buffer is in use and the cache may not grow, bget sleeps until
 // one is released instead of panicking.
 // Kept blocks: when the log gives up after a disk write error, the blocks it
@@ -94,7 +99,7 @@ struct BufCache {
     } stat = {};
 };
 
-constinit BufCache g_bcache;
+constinit BootBuilt<BufCache> g_bcache;
 alignas(64) constinit u8 g_fixed_data[param::kBufs][fs::kBlockSize];
 
 struct Kept {
@@ -107,7 +112,7 @@ constinit u32 g_nkept = 0;  // guarded by the cache lock; entries never change o
 
 // The kept copy of a block, or null.
 const u8* kept_copy(u32 dev, u32 blockno) {
-    LockGuard guard(g_bcache.lock);
+    LockGuard guard(g_bcache->lock);
     for (u32 i = 0; i < g_nkept; i++)
         if (g_kept[i].dev == dev && g_kept[i].blockno == blockno) return g_kept[i].data;
     return nullptr;
@@ -115,7 +120,7 @@ const u8* kept_copy(u32 dev, u32 blockno) {
 
 constexpr int kReadTries = 3;
 
-Chain& chain_of(u32 dev, u32 blockno) { return g_bcache.chains[bcache::bucket(dev, blockno)]; }
+Chain& chain_of(u32 dev, u32 blockno) { return g_bcache->chains[bcache::bucket(dev, blockno)]; }
 
 // Find a cached copy of the block (cache lock held).
 Buf* lookup(u32 dev, u32 blockno) {
@@ -147,18 +152,18 @@ void ref(Buf* b) {
 bool unref(Buf* b) {
     if (b->refcnt == 0) panic("bcache: release of unreferenced block %u", b->blockno);
     if (--b->refcnt != 0) return false;
-    g_bcache.free.push_back(*b);
+    g_bcache->free.push_back(*b);
     if (b->slab) b->slab->busy--;
-    return g_bcache.waiters > 0;
+    return g_bcache->waiters > 0;
 }
 
 void unref_and_wake(Buf* b) {
     bool wake;
     {
-        LockGuard guard(g_bcache.lock);
+        LockGuard guard(g_bcache->lock);
         wake = unref(b);
     }
-    if (wake) wakeup(&g_bcache);
+    if (wake) wakeup(&*g_bcache);
 }
 
 // ---- slabs -----------------------------------------------------------------
@@ -190,16 +195,16 @@ BufSlab* alloc_slab() {
 
 // The slab count as kalloc's borrowed() reads it (cache lock held: no
 // other writer), stored in kalloc's hold that moves the slab's pages.
-void count_slab_in() { __atomic_store_n(&g_bcache.nslabs, g_bcache.nslabs + 1, __ATOMIC_RELAXED); }
-void count_slab_out() { __atomic_store_n(&g_bcache.nslabs, g_bcache.nslabs - 1, __ATOMIC_RELAXED); }
+void count_slab_in() { __atomic_store_n(&g_bcache->nslabs, g_bcache->nslabs + 1, __ATOMIC_RELAXED); }
+void count_slab_out() { __atomic_store_n(&g_bcache->nslabs, g_bcache->nslabs - 1, __ATOMIC_RELAXED); }
 
 // Add a new slab's buffers at the front of the free list (cache lock
 // held); its pages turn from in flight to lent in one step.
 void add_slab(BufSlab* slab) {
-    g_bcache.slabs.push_back(*slab);
+    g_bcache->slabs.push_back(*slab);
     kalloc_copies_to_lender(kSlabPages, count_slab_in);
-    g_bcache.stat.grows++;
-    for (Buf& b : slab->bufs) g_bcache.free.push_front(b);
+    g_bcache->stat.grows++;
+    for (Buf& b : slab->bufs) g_bcache->free.push_front(b);
 }
 
 // Unlink an idle slab from the cache (cache lock held); the caller frees
@@ -212,7 +217,7 @@ void remove_slab(BufSlab* slab) {
     }
     List<BufSlab, &BufSlab::link>::remove(*slab);
     kalloc_lender_to_copies(kSlabPages, count_slab_out);
-    g_bcache.stat.shrinks++;
+    g_bcache->stat.shrinks++;
 }
 
 void free_slab(BufSlab* slab) {
@@ -225,9 +230,9 @@ void free_slab(BufSlab* slab) {
 // skipped, so a half-filled new slab is not taken for the coldest. A slab
 // with no block cached at all is found in the second pass.
 BufSlab* coldest_idle_slab() {
-    for (Buf& b : g_bcache.free)
+    for (Buf& b : g_bcache->free)
         if (b.slab != nullptr && b.slab->busy == 0 && b.hash.linked()) return b.slab;
-    for (Buf& b : g_bcache.free)
+    for (Buf& b : g_bcache->free)
         if (b.slab != nullptr && b.slab->busy == 0) return b.slab;
     return nullptr;
 }
@@ -235,7 +240,7 @@ BufSlab* coldest_idle_slab() {
 // A fixed buffer nobody references, to take a pinned block (cache lock
 // held); null if every one is referenced.
 Buf* free_fixed() {
-    for (Buf& f : g_bcache.bufs)
+    for (Buf& f : g_bcache->bufs)
         if (f.refcnt == 0) return &f;
     return nullptr;
 }
@@ -257,7 +262,7 @@ void move_pinned(Buf& from, Buf& to) {
     from.refcnt = 0;
     from.pinned = false;
     from.slab->busy--;
-    g_bcache.free.push_front(from);
+    g_bcache->free.push_front(from);
 }
 
 // Move every pinned block that only the log references from the slabs to
@@ -265,7 +270,7 @@ void move_pinned(Buf& from, Buf& to) {
 // when no slab is idle, so the slabs left are few (each holds a reference).
 u32 move_pins_to_floor() {
     u32 moved = 0;
-    for (BufSlab& slab : g_bcache.slabs) {
+    for (BufSlab& slab : g_bcache->slabs) {
         for (Buf& b : slab.bufs) {
             if (!b.pinned || b.refcnt != 1) continue;
             Buf* to = free_fixed();
@@ -285,7 +290,7 @@ u64 give_back(u64 pages) {
     while (freed < pages) {
         BufSlab* slab;
         {
-            LockGuard guard(g_bcache.lock);
+            LockGuard guard(g_bcache->lock);
             slab = coldest_idle_slab();
             if (slab == nullptr && move_pins_to_floor() > 0) slab = coldest_idle_slab();
             if (slab == nullptr) break;
@@ -297,13 +302,13 @@ u64 give_back(u64 pages) {
     return freed;
 }
 
-u64 borrowed_pages() { return u64(__atomic_load_n(&g_bcache.nslabs, __ATOMIC_RELAXED)) * kSlabPages; }
+u64 borrowed_pages() { return u64(__atomic_load_n(&g_bcache->nslabs, __ATOMIC_RELAXED)) * kSlabPages; }
 
 constexpr Lender kLender = {give_back, borrowed_pages};
 
 // May this miss borrow a new slab? (cache lock held)
 bool should_grow() {
-    if (g_bcache.growing) return false;
+    if (g_bcache->growing) return false;
     return bcache::may_grow(kalloc_pool_pages(), kalloc_total_pages());
 }
 
@@ -322,24 +327,24 @@ Buf* bget(u32 dev, u32 blockno) {
     Buf* b = nullptr;
     bool tried_grow = false;
     {
-        LockGuard guard(g_bcache.lock);
+        LockGuard guard(g_bcache->lock);
         for (;;) {
             if ((b = lookup(dev, blockno)) != nullptr) {
                 ref(b);
                 break;
             }
-            Buf* front = g_bcache.free.front();
+            Buf* front = g_bcache->free.front();
             if (front != nullptr && !front->hash.linked()) {  // an empty buffer
                 b = claim(front, dev, blockno);
                 break;
             }
             if (!tried_grow && should_grow()) {
                 tried_grow = true;  // once per call: a failed allocation is not retried
-                g_bcache.growing = true;
+                g_bcache->growing = true;
                 guard.unlock();
                 BufSlab* slab = alloc_slab();
                 guard.lock();
-                g_bcache.growing = false;
+                g_bcache->growing = false;
                 if (slab != nullptr) add_slab(slab);
                 continue;  // look again: the block may have been cached meanwhile
             }
@@ -347,9 +352,9 @@ Buf* bget(u32 dev, u32 blockno) {
                 b = claim(front, dev, blockno);
                 break;
             }
-            g_bcache.waiters++;
-            sleep(&g_bcache, g_bcache.lock);  // every buffer is held
-            g_bcache.waiters--;
+            g_bcache->waiters++;
+            sleep(&*g_bcache, g_bcache->lock);  // every buffer is held
+            g_bcache->waiters--;
         }
     }
     b->lock.acquire();
@@ -358,29 +363,27 @@ Buf* bget(u32 dev, u32 blockno) {
 
 }  // namespace
 
+// Boot (a host test's every boot): the fixed buffers, empty and free.
 void bcache_init() {
-    // Host tests boot many times: drop the previous boot's slabs, held or not.
-    for (;;) {
+    // A host test's next boot: drop the previous boot's slabs, held or not.
+    while (g_bcache.built()) {
         BufSlab* slab;
         {
-            LockGuard guard(g_bcache.lock);
-            if ((slab = g_bcache.slabs.front()) == nullptr) break;
+            LockGuard guard(g_bcache->lock);
+            if ((slab = g_bcache->slabs.front()) == nullptr) break;
             remove_slab(slab);
         }
         free_slab(slab);
     }
-    LockGuard guard(g_bcache.lock);
+    BufCache& c = g_bcache.build();
+    if (!c.lock.name()) panic("bcache_init: the cache kept no defaults");
     g_nkept = 0;
-    g_bcache.stat = {};
-    g_bcache.waiters = 0;
     for (u32 i = 0; i < param::kBufs; i++) {
-        Buf& b = g_bcache.bufs[i];
+        Buf& b = c.bufs[i];
+        if (!b.lock.name() || b.lru.linked()) panic("bcache_init: a buffer kept no defaults");
         b.data = g_fixed_data[i];
-        b.refcnt = 0;
-        b.pinned = false;
         make_empty(b);
-        if (b.lru.linked()) FreeList::remove(b);
-        g_bcache.free.push_back(b);
+        c.free.push_back(b);
     }
     kalloc_set_lender(&kLender);
 }
@@ -388,10 +391,10 @@ void bcache_init() {
 Buf* bread(u32 dev, u32 blockno) {
     Buf* b = bget(dev, blockno);
     if (b->valid) {
-        __atomic_fetch_add(&g_bcache.stat.hits, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&g_bcache->stat.hits, 1, __ATOMIC_RELAXED);
         return b;
     }
-    __atomic_fetch_add(&g_bcache.stat.misses, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&g_bcache->stat.misses, 1, __ATOMIC_RELAXED);
     if (const u8* kept = kept_copy(dev, blockno)) {
         memmove(b->data, kept, fs::kBlockSize);
     } else {
@@ -405,7 +408,7 @@ Buf* bread(u32 dev, u32 blockno) {
 
 void bkeep(Buf* b) {
     if (!b->lock.holding()) panic("bkeep: buffer of block %u not locked", b->blockno);
-    LockGuard guard(g_bcache.lock);
+    LockGuard guard(g_bcache->lock);
     for (u32 i = 0; i < g_nkept; i++)
         if (g_kept[i].dev == b->dev && g_kept[i].blockno == b->blockno) return;
     if (g_nkept == fs::kLogPinBudget) panic("bkeep: more blocks kept than the log can pin");
@@ -416,13 +419,13 @@ void bkeep(Buf* b) {
 }
 
 void bforget(u32 dev, u32 blockno) {
-    LockGuard guard(g_bcache.lock);
+    LockGuard guard(g_bcache->lock);
     Buf* b = lookup(dev, blockno);
     if (b == nullptr) return;
     if (b->refcnt != 0) panic("bforget: block %u is held", blockno);
     make_empty(*b);
     FreeList::remove(*b);
-    g_bcache.free.push_front(*b);  // empty buffers go first
+    g_bcache->free.push_front(*b);  // empty buffers go first
 }
 
 void brelse(Buf* b) {
@@ -432,7 +435,7 @@ void brelse(Buf* b) {
 }
 
 void bpin(Buf* b) {
-    LockGuard guard(g_bcache.lock);
+    LockGuard guard(g_bcache->lock);
     if (b->refcnt == 0) panic("bpin: block %u not held", b->blockno);
     if (b->pinned) panic("bpin: block %u pinned twice", b->blockno);
     b->refcnt++;
@@ -442,19 +445,19 @@ void bpin(Buf* b) {
 void bunpin(Buf* b) {
     bool wake;
     {
-        LockGuard guard(g_bcache.lock);
+        LockGuard guard(g_bcache->lock);
         if (!b->pinned) panic("bunpin: block %u not pinned", b->blockno);
         b->pinned = false;
         wake = unref(b);
     }
-    if (wake) wakeup(&g_bcache);
+    if (wake) wakeup(&*g_bcache);
 }
 
 BcacheStats bcache_stats() {
-    LockGuard guard(g_bcache.lock);
-    const u64 bufs = param::kBufs + u64(g_bcache.nslabs) * kSlabBufs;
-    const u64 pages = u64(g_bcache.nslabs) * kSlabPages;
-    const auto& c = g_bcache.stat;
+    LockGuard guard(g_bcache->lock);
+    const u64 bufs = param::kBufs + u64(g_bcache->nslabs) * kSlabBufs;
+    const u64 pages = u64(g_bcache->nslabs) * kSlabPages;
+    const auto& c = g_bcache->stat;
     return BcacheStats{bufs, param::kBufs, pages, c.hits, c.misses, c.grows, c.shrinks};
 }
 

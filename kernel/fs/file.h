@@ -70,6 +70,7 @@ Result<i64> filewrite(File* f, UserAddr src, int n);
 u16 filepoll(File* f);
 
 // Pipes (pipe.cc): a pair of Files, f0 the read end, f1 the write end.
+void pipe_init();  // build the pipe pool (boot, before the first pipe)
 Status pipealloc(File** f0, File** f1);
 // Close one File on the pipe: its reading and/or writing side.
 void pipeclose(Pipe* pi, bool reader, bool writer);

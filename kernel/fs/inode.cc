@@ -27,6 +27,10 @@
 // (kernel/fs/fs.h); a block is released before the next one is read
 // wherever the original order allowed (the bitmap before zeroing the block
 // it gave out), so no path holds more buffers than it needs.
+// The table is built at boot (inode_table_init; a host test's every boot):
+// an inode's defaults (its lock's name, map_first) are not zero, so a
+// constinit table put all 44 KiB of it in the image's .data; it is a
+// BootBuilt (lib/in_place.h), zeros in .bss until then.
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
@@ -34,6 +38,7 @@
 #include "kernel/proc/proc.h"
 #include "kernel/sync/spinlock.h"
 #include "lib/abi/abi.h"
+#include "lib/in_place.h"
 #include "lib/params.h"
 
 namespace q {
@@ -46,7 +51,7 @@ struct InodeTable {
     SpinLock lock{"itable"};
     Inode inodes[param::kMaxInodes];
 };
-constinit InodeTable g_itable;
+constinit BootBuilt<InodeTable> g_itable;
 
 constexpr u64 kMaxFileBytes = u64(fs::kMaxFileBlocks) * fs::kBlockSize;
 constexpr u8 kZeroBlock[fs::kBlockSize] = {};
@@ -162,12 +167,12 @@ void fs_init(u32 dev) {
     orphan_reclaim(dev);
 }
 
+// Every entry free (ref 0, nothing loaded); before the first iget.
 void inode_table_init() {
-    LockGuard guard(g_itable.lock);
-    for (Inode& ip : g_itable.inodes) {
-        ip.ref = 0;
-        ip.valid = false;
-    }
+    const InodeTable& t = g_itable.build();
+    if (!t.lock.name()) panic("inode_table_init: the table kept no defaults");
+    for (const Inode& ip : t.inodes)
+        if (!ip.lock.name() || ip.map_first != kNoMap) panic("inode_table_init: an inode kept no defaults");
 }
 
 namespace {
@@ -177,10 +182,10 @@ namespace {
 // `fresh` (ialloc's number, just claimed on disk) an entry still
 // referenced is TryAgain instead: see ialloc.
 Result<Inode*> itable_ref(u32 dev, u32 inum, bool fresh) {
-    LockGuard guard(g_itable.lock);
+    LockGuard guard(g_itable->lock);
     Inode* empty = nullptr;
     int nfree = 0;
-    for (Inode& ip : g_itable.inodes) {
+    for (Inode& ip : g_itable->inodes) {
         if (ip.ref > 0 && ip.dev == dev && ip.inum == inum) {
             if (fresh) return Error::TryAgain;
             ip.ref++;
@@ -257,7 +262,7 @@ void iupdate(Inode* ip) {
 }
 
 Inode* idup(Inode* ip) {
-    LockGuard guard(g_itable.lock);
+    LockGuard guard(g_itable->lock);
     ip->ref++;
     return ip;
 }
@@ -291,13 +296,13 @@ void iunlock(Inode* ip) {
 }
 
 void iput(Inode* ip) {
-    g_itable.lock.acquire();
+    g_itable->lock.acquire();
     if (ip->ref == 1 && ip->valid && ip->nlink == 0 && fs_writable()) {
         // Last reference to an unlinked inode: no directory names it, so no
         // one else can find it; free it on disk without the table lock.
         // (After a disk write error it stays allocated on disk, which fsck
         // reports as a harmless orphan.)
-        g_itable.lock.release();
+        g_itable->lock.release();
         ip->lock.acquire();
         itrunc(ip);
         ip->type = fs::InodeType::Free;
@@ -305,10 +310,10 @@ void iput(Inode* ip) {
         orphan_forget(ip);  // in the same transaction as the free
         ip->valid = false;
         ip->lock.release();
-        g_itable.lock.acquire();
+        g_itable->lock.acquire();
     }
     ip->ref--;
-    g_itable.lock.release();
+    g_itable->lock.release();
 }
 
 // The two counts change by atomic operations; a test of one and the raise
@@ -316,7 +321,7 @@ void iput(Inode* ip) {
 // table lock. Dropping one, or raising text_users where it is already
 // above 0 (deny_write_again: fork), needs no lock.
 Status deny_write(Inode* ip) {
-    LockGuard guard(g_itable.lock);
+    LockGuard guard(g_itable->lock);
     if (__atomic_load_n(&ip->write_users, __ATOMIC_RELAXED) > 0) return Error::TextBusy;
     __atomic_fetch_add(&ip->text_users, 1, __ATOMIC_RELAXED);
     return {};
@@ -333,7 +338,7 @@ void allow_write(Inode* ip) {
 }
 
 Status get_write_access(Inode* ip) {
-    LockGuard guard(g_itable.lock);
+    LockGuard guard(g_itable->lock);
     if (__atomic_load_n(&ip->text_users, __ATOMIC_RELAXED) > 0) return Error::TextBusy;
     __atomic_fetch_add(&ip->write_users, 1, __ATOMIC_RELAXED);
     return {};
@@ -345,7 +350,7 @@ void put_write_access(Inode* ip) {
 }
 
 bool iput_if_shared(Inode* ip) {
-    LockGuard guard(g_itable.lock);
+    LockGuard guard(g_itable->lock);
     if (ip->ref <= 1) return false;
     ip->ref--;
     return true;
@@ -354,7 +359,7 @@ bool iput_if_shared(Inode* ip) {
 void iunlinked(Inode* ip) {
     bool held;
     {
-        LockGuard guard(g_itable.lock);
+        LockGuard guard(g_itable->lock);
         held = ip->ref > 1;
     }
     // With the caller's the only reference, its iput frees the inode before

@@ -21,13 +21,18 @@
 // lock; one that stops at a page to be read in first (a file mapping's, a
 // swapped one) commits nothing, drops the lock while the page is faulted
 // in, and copies again (kernel/mm/uaccess.h).
+// The pool is built at boot (pipe_init): a pipe's defaults (its lock's
+// name) are not zero, so a constinit pool put all 116 KiB of it in the
+// image's .data; it is a BootBuilt (lib/in_place.h), zeros in .bss.
 #include "kernel/fs/pipe.h"
 
 #include "kernel/fs/file.h"
 #include "kernel/fs/poll.h"
+#include "kernel/lib/kprintf.h"
 #include "kernel/mm/uaccess.h"
 #include "kernel/proc/proc.h"
 #include "lib/abi/abi.h"
+#include "lib/in_place.h"
 
 namespace q {
 
@@ -39,11 +44,12 @@ struct PipePool {
     SpinLock lock{"pipepool"};
     Pipe pipes[kMaxPipes];
 };
-constinit PipePool g_pipes;
+constinit BootBuilt<PipePool> g_pipes;
 
 // A free slot, reset, keyed to (dev, inum); caller holds the pool lock.
 Pipe* pipe_take(u32 dev, u32 inum) {
-    for (Pipe& p : g_pipes.pipes) {
+    if (!g_pipes.built()) panic("pipe_take: the pool was never built (pipe_init)");
+    for (Pipe& p : g_pipes->pipes) {
         if (p.in_use) continue;
         p.in_use = true;
         p.dev = dev;
@@ -57,7 +63,7 @@ Pipe* pipe_take(u32 dev, u32 inum) {
 
 // The FIFO pipe keyed (dev, inum); caller holds the pool lock.
 Pipe* pipe_find(u32 dev, u32 inum) {
-    for (Pipe& p : g_pipes.pipes)
+    for (Pipe& p : g_pipes->pipes)
         if (p.in_use && p.inum == inum && p.dev == dev) return &p;
     return nullptr;
 }
@@ -109,10 +115,19 @@ Status copy_into_ring(Pipe* pi, const Proc* pr, UserAddr src, u32 want, u32* got
 
 }  // namespace
 
+// Before the first pipe or FIFO open (kernel/main.cc, at boot; a host
+// test's every boot, tests/host/kfs_env.cc: no pipe outlives its files).
+void pipe_init() {
+    PipePool& pool = g_pipes.build();
+    if (!pool.lock.name()) panic("pipe_init: the pool kept no defaults");
+    for (const Pipe& p : pool.pipes)
+        if (!p.lock.name()) panic("pipe_init: a pipe kept no defaults");
+}
+
 Pipe* pipe_attach(u32 dev, u32 inum, bool reader, bool writer, fs::FifoPeerSnapshot* peer) {
     Pipe* pi = nullptr;
     {
-        LockGuard pool(g_pipes.lock);
+        LockGuard pool(g_pipes->lock);
         pi = pipe_find(dev, inum);
         if (pi == nullptr) pi = pipe_take(dev, inum);
         if (pi == nullptr) return nullptr;
@@ -135,7 +150,7 @@ Status pipealloc(File** f0, File** f1) {
     File* wr = r1.value();
     Pipe* pi = nullptr;
     {
-        LockGuard pool(g_pipes.lock);
+        LockGuard pool(g_pipes->lock);
         pi = pipe_take(0, 0);
         if (pi != nullptr) {
             LockGuard guard(pi->lock);
@@ -162,7 +177,7 @@ Status pipealloc(File** f0, File** f1) {
 
 void pipeclose(Pipe* pi, bool reader, bool writer) {
     {
-        LockGuard pool(g_pipes.lock);
+        LockGuard pool(g_pipes->lock);
         LockGuard guard(pi->lock);
         if (writer && --pi->writers == 0) wake_readers(pi);
         if (reader && --pi->readers == 0) wake_writers(pi);

@@ -17,11 +17,13 @@
 
 #include "kernel/arch/riscv/memlayout.h"
 #include "kernel/arch/riscv/plic.h"
+#include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/obs/recorder.h"
 #include "kernel/proc/internal.h"
 #include "kernel/syscall.h"
 #include "kernel/trap.h"
+#include "lib/in_place.h"
 
 extern "C" char etext[];  // kernel/arch/riscv/kernel.ld: end of kernel text
 
@@ -64,7 +66,18 @@ void sealing(obs::Sections& h) { h.period_cycles = g_period; }
 constexpr obs::Config kConfig{
     "prof", obs::Kind::Profile,          kVersion, sizeof(Sample), sizeof(DumpHeader), 1024, 8192,
     true,   {starting, started, sealing}};
-constinit obs::Recorder g_rec{kConfig, g_on, g_header};
+// Built by init (boot): a Recorder's defaults (its Config, its lock's
+// name) are not zero, so a constinit one put all 128 KiB of it (mostly
+// empty page lists) in the image's .data; a BootBuilt (lib/in_place.h)
+// is zeros in .bss until then.
+constinit BootBuilt<obs::Recorder> g_rec;
+
+// The recorder, for the system calls (the first to reach it: nothing is
+// recorded before a start).
+obs::Recorder& rec() {
+    if (!g_rec.built()) panic("prof: the recorder was never built (prof::init)");
+    return *g_rec;
+}
 
 // Return addresses of the frame chain from the interrupted s0 (kregs[8]).
 u8 walk(const u64* kregs, u64* out) {
@@ -88,7 +101,7 @@ u8 walk(const u64* kregs, u64* out) {
 }
 
 void record(int cpu, u64 pc, const u64* kregs) {
-    void* slot = g_rec.slot(cpu);
+    void* slot = g_rec->slot(cpu);
     if (!slot) return;
     Sample& s = *static_cast<Sample*>(slot);
     const Proc* p = myproc();
@@ -106,16 +119,21 @@ void record(int cpu, u64 pc, const u64* kregs) {
 
 }  // namespace
 
+// Boot, before the first system call (kernel/main.cc).
+void init() {
+    if (!g_rec.build(kConfig, g_on, g_header).name()) panic("prof::init: the recorder kept no defaults");
+}
+
 u64 next_due() { return g_next_due[cpuid()]; }
 
 void on_timer(u64 now, u64 pc, const u64* kregs) {
     const int cpu = cpuid();
     if (now < g_next_due[cpu]) return;  // a slice or tick interrupt between samples
-    if (g_rec.enter(cpu)) {
+    if (g_rec->enter(cpu)) {
         g_next_due[cpu] = now + g_period;
         record(cpu, pc, kregs);
     }
-    g_rec.leave(cpu);
+    g_rec->leave(cpu);
 }
 
 // prof_start(period_us, kb) -> 0; -1 if the caller is not root, already
@@ -127,19 +145,19 @@ void on_timer(u64 now, u64 pc, const u64* kregs) {
 SysResult sys_prof_start() {
     const u64 us = arg_raw(0) == 0 ? kDefaultPeriodUs : arg_raw(0);
     if (us < kMinPeriodUs || us > kMaxPeriodUs) return Error::BadArgument;
-    return g_rec.start(arg_int(1), us * param::kCyclesPerUs);
+    return rec().start(arg_int(1), us * param::kCyclesPerUs);
 }
 
 // prof_stop() -> samples kept (all harts), or -1 if the caller is not root
 // or not profiling. The dump can then be read with prof_read.
-SysResult sys_prof_stop() { return g_rec.stop(); }
+SysResult sys_prof_stop() { return rec().stop(); }
 
 // prof_read(offset, buf, len) -> bytes of the dump (header, then each
 // hart's samples) copied from `offset` into buf; 0 at or past its end,
 // which also frees the buffers (the dump has been read: a later prof_read
 // returns -1); -1 for a caller who is not root, while profiling, with no
 // dump, or for a bad pointer.
-SysResult sys_prof_read() { return g_rec.sys_read(); }
+SysResult sys_prof_read() { return rec().sys_read(); }
 
 }  // namespace prof
 }  // namespace q

@@ -20,6 +20,8 @@ extern bool g_on;
 
 inline bool on() { return __builtin_expect(__atomic_load_n(&g_on, __ATOMIC_RELAXED), false); }
 
+void init();  // build the recorder (boot, before the first system call)
+
 // A timer interrupt on this hart at `now` that interrupted `pc`: takes a
 // sample if this hart's is due. kregs: the interrupted kernel registers
 // (kernelvec.S, x[n] at kregs[n]), whose frame pointer s0 starts the call

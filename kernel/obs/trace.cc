@@ -7,6 +7,7 @@
 // lock); the trace points themselves take no lock.
 #include "kernel/obs/trace.h"
 
+#include "kernel/lib/kprintf.h"
 #include "kernel/lib/string.h"
 #include "kernel/obs/recorder.h"
 #include "kernel/proc/internal.h"
@@ -14,6 +15,7 @@
 #include "kernel/syscall.h"
 #include "kernel/trap.h"
 #include "lib/abi/abi.h"
+#include "lib/in_place.h"
 
 namespace q {
 
@@ -54,17 +56,28 @@ constexpr obs::Config kConfig{"trace",
                               8192,
                               false,
                               {starting, snapshot, sealing}};
-constinit obs::Recorder g_rec{kConfig, g_on, g_header};
+// Built by init (boot): a Recorder's defaults (its Config, its lock's
+// name) are not zero, so a constinit one put all 128 KiB of it (mostly
+// empty page lists) in the image's .data; a BootBuilt (lib/in_place.h)
+// is zeros in .bss until then.
+constinit BootBuilt<obs::Recorder> g_rec;
+
+// The recorder, for the system calls (the first to reach it: nothing is
+// recorded before a start).
+obs::Recorder& rec() {
+    if (!g_rec.built()) panic("trace: the recorder was never built (trace::init)");
+    return *g_rec;
+}
 
 void put(Record& r) {
     push_off();
     const int cpu = cpuid();
-    if (g_rec.enter(cpu)) {
+    if (g_rec->enter(cpu)) {
         r.time = now_cycles();
         r.cpu = static_cast<u8>(cpu);
-        if (void* slot = g_rec.slot(cpu)) *static_cast<Record*>(slot) = r;
+        if (void* slot = g_rec->slot(cpu)) *static_cast<Record*>(slot) = r;
     }
-    g_rec.leave(cpu);
+    g_rec->leave(cpu);
     pop_off();
 }
 
@@ -163,28 +176,33 @@ void emit_deschedule(const Proc* p, int state, u64 ran) {
     pop_off();
 }
 
+// Boot, before the first system call (kernel/main.cc).
+void init() {
+    if (!g_rec.build(kConfig, g_on, g_header).name()) panic("trace::init: the recorder kept no defaults");
+}
+
 // trace_start(kb) -> 0; -1 if the caller is not root, already tracing, kb
 // outside 4..8192 (0 means the default, 1024 KiB per hart), all harts'
 // buffers together over 1/8 of memory, or out of memory. Frees the
 // previous trace's buffers (its dump can no longer be read), allocates kb
 // KiB per hart, and writes one Proc record for every existing process.
-SysResult sys_trace_start() { return g_rec.start(arg_int(0), 0); }
+SysResult sys_trace_start() { return rec().start(arg_int(0), 0); }
 
 // trace_stop() -> records kept (all harts), or -1 if the caller is not root
 // or not tracing. The dump can then be read with trace_read until the next
 // trace_start.
-SysResult sys_trace_stop() { return g_rec.stop(); }
+SysResult sys_trace_stop() { return rec().stop(); }
 
 // trace_read(offset, buf, len) -> bytes of the dump (header, then each
 // hart's records) copied from `offset` into buf, 0 at or past its end; -1
 // for a caller who is not root, while tracing, before the first stop, or
 // for a bad pointer.
-SysResult sys_trace_read() { return g_rec.sys_read(); }
+SysResult sys_trace_read() { return rec().sys_read(); }
 
 // trace_stat(struct tracestat*) -> 0, or -1 for a bad pointer. Counts read
 // while tracing are a moment's snapshot.
 SysResult sys_trace_stat() {
-    const tracestat st = g_rec.counters();
+    const tracestat st = rec().counters();
     return sys_result(copy_out(myproc()->pagetable, arg_addr(0), &st, sizeof(st)));
 }
 

@@ -24,6 +24,7 @@ extern bool g_on;
 inline bool on() { return __builtin_expect(__atomic_load_n(&g_on, __ATOMIC_RELAXED), false); }
 
 // Out-of-line writers (only called when on()).
+void init();  // build the recorder (boot, before the first system call)
 void emit(Event e, int pid, int other, u8 a, u8 b, u32 arg, i64 key);
 void emit_name(Event e, int pid, const char* name);
 void emit_sched(Event e, const Proc* p, int queue, u32 nr, i64 vtime, i64 ahead);

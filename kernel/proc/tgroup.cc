@@ -14,9 +14,8 @@
 // The table is built at boot (tgroup_init), not in the image: a group's
 // defaults (its locks' names, mm_lock's fault_path) are not zero, so a
 // constinit table of built groups put 654 KiB (64 groups of 10 KiB) of
-// .data in kernel.elf. Its storage is a union whose constructor builds
-// nothing, so the image holds zeros (.bss) until tgroup_init constructs
-// each group in place (lib/in_place.h), as proc_init does for the slots.
+// .data in kernel.elf. It is a BootBuilt (lib/in_place.h): zeros in .bss
+// until tgroup_init builds it, as proc_init does for the process slots.
 #include "kernel/fs/file.h"
 #include "kernel/fs/fs.h"
 #include "kernel/lib/kprintf.h"
@@ -26,29 +25,25 @@
 namespace q {
 
 namespace {
-union TgroupTable {
+struct TgroupTable {
     ThreadGroup at[param::kMaxProcs];
-    char unbuilt;                            // the member the image holds
-    constexpr TgroupTable() : unbuilt(0) {}  // no group built: all zeros, in .bss
 };
-constinit TgroupTable g_table;
+constinit BootBuilt<TgroupTable> g_table;
 constinit SpinLock g_tgroup_lock("tgroups");
 }  // namespace
 
-constinit ThreadGroup (&g_tgroups)[param::kMaxProcs] = g_table.at;
+constinit ThreadGroup (&g_tgroups)[param::kMaxProcs] = g_table->at;
 
 // Before anything allocates a group (kernel/main.cc, at boot; hart 0 alone).
 void tgroup_init() {
-    for (ThreadGroup& tg : g_tgroups) {
-        new (&tg, InPlace{}) ThreadGroup;
+    for (const ThreadGroup& tg : g_table.build().at)
         if (!tg.lock.name() || !tg.mm_lock.name() || !tg.pt_lock.name()) panic("tgroup_init: a group kept no defaults");
-    }
 }
 
 // There are as many groups as slots and every group holds a slot (its
 // leader) until it is freed, so a free group exists whenever a slot does.
 ThreadGroup* tgroup_alloc() {
-    if (!g_tgroups[0].lock.name()) panic("tgroup_alloc: the table was never built (tgroup_init)");
+    if (!g_table.built()) panic("tgroup_alloc: the table was never built (tgroup_init)");
     LockGuard g(g_tgroup_lock);
     for (ThreadGroup& tg : g_tgroups) {
         if (tg.used) continue;

@@ -3,7 +3,8 @@
 // tree reader (lib/fdt.h), the latter on a real blob that QEMU's virt
 // machine dumps (build rule in mk/tests.mk) and on corrupted copies;
 // Result<T> (lib/result.h): value() of an error is a checked failure, and
-// TRY moves a move-only value out.
+// TRY moves a move-only value out; BootBuilt (lib/in_place.h) is zeros
+// until built, and each build starts from the defaults.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "lib/fdt.h"
+#include "lib/in_place.h"
 #include "lib/page_pool.h"
 #include "lib/result.h"
 
@@ -268,4 +270,60 @@ TEST(Result, TryMovesAMoveOnlyValueOutAndReleasesItOnce) {
     auto bad = pass_through(&releases, true);
     EXPECT_EQ(bad.error(), q::Error::NoSpace);
     EXPECT_EQ(releases, 1);
+}
+
+// BootBuilt (lib/in_place.h): the storage the kernel keeps its tables in
+// so that they are zeros in the image (.bss) until boot builds them.
+namespace {
+
+// Like the kernel's tables: a non-zero default (a lock's name), a
+// self-link (a list head's `this`), a constructor argument, and a field
+// with no default member initialiser (value-initialised by build()).
+struct BootBuiltProbe {
+    const char* name = "probe";
+    BootBuiltProbe* self = this;
+    int marks[64] = {};
+    int plain;
+    int arg = 0;
+
+    BootBuiltProbe() = default;
+    explicit BootBuiltProbe(int a) : arg(a) {}
+};
+
+constinit q::BootBuilt<BootBuiltProbe> g_boot_built_zeros;
+constinit q::BootBuilt<BootBuiltProbe> g_boot_built_args;
+constinit q::BootBuilt<BootBuiltProbe> g_boot_built_again;
+
+}  // namespace
+
+TEST(BootBuilt, HoldsOnlyZerosUntilBuilt) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&g_boot_built_zeros);
+    for (std::size_t i = 0; i < sizeof g_boot_built_zeros; i++) ASSERT_EQ(bytes[i], 0) << "byte " << i;
+    EXPECT_FALSE(g_boot_built_zeros.built());
+}
+
+TEST(BootBuilt, BuildRunsTheConstructorWithItsArguments) {
+    BootBuiltProbe& p = g_boot_built_args.build(7);
+    EXPECT_TRUE(g_boot_built_args.built());
+    EXPECT_EQ(&p, &*g_boot_built_args);
+    EXPECT_STREQ(p.name, "probe");
+    EXPECT_EQ(p.self, &p);
+    EXPECT_EQ(p.arg, 7);
+    EXPECT_EQ(g_boot_built_args->arg, 7);
+}
+
+TEST(BootBuilt, ABuildAgainStartsFromTheDefaults) {
+    BootBuiltProbe& p = g_boot_built_again.build();
+    p.name = nullptr;
+    p.self = nullptr;
+    p.marks[3] = 1;
+    p.plain = 5;
+    p.arg = 9;
+    BootBuiltProbe& again = g_boot_built_again.build();
+    EXPECT_EQ(&again, &p);
+    EXPECT_STREQ(again.name, "probe");
+    EXPECT_EQ(again.self, &again);
+    EXPECT_EQ(again.marks[3], 0);
+    EXPECT_EQ(again.plain, 0);  // value-initialised, as a constinit T would be
+    EXPECT_EQ(again.arg, 0);
 }

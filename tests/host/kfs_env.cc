@@ -317,6 +317,7 @@ void kfs_boot(const std::vector<u8>& image) {
     g_env.pool_pages = 4096;
     inode_table_init();
     file_table_init();
+    pipe_init();
     fs_init(param::kRootDev);
     auto root = namei("/");
     if (!root.ok()) panic("kfs_boot: no root");
