@@ -199,36 +199,47 @@ static void finish_line(char terminator) {
     g_editor.clear();
 }
 
+// Queue an empty line (a '\n' alone) and wake readers, leaving the editor
+// alone. Caller holds g_cons_lock.
+static void queue_empty_line() {
+    if (g_w - g_r + 1 <= kInputSize) {
+        g_in[g_w++ % kInputSize] = '\n';
+        wakeup(&g_r);
+        poll_notify();
+    }
+}
+
 void console_intr(char c) {
     // ^C, ^\ and ^Z: SIGINT, SIGQUIT, SIGTSTP to the foreground process
     // group (tcsetpgrp; init's group until a shell takes the console, so
     // then every process but init). The editor drops the line typed so
-    // far. If some process took the signal, that is all: when a foreground
-    // program dies of it its shell prompts once. If nobody did (a shell
-    // alone at its prompt ignores all three), an empty line is finished
-    // instead, so the shell prompts again. (Before, ^C always queued an
-    // empty line, and a shell whose program ^C had killed read it next and
-    // printed a second prompt.)
+    // far and echoes the character's name first: the signal goes out only
+    // after "^C" and its newline are on the console, so whatever it makes
+    // its receivers print comes after them. (Signalled first, a program
+    // killed on another hart let `time` print its report while this hart
+    // had not echoed yet: "sys^C" inside its line.) If some process took
+    // the signal, that is all: when a foreground program dies of it its
+    // shell prompts once. If nobody did (a shell alone at its prompt
+    // ignores all three), an empty line is queued instead, so the shell
+    // prompts again. (Before, ^C always queued an empty line, and a shell
+    // whose program ^C had killed read it next and printed a second
+    // prompt.)
     const int s = jobs::console_signal(c);
-    const bool taken = s != 0 && sig_send_group(tty_foreground(), s, nullptr).value_or(0) > 0;
-    bool dump = false;
+    LineEditor::Action action = LineEditor::Action::None;
     {
         LockGuard g(g_cons_lock);
-        switch (g_editor.feed(c, kInputSize - (g_w - g_r), uart_putc_sync)) {
-            case LineEditor::Action::None:
-                break;
-            case LineEditor::Action::Line:
-                if (!taken) finish_line('\n');
-                break;
-            case LineEditor::Action::End:
-                finish_line(ctrl('D'));
-                break;
-            case LineEditor::Action::Dump:
-                dump = true;
-                break;
+        action = g_editor.feed(c, kInputSize - (g_w - g_r), uart_putc_sync);
+        if (action == LineEditor::Action::Line && s == 0) finish_line('\n');
+        if (action == LineEditor::Action::End) finish_line(ctrl('D'));
+    }
+    if (s != 0) {
+        const bool taken = sig_send_group(tty_foreground(), s, nullptr).value_or(0) > 0;
+        if (!taken && action == LineEditor::Action::Line) {
+            LockGuard g(g_cons_lock);
+            queue_empty_line();
         }
     }
-    if (dump) procdump();
+    if (action == LineEditor::Action::Dump) procdump();
 }
 
 void console_init() {
