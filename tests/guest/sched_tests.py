@@ -312,9 +312,14 @@ def request_tests():
     the interactive latency test's shape (mlfqtest inter 3000 2 100) with a
     100 us request for the interactive only: its worst wake-up latency is
     within issue 23's 2 slices (1,500 us) with no allowance (measured 64 us;
-    827-1,588 with the default request)."""
+    827-1,588 with the default request). The boot has no scheduler tick
+    (tick_us=0): these figures and issue 23's acceptance compare the
+    request against the slice alone. With the 1 ms tick the default
+    request's p99 is already 342 us (91 with 100 us, 3.8x) and in one of
+    four runs its CPU came out 2.9% under the short request's (25,531
+    against 26,267 us), not yet explained (the closing note of 2026-12-06)."""
     name = "request-p99-periodic-2hogs-1hart-eevdf"
-    with suite.boot(1, tag=name, sched="eevdf", icount=ICOUNT) as g:
+    with suite.boot(1, tag=name, sched="eevdf", icount=ICOUNT, bootargs="tick_us=0") as g:
         d = latbench(g, "2000 2 10000 100")
         r = latbench(g, "-r 100 2000 2 10000 100")
         c = latbench(g, "-r 100 4000 2 0 0")
