@@ -94,10 +94,11 @@ u64 next_deadline() {
     return when;
 }
 
-// Arm this hart's timer for its next deadline; while harts take turns
-// (QEMU -icount), a running hart's at most one turn ahead
+// Arm this hart's timer for deadline `when` (next_deadline's); while harts
+// take turns (QEMU -icount), a running hart's at most one turn ahead
 // (kernel/arch/riscv/spin.h, turn_deadline).
-void arm_timer() { w_stimecmp(arch::turn_deadline(next_deadline())); }
+void arm_timer_for(u64 when) { w_stimecmp(arch::turn_deadline(when)); }
+void arm_timer() { arm_timer_for(next_deadline()); }
 
 // The first multiple of the scheduler tick after now (every hart's ticks
 // fall at the same instants, as schedsim's --tick does).
@@ -122,10 +123,11 @@ void update_ticks(u64 now) {
 // for a trap from user mode.
 Intr clock_intr(const u64* kregs) {
     const u64 now = r_time();
-    if (now < next_deadline()) {
+    const u64 due = next_deadline();
+    if (now < due) {
         // Nothing is due: the turn's end (spin.h) or a spinner's early
         // timer. The platform's, not the scheduler's: re-arm and go on.
-        arm_timer();
+        arm_timer_for(due);
         return Intr::Handled;
     }
     // sepc still names the interrupted instruction here (usertrap has only

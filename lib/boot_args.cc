@@ -34,6 +34,21 @@ bool to_u64(const char* s, u64* v) {
 
 bool number_in(const char* s, u64 lo, u64 hi, u64* v) { return to_u64(s, v) && *v >= lo && *v <= hi; }
 
+// A number of lo..hi into *field (kept as it was if rejected).
+bool store_number(const char* v, u64 lo, u64 hi, u64* field) {
+    u64 x = 0;
+    if (!number_in(v, lo, hi, &x)) return false;
+    *field = x;
+    return true;
+}
+
+// A 0 or 1 flag.
+bool to_flag(const char* v, bool* out) {
+    if ((v[0] != '0' && v[0] != '1') || v[1] != 0) return false;
+    *out = v[0] == '1';
+    return true;
+}
+
 // One key the kernel reads: store its value, or say it is out of range.
 struct Key {
     const char* name;
@@ -49,36 +64,19 @@ bool store_rq(Config& c, const char* v) {
     copy_cut(c.rq, sizeof(c.rq), v, length(v));
     return true;
 }
-bool store_slice(Config& c, const char* v) {
-    u64 us = 0;
-    if (!number_in(v, 100, 1'000'000, &us)) return false;
-    c.slice_us = us;
-    return true;
-}
-// A 0 or 1 flag.
-bool to_flag(const char* v, bool* out) {
-    if ((v[0] != '0' && v[0] != '1') || v[1] != 0) return false;
-    *out = v[0] == '1';
-    return true;
-}
+bool store_slice(Config& c, const char* v) { return store_number(v, 100, 1'000'000, &c.slice_us); }
 bool store_turn_handoff(Config& c, const char* v) { return to_flag(v, &c.turn_handoff); }
-// A time of 0..100,000 us into *field (kept as it was if rejected).
-bool to_us_upto_100ms(const char* v, u64* field) {
-    u64 us = 0;
-    if (!number_in(v, 0, 100'000, &us)) return false;
-    *field = us;
-    return true;
-}
-bool store_tick_us(Config& c, const char* v) { return to_us_upto_100ms(v, &c.tick_us); }
-bool store_turn_us(Config& c, const char* v) { return to_us_upto_100ms(v, &c.turn_us); }
+bool store_tick_us(Config& c, const char* v) { return store_number(v, 0, 100'000, &c.tick_us); }
+bool store_turn_us(Config& c, const char* v) { return store_number(v, 0, 100'000, &c.turn_us); }
 // A policy's knob (lib/sched/knobs.h): a flag is exactly 0 or 1, a time a
 // number in its range.
 bool store_knob(Config& c, unsigned i, const char* v) {
     const sched::KnobSpec& spec = sched::kKnobs[i];
     u64 x = 0;
     if (spec.unit == sched::KnobUnit::Flag) {
-        if ((v[0] != '0' && v[0] != '1') || v[1] != 0) return false;
-        x = v[0] == '1';
+        bool on = false;
+        if (!to_flag(v, &on)) return false;
+        x = on;
     } else if (!number_in(v, 0, spec.max, &x)) {
         return false;
     }

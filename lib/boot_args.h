@@ -22,8 +22,8 @@
 //                   microseconds, for the policies to read)
 //   vm=NAME         page replacement with swap: fifo or clock (empty: clock;
 //                   kernel/mm/swap.h)
-//   tick_us=US      scheduler tick, 0..100000 us (0: none; default 1000,
-//                   lib/params.h kSchedTickCycles)
+//   tick_us=US      scheduler tick, 0..100000 us (0: none; default
+//                   lib/params.h kSchedTickCycles, 1000)
 //   turn_handoff=1  the turn hand-off, for harts that take turns on one
 //                   host thread (QEMU -icount; kernel/arch/riscv/spin.h)
 //   turn_us=US      with turn_handoff=1 on 2 or more harts, the longest a
@@ -33,6 +33,7 @@
 // are NUL-terminated and cut to their field's size.
 #pragma once
 
+#include "lib/params.h"
 #include "lib/sched/knobs.h"
 #include "lib/types.h"
 
@@ -49,7 +50,8 @@ struct Config {
     u64 turn_us = kDefaultTurnUs;  // used only with turn_handoff on 2+ harts
 
     static constexpr u64 kDefaultTurnUs = 100;
-    static constexpr u64 kDefaultTickUs = 1000;
+    static constexpr u64 kDefaultTickUs = param::kSchedTickCycles / param::kCyclesPerUs;
+    static_assert(param::kSchedTickCycles % param::kCyclesPerUs == 0, "the tick is whole microseconds");
 };
 
 struct Rejected {

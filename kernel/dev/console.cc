@@ -184,30 +184,29 @@ u16 console_poll() {
 
 }  // namespace
 
-// Move the finished line and its terminator into the ring and wake readers.
-// Caller holds g_cons_lock. The editor kept the line within the ring's free
-// space, so only a ^C on a full ring can find no room: its empty line is
-// then dropped (the reader has unread lines to get to first).
+// Put text[0..n) and its terminator into the ring and wake readers, or
+// nothing if they do not fit. Caller holds g_cons_lock. The editor keeps a
+// line within the ring's free space, so only a ^C on a full ring can find
+// no room: its empty line is then dropped (the reader has unread lines to
+// get to first).
+static void queue_line(const char* text, u32 n, char terminator) {
+    if (g_w - g_r + n + 1 > kInputSize) return;
+    for (u32 i = 0; i < n; i++) g_in[g_w++ % kInputSize] = text[i];
+    g_in[g_w++ % kInputSize] = terminator;
+    wakeup(&g_r);
+    poll_notify();
+}
+
+// Move the finished line and its terminator into the ring (queue_line).
+// Caller holds g_cons_lock.
 static void finish_line(char terminator) {
-    const u32 n = g_editor.size();
-    if (g_w - g_r + n + 1 <= kInputSize) {
-        for (u32 i = 0; i < n; i++) g_in[g_w++ % kInputSize] = g_editor.text()[i];
-        g_in[g_w++ % kInputSize] = terminator;
-        wakeup(&g_r);
-        poll_notify();
-    }
+    queue_line(g_editor.text(), g_editor.size(), terminator);
     g_editor.clear();
 }
 
-// Queue an empty line (a '\n' alone) and wake readers, leaving the editor
-// alone. Caller holds g_cons_lock.
-static void queue_empty_line() {
-    if (g_w - g_r + 1 <= kInputSize) {
-        g_in[g_w++ % kInputSize] = '\n';
-        wakeup(&g_r);
-        poll_notify();
-    }
-}
+// Queue an empty line (a '\n' alone), leaving the editor alone. Caller
+// holds g_cons_lock.
+static void queue_empty_line() { queue_line(nullptr, 0, '\n'); }
 
 void console_intr(char c) {
     // ^C, ^\ and ^Z: SIGINT, SIGQUIT, SIGTSTP to the foreground process

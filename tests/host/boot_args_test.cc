@@ -7,8 +7,11 @@
 
 #include "lib/boot_args.h"
 
+using q::u64;
+using q::boot::Config;
 using q::boot::parse;
 using q::boot::Parsed;
+namespace param = q::param;
 using q::sched::Knob;
 
 namespace {
@@ -51,27 +54,28 @@ TEST(BootArgs, TurnHandoffIsAZeroOrOneFlag) {
     }
 }
 
-TEST(BootArgs, TickUsIsATimeUpTo100Ms) {
-    EXPECT_EQ(parse("tick_us=0").config.tick_us, 0u);  // 0: no scheduler tick
-    EXPECT_EQ(parse("tick_us=4000").config.tick_us, 4000u);
-    for (const char* args : {"tick_us=100001", "tick_us=-1", "tick_us=1ms"}) {
-        const Parsed p = parse(args);
-        EXPECT_EQ(p.config.tick_us, 1000u) << args;  // the default is kept
+// key=US takes 0..100000 us; anything else is rejected, the default kept.
+void expect_time_upto_100ms(const char* key, u64 Config::*field, u64 default_us) {
+    for (const u64 us : {u64{0}, u64{50}, u64{4000}, u64{100000}}) {
+        const std::string args = std::string(key) + "=" + std::to_string(us);
+        EXPECT_EQ(parse(args.c_str()).config.*field, us) << args;
+    }
+    for (const char* bad : {"100001", "-1", "", "1ms"}) {
+        const std::string args = std::string(key) + "=" + bad;
+        const Parsed p = parse(args.c_str());
+        EXPECT_EQ(p.config.*field, default_us) << args;
         ASSERT_EQ(p.nrejected, 1) << args;
         EXPECT_STREQ(p.rejected[0].range, "0..100000 us") << args;
     }
 }
 
+TEST(BootArgs, TickUsIsATimeUpTo100Ms) {
+    expect_time_upto_100ms("tick_us", &Config::tick_us, 1000);                   // 0: no scheduler tick
+    EXPECT_EQ(Config{}.tick_us * param::kCyclesPerUs, param::kSchedTickCycles);  // the default is the kernel's tick
+}
+
 TEST(BootArgs, TurnUsIsATimeUpTo100Ms) {
-    EXPECT_EQ(parse("turn_us=0").config.turn_us, 0u);  // 0: no quantum
-    EXPECT_EQ(parse("turn_us=50").config.turn_us, 50u);
-    EXPECT_EQ(parse("turn_us=100000").config.turn_us, 100000u);
-    for (const char* args : {"turn_us=100001", "turn_us=", "turn_us=1ms"}) {
-        const Parsed p = parse(args);
-        EXPECT_EQ(p.config.turn_us, 100u) << args;  // the default is kept
-        ASSERT_EQ(p.nrejected, 1) << args;
-        EXPECT_STREQ(p.rejected[0].range, "0..100000 us") << args;
-    }
+    expect_time_upto_100ms("turn_us", &Config::turn_us, 100);  // 0: no quantum
 }
 
 TEST(BootArgs, OutOfRangeKeepsTheDefaultAndIsReported) {
