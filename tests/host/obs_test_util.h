@@ -1,7 +1,7 @@
 // tests/host/obs_test_util.h - what the recorders' host tests share
-// (trace_reader_test.cc, prof_reader_test.cc): running the host tool and
-// capturing its output, a dump in a temporary file, and a disk image
-// holding a dump written in two parts.
+// (trace_reader_test.cc, prof_reader_test.cc): a dump built in memory,
+// running the host tool and capturing its output, a dump in a temporary
+// file, and a disk image holding a dump written in two parts.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,12 +9,44 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "lib/obs/format.h"
 #include "tools/fsbuild.h"
 
 namespace q::tools::test {
+
+// A dump in the kernel's format (lib/obs/format.h): header h (its
+// recorder's own fields set by the caller) completed with the common ones
+// (10 MHz timer, 10,000-cycle period, capacity 1024, one count per hart),
+// then each hart's records.
+template <class Header, class Rec>
+std::vector<u8> obs_dump(Header h, obs::Kind kind, u16 version, const std::vector<std::vector<Rec>>& harts, u64 start,
+                         u64 stop) {
+    h.magic = obs::kMagic;
+    h.kind = static_cast<u16>(kind);
+    h.version = version;
+    h.header_size = sizeof(Header);
+    h.record_size = sizeof(Rec);
+    h.harts = static_cast<u32>(harts.size());
+    h.timer_hz = 10'000'000;
+    h.period_cycles = 10'000;
+    h.start_time = start;
+    h.stop_time = stop;
+    h.capacity = 1024;
+    for (size_t i = 0; i < harts.size(); i++) h.counts[i] = harts[i].size();
+    std::vector<u8> out(sizeof(h));
+    std::memcpy(out.data(), &h, sizeof(h));
+    for (const auto& recs : harts) {
+        for (const Rec& r : recs) {
+            const u8* p = reinterpret_cast<const u8*>(&r);
+            out.insert(out.end(), p, p + sizeof(r));
+        }
+    }
+    return out;
+}
 
 // cmd's exit status (-1 if it did not exit) and, in out, its stdout and
 // stderr together.

@@ -56,28 +56,7 @@ std::vector<std::vector<Sample>> sample_set() {
 }
 
 std::vector<u8> dump(const std::vector<std::vector<Sample>>& harts) {
-    DumpHeader h{};
-    h.magic = obs::kMagic;
-    h.kind = static_cast<u16>(obs::Kind::Profile);
-    h.version = prof::kVersion;
-    h.header_size = sizeof(DumpHeader);
-    h.record_size = sizeof(Sample);
-    h.harts = static_cast<u32>(harts.size());
-    h.timer_hz = 10'000'000;
-    h.period_cycles = 10'000;
-    h.start_time = 1000;
-    h.stop_time = 2000;
-    h.capacity = 1024;
-    for (size_t i = 0; i < harts.size(); i++) h.counts[i] = harts[i].size();
-    std::vector<u8> out(sizeof(h));
-    std::memcpy(out.data(), &h, sizeof(h));
-    for (const auto& v : harts) {
-        for (const Sample& s : v) {
-            const u8* p = reinterpret_cast<const u8*>(&s);
-            out.insert(out.end(), p, p + sizeof(s));
-        }
-    }
-    return out;
+    return test::obs_dump(DumpHeader{}, obs::Kind::Profile, prof::kVersion, harts, 1000, 2000);
 }
 
 // A minimal ELF64: .text at kText (0x400 bytes), three function symbols,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lib/obs/format.h"
+#include "tests/host/obs_test_util.h"
 #include "tools/trace_output.h"
 
 namespace q::tools::test {
@@ -42,33 +43,12 @@ inline Record named(Event e, u8 cpu, u64 t, int pid, const char* name, u8 a = 0,
     return r;
 }
 
-// A dump of per-hart record lists.
+// A dump of per-hart record lists (eevdf, percpu; the period is the slice).
 inline std::vector<u8> dump(const std::vector<std::vector<Record>>& harts, u64 stop = kStart + 1'000'000) {
     DumpHeader h{};
-    h.magic = obs::kMagic;
-    h.kind = static_cast<u16>(obs::Kind::Trace);
-    h.version = trace::kVersion;
-    h.header_size = sizeof(DumpHeader);
-    h.record_size = sizeof(Record);
-    h.harts = static_cast<u32>(harts.size());
-    h.timer_hz = 10'000'000;
-    h.period_cycles = 10'000;  // the slice
-    h.start_time = kStart;
-    h.stop_time = stop;
-    h.capacity = 1024;
-    for (size_t i = 0; i < harts.size(); i++) h.counts[i] = harts[i].size();
     std::snprintf(h.policy, sizeof(h.policy), "eevdf");
     std::snprintf(h.rq_mode, sizeof(h.rq_mode), "percpu");
-    std::vector<u8> out(sizeof(h));
-    std::memcpy(out.data(), &h, sizeof(h));
-    for (const auto& recs : harts) {
-        for (const Record& r : recs) {
-            const size_t at = out.size();
-            out.resize(at + sizeof(r));
-            std::memcpy(out.data() + at, &r, sizeof(r));
-        }
-    }
-    return out;
+    return obs_dump(h, obs::Kind::Trace, trace::kVersion, harts, kStart, stop);
 }
 
 // m's replay file (1,000-cycle ticks) in a temporary file; its path ("" if
