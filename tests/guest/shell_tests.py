@@ -174,7 +174,10 @@ def key_cases(g, suffix):
 def time_ctrl_c_case(g, suffix):
     """^C during `time CMD` ends CMD and time still reports (it was killed
     with CMD: no `real`, `user` and `sys` lines). hog -p's first dot says CMD runs, so time
-    has forked."""
+    has forked. The console echoes ^C before it signals, so hog, running
+    on another hart, may print dots after the echo until the signal lands;
+    time's report then follows them on their line ('^C\n.real ...', seen
+    once on 3 harts)."""
     name = "time-ctrl-c-still-reports" + suffix
     try:
         g.child.send("time hog -p 60\r")
@@ -182,7 +185,7 @@ def time_ctrl_c_case(g, suffix):
         g.child.sendcontrol("c")
         out = g.wait_prompt(timeout=30).replace("\r\n", "\n")
         after = g.run("echo next", timeout=20)
-        ok = re.search(r"\^C\n(.*\n)?real \d+\.\d{3}s\nuser \d+\.\d{3}s\nsys \d+\.\d{3}s\n$", out) is not None
+        ok = re.search(r"\^C\n(.*\n)?\.*real \d+\.\d{3}s\nuser \d+\.\d{3}s\nsys \d+\.\d{3}s\n$", out) is not None
         ok = ok and after == "next\n"
         suite.check(ok, name, "printed %r, then %r" % (out[-200:], after))
     except Exception as e:  # noqa: BLE001
