@@ -8,11 +8,15 @@
  * its start (a futex wait with a timeout, which the timer interrupt at that
  * instant ends), records how late it started running (now - the instant,
  * from the time CSR: the timer interrupt, the wake-up and the wait for the
- * hart), and spins BURST_US. Its CPU share is BURST_US / PERIOD_US whatever
- * the latency (the instants are fixed), so a request changes only how soon
- * it runs. PERIOD_US 0 makes it a hog with that request instead (for its
- * share beside the others). Each child reports its own CPU time (cputime)
- * at the end through a pipe. Prints
+ * hart), and runs BURST_US of CPU time (cputime, so a preemption inside a
+ * burst does not shorten it). After its last instant it sleeps until the
+ * end. So its CPU time is its bursts and its wake-ups' kernel paths
+ * whatever the latency (the instants are fixed), and a request changes
+ * only how soon it runs. (It once spun BURST_US of
+ * wall time and then, as a hog, until the end: that tail's share varied by
+ * a slice from run to run, 2.9% of its CPU time.) PERIOD_US 0 makes it a
+ * hog with that request instead (for its share beside the others). Each
+ * child reports its own CPU time (cputime) at the end through a pipe. Prints
  *   periodic request_us R wakeups N p50_us A p99_us B max_us C cpu_us D
  *   hogs cpu_us H...
  * (nearest-rank percentiles of at most MAXS wake-ups). -h prints the usage
@@ -44,6 +48,21 @@ static void spin_until(unsigned long t) {
 
 static unsigned long cpu_us(void) { return cputime() / 1000; }
 
+/* Run until the caller has had us more microseconds of CPU time: spin for
+ * what is left of it by the clock, then ask again (once, unless a
+ * preemption took part of the spin), so the asking costs next to nothing. */
+static void spin_cpu(unsigned long us) {
+    const unsigned long until = cputime() + us * 1000;
+    for (unsigned long now = cputime(); now < until; now = cputime()) spin_until(rdtime() + (until - now + 99) / 100);
+}
+
+/* Sleep until the time CSR reads t (a futex wait nobody wakes). */
+static void sleep_until(unsigned long t) {
+    static volatile int never = 0;
+    unsigned long now = rdtime();
+    if (now < t) futex(&never, FUTEX_WAIT, 0, (t - now) * 100);
+}
+
 static void sort(unsigned long* v, unsigned long n) {
     for (unsigned long i = 1; i < n; i++) {
         unsigned long x = v[i], j = i;
@@ -69,23 +88,21 @@ static void hog(int fd, unsigned long end) {
 
 static void periodic(int fd, unsigned long end, unsigned long period, unsigned long burst) {
     struct report r = {1, (unsigned long)sched_getrequest(0), 0, 0, 0, 0, 0};
-    static volatile int never = 0;
     unsigned long next = rdtime();
     if (period == 0) spin_until(end);
     while (period) {
         next += period;
         if (next + burst >= end) break;
-        unsigned long now = rdtime();
-        if (now < next) futex(&never, FUTEX_WAIT, 0, (next - now) * 100);
-        now = rdtime();
+        sleep_until(next);
+        const unsigned long now = rdtime();
         if (r.n < MAXS) g_lat[r.n++] = now > next ? (now - next) / US : 0;
-        spin_until(now + burst);
+        spin_cpu(burst / US);
     }
     sort(g_lat, r.n);
     r.p50 = pct(g_lat, r.n, 50);
     r.p99 = pct(g_lat, r.n, 99);
     r.max = r.n ? g_lat[r.n - 1] : 0;
-    spin_until(end);
+    if (period) sleep_until(end);
     r.cpu_us = cpu_us();
     write(fd, &r, sizeof(r));
     exit(0);

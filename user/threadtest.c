@@ -157,6 +157,37 @@ static void test_raw_tcreate(void) {
     CHECK(raw_tp == 0x1234, "tp in the thread was %lx", raw_tp);
 }
 
+/* The slot of the calling thread in procinfo's table, or -1. */
+static int my_slot(void) {
+    struct procinfo pi;
+    int r;
+    for (int i = 0; (r = procinfo(i, &pi)) >= 0; i++)
+        if (r == 0 && pi.tid == gettid()) return i;
+    return -1;
+}
+
+/* A joiner that sees the join word cleared sees the thread gone from the
+ * count too: procinfo once read the count without the group's lock, and a
+ * fast joiner on another hart read it between the kernel's clearing of the
+ * word and its dropping of the count (create_join on 3 harts, traced).
+ * The joiner spins a while before sleeping, to see the word as soon as it
+ * changes. */
+static void test_join_count(void) {
+    const int slot = my_slot();
+    CHECK(slot >= 0, "no procinfo row for the caller");
+    for (int round = 0; round < 200; round++) {
+        raw_word = 77;
+        int tid = tcreate(raw_entry, (void*)1L, raw_stack + sizeof raw_stack, 0, &raw_word);
+        CHECK(tid > 0, "tcreate failed in round %d", round);
+        int v;
+        for (int spin = 0; (v = raw_word) != 0; spin++)
+            if (spin > 20000) futex_wait(&raw_word, v, 0);
+        struct procinfo pi;
+        CHECK(procinfo(slot, &pi) == 0, "procinfo of the caller failed");
+        CHECK(pi.threads == 1, "round %d: %d threads after the join word cleared", round, pi.threads);
+    }
+}
+
 static void test_tcreate_bad(void) {
     const unsigned long bad[] = {KERNBASE, MAXVA, TRAPFRAME, 16, (unsigned long)&test_tcreate_bad};
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -285,6 +316,7 @@ static const struct utest tests[] = {
     {"join_errors", test_join_errors},
     {"raw_tcreate", test_raw_tcreate},
     {"tcreate_bad", test_tcreate_bad},
+    {"join_count", test_join_count},
     {"limit", test_limit},
     {"limit_refill", test_limit_refill},
     {"futex_wait_wake", test_futex_wait_wake},

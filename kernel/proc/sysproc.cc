@@ -157,11 +157,22 @@ SysResult sys_procinfo() {
     Proc& p = g_procs[index];
     procinfo info{};
     const Proc* leader = &p;  // a thread's parent is its process's
+    ThreadGroup* tg = nullptr;
     {
         LockGuard g(p.lock);
         if (p.state == ProcState::Unused) return 1;
         proc_info(p, &info);
-        if (p.tg) leader = p.tg->leader;
+        tg = p.tg;
+        if (tg) leader = tg->leader;
+    }
+    if (tg) {
+        // The count again, under the group's lock: a thread's end clears
+        // its join word and drops the count in one hold of it, so a joiner
+        // that has seen the word cleared never counts the thread. (The
+        // groups are a fixed table: if this one ended meanwhile, a stale
+        // number, as for ppid below.)
+        LockGuard g(tg->lock);
+        info.threads = tg->live;
     }
     {
         LockGuard g(g_wait_lock);  // (if the leader was reaped meanwhile, a stale number)

@@ -189,8 +189,9 @@ struct Service {
     }
 };
 
-inline void migrate(Policy& src, Policy& dst, Entity& e, Time now) {
+inline void migrate(Policy& src, Policy& dst, Entity& e, Time now, bool forgive = false) {
     src.dequeue(e);  // queued, so not marked running (EEVDF's on_cpu) either
+    if (forgive) dst.arrive(e);
     dst.enqueue(e, now);
 }
 

@@ -130,6 +130,10 @@ class Eevdf final : public Policy {
     bool preempts_current(const Entity& running) const override;
     bool preempts_on(const Entity& woken, const Entity& running, Time now) const override;
     Lead lead() const override;
+    void arrive(Entity& e) override {
+        if (e.eevdf.vlag < 0) e.eevdf.vlag = 0;
+        e.eevdf.delayed = false;
+    }
     // Its vruntime, and how far its virtual deadline lies past it.
     View describe(const Entity& e, Time) const override {
         return {e.eevdf.vruntime, e.eevdf.deadline - e.eevdf.vruntime, -1};

@@ -205,6 +205,10 @@ class Policy {
         (void)now;
         return preempts(woken, running);
     }
+    // e, not queued, joins this queue from another one, pulled for its
+    // weight (RunQueues::pull_heavy): EEVDF forgives a debt (negative lag)
+    // it owes the tasks of the queue it left. Default: nothing.
+    virtual void arrive(Entity& e) { (void)e; }
     // The lead of this queue (see Lead). Default: none, so nothing is pulled
     // (only EEVDF compares leads across queues).
     virtual Lead lead() const { return {}; }

@@ -64,7 +64,10 @@
 // Movement (percpu; runqueues_move.h): an empty queue steals the most
 // behind waiting task of the queue with the most waiting; before every pick
 // a hart pulls another queue's lead if it is a woken task not run since,
-// waiting behind a task it did not preempt, that beats its own lead; every
+// waiting behind a task it did not preempt, that beats its own lead, else
+// a task woken within a slice waiting elsewhere that weighs at least twice
+// its own lead (pull_heavy; a hart running a task that light is made to
+// pick when such a task is woken or put back behind another); every
 // two slices (staggered) a hart balances (PullChooser). Steal and balance
 // look at no more than kScan tasks of a queue, round-robin over its member
 // list (Linux bounds its scan at nr_migrate, 32). Balancing counts only
@@ -320,6 +323,7 @@ class RunQueues {
     }
     void waking_in(unsigned i);
     void waking_out(unsigned i);
+    void fresh_changed(unsigned i);
 
     void count(unsigned i, RqTask& t, bool fresh);
     void uncount(unsigned i, RqTask& t);
@@ -352,9 +356,10 @@ class RunQueues {
     void push_remote(RqTask& t, unsigned target);
     void kick(const RqTask& t, unsigned target, Kick k);
     void wake_thief(const RqTask& t, unsigned target);
+    void kick_lighter(const RqTask& t, unsigned target);
 
     // runqueues_move.h
-    bool migrate_locked(RqTask& t, unsigned src, unsigned dst, Time now, MoveReason why);
+    bool migrate_locked(RqTask& t, unsigned src, unsigned dst, Time now, MoveReason why, bool forgive = false);
     bool try_migrate(RqTask& t, unsigned src, unsigned dst, Time now, MoveReason why);
     template <class F>
     void scan(unsigned i, F&& f);
@@ -367,10 +372,12 @@ class RunQueues {
     void steal(unsigned cpu, Time now);
     // Before a pick (percpu): a woken task waiting elsewhere may be pulled.
     void pull(unsigned cpu, Time now) {
-        const CpuMask m = ld(waking_mask_);
-        if (m && (m & ~(CpuMask{1} << cpu))) pull_lead(cpu, now);
+        const CpuMask others = ~(CpuMask{1} << cpu);
+        if ((ld(waking_mask_) & others) && pull_lead(cpu, now)) return;
+        if (ld(fresh_mask_) & others) pull_heavy(cpu, now);
     }
-    void pull_lead(unsigned cpu, Time now);
+    bool pull_lead(unsigned cpu, Time now);
+    void pull_heavy(unsigned cpu, Time now);
     bool could_move(unsigned i, u64 dst_load) const;
     u64 settled(unsigned i) const;
     Time quiet_until(unsigned self, Time now);
@@ -395,6 +402,7 @@ class RunQueues {
     QueueLoad loads_[kMax] = {};  // load, nr, running (percpu) of each queue
     RqTask* cur_[kMax] = {};      // picked by hart c, not put back or stopped
     CpuMask waking_mask_ = 0;     // queues with waking > 0
+    CpuMask fresh_mask_ = 0;      // queues whose fresh list is not empty (fresh_changed)
     u32 hint_readers_ = 0;        // harts in preempt_mask (switch_policy waits)
     // schedsim only (sequential): changes of loads, members and weights,
     // and per hart a verdict of balance_due: no balance of the hart before
@@ -464,6 +472,23 @@ void RunQueues<Env>::waking_in(unsigned i) {
     }
 }
 
+// Under queue i's lock, after its fresh list changed: fresh_mask_'s bit
+// (pull_heavy looks only there).
+template <class Env>
+void RunQueues<Env>::fresh_changed(unsigned i) {
+    const CpuMask bit = CpuMask{1} << i;
+    const bool any = q_[i].fresh.front() != nullptr;
+    if constexpr (Env::kConcurrent) {
+        if (any) {
+            __atomic_fetch_or(&fresh_mask_, bit, __ATOMIC_RELAXED);
+        } else {
+            __atomic_fetch_and(&fresh_mask_, ~bit, __ATOMIC_RELAXED);
+        }
+    } else {
+        fresh_mask_ = any ? fresh_mask_ | bit : fresh_mask_ & ~bit;
+    }
+}
+
 template <class Env>
 void RunQueues<Env>::waking_out(unsigned i) {
     if (q_[i].waking == 0 || --q_[i].waking != 0) return;
@@ -497,7 +522,10 @@ void RunQueues<Env>::uncount(unsigned i, RqTask& t) {
     if (t.in_fresh) {
         sub(q_[i].fresh_load, static_cast<u64>(t.se.weight));
         t.in_fresh = false;
-        if (t.fresh.linked()) t.fresh.unlink();
+        if (t.fresh.linked()) {
+            t.fresh.unlink();
+            fresh_changed(i);
+        }
     }
     t.counted = false;
     changed();
@@ -510,7 +538,10 @@ void RunQueues<Env>::link(unsigned i, RqTask& t) {
     changed();  // a drained task was counted at its wake-up, is a member now
     q.members.push_back(t);
     q.nmembers++;
-    if (t.in_fresh) q.fresh.push_back(t);
+    if (t.in_fresh) {
+        q.fresh.push_back(t);
+        fresh_changed(i);
+    }
     level_in(q, t.se.level);
 }
 
@@ -560,6 +591,7 @@ void RunQueues<Env>::expire_list(unsigned i, Time now) {
         t->in_fresh = false;
         sub(q.fresh_load, static_cast<u64>(t->se.weight));
         changed();
+        fresh_changed(i);
     }
 }
 

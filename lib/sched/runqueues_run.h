@@ -117,12 +117,29 @@ void RunQueues<Env>::kick(const RqTask& t, unsigned target, Kick k) {
 
 // t waits on queue `target` behind the running task: an idle hart it may
 // use (every queue was busy when it was placed, one has emptied since) is
-// woken to steal it rather than sleep until its next tick.
+// woken to steal it rather than sleep until its next tick, else a hart
+// running a much lighter task is made to pick (below).
 template <class Env>
 void RunQueues<Env>::wake_thief(const RqTask& t, unsigned target) {
     for (unsigned c = 0; c < ncpus_; c++) {
         if (c != target && !ld(cur_[c]) && env_.idle(c) && mask_has(t.affinity, c)) {
             env_.ipi(c);
+            return;
+        }
+    }
+    kick_lighter(t, target);
+}
+
+// t, woken within a slice, waits on queue `target`: a hart running a task
+// of at most half its weight reschedules, and its pick pulls t
+// (pull_heavy). Hints: the pull re-checks under the locks.
+template <class Env>
+void RunQueues<Env>::kick_lighter(const RqTask& t, unsigned target) {
+    for (unsigned c = 0; c < ncpus_; c++) {
+        const RqTask* r = ld(cur_[c]);
+        if (c == target || !r || !mask_has(t.affinity, c) || env_.resched_pending(c)) continue;
+        if (2 * u64{ld(r->se.weight)} <= t.se.weight) {
+            env_.resched(c);
             return;
         }
     }
@@ -193,25 +210,32 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
 template <class Env>
 inline void RunQueues<Env>::put_back(RqTask& t, Time now) {
     unsigned src = 0;
+    bool fresh = false, moved_out = false;
     {
         TaskGuard g(*this, t);
         const unsigned i = g.index();
+        src = i;
         clear_current(t);
         if (!percpu() || ((t.affinity >> i) & 1) != 0) {  // i < kMax <= 64: mask_has's bound holds
             q_[i].policy->enqueue(t.se, now);
             env_.on_enqueue(t, i, nr(i));
-            return;
+            fresh = percpu() && t.in_fresh;
+        } else {
+            // Its affinity no longer allows this hart: it leaves the queue
+            // (as if it stopped, keeping its lag) and is placed anew; the
+            // move is reported as the queued case's is (on_migrate: the
+            // kernel's Migrate record, schedsim's migration count).
+            q_[i].policy->stop(t.se);
+            unlink(i, t);
+            uncount(i, t);
+            t.migrations++;
+            moved_out = true;
         }
-        // Its affinity no longer allows this hart: it leaves the queue (as
-        // if it stopped, keeping its lag) and is placed anew; the move is
-        // reported as the queued case's is (on_migrate: the kernel's
-        // Migrate record, schedsim's migration count).
-        q_[i].policy->stop(t.se);
-        unlink(i, t);
-        uncount(i, t);
-        t.migrations++;
-        src = i;
     }
+    // Put back within a slice of its wake-up (preempted by a woken task,
+    // typically): another hart may take it as it may a woken task.
+    if (fresh) kick_lighter(t, src);
+    if (!moved_out) return;
     const int dst = wake(t, now, false);
     env_.on_migrate(t, src, static_cast<unsigned>(dst), MoveReason::Affinity);
 }

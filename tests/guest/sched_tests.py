@@ -301,25 +301,25 @@ def latbench(g, args):
 
 def request_tests():
     """EEVDF request size (issue 23; docs/scheduling.md "Request size"), 1
-    hart, slice 750 us, -icount: a periodic task (wakes every 10 ms, runs
-    100 us) beside 2 hogs for 2 s, with the default request (the slice) and
-    with 100 us (Linux's minimum, 1/7.5 of this slice; the issue's 1 ms was
-    1/100 of its 100 ms slice). Its p99 wake-up latency must drop >= 3x at
-    the same CPU share (within 2%; the hogs' too). Measured: p99 1,611 ->
-    85 us (max 102), CPU 26,022 -> 26,008 us. Then the request's other half:
-    a CPU-bound task with a 100 us request beside 2 default hogs gets a third
-    of the hart (within 2%): a short request buys latency, not CPU. Then
-    the interactive latency test's shape (mlfqtest inter 3000 2 100) with a
-    100 us request for the interactive only: its worst wake-up latency is
-    within issue 23's 2 slices (1,500 us) with no allowance (measured 64 us;
-    827-1,588 with the default request). The boot has no scheduler tick
-    (tick_us=0): these figures and issue 23's acceptance compare the
-    request against the slice alone. With the 1 ms tick the default
-    request's p99 is already 342 us (91 with 100 us, 3.8x) and in one of
-    four runs its CPU came out 2.9% under the short request's (25,531
-    against 26,267 us), not yet explained (the closing note of 2026-12-06)."""
+    hart, slice 750 us, -icount, with the scheduler tick (the default): a
+    periodic task (wakes every 10 ms, runs 100 us of CPU time) beside 2
+    hogs for 2 s, with the default request (the slice) and with 100 us
+    (Linux's minimum, 1/7.5 of this slice; the issue's 1 ms was 1/100 of its
+    100 ms slice). Its p99 wake-up latency must drop >= 3x at the same CPU
+    share (within 2%; the hogs' too). Measured, 4 runs: p99 852-2,016 ->
+    89-91 us (max 99-102), CPU 25,236-25,367 -> 25,088-25,391 us (at most
+    0.6% apart). (Until latbench ran its bursts in CPU time and slept after
+    its last one, its CPU time included a hog-like tail whose share varied
+    by a slice: 25,531 against 26,267 us in one run of four with the tick,
+    and this test booted without the tick.) Then the request's other half:
+    a CPU-bound task with a 100 us request beside 2 default hogs gets a
+    third of the hart (within 2%): a short request buys latency, not CPU.
+    Then the interactive latency test's shape (mlfqtest inter 3000 2 100)
+    with a 100 us request for the interactive only: its worst wake-up
+    latency is within issue 23's 2 slices (1,500 us) with no allowance
+    (measured 64 us; 827-1,588 with the default request)."""
     name = "request-p99-periodic-2hogs-1hart-eevdf"
-    with suite.boot(1, tag=name, sched="eevdf", icount=ICOUNT, bootargs="tick_us=0") as g:
+    with suite.boot(1, tag=name, sched="eevdf", icount=ICOUNT) as g:
         d = latbench(g, "2000 2 10000 100")
         r = latbench(g, "-r 100 2000 2 10000 100")
         c = latbench(g, "-r 100 4000 2 0 0")

@@ -11,7 +11,11 @@ the shell still answering afterwards, and fsck finding the disk clean
 once QEMU is killed. Then, on 3 harts, the tracer with threads: a traced
 `threadtest create_join` must record a Thread record per new thread (its
 tid and its process, a known one), dispatch only known tids, and qtrace's
-JSON must show each thread as a track of its process's group.
+JSON must show each thread as a track of its process's group. Last, on 8
+harts without -icount (harts truly in parallel, where a joiner can see the
+join word cleared while the ending thread's kernel path is still running):
+`threadtest join_count` four times (200 joins each; before its fix one run
+in four saw a joined thread still counted).
 """
 import os
 import re
@@ -61,12 +65,21 @@ def trace_threads():
         report(p.returncode == 0 and not missing, "threads-trace-tracks", "no track for tids %s" % missing[:5])
 
 
+def join_race():
+    with suite.boot(8, timeout=60, tag="join-race") as g:
+        for i in range(4):
+            out = g.run("threadtest join_count", timeout=300)
+            suite.program(out, "threadtest", 8, prefix="threads-parallel-run%d" % i)
+
+
 def main():
     harts = suite.harts()
     for n in harts:
         run(n)
     if 3 in harts:
         trace_threads()
+    if 8 in harts:
+        join_race()
 
 
 if __name__ == "__main__":

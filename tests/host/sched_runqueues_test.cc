@@ -201,6 +201,48 @@ TEST(SchedRunQueues, RemoteWakeUpGoesThroughTheWakeList) {
     EXPECT_FALSE(b.rq.drain(1));  // the list is empty
 }
 
+// Issue 23 finding 3 (the reniced benchmark on 2 harts): a nice -10 task
+// woken within a slice waits on hart 0, preempted there by a task woken
+// after it, while hart 1 runs a nice +10 hog. Hart 1 is made to pick, and
+// its pick takes the waiting task, its debt there forgiven. (Before: no
+// kick, and hart 1 picked the hog again; the task waited out the other's
+// run, about 2 ms in the guest's traces, while the hog ran.)
+TEST(SchedRunQueues, RecentlyWokenHeavyTaskGoesToAHartRunningALightOne) {
+    Box b(PolicyKind::EEVDF, true, 2, 1000);
+    SeqEnv& env = b.rq.env();
+    auto t = make_rtasks(3);
+    RqTask& light = t[0]->rq;
+    RqTask& waiting = t[1]->rq;
+    RqTask& later = t[2]->rq;
+    set_priority(light.se, WeightTable::Linux, nice_to_index(10));
+    set_priority(waiting.se, WeightTable::Linux, nice_to_index(-10));
+    set_priority(later.se, WeightTable::Linux, nice_to_index(-10));
+    later.se.request = 100;  // due first: it preempts `waiting`
+    env.cpu = 1;
+    light.affinity = CpuMask{1} << 1;
+    b.rq.wake(light, 0, false);
+    ASSERT_EQ(b.rq.pick(1), &light);
+    env.cpu = 0;
+    waiting.affinity = later.affinity = 1;  // placed on hart 0
+    b.rq.wake(waiting, 0, true);
+    ASSERT_EQ(b.rq.pick(0), &waiting);
+    env.clock = 100;
+    b.rq.wake(later, 100, true);
+    ASSERT_TRUE(env.resched_flag[0]);  // it preempts `waiting`
+    light.affinity = waiting.affinity = later.affinity = kAllCpus;
+    b.rq.charge(waiting, 100);
+    b.rq.put_back(waiting, 100);
+    EXPECT_TRUE(env.resched_flag[1]);  // the hart running the light task is to pick
+    ASSERT_EQ(b.rq.pick(0), &later);
+    env.cpu = 1;
+    b.rq.charge(light, 100);
+    b.rq.put_back(light, 100);
+    EXPECT_EQ(b.rq.pick(1), &waiting);
+    ASSERT_EQ(env.moves.size(), 1u);
+    EXPECT_EQ(env.moves[0].dst, 1u);
+    EXPECT_EQ(env.moves[0].why, MoveReason::Steal);
+}
+
 // An empty queue steals the most behind waiting task of the queue with the
 // most waiting; a stolen task is not stolen back before it runs.
 TEST(SchedRunQueues, EmptyQueueSteals) {
