@@ -53,7 +53,9 @@ static unsigned long cpu_us(void) { return cputime() / 1000; }
  * preemption took part of the spin), so the asking costs next to nothing. */
 static void spin_cpu(unsigned long us) {
     const unsigned long until = cputime() + us * 1000;
-    for (unsigned long now = cputime(); now < until; now = cputime()) spin_until(rdtime() + (until - now + 99) / 100);
+    for (unsigned long now = cputime(); now < until; now = cputime()) {
+        spin_until(rdtime() + (until - now + 99) / 100); /* ns left, in 100 ns ticks */
+    }
 }
 
 /* Sleep until the time CSR reads t (a futex wait nobody wakes). */

@@ -48,14 +48,21 @@ void add_and_wake(volatile int* w, int n) {
     futex_wake(w, 1000);
 }
 
-/* Live threads of this process, from the process list. */
-int my_threads(void) {
+/* The slot of the calling thread in procinfo's table, or -1. */
+static int my_slot(void) {
     struct procinfo pi;
     int r;
     for (int i = 0; (r = procinfo(i, &pi)) >= 0; i++) {
-        if (r == 0 && pi.tid == gettid()) return pi.threads;
+        if (r == 0 && pi.tid == gettid()) return i;
     }
     return -1;
+}
+
+/* Live threads of this process, from the process list. */
+int my_threads(void) {
+    struct procinfo pi;
+    const int slot = my_slot();
+    return slot >= 0 && procinfo(slot, &pi) == 0 ? pi.threads : -1;
 }
 
 void t_incr(void* arg) { add_and_wake(&counter, (int)(long)arg); }
@@ -155,15 +162,6 @@ static void test_raw_tcreate(void) {
     while ((v = raw_word) != 0) futex_wait(&raw_word, v, 0);
     CHECK(counter == 5, "entry got arg %d, expected 5", counter);
     CHECK(raw_tp == 0x1234, "tp in the thread was %lx", raw_tp);
-}
-
-/* The slot of the calling thread in procinfo's table, or -1. */
-static int my_slot(void) {
-    struct procinfo pi;
-    int r;
-    for (int i = 0; (r = procinfo(i, &pi)) >= 0; i++)
-        if (r == 0 && pi.tid == gettid()) return i;
-    return -1;
 }
 
 /* A joiner that sees the join word cleared sees the thread gone from the

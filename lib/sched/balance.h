@@ -189,6 +189,10 @@ struct Service {
     }
 };
 
+// A task of weight `heavy` is moved to, or makes pick, a hart that would run
+// one of weight `light` instead (RunQueues::pull_heavy, kick_lighter).
+constexpr bool outweighs(u32 heavy, u32 light) { return heavy >= 2 * u64{light}; }
+
 inline void migrate(Policy& src, Policy& dst, Entity& e, Time now, bool forgive = false) {
     src.dequeue(e);  // queued, so not marked running (EEVDF's on_cpu) either
     if (forgive) dst.arrive(e);

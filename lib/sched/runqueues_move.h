@@ -137,7 +137,7 @@ void RunQueues<Env>::pull_heavy(unsigned cpu, Time now) {
         unsigned n = 0;
         for (RqTask* t = q_[i].fresh.front(); t && n < kScan; t = q_[i].fresh.next(*t), n++) {
             if (t->moved || !t->se.queued || !mask_has(t->affinity, cpu)) continue;
-            if (t->se.weight < 2 * u64{local.e->weight}) continue;
+            if (!outweighs(t->se.weight, local.e->weight)) continue;
             if (migrate_locked(*t, i, cpu, now, MoveReason::Steal, true)) return;
         }
     }

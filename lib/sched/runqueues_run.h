@@ -138,7 +138,7 @@ void RunQueues<Env>::kick_lighter(const RqTask& t, unsigned target) {
     for (unsigned c = 0; c < ncpus_; c++) {
         const RqTask* r = ld(cur_[c]);
         if (c == target || !r || !mask_has(t.affinity, c) || env_.resched_pending(c)) continue;
-        if (2 * u64{ld(r->se.weight)} <= t.se.weight) {
+        if (outweighs(t.se.weight, ld(r->se.weight))) {
             env_.resched(c);
             return;
         }
