@@ -66,6 +66,7 @@ bool store_rq(Config& c, const char* v) {
 }
 bool store_slice(Config& c, const char* v) { return store_number(v, 100, 1'000'000, &c.slice_us); }
 bool store_turn_handoff(Config& c, const char* v) { return to_flag(v, &c.turn_handoff); }
+bool store_sync_wake(Config& c, const char* v) { return to_flag(v, &c.sync_wake); }
 bool store_tick_us(Config& c, const char* v) { return store_number(v, 0, 100'000, &c.tick_us); }
 bool store_turn_us(Config& c, const char* v) { return store_number(v, 0, 100'000, &c.turn_us); }
 // A policy's knob (lib/sched/knobs.h): a flag is exactly 0 or 1, a time a
@@ -97,7 +98,7 @@ constexpr Key kKeys[] = {
     {"sched", "a policy name", store_sched},    {"rq", "percpu or single", store_rq},
     {"slice", "100..1000000 us", store_slice},  {"vm", "fifo or clock", store_vm},
     {"tick_us", "0..100000 us", store_tick_us}, {"turn_handoff", "1 or 0", store_turn_handoff},
-    {"turn_us", "0..100000 us", store_turn_us},
+    {"turn_us", "0..100000 us", store_turn_us}, {"sync_wake", "1 or 0", store_sync_wake},
 };
 
 // Does the word [w, w+len) start with `key=`?

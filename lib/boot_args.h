@@ -22,6 +22,9 @@
 //                   microseconds, for the policies to read)
 //   vm=NAME         page replacement with swap: fifo or clock (empty: clock;
 //                   kernel/mm/swap.h)
+//   sync_wake=0     per-hart queues: a pipe write's wake-up never queues
+//                   the reader behind the writer (default 1: it may;
+//                   lib/sched/balance.h select_cpu)
 //   tick_us=US      scheduler tick, 0..100000 us (0: none; default
 //                   lib/params.h kSchedTickCycles, 1000)
 //   turn_handoff=1  the turn hand-off, for harts that take turns on one
@@ -47,6 +50,7 @@ struct Config {
     sched::Knobs knobs;            // the policies' knobs given (times in us)
     char vm[8] = {};               // "fifo" or "clock"; empty: clock
     bool turn_handoff = false;
+    bool sync_wake = true;
     u64 turn_us = kDefaultTurnUs;  // used only with turn_handoff on 2+ harts
 
     static constexpr u64 kDefaultTurnUs = 100;

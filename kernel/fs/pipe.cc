@@ -69,8 +69,8 @@ Pipe* pipe_find(u32 dev, u32 inum) {
 }
 
 // Caller holds pi->lock.
-void wake_readers(Pipe* pi) {
-    if (pi->nread_waiting) wakeup(&pi->can_read);
+void wake_readers(Pipe* pi, Wake how = Wake::Async) {
+    if (pi->nread_waiting) wakeup(&pi->can_read, how);
 }
 void wake_writers(Pipe* pi) {
     if (pi->nwrite_waiting) wakeup(&pi->can_write);
@@ -213,7 +213,7 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
                 break;
             }
             if (!pi->ring.writer_may_copy(static_cast<u32>(n), done)) {  // (writes of <= 512 bytes go in whole)
-                wake_readers(pi);
+                wake_readers(pi, Wake::Sync);  // and sleeps now
                 sleep_writer(pi);
                 continue;
             }
@@ -228,7 +228,9 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
                 break;
             }
         }
-        wake_readers(pi);
+        // Sync: a writer usually goes on to wait for the reply (Linux's
+        // pipe_write wakes its readers the same way).
+        wake_readers(pi, Wake::Sync);
     }
     if (done > 0) poll_notify();
     if (done == 0 && err != Error::Ok) return err;

@@ -53,8 +53,8 @@ void wakeup_proc(Proc* p, const void* chan);
 // acquisition: the hand-off rule in kernel/proc/sched.cc).
 void sched_switch();
 extern "C" void forkret();
-// Mark p runnable now and queue it (caller holds p->lock).
-void make_runnable(Proc* p);
+// Mark p runnable now and queue it (caller holds p->lock; sync: see wakeup).
+void make_runnable(Proc* p, bool sync = false);
 Result<u64> grow_proc(i64 n);  // sbrk: -> the old size
 Result<int> fork();
 // End the whole process (every thread) with status.

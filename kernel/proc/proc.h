@@ -301,8 +301,11 @@ void sleep(const void* chan, SpinLock& lk);
 // wakeup on chan (for ever, for a futex nobody wakes).
 // signals = false: a pending signal does not end it (only a kill does).
 void sleep_killable(const void* chan, SpinLock& lk, bool signals = true);
-// Wake every process sleeping on chan.
-void wakeup(const void* chan);
+// Wake every process sleeping on chan. Wake::Sync: the caller sleeps soon
+// (a pipe writer that wakes its reader; Linux's WF_SYNC), so a woken process
+// may be queued on the caller's hart, behind it (kernel/proc/runqueue.h).
+enum class Wake : u8 { Async, Sync };
+void wakeup(const void* chan, Wake how = Wake::Async);
 // killed: the process is being killed or a signal it does not block is
 // pending (either ends a killable wait); dying: only the former.
 bool killed(Proc* p);

@@ -138,6 +138,7 @@ void rq_init(const RqSetup& setup) {
     rc.ncpus = setup.ncpus < 1 ? 1u : static_cast<unsigned>(setup.ncpus);
     rc.slice = setup.slice_cycles ? setup.slice_cycles : 1;
     rc.table = sched::WeightTable::Linux;
+    rc.sync_wakes = setup.sync_wakes;
     g_rq.init(rc);
     g_config.table = sched::WeightTable::Linux;
     g_config.price = 1024;
@@ -155,7 +156,7 @@ void rq_init(const RqSetup& setup) {
     for (unsigned i = 0; i < g_rq.queues(); i++) g_rq.attach(i, build_policy(i, g_kind, g_slot));
 }
 
-void rq_wake(Proc* p, u64 now) { g_rq.wake(p->rq, now, p->woken); }
+void rq_wake(Proc* p, u64 now, bool sync) { g_rq.wake(p->rq, now, p->woken, sync); }
 
 bool rq_drain(int cpu) {
     if (!g_rq.drain(static_cast<unsigned>(cpu))) return false;

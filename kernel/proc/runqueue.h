@@ -36,11 +36,14 @@ struct RqSetup {
     u64 slice_cycles = 1;
     int ncpus = 1;
     sched::Knobs knobs;  // the policies' boot knobs (lib/sched/knobs.h), times in timer cycles
+    bool sync_wakes = true;  // sched::RqConfig::sync_wakes
 };
 void rq_init(const RqSetup& setup);
 // p became runnable (new or woken; caller holds p->lock, state Runnable):
 // choose its queue, queue it at time now, wake or preempt a hart for it.
-void rq_wake(Proc* p, u64 now);
+// sync: the caller wakes p and sleeps soon (a pipe write), so p may be
+// queued behind it on this hart (lib/sched/balance.h select_cpu).
+void rq_wake(Proc* p, u64 now, bool sync = false);
 // percpu: move the processes other harts woke for this hart's queue into it
 // (called from the IPI and by rq_pick); true if one should preempt the
 // process running here (need_resched is then set).

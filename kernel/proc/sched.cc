@@ -158,11 +158,11 @@ extern "C" void forkret() {
     usertrap_return();
 }
 
-void make_runnable(Proc* p) {
+void make_runnable(Proc* p, bool sync) {
     const u64 now = now_cycles();
     p->state = ProcState::Runnable;
     p->runnable_since = now;
-    rq_wake(p, now);  // chooses its queue and wakes or preempts a hart
+    rq_wake(p, now, sync);  // chooses its queue and wakes or preempts a hart
 }
 
 namespace {
@@ -198,7 +198,7 @@ void sleep_killable(const void* chan, SpinLock& lk, bool signals) {
     sleep_locked(p, chan, lk);
 }
 
-void wakeup(const void* chan) {
+void wakeup(const void* chan, Wake how) {
     Proc* self = myproc();
     for (Proc& p : g_procs) {
         if (&p == self) continue;
@@ -209,7 +209,7 @@ void wakeup(const void* chan) {
         LockGuard g(p.lock);
         if (p.state == ProcState::Sleeping && p.chan == chan) {
             p.woken = true;
-            make_runnable(&p);
+            make_runnable(&p, how == Wake::Sync);
         }
     }
 }

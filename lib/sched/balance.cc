@@ -10,7 +10,8 @@ bool lighter(const QueueLoad& a, const QueueLoad& b) { return a.load < b.load ||
 
 }  // namespace
 
-int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight, CpuMask preempts) {
+int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight,
+               CpuMask preempts, int sync) {
     if (n > kMaxCpus) n = kMaxCpus;
     const bool prev_ok = prev >= 0 && static_cast<unsigned>(prev) < n && mask_has(allowed, static_cast<unsigned>(prev));
     if (prev_ok && q[prev].nr == 0) return prev;
@@ -19,6 +20,7 @@ int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool w
         const unsigned c = (start + i) % n;
         if (mask_has(allowed, c) && q[c].nr == 0) return static_cast<int>(c);
     }
+    if (sync >= 0 && static_cast<unsigned>(sync) < n && mask_has(allowed, static_cast<unsigned>(sync))) return sync;
     preempts &= allowed;
     if (prev_ok && mask_has(preempts, static_cast<unsigned>(prev))) return prev;
     for (unsigned i = 0; preempts && i < n; i++) {

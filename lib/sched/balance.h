@@ -13,7 +13,11 @@
 //
 //   select_cpu   where a new or woken task goes: its previous cpu if that
 //                queue is empty; else any empty queue it may use (scanning
-//                from prev + 1, so wake-ups spread); else a cpu whose
+//                from prev + 1, so wake-ups spread); else `sync`, the
+//                waker's cpu, for a synchronous wake-up whose waker is about
+//                to sleep and runs there with nothing else the woken task
+//                does not outweigh (the caller decides; -1: none; Linux
+//                wake_affine_idle, WF_SYNC); else a cpu whose
 //                running task it would preempt (`preempts`, bit c: the
 //                caller asked the policy, Policy::preempts_on): prev if it
 //                is one, else the first from prev + 1; else its previous
@@ -82,7 +86,8 @@ struct QueueLoad {
     u32 min_weight = 0;
 };
 
-int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight, CpuMask preempts = 0);
+int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight,
+               CpuMask preempts = 0, int sync = -1);
 int steal_victim(const QueueLoad* q, unsigned n, unsigned self);
 // A pick on a per-cpu queue pulls another queue's lead (a woken task that
 // has not run since: the caller checks) when it is eligible there and due

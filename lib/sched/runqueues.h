@@ -55,7 +55,10 @@
 // load (placement sees it) but not queued: nothing moves it.
 //
 // Placement (percpu, lib/sched/balance.h select_cpu): the previous hart if
-// its queue is empty, else an empty queue, else a hart whose running task
+// its queue is empty, else an empty queue, else, for a synchronous wake-up
+// (its waker sleeps soon: a pipe write), the waker's hart if the waker runs
+// there with nothing the woken task does not outweigh (queued behind the
+// waker, not preempting it), else a hart whose running task
 // the woken one would preempt there (Policy::preempts_on), else the previous
 // one if the task stopped there within a slice and it is not more than its
 // weight heavier than the lightest, else the least loaded. Single mode: an
@@ -108,6 +111,10 @@ struct RqConfig {
     // only to reproduce what came before issue 23 finding 1's fix: the seed
     // harness (schedsim --model seed) and the protocol tests' "before".
     bool charge_at_wake = true;
+    // A synchronous wake-up may queue the woken task behind its waker
+    // (wake(..., sync); lib/sched/balance.h select_cpu). Off: the
+    // measurements' "before" (docs/benchmarks.md).
+    bool sync_wakes = true;
 };
 
 template <class Env>
@@ -150,7 +157,8 @@ class RunQueues {
 
     // The calls made at every pick are inlined into their caller (one
     // caller each in the kernel; schedsim's loop runs them per core-tick).
-    int wake(RqTask& t, Time now, bool woken);
+    // sync: the caller (the waker, running on this hart) sleeps soon.
+    int wake(RqTask& t, Time now, bool woken, bool sync = false);
     bool drain(unsigned cpu) {
         if (!percpu() || !ld(q_[cpu].wake_list)) return false;
         return drain_list(cpu);
@@ -352,6 +360,7 @@ class RunQueues {
         int hart = -1;
         bool preempt = false;
     };
+    int sync_cpu(const RqTask& t);
     Kick enqueue_woken(unsigned i, RqTask& t, unsigned target, Time now);
     void push_remote(RqTask& t, unsigned target);
     void kick(const RqTask& t, unsigned target, Kick k);
@@ -394,6 +403,7 @@ class RunQueues {
     Env env_{};
     bool percpu_ = true;
     bool charge_at_wake_ = true;
+    bool sync_wakes_ = true;
     unsigned ncpus_ = 1;
     Time slice_ = 1;
     Time half_life_ = 64;
@@ -424,6 +434,7 @@ template <class Env>
 void RunQueues<Env>::init(const RqConfig& c) {
     percpu_ = c.percpu;
     charge_at_wake_ = c.charge_at_wake;
+    sync_wakes_ = c.sync_wakes;
     ncpus_ = c.ncpus < 1 ? 1 : (c.ncpus > kMax ? kMax : c.ncpus);
     slice_ = c.slice ? c.slice : 1;
     half_life_ = 64 * slice_;

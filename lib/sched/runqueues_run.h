@@ -30,13 +30,31 @@ CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
     return m;
 }
 
+// A synchronous wake-up (the waker sleeps soon: a pipe write) may queue t
+// on the waker's hart: the hart this runs on, if its running task (the
+// waker) is there with nothing t does not outweigh. Else -1.
 template <class Env>
-int RunQueues<Env>::wake(RqTask& t, Time now, bool woken) {
+int RunQueues<Env>::sync_cpu(const RqTask& t) {
+    const int w = env_.this_cpu();
+    if (w < 0 || static_cast<unsigned>(w) >= ncpus_) return -1;
+    const RqTask* r = ld(cur_[w]);
+    if (!r || r == &t) return -1;
+    const u64 l = load(static_cast<unsigned>(w));
+    const u64 rest = l > r->se.weight ? l - r->se.weight : 0;
+    if (rest == 0) return w;
+    return rest <= ~u32{0} && outweighs(t.se.weight, static_cast<u32>(rest)) ? w : -1;
+}
+
+template <class Env>
+int RunQueues<Env>::wake(RqTask& t, Time now, bool woken, bool sync) {
     unsigned target = 0;
+    int affine = -1;
     if (percpu()) {
         Loads buf;
         const bool warm = t.queue >= 0 && t.last_ran != kNoTime && now - t.last_ran < slice_;
-        const int c = select_cpu(view(buf), ncpus_, t.queue, t.affinity, warm, t.se.weight, preempt_mask(t, now));
+        if (sync && sync_wakes_) affine = sync_cpu(t);
+        const int c = select_cpu(view(buf), ncpus_, t.queue, t.affinity, warm, t.se.weight,
+                                 preempt_mask(t, now), affine);
         target = c > 0 ? static_cast<unsigned>(c) : 0;
     }
     st(t.queue, static_cast<i32>(target));
@@ -47,7 +65,12 @@ int RunQueues<Env>::wake(RqTask& t, Time now, bool woken) {
         push_remote(t, target);
         return static_cast<int>(target);
     }
-    kick(t, target, enqueue_woken(target, t, target, now));
+    Kick k = enqueue_woken(target, t, target, now);
+    // Queued behind its waker by a synchronous wake-up: the waker is about
+    // to sleep, and preempting it would delay what it still has to do (the
+    // other wake-ups of its round); a tick preempts a waker that runs on.
+    if (percpu() && static_cast<int>(target) == affine && k.preempt) k = {};
+    kick(t, target, k);
     return static_cast<int>(target);
 }
 

@@ -25,6 +25,7 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
         EXPECT_FALSE(p.config.knobs.has(Knob::MlfqBoost)) << args;
         EXPECT_FALSE(p.config.knobs.has(Knob::MlfqReset)) << args;
         EXPECT_FALSE(p.config.turn_handoff) << args;
+        EXPECT_TRUE(p.config.sync_wake) << args;
         EXPECT_EQ(p.config.turn_us, 100u) << args;
         EXPECT_EQ(p.config.tick_us, 1000u) << args;
         EXPECT_EQ(p.nrejected, 0) << args;
@@ -33,7 +34,7 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
 }
 
 TEST(BootArgs, ReadsEveryKey) {
-    const Parsed p = parse("sched=dwrr rq=single slice=2000 mlfq_boost=0 mlfq_reset=1 turn_handoff=1");
+    const Parsed p = parse("sched=dwrr rq=single slice=2000 mlfq_boost=0 mlfq_reset=1 turn_handoff=1 sync_wake=0");
     EXPECT_STREQ(p.config.sched, "dwrr");
     EXPECT_STREQ(p.config.rq, "single");
     EXPECT_EQ(p.config.slice_us, 2000u);
@@ -41,6 +42,7 @@ TEST(BootArgs, ReadsEveryKey) {
     EXPECT_EQ(p.config.knobs.get(Knob::MlfqBoost, 7), 0u);  // 0: never boost, not "absent"
     EXPECT_EQ(p.config.knobs.get(Knob::MlfqReset, 0), 1u);
     EXPECT_TRUE(p.config.turn_handoff);
+    EXPECT_FALSE(p.config.sync_wake);
     EXPECT_EQ(p.nrejected, 0);
 }
 
@@ -49,6 +51,16 @@ TEST(BootArgs, TurnHandoffIsAZeroOrOneFlag) {
     for (const char* args : {"turn_handoff=on", "turn_handoff=", "turn_handoff=10"}) {
         const Parsed p = parse(args);
         EXPECT_FALSE(p.config.turn_handoff) << args;
+        ASSERT_EQ(p.nrejected, 1) << args;
+        EXPECT_STREQ(p.rejected[0].range, "1 or 0") << args;
+    }
+}
+
+TEST(BootArgs, SyncWakeIsAZeroOrOneFlag) {
+    EXPECT_TRUE(parse("sync_wake=0 sync_wake=1").config.sync_wake);
+    for (const char* args : {"sync_wake=off", "sync_wake=", "sync_wake=2"}) {
+        const Parsed p = parse(args);
+        EXPECT_TRUE(p.config.sync_wake) << args;
         ASSERT_EQ(p.nrejected, 1) << args;
         EXPECT_STREQ(p.rejected[0].range, "1 or 0") << args;
     }

@@ -40,6 +40,21 @@ TEST(SchedPlace, PrevIfEmptyElseEmptyElseWarmElseLeast) {
     EXPECT_EQ(select_cpu(q.data(), 4, -1, kAllCpus, false, 1024), 0);
 }
 
+// A synchronous wake-up's waker cpu (the caller chose it): after an empty
+// queue, before a preemptable cpu, warmth and the least loaded; only if
+// allowed and a real cpu.
+TEST(SchedPlace, SyncCpuAfterEmptyBeforePreemptsAndLeast) {
+    auto q = loads({{1024, 1}, {0, 0}, {4096, 3}, {512, 1}});
+    EXPECT_EQ(select_cpu(q.data(), 4, 2, kAllCpus, true, 1024, 0, 2), 1);  // an empty queue first
+    q[1] = q[2];
+    const CpuMask preempts = CpuMask{1} << 3;
+    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, preempts, 2), 2);
+    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, preempts, -1), 3);  // not sync
+    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, 0, -1), 0);         // warm
+    EXPECT_EQ(select_cpu(q.data(), 4, 0, ~(CpuMask{1} << 2), true, 1024, preempts, 2), 3);  // not allowed
+    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, preempts, 7), 3);  // no such cpu
+}
+
 TEST(SchedPlace, StealAndBusiest) {
     auto q = loads({{0, 0}, {2048, 2}, {3072, 3}, {1024, 1}});
     EXPECT_EQ(steal_victim(q.data(), 4, 0), 2);  // most waiting

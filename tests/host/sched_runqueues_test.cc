@@ -243,6 +243,71 @@ TEST(SchedRunQueues, RecentlyWokenHeavyTaskGoesToAHartRunningALightOne) {
     EXPECT_EQ(env.moves[0].why, MoveReason::Steal);
 }
 
+// A synchronous wake-up (a pipe write: the waker sleeps soon) queues the
+// woken task behind its waker when the waker runs alone on its hart, or
+// with only tasks the woken one outweighs, and does not preempt the waker;
+// otherwise placement is as before. (Before: the reader went to the least
+// loaded or a preemptable hart and waited there behind another task while
+// its writer's hart emptied a few microseconds later: schbench's message
+// thread in the guest.)
+TEST(SchedRunQueues, SyncWakeUpQueuesBehindALoneWaker) {
+    Box b(PolicyKind::EEVDF, true, 2, 1000);
+    SeqEnv& env = b.rq.env();
+    auto t = make_rtasks(4);
+    RqTask& waker = t[0]->rq;
+    RqTask& hog = t[1]->rq;
+    set_priority(hog.se, WeightTable::Linux, nice_to_index(1));  // not outweighed: no kick
+    env.cpu = 0;
+    waker.affinity = 1;
+    b.rq.wake(waker, 0, false);
+    ASSERT_EQ(b.rq.pick(0), &waker);
+    env.cpu = 1;
+    hog.affinity = 2;
+    b.rq.wake(hog, 0, false);
+    ASSERT_EQ(b.rq.pick(1), &hog);
+    env.cpu = 0;
+    env.clock = 100;
+    // Not sync: the lighter hart 1.
+    EXPECT_EQ(b.rq.wake(t[2]->rq, 100, true), 1);
+    // Sync: behind the waker, hart 0 neither preempted nor sent an IPI.
+    const int ipis0 = env.ipis[0], ipis1 = env.ipis[1];
+    EXPECT_EQ(b.rq.wake(t[3]->rq, 100, true, true), 0);
+    EXPECT_FALSE(env.resched_flag[0]);
+    EXPECT_EQ(env.ipis[0], ipis0);
+    EXPECT_EQ(env.ipis[1], ipis1);
+    EXPECT_EQ(b.rq.nr(0), 2u);
+    // The waker sleeps: the woken task runs where its data is warm.
+    b.rq.charge(waker, 120);
+    b.rq.stop(waker, 120);
+    EXPECT_EQ(b.rq.pick(0, 120), &t[3]->rq);
+}
+
+// The same rule with tasks queued beside the waker: behind it when the
+// woken task outweighs them all (twice their weight), else as before.
+TEST(SchedRunQueues, SyncWakeUpBesideTasksItOutweighs) {
+    Box b(PolicyKind::EEVDF, true, 2, 1000);
+    SeqEnv& env = b.rq.env();
+    auto t = make_rtasks(5);
+    RqTask& waker = t[0]->rq;
+    RqTask& hog = t[1]->rq;
+    RqTask& light = t[2]->rq;
+    set_priority(hog.se, WeightTable::Linux, nice_to_index(1));
+    set_priority(light.se, WeightTable::Linux, nice_to_index(19));
+    env.cpu = 1;
+    hog.affinity = 2;
+    b.rq.wake(hog, 0, false);
+    ASSERT_EQ(b.rq.pick(1), &hog);
+    env.cpu = 0;
+    waker.affinity = light.affinity = 1;
+    b.rq.wake(waker, 0, false);
+    ASSERT_EQ(b.rq.pick(0), &waker);
+    b.rq.wake(light, 0, false);
+    ASSERT_EQ(b.rq.nr(0), 2u);
+    EXPECT_EQ(b.rq.wake(t[3]->rq, 0, true, true), 0);  // 1024 >= 2 x 15
+    EXPECT_EQ(b.rq.nr(0), 3u);
+    EXPECT_EQ(b.rq.wake(t[4]->rq, 0, true, true), 1);  // not over 15 + 1024: the lighter
+}
+
 // An empty queue steals the most behind waiting task of the queue with the
 // most waiting; a stolen task is not stolen back before it runs.
 TEST(SchedRunQueues, EmptyQueueSteals) {
