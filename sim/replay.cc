@@ -13,6 +13,9 @@
 //   data written before the read). qtrace writes a sleep that another
 //   process ended as "sleep wait" and that process's wake-up as "wake K", so
 //   a replay wakes a sleeper when its waker gets there, not at a fixed time.
+//   "swake K" is a synchronous wake-up (the kernel's pipe write, whose
+//   writer sleeps soon): per-core queues may place the woken task on its
+//   waker's core (lib/sched/runqueues.h).
 //
 // The first burst is a run; adjacent bursts of one kind merge; "run inf"
 // must be the last burst. After its last burst a task finishes, or with
@@ -76,15 +79,15 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
     s.arrival = number(tok[0], where, "arrival", false);
     s.level = level_of(tok[1], where);
     size_t i = 2;
-    for (; i < tok.size() && (tok[i] == "run" || tok[i] == "sleep" || tok[i] == "wake"); i += 2) {
+    for (; i < tok.size() && (tok[i] == "run" || tok[i] == "sleep" || tok[i] == "wake" || tok[i] == "swake"); i += 2) {
         const bool run = tok[i] == "run";
         if (i + 1 >= tok.size()) throw std::runtime_error(where + ": '" + tok[i] + "' needs a tick count");
-        if (tok[i] == "wake") {
+        if (tok[i] == "wake" || tok[i] == "swake") {
             const bool after_run = !s.bursts.empty() && (s.bursts.back().run || s.bursts.back().wake >= 0);
             if (!after_run || s.bursts.back().ticks == kForever)
-                throw std::runtime_error(where + ": 'wake' must follow a run that ends");
+                throw std::runtime_error(where + ": '" + tok[i] + "' must follow a run that ends");
             const uint64_t k = number(tok[i + 1], where, "wake's task line", false);
-            s.bursts.push_back({false, 0, static_cast<int64_t>(k)});
+            s.bursts.push_back({false, 0, static_cast<int64_t>(k), tok[i] == "swake"});
             s.causal = true;
             continue;
         }

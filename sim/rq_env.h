@@ -73,7 +73,7 @@ struct SimEnv {
         cores[c].resched = true;
         ipis |= uint64_t{1} << c;
     }
-    void on_wake(q::sched::RqTask&, unsigned) {}
+    void on_wake(q::sched::RqTask&, unsigned, bool) {}
     void on_enqueue(q::sched::RqTask&, unsigned, uint32_t) {}
     void on_pick(q::sched::RqTask&, unsigned, uint32_t) {}
     void on_migrate(q::sched::RqTask&, unsigned, unsigned, q::sched::MoveReason) { migrations++; }

@@ -55,6 +55,7 @@ struct Burst {
     bool run = true;
     uint64_t ticks = 0;  // run: CPU ticks (kForever: never ends); sleep: ticks asleep
     int64_t wake = -1;   // >= 0: not a run or sleep but a wake-up of task `wake`
+    bool sync = false;   // that wake-up is synchronous ("swake": RunQueues::wake's waker)
 };
 // "at TICK level L" (cpus == 0) or "at TICK cpus LIST" (cpus: the new mask).
 struct TaskChange {

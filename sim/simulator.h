@@ -86,7 +86,7 @@ class Simulator {
     bool stops_after_tick(Task& t, uint64_t now);
     bool next_burst(Task& t, uint64_t now);
     void sleep(Task& t, uint64_t now, uint64_t ticks);
-    void wake_burst(size_t k, uint64_t now);
+    void wake_burst(size_t k, uint64_t now, int waker);
     void task_changes(uint64_t now);
     void change_level(Task& t, uint8_t level);
     void dispatched(Task& t, uint64_t now);
@@ -239,7 +239,8 @@ void Simulator<P, kPerCpu>::wakeups(uint64_t now) {
         t.woke = now;
         t.undispatched = true;
         make_runnable(t);
-        rq_.wake(t, now, true);
+        rq_.wake(t, now, true, t.sync_waker);
+        t.sync_waker = -1;
     }
 }
 
@@ -281,20 +282,25 @@ template <typename P, bool kPerCpu>
 template <typename P, bool kPerCpu>
 bool Simulator<P, kPerCpu>::next_burst(Task& t, uint64_t now) {
     uint64_t sleep_ticks = 0;
-    if (!next_run_burst(*t.spec, t.burst, sleep_ticks, [&](size_t k) { wake_burst(k, now); })) return false;
+    // A synchronous wake-up ("swake") comes from the waker's core (its
+    // queue, percpu).
+    auto wake = [&](size_t k, bool sync) { wake_burst(k, now, kPerCpu && sync ? t.queue : -1); };
+    if (!next_run_burst(*t.spec, t.burst, sleep_ticks, wake)) return false;
     if (sleep_ticks != kNoSleep) sleep(t, now, sleep_ticks);
     t.remaining = t.spec->bursts[t.burst].ticks;
     return true;
 }
 
 // Replay: a wake burst at the end of tick now wakes fixed task k for tick
-// now + 1, if it is in a "sleep wait"; otherwise (running, runnable, in a
-// timed sleep, or not arrived yet) k keeps the wake-up for its next wait.
+// now + 1, if it is in a "sleep wait" (synchronously if waker >= 0: the
+// waker's core); otherwise (running, runnable, in a timed sleep, or not
+// arrived yet) k keeps the wake-up for its next wait.
 template <typename P, bool kPerCpu>
-void Simulator<P, kPerCpu>::wake_burst(size_t k, uint64_t now) {
+void Simulator<P, kPerCpu>::wake_burst(size_t k, uint64_t now, int waker) {
     Task* w = spec_task_[k];
     if (w && w->waiting) {
         w->waiting = false;
+        w->sync_waker = waker;
         wake_at(now + 1, *w);
     } else {
         kept_wakes_[k]++;

@@ -62,7 +62,7 @@ class TaskSource {
 
 // Replay: a run burst of `s` has ended and `burst` is its index. Bursts
 // alternate run/sleep (replay.cc merges neighbours of one kind), with wake
-// bursts after a run: each is passed to wake(task index) in order. Returns
+// bursts after a run: each is passed to wake(task index, sync) in order. Returns
 // false if the task ends; otherwise sets `sleep` (ticks to sleep first,
 // kForever for a "sleep wait", or kNoSleep to run on at once) and moves
 // `burst` to the next run burst.
@@ -78,7 +78,7 @@ inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep, Wa
     sleep = kNoSleep;
     if (!advance()) return false;
     while (s.bursts[burst].wake >= 0) {
-        wake(static_cast<size_t>(s.bursts[burst].wake));
+        wake(static_cast<size_t>(s.bursts[burst].wake), s.bursts[burst].sync);
         if (!advance()) return false;
     }
     if (!s.bursts[burst].run) {
@@ -89,7 +89,7 @@ inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep, Wa
 }
 
 inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep) {
-    return next_run_burst(s, burst, sleep, [](size_t) {});
+    return next_run_burst(s, burst, sleep, [](size_t, bool) {});
 }
 
 }  // namespace schedsim

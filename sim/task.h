@@ -30,6 +30,7 @@ struct Task : q::sched::RqTask {  // se.owner is this Task
     i128 lag_hi = 0, lag_lo = 0;  // extremes of fluid - received seen (fluid.h units)
     bool blocked = false;
     bool waiting = false;      // in a "sleep wait": asleep until a wake burst wakes it
+    int sync_waker = -1;       // its wake-up is synchronous, from this core (replay)
     bool undispatched = true;  // not run since it arrived or woke (first_run or woke pending)
     bool may_block = false;    // block_chance > 0
 };

@@ -121,7 +121,8 @@ struct Builder {
     // so far ends a burst, followed by the wake-up; true if recorded.
     bool wake_burst(const Record& r) {
         const Open& o = cur[r.cpu];
-        if (r.b != 1 || r.other <= 0 || r.other == r.pid || !o.open || o.pid != r.other) return false;
+        const bool woken = r.b == 1 || r.b == 2;
+        if (!woken || r.other <= 0 || r.other == r.pid || !o.open || o.pid != r.other) return false;
         ProcStats& w = proc(r.other, r.time);
         const u64 in_dispatch = r.time > o.start ? r.time - o.start : 0;
         const u64 part = in_dispatch > w.dispatch_emitted ? in_dispatch - w.dispatch_emitted : 0;
@@ -129,7 +130,7 @@ struct Builder {
         w.dispatch_emitted += part;
         end_run_burst(w);
         if (w.bursts.empty()) return false;
-        w.bursts.push_back({false, 0, 0, r.pid});
+        w.bursts.push_back({false, 0, 0, r.pid, r.b == 2});
         return true;
     }
 
@@ -138,7 +139,7 @@ struct Builder {
         const int waker_hart = r.cpu;
         m.wakes.push_back({r.time, r.pid, r.other, waker_hart, r.a, 0, -1});
         pending_wake[r.pid] = m.wakes.size() - 1;
-        p.woke = r.b == 1;
+        p.woke = r.b == 1 || r.b == 2;
         if (p.state == 2 && p.started) {
             const bool caused = wake_burst(r);
             p.bursts.push_back({false, r.time - p.sleep_since, caused ? r.other : 0});

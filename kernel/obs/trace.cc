@@ -142,12 +142,12 @@ void emit_affinity(int tid, int by, AffinitySource why, u64 mask) {
     emit(Event::Affinity, tid, by, static_cast<u8>(why), 0, 0, static_cast<i64>(mask));
 }
 
-void emit_wake(const Proc* p, int queue) {
+void emit_wake(const Proc* p, int queue, bool sync) {
     push_off();
     const bool in_intr = mycpu()->in_intr;  // a device's or the timer's wake-up: no waker
     pop_off();
     const Proc* waker = in_intr ? nullptr : myproc();
-    emit(Event::Wakeup, p->tid, waker ? waker->tid : 0, static_cast<u8>(queue), p->woken ? 1 : 0, 0, 0);
+    emit(Event::Wakeup, p->tid, waker ? waker->tid : 0, static_cast<u8>(queue), p->woken ? (sync ? 2 : 1) : 0, 0, 0);
 }
 
 void emit_switch(const Proc* next, u64 waited) {

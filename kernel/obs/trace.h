@@ -28,7 +28,7 @@ void init();  // build the recorder (boot, before the first system call)
 void emit(Event e, int pid, int other, u8 a, u8 b, u32 arg, i64 key);
 void emit_name(Event e, int pid, const char* name);
 void emit_sched(Event e, const Proc* p, int queue, u32 nr, i64 vtime, i64 ahead);
-void emit_wake(const Proc* p, int queue);
+void emit_wake(const Proc* p, int queue, bool sync);
 void emit_switch(const Proc* next, u64 waited);
 void emit_deschedule(const Proc* p, int state, u64 ran);
 void emit_affinity(int tid, int by, AffinitySource why, u64 mask);
@@ -49,9 +49,10 @@ inline void trace_deschedule(const Proc* p, int state, u64 ran) {
     if (trace::on()) trace::emit_deschedule(p, state, ran);
 }
 // p became runnable for `queue` (Wakeup; the Enqueue record follows when
-// it is queued there: at once, or when that hart drains its wake list).
-inline void trace_wake(const Proc* p, int queue) {
-    if (trace::on()) trace::emit_wake(p, queue);
+// it is queued there: at once, or when that hart drains its wake list);
+// sync: by a synchronous wake-up (wakeup(chan, Wake::Sync)).
+inline void trace_wake(const Proc* p, int queue, bool sync) {
+    if (trace::on()) trace::emit_wake(p, queue, sync);
 }
 // Enqueue and Pick carry what p's policy shows of it (lib/sched/policy.h
 // View: vtime, ahead), asked of `show()` only when tracing is on.

@@ -68,7 +68,9 @@ struct KernelEnv {
         g_cpus[c].need_resched = true;
         send_ipi(static_cast<int>(c));
     }
-    void on_wake(sched::RqTask& t, unsigned queue) { trace_wake(&proc_of(t), static_cast<int>(queue)); }
+    void on_wake(sched::RqTask& t, unsigned queue, bool sync) {
+        trace_wake(&proc_of(t), static_cast<int>(queue), sync);
+    }
     // Under the queue's lock (the policy's view of t is read there).
     void on_enqueue(sched::RqTask& t, unsigned queue, u32 nr) {
         trace_enqueue(&proc_of(t), static_cast<int>(queue), nr, [&] { return describe(t, queue); });
@@ -156,7 +158,7 @@ void rq_init(const RqSetup& setup) {
     for (unsigned i = 0; i < g_rq.queues(); i++) g_rq.attach(i, build_policy(i, g_kind, g_slot));
 }
 
-void rq_wake(Proc* p, u64 now, bool sync) { g_rq.wake(p->rq, now, p->woken, sync); }
+void rq_wake(Proc* p, u64 now, bool sync) { g_rq.wake(p->rq, now, p->woken, sync ? cpuid() : -1); }
 
 bool rq_drain(int cpu) {
     if (!g_rq.drain(static_cast<unsigned>(cpu))) return false;

@@ -85,7 +85,8 @@ enum class Event : u8 {
     // runnable (0: none, e.g. the scheduler loop, or an interrupt handler:
     // a device or the timer, not the process it interrupted),
     // a = the queue it is placed on, b = 1 if woken from sleep (wakeup()),
-    // 0 for a new process or a kill.
+    // 2 if by a synchronous wake-up (a pipe write: its waker sleeps soon,
+    // lib/sched/runqueues.h placement), 0 for a new process or a kill.
     Wakeup = 3,
     // pid enters queue a (woken, new, or put back after running):
     // b = processes counted on that queue (queued or running, at most 255),

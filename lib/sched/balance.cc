@@ -14,11 +14,14 @@ int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool w
                CpuMask preempts, int sync) {
     if (n > kMaxCpus) n = kMaxCpus;
     const bool prev_ok = prev >= 0 && static_cast<unsigned>(prev) < n && mask_has(allowed, static_cast<unsigned>(prev));
-    if (prev_ok && q[prev].nr == 0) return prev;
+    // The sync cpu is not taken for empty: its waker is there (schedsim's
+    // replay delivers the wake-up after the waker left; the kernel's waker
+    // still runs), so both choose alike.
+    if (prev_ok && prev != sync && q[prev].nr == 0) return prev;
     const unsigned start = prev_ok ? static_cast<unsigned>(prev) + 1 : 0;
     for (unsigned i = 0; i < n; i++) {
         const unsigned c = (start + i) % n;
-        if (mask_has(allowed, c) && q[c].nr == 0) return static_cast<int>(c);
+        if (mask_has(allowed, c) && q[c].nr == 0 && static_cast<int>(c) != sync) return static_cast<int>(c);
     }
     if (sync >= 0 && static_cast<unsigned>(sync) < n && mask_has(allowed, static_cast<unsigned>(sync))) return sync;
     preempts &= allowed;

@@ -157,8 +157,9 @@ class RunQueues {
 
     // The calls made at every pick are inlined into their caller (one
     // caller each in the kernel; schedsim's loop runs them per core-tick).
-    // sync: the caller (the waker, running on this hart) sleeps soon.
-    int wake(RqTask& t, Time now, bool woken, bool sync = false);
+    // waker: the hart of a synchronous waker (one that sleeps soon: a pipe
+    // write), else -1 (see sync_cpu).
+    int wake(RqTask& t, Time now, bool woken, int waker = -1);
     bool drain(unsigned cpu) {
         if (!percpu() || !ld(q_[cpu].wake_list)) return false;
         return drain_list(cpu);
@@ -360,7 +361,7 @@ class RunQueues {
         int hart = -1;
         bool preempt = false;
     };
-    int sync_cpu(const RqTask& t);
+    int sync_cpu(const RqTask& t, int waker) const;
     Kick enqueue_woken(unsigned i, RqTask& t, unsigned target, Time now);
     void push_remote(RqTask& t, unsigned target);
     void kick(const RqTask& t, unsigned target, Kick k);

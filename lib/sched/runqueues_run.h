@@ -30,29 +30,31 @@ CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
     return m;
 }
 
-// A synchronous wake-up (the waker sleeps soon: a pipe write) may queue t
-// on the waker's hart: the hart this runs on, if its running task (the
-// waker) is there with nothing t does not outweigh. Else -1.
+// A synchronous wake-up (its waker, on hart w, sleeps soon: a pipe write)
+// may queue t on hart w if the waker's queue holds nothing else that t
+// does not outweigh: w, else -1. The waker is the task running on w (the
+// kernel), or has just left it (schedsim's replay, which delivers a wake-up
+// the tick after its waker's run ended).
 template <class Env>
-int RunQueues<Env>::sync_cpu(const RqTask& t) {
-    const int w = env_.this_cpu();
+int RunQueues<Env>::sync_cpu(const RqTask& t, int w) const {
     if (w < 0 || static_cast<unsigned>(w) >= ncpus_) return -1;
     const RqTask* r = ld(cur_[w]);
-    if (!r || r == &t) return -1;
+    if (r == &t) return -1;
     const u64 l = load(static_cast<unsigned>(w));
-    const u64 rest = l > r->se.weight ? l - r->se.weight : 0;
+    const u64 waker = r ? r->se.weight : 0;
+    const u64 rest = l > waker ? l - waker : 0;
     if (rest == 0) return w;
     return rest <= ~u32{0} && outweighs(t.se.weight, static_cast<u32>(rest)) ? w : -1;
 }
 
 template <class Env>
-int RunQueues<Env>::wake(RqTask& t, Time now, bool woken, bool sync) {
+int RunQueues<Env>::wake(RqTask& t, Time now, bool woken, int waker) {
     unsigned target = 0;
     int affine = -1;
     if (percpu()) {
         Loads buf;
         const bool warm = t.queue >= 0 && t.last_ran != kNoTime && now - t.last_ran < slice_;
-        if (sync && sync_wakes_) affine = sync_cpu(t);
+        if (sync_wakes_) affine = sync_cpu(t, waker);
         const int c = select_cpu(view(buf), ncpus_, t.queue, t.affinity, warm, t.se.weight,
                                  preempt_mask(t, now), affine);
         target = c > 0 ? static_cast<unsigned>(c) : 0;
@@ -60,8 +62,11 @@ int RunQueues<Env>::wake(RqTask& t, Time now, bool woken, bool sync) {
     st(t.queue, static_cast<i32>(target));
     t.woke_at = now;
     t.waking = woken && percpu();
-    env_.on_wake(t, target);
-    if (percpu() && static_cast<int>(target) != env_.this_cpu()) {
+    env_.on_wake(t, target, sync_wakes_ && waker >= 0);
+    // A sync placement is queued at once, as a local one: the kernel's
+    // waker is on that hart (schedsim's wake-ups come from no core).
+    const bool local = static_cast<int>(target) == env_.this_cpu() || static_cast<int>(target) == affine;
+    if (percpu() && !local) {
         push_remote(t, target);
         return static_cast<int>(target);
     }

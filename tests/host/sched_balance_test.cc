@@ -53,6 +53,13 @@ TEST(SchedPlace, SyncCpuAfterEmptyBeforePreemptsAndLeast) {
     EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, 0, -1), 0);         // warm
     EXPECT_EQ(select_cpu(q.data(), 4, 0, ~(CpuMask{1} << 2), true, 1024, preempts, 2), 3);  // not allowed
     EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, preempts, 7), 3);  // no such cpu
+    // An empty sync cpu (schedsim: the waker has just left it) counts as
+    // its waker's, busy: another empty queue first, else the sync cpu.
+    auto e = loads({{0, 0}, {1024, 1}, {0, 0}});
+    EXPECT_EQ(select_cpu(e.data(), 3, 0, kAllCpus, true, 1024, 0, 0), 2);
+    EXPECT_EQ(select_cpu(e.data(), 3, 0, kAllCpus, true, 1024, 0, 2), 0);
+    e[2] = e[1];
+    EXPECT_EQ(select_cpu(e.data(), 3, 1, kAllCpus, true, 1024, 0, 0), 0);
 }
 
 TEST(SchedPlace, StealAndBusiest) {

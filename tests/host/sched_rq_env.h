@@ -48,7 +48,7 @@ struct SeqEnv {
         resched_flag[c] = true;
         ipis[c]++;
     }
-    void on_wake(RqTask&, unsigned) {}
+    void on_wake(RqTask&, unsigned, bool) {}
     void on_enqueue(RqTask&, unsigned, u32) {}
     void on_pick(RqTask&, unsigned, u32) {}
     void on_migrate(RqTask& t, unsigned src, unsigned dst, MoveReason why) { moves.push_back({&t, src, dst, why}); }

@@ -59,7 +59,7 @@ struct ThreadEnv {
         need[c].store(true, std::memory_order_relaxed);
         ipi(c);
     }
-    void on_wake(RqTask&, unsigned) {}
+    void on_wake(RqTask&, unsigned, bool) {}
     void on_enqueue(RqTask&, unsigned, u32) {}
     void on_pick(RqTask&, unsigned, u32) {}
     void on_migrate(RqTask&, unsigned, unsigned, MoveReason) { moves.fetch_add(1, std::memory_order_relaxed); }

@@ -236,6 +236,13 @@ TEST(SchedsimReplay, ParsesWakesAndWaits) {
     EXPECT_NE(error_of("0 20 run 1 sleep 2 wake 0\n").find(":1: 'wake' must follow a run"), std::string::npos);
     EXPECT_NE(error_of("0 20 run inf wake 0\n").find(":1: 'wake' must follow a run that ends"), std::string::npos);
     EXPECT_NE(error_of("0 20 run 1 wake x\n").find(":1: wake's task line must be an integer"), std::string::npos);
+    // "swake": the same wake-up, synchronous (the kernel's pipe write).
+    const auto s = load("0 20 run 2 swake 1 wake 1 run 1\n0 20 run 1 sleep wait run 1\n");
+    ASSERT_EQ(s[0].bursts.size(), 4u);
+    EXPECT_EQ(s[0].bursts[1].wake, 1);
+    EXPECT_TRUE(s[0].bursts[1].sync);
+    EXPECT_FALSE(s[0].bursts[2].sync);
+    EXPECT_NE(error_of("0 20 run inf swake 0\n").find(":1: 'swake' must follow a run that ends"), std::string::npos);
 }
 
 // A "sleep wait" ends when its waker gets to its wake burst, wherever that
