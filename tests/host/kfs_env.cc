@@ -88,7 +88,7 @@ void sleep(const void*, SpinLock& lk) {
 void sleep_killable(const void* chan, SpinLock& lk, bool) {
     if (!g_proc.killed) sleep(chan, lk);
 }
-void wakeup(const void*) {}
+void wakeup(const void*, Wake) {}
 bool killed(Proc* p) { return p->killed; }
 bool dying(Proc* p) { return p->killed; }
 void set_killed(Proc* p) { p->killed = true; }
