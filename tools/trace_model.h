@@ -35,8 +35,8 @@ struct Run {
 struct Burst {
     bool run;
     u64 cycles;
-    int waker = 0;     // sleep: ended by this process's wakeup() (0: an interrupt, or unknown)
-    int wake_pid = 0;  // not 0: no run or sleep but this process's wake-up of wake_pid (0 cycles)
+    int waker = 0;      // sleep: ended by this process's wakeup() (0: an interrupt, or unknown)
+    int wake_pid = 0;   // not 0: no run or sleep but this process's wake-up of wake_pid (0 cycles)
     bool sync = false;  // that wake-up was synchronous (Wakeup b = 2): "swake" in a replay
 };
 

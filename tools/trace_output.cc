@@ -397,7 +397,8 @@ void write_replay(const Model& m, u64 tick, std::FILE* f) {
         for (size_t i = 0; i < p.bursts.size(); i++) {
             const Burst& b = p.bursts[i];
             if (b.wake_pid) {
-                if (line_of.count(b.wake_pid)) s += (b.sync ? " swake " : " wake ") + std::to_string(line_of[b.wake_pid]);
+                if (line_of.count(b.wake_pid))
+                    s += (b.sync ? " swake " : " wake ") + std::to_string(line_of[b.wake_pid]);
                 continue;
             }
             if (b.run && p.runnable_at_stop && i + 1 == p.bursts.size() && cpu_hungry(p, m.header.slice_cycles())) {

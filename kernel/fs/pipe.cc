@@ -213,7 +213,8 @@ Result<i64> pipewrite(Pipe* pi, UserAddr src, int n) {
                 break;
             }
             if (!pi->ring.writer_may_copy(static_cast<u32>(n), done)) {  // (writes of <= 512 bytes go in whole)
-                wake_readers(pi, Wake::Sync);  // and sleeps now
+                // Sync: this writer sleeps at once.
+                wake_readers(pi, Wake::Sync);
                 sleep_writer(pi);
                 continue;
             }

@@ -35,7 +35,7 @@ struct RqSetup {
     const char* mode = "";    // "percpu", "single", or empty (percpu)
     u64 slice_cycles = 1;
     int ncpus = 1;
-    sched::Knobs knobs;  // the policies' boot knobs (lib/sched/knobs.h), times in timer cycles
+    sched::Knobs knobs;      // the policies' boot knobs (lib/sched/knobs.h), times in timer cycles
     bool sync_wakes = true;  // sched::RqConfig::sync_wakes
 };
 void rq_init(const RqSetup& setup);

@@ -10,8 +10,8 @@ bool lighter(const QueueLoad& a, const QueueLoad& b) { return a.load < b.load ||
 
 }  // namespace
 
-int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight,
-               CpuMask preempts, int sync) {
+int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight, CpuMask preempts,
+               int sync) {
     if (n > kMaxCpus) n = kMaxCpus;
     const bool prev_ok = prev >= 0 && static_cast<unsigned>(prev) < n && mask_has(allowed, static_cast<unsigned>(prev));
     // The sync cpu is not taken for empty: its waker is there (schedsim's

@@ -86,8 +86,8 @@ struct QueueLoad {
     u32 min_weight = 0;
 };
 
-int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight,
-               CpuMask preempts = 0, int sync = -1);
+int select_cpu(const QueueLoad* q, unsigned n, int prev, CpuMask allowed, bool warm, u32 weight, CpuMask preempts = 0,
+               int sync = -1);
 int steal_victim(const QueueLoad* q, unsigned n, unsigned self);
 // A pick on a per-cpu queue pulls another queue's lead (a woken task that
 // has not run since: the caller checks) when it is eligible there and due

@@ -55,8 +55,8 @@ int RunQueues<Env>::wake(RqTask& t, Time now, bool woken, int waker) {
         Loads buf;
         const bool warm = t.queue >= 0 && t.last_ran != kNoTime && now - t.last_ran < slice_;
         if (sync_wakes_) affine = sync_cpu(t, waker);
-        const int c = select_cpu(view(buf), ncpus_, t.queue, t.affinity, warm, t.se.weight,
-                                 preempt_mask(t, now), affine);
+        const int c =
+            select_cpu(view(buf), ncpus_, t.queue, t.affinity, warm, t.se.weight, preempt_mask(t, now), affine);
         target = c > 0 ? static_cast<unsigned>(c) : 0;
     }
     st(t.queue, static_cast<i32>(target));

@@ -46,24 +46,24 @@ TEST(BootArgs, ReadsEveryKey) {
     EXPECT_EQ(p.nrejected, 0);
 }
 
-TEST(BootArgs, TurnHandoffIsAZeroOrOneFlag) {
-    EXPECT_FALSE(parse("turn_handoff=1 turn_handoff=0").config.turn_handoff);
-    for (const char* args : {"turn_handoff=on", "turn_handoff=", "turn_handoff=10"}) {
-        const Parsed p = parse(args);
-        EXPECT_FALSE(p.config.turn_handoff) << args;
+// key=1 or key=0 (the last word wins); anything else is rejected, the
+// default kept.
+void expect_flag(const char* key, bool Config::*field, bool default_on) {
+    const std::string k(key);
+    EXPECT_EQ(parse((k + "=1 " + k + "=0").c_str()).config.*field, false) << key;
+    EXPECT_EQ(parse((k + "=0 " + k + "=1").c_str()).config.*field, true) << key;
+    for (const char* v : {"on", "", "10"}) {
+        const std::string args = k + "=" + v;
+        const Parsed p = parse(args.c_str());
+        EXPECT_EQ(p.config.*field, default_on) << args;
         ASSERT_EQ(p.nrejected, 1) << args;
         EXPECT_STREQ(p.rejected[0].range, "1 or 0") << args;
     }
 }
 
-TEST(BootArgs, SyncWakeIsAZeroOrOneFlag) {
-    EXPECT_TRUE(parse("sync_wake=0 sync_wake=1").config.sync_wake);
-    for (const char* args : {"sync_wake=off", "sync_wake=", "sync_wake=2"}) {
-        const Parsed p = parse(args);
-        EXPECT_TRUE(p.config.sync_wake) << args;
-        ASSERT_EQ(p.nrejected, 1) << args;
-        EXPECT_STREQ(p.rejected[0].range, "1 or 0") << args;
-    }
+TEST(BootArgs, FlagsAreZeroOrOne) {
+    expect_flag("turn_handoff", &Config::turn_handoff, false);
+    expect_flag("sync_wake", &Config::sync_wake, true);
 }
 
 // key=US takes 0..100000 us; anything else is rejected, the default kept.

@@ -49,10 +49,10 @@ TEST(SchedPlace, SyncCpuAfterEmptyBeforePreemptsAndLeast) {
     q[1] = q[2];
     const CpuMask preempts = CpuMask{1} << 3;
     EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, preempts, 2), 2);
-    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, preempts, -1), 3);  // not sync
-    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, 0, -1), 0);         // warm
+    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, preempts, -1), 3);           // not sync
+    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, 0, -1), 0);                  // warm
     EXPECT_EQ(select_cpu(q.data(), 4, 0, ~(CpuMask{1} << 2), true, 1024, preempts, 2), 3);  // not allowed
-    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, preempts, 7), 3);  // no such cpu
+    EXPECT_EQ(select_cpu(q.data(), 4, 0, kAllCpus, true, 1024, preempts, 7), 3);            // no such cpu
     // An empty sync cpu (schedsim: the waker has just left it) counts as
     // its waker's, busy: another empty queue first, else the sync cpu.
     auto e = loads({{0, 0}, {1024, 1}, {0, 0}});

@@ -201,6 +201,15 @@ TEST(SchedRunQueues, RemoteWakeUpGoesThroughTheWakeList) {
     EXPECT_FALSE(b.rq.drain(1));  // the list is empty
 }
 
+// t, pinned to hart c, is woken and picked there: it runs on c.
+void run_on(Box& b, RqTask& t, unsigned c) {
+    SeqEnv& env = b.rq.env();
+    env.cpu = static_cast<int>(c);
+    t.affinity = CpuMask{1} << c;
+    b.rq.wake(t, env.clock, false);
+    ASSERT_EQ(b.rq.pick(c), &t);
+}
+
 // Issue 23 finding 3 (the reniced benchmark on 2 harts): a nice -10 task
 // woken within a slice waits on hart 0, preempted there by a task woken
 // after it, while hart 1 runs a nice +10 hog. Hart 1 is made to pick, and
@@ -257,14 +266,8 @@ TEST(SchedRunQueues, SyncWakeUpQueuesBehindALoneWaker) {
     RqTask& waker = t[0]->rq;
     RqTask& hog = t[1]->rq;
     set_priority(hog.se, WeightTable::Linux, nice_to_index(1));  // not outweighed: no kick
-    env.cpu = 0;
-    waker.affinity = 1;
-    b.rq.wake(waker, 0, false);
-    ASSERT_EQ(b.rq.pick(0), &waker);
-    env.cpu = 1;
-    hog.affinity = 2;
-    b.rq.wake(hog, 0, false);
-    ASSERT_EQ(b.rq.pick(1), &hog);
+    run_on(b, waker, 0);
+    run_on(b, hog, 1);
     env.cpu = 0;
     env.clock = 100;
     // Not sync: the lighter hart 1.
@@ -302,14 +305,9 @@ TEST(SchedRunQueues, SyncWakeUpBesideTasksItOutweighs) {
     RqTask& light = t[2]->rq;
     set_priority(hog.se, WeightTable::Linux, nice_to_index(1));
     set_priority(light.se, WeightTable::Linux, nice_to_index(19));
-    env.cpu = 1;
-    hog.affinity = 2;
-    b.rq.wake(hog, 0, false);
-    ASSERT_EQ(b.rq.pick(1), &hog);
-    env.cpu = 0;
-    waker.affinity = light.affinity = 1;
-    b.rq.wake(waker, 0, false);
-    ASSERT_EQ(b.rq.pick(0), &waker);
+    run_on(b, hog, 1);
+    run_on(b, waker, 0);
+    light.affinity = 1;
     b.rq.wake(light, 0, false);
     ASSERT_EQ(b.rq.nr(0), 2u);
     EXPECT_EQ(b.rq.wake(t[3]->rq, 0, true, 0), 0);  // 1024 >= 2 x 15
