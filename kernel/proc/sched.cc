@@ -67,7 +67,6 @@ void switch_to(Cpu* c, Proc* p) {
     p->state = ProcState::Running;
     p->running_on = c->id;
     c->proc = p;
-    c->need_resched = false;
     timer_new_slice();  // every dispatch gets a whole slice, however it began
     context_switch(&c->context, &p->context);
     c->proc = nullptr;
@@ -83,6 +82,9 @@ void scheduler() {
         // Let devices interrupt, so a sleeping process can be woken.
         riscv::intr_on();
         rq_balance(c->id, now_cycles());  // percpu: every two slices
+        // A request to reschedule made before the pick is answered by it;
+        // one made after it stands (below).
+        c->need_resched = false;
         Proc* p = rq_pick(c->id);
         if (!p) {
             // Sleep until an interrupt: a device, the timer, or an IPI from
@@ -100,6 +102,15 @@ void scheduler() {
         }
         p->lock.acquire();  // released by p once it runs
         if (p->state != ProcState::Runnable) panic("scheduler: picked pid %d not runnable", p->pid);
+        if (c->need_resched) {
+            // An interrupt taken since the pick woke a process that
+            // preempts p: p goes back unrun and the pick is made again.
+            // (The request used to be cleared at the switch, and the woken
+            // process waited out p's whole slice: latbench -r 100's 843 us.)
+            rq_enqueue(p, now_cycles());
+            p->lock.release();
+            continue;
+        }
         switch_to(c, p);
         p->lock.release();  // taken by p before it switched back
     }
