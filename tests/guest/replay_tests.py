@@ -37,10 +37,11 @@ the message thread's and nearly the workers' 5% (at most 4.4% and 5.4%)
 and miss the hogs' (+12.5% at most) and, at rq=percpu, now and then the
 share's 1 point (1.51 at most: a mean late timer follows the kernel's
 only on average). Since the kernel queues a pipe's reader behind its
-writer (sync wake-ups, traced and replayed as "swake"), 18 runs at 3
+writer (sync wake-ups, traced and replayed as "swake"), 30 runs at 3
 harts percpu gave: hogs +5.3% to +10.9%, message thread -2.0% to +2.9%,
-workers -2.3% to +4.3%, share residual 0.74 to 1.98 points (main before
-it, 10 runs: hogs +9.3% to +13.9%, share 0.83 to 1.55). The 3-hart limits were set again after the turn quantum
+workers -2.3% to +5.5%, share residual 0.74 to 1.98 points, above 1.74
+once (main before it, 10 runs: hogs +9.3% to +13.9%, share 0.83 to
+1.55). The 3-hart limits were set again after the turn quantum
 (kernel/arch/riscv/spin.h) made QEMU's late timers 6-8 ticks instead of
 30-51. A failed case
 keeps its image, replay file and schedsim's task table in
