@@ -306,9 +306,9 @@ def request_tests():
     hogs for 2 s, with the default request (the slice) and with 100 us
     (Linux's minimum, 1/7.5 of this slice; the issue's 1 ms was 1/100 of its
     100 ms slice). Its p99 wake-up latency must drop >= 3x at the same CPU
-    share (within 2%; the hogs' too). Measured, 4 runs: p99 852-2,016 ->
-    89-91 us (max 99-102), CPU 25,236-25,367 -> 25,088-25,391 us (at most
-    0.6% apart). (Until latbench ran its bursts in CPU time and slept after
+    share (within 2%; the hogs' too). Measured, 12 runs (after the
+    pick-and-switch fix below): p99 625-1,834 -> 89-105 us (max 99-105),
+    CPU 25,319-25,409 -> 25,068-25,322 us (at most 1.4% apart). (Until latbench ran its bursts in CPU time and slept after
     its last one, its CPU time included a hog-like tail whose share varied
     by a slice: 25,531 against 26,267 us in one run of four with the tick,
     and this test booted without the tick.) Then the request's other half:
