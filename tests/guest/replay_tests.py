@@ -51,7 +51,11 @@ hog's share, 27.30% in the kernel, 29.36% replayed), was 0.80 to 1.64 in
 15 runs at 2 s (the two hogs' replayed shares within 0.9 points of each
 other: the longer run averages out which hog shares a hart with
 schbench); 5 of those runs: single 0.87 to 0.93, hogs +6.1% to +9.5%,
-workers +1.1% to +3.9%, message -5.1% to +1.2%. The 3-hart limits were set again after the turn quantum
+workers +1.1% to +3.9%, message -5.1% to +1.2%. At 2 s a full make test
+still gave 1-hart hogs -5.2%: the issue's 5% at 1 hart is met in most
+runs, not in all (hogs -5.2% to +4.9%, workers -2.4% to +5.6% over some
+80 verdicts), and the 1-hart limits for hogs and workers are now the
+message thread's 8%. The 3-hart limits were set again after the turn quantum
 (kernel/arch/riscv/spin.h) made QEMU's late timers 6-8 ticks instead of
 30-51. A failed case
 keeps its image, replay file and schedsim's task table in
@@ -79,8 +83,13 @@ WORKLOAD = ("hog", "schbench")  # judged; the shell and the tracer are shown onl
 # Limits: the largest residual of 12 runs (docs/tracing.md) with a margin.
 SHARE_POINTS = {1: 0.5, 3: 2.0}  # measured at most 0.10 and 1.51; the issue asks 1
 DISPATCH_PCT = {  # (harts, kind): |replay - kernel| / kernel; measured at most
-    (1, "hog"): 5.0,  # 0.7
-    (1, "worker"): 5.0,  # 3.4
+    # 1 hart, hogs and workers: 0.7 and 3.4 in 12 runs (2026-12-06); since,
+    # over some 80 verdicts (2026-12-07, main's build and this one, schbench
+    # 1 s and 2 s): hogs -5.2 to +4.9, workers -2.4 to +5.6, so the issue's
+    # 5% failed 1 make test in 10 on unchanged code. The limit is the
+    # message thread's; the 5% is reported missed (docs/tracing.md).
+    (1, "hog"): 8.0,
+    (1, "worker"): 8.0,
     (1, "message"): 8.0,  # 5.9 in 12 runs, 6.2 in a 13th (one-sided: docs/tracing.md)
     (3, "hog"): 20.0,  # 12.5 (35.6 before the turn quantum, kernel/arch/riscv/spin.h)
     (3, "worker"): 9.0,  # 5.4 (12.5 before)
