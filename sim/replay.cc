@@ -81,13 +81,14 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
     size_t i = 2;
     for (; i < tok.size() && (tok[i] == "run" || tok[i] == "sleep" || tok[i] == "wake" || tok[i] == "swake"); i += 2) {
         const bool run = tok[i] == "run";
+        const bool sync = tok[i] == "swake";
         if (i + 1 >= tok.size()) throw std::runtime_error(where + ": '" + tok[i] + "' needs a tick count");
-        if (tok[i] == "wake" || tok[i] == "swake") {
+        if (sync || tok[i] == "wake") {
             const bool after_run = !s.bursts.empty() && (s.bursts.back().run || s.bursts.back().wake >= 0);
             if (!after_run || s.bursts.back().ticks == kForever)
                 throw std::runtime_error(where + ": '" + tok[i] + "' must follow a run that ends");
             const uint64_t k = number(tok[i + 1], where, "wake's task line", false);
-            s.bursts.push_back({false, 0, static_cast<int64_t>(k), tok[i] == "swake"});
+            s.bursts.push_back({false, 0, static_cast<int64_t>(k), sync});
             s.causal = true;
             continue;
         }

@@ -112,7 +112,7 @@ struct RqConfig {
     // harness (schedsim --model seed) and the protocol tests' "before".
     bool charge_at_wake = true;
     // A synchronous wake-up may queue the woken task behind its waker
-    // (wake(..., sync); lib/sched/balance.h select_cpu). Off: the
+    // (wake(..., waker); lib/sched/balance.h select_cpu). Off: the
     // measurements' "before" (docs/benchmarks.md).
     bool sync_wakes = true;
 };

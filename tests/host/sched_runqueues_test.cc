@@ -298,7 +298,6 @@ TEST(SchedRunQueues, SyncWakeUpQueuesBehindALoneWaker) {
 // woken task outweighs them all (twice their weight), else as before.
 TEST(SchedRunQueues, SyncWakeUpBesideTasksItOutweighs) {
     Box b(PolicyKind::EEVDF, true, 2, 1000);
-    SeqEnv& env = b.rq.env();
     auto t = make_rtasks(5);
     RqTask& waker = t[0]->rq;
     RqTask& hog = t[1]->rq;
@@ -306,7 +305,7 @@ TEST(SchedRunQueues, SyncWakeUpBesideTasksItOutweighs) {
     set_priority(hog.se, WeightTable::Linux, nice_to_index(1));
     set_priority(light.se, WeightTable::Linux, nice_to_index(19));
     run_on(b, hog, 1);
-    run_on(b, waker, 0);
+    run_on(b, waker, 0);  // the calls below are hart 0's
     light.affinity = 1;
     b.rq.wake(light, 0, false);
     ASSERT_EQ(b.rq.nr(0), 2u);
