@@ -6,7 +6,7 @@
 // exception kills the offending process (status -1) and never the kernel.
 // From supervisor mode, kernelvec.S calls kernel_trap(); only interrupts are
 // expected there, so an exception in the kernel is a kernel bug and panics.
-// Timer: each dispatch arms a full slice (timer_new_slice); any hart advances
+// Timer: each dispatch arms its turn (timer_new_slice); any hart advances
 // the 0.1 s tick, and ends the futex waits and polls whose deadline has
 // passed. A timer interrupt inside a slice charges the running process
 // (rq_tick).
@@ -153,9 +153,9 @@ void timer_rearm() { arm_timer(); }
 
 void timer_idle() { w_stimecmp(next_deadline()); }
 
-void timer_new_slice() {
+void timer_new_slice(u64 cycles) {
     const u64 now = r_time();
-    mycpu()->slice_end = now + g_slice_cycles;
+    mycpu()->slice_end = now + cycles;
     if (g_tick_cycles) mycpu()->sched_tick = next_sched_tick(now);
     arm_timer();
 }

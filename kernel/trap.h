@@ -22,8 +22,9 @@ extern u64 g_slice_cycles;
 // The scheduler tick in timer cycles (0: none), set once at boot.
 extern u64 g_tick_cycles;
 u64 now_cycles();
-// Give the process being dispatched a full slice (re-arms this hart's timer).
-void timer_new_slice();
+// Give the process being dispatched its turn of `cycles` (re-arms this
+// hart's timer; the run queue's RqTask::run_length).
+void timer_new_slice(u64 cycles);
 // Re-arm this hart's timer (a new futex deadline or profiler period; interrupts off).
 void timer_rearm();
 // Arm the timer for this hart's next deadline, not a turn ahead: it is

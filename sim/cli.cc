@@ -50,7 +50,8 @@ simulated multicore and prints the seed harness's report.
                      running tasks before anyone is placed; a picked task
                      runs --slice ticks unless it blocks, finishes or a
                      woken task preempts it (the policy's preempts()), as
-                     in the kernel. seed: the seed harness's model (every
+                     in the kernel; a preempted task's next pick gives it
+                     the rest of that turn. seed: the seed harness's model (every
                      core re-picks every tick, a task's last tick before it
                      blocks or finishes is not charged, no preemption); it
                      reproduces the seed's published tables
@@ -60,7 +61,7 @@ simulated multicore and prints the seed harness's report.
                      deschedule to the next dispatch (a platform parameter,
                      like --timer-late)
   --timer-late N     exact: the slice timer fires N ticks late (default 0): a
-                     picked task runs --slice + N ticks unless it stops or
+                     turn lasts N ticks more unless it stops or
                      is preempted; the policy's slice (EEVDF's request)
                      stays --slice. A platform parameter: qtrace measures a
                      trace's (docs/tracing.md, "Replay fidelity")

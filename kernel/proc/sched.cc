@@ -67,7 +67,7 @@ void switch_to(Cpu* c, Proc* p) {
     p->state = ProcState::Running;
     p->running_on = c->id;
     c->proc = p;
-    timer_new_slice();  // every dispatch gets a whole slice, however it began
+    timer_new_slice(p->rq.run_length);  // its turn: the rest of its request (EEVDF) or a slice
     context_switch(&c->context, &p->context);
     c->proc = nullptr;
     p->running_on = -1;

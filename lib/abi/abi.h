@@ -126,8 +126,11 @@ enum { PROT_NONE = 0, PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4 };
 enum { MAP_SHARED = 0x01, MAP_PRIVATE = 0x02, MAP_FIXED = 0x10, MAP_ANONYMOUS = 0x20 };
 enum { MS_ASYNC = 1, MS_INVALIDATE = 2, MS_SYNC = 4 };
 
-/* futex operations (SYS_futex) and FUTEX_WAIT's results other than 0 (woken). */
-enum { FUTEX_WAIT = 0, FUTEX_WAKE = 1 };
+/* futex operations (SYS_futex) and FUTEX_WAIT's results other than 0 (woken).
+ * FUTEX_WAIT_UNTIL is FUTEX_WAIT with an absolute deadline: uptime_ns's
+ * clock (0: no limit), so a thread preempted before it asks still wakes
+ * at the instant it meant. */
+enum { FUTEX_WAIT = 0, FUTEX_WAKE = 1, FUTEX_WAIT_UNTIL = 2 };
 enum { FUTEX_MISMATCH = 1 /* *addr != val */, FUTEX_TIMEDOUT = 2 };
 
 /* sleep() and uptime() count ticks of 1/UPTIME_HZ s (lib/params.h's

@@ -30,7 +30,9 @@
 //   pick(cpu)     next task for hart cpu, removed from its queue (percpu:
 //                 after draining the wake list, stealing if the queue is
 //                 empty, and pulling a better woken lead); records the pick
-//                 time in charged_until;
+//                 time in charged_until and the turn it gets in run_length
+//                 (the caller's timer ends the turn then): a slice, or the
+//                 rest of the turn a preemption interrupted (put_back);
 //   charge(t, end) charge t (running) up to `end` for what was not charged;
 //   put_back(t, now) t (running, charged, still runnable) goes back;
 //   stop(t, now)  t (running, charged) is not runnable any more;
@@ -45,6 +47,15 @@
 // every tick, and before a pull compares leads, so a placement or a
 // comparison never sees a virtual time that leaves out a current run
 // (Linux: update_curr() before place_entity(); issue 23 finding 1).
+//
+// Turns: a pick gives a task a turn of one slice, which the caller's timer
+// ends (the kernel's slice timer, schedsim's slice end). A task put back
+// before its turn ended (preempted by a woken task, at a tick, or asked to
+// reschedule) keeps the rest, and its next pick gives it that rest, not a
+// fresh slice; a task that stops starts its next turn whole. So a
+// preemption never lengthens a task's run between two turn ends (it did: a
+// hog preempted after 246 us and picked again ran 759 us more, and an
+// interactive task woken behind it waited for all of it).
 //
 // Remote wake-ups (percpu): a task woken for another hart's queue is pushed
 // on that hart's wake list (a lock-free stack) and the hart gets an IPI; it
@@ -354,6 +365,9 @@ class RunQueues {
     void charge_current(int cpu, Time now);
     [[gnu::always_inline]] void set_current(unsigned cpu, RqTask* t);
     [[gnu::always_inline]] void clear_current(RqTask& t);
+    // t (picked) is put back at `now`: what is left of its turn, if it was
+    // preempted before the turn ended, is its next pick's turn.
+    static void suspend_turn(RqTask& t, Time now) { t.turn_left = now < t.turn_end ? t.turn_end - now : 0; }
     CpuMask preempt_mask(const RqTask& t, Time now);
     // Who to wake for a task just queued: hart (-1: nobody), and whether to
     // preempt what it runs (else it is idle: an IPI wakes it).

@@ -231,6 +231,9 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
     }
     env_.on_pick(t, i, nr(i));
     t.charged_until = now;
+    t.run_length = t.turn_left ? t.turn_left : slice_;
+    t.turn_end = now + t.run_length;
+    t.turn_left = 0;
     set_current(cpu, &t);
     return &t;
 }
@@ -244,6 +247,7 @@ inline void RunQueues<Env>::put_back(RqTask& t, Time now) {
         const unsigned i = g.index();
         src = i;
         clear_current(t);
+        suspend_turn(t, now);
         if (!percpu() || ((t.affinity >> i) & 1) != 0) {  // i < kMax <= 64: mask_has's bound holds
             q_[i].policy->enqueue(t.se, now);
             env_.on_enqueue(t, i, nr(i));

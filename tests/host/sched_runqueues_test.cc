@@ -91,7 +91,7 @@ double core_sleeper_share(Time run, Time sleep, bool charge_at_wake) {
     auto dispatch = [&] {
         env.clock = now;
         cur = b.rq.pick(0);
-        slice_end = now + kSlice;
+        slice_end = now + cur->run_length;  // the kernel's timer: the turn pick gave
     };
     while (now < kEnd) {
         Time next = slice_end;
@@ -141,6 +141,48 @@ TEST(SchedRunQueues, ChargesTheRunningTaskBeforePlacingAWakeUp) {
         EXPECT_NEAR(core_sleeper_share(k.run, k.sleep, true), k.fluid, 0.002) << k.run << "/" << k.sleep;
         EXPECT_GT(core_sleeper_share(k.run, k.sleep, false), k.fluid + 0.03) << k.run << "/" << k.sleep;
     }
+}
+
+// A task preempted in the middle of its turn resumes the rest of it when
+// picked again, not a fresh slice; a turn that ran out, or a task that
+// stopped, starts a whole one. (Every pick used to give a whole slice: a
+// hog preempted after 246 us ran 759 us more, and a task woken behind it
+// waited for all of it: the kernel's mlfqtest inter.)
+TEST(SchedRunQueues, APreemptedTaskResumesTheRestOfItsTurn) {
+    Box b(PolicyKind::EEVDF, false, 1, 1000);
+    SeqEnv& env = b.rq.env();
+    env.cpu = 0;
+    auto t = make_rtasks(2);
+    RqTask& hog = t[0]->rq;
+    RqTask& s = t[1]->rq;
+    s.se.request = 10;  // a short request: woken, it preempts the hog
+    b.rq.wake(hog, 0, false);
+    ASSERT_EQ(b.rq.pick(0), &hog);
+    EXPECT_EQ(hog.run_length, 1000u);
+    auto preempt_at = [&](Time now) {
+        env.clock = now;
+        env.resched_flag[0] = false;
+        b.rq.wake(s, now, true);
+        ASSERT_TRUE(env.resched_flag[0]) << now;
+        b.rq.charge(hog, now);
+        b.rq.put_back(hog, now);
+        ASSERT_EQ(b.rq.pick(0), &s);
+        EXPECT_EQ(s.run_length, 1000u);  // it stopped last time: a whole turn
+        env.clock = now + 28;
+        b.rq.charge(s, now + 28);
+        b.rq.stop(s, now + 28);
+        ASSERT_EQ(b.rq.pick(0), &hog);
+    };
+    preempt_at(246);
+    EXPECT_EQ(hog.run_length, 1000u - 246);
+    preempt_at(500);  // preempted again, 226 into the rest
+    EXPECT_EQ(hog.run_length, 1000u - 246 - 226);
+    // The turn runs out at 1,056 (its timer): the next one is whole.
+    env.clock = 1056;
+    b.rq.charge(hog, 1056);
+    b.rq.put_back(hog, 1056);
+    ASSERT_EQ(b.rq.pick(0), &hog);
+    EXPECT_EQ(hog.run_length, 1000u);
 }
 
 // One shared queue: a wake-up goes to an idle hart (an IPI), else the first
