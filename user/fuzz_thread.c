@@ -88,9 +88,10 @@ void fuzz_tcreate(void) {
 void fuzz_futex(void) {
     volatile int* word = (volatile int*)(scratch + (below(SCRATCH / 4) * 4));
     long addr = chance(60) ? (long)word : bad_ptr() + (chance(20) ? (long)below(4) : 0);
-    long op = chance(85) ? (long)below(2) : (long)rnd();
+    long op = chance(85) ? (long)below(3) : (long)rnd();
     long val = addr == (long)word && chance(60) ? *word : (long)rnd();
     if (op == FUTEX_WAKE && chance(80)) val = (long)below(8);
     long timeout = chance(90) ? 1 + (long)below(20000000) : chance(50) ? 0 : (long)rnd();
+    if (op == FUTEX_WAIT_UNTIL && timeout > 0 && chance(80)) timeout += (long)uptime_ns(); /* an instant ahead */
     sc(SYS_futex, addr, op, val, timeout, 0, 0);
 }

@@ -216,15 +216,18 @@ static void futex_addresses(void) {
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int w = futex((volatile int*)bad[i], FUTEX_WAIT, 0, 1000000);
         int k = futex((volatile int*)bad[i], FUTEX_WAKE, 1000, 0);
-        if (w != -1 || k != -1) exit(100 + (int)i);
+        int u = futex((volatile int*)bad[i], FUTEX_WAIT_UNTIL, 0, 1);
+        if (w != -1 || k != -1 || u != -1) exit(100 + (int)i);
     }
-    const int ops[] = {-1, 2, 3, 99, 0x7fffffff};
+    const int ops[] = {-1, 3, 4, 99, 0x7fffffff};
     for (unsigned i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (futex(&word, ops[i], 0, 0) != -1) exit(50 + (int)i);
     if (futex(&word, FUTEX_WAKE, -5, 0) != -1) exit(60);
     if (futex(&word, FUTEX_WAIT, 1, ~0UL) != FUTEX_MISMATCH) exit(61);
     if (futex(&word, FUTEX_WAIT, 0, 1) != FUTEX_TIMEDOUT) exit(62);
     if (futex(&word, FUTEX_WAIT, 0, 1000) != FUTEX_TIMEDOUT) exit(63);
+    if (futex(&word, FUTEX_WAIT_UNTIL, 1, ~0UL) != FUTEX_MISMATCH) exit(64);
+    if (futex(&word, FUTEX_WAIT_UNTIL, 0, 1) != FUTEX_TIMEDOUT) exit(65); /* long past */
 }
 
 static volatile int woken;

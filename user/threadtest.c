@@ -265,6 +265,16 @@ static void test_futex_timeout(void) {
     r = futex_wait(&fword, 0, 1); /* 1 ns: over at the next timer interrupt at the latest */
     CHECK(r == FUTEX_TIMEDOUT, "1 ns wait returned %d", r);
     CHECK(uptime_ns() - t0 < 200000000UL, "1 ns wait took %lu ns", uptime_ns() - t0);
+    /* FUTEX_WAIT_UNTIL: an instant on uptime_ns's clock, not a span. */
+    const unsigned long at = uptime_ns() + 30 * 1000 * 1000;
+    r = futex(&fword, FUTEX_WAIT_UNTIL, 0, at);
+    const unsigned long end = uptime_ns();
+    CHECK(r == FUTEX_TIMEDOUT, "wait until returned %d", r);
+    CHECK(end >= at && end - at < 200000000UL, "a wait until %lu ended at %lu", at, end);
+    t0 = uptime_ns();
+    r = futex(&fword, FUTEX_WAIT_UNTIL, 0, t0 - 1); /* passed: at once */
+    CHECK(r == FUTEX_TIMEDOUT, "wait until a past instant returned %d", r);
+    CHECK(uptime_ns() - t0 < 200000000UL, "wait until a past instant took %lu ns", uptime_ns() - t0);
 }
 
 static void test_futex_bad(void) {

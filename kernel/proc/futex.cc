@@ -90,15 +90,24 @@ void unlink(Bucket& b, Waiter* w) {
     }
 }
 
+// ns in timer cycles, rounded up.
+u64 ns_to_cycles(u64 ns) { return ns / param::kNsPerCycle + (ns % param::kNsPerCycle != 0); }
+
 // timeout_ns from now, in timer cycles (rounded up); 0 means none.
 u64 deadline_after(u64 timeout_ns) {
     if (timeout_ns == 0) return 0;
-    const u64 cycles = timeout_ns / param::kNsPerCycle + (timeout_ns % param::kNsPerCycle != 0);
+    const u64 cycles = ns_to_cycles(timeout_ns);
     const u64 now = now_cycles();
     return cycles > ~0ull - 1 - now ? ~0ull - 1 : now + cycles;
 }
 
-Result<int> futex_wait(u64 addr, u32 val, u64 timeout_ns) {
+// at_ns on uptime_ns's clock (the timer's cycles since boot, in ns), in
+// timer cycles (rounded up); 0 means none. One that has passed is
+// returned as it is: the wait times out at once.
+u64 deadline_at(u64 at_ns) { return at_ns == 0 ? 0 : ns_to_cycles(at_ns); }
+
+// deadline: in timer cycles (0: none).
+Result<int> futex_wait(u64 addr, u32 val, u64 deadline) {
     Proc* p = myproc();
     if (addr % sizeof(u32) != 0) return Error::BadArgument;
     // Pages of a process with other threads are never freed while it runs
@@ -110,11 +119,12 @@ Result<int> futex_wait(u64 addr, u32 val, u64 timeout_ns) {
     volatile u32* word = user_word(p->pagetable, addr);
     if (word == nullptr) return Error::BadAddress;
     const Key k = key_of(p, addr);
-    Waiter w{k.tg, k.addr, p, deadline_after(timeout_ns), false, false, nullptr};
+    Waiter w{k.tg, k.addr, p, deadline, false, false, nullptr};
     Bucket& b = bucket_of(w.tg, w.addr);
     LockGuard g(b.lock);
     if (user_word(p->pagetable, addr) != word) return FUTEX_MISMATCH;  // moved: the caller looks again
     if (__atomic_load_n(word, __ATOMIC_ACQUIRE) != val) return FUTEX_MISMATCH;
+    if (deadline != 0 && deadline <= now_cycles()) return FUTEX_TIMEDOUT;
     link(b, &w);
     if (w.deadline != 0) {
         g_next_deadline.lower(w.deadline);
@@ -173,6 +183,8 @@ void futex_expire(u64 now) {
 //     limit; -> FUTEX_TIMEDOUT, 2) or a kill (-> -1). If *addr != val, at
 //     once FUTEX_MISMATCH (1). A return of 0 may also be spurious: callers
 //     re-check their condition.
+//   FUTEX_WAIT_UNTIL: the same until uptime_ns reads the fourth argument
+//     (0: no limit; one that has passed: FUTEX_TIMEDOUT at once).
 //   FUTEX_WAKE: wake up to val waiters on addr, first come first served;
 //     -> how many (val < 0: -1).
 // Both: -1 if addr is not 4-byte aligned, or not a word of this process's
@@ -182,7 +194,8 @@ SysResult sys_futex() {
     const u64 addr = arg_raw(0);
     const int op = arg_int(1);
     const u32 val = static_cast<u32>(arg_raw(2));
-    if (op == FUTEX_WAIT) return sys_result(futex_wait(addr, val, arg_raw(3)));
+    if (op == FUTEX_WAIT) return sys_result(futex_wait(addr, val, deadline_after(arg_raw(3))));
+    if (op == FUTEX_WAIT_UNTIL) return sys_result(futex_wait(addr, val, deadline_at(arg_raw(3))));
     if (op != FUTEX_WAKE || static_cast<int>(val) < 0) return Error::BadArgument;
     Proc* p = myproc();
     if (user_word(p->pagetable, addr) == nullptr) return Error::BadArgument;

@@ -244,7 +244,8 @@ int thread_create(void (*fn)(void*), void* arg);
 int thread_join(int tid);
 int thread_detach(int tid);
 void thread_exit(void) __attribute__((noreturn));
-/* futex(addr, FUTEX_WAIT, val, timeout_ns) / futex(addr, FUTEX_WAKE, n, 0) */
+/* futex(addr, FUTEX_WAIT, val, timeout_ns) / futex(addr, FUTEX_WAIT_UNTIL, val,
+ * uptime_ns instant) / futex(addr, FUTEX_WAKE, n, 0) */
 int futex_wait(volatile int* addr, int val, unsigned long timeout_ns);
 int futex_wake(volatile int* addr, int n);
 /* A mutex on a futex: uncontended lock and unlock make no system call. */
