@@ -277,12 +277,16 @@ void restart_call(Proc* p) {
 
 // May the call a handler with SA_RESTART interrupted run again? Not poll
 // nor a futex wait with a timeout (Linux's rule: the timeout would start
-// over, and a caller could wait for ever), nor sigsusp, which always ends
-// with EINTR. The trap left the call's number (a7), a1 and a3 as they were.
+// over, and a caller could wait for ever) or a deadline (libc's nanosleep
+// waits until an instant and must end with EINTR), nor sigsusp, which
+// always ends with EINTR. The trap left the call's number (a7), a1 and a3
+// as they were.
 bool restart_after_handler(TrapFrame* tf) {
     const u64 num = tf->x(TrapFrame::a7);
     if (num == SYS_poll || num == SYS_sigsusp) return false;
-    return !(num == SYS_futex && tf->x(TrapFrame::a1) == FUTEX_WAIT && tf->x(TrapFrame::a3) != 0);
+    const u64 op = tf->x(TrapFrame::a1);
+    const bool timed = (op == FUTEX_WAIT || op == FUTEX_WAIT_UNTIL) && tf->x(TrapFrame::a3) != 0;
+    return !(num == SYS_futex && timed);
 }
 
 // The default action of s (not ignored: those are never pending): stop,

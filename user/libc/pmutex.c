@@ -62,18 +62,19 @@ long __qdeadline_ns(clockid_t clock, const struct timespec* abstime) {
     if (abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L) return -1;
     struct timespec now;
     clock_gettime(clock, &now);
-    const long ns = (abstime->tv_sec - now.tv_sec) * 1000000000L + (abstime->tv_nsec - now.tv_nsec);
-    return ns > 0 ? ns : 0;
+    if (abstime->tv_sec < now.tv_sec || (abstime->tv_sec == now.tv_sec && abstime->tv_nsec <= now.tv_nsec)) return 0;
+    if (abstime->tv_sec >= 9000000000L) return 9000000000L * 1000000000L; /* about 285 years: never */
+    return abstime->tv_sec * 1000000000L + abstime->tv_nsec;
 }
 
 int __qwait_until(volatile void* addr, int val, clockid_t clock, const struct timespec* abstime) {
-    long ns = 0;
+    long at = 0;
     if (abstime) {
-        ns = __qdeadline_ns(clock, abstime);
-        if (ns < 0) return EINVAL;
-        if (ns == 0) return ETIMEDOUT;
+        at = __qdeadline_ns(clock, abstime);
+        if (at < 0) return EINVAL;
+        if (at == 0) return ETIMEDOUT;
     }
-    return q_futex_wait(addr, val, (unsigned long)ns) == Q_FUTEX_TIMEDOUT ? ETIMEDOUT : 0;
+    return q_futex_wait_until(addr, val, (unsigned long)at) == Q_FUTEX_TIMEDOUT ? ETIMEDOUT : 0;
 }
 
 /* --- mutexes ----------------------------------------------------------- */

@@ -12,12 +12,18 @@
 
 #include "sys.h"
 
-enum { Q_FUTEX_WAIT = 0, Q_FUTEX_WAKE = 1, Q_FUTEX_MISMATCH = 1, Q_FUTEX_TIMEDOUT = 2 };
+enum { Q_FUTEX_WAIT = 0, Q_FUTEX_WAKE = 1, Q_FUTEX_WAIT_UNTIL = 2, Q_FUTEX_MISMATCH = 1, Q_FUTEX_TIMEDOUT = 2 };
 
 /* Sleep while *addr == val, at most timeout_ns (0: no limit). 0 woken (or
  * spuriously), Q_FUTEX_MISMATCH, Q_FUTEX_TIMEDOUT, or -1. */
 static inline int q_futex_wait(volatile void* addr, int val, unsigned long timeout_ns) {
     return (int)__qsys6(QSYS_futex, (long)addr, Q_FUTEX_WAIT, val, (long)timeout_ns, 0, 0);
+}
+
+/* The same until uptime_ns reads at_ns (0: no limit): a preemption before
+ * the call does not move the deadline, as a span computed before it would. */
+static inline int q_futex_wait_until(volatile void* addr, int val, unsigned long at_ns) {
+    return (int)__qsys6(QSYS_futex, (long)addr, Q_FUTEX_WAIT_UNTIL, val, (long)at_ns, 0, 0);
 }
 
 static inline int q_futex_wake(volatile void* addr, int n) {
@@ -30,8 +36,9 @@ static inline long q_tp(void) {
     return tp;
 }
 
-/* Nanoseconds from now until abstime on clock, at least 1; 0 when it has
- * passed; -1 when abstime is not a valid time (EINVAL). */
+/* abstime as an instant of uptime_ns (the clock of CLOCK_REALTIME and
+ * CLOCK_MONOTONIC, the clocks a timed wait takes), at least 1; 0 when it
+ * has passed; -1 when abstime is not a valid time (EINVAL). */
 long __qdeadline_ns(clockid_t clock, const struct timespec* abstime);
 
 /* A futex wait until abstime (NULL: no limit): 0 woken or mismatch, or

@@ -5,8 +5,8 @@
  * the 10 MHz timer, so 100 ns steps). CLOCK_PROCESS_CPUTIME_ID, clock()
  * and times() use the CPU time the kernel counts for the process
  * (SYS_cputime, which includes the current run). nanosleep waits on a
- * futex word of its own stack that nobody wakes, with the time left as
- * the wait's timeout (SYS_futex deadlines are timer cycles, not 100 ms
+ * futex word of its own stack that nobody wakes, until its end instant
+ * (FUTEX_WAIT_UNTIL; SYS_futex deadlines are timer cycles, not 100 ms
  * ticks, kernel/proc/futex.cc), so a sleep of any length ends on time and
  * costs no CPU; a signal's handler ends it with EINTR and the time left
  * in rem (sleep returns the whole seconds left). (It used to sleep whole ticks and wait out the rest
@@ -86,7 +86,7 @@ int nanosleep(const struct timespec* req, struct timespec* rem) {
         /* 0: woken (nobody should), 1 or 2: the word changed or timed out;
          * -1: a signal's handler ran (a timed wait is not restarted after
          * one, docs/signals.md), or killed. */
-        cut = q_futex_wait(&word, 0, end - t) < 0;
+        cut = q_futex_wait_until(&word, 0, end) < 0;
     }
     const unsigned long t = now_ns();
     if (rem) {
