@@ -23,7 +23,7 @@ extern u64 g_slice_cycles;
 extern u64 g_tick_cycles;
 u64 now_cycles();
 // Give the process being dispatched its turn of `cycles` (re-arms this
-// hart's timer; the run queue's RqTask::run_length).
+// hart's timer; the run queue's RqTask::turn_end less the pick time).
 void timer_new_slice(u64 cycles);
 // Re-arm this hart's timer (a new futex deadline or profiler period; interrupts off).
 void timer_rearm();

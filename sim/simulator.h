@@ -456,7 +456,7 @@ template <typename P, bool kPerCpu>
 template <bool kFair>
 void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     if (kPerCpu && rq_.env().ipis) drain_ipis();
-    const uint64_t late = cfg_.timer_late;  // a turn ends this much after run_length
+    const uint64_t late = cfg_.timer_late;  // a turn ends this much after turn_end
     const uint64_t switch_cost = cfg_.switch_cost;
     const unsigned ncores = cfg_.cores;
     Core* const cores = cores_.data();
@@ -489,7 +489,7 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
                 continue;
             }
             core.running = t;
-            core.slice_end = now + t->run_length + late;
+            core.slice_end = t->turn_end + late;  // picked at now
             if (core.last != t) {
                 r_.ctx_switches++;
                 core.last = t;

@@ -67,7 +67,9 @@ void switch_to(Cpu* c, Proc* p) {
     p->state = ProcState::Running;
     p->running_on = c->id;
     c->proc = p;
-    timer_new_slice(p->rq.run_length);  // its turn: the rest of its request (EEVDF) or a slice
+    // Its turn (lib/sched/runqueues.h, "Turns"): a slice, or the rest of
+    // one a preemption cut, counted from the pick.
+    timer_new_slice(p->rq.turn_end - p->running_since);
     context_switch(&c->context, &p->context);
     c->proc = nullptr;
     p->running_on = -1;

@@ -25,9 +25,8 @@ struct RqTask {
     Time last_ran = kNoTime;      // when it last stopped (placement's "warm")
     Time woke_at = 0;             // when it last became runnable (wake)
     Time charged_until = 0;       // picked: charged to the policy up to here
-    Time run_length = 0;          // picked: the turn it got (the rest of one, or a slice)
-    Time turn_end = 0;            // picked: when that turn ends
-    Time turn_left = 0;           // put back preempted: the rest of its turn (0: none)
+    Time turn_end = 0;            // picked: when its turn ends (pick + a slice or turn_left)
+    Time turn_left = 0;           // put back preempted: the rest of its turn (0: none; its pick takes it)
     u64 migrations = 0;           // times moved between queues
     i32 queue = -1;               // queue it is counted on, or was last on
     bool counted = false;         // counted in its queue's load and nr
@@ -44,7 +43,7 @@ struct RqTask {
         affinity = kAllCpus;
         service = {};
         last_ran = kNoTime;
-        woke_at = charged_until = run_length = turn_end = turn_left = 0;
+        woke_at = charged_until = turn_end = turn_left = 0;
         migrations = 0;
         queue = -1;
         counted = in_fresh = moved = waking = false;

@@ -30,9 +30,9 @@
 //   pick(cpu)     next task for hart cpu, removed from its queue (percpu:
 //                 after draining the wake list, stealing if the queue is
 //                 empty, and pulling a better woken lead); records the pick
-//                 time in charged_until and the turn it gets in run_length
-//                 (the caller's timer ends the turn then): a slice, or the
-//                 rest of the turn a preemption interrupted (put_back);
+//                 time in charged_until and when its turn ends in turn_end
+//                 (the caller's timer ends it then): a slice from the pick,
+//                 or the rest of the turn a preemption interrupted;
 //   charge(t, end) charge t (running) up to `end` for what was not charged;
 //   put_back(t, now) t (running, charged, still runnable) goes back;
 //   stop(t, now)  t (running, charged) is not runnable any more;
@@ -367,7 +367,10 @@ class RunQueues {
     [[gnu::always_inline]] void clear_current(RqTask& t);
     // t (picked) is put back at `now`: what is left of its turn, if it was
     // preempted before the turn ended, is its next pick's turn.
-    static void suspend_turn(RqTask& t, Time now) { t.turn_left = now < t.turn_end ? t.turn_end - now : 0; }
+    // (turn_left is 0 here: the pick took it.)
+    static void suspend_turn(RqTask& t, Time now) {
+        if (now < t.turn_end) t.turn_left = t.turn_end - now;
+    }
     CpuMask preempt_mask(const RqTask& t, Time now);
     // Who to wake for a task just queued: hart (-1: nobody), and whether to
     // preempt what it runs (else it is idle: an IPI wakes it).

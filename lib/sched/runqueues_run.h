@@ -231,9 +231,12 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
     }
     env_.on_pick(t, i, nr(i));
     t.charged_until = now;
-    t.run_length = t.turn_left ? t.turn_left : slice_;
-    t.turn_end = now + t.run_length;
-    t.turn_left = 0;
+    Time turn = slice_;
+    if (t.turn_left) {  // resumes a turn a preemption cut
+        turn = t.turn_left;
+        t.turn_left = 0;
+    }
+    t.turn_end = now + turn;
     set_current(cpu, &t);
     return &t;
 }

@@ -91,7 +91,7 @@ double core_sleeper_share(Time run, Time sleep, bool charge_at_wake) {
     auto dispatch = [&] {
         env.clock = now;
         cur = b.rq.pick(0);
-        slice_end = now + cur->run_length;  // the kernel's timer: the turn pick gave
+        slice_end = cur->turn_end;  // the kernel's timer: the turn pick gave
     };
     while (now < kEnd) {
         Time next = slice_end;
@@ -158,7 +158,7 @@ TEST(SchedRunQueues, APreemptedTaskResumesTheRestOfItsTurn) {
     s.se.request = 10;  // a short request: woken, it preempts the hog
     b.rq.wake(hog, 0, false);
     ASSERT_EQ(b.rq.pick(0), &hog);
-    EXPECT_EQ(hog.run_length, 1000u);
+    EXPECT_EQ(hog.turn_end, 1000u);
     auto preempt_at = [&](Time now) {
         env.clock = now;
         env.resched_flag[0] = false;
@@ -167,22 +167,22 @@ TEST(SchedRunQueues, APreemptedTaskResumesTheRestOfItsTurn) {
         b.rq.charge(hog, now);
         b.rq.put_back(hog, now);
         ASSERT_EQ(b.rq.pick(0), &s);
-        EXPECT_EQ(s.run_length, 1000u);  // it stopped last time: a whole turn
+        EXPECT_EQ(s.turn_end, now + 1000);  // it stopped last time: a whole turn
         env.clock = now + 28;
         b.rq.charge(s, now + 28);
         b.rq.stop(s, now + 28);
         ASSERT_EQ(b.rq.pick(0), &hog);
     };
     preempt_at(246);
-    EXPECT_EQ(hog.run_length, 1000u - 246);
-    preempt_at(500);  // preempted again, 226 into the rest
-    EXPECT_EQ(hog.run_length, 1000u - 246 - 226);
+    EXPECT_EQ(hog.turn_end, 274 + 1000u - 246);  // picked again at 274
+    preempt_at(500);                             // preempted again, 226 into the rest
+    EXPECT_EQ(hog.turn_end, 528 + 1000u - 246 - 226);
     // The turn runs out at 1,056 (its timer): the next one is whole.
     env.clock = 1056;
     b.rq.charge(hog, 1056);
     b.rq.put_back(hog, 1056);
     ASSERT_EQ(b.rq.pick(0), &hog);
-    EXPECT_EQ(hog.run_length, 1000u);
+    EXPECT_EQ(hog.turn_end, 1056 + 1000u);
 }
 
 // One shared queue: a wake-up goes to an idle hart (an IPI), else the first
