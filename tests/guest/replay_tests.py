@@ -19,8 +19,9 @@ shell and the tracer are shown, not judged):
 
   replay-share-TAG     each task's share of the CPU charged to processes
                        within SHARE_POINTS[harts] points of the kernel's;
-  replay-dispatch-TAG  each task's dispatch count within DISPATCH_PCT
-                       percent of the kernel's, per kind of task.
+  replay-dispatch-TAG  each kind of task's dispatch count (hogs, message
+                       thread, workers: summed over alike tasks) within
+                       DISPATCH_PCT percent of the kernel's.
 
 The limits come from the spread of 12 runs at 1 hart, 3 of them beside
 two `yes` hogs on the host, and of 9 at 3 harts on a host running a full
@@ -54,8 +55,10 @@ schbench); 5 of those runs: single 0.87 to 0.93, hogs +6.1% to +9.5%,
 workers +1.1% to +3.9%, message -5.1% to +1.2%. At 2 s a full make test
 still gave 1-hart hogs -5.2%: the issue's 5% at 1 hart is met in most
 runs, not in all (hogs -5.2% to +4.9%, workers -2.4% to +5.6% over some
-80 verdicts), and the 1-hart limits for hogs and workers are now the
-message thread's 8%. The 3-hart limits were set again after the turn quantum
+80 verdicts), and the 1-hart limits for hogs and workers were the
+message thread's 8%. Since a preempted task resumes the rest of its turn
+the verdict sums alike tasks (judge), 1-hart hogs are back to 5% and
+the message thread's limit is 10% (-4.0% to -7.4%). The 3-hart limits were set again after the turn quantum
 (kernel/arch/riscv/spin.h) made QEMU's late timers 6-8 ticks instead of
 30-51. A failed case
 keeps its image, replay file and schedsim's task table in
@@ -88,9 +91,12 @@ DISPATCH_PCT = {  # (harts, kind): |replay - kernel| / kernel; measured at most
     # 1 s and 2 s): hogs -5.2 to +4.9, workers -2.4 to +5.6, so the issue's
     # 5% failed 1 make test in 10 on unchanged code. The limit is the
     # message thread's; the 5% is reported missed (docs/tracing.md).
-    (1, "hog"): 8.0,
+    # Since a preempted task resumes its turn (and the verdict sums alike
+    # tasks), 34 verdicts: hogs -2.2 to +3.3, workers -1.5 to -4.4, the
+    # message thread -4.0 to -7.4 in 28 (-2.9 to -4.8 before).
+    (1, "hog"): 5.0,
     (1, "worker"): 8.0,
-    (1, "message"): 8.0,  # 5.9 in 12 runs, 6.2 in a 13th (one-sided: docs/tracing.md)
+    (1, "message"): 10.0,  # one-sided: docs/tracing.md
     (3, "hog"): 20.0,  # 12.5 (35.6 before the turn quantum, kernel/arch/riscv/spin.h)
     (3, "worker"): 9.0,  # 5.4 (12.5 before)
     (3, "message"): 7.0,  # 4.4 (7.7 before)
@@ -166,7 +172,14 @@ def judge(suite, tag, cpus, kernel, sim, late, switch):
     """The two verdicts of one case, over the workload's tasks (WORKLOAD:
     the two hogs and schbench's three threads). Shares are of the CPU time
     charged to processes (the kernel's idle and switch time is nobody's);
-    dispatches are compared per task. The shell and the tracer are shown,
+    dispatches are compared per kind of task, summed over its tasks: the
+    two hogs are alike, as are the two workers, and which of two alike
+    tasks a run's preemptions keep hitting is a matter of phase (since a
+    preempted task resumes the rest of its turn, the one that schbench's
+    wake-ups cut gets some 830-885 dispatches and the other 720-760, in
+    the kernel and in the replay, but not always the same one: per task
+    the replay then missed by 14%, in sum by at most 1.3%, 8 runs at 1
+    hart). The shell and the tracer are shown,
     not judged: `trace start` runs up to 12 ms in one kernel-mode dispatch
     (zeroing its buffers: no preemption in the kernel), which a replay cuts
     at every slice, and the shell's last wake-up is the console's."""
@@ -174,7 +187,7 @@ def judge(suite, tag, cpus, kernel, sim, late, switch):
     s_total = sum(exe for exe, _ in sim.values())
     if k_total <= 0 or s_total <= 0:
         raise RuntimeError("no CPU time charged (kernel %.1f ms, replay %d ticks)" % (k_total, s_total))
-    worst_share, share_ok, disp_ok, lines, worst = 0.0, True, True, [], {}
+    worst_share, share_ok, disp_ok, lines, worst, totals = 0.0, True, True, [], {}, {}
     schbench = sorted(pid for pid, (name, _, _) in kernel.items() if name == "schbench")
     for pid, (exe, disp) in sorted(sim.items()):
         name, run_ms, switches = kernel.get(pid, ("?", 0.0, 0))
@@ -187,9 +200,11 @@ def judge(suite, tag, cpus, kernel, sim, late, switch):
         share_ok = share_ok and abs(d_share) <= SHARE_POINTS[cpus]
         # schbench's first thread (the process's own) is its message thread
         kind = "hog" if name == "hog" else "message" if pid == schbench[0] else "worker"
+        k_disp, s_disp = totals.get(kind, (0, 0))
+        totals[kind] = (k_disp + switches, s_disp + disp)
+    for kind, (switches, disp) in totals.items():
         rel = 100.0 * (disp - switches) / switches if switches else float("inf")
-        if abs(rel) >= abs(worst.get(kind, 0.0)):
-            worst[kind] = rel
+        worst[kind] = rel
         disp_ok = disp_ok and abs(rel) <= DISPATCH_PCT[cpus, kind]
     figures = "kernel/replay per task: share, dispatches: %s (--timer-late %s --switch-cost %d)" % (
         "; ".join(lines), late, switch)
