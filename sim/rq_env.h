@@ -27,7 +27,6 @@ struct Task;
 struct SimCore {
     Task* running = nullptr;  // picked and still runnable
     Task* last = nullptr;     // the last task it executed (context switches)
-    uint64_t slice_end = 0;   // exact: when its task's turn ends (RqTask::turn_end)
     uint64_t switch_end = 0;  // exact: it picks no task before this tick (--switch-cost)
     bool resched = false;     // it should put its task back (preempted)
     bool claimed = false;     // idle, and told to take work this tick

@@ -437,7 +437,8 @@ template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::tick_preempt(uint64_t now) {
     for (unsigned c = 0; c < cfg_.cores; c++) {
         Core& core = cores_[c];
-        if (core.running && !core.resched && now < core.slice_end && rq_.tick(c, now)) core.resched = true;
+        const Task* t = core.running;
+        if (t && !core.resched && now < t->turn_end + cfg_.timer_late && rq_.tick(c, now)) core.resched = true;
     }
 }
 
@@ -456,7 +457,9 @@ template <typename P, bool kPerCpu>
 template <bool kFair>
 void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     if (kPerCpu && rq_.env().ipis) drain_ipis();
-    const uint64_t late = cfg_.timer_late;  // a turn ends this much after turn_end
+    // A turn ends --timer-late ticks after its turn_end: at now if
+    // turn_end <= now - late (turn_end >= 1, so 0 ends none).
+    const uint64_t due = now >= cfg_.timer_late ? now - cfg_.timer_late : 0;
     const uint64_t switch_cost = cfg_.switch_cost;
     const unsigned ncores = cfg_.cores;
     Core* const cores = cores_.data();
@@ -464,7 +467,7 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     for (unsigned c = 0; c < ncores; c++) {
         Core& core = cores[c];
         Task* t = core.running;
-        if (t && (now >= core.slice_end || core.resched)) {
+        if (t && (t->turn_end <= due || core.resched)) {
             note_deschedule<kFair>(*t);
             rq_.charge(*t, now);
             rq_.put_back(*t, now);
@@ -489,7 +492,6 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
                 continue;
             }
             core.running = t;
-            core.slice_end = t->turn_end + late;  // picked at now
             if (core.last != t) {
                 r_.ctx_switches++;
                 core.last = t;
