@@ -116,9 +116,11 @@ void update_ticks(u64 now) {
     wakeup(&g_ticks);
 }
 
-// A timer interrupt. Only the end of the running process's slice is a
-// reason to reschedule; a tick boundary inside a slice just counts the
-// tick, so every process gets whole slices whatever the tick's phase.
+// A timer interrupt. The end of the running process's turn (a slice, or
+// the rest of one a preemption cut: lib/sched/runqueues.h, "Turns") makes
+// it yield; a tick boundary inside it just counts the tick, so every
+// process gets its whole turn whatever the tick's phase, and the scheduler
+// tick (rq_tick) may preempt it as the policy says.
 // kregs: the registers kernelvec saved (a trap from supervisor mode), null
 // for a trap from user mode.
 Intr clock_intr(const u64* kregs) {
