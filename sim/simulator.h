@@ -96,6 +96,9 @@ class Simulator {
     void tick_exact(uint64_t now);
     void drain_ipis();
     void tick_preempt(uint64_t now);
+    // A turn ends --timer-late ticks after its turn_end: at `now` it is
+    // over if turn_end <= turns_due(now) (turn_end >= 1, so 0 ends none).
+    uint64_t turns_due(uint64_t now) const { return now >= cfg_.timer_late ? now - cfg_.timer_late : 0; }
     Task* pick(unsigned c, uint64_t now);
     template <bool kFair>
     void stop_exact(Core& core, uint64_t now);
@@ -435,10 +438,11 @@ template <bool kFair>
 // earlier).
 template <typename P, bool kPerCpu>
 void Simulator<P, kPerCpu>::tick_preempt(uint64_t now) {
+    const uint64_t due = turns_due(now);
     for (unsigned c = 0; c < cfg_.cores; c++) {
         Core& core = cores_[c];
         const Task* t = core.running;
-        if (t && !core.resched && now < t->turn_end + cfg_.timer_late && rq_.tick(c, now)) core.resched = true;
+        if (t && !core.resched && t->turn_end > due && rq_.tick(c, now)) core.resched = true;
     }
 }
 
@@ -457,9 +461,7 @@ template <typename P, bool kPerCpu>
 template <bool kFair>
 void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
     if (kPerCpu && rq_.env().ipis) drain_ipis();
-    // A turn ends --timer-late ticks after its turn_end: at now if
-    // turn_end <= now - late (turn_end >= 1, so 0 ends none).
-    const uint64_t due = now >= cfg_.timer_late ? now - cfg_.timer_late : 0;
+    const uint64_t due = turns_due(now);  // computed once a tick, not per core
     const uint64_t switch_cost = cfg_.switch_cost;
     const unsigned ncores = cfg_.cores;
     Core* const cores = cores_.data();
