@@ -53,6 +53,8 @@ class List {
     void push_front(T& item) { (item.*Node).insert_after(head_); }
     static void remove(T& item) { (item.*Node).unlink(); }
     T* front() { return empty() ? nullptr : from_node(head_.next); }
+    // The head of a list known to be non-empty (the caller checked).
+    T& first() { return *from_node(head_.next); }
     // The element after `item` (linked here), or null after the last.
     T* next(T& item) {
         ListNode* n = (item.*Node).next;

@@ -84,6 +84,10 @@ class Simulator {
     void execute(Core& core, Task& t, uint64_t now);
     bool blocks_after_tick(Task& t, uint64_t now);
     bool stops_after_tick(Task& t, uint64_t now);
+    static void set_remaining(Task& t, uint64_t ticks) {
+        t.remaining = ticks;
+        t.until_stop_check = t.may_block ? 1 : ticks;
+    }
     bool next_burst(Task& t, uint64_t now);
     void sleep(Task& t, uint64_t now, uint64_t ticks);
     void wake_burst(size_t k, uint64_t now, int waker);
@@ -126,6 +130,7 @@ class Simulator {
     const bool fair_;   // Config::fairness: world_ runs and lags are sampled
     FluidWorld world_;  // the fluid reference schedule
     Result r_;
+    uint64_t repicks_ = 0;  // picks of the task the core ran last (collect() derives ctx_switches)
 };
 
 template <typename P, bool kPerCpu>
@@ -198,9 +203,9 @@ void Simulator<P, kPerCpu>::spawn(const TaskSpec& s, size_t fixed_index, uint64_
     t.fixed = fixed_index;
     t.block_rng = TaskSource::block_stream(cfg_.seed, t.id);
     t.arrival = now;
-    t.remaining = s.runtime;
     t.block_chance = s.block_chance;
     t.may_block = s.block_chance > 0;
+    set_remaining(t, s.runtime);
     qs::set_priority(t.se, cfg_.weights, s.level);
     t.se.owner = &t;
     t.affinity = s.affinity;
@@ -250,14 +255,15 @@ void Simulator<P, kPerCpu>::wakeups(uint64_t now) {
 // Seed model. Executed slots are not counted here: executed = slots - idle
 // (collect). Context switches count every change of task on a core,
 // including its first dispatch, which collect() then subtracts once per
-// core that ran. Lag is not sampled during a seed-model run (it kept the
+// core that ran (it derives them from the picks and repicks). Lag is not sampled during a seed-model run (it kept the
 // seed loop's cost): a task's max_lag there is its lag at the end.
 template <typename P, bool kPerCpu>
 [[gnu::always_inline]] inline void Simulator<P, kPerCpu>::execute(Core& core, Task& t, uint64_t now) {
     t.execs++;
     if (t.undispatched) dispatched(t, now);
-    if (core.last != &t) {
-        r_.ctx_switches++;
+    if (core.last == &t) {
+        repicks_++;
+    } else {
         core.last = &t;
     }
     if (stops_after_tick(t, now)) {
@@ -270,9 +276,16 @@ template <typename P, bool kPerCpu>
 
 // After t executed tick `now`: does it stop being runnable (finished or
 // blocked)? kForever (2^64 - 1) never reaches 0: a run has fewer ticks.
+// One decrement decides a tick that cannot stop t (until_stop_check).
 template <typename P, bool kPerCpu>
 [[gnu::always_inline]] inline bool Simulator<P, kPerCpu>::stops_after_tick(Task& t, uint64_t now) {
-    if (--t.remaining != 0) return blocks_after_tick(t, now);
+    if (--t.until_stop_check != 0) return false;  // a hog's every tick but its last
+    if (!t.may_block) {
+        t.remaining = 0;
+    } else {
+        t.until_stop_check = 1;
+        if (--t.remaining != 0) return blocks_after_tick(t, now);
+    }
     if (t.spec && next_burst(t, now)) return t.blocked;
     t.completion = now + 1;
     r_.finished++;
@@ -290,7 +303,7 @@ bool Simulator<P, kPerCpu>::next_burst(Task& t, uint64_t now) {
     auto wake = [&](size_t k, bool sync) { wake_burst(k, now, kPerCpu && sync ? t.queue : -1); };
     if (!next_run_burst(*t.spec, t.burst, sleep_ticks, wake)) return false;
     if (sleep_ticks != kNoSleep) sleep(t, now, sleep_ticks);
-    t.remaining = t.spec->bursts[t.burst].ticks;
+    set_remaining(t, t.spec->bursts[t.burst].ticks);
     return true;
 }
 
@@ -494,8 +507,9 @@ void Simulator<P, kPerCpu>::tick_exact(uint64_t now) {
                 continue;
             }
             core.running = t;
-            if (core.last != t) {
-                r_.ctx_switches++;
+            if (core.last == t) {
+                repicks_++;
+            } else {
                 core.last = t;
                 note_dispatch<kFair>(*t);
             }
@@ -561,6 +575,11 @@ Result Simulator<P, kPerCpu>::collect() const {
     Result r = r_;
     const uint64_t end = cfg_.ticks;
     r.executed = static_cast<uint64_t>(cfg_.cores) * end - r.idle;
+    // A context switch is a pick of another task than the core's last
+    // one, the first pick of each core excepted (counted as the picks that
+    // were not repicks: the loops count only the rarer repick).
+    for (const Task& t : tasks_) r.ctx_switches += t.dispatches;
+    r.ctx_switches -= repicks_;
     for (const Core& core : cores_) r.ctx_switches -= core.last != nullptr;
     r.policy = rq_.policy(0).name();
     r.migrations = rq_.env().migrations;

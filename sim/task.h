@@ -18,7 +18,11 @@ struct Task : q::sched::RqTask {  // se.owner is this Task
     uint64_t id = 0;
     Rng block_rng{0};                     // this task's blocking decisions, one per executed tick
     uint64_t arrival = 0, remaining = 0;  // remaining: of the current run burst
-    const TaskSpec* spec = nullptr;       // replay tasks: their bursts
+    // Executed ticks until the next one after which it may stop: the burst's
+    // end, or 1 if it may block (a non-blocking task's remaining is then
+    // brought up to date only at its burst's end). Set with remaining.
+    uint64_t until_stop_check = 0;
+    const TaskSpec* spec = nullptr;  // replay tasks: their bursts
     size_t burst = 0;
     size_t fixed = SIZE_MAX;             // index of its fixed spec (replay wake bursts name it)
     uint64_t blocks = 0, woke = kNever;  // woke: wake-up tick until dispatched

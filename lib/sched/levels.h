@@ -93,11 +93,18 @@ class LevelQueues {
         if (e) remove(*e);
         return e;
     }
-    // pop() of a queue known to be non-empty (its mask bit is set).
+    // pop() of a queue known to be non-empty (its mask bit is set): the
+    // queue in hand answers whether it emptied (remove() would find it
+    // again through e.level).
     Entity* pop_nonempty(unsigned level) {
-        Entity* e = queues_[level].front();
-        remove(*e);
-        return e;
+        Queue& q = queues_[level];
+        Q_ASSERT(!q.empty());
+        Entity& e = q.first();
+        Queue::remove(e);
+        e.queued = false;
+        count_--;
+        if (q.empty()) mask_ &= ~bit(level);
+        return &e;
     }
     bool empty(unsigned level) const { return (mask_ & bit(level)) == 0; }
     u64 mask() const { return mask_; }
