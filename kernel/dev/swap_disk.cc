@@ -84,7 +84,7 @@ Status swap_disk_rw(u64 slot, void* mem, bool write) {
     g_sd.avail->idx++;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     reg(Reg::QueueNotify) = 0;
-    while (__atomic_load_n(&g_sd.used->idx, __ATOMIC_ACQUIRE) == g_sd.used_seen) yield();
+    while (__atomic_load_n(&g_sd.used->idx, __ATOMIC_ACQUIRE) == g_sd.used_seen) yield_turn();
     g_sd.used_seen++;
     reg(Reg::InterruptAck) = reg(Reg::InterruptStatus) & 0x3;
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

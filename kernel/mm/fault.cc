@@ -375,7 +375,7 @@ bool vm_user_fault(Proc* p, u64 scause, u64 va) {
         return true;
     }
     if (o == Outcome::NoMemory && oom_kill(p)) {
-        yield();  // the victim's pages come back as it exits; then try again
+        yield_turn();  // the victim's pages come back as it exits; then try again
         return true;
     }
     const bool bus = o == Outcome::PastEnd || o == Outcome::ReadError;

@@ -265,6 +265,9 @@ struct Proc {
     u64 stat_user = 0;
     u64 user_since = 0;
     bool woken = false;  // became runnable by wakeup (for latency)
+    // yield_turn() (under p->lock, read by sched_switch): it gives the hart
+    // up of its own accord, and the rest of its turn with it.
+    bool yields_turn = false;
 
     // private to the process: its user FP registers (kernel/arch/fpu.h).
     // Last, so that it moves no other field's offset past the 12-bit
@@ -311,7 +314,13 @@ void wakeup(const void* chan, Wake how = Wake::Async);
 bool killed(Proc* p);
 bool dying(Proc* p);
 void set_killed(Proc* p);
+// Give up the hart, staying runnable: yield() when preempted (the rest of
+// the turn is kept for the next pick), yield_turn() of one's own accord
+// (sched_yield, and kernel loops that wait by yielding): the turn is given
+// up too, and EEVDF moves an eligible caller behind its peers
+// (lib/sched/policy.h Policy::yield).
 void yield();
+void yield_turn();
 
 // The current process's credentials.
 const perm::Cred& current_cred();

@@ -84,7 +84,8 @@ struct KernelEnv {
     }
 };
 
-constinit sched::RunQueues<KernelEnv> g_rq;
+using Rq = sched::RunQueues<KernelEnv>;
+constinit Rq g_rq;
 // One policy instance per queue, sized for the kernel's harts, of the
 // current kind, in g_storage[g_slot]; a switch builds the next ones in the
 // other slot (placement may still be reading the current ones without
@@ -166,7 +167,9 @@ bool rq_drain(int cpu) {
     return true;
 }
 
-void rq_enqueue(Proc* p, u64 now) { g_rq.put_back(p->rq, now); }
+void rq_enqueue(Proc* p, u64 now, bool yielded) {
+    g_rq.put_back(p->rq, now, yielded ? Rq::Yielded::Yes : Rq::Yielded::No);
+}
 
 Proc* rq_pick(int cpu) {
     sched::RqTask* t = g_rq.pick(static_cast<unsigned>(cpu));

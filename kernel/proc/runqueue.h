@@ -48,8 +48,10 @@ void rq_wake(Proc* p, u64 now, bool sync = false);
 // (called from the IPI and by rq_pick); true if one should preempt the
 // process running here (need_resched is then set).
 bool rq_drain(int cpu);
-// p (running, charged, still runnable) goes back to its queue at time now.
-void rq_enqueue(Proc* p, u64 now);
+// p (running, charged, still runnable) goes back to its queue at time now;
+// yielded: it gave the hart up itself (yield_turn), with the rest of its
+// turn.
+void rq_enqueue(Proc* p, u64 now, bool yielded = false);
 // Next process for this hart, removed from the queue, or null (percpu: an
 // empty queue first steals from the busiest); sets its running_since.
 Proc* rq_pick(int cpu);

@@ -135,7 +135,8 @@ void sched_switch() {
     trace_deschedule(p, static_cast<int>(p->state), ran);
     if (p->state == ProcState::Runnable) {
         p->runnable_since = end;
-        rq_enqueue(p, end);
+        rq_enqueue(p, end, p->yields_turn);
+        p->yields_turn = false;
     } else {
         rq_stop(p);  // sleeping or zombie: it leaves the policy's bookkeeping
     }
@@ -145,14 +146,23 @@ void sched_switch() {
     mycpu()->intena = intena;
 }
 
-void yield() {
+namespace {
+
+void give_up_hart(bool whole_turn) {
     Proc* p = myproc();
     p->lock.acquire();  // released by the scheduler after the switch
     p->state = ProcState::Runnable;
-    p->stat_involuntary++;
+    p->yields_turn = whole_turn;
+    p->stat_involuntary++;  // still runnable: Linux counts a yield so too
     sched_switch();
     p->lock.release();  // taken by the scheduler to switch back to p
 }
+
+}  // namespace
+
+void yield() { give_up_hart(false); }
+
+void yield_turn() { give_up_hart(true); }
 
 extern "C" void usertrap_return();
 

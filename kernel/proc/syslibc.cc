@@ -71,9 +71,10 @@ SysResult sys_times() {
 
 namespace q {
 
-// sched_yield() -> 0, after letting the scheduler run something else.
+// sched_yield() -> 0, after letting the scheduler run something else: the
+// caller gives up the rest of its turn (yield_turn).
 SysResult sys_sched_yield() {
-    yield();
+    yield_turn();
     return 0;
 }
 

@@ -32,6 +32,16 @@
 //   by another policy before a policy switch) is outside the sums; charge then measures its lag as if it were queued,
 //   and stop does nothing.
 //
+// Yield (sched_yield; Linux's yield_task_fair since "Forfeit vruntime on
+// yield"): the running task, if eligible, forfeits what is left of its
+// request: its vruntime moves to its deadline, as if it had run the rest,
+// and its deadline one request further. It stays in the sums. So the next
+// pick prefers anyone else eligible; without this a yielding task that is
+// eligible and due first is picked straight back, and a thread waiting for
+// a lock with sched_yield spins its whole turn. An ineligible task (it has
+// had more than its share) keeps its place: it is picked again only if
+// nobody is eligible, and forfeiting there would only run its vruntime away.
+//
 // Request size (Entity.request, Linux 6.12's sched_attr.sched_runtime): r_i
 // is the task's own request, or the slice when it has none (0). It sets only
 // the deadline: a task asking for short runs gets an earlier deadline at each
@@ -121,6 +131,7 @@ class Eevdf final : public Policy {
     Entity* pick(unsigned cpu, Time now) override;
     void charge(Entity& e, Time ran) override;
     void stop(Entity& e) override;
+    void yield(Entity& e) override;
     void forget(Entity& e) override {
         stop(e);  // leaves the sums if it was picked (on_cpu)
         e.eevdf.vlag = 0;
@@ -349,6 +360,16 @@ inline void Eevdf::stop(Entity& e) {
     e.eevdf.on_cpu = false;
     e.eevdf.delayed = sleep_decay_ && e.eevdf.vlag < 0;  // run_until: the stop time
     readjust();
+}
+
+inline void Eevdf::yield(Entity& e) {
+    Q_ASSERT(!e.queued);
+    if (!e.eevdf.on_cpu || !eligible(e)) return;
+    const i64 dv = e.eevdf.deadline - e.eevdf.vruntime;
+    sum_wv_ += static_cast<i64>(e.eevdf.eweight) * dv;
+    e.eevdf.vruntime = e.eevdf.deadline;
+    e.eevdf.deadline += vrequest(e);
+    e.eevdf.vlag = virtual_time() - e.eevdf.vruntime;
 }
 
 // V as if e (running, not queued) were in the average.

@@ -191,6 +191,11 @@ class Policy {
     virtual void charge(Entity& e, Time ran) = 0;
     // e, running and charged, is no longer runnable (see the protocol).
     virtual void stop(Entity& e) { (void)e; }
+    // e, running and charged, gives the cpu up of its own accord
+    // (sched_yield) and is about to be put back. Default: nothing (the put
+    // back already queues it behind its peers). EEVDF: an eligible task
+    // forfeits the rest of its request, as Linux's yield does.
+    virtual void yield(Entity& e) { (void)e; }
     // e, not queued, leaves this policy for good (see the protocol).
     virtual void forget(Entity& e) { (void)e; }
     // Should a newly woken `woken` preempt `running`?

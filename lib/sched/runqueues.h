@@ -35,6 +35,8 @@
 //                 or the rest of the turn a preemption interrupted;
 //   charge(t, end) charge t (running) up to `end` for what was not charged;
 //   put_back(t, now) t (running, charged, still runnable) goes back;
+//                 put_back(t, now, Yielded::Yes): it gave the hart up
+//                 itself (sched_yield), see Turns;
 //   stop(t, now)  t (running, charged) is not runnable any more;
 //   tick(cpu, now) a timer interrupt: charge what runs on cpu; true if it
 //                 should yield (Policy::preempts_current);
@@ -55,7 +57,9 @@
 // fresh slice; a task that stops starts its next turn whole. So a
 // preemption never lengthens a task's run between two turn ends (it did: a
 // hog preempted after 246 us and picked again ran 759 us more, and an
-// interactive task woken behind it waited for all of it).
+// interactive task woken behind it waited for all of it). A task that
+// yields (sched_yield) gives up the rest of its turn and the policy may
+// move it back (Policy::yield: EEVDF forfeits the rest of its request).
 //
 // Remote wake-ups (percpu): a task woken for another hart's queue is pushed
 // on that hart's wake list (a lock-free stack) and the hart gets an IPI; it
@@ -183,7 +187,8 @@ class RunQueues {
         TaskGuard g(*this, t);
         charge_to(t, end);
     }
-    [[gnu::always_inline]] void put_back(RqTask& t, Time now);
+    enum class Yielded : bool { No, Yes };
+    [[gnu::always_inline]] void put_back(RqTask& t, Time now, Yielded yielded = Yielded::No);
     [[gnu::always_inline]] void stop(RqTask& t, Time now);
     bool tick(unsigned cpu, Time now);
     // Due every two slices, and at the next tick after a reweight anywhere

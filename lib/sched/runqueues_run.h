@@ -242,7 +242,7 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
 }
 
 template <class Env>
-inline void RunQueues<Env>::put_back(RqTask& t, Time now) {
+inline void RunQueues<Env>::put_back(RqTask& t, Time now, Yielded yielded) {
     unsigned src = 0;
     bool fresh = false, moved_out = false;
     {
@@ -250,7 +250,11 @@ inline void RunQueues<Env>::put_back(RqTask& t, Time now) {
         const unsigned i = g.index();
         src = i;
         clear_current(t);
-        suspend_turn(t, now);
+        if (yielded == Yielded::Yes) {
+            q_[i].policy->yield(t.se);  // and its next turn is whole
+        } else {
+            suspend_turn(t, now);
+        }
         if (!percpu() || ((t.affinity >> i) & 1) != 0) {  // i < kMax <= 64: mask_has's bound holds
             q_[i].policy->enqueue(t.se, now);
             env_.on_enqueue(t, i, nr(i));

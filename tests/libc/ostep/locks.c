@@ -1,7 +1,7 @@
 /* locks - OSTEP chapter 28: a spin lock, a spin lock that yields, and a
  * futex mutex, guarding the same counter.
  *
- *   locks [-k spin|yield|mutex] [-t THREADS] [-n LOOPS]
+ *   locks [-k spin|yield|mutex] [-t THREADS] [-n LOOPS] [-w WORK]
  *
  * spin is test-and-set on an atomic exchange (OSTEP's figure 28.3); a
  * waiter burns its hart until the holder releases, and if the holder was
@@ -9,7 +9,9 @@
  * yield gives the hart up instead of spinning (figure 28.8). mutex is
  * pthread_mutex_t: a waiter sleeps in the kernel (futex) and the holder
  * wakes it. All three must give THREADS * LOOPS; the time shows what
- * waiting costs. */
+ * waiting costs. -w makes the critical section longer: WORK iterations of
+ * a busy loop each time (default 0), so that a holder is often preempted
+ * inside it and the waiters' way of waiting shows. */
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,7 +32,7 @@ static void spin_unlock(spinlock_t* l) { __atomic_store_n(&l->flag, 0, __ATOMIC_
 
 static spinlock_t sl;
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-static long counter, loops = 20000;
+static long counter, loops = 20000, work;
 static int kind; /* 0 spin, 1 yield, 2 mutex */
 
 static void* worker(void* arg) {
@@ -44,6 +46,7 @@ static void* worker(void* arg) {
             spin_lock(&sl);
         }
         counter++;
+        for (volatile long w = 0; w < work; w++) {}
         if (kind == 2) {
             Pthread_mutex_unlock(&m);
         } else {
@@ -56,7 +59,7 @@ static void* worker(void* arg) {
 int main(int argc, char* argv[]) {
     static const char* kinds[] = {"spin", "yield", "mutex"};
     int threads = 2, c;
-    while ((c = getopt(argc, argv, "k:t:n:")) != -1) {
+    while ((c = getopt(argc, argv, "k:t:n:w:")) != -1) {
         if (c == 'k') {
             kind = -1;
             for (int i = 0; i < 3; i++) {
@@ -67,9 +70,11 @@ int main(int argc, char* argv[]) {
             threads = atoi(optarg);
         } else if (c == 'n') {
             loops = atol(optarg);
+        } else if (c == 'w') {
+            work = atol(optarg);
         }
-        if (c == '?' || threads < 1 || threads > 16) {
-            fprintf(stderr, "usage: locks [-k spin|yield|mutex] [-t THREADS 1-16] [-n LOOPS]\n");
+        if (c == '?' || threads < 1 || threads > 16 || work < 0) {
+            fprintf(stderr, "usage: locks [-k spin|yield|mutex] [-t THREADS 1-16] [-n LOOPS] [-w WORK]\n");
             return 1;
         }
     }
