@@ -17,7 +17,6 @@ using namespace qt;
 namespace {
 
 using Box = RqBox<SeqEnv>;
-constexpr auto kYield = RunQueues<SeqEnv>::Yielded::Yes;
 
 // Harts running hogs in continuous time: every hart runs its task for a
 // slice, then charges it, puts it back, balances and picks (the kernel's
@@ -142,123 +141,6 @@ TEST(SchedRunQueues, ChargesTheRunningTaskBeforePlacingAWakeUp) {
         EXPECT_NEAR(core_sleeper_share(k.run, k.sleep, true), k.fluid, 0.002) << k.run << "/" << k.sleep;
         EXPECT_GT(core_sleeper_share(k.run, k.sleep, false), k.fluid + 0.03) << k.run << "/" << k.sleep;
     }
-}
-
-// A task preempted in the middle of its turn resumes the rest of it when
-// picked again, not a fresh slice; a turn that ran out, or a task that
-// stopped, starts a whole one. (Every pick used to give a whole slice: a
-// hog preempted after 246 us ran 759 us more, and a task woken behind it
-// waited for all of it: the kernel's mlfqtest inter.)
-TEST(SchedRunQueues, APreemptedTaskResumesTheRestOfItsTurn) {
-    Box b(PolicyKind::EEVDF, false, 1, 1000);
-    SeqEnv& env = b.rq.env();
-    env.cpu = 0;
-    auto t = make_rtasks(2);
-    RqTask& hog = t[0]->rq;
-    RqTask& s = t[1]->rq;
-    s.se.request = 10;  // a short request: woken, it preempts the hog
-    b.rq.wake(hog, 0, false);
-    ASSERT_EQ(b.rq.pick(0), &hog);
-    EXPECT_EQ(hog.turn_end, 1000u);
-    auto preempt_at = [&](Time now) {
-        env.clock = now;
-        env.resched_flag[0] = false;
-        b.rq.wake(s, now, true);
-        ASSERT_TRUE(env.resched_flag[0]) << now;
-        b.rq.charge(hog, now);
-        b.rq.put_back(hog, now);
-        ASSERT_EQ(b.rq.pick(0), &s);
-        EXPECT_EQ(s.turn_end, now + 1000);  // it stopped last time: a whole turn
-        env.clock = now + 28;
-        b.rq.charge(s, now + 28);
-        b.rq.stop(s, now + 28);
-        ASSERT_EQ(b.rq.pick(0), &hog);
-    };
-    preempt_at(246);
-    EXPECT_EQ(hog.turn_end, 274 + 1000u - 246);  // picked again at 274
-    preempt_at(500);                             // preempted again, 226 into the rest
-    EXPECT_EQ(hog.turn_end, 528 + 1000u - 246 - 226);
-    // The turn runs out at 1,056 (its timer): the next one is whole.
-    env.clock = 1056;
-    b.rq.charge(hog, 1056);
-    b.rq.put_back(hog, 1056);
-    ASSERT_EQ(b.rq.pick(0), &hog);
-    EXPECT_EQ(hog.turn_end, 1056 + 1000u);
-}
-
-// sched_yield gives up the rest of the turn, and under EEVDF an eligible
-// yielder forfeits the rest of its request (Linux's yield_task_fair): a
-// thread waiting for a lock with sched_yield lets the holder run. (Before,
-// the yield was a put-back like a preemption's: the yielder, eligible and
-// due first, was picked straight back and spun out its turn.)
-TEST(SchedRunQueues, AYielderGivesUpItsTurnAndEevdfRunsItsPeer) {
-    Box b(PolicyKind::EEVDF, false, 1, 1000);
-    SeqEnv& env = b.rq.env();
-    env.cpu = 0;
-    auto t = make_rtasks(2);
-    RqTask& holder = t[0]->rq;
-    RqTask& waiter = t[1]->rq;
-    b.rq.wake(holder, 0, false);
-    b.rq.wake(waiter, 0, false);
-    ASSERT_EQ(b.rq.pick(0), &holder);
-    // Preempted at 300 (say, inside its critical section): it keeps the
-    // rest of its turn, and it has run ahead, so the waiter is picked.
-    env.clock = 300;
-    b.rq.charge(holder, 300);
-    b.rq.put_back(holder, 300);
-    ASSERT_EQ(b.rq.pick(0), &waiter);
-    EXPECT_EQ(waiter.turn_end, 1300u);
-    // The waiter finds the lock taken and yields at 310.
-    env.clock = 310;
-    b.rq.charge(waiter, 310);
-    b.rq.put_back(waiter, 310, kYield);
-    ASSERT_EQ(b.rq.pick(0), &holder);
-    EXPECT_EQ(holder.turn_end, 310 + 1000u - 300);  // the rest of its turn
-    EXPECT_EQ(waiter.turn_left, 0u);                // the yield gave its rest up
-    // The holder's turn ends at 1,010; the waiter comes next, for a whole turn.
-    env.clock = 1010;
-    b.rq.charge(holder, 1010);
-    b.rq.put_back(holder, 1010);
-    ASSERT_EQ(b.rq.pick(0), &waiter);
-    EXPECT_EQ(waiter.turn_end, 2010u);
-    // A yielder that is not eligible (it has run past V) keeps its vruntime
-    // and deadline: forfeiting would only run it away.
-    env.clock = 1500;
-    b.rq.charge(waiter, 1500);
-    const i64 v = waiter.se.eevdf.vruntime, d = waiter.se.eevdf.deadline;
-    b.rq.put_back(waiter, 1500, kYield);
-    EXPECT_EQ(waiter.se.eevdf.vruntime, v);
-    EXPECT_EQ(waiter.se.eevdf.deadline, d);
-    EXPECT_EQ(b.rq.pick(0), &holder);
-}
-
-// Round robin: a yielder goes to the back of the line, and its next pick
-// gives it a whole turn.
-TEST(SchedRunQueues, ARoundRobinYielderGoesToTheBackWithAWholeTurnNext) {
-    Box b(PolicyKind::RR, false, 1, 1000);
-    SeqEnv& env = b.rq.env();
-    env.cpu = 0;
-    auto t = make_rtasks(3);
-    for (auto& x : t) b.rq.wake(x->rq, 0, false);
-    ASSERT_EQ(b.rq.pick(0), &t[0]->rq);
-    env.clock = 40;
-    b.rq.charge(t[0]->rq, 40);
-    b.rq.put_back(t[0]->rq, 40, kYield);
-    ASSERT_EQ(b.rq.pick(0), &t[1]->rq);
-    env.clock = 50;
-    b.rq.charge(t[1]->rq, 50);
-    b.rq.put_back(t[1]->rq, 50);  // preempted: keeps 990
-    ASSERT_EQ(b.rq.pick(0), &t[2]->rq);
-    env.clock = 60;
-    b.rq.charge(t[2]->rq, 60);
-    b.rq.put_back(t[2]->rq, 60);
-    ASSERT_EQ(b.rq.pick(0), &t[0]->rq);
-    EXPECT_EQ(t[0]->rq.turn_end, 1060u);  // whole, after its yield
-    env.clock = 70;
-    b.rq.charge(t[0]->rq, 70);
-    b.rq.put_back(t[0]->rq, 70);
-    ASSERT_EQ(b.rq.pick(0), &t[1]->rq);
-    EXPECT_EQ(t[1]->rq.turn_end, 70 + 990u);  // the rest of a preempted turn
 }
 
 // One shared queue: a wake-up goes to an idle hart (an IPI), else the first
