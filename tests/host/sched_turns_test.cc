@@ -13,7 +13,16 @@ namespace sched_turns_test {
 using namespace qt;
 
 using Box = RqBox<SeqEnv>;
-constexpr auto kYield = RunQueues<SeqEnv>::Yielded::Yes;
+using Yielded = RunQueues<SeqEnv>::Yielded;
+constexpr auto kYield = Yielded::Yes;
+
+// t (picked) runs until `now`: the clock moves there, t is charged and put
+// back (preempted, or yielding).
+void put_back_at(Box& b, RqTask& t, Time now, Yielded y = Yielded::No) {
+    b.rq.env().clock = now;
+    b.rq.charge(t, now);
+    b.rq.put_back(t, now, y);
+}
 
 // A task preempted in the middle of its turn resumes the rest of it when
 // picked again, not a fresh slice; a turn that ran out, or a task that
@@ -50,9 +59,7 @@ TEST(SchedTurns, APreemptedTaskResumesTheRestOfItsTurn) {
     preempt_at(500);                             // preempted again, 226 into the rest
     EXPECT_EQ(hog.turn_end, 528 + 1000u - 246 - 226);
     // The turn runs out at 1,056 (its timer): the next one is whole.
-    env.clock = 1056;
-    b.rq.charge(hog, 1056);
-    b.rq.put_back(hog, 1056);
+    put_back_at(b, hog, 1056);
     ASSERT_EQ(b.rq.pick(0), &hog);
     EXPECT_EQ(hog.turn_end, 1056 + 1000u);
 }
@@ -74,22 +81,16 @@ TEST(SchedTurns, AYielderGivesUpItsTurnAndEevdfRunsItsPeer) {
     ASSERT_EQ(b.rq.pick(0), &holder);
     // Preempted at 300 (say, inside its critical section): it keeps the
     // rest of its turn, and it has run ahead, so the waiter is picked.
-    env.clock = 300;
-    b.rq.charge(holder, 300);
-    b.rq.put_back(holder, 300);
+    put_back_at(b, holder, 300);
     ASSERT_EQ(b.rq.pick(0), &waiter);
     EXPECT_EQ(waiter.turn_end, 1300u);
     // The waiter finds the lock taken and yields at 310.
-    env.clock = 310;
-    b.rq.charge(waiter, 310);
-    b.rq.put_back(waiter, 310, kYield);
+    put_back_at(b, waiter, 310, kYield);
     ASSERT_EQ(b.rq.pick(0), &holder);
     EXPECT_EQ(holder.turn_end, 310 + 1000u - 300);  // the rest of its turn
     EXPECT_EQ(waiter.turn_left, 0u);                // the yield gave its rest up
     // The holder's turn ends at 1,010; the waiter comes next, for a whole turn.
-    env.clock = 1010;
-    b.rq.charge(holder, 1010);
-    b.rq.put_back(holder, 1010);
+    put_back_at(b, holder, 1010);
     ASSERT_EQ(b.rq.pick(0), &waiter);
     EXPECT_EQ(waiter.turn_end, 2010u);
     // A yielder that is not eligible (it has run past V) keeps its vruntime
@@ -112,22 +113,14 @@ TEST(SchedTurns, ARoundRobinYielderGoesToTheBackWithAWholeTurnNext) {
     auto t = make_rtasks(3);
     for (auto& x : t) b.rq.wake(x->rq, 0, false);
     ASSERT_EQ(b.rq.pick(0), &t[0]->rq);
-    env.clock = 40;
-    b.rq.charge(t[0]->rq, 40);
-    b.rq.put_back(t[0]->rq, 40, kYield);
+    put_back_at(b, t[0]->rq, 40, kYield);
     ASSERT_EQ(b.rq.pick(0), &t[1]->rq);
-    env.clock = 50;
-    b.rq.charge(t[1]->rq, 50);
-    b.rq.put_back(t[1]->rq, 50);  // preempted: keeps 990
+    put_back_at(b, t[1]->rq, 50);  // preempted: keeps 990
     ASSERT_EQ(b.rq.pick(0), &t[2]->rq);
-    env.clock = 60;
-    b.rq.charge(t[2]->rq, 60);
-    b.rq.put_back(t[2]->rq, 60);
+    put_back_at(b, t[2]->rq, 60);
     ASSERT_EQ(b.rq.pick(0), &t[0]->rq);
     EXPECT_EQ(t[0]->rq.turn_end, 1060u);  // whole, after its yield
-    env.clock = 70;
-    b.rq.charge(t[0]->rq, 70);
-    b.rq.put_back(t[0]->rq, 70);
+    put_back_at(b, t[0]->rq, 70);
     ASSERT_EQ(b.rq.pick(0), &t[1]->rq);
     EXPECT_EQ(t[1]->rq.turn_end, 70 + 990u);  // the rest of a preempted turn
 }
