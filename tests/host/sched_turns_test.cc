@@ -104,6 +104,29 @@ TEST(SchedTurns, AYielderGivesUpItsTurnAndEevdfRunsItsPeer) {
     EXPECT_EQ(b.rq.pick(0), &holder);
 }
 
+// A task alone keeps its vruntime when it yields: nobody would run
+// instead, and a yield loop would otherwise run it ahead a request a call.
+TEST(SchedTurns, ALoneEevdfYielderKeepsItsVruntime) {
+    Box b(PolicyKind::EEVDF, false, 1, 1000);
+    b.rq.env().cpu = 0;
+    auto t = make_rtasks(2);
+    RqTask& a = t[0]->rq;
+    b.rq.wake(a, 0, false);
+    for (Time now = 10; now <= 1000; now += 10) {
+        ASSERT_EQ(b.rq.pick(0), &a);
+        put_back_at(b, a, now, kYield);
+    }
+    EXPECT_EQ(a.se.eevdf.vruntime, static_cast<i64>((Time{1000} << 16) / a.se.weight));
+    // With a peer in the sums (placed at a's vruntime, so both are
+    // eligible) the same yield forfeits the rest of a's request.
+    b.rq.wake(t[1]->rq, 1000, false);
+    ASSERT_EQ(b.rq.pick(0), &a);
+    const i64 d = a.se.eevdf.deadline;
+    put_back_at(b, a, 1000, kYield);
+    EXPECT_EQ(a.se.eevdf.vruntime, d);
+    EXPECT_EQ(b.rq.pick(0), &t[1]->rq);
+}
+
 // Round robin: a yielder goes to the back of the line, and its next pick
 // gives it a whole turn.
 TEST(SchedTurns, ARoundRobinYielderGoesToTheBackWithAWholeTurnNext) {
