@@ -15,9 +15,13 @@
 //   a replay wakes a sleeper when its waker gets there, not at a fixed time.
 //   "swake K" is a synchronous wake-up (the kernel's pipe write, whose
 //   writer sleeps soon): per-core queues may place the woken task on its
-//   waker's core (lib/sched/runqueues.h).
+//   waker's core (lib/sched/runqueues.h). "yield", after a run (or its
+//   wake-ups), ends that run with sched_yield: the task is put back giving
+//   up its turn (RunQueues::put_back, Yielded::Yes) and runs on from its
+//   next burst, a run; qtrace writes one for each yield the kernel traced.
 //
-// The first burst is a run; adjacent bursts of one kind merge; "run inf"
+// The first burst is a run; adjacent bursts of one kind merge (a yield
+// keeps the runs on either side apart); "run inf"
 // must be the last burst. After its last burst a task finishes, or with
 // "repeat" starts over with the first. "at TICK level LEVEL" (TICK >=
 // ARRIVAL) changes the task's level at the start of tick TICK, whatever its
@@ -79,7 +83,20 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
     s.arrival = number(tok[0], where, "arrival", false);
     s.level = level_of(tok[1], where);
     size_t i = 2;
-    for (; i < tok.size() && (tok[i] == "run" || tok[i] == "sleep" || tok[i] == "wake" || tok[i] == "swake"); i += 2) {
+    for (; i < tok.size() &&
+           (tok[i] == "run" || tok[i] == "sleep" || tok[i] == "wake" || tok[i] == "swake" || tok[i] == "yield");
+         i += 2) {
+        if (tok[i] == "yield") {
+            const bool after_run = !s.bursts.empty() && (s.bursts.back().run || s.bursts.back().wake >= 0);
+            if (!after_run || s.bursts.back().ticks == kForever)
+                throw std::runtime_error(where + ": 'yield' must follow a run that ends");
+            Burst y;
+            y.run = false;
+            y.yield = true;
+            s.bursts.push_back(y);
+            i--;  // a yield takes no count
+            continue;
+        }
         const bool run = tok[i] == "run";
         const bool sync = tok[i] == "swake";
         if (i + 1 >= tok.size()) throw std::runtime_error(where + ": '" + tok[i] + "' needs a tick count");
@@ -99,7 +116,9 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
         if (s.bursts.empty() && !run) throw std::runtime_error(where + ": the first burst must be a run");
         if (!s.bursts.empty() && s.bursts.back().run && s.bursts.back().ticks == kForever)
             throw std::runtime_error(where + ": 'run inf' must be the last burst");
-        if (!s.bursts.empty() && s.bursts.back().wake < 0 && s.bursts.back().run == run) {
+        if (!run && !s.bursts.empty() && s.bursts.back().yield)
+            throw std::runtime_error(where + ": a yield must be followed by a run");
+        if (!s.bursts.empty() && s.bursts.back().wake < 0 && !s.bursts.back().yield && s.bursts.back().run == run) {
             Burst& b = s.bursts.back();
             b.ticks = (n == kForever || b.ticks + n >= kForever) ? kForever : b.ticks + n;
         } else {
@@ -117,7 +136,7 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
                      [](const TaskChange& a, const TaskChange& b) { return a.tick < b.tick; });
     // Without repeat, a trailing sleep ends the task when it would wake; it
     // is dropped so that the last run ends it (same service).
-    if (!s.repeat && !s.bursts.back().run && s.bursts.back().wake < 0) s.bursts.pop_back();
+    if (!s.repeat && !s.bursts.back().run && s.bursts.back().wake < 0 && !s.bursts.back().yield) s.bursts.pop_back();
     // A repeating list that starts and ends with runs: they join on wrap,
     // which the simulator handles burst by burst.
     s.runtime = s.bursts.front().ticks;

@@ -56,6 +56,7 @@ struct Burst {
     uint64_t ticks = 0;  // run: CPU ticks (kForever: never ends); sleep: ticks asleep
     int64_t wake = -1;   // >= 0: not a run or sleep but a wake-up of task `wake`
     bool sync = false;   // that wake-up is synchronous ("swake": RunQueues::wake's waker)
+    bool yield = false;  // not a run or sleep but a yield: the run before it ends with sched_yield
 };
 // "at TICK level L" (cpus == 0) or "at TICK cpus LIST" (cpus: the new mask).
 struct TaskChange {

@@ -267,6 +267,11 @@ template <typename P, bool kPerCpu>
         core.last = &t;
     }
     if (stops_after_tick(t, now)) {
+        if (t.yielding) {  // the seed model re-picks every tick: nothing to give up
+            t.yielding = false;
+            core.running = &t;
+            return;
+        }
         leave_runnable(t);
         rq_.stop(t, now + 1);  // its last tick uncharged (the seed harness's quirk)
         return;
@@ -275,7 +280,8 @@ template <typename P, bool kPerCpu>
 }
 
 // After t executed tick `now`: does it stop being runnable (finished or
-// blocked)? kForever (2^64 - 1) never reaches 0: a run has fewer ticks.
+// blocked), or yield (replay: t.yielding)? kForever (2^64 - 1) never
+// reaches 0: a run has fewer ticks.
 // One decrement decides a tick that cannot stop t (until_stop_check).
 template <typename P, bool kPerCpu>
 [[gnu::always_inline]] inline bool Simulator<P, kPerCpu>::stops_after_tick(Task& t, uint64_t now) {
@@ -286,7 +292,7 @@ template <typename P, bool kPerCpu>
         t.until_stop_check = 1;
         if (--t.remaining != 0) return blocks_after_tick(t, now);
     }
-    if (t.spec && next_burst(t, now)) return t.blocked;
+    if (t.spec && next_burst(t, now)) return t.blocked || t.yielding;
     t.completion = now + 1;
     r_.finished++;
     return true;
@@ -294,14 +300,19 @@ template <typename P, bool kPerCpu>
 
 // Replay: t's run burst is over. Bursts alternate run/sleep (replay.cc
 // merges neighbours of one kind): sleep, then the next run starts at the
-// wake-up; or (wrapping with repeat) run on. False: no burst left.
+// wake-up; or (wrapping with repeat) run on, after a yield if one ended the
+// run (t.yielding: the caller puts t back). False: no burst left.
 template <typename P, bool kPerCpu>
 bool Simulator<P, kPerCpu>::next_burst(Task& t, uint64_t now) {
     uint64_t sleep_ticks = 0;
     // A synchronous wake-up ("swake") comes from the waker's core (its
     // queue, percpu).
     auto wake = [&](size_t k, bool sync) { wake_burst(k, now, kPerCpu && sync ? t.queue : -1); };
-    if (!next_run_burst(*t.spec, t.burst, sleep_ticks, wake)) return false;
+    auto yielded = [&] { t.yielding = true; };
+    if (!next_run_burst(*t.spec, t.burst, sleep_ticks, wake, yielded)) {
+        t.yielding = false;
+        return false;
+    }
     if (sleep_ticks != kNoSleep) sleep(t, now, sleep_ticks);
     set_remaining(t, t.spec->bursts[t.burst].ticks);
     return true;
@@ -432,11 +443,21 @@ void Simulator<P, kPerCpu>::drain_ipis() {
 
 // Exact model, step 4's end for one core: its task executed tick now and
 // finished or blocked; it is charged and stops (after the charge, as
-// policy.h says).
+// policy.h says). Or it yielded (replay): charged, it goes back giving up
+// its turn, as the kernel's sched_yield does.
 template <typename P, bool kPerCpu>
 template <bool kFair>
 [[gnu::always_inline]] inline void Simulator<P, kPerCpu>::stop_exact(Core& core, uint64_t now) {
     Task& t = *core.running;
+    if (t.yielding) {
+        t.yielding = false;
+        note_deschedule<kFair>(t);
+        rq_.charge(t, now + 1);
+        rq_.put_back(t, now + 1, decltype(rq_)::Yielded::Yes);
+        core.running = nullptr;
+        core.switch_end = now + 1 + cfg_.switch_cost;
+        return;
+    }
     leave_runnable(t);
     note_deschedule<kFair>(t);
     rq_.charge(t, now + 1);

@@ -62,14 +62,15 @@ class TaskSource {
 
 // Replay: a run burst of `s` has ended and `burst` is its index. Bursts
 // alternate run/sleep (replay.cc merges neighbours of one kind), with wake
-// bursts after a run: each is passed to wake(task index, sync) in order. Returns
+// bursts after a run: each is passed to wake(task index, sync) in order,
+// and a yield burst after them calls yielded() (a run follows it). Returns
 // false if the task ends; otherwise sets `sleep` (ticks to sleep first,
 // kForever for a "sleep wait", or kNoSleep to run on at once) and moves
 // `burst` to the next run burst.
 constexpr uint64_t kNoSleep = ~uint64_t{0} - 1;
 
-template <typename Wake>
-inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep, Wake&& wake) {
+template <typename Wake, typename Yielded>
+inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep, Wake&& wake, Yielded&& yielded) {
     auto advance = [&] {
         if (++burst < s.bursts.size()) return true;
         burst = 0;
@@ -77,8 +78,12 @@ inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep, Wa
     };
     sleep = kNoSleep;
     if (!advance()) return false;
-    while (s.bursts[burst].wake >= 0) {
-        wake(static_cast<size_t>(s.bursts[burst].wake), s.bursts[burst].sync);
+    while (s.bursts[burst].wake >= 0 || s.bursts[burst].yield) {
+        if (s.bursts[burst].yield) {
+            yielded();
+        } else {
+            wake(static_cast<size_t>(s.bursts[burst].wake), s.bursts[burst].sync);
+        }
         if (!advance()) return false;
     }
     if (!s.bursts[burst].run) {
@@ -89,7 +94,8 @@ inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep, Wa
 }
 
 inline bool next_run_burst(const TaskSpec& s, size_t& burst, uint64_t& sleep) {
-    return next_run_burst(s, burst, sleep, [](size_t, bool) {});
+    return next_run_burst(
+        s, burst, sleep, [](size_t, bool) {}, [] {});
 }
 
 }  // namespace schedsim

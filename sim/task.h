@@ -36,6 +36,7 @@ struct Task : q::sched::RqTask {  // se.owner is this Task
     bool waiting = false;      // in a "sleep wait": asleep until a wake burst wakes it
     int sync_waker = -1;       // its wake-up is synchronous, from this core (replay)
     bool undispatched = true;  // not run since it arrived or woke (first_run or woke pending)
+    bool yielding = false;     // replay: its run ended with a yield (put back giving up its turn)
     bool may_block = false;    // block_chance > 0
 };
 

@@ -98,7 +98,10 @@ struct Builder {
         p.runtime += ran;
         add_run(p, ran);
         p.state = r.a;
-        if (r.a == 2) {
+        if (r.a == 3 && r.b == 1) {  // it yielded: its run ends there
+            end_run_burst(p);
+            if (!p.bursts.empty()) p.bursts.push_back({false, 0, 0, 0, false, true});
+        } else if (r.a == 2) {
             end_run_burst(p);
             p.sleep_since = r.time;
         } else if (r.a == 5) {

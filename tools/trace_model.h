@@ -10,7 +10,8 @@
 //     delays (the Switch's wait after a wake-up from sleep: the kernel's own
 //     latency measure), migrations, and its life as run and sleep bursts
 //     (for the replay file: a sleep that a running process ended names it,
-//     and that process's bursts hold the wake-up between its runs) and
+//     and that process's bursts hold the wake-up between its runs, and a
+//     sched_yield ends a run with a yield) and
 //     whether it still wanted the CPU at the stop;
 //   - marks: wake-ups (with the waker's hart and the dispatch that ended
 //     the wait), migrations, and each queue's length over time.
@@ -35,9 +36,10 @@ struct Run {
 struct Burst {
     bool run;
     u64 cycles;
-    int waker = 0;      // sleep: ended by this process's wakeup() (0: an interrupt, or unknown)
-    int wake_pid = 0;   // not 0: no run or sleep but this process's wake-up of wake_pid (0 cycles)
-    bool sync = false;  // that wake-up was synchronous (Wakeup b = 2): "swake" in a replay
+    int waker = 0;       // sleep: ended by this process's wakeup() (0: an interrupt, or unknown)
+    int wake_pid = 0;    // not 0: no run or sleep but this process's wake-up of wake_pid (0 cycles)
+    bool sync = false;   // that wake-up was synchronous (Wakeup b = 2): "swake" in a replay
+    bool yield = false;  // no run or sleep but a yield ending the run before it (Deschedule b = 1)
 };
 
 struct NiceChange {

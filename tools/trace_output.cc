@@ -274,7 +274,7 @@ bool cpu_hungry(const ProcStats& p, u64 slice) {
     u64 ran = 0;
     for (size_t i = p.bursts.size(); i-- > 0;) {
         const Burst& b = p.bursts[i];
-        if (!b.run && !b.wake_pid) {
+        if (!b.run && !b.wake_pid && !b.yield) {
             if (!b.waker) return false;
             break;
         }
@@ -399,6 +399,10 @@ void write_replay(const Model& m, u64 tick, std::FILE* f) {
             if (b.wake_pid) {
                 if (line_of.count(b.wake_pid))
                     s += (b.sync ? " swake " : " wake ") + std::to_string(line_of[b.wake_pid]);
+                continue;
+            }
+            if (b.yield) {
+                s += " yield";
                 continue;
             }
             if (b.run && p.runnable_at_stop && i + 1 == p.bursts.size() && cpu_hungry(p, m.header.slice_cycles())) {

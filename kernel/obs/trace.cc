@@ -161,7 +161,7 @@ void emit_switch(const Proc* next, u64 waited) {
     pop_off();
 }
 
-void emit_deschedule(const Proc* p, int state, u64 ran) {
+void emit_deschedule(const Proc* p, int state, u64 ran, bool yielded) {
     // A thread that ended is Unused already (only a process's leader waits
     // as a Zombie): it exited all the same.
     if (state == static_cast<int>(ProcState::Unused)) state = static_cast<int>(ProcState::Zombie);
@@ -171,6 +171,7 @@ void emit_deschedule(const Proc* p, int state, u64 ran) {
     last.state = static_cast<u8>(state);
     Record r = make(Event::Deschedule, p->tid);
     r.a = static_cast<u8>(state);
+    r.b = yielded ? 1 : 0;
     r.key = static_cast<i64>(ran);
     put(r);
     pop_off();

@@ -30,7 +30,7 @@ void emit_name(Event e, int pid, const char* name);
 void emit_sched(Event e, const Proc* p, int queue, u32 nr, i64 vtime, i64 ahead);
 void emit_wake(const Proc* p, int queue, bool sync);
 void emit_switch(const Proc* next, u64 waited);
-void emit_deschedule(const Proc* p, int state, u64 ran);
+void emit_deschedule(const Proc* p, int state, u64 ran, bool yielded);
 void emit_affinity(int tid, int by, AffinitySource why, u64 mask);
 
 // The system calls (kernel/obs/trace.cc documents their contracts).
@@ -45,8 +45,9 @@ SysResult sys_trace_stat();
 inline void trace_switch(const Proc* next, u64 waited) {
     if (trace::on()) trace::emit_switch(next, waited);
 }
-inline void trace_deschedule(const Proc* p, int state, u64 ran) {
-    if (trace::on()) trace::emit_deschedule(p, state, ran);
+// yielded: p gave the hart up itself, with its turn (yield_turn).
+inline void trace_deschedule(const Proc* p, int state, u64 ran, bool yielded) {
+    if (trace::on()) trace::emit_deschedule(p, state, ran, yielded);
 }
 // p became runnable for `queue` (Wakeup; the Enqueue record follows when
 // it is queued there: at once, or when that hart drains its wake list);

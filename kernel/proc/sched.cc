@@ -132,7 +132,7 @@ void sched_switch() {
     const u64 ran = end - p->running_since;
     rq_charge(p, end);
     p->stat_cpu += ran;
-    trace_deschedule(p, static_cast<int>(p->state), ran);
+    trace_deschedule(p, static_cast<int>(p->state), ran, p->yields_turn);
     if (p->state == ProcState::Runnable) {
         p->runnable_since = end;
         rq_enqueue(p, end, p->yields_turn);

@@ -102,7 +102,7 @@ enum {
     /* C library glue (user/libc, docs/userland.md): 100-103 */
     SYS_lseek = 100, /* (fd, offset, whence 0 set / 1 cur / 2 end) -> new offset, or -1 (not a file, outside 0..size) */
     SYS_cputime = 101,     /* () -> the caller's CPU time in nanoseconds, its current run included */
-    SYS_sched_yield = 102, /* () -> 0: the caller gives up its hart and stays runnable */
+    SYS_sched_yield = 102, /* () -> 0: the caller gives up its hart and its turn, and stays runnable */
     /* job control (docs/signals.md "Process groups and job control"): 86-87 and 104-111.
        pid 0 is the caller; pgid 0 is the target's own pid. */
     SYS_waitpid = 86,    /* (pid | -1 | 0 | -pgid, int* status, WNOHANG 1 | WUNTRACED 2 | WCONTINUED 8) -> pid, 0, -1 */

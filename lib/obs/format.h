@@ -79,7 +79,9 @@ enum class Event : u8 {
     Switch = 1,
     // pid leaves hart `cpu`: a = its new state (3 preempted or yielded, 2
     // sleeping, 5 exited: a process's last thread, or any thread that
-    // ended), key = cycles it ran since its dispatch.
+    // ended), b = 1 if it yielded (sched_yield: it gave up its turn; 0 in
+    // dumps from before yields were told apart), key = cycles it ran since
+    // its dispatch.
     Deschedule = 2,
     // pid becomes runnable: other = the pid whose wakeup() (or fork) made it
     // runnable (0: none, e.g. the scheduler loop, or an interrupt handler:

@@ -73,7 +73,7 @@ CASES = [
     # grandchild: sh reaped it, and time reaped sh. `hog -h` reads in the
     # hog's text first, so no disk wait falls inside its second.
     ("time-user-sys", "hog -h; time hog 1",
-     r"usage: hog \[-p\] \[seconds\]\nreal \d+\.\d{3}s\nuser (0\.9[5-9]\d|1\.0\d\d)s\nsys 0\.0[0-4]\ds\n"),
+     r"usage: hog \[-p\] \[-y\] \[seconds\]\nreal \d+\.\d{3}s\nuser (0\.9[5-9]\d|1\.0\d\d)s\nsys 0\.0[0-4]\ds\n"),
     ("time-grandchild", "echo hog 1 > th.sh; time sh th.sh",
      r"real \d+\.\d{3}s\nuser (0\.9[5-9]\d|1\.0\d\d)s\nsys 0\.0[0-4]\ds\n"),
     ("lsdir", "mkdir w; echo hello > w/b; mkdir w/a; echo x > w/c; cd w/a; /lsdir -p ..; cd /",

@@ -1,7 +1,8 @@
 """tests/guest/trace_tests.py - the scheduler tracer end to end, in the guest.
 
 Boots 3 harts under -icount (virtual time, 1 ms slice), starts tracing,
-runs two hogs in the background and a short schbench (on hart 1), stops tracing and
+runs two hogs in the background (the second `hog -y`, which yields now and
+then) and a short schbench (on hart 1), stops tracing and
 runs `ps` just before stopping it (`ps; trace stop`), dumps, and checks that
 the shell still answers and the guest's image is clean with fsck. Then build/qtrace extracts the dump from the image and the test
 checks that the trace is consistent with itself and with the kernel's own
@@ -12,7 +13,9 @@ statistics:
   - each hog's CPU_MS and SCHED in ps lie between the trace's runtime and
     dispatch count for it at ps's exec and at ps's exit (ps read them in
     between; both count completed runs only);
-  - the replay file has a line for each hog;
+  - the replay file has a line for each hog, and the yielding hog's line
+    ends runs with "yield" (the Deschedule records tell a yield from a
+    preemption), the other hog's never;
   - one hog, pinned to hart 0 with `taskset -p 1 PID` while tracing, has
     one affinity record (setaffinity, mask 0x1) and its replay line has
     `at TICK cpus 0`; schbench runs as `taskset 2 schbench`, so each of
@@ -133,7 +136,7 @@ def main():
         report(out.strip() == "", "trace-start", out.strip())
         out = g.run("trace dump /t.dat")
         report("still tracing" in out, "trace-dump-while-tracing", out.strip())
-        g.run("hog 3 & hog 3 &")
+        g.run("hog 3 & hog -y 3 &")
         hogs = sorted(pid for pid, r in ps_rows(g.run("ps")).items() if r[0] == "hog")
         pinned = hogs[0] if hogs else 0
         out = g.run("taskset -p 1 %d; taskset -p %d" % (pinned, pinned))
@@ -154,8 +157,11 @@ def main():
                             "--replay", "-", g.image], stdout=subprocess.PIPE, text=True)
         ok, detail = matches_ps(evs, ps)
         report(ok, "trace-matches-ps", detail)
-        replay_hogs = len(re.findall(r"^\d+ 20 run .*# pid \d+ hog$", p.stdout, re.M))
-        report(replay_hogs == 2, "trace-replay-lines", "%d hog lines" % replay_hogs)
+        hog_lines = re.findall(r"^\d+ 20 run .*# pid \d+ hog$", p.stdout, re.M)
+        report(len(hog_lines) == 2, "trace-replay-lines", "%d hog lines" % len(hog_lines))
+        yields = [line.count(" yield ") for line in hog_lines]
+        report(sorted(yields)[0] == 0 and sorted(yields)[-1] > 0, "trace-replay-yields",
+               "yields per hog line: %s" % yields)
         check_affinity(evs, p.stdout, pinned)
 
 

@@ -383,3 +383,41 @@ TEST(SchedsimReplay, TimerLateAndSwitchCost) {
     EXPECT_EQ(both.idle, 99u);
     EXPECT_EQ(both.executed + both.idle, 10100u);
 }
+
+// "yield" ends a run with sched_yield (qtrace writes one for each yield
+// the kernel traced): it keeps the runs on either side apart, may follow a
+// run or its wake-ups, and must be followed by a run.
+TEST(SchedsimReplay, ParsesYields) {
+    const auto v = load("0 20 run 2 yield run 3 wake 1 yield run 1 repeat\n0 20 run 1 sleep wait run 1\n");
+    ASSERT_EQ(v[0].bursts.size(), 6u);
+    EXPECT_TRUE(v[0].bursts[1].yield);
+    EXPECT_FALSE(v[0].bursts[1].run);
+    EXPECT_EQ(v[0].bursts[2].ticks, 3u);  // not merged into the run before
+    EXPECT_EQ(v[0].bursts[3].wake, 1);
+    EXPECT_TRUE(v[0].bursts[4].yield);
+    EXPECT_EQ(v[0].bursts[5].ticks, 1u);
+    EXPECT_NE(error_of("0 20 run inf yield\n").find(":1: 'yield' must follow a run that ends"), std::string::npos);
+    EXPECT_NE(error_of("0 20 run 1 sleep 2 yield run 1\n").find(":1: 'yield' must follow a run"), std::string::npos);
+    EXPECT_NE(error_of("0 20 run 1 yield yield run 1\n").find(":1: 'yield' must follow a run"), std::string::npos);
+    EXPECT_NE(error_of("0 20 run 1 yield sleep 2 run 1\n").find(":1: a yield must be followed by a run"),
+              std::string::npos);
+}
+
+// A yield puts the task back giving up its turn, as the kernel's
+// sched_yield does (lib/sched/runqueues.h, Turns): a task that yields
+// after every tick beside a hog (slice 10) runs one tick per hog turn,
+// 1,000 of 11,000, under EEVDF (an eligible yielder forfeits the rest of its
+// request) and round robin (back of the line) alike; without the yields
+// the two share the core.
+TEST(SchedsimReplay, AYieldGivesUpTheTurn) {
+    for (qs::PolicyKind k : {qs::PolicyKind::EEVDF, qs::PolicyKind::RR}) {
+        Config c = test::quiet_config(k, WorkloadKind::Replay, 1, 11'000);
+        c.slice = 10;
+        const Result y = simulate(c, load("0 20 run 1 yield repeat\n0 20 run inf\n"));
+        ASSERT_EQ(y.tasks.size(), 2u);
+        EXPECT_EQ(y.tasks[0].executed, 1'000u) << static_cast<int>(k);
+        EXPECT_EQ(y.tasks[1].executed, 10'000u) << static_cast<int>(k);
+        const Result n = simulate(c, load("0 20 run 1 repeat\n0 20 run inf\n"));
+        EXPECT_EQ(n.tasks[0].executed, 5'500u) << static_cast<int>(k);
+    }
+}

@@ -301,6 +301,36 @@ TEST(TraceModel, ReplayMakesAWakersWakeUpTheCause) {
     EXPECT_EQ(tasks[0].bursts[1].wake, 1);
 }
 
+// A Deschedule with b = 1 is a yield (sched_yield gave the turn up): the
+// replay ends that run with "yield" and the next run starts a burst of its
+// own, so schedsim puts the task back as the kernel did. A preemption
+// (b = 0) keeps the runs one burst. Failed before: "run 5 run ..." merged
+// into one run, a yield replayed as a preemption that keeps its turn.
+TEST(TraceModel, ReplayEndsAYieldedRunWithYield) {
+    const std::vector<std::vector<Record>> harts = {{
+        named(Event::Proc, 0, kStart + 10, 3, "locks", 3),
+        rec(Event::Switch, 0, kStart + 100, 3, 0, 0, 0, 0),
+        rec(Event::Deschedule, 0, kStart + 2'100, 3, 0, 3, 1, 2'000),
+        rec(Event::Switch, 0, kStart + 2'200, 3, 3, 3, 0, 100),
+        rec(Event::Deschedule, 0, kStart + 5'200, 3, 0, 3, 0, 3'000),
+        rec(Event::Switch, 0, kStart + 5'300, 3, 3, 3, 0, 100),
+        rec(Event::Deschedule, 0, kStart + 6'300, 3, 0, 2, 0, 1'000),
+    }};
+    TraceDump d;
+    std::string err;
+    ASSERT_TRUE(parse_dump(dump(harts), &d, &err)) << err;
+    const Model m = build_model(d);
+    const std::string path = replay_file(m);
+    ASSERT_FALSE(path.empty());
+    const std::string text = file_text(path);
+    EXPECT_NE(text.find("0 20 run 2 yield run 4   # pid 3 locks"), std::string::npos) << text;
+    const std::vector<schedsim::TaskSpec> tasks = schedsim::load_replay(path);  // schedsim reads it
+    std::remove(path.c_str());
+    ASSERT_EQ(tasks.size(), 1u);
+    ASSERT_EQ(tasks[0].bursts.size(), 3u);
+    EXPECT_TRUE(tasks[0].bursts[1].yield);
+}
+
 TEST(TraceImage, FindsAndJoinsParts) {
     std::vector<std::vector<Record>> harts = sample();
     for (int i = 0; i < 300; i++) harts[1].push_back(rec(Event::Renice, 1, kStart + 8'000 + i, 2, 0));

@@ -53,6 +53,7 @@ int setpriority(int pid, int nice);
 int sched_get(char* buf, int len);
 int sched_set(const char* name);
 unsigned long uptime_ns(void);
+int sched_yield(void); /* give up the hart and the rest of the turn; stays runnable */
 int procinfo(int index, struct procinfo*);
 int mlfqlevel(int pid); /* MLFQ queue (0 = top), -1: no such process or not mlfq */
 /* EEVDF request size in us (0 = the default slice; set clamps to 100..100000). */
