@@ -144,7 +144,7 @@ class FluidReference {
     uint32_t weight_[q::sched::kLevels + 1];
     unsigned order_[q::sched::kLevels];  // levels, heaviest first
     uint64_t count_[q::sched::kLevels] = {};
-    unsigned capped_[q::sched::kLevels];
+    unsigned capped_[q::sched::kLevels] = {};  // the first ncapped_
     unsigned ncapped_ = 0;
     bool dirty_ = true;
     i128 g_ = 0, dg_ = 0;

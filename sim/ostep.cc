@@ -60,7 +60,7 @@ Flags parse_flags(const std::vector<std::string>& args, const std::vector<FlagSp
             const size_t eq = name.find('=');
             if (eq != std::string::npos) {
                 value = name.substr(eq + 1);
-                name = name.substr(0, eq);
+                name.resize(eq);
                 attached = true;
             }
             f = find_long(name, spec);
@@ -81,6 +81,7 @@ Flags parse_flags(const std::vector<std::string>& args, const std::vector<FlagSp
                 }
             }
         }
+        if (!f) throw OstepError("no such option: " + a);  // not reached: a has a flag letter
         if (f->takes_value && !attached) {
             if (i + 1 >= args.size()) throw OstepError(std::string("-") + f->short_name + " needs a value");
             value = args[++i];
@@ -96,7 +97,7 @@ int64_t parse_int(const std::string& text, const std::string& what) {
     char* end = nullptr;
     errno = 0;
     const long long v = std::strtoll(s, &end, 10);
-    while (end && (*end == ' ' || *end == '\t')) end++;
+    while (*end == ' ' || *end == '\t') end++;  // strtoll/strtod always set end
     if (end == s || *end != '\0' || errno == ERANGE || (*s != '-' && *s != '+' && (*s < '0' || *s > '9')))
         throw OstepError(what + ": invalid integer value: '" + text + "'");
     return v;
@@ -128,7 +129,7 @@ double parse_float(const std::string& text, const std::string& what) {
     const char* s = text.c_str();
     char* end = nullptr;
     const double v = std::strtod(s, &end);
-    while (end && (*end == ' ' || *end == '\t')) end++;
+    while (*end == ' ' || *end == '\t') end++;  // strtoll/strtod always set end
     if (end == s || *end != '\0' || !std::isfinite(v)) throw OstepError(what + ": invalid number: '" + text + "'");
     return v;
 }
@@ -147,7 +148,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 std::string py_float(double v) {
     if (v == std::floor(v) && std::fabs(v) < 1e16) return fmt("%.1f", v);
     for (int p = 1; p <= 17; p++) {
-        const std::string s = fmt("%.*g", p, v);
+        std::string s = fmt("%.*g", p, v);
         if (std::strtod(s.c_str(), nullptr) == v) return s;
     }
     return fmt("%.17g", v);

@@ -70,7 +70,7 @@ std::vector<Job> run_order(const std::vector<Job>& jobs, bool sjf) {
     const Lengths lengths;
     q::sched::Fifo fifo;
     q::sched::Sjf shortest(lengths);
-    q::sched::Policy& p = sjf ? static_cast<q::sched::Policy&>(shortest) : fifo;
+    q::sched::Policy& p = sjf ? static_cast<q::sched::Policy&>(shortest) : static_cast<q::sched::Policy&>(fifo);
     const std::unique_ptr<q::sched::Entity[]> e(new q::sched::Entity[jobs.size()]);
     for (size_t i = 0; i < jobs.size(); i++) {
         e[i].owner = const_cast<Job*>(&jobs[i]);
@@ -84,7 +84,7 @@ std::vector<Job> run_order(const std::vector<Job>& jobs, bool sjf) {
     return order;
 }
 
-void solve_fifo(std::vector<Job> jobs, std::string& out) {
+void solve_fifo(const std::vector<Job>& jobs, std::string& out) {
     out += "Execution trace:\n";
     double now = 0;
     for (const Job& j : jobs) {

@@ -54,6 +54,19 @@ u32 lookup_path(const Image& img, const fs::SuperBlock& sb, const std::string& p
     return inum;
 }
 
+namespace {
+
+// Why part `part` (named `name`) of the dump at `path` is not there, with
+// `got` of `want` bytes read so far.
+std::string missing_part(const std::string& path, const std::string& kind, int part, const std::string& name, u64 got,
+                         u64 want) {
+    if (part == 0) return "no " + kind + " dump " + path + " in the image (run `" + kind + " dump " + path + "`)";
+    return "truncated " + kind + " dump: part " + name + " is missing (" + std::to_string(got) + " of " +
+           std::to_string(want) + " bytes)";
+}
+
+}  // namespace
+
 bool read_split_dump(const Image& raw, const std::string& path, const std::string& kind, const DumpSizeFn& size,
                      std::vector<u8>* out, std::string* err) {
     const fs::SuperBlock sb = raw.superblock();
@@ -68,11 +81,7 @@ bool read_split_dump(const Image& raw, const std::string& path, const std::strin
         const std::string name = part == 0 ? path : path + "." + std::to_string(part);
         const u32 inum = lookup_path(img, sb, name);
         if (inum == 0) {
-            if (part == 0)
-                *err = "no " + kind + " dump " + path + " in the image (run `" + kind + " dump " + path + "`)";
-            else
-                *err = "truncated " + kind + " dump: part " + name + " is missing (" + std::to_string(out->size()) +
-                       " of " + std::to_string(want) + " bytes)";
+            *err = missing_part(path, kind, part, name, out->size(), want);
             return false;
         }
         const fs::DiskInode di = img.inode(sb, inum);

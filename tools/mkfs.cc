@@ -79,7 +79,7 @@ bool add_host_file(q::tools::Builder& b, const std::string& path, u32* inum) {
 // mkfs.cc a second of its two seconds of compile time, on make qemu's path.
 std::string real_path(const std::string& path) {
     char* real = realpath(path.c_str(), nullptr);
-    const std::string s = real ? real : "";
+    std::string s = real ? real : "";
     std::free(real);
     return s;
 }

@@ -75,6 +75,7 @@ Profile build_profile(const ProfDump& d, Symboliser& sym, bool by_total, std::FI
             for (size_t i = 1; i < stack.size(); i++) std::fprintf(samples, " <- %s", stack[i].c_str());
             std::fprintf(samples, "\n");
         }
+        // cppcheck-suppress constStatement ; it counts: operator[] inserts, ++ adds
         flat[{w, stack[0]}].self++;
         std::vector<std::string> seen;
         for (const std::string& fn : stack) {

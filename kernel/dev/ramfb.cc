@@ -18,10 +18,10 @@ namespace q {
 namespace {
 
 // DMA descriptor and buffers: static so their addresses are physical.
-alignas(16) constinit fw_cfg::DmaAccess g_dma;
-constinit fw_cfg::FileEntry g_entry;
+alignas(16) constinit fw_cfg::DmaAccess g_dma{};
+constinit fw_cfg::FileEntry g_entry{};
 constinit u32 g_count;
-constinit fw_cfg::RamfbCfg g_cfg;
+constinit fw_cfg::RamfbCfg g_cfg{};
 
 volatile u8& data8() { return *reinterpret_cast<volatile u8*>(fw_cfg::kBase + static_cast<u32>(fw_cfg::Reg::Data)); }
 volatile u32& reg32(fw_cfg::Reg r) { return *reinterpret_cast<volatile u32*>(fw_cfg::kBase + static_cast<u32>(r)); }

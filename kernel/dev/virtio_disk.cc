@@ -50,7 +50,7 @@ struct Disk {
     DiskStats stats;
 };
 
-constinit Disk g_disk;
+constinit Disk g_disk{};
 constinit SpinLock g_lock("virtio_disk");
 
 volatile u32& reg(Reg r) { return virtio_reg(layout::kVirtio0, r); }

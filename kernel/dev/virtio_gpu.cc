@@ -52,7 +52,7 @@ union {
     TransferToHost2d transfer;
     ResourceFlush flush;
 } g_req;
-constinit CtrlHdr g_resp;
+constinit CtrlHdr g_resp{};
 
 volatile u32& reg(Reg r) { return virtio_reg(layout::kVirtio1, r); }
 

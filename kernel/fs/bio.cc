@@ -107,7 +107,7 @@ struct Kept {
     u32 blockno;
     u8 data[fs::kBlockSize];
 };
-constinit Kept g_kept[fs::kLogPinBudget];
+constinit Kept g_kept[fs::kLogPinBudget]{};
 constinit u32 g_nkept = 0;  // guarded by the cache lock; entries never change once added
 
 // The kept copy of a block, or null.

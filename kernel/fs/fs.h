@@ -268,7 +268,9 @@ class InodeRef {
         return ip;
     }
     void reset() {
-        if (ip_ != nullptr) iput(ip_);
+        // The analyzer loses ip_ through TRY's moved-from Result (every
+        // constructor sets it).
+        if (ip_ != nullptr) iput(ip_);  // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult)
         ip_ = nullptr;
     }
 
@@ -288,7 +290,9 @@ class InodeLock {
 
     // Unlock before the end of the scope (no-op if already unlocked).
     void unlock() {
-        if (ip_ != nullptr) iunlock(ip_);
+        // The analyzer loses ip_ through TRY's moved-from Result (every
+        // constructor sets it).
+        if (ip_ != nullptr) iunlock(ip_);  // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult)
         ip_ = nullptr;
     }
 

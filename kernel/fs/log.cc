@@ -86,7 +86,7 @@ static_assert(sizeof(fs::LogHeader) <= 512, "the header must fit one sector: its
 // at boot): the group's or the install's blocks, and the header block.
 alignas(8) constinit u8 g_stage[param::kLogBlocks][fs::kBlockSize];
 alignas(8) constinit u8 g_head_block[fs::kBlockSize];
-constinit DiskIo g_ios[param::kLogBlocks];
+constinit DiskIo g_ios[param::kLogBlocks]{};
 
 void fill_head() {
     memset(g_head_block, 0, sizeof g_head_block);

@@ -77,7 +77,8 @@ void note_table(PageTable root, u64 va) {
 // every fork + exec + wait.
 void free_table(PageTable pt, int level, u64 base, u64 end) {
     static_assert(512 % 8 == 0);
-    const u64 span = 1ull << (12 + 9 * level);
+    // level >= 0: a level-0 entry is a leaf, never a table to recurse into.
+    const u64 span = 1ull << (12 + 9 * level);  // NOLINT(clang-analyzer-core.UndefinedBinaryOperatorResult)
     const u64 used = end > base ? (end - base + span - 1) / span : 0;
     const int n = used < 512 ? static_cast<int>(used) : 512;
     bool zero = true;
@@ -178,7 +179,7 @@ Status map_pages(PageTable pt, u64 va, u64 size, u64 pa, u64 perm) {
 }
 
 Status map_user_page(PageTable pt, u64 va, u64 pa, u64 perm, u64* spare_tables) {
-    const PageTable root = pt;
+    PageTable const root = pt;  // NOLINT(misc-misplaced-const): the pointer is const, the table is not
     for (int level = 2; level > 0; level--) {
         Pte* pte = &pt[vpn(va, level)];
         if (!(*pte & kPteV)) {

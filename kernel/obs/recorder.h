@@ -74,7 +74,7 @@ class Recorder {
 
     // `on` is the owner's flag, which its hooks test inline before doing
     // any work; `header` the owner's header (config.header_size bytes).
-    constexpr Recorder(Config c, bool& on, Sections& header) : cfg_(c), on_(on), header_(header), ctl_(c.name) {}
+    constexpr Recorder(const Config& c, bool& on, Sections& header) : cfg_(c), on_(on), header_(header), ctl_(c.name) {}
 
     const char* name() const { return ctl_.name(); }  // the Config's (null: never built)
     bool is_on() const { return __atomic_load_n(&on_, __ATOMIC_RELAXED); }

@@ -64,7 +64,7 @@ class Image {
             }
         }
         if (map_) {
-            memset(map_, 0, sizeof(*map_));
+            memset(static_cast<void*>(map_), 0, sizeof(*map_));  // kfree_zeroed takes zeroed pages
             kfree_zeroed(map_);
         }
     }

@@ -90,7 +90,7 @@ constinit Rq g_rq;
 // current kind, in g_storage[g_slot]; a switch builds the next ones in the
 // other slot (placement may still be reading the current ones without
 // their locks: the core's switch_policy).
-constinit sched::PolicyStorageFor<param::kMaxCpus> g_storage[2][param::kMaxCpus];
+constinit sched::PolicyStorageFor<param::kMaxCpus> g_storage[2][param::kMaxCpus]{};
 constinit unsigned g_slot = 0;
 constinit sched::PolicyConfig g_config;  // how every queue's policy is built (rq_init)
 constinit unsigned g_kind = 0;           // index of the current policy kind

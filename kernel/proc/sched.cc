@@ -192,7 +192,8 @@ namespace {
 void sleep_locked(Proc* p, const void* chan, SpinLock& lk) {
     // Published before lk is released (see wakeup's unlocked pre-check).
     __atomic_store_n(&p->chan, chan, __ATOMIC_RELAXED);
-    __atomic_store_n(&p->state, ProcState::Sleeping, __ATOMIC_RELAXED);
+    ProcState sleeping = ProcState::Sleeping;
+    __atomic_store(&p->state, &sleeping, __ATOMIC_RELAXED);  // the generic form: clang takes no enum in _n
     lk.release();
     p->stat_voluntary++;
     sched_switch();
@@ -226,9 +227,9 @@ void wakeup(const void* chan, Wake how) {
     for (Proc& p : g_procs) {
         if (&p == self) continue;
         // Unlocked pre-check, then the real test under the lock.
-        if (__atomic_load_n(&p.state, __ATOMIC_RELAXED) != ProcState::Sleeping ||
-            __atomic_load_n(&p.chan, __ATOMIC_RELAXED) != chan)
-            continue;
+        ProcState state;
+        __atomic_load(&p.state, &state, __ATOMIC_RELAXED);
+        if (state != ProcState::Sleeping || __atomic_load_n(&p.chan, __ATOMIC_RELAXED) != chan) continue;
         LockGuard g(p.lock);
         if (p.state == ProcState::Sleeping && p.chan == chan) {
             p.woken = true;

@@ -188,7 +188,7 @@ void Eevdf::readjust_slow() {
             for (; i > 0 && top[i - 1] < w; i--) top[i] = top[i - 1];
             top[i] = w;
         }
-        max_weight_ = top[0];
+        max_weight_ = top[0];  // NOLINT(clang-analyzer-core.uninitialized.Assign): members_count_ > 0 members wrote it
         if (members_count_ <= m) {
             // Everyone has a cpu, which is all any task can get: equal
             // effective weights, lags kept (see eevdf.h: clearing them
@@ -199,7 +199,10 @@ void Eevdf::readjust_slow() {
             // k < m: at k = m - 1 the test is top[m-1] <= rest, which holds.
             u64 rest = real_weight_;
             unsigned k = 0;
+            // top[0..n) were written, and n >= m here (more members than m).
+            // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
             while (k<m&& static_cast<u64>(top[k]) * (m - k)> rest) rest -= top[k++];
+            Q_ASSERT(k < m);
             if (k > 0) cap = static_cast<u32>(rest / (m - k));  // >= top[k] >= 1
         }
     }
@@ -251,6 +254,7 @@ void Eevdf::settle() {
 // is not a wake-up) and joins again; a queued one is re-inserted in the tree.
 // The member list is not touched (readjust_slow iterates over it).
 void Eevdf::set_eweight(Entity& e, u32 w) {
+    Q_ASSERT(w > 0);
     const bool queued = e.queued;
     const i64 old = e.eevdf.eweight;
     const i64 lag = (virtual_time() - e.eevdf.vruntime) * old / w;

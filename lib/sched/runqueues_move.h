@@ -66,6 +66,9 @@ void RunQueues<Env>::least_served(RqTask* const* seen, usize n, QueueLoad& l, u6
     for (usize j = 0; j < n; j++) {
         const RqTask& t = *seen[j];
         const u64 s = service(t, epoch);
+        // l is one of view()'s QueueLoads (Loads is left uninitialised, and
+        // view() fills every one a balance reads).
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
         if (l.min_weight == 0 || behind(s, t.se.weight, l.min_service, l.min_weight)) {
             l.min_service = s;
             l.min_weight = t.se.weight;
