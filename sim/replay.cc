@@ -83,13 +83,17 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
     s.arrival = number(tok[0], where, "arrival", false);
     s.level = level_of(tok[1], where);
     size_t i = 2;
+    // A wake-up or a yield ends the run before it (or that run's wake-ups).
+    auto require_run_that_ends = [&](const std::string& what) {
+        const bool after_run = !s.bursts.empty() && (s.bursts.back().run || s.bursts.back().wake >= 0);
+        if (!after_run || s.bursts.back().ticks == kForever)
+            throw std::runtime_error(where + ": '" + what + "' must follow a run that ends");
+    };
     for (; i < tok.size() &&
            (tok[i] == "run" || tok[i] == "sleep" || tok[i] == "wake" || tok[i] == "swake" || tok[i] == "yield");
          i += 2) {
         if (tok[i] == "yield") {
-            const bool after_run = !s.bursts.empty() && (s.bursts.back().run || s.bursts.back().wake >= 0);
-            if (!after_run || s.bursts.back().ticks == kForever)
-                throw std::runtime_error(where + ": 'yield' must follow a run that ends");
+            require_run_that_ends(tok[i]);
             Burst y;
             y.run = false;
             y.yield = true;
@@ -101,9 +105,7 @@ TaskSpec parse_task(const std::string& line, const std::string& where) {
         const bool sync = tok[i] == "swake";
         if (i + 1 >= tok.size()) throw std::runtime_error(where + ": '" + tok[i] + "' needs a tick count");
         if (sync || tok[i] == "wake") {
-            const bool after_run = !s.bursts.empty() && (s.bursts.back().run || s.bursts.back().wake >= 0);
-            if (!after_run || s.bursts.back().ticks == kForever)
-                throw std::runtime_error(where + ": '" + tok[i] + "' must follow a run that ends");
+            require_run_that_ends(tok[i]);
             const uint64_t k = number(tok[i + 1], where, "wake's task line", false);
             s.bursts.push_back({false, 0, static_cast<int64_t>(k), sync});
             s.causal = true;

@@ -449,19 +449,16 @@ template <typename P, bool kPerCpu>
 template <bool kFair>
 [[gnu::always_inline]] inline void Simulator<P, kPerCpu>::stop_exact(Core& core, uint64_t now) {
     Task& t = *core.running;
-    if (t.yielding) {
-        t.yielding = false;
-        note_deschedule<kFair>(t);
-        rq_.charge(t, now + 1);
-        rq_.put_back(t, now + 1, decltype(rq_)::Yielded::Yes);
-        core.running = nullptr;
-        core.switch_end = now + 1 + cfg_.switch_cost;
-        return;
-    }
-    leave_runnable(t);
+    const bool yielded = t.yielding;
+    if (!yielded) leave_runnable(t);
     note_deschedule<kFair>(t);
     rq_.charge(t, now + 1);
-    rq_.stop(t, now + 1);
+    if (yielded) {
+        t.yielding = false;
+        rq_.put_back(t, now + 1, decltype(rq_)::Yielded::Yes);
+    } else {
+        rq_.stop(t, now + 1);
+    }
     core.running = nullptr;
     core.switch_end = now + 1 + cfg_.switch_cost;
 }

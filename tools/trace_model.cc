@@ -100,7 +100,7 @@ struct Builder {
         p.state = r.a;
         if (r.a == 3 && r.b == 1) {  // it yielded: its run ends there
             end_run_burst(p);
-            if (!p.bursts.empty()) p.bursts.push_back({false, 0, 0, 0, false, true});
+            if (!p.bursts.empty()) p.bursts.push_back({.run = false, .cycles = 0, .yield = true});
         } else if (r.a == 2) {
             end_run_burst(p);
             p.sleep_since = r.time;

@@ -13,8 +13,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <string>
 
@@ -291,8 +289,7 @@ TEST(TraceModel, ReplayMakesAWakersWakeUpTheCause) {
     const Model m = build_model(d);
     const std::string path = replay_file(m);
     ASSERT_FALSE(path.empty());
-    std::ifstream in(path);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = file_text(path);
     EXPECT_NE(text.find("0 20 run 5 wake 1 run inf   # pid 3 worker"), std::string::npos) << text;
     EXPECT_NE(text.find("0 20 run 1 sleep wait run 1 sleep 9 run 1   # pid 4 msg"), std::string::npos) << text;
     const std::vector<schedsim::TaskSpec> tasks = schedsim::load_replay(path);  // schedsim reads it
@@ -428,8 +425,7 @@ TEST(TraceModel, ReplayMeasuresThePlatformAndKeepsShortRunsShort) {
     EXPECT_TRUE(m.procs.at(4).runnable_at_stop);
     const std::string path = replay_file(m, 100);
     ASSERT_FALSE(path.empty());
-    std::ifstream in(path);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = file_text(path);
     const std::vector<schedsim::TaskSpec> tasks = schedsim::load_replay(path);
     std::remove(path.c_str());
     EXPECT_NE(text.find("--timer-late 4 --switch-cost 1 "), std::string::npos) << text;
