@@ -74,7 +74,9 @@
 // (its waker sleeps soon: a pipe write), the waker's hart if the waker runs
 // there with nothing the woken task does not outweigh (queued behind the
 // waker, not preempting it), else a hart whose running task
-// the woken one would preempt there (Policy::preempts_on), else the previous
+// the woken one would preempt there (Policy::preempts_on) or has had less
+// of its runnable time than a lone or long runnable task there (outserved:
+// that task forfeits the rest of its request), else the previous
 // one if the task stopped there within a slice and it is not more than its
 // weight heavier than the lightest, else the least loaded. Single mode: an
 // idle hart is woken for it, else the first hart whose running task it
@@ -398,6 +400,13 @@ class RunQueues {
     // Services compared in one scan: in the half-life epoch of `now`.
     u64 epoch(Time now) const { return now / half_life_; }
     static u64 service(const RqTask& t, u64 epoch) { return t.service.in_epoch(epoch); }
+    bool outserved(const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined = 0) const;
+    // ran / (ran + waited) in 1/2^16 (0 for a task never runnable): < 2^17,
+    // so a share times a weight (< 2^32) fits.
+    static u64 share(u64 ran, u64 waited) {
+        const u64 all = ran + waited;
+        return all == 0 ? 0 : (ran << 16) / all;
+    }
     static void least_served(RqTask* const* seen, usize n, QueueLoad& l, u64 epoch);
     bool drain_list(unsigned cpu);
     void balance_due(unsigned self, Time now);

@@ -24,10 +24,35 @@ CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
         const RqTask* r = ld(cur_[c]);
         if (!r || r == &t || !mask_has(t.affinity, c)) continue;
         const P* p = Env::kConcurrent ? __atomic_load_n(&q_[c].policy, __ATOMIC_ACQUIRE) : q_[c].policy;
-        if (p->preempts_on(t.se, r->se, now)) m |= CpuMask{1} << c;
+        if (p->preempts_on(t.se, r->se, now) || outserved(t, *r, c, now)) m |= CpuMask{1} << c;
     }
     if constexpr (Env::kConcurrent) __atomic_fetch_sub(&hint_readers_, 1u, __ATOMIC_RELEASE);
     return m;
+}
+
+// percpu: r, running on hart c, has had a larger share per weight of the
+// time it was runnable than t, woken (CPU time over CPU time plus time
+// queued, both with the balancer's half-life: what one queue's EEVDF makes
+// equal), and nothing on c weighs that: r runs alone there (`joined`: t,
+// if already counted on c), or has been runnable a slice or more (a hog
+// among sleepers). A queue's virtual time is its own: a hog alone on its
+// hart is at lag 0 there whatever it has had, so a woken task placed
+// beside it waited out its request, while on one queue the same hog runs
+// ahead of every task's virtual time and the woken task preempts it. Then
+// t is placed as if it preempted r (preempt_mask) and r forfeits the rest
+// of its request (enqueue_woken: Policy::yield, EEVDF's forfeit). Issue
+// 23; docs/benchmarks.md has the figures. Hints: r's fields are read
+// without c's lock.
+template <class Env>
+bool RunQueues<Env>::outserved(const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined) const {
+    if (!percpu() || ncpus_ < 2) return false;
+    if (nr(c) != 1 + joined && now < ld(r.woke_at) + slice_) return false;
+    const u64 e = epoch(now);
+    const Service rs{ld(r.service.value), ld(r.service.epoch)};
+    const Service rw{ld(r.waited.value), ld(r.waited.epoch)};
+    const u64 rt = share(service(t, e), t.waited.in_epoch(e));
+    const u64 rr = share(rs.in_epoch(e), rw.in_epoch(e));
+    return rt * ld(r.se.weight) < rr * t.se.weight;
 }
 
 // A synchronous wake-up (its waker, on hart w, sleeps soon: a pipe write)
@@ -60,7 +85,7 @@ int RunQueues<Env>::wake(RqTask& t, Time now, bool woken, int waker) {
         target = c > 0 ? static_cast<unsigned>(c) : 0;
     }
     st(t.queue, static_cast<i32>(target));
-    t.woke_at = now;
+    t.woke_at = t.queued_at = now;
     t.waking = woken && percpu();
     env_.on_wake(t, target, sync_wakes_ && waker >= 0);
     // A sync placement is queued at once, as a local one: the kernel's
@@ -94,8 +119,10 @@ typename RunQueues<Env>::Kick RunQueues<Env>::enqueue_woken(unsigned i, RqTask& 
     if (t.waking) waking_in(i);
     env_.on_enqueue(t, target, nr(i));
     if (percpu()) {
-        const RqTask* r = cur_[target];
-        if (r && r != &t && q.policy->preempts(t.se, r->se)) return {static_cast<int>(target), true};
+        RqTask* r = cur_[target];
+        if (!r || r == &t) return {};
+        if (!q.policy->preempts(t.se, r->se) && outserved(t, *r, target, now, 1)) q.policy->yield(r->se);
+        if (q.policy->preempts(t.se, r->se)) return {static_cast<int>(target), true};
         return {};
     }
     for (unsigned c = 0; c < ncpus_; c++)
@@ -229,6 +256,7 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
         }
         t.moved = false;
     }
+    if (percpu() && now > t.queued_at) t.waited.add_in_epoch(now - t.queued_at, epoch(now));
     env_.on_pick(t, i, nr(i));
     t.charged_until = now;
     Time turn = slice_;
@@ -259,6 +287,7 @@ inline void RunQueues<Env>::put_back(RqTask& t, Time now, Yielded yielded) {
             q_[i].policy->enqueue(t.se, now);
             env_.on_enqueue(t, i, nr(i));
             fresh = percpu() && t.in_fresh;
+            t.queued_at = now;
         } else {
             // Its affinity no longer allows this hart: it leaves the queue
             // (as if it stopped, keeping its lag) and is placed anew; the

@@ -148,4 +148,37 @@ TEST(SchedTurns, ARoundRobinYielderGoesToTheBackWithAWholeTurnNext) {
     EXPECT_EQ(t[1]->rq.turn_end, 70 + 990u);  // the rest of a preempted turn
 }
 
+// Per-hart queues: a hog alone on its hart is that queue's virtual time,
+// so a task woken there with lag 0 was due after it and waited out its
+// request, however much the hog had had. Now a woken task that has had a
+// smaller share of its runnable time than a lone runner is placed there
+// and the runner forfeits the rest of its request (RunQueues::outserved):
+// it is picked at once, as one queue's EEVDF would pick it.
+TEST(SchedTurns, ALoneHogGivesWayToAWokenTaskItOutserved) {
+    Box b(PolicyKind::EEVDF, true, 2, 100);
+    SeqEnv& env = b.rq.env();
+    auto t = make_rtasks(3);
+    RqTask& a = t[0]->rq;
+    RqTask& c = t[1]->rq;
+    RqTask& w = t[2]->rq;
+    env.cpu = 0;
+    b.rq.wake(a, 0, false);
+    b.rq.wake(c, 0, false);
+    ASSERT_EQ(b.rq.pick(0), &a);
+    env.cpu = 1;
+    ASSERT_EQ(b.rq.pick(1), &c);
+    for (Time now = 100; now <= 1000; now += 100) {  // each runs alone
+        env.clock = now;
+        EXPECT_FALSE(b.rq.tick(0, now));
+        EXPECT_FALSE(b.rq.tick(1, now));
+    }
+    env.cpu = 0;
+    env.clock = 1000;
+    b.rq.wake(w, 1000, true);
+    EXPECT_EQ(w.queue, 0);
+    ASSERT_TRUE(env.resched_flag[0]);
+    put_back_at(b, a, 1000);
+    EXPECT_EQ(b.rq.pick(0), &w);
+}
+
 }  // namespace sched_turns_test
