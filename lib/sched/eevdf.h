@@ -135,6 +135,7 @@ class Eevdf final : public Policy {
     void charge(Entity& e, Time ran) override;
     void stop(Entity& e) override;
     void yield(Entity& e) override;
+    bool forfeits() const override { return true; }
     void forget(Entity& e) override {
         stop(e);  // leaves the sums if it was picked (on_cpu)
         e.eevdf.vlag = 0;

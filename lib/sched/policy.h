@@ -196,6 +196,10 @@ class Policy {
     // back already queues it behind its peers). EEVDF: an eligible task
     // forfeits the rest of its request, as Linux's yield does.
     virtual void yield(Entity& e) { (void)e; }
+    // Does yield() move a running task behind a task just queued, so that
+    // it preempts? Only then may a woken task claim the hart of a task that
+    // outserved it (RunQueues::outserved). Default: no. EEVDF: yes.
+    virtual bool forfeits() const { return false; }
     // e, not queued, leaves this policy for good (see the protocol).
     virtual void forget(Entity& e) { (void)e; }
     // Should a newly woken `woken` preempt `running`?

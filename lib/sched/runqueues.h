@@ -400,7 +400,7 @@ class RunQueues {
     // Services compared in one scan: in the half-life epoch of `now`.
     u64 epoch(Time now) const { return now / half_life_; }
     static u64 service(const RqTask& t, u64 epoch) { return t.service.in_epoch(epoch); }
-    bool outserved(const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined = 0) const;
+    bool outserved(const P& p, const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined = 0) const;
     // ran / (ran + waited) in 1/2^16 (0 for a task never runnable): < 2^17,
     // so a share times a weight (< 2^32) fits.
     static u64 share(u64 ran, u64 waited) {

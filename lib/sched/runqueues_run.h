@@ -24,7 +24,7 @@ CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
         const RqTask* r = ld(cur_[c]);
         if (!r || r == &t || !mask_has(t.affinity, c)) continue;
         const P* p = Env::kConcurrent ? __atomic_load_n(&q_[c].policy, __ATOMIC_ACQUIRE) : q_[c].policy;
-        if (p->preempts_on(t.se, r->se, now) || outserved(t, *r, c, now)) m |= CpuMask{1} << c;
+        if (p->preempts_on(t.se, r->se, now) || outserved(*p, t, *r, c, now)) m |= CpuMask{1} << c;
     }
     if constexpr (Env::kConcurrent) __atomic_fetch_sub(&hint_readers_, 1u, __ATOMIC_RELEASE);
     return m;
@@ -42,10 +42,10 @@ CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
 // t is placed as if it preempted r (preempt_mask) and r forfeits the rest
 // of its request (enqueue_woken: Policy::yield, EEVDF's forfeit). Issue
 // 23; docs/benchmarks.md has the figures. Hints: r's fields are read
-// without c's lock.
+// without c's lock. Only for a policy whose yield forfeits (p: c's).
 template <class Env>
-bool RunQueues<Env>::outserved(const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined) const {
-    if (!percpu() || ncpus_ < 2) return false;
+bool RunQueues<Env>::outserved(const P& p, const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined) const {
+    if (!percpu() || ncpus_ < 2 || !p.forfeits()) return false;
     if (nr(c) != 1 + joined && now < ld(r.woke_at) + slice_) return false;
     const u64 e = epoch(now);
     const Service rs{ld(r.service.value), ld(r.service.epoch)};
@@ -121,7 +121,7 @@ typename RunQueues<Env>::Kick RunQueues<Env>::enqueue_woken(unsigned i, RqTask& 
     if (percpu()) {
         RqTask* r = cur_[target];
         if (!r || r == &t) return {};
-        if (!q.policy->preempts(t.se, r->se) && outserved(t, *r, target, now, 1)) q.policy->yield(r->se);
+        if (!q.policy->preempts(t.se, r->se) && outserved(*q.policy, t, *r, target, now, 1)) q.policy->yield(r->se);
         if (q.policy->preempts(t.se, r->se)) return {static_cast<int>(target), true};
         return {};
     }
