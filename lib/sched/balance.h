@@ -192,6 +192,20 @@ struct Service {
         }
         value += ran;
     }
+    // Account the stretch [from, to) as if each unit of it were added
+    // when it passed (the part in an earlier epoch halved once for each
+    // epoch since); O(1) per epoch crossed, at most 64.
+    constexpr void add_span(Time from, Time to, Time half_life) {
+        if (to <= from) return;
+        if (half_life == 0) return add_in_epoch(to - from, 0);
+        const u64 e0 = from / half_life, e = to / half_life;
+        u64 v = e == e0 ? to - from : to - e * half_life;
+        for (u64 k = e - e0 >= 64 ? e - 63 : e0; k < e; k++) {
+            const Time start = k == e0 ? from : k * half_life;
+            v += ((k + 1) * half_life - start) >> (e - k);
+        }
+        add_in_epoch(v, e);
+    }
 };
 
 // A task of weight `heavy` is moved to, or makes pick, a hart that would run

@@ -22,10 +22,9 @@ struct RqTask {
     RqTask* wake_next = nullptr;  // link in a hart's wake list
     CpuMask affinity = kAllCpus;  // harts it may run on (percpu only)
     Service service;              // CPU time with a half-life (balancing)
-    Service waited;               // time queued, with the same half-life (placement)
+    Service runnable;             // time runnable until its last stop, same half-life
     Time last_ran = kNoTime;      // when it last stopped (placement's "warm")
     Time woke_at = 0;             // when it last became runnable (wake)
-    Time queued_at = 0;           // when it was last queued (wake, put back)
     Time charged_until = 0;       // picked: charged to the policy up to here
     Time turn_end = 0;            // picked: when its turn ends (pick + a slice or turn_left)
     Time turn_left = 0;           // put back preempted: the rest of its turn (0: none; its pick takes it)
@@ -43,9 +42,9 @@ struct RqTask {
         se.reset();
         wake_next = nullptr;
         affinity = kAllCpus;
-        service = waited = {};
+        service = runnable = {};
         last_ran = kNoTime;
-        woke_at = queued_at = charged_until = turn_end = turn_left = 0;
+        woke_at = charged_until = turn_end = turn_left = 0;
         migrations = 0;
         queue = -1;
         counted = in_fresh = moved = waking = false;

@@ -401,11 +401,11 @@ class RunQueues {
     u64 epoch(Time now) const { return now / half_life_; }
     static u64 service(const RqTask& t, u64 epoch) { return t.service.in_epoch(epoch); }
     bool outserved(const P& p, const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined = 0) const;
-    // ran / (ran + waited) in 1/2^16 (0 for a task never runnable): < 2^17,
-    // so a share times a weight (< 2^32) fits.
-    static u64 share(u64 ran, u64 waited) {
-        const u64 all = ran + waited;
-        return all == 0 ? 0 : (ran << 16) / all;
+    // ran / runnable in 1/2^16, at most 1 (0 for a task never runnable), so
+    // a share times a weight (< 2^32) fits.
+    static u64 share(u64 ran, u64 runnable) {
+        if (ran >= runnable) return runnable == 0 ? 0 : u64{1} << 16;
+        return (ran << 16) / runnable;
     }
     static void least_served(RqTask* const* seen, usize n, QueueLoad& l, u64 epoch);
     bool drain_list(unsigned cpu);

@@ -31,28 +31,31 @@ CpuMask RunQueues<Env>::preempt_mask(const RqTask& t, Time now) {
 }
 
 // percpu: r, running on hart c, has had a larger share per weight of the
-// time it was runnable than t, woken (CPU time over CPU time plus time
-// queued, both with the balancer's half-life: what one queue's EEVDF makes
-// equal), and nothing on c weighs that: r runs alone there (`joined`: t,
-// if already counted on c), or has been runnable a slice or more (a hog
-// among sleepers). A queue's virtual time is its own: a hog alone on its
-// hart is at lag 0 there whatever it has had, so a woken task placed
-// beside it waited out its request, while on one queue the same hog runs
-// ahead of every task's virtual time and the woken task preempts it. Then
-// t is placed as if it preempted r (preempt_mask) and r forfeits the rest
-// of its request (enqueue_woken: Policy::yield, EEVDF's forfeit). Issue
-// 23; docs/benchmarks.md has the figures. Hints: r's fields are read
-// without c's lock. Only for a policy whose yield forfeits (p: c's).
+// time it was runnable than t, woken (CPU time over time runnable, both
+// with the balancer's half-life: what one queue's EEVDF makes equal), and
+// nothing on c weighs that: r runs alone there (`joined`: t, if already
+// counted on c), or has been runnable a slice or more (a hog among
+// sleepers). A queue's virtual time is its own: a hog alone on its hart is
+// at lag 0 there whatever it has had, so a woken task placed beside it
+// waited out its request, while on one queue the same hog runs ahead of
+// every task's virtual time and the woken task preempts it. Then t is
+// placed as if it preempted r (preempt_mask) and r forfeits the rest of
+// its request (enqueue_woken: Policy::yield, EEVDF's forfeit). Issue 23;
+// docs/benchmarks.md has the figures. Only for a policy whose yield
+// forfeits (p: c's). t's time runnable is its stretches until its last
+// stop; r's adds the stretch it is in. Hints: r's fields are read without
+// c's lock.
 template <class Env>
 bool RunQueues<Env>::outserved(const P& p, const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined) const {
     if (!percpu() || ncpus_ < 2 || !p.forfeits()) return false;
-    if (nr(c) != 1 + joined && now < ld(r.woke_at) + slice_) return false;
+    const Time since = ld(r.woke_at);
+    if (nr(c) != 1 + joined && now < since + slice_) return false;
     const u64 e = epoch(now);
     const Service rs{ld(r.service.value), ld(r.service.epoch)};
-    const Service rw{ld(r.waited.value), ld(r.waited.epoch)};
-    const u64 rt = share(service(t, e), t.waited.in_epoch(e));
-    const u64 rr = share(rs.in_epoch(e), rw.in_epoch(e));
-    return rt * ld(r.se.weight) < rr * t.se.weight;
+    Service rr{ld(r.runnable.value), ld(r.runnable.epoch)};
+    rr.add_span(since, now, half_life_);
+    const u64 st = share(service(t, e), t.runnable.in_epoch(e));
+    return st * ld(r.se.weight) < share(rs.in_epoch(e), rr.in_epoch(e)) * t.se.weight;
 }
 
 // A synchronous wake-up (its waker, on hart w, sleeps soon: a pipe write)
@@ -85,7 +88,7 @@ int RunQueues<Env>::wake(RqTask& t, Time now, bool woken, int waker) {
         target = c > 0 ? static_cast<unsigned>(c) : 0;
     }
     st(t.queue, static_cast<i32>(target));
-    t.woke_at = t.queued_at = now;
+    t.woke_at = now;
     t.waking = woken && percpu();
     env_.on_wake(t, target, sync_wakes_ && waker >= 0);
     // A sync placement is queued at once, as a local one: the kernel's
@@ -256,7 +259,6 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
         }
         t.moved = false;
     }
-    if (percpu() && now > t.queued_at) t.waited.add_in_epoch(now - t.queued_at, epoch(now));
     env_.on_pick(t, i, nr(i));
     t.charged_until = now;
     Time turn = slice_;
@@ -287,7 +289,6 @@ inline void RunQueues<Env>::put_back(RqTask& t, Time now, Yielded yielded) {
             q_[i].policy->enqueue(t.se, now);
             env_.on_enqueue(t, i, nr(i));
             fresh = percpu() && t.in_fresh;
-            t.queued_at = now;
         } else {
             // Its affinity no longer allows this hart: it leaves the queue
             // (as if it stopped, keeping its lag) and is placed anew; the
@@ -319,6 +320,7 @@ inline void RunQueues<Env>::stop(RqTask& t, Time now) {
         uncount(i, t);
     }
     t.last_ran = now;
+    if (percpu()) t.runnable.add_span(t.woke_at, now, half_life_);  // outserved's share
 }
 
 template <class Env>

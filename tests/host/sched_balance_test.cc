@@ -108,6 +108,33 @@ TEST(SchedPlace, PullChooserLeastImbalanceLeft) {
 }
 
 // Moving a task keeps its lag: V_src - v before equals V_dst - v after.
+// Service::add_span (a task's time runnable, for RunQueues::outserved):
+// a stretch counts as its units added one at a time as they passed, each
+// epoch's part halved once per epoch since, to within the rounding of one
+// halving per epoch crossed; within one epoch it is exact; past 64 epochs
+// only the last 63 count.
+TEST(SchedService, AddSpanIsTheStretchAddedAsItPassed) {
+    constexpr Time kHalf = 1000;
+    struct Case {
+        Time from, to;
+    };
+    for (Case c : {Case{0, 999}, Case{250, 250}, Case{250, 1750}, Case{999, 1001}, Case{0, 5000}, Case{1234, 9876},
+                   Case{500, 80500}}) {
+        Service span{300, 0}, units{300, 0};
+        span.add_span(c.from, c.to, kHalf);
+        for (Time t = c.from; t < c.to; t++) units.add_in_epoch(1, t / kHalf);
+        const u64 e = c.to / kHalf;
+        const u64 crossed = e - c.from / kHalf;
+        const u64 a = span.in_epoch(e), b = units.in_epoch(e);
+        SCOPED_TRACE(testing::Message() << c.from << ".." << c.to);
+        EXPECT_LE(a > b ? a - b : b - a, crossed);
+        if (crossed == 0) {
+            EXPECT_EQ(a, 300 + (c.to - c.from));
+        }
+        EXPECT_GE(a, c.to - e * kHalf);  // at least the part in the last epoch
+    }
+}
+
 TEST(SchedMigrate, EevdfKeepsLag) {
     PolicyBox a(PolicyKind::EEVDF, PolicyConfig{}), b(PolicyKind::EEVDF, PolicyConfig{});
     auto& ea = static_cast<Eevdf&>(*a.p);
