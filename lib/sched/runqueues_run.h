@@ -298,6 +298,7 @@ inline void RunQueues<Env>::put_back(RqTask& t, Time now, Yielded yielded) {
             unlink(i, t);
             uncount(i, t);
             t.migrations++;
+            t.runnable.add_span(t.woke_at, now, half_life_);  // wake() starts a new stretch
             moved_out = true;
         }
     }

@@ -181,4 +181,25 @@ TEST(SchedTurns, ALoneHogGivesWayToAWokenTaskItOutserved) {
     EXPECT_EQ(b.rq.pick(0), &w);
 }
 
+// A running task whose new affinity excludes its hart is placed anew when
+// put back (wake()), which starts a new runnable stretch: the one so far
+// is folded in first, as at a stop. (Before, it was dropped: a hog moved
+// so read as never runnable, a share of 0, and made lone runners give way
+// to it at its next wake-up: RunQueues::outserved.)
+TEST(SchedTurns, AMoveForAffinityKeepsTheRunnableStretch) {
+    Box b(PolicyKind::EEVDF, true, 2, 100);
+    SeqEnv& env = b.rq.env();
+    auto t = make_rtasks(1);
+    RqTask& a = t[0]->rq;
+    env.cpu = 0;
+    b.rq.wake(a, 0, false);
+    ASSERT_EQ(b.rq.pick(0), &a);
+    env.clock = 1000;
+    ASSERT_TRUE(b.rq.set_affinity(a, CpuMask{1} << 1, 1000));
+    EXPECT_TRUE(env.resched_flag[0]);
+    put_back_at(b, a, 1000);
+    EXPECT_EQ(a.queue, 1);
+    EXPECT_EQ(a.runnable.in_epoch(0), 1000u);  // half-life 6,400: one epoch
+}
+
 }  // namespace sched_turns_test
