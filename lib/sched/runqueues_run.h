@@ -124,9 +124,11 @@ typename RunQueues<Env>::Kick RunQueues<Env>::enqueue_woken(unsigned i, RqTask& 
     if (percpu()) {
         RqTask* r = cur_[target];
         if (!r || r == &t) return {};
-        if (!q.policy->preempts(t.se, r->se) && outserved(*q.policy, t, *r, target, now, 1)) q.policy->yield(r->se);
-        if (q.policy->preempts(t.se, r->se)) return {static_cast<int>(target), true};
-        return {};
+        const Kick preempt{static_cast<int>(target), true};
+        if (q.policy->preempts(t.se, r->se)) return preempt;
+        if (!outserved(*q.policy, t, *r, target, now, 1)) return {};
+        q.policy->yield(r->se);  // r forfeits: asked again, after it
+        return q.policy->preempts(t.se, r->se) ? preempt : Kick{};
     }
     for (unsigned c = 0; c < ncpus_; c++)
         if (!cur_[c] && env_.idle(c)) return {static_cast<int>(c), false};

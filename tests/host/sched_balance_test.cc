@@ -107,7 +107,6 @@ TEST(SchedPlace, PullChooserLeastImbalanceLeft) {
     EXPECT_EQ(pc.move(), Move::Improves);
 }
 
-// Moving a task keeps its lag: V_src - v before equals V_dst - v after.
 // Service::add_span (a task's time runnable, for RunQueues::outserved):
 // a stretch counts as its units added one at a time as they passed, each
 // epoch's part halved once per epoch since, to within the rounding of one
@@ -135,6 +134,7 @@ TEST(SchedService, AddSpanIsTheStretchAddedAsItPassed) {
     }
 }
 
+// Moving a task keeps its lag: V_src - v before equals V_dst - v after.
 TEST(SchedMigrate, EevdfKeepsLag) {
     PolicyBox a(PolicyKind::EEVDF, PolicyConfig{}), b(PolicyKind::EEVDF, PolicyConfig{});
     auto& ea = static_cast<Eevdf&>(*a.p);
