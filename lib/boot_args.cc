@@ -69,6 +69,7 @@ bool store_turn_handoff(Config& c, const char* v) { return to_flag(v, &c.turn_ha
 bool store_sync_wake(Config& c, const char* v) { return to_flag(v, &c.sync_wake); }
 bool store_tick_us(Config& c, const char* v) { return store_number(v, 0, 100'000, &c.tick_us); }
 bool store_turn_us(Config& c, const char* v) { return store_number(v, 0, 100'000, &c.turn_us); }
+bool store_pick_forfeit(Config& c, const char* v) { return to_flag(v, &c.pick_forfeit); }
 // A policy's knob (lib/sched/knobs.h): a flag is exactly 0 or 1, a time a
 // number in its range.
 bool store_knob(Config& c, unsigned i, const char* v) {
@@ -95,10 +96,11 @@ bool store_vm(Config& c, const char* v) {
 }
 
 constexpr Key kKeys[] = {
-    {"sched", "a policy name", store_sched},    {"rq", "percpu or single", store_rq},
-    {"slice", "100..1000000 us", store_slice},  {"vm", "fifo or clock", store_vm},
-    {"tick_us", "0..100000 us", store_tick_us}, {"turn_handoff", "1 or 0", store_turn_handoff},
-    {"turn_us", "0..100000 us", store_turn_us}, {"sync_wake", "1 or 0", store_sync_wake},
+    {"sched", "a policy name", store_sched},        {"rq", "percpu or single", store_rq},
+    {"slice", "100..1000000 us", store_slice},      {"vm", "fifo or clock", store_vm},
+    {"tick_us", "0..100000 us", store_tick_us},     {"turn_handoff", "1 or 0", store_turn_handoff},
+    {"turn_us", "0..100000 us", store_turn_us},     {"sync_wake", "1 or 0", store_sync_wake},
+    {"pick_forfeit", "1 or 0", store_pick_forfeit},
 };
 
 // Does the word [w, w+len) start with `key=`?

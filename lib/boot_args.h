@@ -25,6 +25,9 @@
 //   sync_wake=0     per-hart queues: a pipe write's wake-up never queues
 //                   the reader behind the writer (default 1: it may;
 //                   lib/sched/balance.h select_cpu)
+//   pick_forfeit=0  per-hart queues: a long runnable task picked beside a
+//                   woken task it outserved keeps its pick (default 1: it
+//                   forfeits its request; lib/sched/runqueues.h)
 //   tick_us=US      scheduler tick, 0..100000 us (0: none; default
 //                   lib/params.h kSchedTickCycles, 1000)
 //   turn_handoff=1  the turn hand-off, for harts that take turns on one
@@ -51,6 +54,7 @@ struct Config {
     char vm[8] = {};               // "fifo" or "clock"; empty: clock
     bool turn_handoff = false;
     bool sync_wake = true;
+    bool pick_forfeit = true;      // sched::RqConfig::pick_forfeit
     u64 turn_us = kDefaultTurnUs;  // used only with turn_handoff on 2+ harts
 
     static constexpr u64 kDefaultTurnUs = 100;

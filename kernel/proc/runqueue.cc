@@ -142,6 +142,7 @@ void rq_init(const RqSetup& setup) {
     rc.slice = setup.slice_cycles ? setup.slice_cycles : 1;
     rc.table = sched::WeightTable::Linux;
     rc.sync_wakes = setup.sync_wakes;
+    rc.pick_forfeit = setup.pick_forfeit;
     g_rq.init(rc);
     g_config.table = sched::WeightTable::Linux;
     g_config.price = 1024;

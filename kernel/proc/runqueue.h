@@ -35,8 +35,9 @@ struct RqSetup {
     const char* mode = "";    // "percpu", "single", or empty (percpu)
     u64 slice_cycles = 1;
     int ncpus = 1;
-    sched::Knobs knobs;      // the policies' boot knobs (lib/sched/knobs.h), times in timer cycles
-    bool sync_wakes = true;  // sched::RqConfig::sync_wakes
+    sched::Knobs knobs;        // the policies' boot knobs (lib/sched/knobs.h), times in timer cycles
+    bool sync_wakes = true;    // sched::RqConfig::sync_wakes
+    bool pick_forfeit = true;  // sched::RqConfig::pick_forfeit
 };
 void rq_init(const RqSetup& setup);
 // p became runnable (new or woken; caller holds p->lock, state Runnable):

@@ -78,7 +78,12 @@
 // of its runnable time than a lone or long runnable task there (outserved:
 // that task forfeits the rest of its request), else the previous
 // one if the task stopped there within a slice and it is not more than its
-// weight heavier than the lightest, else the least loaded. Single mode: an
+// weight heavier than the lightest, else the least loaded. The same test
+// at a pick (forfeit_pick): a task runnable a slice or more that the
+// policy picks while a task woken within a slice waits on its queue, one
+// it outserved, forfeits its request and the pick is made again (a queue's
+// virtual time is its own: a hog that ran alone ran up no debt there, and
+// is picked whenever heavier tasks have run a hair ahead). Single mode: an
 // idle hart is woken for it, else the first hart whose running task it
 // preempts (and is not already asked to reschedule) reschedules.
 // Movement (percpu; runqueues_move.h): an empty queue steals the most
@@ -132,6 +137,10 @@ struct RqConfig {
     // (wake(..., waker); lib/sched/balance.h select_cpu). Off: the
     // measurements' "before" (docs/benchmarks.md).
     bool sync_wakes = true;
+    // percpu, a policy whose yield forfeits (EEVDF): a long runnable task
+    // picked beside a woken task it outserved forfeits its request
+    // (RunQueues::forfeit_pick). Off: the measurements' "before".
+    bool pick_forfeit = true;
 };
 
 template <class Env>
@@ -401,6 +410,8 @@ class RunQueues {
     u64 epoch(Time now) const { return now / half_life_; }
     static u64 service(const RqTask& t, u64 epoch) { return t.service.in_epoch(epoch); }
     bool outserved(const P& p, const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined = 0) const;
+    bool served_more(const RqTask& r, const RqTask& t, Time now) const;
+    Entity* forfeit_pick(unsigned i, RqTask& t, unsigned cpu, Time now);
     // ran / runnable in 1/2^16, at most 1 (0 for a task never runnable), so
     // a share times a weight (< 2^32) fits.
     static u64 share(u64 ran, u64 runnable) {
@@ -436,6 +447,7 @@ class RunQueues {
     bool percpu_ = true;
     bool charge_at_wake_ = true;
     bool sync_wakes_ = true;
+    bool pick_forfeit_ = true;
     unsigned ncpus_ = 1;
     Time slice_ = 1;
     Time half_life_ = 64;
@@ -467,6 +479,7 @@ void RunQueues<Env>::init(const RqConfig& c) {
     percpu_ = c.percpu;
     charge_at_wake_ = c.charge_at_wake;
     sync_wakes_ = c.sync_wakes;
+    pick_forfeit_ = c.pick_forfeit;
     ncpus_ = c.ncpus < 1 ? 1 : (c.ncpus > kMax ? kMax : c.ncpus);
     slice_ = c.slice ? c.slice : 1;
     half_life_ = 64 * slice_;

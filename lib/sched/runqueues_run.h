@@ -50,12 +50,39 @@ bool RunQueues<Env>::outserved(const P& p, const RqTask& t, const RqTask& r, uns
     if (!percpu() || ncpus_ < 2 || !p.forfeits()) return false;
     const Time since = ld(r.woke_at);
     if (nr(c) != 1 + joined && now < since + slice_) return false;
+    return served_more(r, t, now);
+}
+
+// r (runnable since r.woke_at, now included) has had a larger share of
+// its runnable time per weight than t (its stretches until its last stop).
+// r's fields may be hints (read without its queue's lock).
+template <class Env>
+bool RunQueues<Env>::served_more(const RqTask& r, const RqTask& t, Time now) const {
     const u64 e = epoch(now);
     const Service rs{ld(r.service.value), ld(r.service.epoch)};
     Service rr{ld(r.runnable.value), ld(r.runnable.epoch)};
-    rr.add_span(since, now, half_life_);
+    rr.add_span(ld(r.woke_at), now, half_life_);
     const u64 st = share(service(t, e), t.runnable.in_epoch(e));
     return st * ld(r.se.weight) < share(rs.in_epoch(e), rr.in_epoch(e)) * t.se.weight;
+}
+
+// percpu, under queue i's lock: the policy picked t, runnable a slice or
+// more; a task woken within a slice and queued here that t outserved
+// (served_more) goes first: t forfeits its request and the pick is made
+// again. Rule 2a at the pick (a hog repaying lag it earned on this queue
+// while it ran alone elsewhere no debt). Returns the entity to run.
+template <class Env>
+Entity* RunQueues<Env>::forfeit_pick(unsigned i, RqTask& t, unsigned cpu, Time now) {
+    Queue& q = q_[i];
+    if (now - t.woke_at < slice_) return &t.se;
+    unsigned n = 0;
+    for (RqTask* f = q.fresh.front(); f && n < kScan; f = q.fresh.next(*f), n++) {
+        if (f == &t || !f->se.queued || !served_more(t, *f, now)) continue;
+        q.policy->yield(t.se);
+        q.policy->enqueue(t.se, now);
+        return q.policy->pick(cpu, now);
+    }
+    return &t.se;
 }
 
 // A synchronous wake-up (its waker, on hart w, sleeps soon: a pipe write)
@@ -253,6 +280,8 @@ inline RqTask* RunQueues<Env>::pick(unsigned cpu, Time now, bool reread) {
     if (percpu()) expire(i, now);
     Entity* e = q.policy->pick(cpu, now);
     if (!e) return nullptr;
+    if (pick_forfeit_ && percpu() && ncpus_ > 1 && q.policy->forfeits() && !q.fresh.empty())
+        e = forfeit_pick(i, task_of(e), cpu, now);
     RqTask& t = task_of(e);
     if (percpu()) {
         if (t.waking) {

@@ -26,6 +26,7 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
         EXPECT_FALSE(p.config.knobs.has(Knob::MlfqReset)) << args;
         EXPECT_FALSE(p.config.turn_handoff) << args;
         EXPECT_TRUE(p.config.sync_wake) << args;
+        EXPECT_TRUE(p.config.pick_forfeit) << args;
         EXPECT_EQ(p.config.turn_us, 100u) << args;
         EXPECT_EQ(p.config.tick_us, 1000u) << args;
         EXPECT_EQ(p.nrejected, 0) << args;
@@ -34,7 +35,8 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
 }
 
 TEST(BootArgs, ReadsEveryKey) {
-    const Parsed p = parse("sched=dwrr rq=single slice=2000 mlfq_boost=0 mlfq_reset=1 turn_handoff=1 sync_wake=0");
+    const Parsed p =
+        parse("sched=dwrr rq=single slice=2000 mlfq_boost=0 mlfq_reset=1 turn_handoff=1 sync_wake=0 pick_forfeit=0");
     EXPECT_STREQ(p.config.sched, "dwrr");
     EXPECT_STREQ(p.config.rq, "single");
     EXPECT_EQ(p.config.slice_us, 2000u);
@@ -43,6 +45,7 @@ TEST(BootArgs, ReadsEveryKey) {
     EXPECT_EQ(p.config.knobs.get(Knob::MlfqReset, 0), 1u);
     EXPECT_TRUE(p.config.turn_handoff);
     EXPECT_FALSE(p.config.sync_wake);
+    EXPECT_FALSE(p.config.pick_forfeit);
     EXPECT_EQ(p.nrejected, 0);
 }
 
@@ -64,6 +67,7 @@ void expect_flag(const char* key, bool Config::*field, bool default_on) {
 TEST(BootArgs, FlagsAreZeroOrOne) {
     expect_flag("turn_handoff", &Config::turn_handoff, false);
     expect_flag("sync_wake", &Config::sync_wake, true);
+    expect_flag("pick_forfeit", &Config::pick_forfeit, true);
 }
 
 // key=US takes 0..100000 us; anything else is rejected, the default kept.

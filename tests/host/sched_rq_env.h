@@ -61,13 +61,15 @@ struct RqBox {
     RunQueues<Env> rq;
     std::vector<PolicyStorage> storage;
 
-    RqBox(PolicyKind kind, bool percpu, unsigned ncpus, Time slice, bool charge_at_wake = true, bool sleep_decay = true)
+    RqBox(PolicyKind kind, bool percpu, unsigned ncpus, Time slice, bool charge_at_wake = true, bool sleep_decay = true,
+          bool pick_forfeit = true)
         : storage(ncpus) {
         RqConfig rc;
         rc.percpu = percpu;
         rc.ncpus = ncpus;
         rc.slice = slice;
         rc.charge_at_wake = charge_at_wake;
+        rc.pick_forfeit = pick_forfeit;
         rq.init(rc);
         PolicyConfig pc;
         pc.table = WeightTable::Linux;
