@@ -67,10 +67,12 @@ bool RunQueues<Env>::served_more(const RqTask& r, const RqTask& t, Time now) con
 }
 
 // percpu, under queue i's lock: the policy picked t, runnable a slice or
-// more; a task woken within a slice and queued here that t outserved
-// (served_more) goes first: t forfeits its request and the pick is made
-// again. Rule 2a at the pick (a hog repaying lag it earned on this queue
-// while it ran alone elsewhere no debt). Returns the entity to run.
+// more; if a task woken within a slice waits here (up to kScan of the
+// fresh list) that t outserved (served_more), t forfeits its request and
+// the pick is made again. Returns the entity to run. (Placement rule 2b,
+// docs/scheduling.md: a hog that ran alone ran up no debt on its queue,
+// so beside far heavier tasks it was picked whenever they had run a hair
+// ahead of V, and ran until the next tick while they waited.)
 template <class Env>
 Entity* RunQueues<Env>::forfeit_pick(unsigned i, RqTask& t, unsigned cpu, Time now) {
     Queue& q = q_[i];

@@ -189,9 +189,9 @@ TEST(SchedTurns, ALoneHogGivesWayToAWokenTaskItOutserved) {
 // beside schbench at -10: 351 such picks in a 3 s trace, 128 ms of hog
 // runs). Here h (nice +10) runs alone 0-1000; x and y (nice -10) wake at
 // 1000, and every 20 the running task is preempted and a pick is made. Now
-// h forfeits its request at such a pick (RunQueues::forfeit_pick, rule 2a
-// at the pick) and x or y runs, as on one queue, where h's solo run would
-// have put it ahead of V.
+// h forfeits its request at such a pick (RunQueues::forfeit_pick,
+// placement rule 2b) and x or y runs, as on one queue, where h's solo run
+// would have put it ahead of V.
 TEST(SchedTurns, AHogPickedBesideAWokenTaskItOutservedForfeits) {
     for (const bool forfeit : {false, true}) {
         Box b(PolicyKind::EEVDF, true, 2, 100, true, true, forfeit);
