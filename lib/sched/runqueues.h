@@ -255,10 +255,13 @@ class RunQueues {
         List<RqTask, &RqTask::member> members;
         List<RqTask, &RqTask::fresh> fresh;  // in wake order
         u32 nmembers = 0;
-        RqTask* cursor = nullptr;  // next member to scan (null: the first)
-        u32 levels[kLevels] = {};  // members per level
-        u64 level_bits = 0;        // levels with members
-        u32 min_weight = 0;        // the lightest member's weight (0: none)
+        RqTask* cursor = nullptr;        // next member to scan (null: the first)
+        u32 levels[kLevels] = {};        // members per level
+        u64 level_bits = 0;              // levels with members
+        u32 min_weight = 0;              // the lightest member's weight (0: none)
+        u32 fresh_levels[kLevels] = {};  // fresh-list tasks per level
+        u64 fresh_level_bits = 0;        // levels with fresh-list tasks
+        u32 max_fresh_weight = 0;        // the heaviest fresh-list task's weight (0: none)
     };
 
     // RAII: one queue's lock.
@@ -367,7 +370,11 @@ class RunQueues {
     void unlink(unsigned i, RqTask& t);
     void level_in(Queue& q, u8 level);
     void level_out(Queue& q, u8 level);
+    void fresh_in(unsigned i, RqTask& t);
+    void fresh_out(unsigned i, RqTask& t);
+    void fresh_level(Queue& q, u8 level, bool in);
     u32 lightest(u64 bits) const;
+    u32 heaviest(u64 bits) const;
     // Under queue i's lock: tasks runnable for a slice or more leave the
     // fresh list (in wake order; one migrated in out of order waits for
     // those before it).
@@ -578,10 +585,7 @@ void RunQueues<Env>::uncount(unsigned i, RqTask& t) {
     if (t.in_fresh) {
         sub(q_[i].fresh_load, static_cast<u64>(t.se.weight));
         t.in_fresh = false;
-        if (t.fresh.linked()) {
-            t.fresh.unlink();
-            fresh_changed(i);
-        }
+        if (t.fresh.linked()) fresh_out(i, t);
     }
     t.counted = false;
     changed();
@@ -594,10 +598,7 @@ void RunQueues<Env>::link(unsigned i, RqTask& t) {
     changed();  // a drained task was counted at its wake-up, is a member now
     q.members.push_back(t);
     q.nmembers++;
-    if (t.in_fresh) {
-        q.fresh.push_back(t);
-        fresh_changed(i);
-    }
+    if (t.in_fresh) fresh_in(i, t);
     level_in(q, t.se.level);
 }
 
@@ -639,15 +640,47 @@ u32 RunQueues<Env>::lightest(u64 bits) const {
 }
 
 template <class Env>
+u32 RunQueues<Env>::heaviest(u64 bits) const {
+    if (!bits) return 0;
+    const u32* w = weight_table(table_);
+    const u32 lo = w[ctz64(bits)], hi = w[msb64(bits)];
+    return lo > hi ? lo : hi;
+}
+
+// Under queue i's lock: t joins / leaves queue i's fresh list (the levels
+// give max_fresh_weight, pull_heavy's hint).
+template <class Env>
+void RunQueues<Env>::fresh_in(unsigned i, RqTask& t) {
+    q_[i].fresh.push_back(t);
+    fresh_level(q_[i], t.se.level, true);
+    fresh_changed(i);
+}
+
+template <class Env>
+void RunQueues<Env>::fresh_out(unsigned i, RqTask& t) {
+    q_[i].fresh.remove(t);
+    fresh_level(q_[i], t.se.level, false);
+    fresh_changed(i);
+}
+
+// One fresh-list task more (in) or fewer at `level`.
+template <class Env>
+void RunQueues<Env>::fresh_level(Queue& q, u8 level, bool in) {
+    const u64 bit = u64{1} << level;
+    if (in ? q.fresh_levels[level]++ != 0 : --q.fresh_levels[level] != 0) return;
+    q.fresh_level_bits = in ? q.fresh_level_bits | bit : q.fresh_level_bits & ~bit;
+    st(q.max_fresh_weight, heaviest(q.fresh_level_bits));
+}
+
+template <class Env>
 void RunQueues<Env>::expire_list(unsigned i, Time now) {
     Queue& q = q_[i];
     while (RqTask* t = q.fresh.front()) {
         if (now - t->woke_at < slice_) return;
-        q.fresh.remove(*t);
+        fresh_out(i, *t);
         t->in_fresh = false;
         sub(q.fresh_load, static_cast<u64>(t->se.weight));
         changed();
-        fresh_changed(i);
     }
 }
 

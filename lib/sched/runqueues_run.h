@@ -389,6 +389,10 @@ void RunQueues<Env>::set_weight(RqTask& t, u32 weight, u8 level) {
             level_out(q_[i], t.se.level);
             level_in(q_[i], level);
         }
+        if (t.fresh.linked()) {
+            fresh_level(q_[i], t.se.level, false);
+            fresh_level(q_[i], level, true);
+        }
     }
     q_[i].policy->reweight(t.se, weight, level);
 }
