@@ -210,6 +210,26 @@ void run_on(Box& b, RqTask& t, unsigned c) {
     ASSERT_EQ(b.rq.pick(c), &t);
 }
 
+// On hart 0: `waiting`, woken at 0 and picked, is preempted at 100 by
+// `later` (woken then, with a short request: due first) and put back, a
+// task woken within a slice and run since; `later` runs. Both may then run
+// anywhere.
+void preempted_on_hart0(Box& b, RqTask& waiting, RqTask& later) {
+    SeqEnv& env = b.rq.env();
+    env.cpu = 0;
+    later.se.request = 100;
+    waiting.affinity = later.affinity = 1;  // placed on hart 0
+    b.rq.wake(waiting, 0, true);
+    ASSERT_EQ(b.rq.pick(0), &waiting);
+    env.clock = 100;
+    b.rq.wake(later, 100, true);
+    ASSERT_TRUE(env.resched_flag[0]);  // it preempts `waiting`
+    waiting.affinity = later.affinity = kAllCpus;
+    b.rq.charge(waiting, 100);
+    b.rq.put_back(waiting, 100);
+    ASSERT_EQ(b.rq.pick(0), &later);
+}
+
 // Issue 23 finding 3 (the reniced benchmark on 2 harts): a nice -10 task
 // woken within a slice waits on hart 0, preempted there by a task woken
 // after it, while hart 1 runs a nice +10 hog. Hart 1 is made to pick, and
@@ -226,23 +246,13 @@ TEST(SchedRunQueues, RecentlyWokenHeavyTaskGoesToAHartRunningALightOne) {
     set_priority(light.se, WeightTable::Linux, nice_to_index(10));
     set_priority(waiting.se, WeightTable::Linux, nice_to_index(-10));
     set_priority(later.se, WeightTable::Linux, nice_to_index(-10));
-    later.se.request = 100;  // due first: it preempts `waiting`
     env.cpu = 1;
     light.affinity = CpuMask{1} << 1;
     b.rq.wake(light, 0, false);
     ASSERT_EQ(b.rq.pick(1), &light);
-    env.cpu = 0;
-    waiting.affinity = later.affinity = 1;  // placed on hart 0
-    b.rq.wake(waiting, 0, true);
-    ASSERT_EQ(b.rq.pick(0), &waiting);
-    env.clock = 100;
-    b.rq.wake(later, 100, true);
-    ASSERT_TRUE(env.resched_flag[0]);  // it preempts `waiting`
-    light.affinity = waiting.affinity = later.affinity = kAllCpus;
-    b.rq.charge(waiting, 100);
-    b.rq.put_back(waiting, 100);
+    light.affinity = kAllCpus;
+    preempted_on_hart0(b, waiting, later);
     EXPECT_TRUE(env.resched_flag[1]);  // the hart running the light task is to pick
-    ASSERT_EQ(b.rq.pick(0), &later);
     env.cpu = 1;
     b.rq.charge(light, 100);
     b.rq.put_back(light, 100);
@@ -270,17 +280,7 @@ TEST(SchedRunQueues, APickLocksNoOtherQueueWhereNothingOutweighsItsLead) {
     t[3]->rq.affinity = CpuMask{1} << 1;
     b.rq.wake(t[3]->rq, 0, false);  // queued behind it
     ASSERT_EQ(t[3]->rq.queue, 1);
-    env.cpu = 0;
-    later.se.request = 100;  // due first: it preempts `waiting`
-    waiting.affinity = later.affinity = 1;
-    b.rq.wake(waiting, 0, true);
-    ASSERT_EQ(b.rq.pick(0), &waiting);
-    env.clock = 100;
-    b.rq.wake(later, 100, true);
-    b.rq.charge(waiting, 100);
-    b.rq.put_back(waiting, 100);  // fresh, run since its wake-up: only pull_heavy could take it
-    ASSERT_EQ(b.rq.pick(0), &later);
-    waiting.affinity = kAllCpus;
+    preempted_on_hart0(b, waiting, later);  // only pull_heavy could take `waiting` (run since its wake-up)
     env.cpu = 1;
     b.rq.charge(t[2]->rq, 100);
     b.rq.put_back(t[2]->rq, 100);
