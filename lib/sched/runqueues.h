@@ -436,6 +436,7 @@ class RunQueues {
         if (ld(fresh_mask_) & others) pull_heavy(cpu, now);
     }
     bool pull_lead(unsigned cpu, Time now);
+    bool heavy_waits_elsewhere(unsigned cpu, u32 weight) const;
     void pull_heavy(unsigned cpu, Time now);
     bool could_move(unsigned i, u64 dst_load) const;
     u64 settled(unsigned i) const;

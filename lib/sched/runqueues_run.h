@@ -364,7 +364,20 @@ bool RunQueues<Env>::tick(unsigned cpu, Time now) {
     charge_current(static_cast<int>(cpu), now);
     if (percpu()) expire(i, now);
     const RqTask* t = cur_[cpu];
-    return t && q_[i].policy->preempts_current(t->se);
+    if (!t) return false;
+    return q_[i].policy->preempts_current(t->se) || (percpu() && heavy_waits_elsewhere(cpu, t->se.weight));
+}
+
+// percpu: another queue has a task waiting that was woken within a slice
+// and may weigh twice `weight` (hints: the pick's pull_heavy decides).
+template <class Env>
+bool RunQueues<Env>::heavy_waits_elsewhere(unsigned cpu, u32 weight) const {
+    for (CpuMask m = ld(fresh_mask_) & ~(CpuMask{1} << cpu); m; m &= m - 1) {
+        const unsigned i = ctz64(m);
+        if (i >= ncpus_) break;
+        if (ld(loads_[i].nr) > ld(loads_[i].running) && ld(q_[i].max_fresh_weight) >= 2 * u64{weight}) return true;
+    }
+    return false;
 }
 
 template <class Env>

@@ -298,6 +298,37 @@ TEST(SchedRunQueues, APickLocksNoOtherQueueWhereNothingOutweighsItsLead) {
     EXPECT_EQ(env.moves[0].dst, 1u);
 }
 
+// A hart running a light task is made to pick when a task of twice its
+// weight is woken, or put back, to wait elsewhere (kick_lighter); but a
+// hart between two tasks then is not, and one that picked the light task
+// before the heavy one came ran it for its turn (4 harts, nice +10 hogs
+// beside schbench at -10: a -10 thread waited on a hart between two tasks
+// while a hog ran elsewhere 172 ms per 3 s, on one queue 39). Now the
+// scheduler tick asks for that pick too (heavy_waits_elsewhere), and the
+// pick pulls the heavy task. Here the kick is lost by hand.
+TEST(SchedRunQueues, ATickMakesALightRunnerPickWhenAHeavyTaskWaitsElsewhere) {
+    Box b(PolicyKind::EEVDF, true, 2, 1000);
+    SeqEnv& env = b.rq.env();
+    auto t = make_rtasks(3);
+    RqTask& light = t[0]->rq;
+    RqTask& waiting = t[1]->rq;
+    RqTask& later = t[2]->rq;
+    set_priority(light.se, WeightTable::Linux, nice_to_index(10));
+    set_priority(waiting.se, WeightTable::Linux, nice_to_index(-10));
+    set_priority(later.se, WeightTable::Linux, nice_to_index(-10));
+    run_on(b, light, 1);
+    light.affinity = kAllCpus;
+    preempted_on_hart0(b, waiting, later);
+    env.resched_flag[1] = false;  // the kick is lost
+    env.clock = 200;
+    EXPECT_FALSE(b.rq.tick(0, 200));  // `later` runs on: nothing is heavier than it
+    EXPECT_TRUE(b.rq.tick(1, 200));
+    env.cpu = 1;
+    b.rq.charge(light, 200);
+    b.rq.put_back(light, 200);
+    EXPECT_EQ(b.rq.pick(1), &waiting);
+}
+
 // A synchronous wake-up (a pipe write: the waker sleeps soon) queues the
 // woken task behind its waker when the waker runs alone on its hart, or
 // with only tasks the woken one outweighs, and does not preempt the waker;
