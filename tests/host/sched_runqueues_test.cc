@@ -230,6 +230,18 @@ void preempted_on_hart0(Box& b, RqTask& waiting, RqTask& later) {
     ASSERT_EQ(b.rq.pick(0), &later);
 }
 
+// Hart 1 runs `light` (nice +10), picked at 0; on hart 0 `waiting` (nice
+// -10) has been preempted by `later` (nice -10), which runs there
+// (preempted_on_hart0). Any of them may then run anywhere.
+void light_beside_heavy(Box& b, RqTask& light, RqTask& waiting, RqTask& later) {
+    set_priority(light.se, WeightTable::Linux, nice_to_index(10));
+    set_priority(waiting.se, WeightTable::Linux, nice_to_index(-10));
+    set_priority(later.se, WeightTable::Linux, nice_to_index(-10));
+    run_on(b, light, 1);
+    light.affinity = kAllCpus;
+    preempted_on_hart0(b, waiting, later);
+}
+
 // Issue 23 finding 3 (the reniced benchmark on 2 harts): a nice -10 task
 // woken within a slice waits on hart 0, preempted there by a task woken
 // after it, while hart 1 runs a nice +10 hog. Hart 1 is made to pick, and
@@ -242,16 +254,7 @@ TEST(SchedRunQueues, RecentlyWokenHeavyTaskGoesToAHartRunningALightOne) {
     auto t = make_rtasks(3);
     RqTask& light = t[0]->rq;
     RqTask& waiting = t[1]->rq;
-    RqTask& later = t[2]->rq;
-    set_priority(light.se, WeightTable::Linux, nice_to_index(10));
-    set_priority(waiting.se, WeightTable::Linux, nice_to_index(-10));
-    set_priority(later.se, WeightTable::Linux, nice_to_index(-10));
-    env.cpu = 1;
-    light.affinity = CpuMask{1} << 1;
-    b.rq.wake(light, 0, false);
-    ASSERT_EQ(b.rq.pick(1), &light);
-    light.affinity = kAllCpus;
-    preempted_on_hart0(b, waiting, later);
+    light_beside_heavy(b, light, waiting, t[2]->rq);
     EXPECT_TRUE(env.resched_flag[1]);  // the hart running the light task is to pick
     env.cpu = 1;
     b.rq.charge(light, 100);
@@ -312,13 +315,7 @@ TEST(SchedRunQueues, ATickMakesALightRunnerPickWhenAHeavyTaskWaitsElsewhere) {
     auto t = make_rtasks(3);
     RqTask& light = t[0]->rq;
     RqTask& waiting = t[1]->rq;
-    RqTask& later = t[2]->rq;
-    set_priority(light.se, WeightTable::Linux, nice_to_index(10));
-    set_priority(waiting.se, WeightTable::Linux, nice_to_index(-10));
-    set_priority(later.se, WeightTable::Linux, nice_to_index(-10));
-    run_on(b, light, 1);
-    light.affinity = kAllCpus;
-    preempted_on_hart0(b, waiting, later);
+    light_beside_heavy(b, light, waiting, t[2]->rq);
     env.resched_flag[1] = false;  // the kick is lost
     env.clock = 200;
     EXPECT_FALSE(b.rq.tick(0, 200));  // `later` runs on: nothing is heavier than it
