@@ -373,8 +373,11 @@ class RunQueues {
     void fresh_in(unsigned i, RqTask& t);
     void fresh_out(unsigned i, RqTask& t);
     void fresh_level(Queue& q, u8 level, bool in);
-    u32 lightest(u64 bits) const;
-    u32 heaviest(u64 bits) const;
+    // The lightest and heaviest weights among levels `bits` (0, 0: none).
+    struct Weights {
+        u32 lightest = 0, heaviest = 0;
+    };
+    Weights weights_of(u64 bits) const;
     // Under queue i's lock: tasks runnable for a slice or more leave the
     // fresh list (in wake order; one migrated in out of order waits for
     // those before it).
@@ -417,7 +420,7 @@ class RunQueues {
     u64 epoch(Time now) const { return now / half_life_; }
     static u64 service(const RqTask& t, u64 epoch) { return t.service.in_epoch(epoch); }
     bool outserved(const P& p, const RqTask& t, const RqTask& r, unsigned c, Time now, u32 joined = 0) const;
-    bool served_more(const RqTask& r, const RqTask& t, Time now) const;
+    bool served_more(const RqTask& r, Time since, const RqTask& t, Time now) const;
     Entity* forfeit_pick(unsigned i, RqTask& t, unsigned cpu, Time now);
     // ran / runnable in 1/2^16, at most 1 (0 for a task never runnable), so
     // a share times a weight (< 2^32) fits.
@@ -437,6 +440,11 @@ class RunQueues {
     }
     bool pull_lead(unsigned cpu, Time now);
     bool heavy_waits_elsewhere(unsigned cpu, u32 weight) const;
+    // Queue i has a task waiting, woken within a slice, that may outweigh
+    // `weight` (hints: pull_heavy decides under the locks).
+    bool heavy_fresh(unsigned i, u32 weight) const {
+        return ld(loads_[i].nr) > ld(loads_[i].running) && outweighs(ld(q_[i].max_fresh_weight), weight);
+    }
     void pull_heavy(unsigned cpu, Time now);
     bool could_move(unsigned i, u64 dst_load) const;
     u64 settled(unsigned i) const;
@@ -616,7 +624,7 @@ template <class Env>
 void RunQueues<Env>::level_in(Queue& q, u8 level) {
     if (q.levels[level]++ == 0) {
         q.level_bits |= u64{1} << level;
-        st(q.min_weight, lightest(q.level_bits));
+        st(q.min_weight, weights_of(q.level_bits).lightest);
         changed();
     }
 }
@@ -625,27 +633,19 @@ template <class Env>
 void RunQueues<Env>::level_out(Queue& q, u8 level) {
     if (--q.levels[level] == 0) {
         q.level_bits &= ~(u64{1} << level);
-        st(q.min_weight, lightest(q.level_bits));
+        st(q.min_weight, weights_of(q.level_bits).lightest);
         changed();
     }
 }
 
-// The lightest weight among levels `bits` (both tables are monotonic in the
-// level, so it is at one end).
+// Both tables are monotonic in the level, so the lightest and heaviest
+// weights among levels `bits` are at its two ends.
 template <class Env>
-u32 RunQueues<Env>::lightest(u64 bits) const {
-    if (!bits) return 0;
+typename RunQueues<Env>::Weights RunQueues<Env>::weights_of(u64 bits) const {
+    if (!bits) return {};
     const u32* w = weight_table(table_);
     const u32 lo = w[ctz64(bits)], hi = w[msb64(bits)];
-    return lo < hi ? lo : hi;
-}
-
-template <class Env>
-u32 RunQueues<Env>::heaviest(u64 bits) const {
-    if (!bits) return 0;
-    const u32* w = weight_table(table_);
-    const u32 lo = w[ctz64(bits)], hi = w[msb64(bits)];
-    return lo > hi ? lo : hi;
+    return lo < hi ? Weights{lo, hi} : Weights{hi, lo};
 }
 
 // Under queue i's lock: t joins / leaves queue i's fresh list (the levels
@@ -670,7 +670,7 @@ void RunQueues<Env>::fresh_level(Queue& q, u8 level, bool in) {
     const u64 bit = u64{1} << level;
     if (in ? q.fresh_levels[level]++ != 0 : --q.fresh_levels[level] != 0) return;
     q.fresh_level_bits = in ? q.fresh_level_bits | bit : q.fresh_level_bits & ~bit;
-    st(q.max_fresh_weight, heaviest(q.fresh_level_bits));
+    st(q.max_fresh_weight, weights_of(q.fresh_level_bits).heaviest);
 }
 
 template <class Env>

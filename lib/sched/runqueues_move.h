@@ -131,13 +131,12 @@ bool RunQueues<Env>::pull_lead(unsigned cpu, Time now) {
 template <class Env>
 void RunQueues<Env>::pull_heavy(unsigned cpu, Time now) {
     // The local lead is a member, so at least this heavy (0: no lead).
-    const u64 lightest_here = ld(q_[cpu].min_weight);
+    const u32 lightest_here = ld(q_[cpu].min_weight);
     if (!lightest_here) return;
     for (CpuMask m = ld(fresh_mask_) & ~(CpuMask{1} << cpu); m; m &= m - 1) {
         const unsigned i = ctz64(m);
         if (i >= ncpus_) break;
-        if (ld(loads_[i].nr) <= ld(loads_[i].running)) continue;       // none waits there
-        if (ld(q_[i].max_fresh_weight) < 2 * lightest_here) continue;  // none outweighs the lead
+        if (!heavy_fresh(i, lightest_here)) continue;  // none waits there that outweighs the lead
         PairGuard g(*this, cpu, i);
         const Lead local = q_[cpu].policy->lead();
         if (!local.e || !cur_[i]) continue;

@@ -50,18 +50,18 @@ bool RunQueues<Env>::outserved(const P& p, const RqTask& t, const RqTask& r, uns
     if (!percpu() || ncpus_ < 2 || !p.forfeits()) return false;
     const Time since = ld(r.woke_at);
     if (nr(c) != 1 + joined && now < since + slice_) return false;
-    return served_more(r, t, now);
+    return served_more(r, since, t, now);
 }
 
-// r (runnable since r.woke_at, now included) has had a larger share of
-// its runnable time per weight than t (its stretches until its last stop).
-// r's fields may be hints (read without its queue's lock).
+// r (runnable since `since`, its wake-up, now included) has had a larger
+// share of its runnable time per weight than t (its stretches until its
+// last stop). r's fields may be hints (read without its queue's lock).
 template <class Env>
-bool RunQueues<Env>::served_more(const RqTask& r, const RqTask& t, Time now) const {
+bool RunQueues<Env>::served_more(const RqTask& r, Time since, const RqTask& t, Time now) const {
     const u64 e = epoch(now);
     const Service rs{ld(r.service.value), ld(r.service.epoch)};
     Service rr{ld(r.runnable.value), ld(r.runnable.epoch)};
-    rr.add_span(ld(r.woke_at), now, half_life_);
+    rr.add_span(since, now, half_life_);
     const u64 st = share(service(t, e), t.runnable.in_epoch(e));
     return st * ld(r.se.weight) < share(rs.in_epoch(e), rr.in_epoch(e)) * t.se.weight;
 }
@@ -79,7 +79,7 @@ Entity* RunQueues<Env>::forfeit_pick(unsigned i, RqTask& t, unsigned cpu, Time n
     if (now - t.woke_at < slice_) return &t.se;
     unsigned n = 0;
     for (RqTask* f = q.fresh.front(); f && n < kScan; f = q.fresh.next(*f), n++) {
-        if (f == &t || !f->se.queued || !served_more(t, *f, now)) continue;
+        if (f == &t || !f->se.queued || !served_more(t, t.woke_at, *f, now)) continue;
         q.policy->yield(t.se);
         q.policy->enqueue(t.se, now);
         return q.policy->pick(cpu, now);
@@ -375,7 +375,7 @@ bool RunQueues<Env>::heavy_waits_elsewhere(unsigned cpu, u32 weight) const {
     for (CpuMask m = ld(fresh_mask_) & ~(CpuMask{1} << cpu); m; m &= m - 1) {
         const unsigned i = ctz64(m);
         if (i >= ncpus_) break;
-        if (ld(loads_[i].nr) > ld(loads_[i].running) && ld(q_[i].max_fresh_weight) >= 2 * u64{weight}) return true;
+        if (heavy_fresh(i, weight)) return true;
     }
     return false;
 }
