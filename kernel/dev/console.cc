@@ -41,7 +41,7 @@ namespace {
 
 using console::LineEditor;
 
-constexpr u32 kInputSize = 128;
+constexpr u32 kInputSize = 512;
 static_assert(LineEditor::kMaxLine < kInputSize, "a whole line and its '\\n' fit the ring");
 constexpr char ctrl(char c) { return static_cast<char>(c - '@'); }
 

@@ -34,8 +34,11 @@ namespace q::console {
 
 class LineEditor {
   public:
-    static constexpr u32 kMaxLine = 127;  // longest line, without its terminator
-    static constexpr u32 kHistory = 16;   // lines remembered
+    // Longest line, without its '\n': what the shell reads (user/sh.c reads
+    // 512 bytes: 510 characters, the '\n' and the terminator). It was
+    // 127, and a longer command line arrived cut (a bell at every key).
+    static constexpr u32 kMaxLine = 510;
+    static constexpr u32 kHistory = 16;  // lines remembered
     using Put = void (*)(char);
 
     enum class Action : u8 {
@@ -198,12 +201,12 @@ class LineEditor {
         put(name);
         put('\n');
         clear();
-        browsing_ = -1;
+        shown_ = 0;
         return Action::Line;
     }
 
     void remember() {
-        browsing_ = -1;
+        shown_ = 0;
         if (len_ == 0) return;
         if (count_ > 0 && same(history_[newest_], text_, len_)) return;
         newest_ = (newest_ + kHistory - 1) % kHistory;
@@ -214,21 +217,21 @@ class LineEditor {
 
     // ---- history ----
     void history_older() {
-        if (browsing_ + 1 >= static_cast<int>(count_)) return bell();
-        if (browsing_ < 0) {  // keep what was being typed for the way back
+        if (shown_ >= count_) return bell();
+        if (shown_ == 0) {  // keep what was being typed for the way back
             copy(draft_, text_, len_);
             draft_len_ = len_;
         }
-        browsing_++;
-        const Entry& e = history_[(newest_ + static_cast<u32>(browsing_)) % kHistory];
+        shown_++;
+        const Entry& e = history_[(newest_ + shown_ - 1) % kHistory];
         replace(e.text, e.len);
     }
 
     void history_newer() {
-        if (browsing_ < 0) return bell();
-        browsing_--;
-        if (browsing_ < 0) return replace(draft_, draft_len_);
-        const Entry& e = history_[(newest_ + static_cast<u32>(browsing_)) % kHistory];
+        if (shown_ == 0) return bell();
+        shown_--;
+        if (shown_ == 0) return replace(draft_, draft_len_);
+        const Entry& e = history_[(newest_ + shown_ - 1) % kHistory];
         replace(e.text, e.len);
     }
 
@@ -347,7 +350,7 @@ class LineEditor {
     char text_[kMaxLine] = {};
     u32 len_ = 0;
     u32 cursor_ = 0;
-    u32 room_ = kMaxLine;
+    u32 room_ = 0;  // set by every feed
     Put echo_ = nullptr;
     Esc esc_ = Esc::None;
     u32 param_ = 0;  // an escape sequence's first number
@@ -356,7 +359,9 @@ class LineEditor {
     Entry history_[kHistory] = {};
     u32 newest_ = 0;
     u32 count_ = 0;
-    int browsing_ = -1;  // history entry shown (0 = newest), -1: the line being typed
+    // What the line shows: 0 the line being typed, k the k-th newest
+    // history entry. (Every default is zero: the kernel's editor is .bss.)
+    u32 shown_ = 0;
     char draft_[kMaxLine] = {};
     u32 draft_len_ = 0;
 };

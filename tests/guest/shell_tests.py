@@ -45,6 +45,9 @@ CASES = [
      r"mkfifo: cannot create /: file exists\nln: cannot link / to README\.md: file exists\n"
      r"rm: cannot remove /: invalid argument\n"),
     ("wc-counts", "wc README.md", r"\d+ \d+ \d+ README.md\n"),
+    # A command line as long as the shell reads (510 characters) arrives
+    # whole; the console cut it at 127 (lib/console/line_edit.h).
+    ("long-line", "echo " + " ".join(["w%02d" % i + "x" * 20 for i in range(21)]), r"w00x{20} .* w20x{20}\n"),
     # Every program prints one `usage: ...` line on -h, and on a bad argument
     # prints it instead of running (the whole output is that line: nothing
     # else ran, no fault was reported, and the shell answered again).

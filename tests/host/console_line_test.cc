@@ -250,9 +250,20 @@ TEST(ConsoleLine, RoomLimitsTheLine) {
     EXPECT_EQ(c.screen.bells, 3);
     c.type("\r");
     EXPECT_EQ(c.lines.back(), "abc");
-    c.room = 128;
-    c.type(std::string(200, 'x'));
+    c.room = 1024;
+    c.type(std::string(600, 'x'));
     EXPECT_EQ(c.ed.size(), LineEditor::kMaxLine);
+}
+
+// A line as long as the shell reads (user/sh.c: 512 bytes with the '\n'
+// and the terminator) is taken whole; it was cut at 127 characters.
+TEST(ConsoleLine, TakesALineAsLongAsTheShellReads) {
+    Console c;
+    c.room = 512;  // the kernel's input ring, empty
+    const std::string line(510, 'y');
+    c.type(line + "\r");
+    EXPECT_EQ(c.lines.back(), line);
+    EXPECT_EQ(c.screen.bells, 0);
 }
 
 // Any key sequence keeps the screen and the line in step (checked inside
