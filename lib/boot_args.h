@@ -17,7 +17,9 @@
 //                   slice rule for the hart count, lib/params.h)
 //   mlfq_boost=US   MLFQ priority boost period, 0..100000000 us (0: never)
 //   mlfq_reset=1    MLFQ: a sleep resets the allotment (mlfq.py -S)
-//                   (these two are policy knobs: lib/sched/knobs.h lists
+//   sleep_decay=0   EEVDF keeps a sleeper's debt (the paper's lag; default
+//                   1: it decays while the task sleeps, lib/sched/eevdf.h)
+//                   (these three are policy knobs: lib/sched/knobs.h lists
 //                   them and their ranges; Config keeps them as given, in
 //                   microseconds, for the policies to read)
 //   vm=NAME         page replacement with swap: fifo or clock (empty: clock;

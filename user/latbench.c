@@ -1,6 +1,6 @@
 /* user/latbench.c - wake-up latency of a periodic task beside CPU hogs.
  *
- *   latbench [-r US] MS HOGS PERIOD_US BURST_US
+ *   latbench [-r US] [-s] MS HOGS PERIOD_US BURST_US
  *
  * Forks HOGS CPU hogs (default request) and one periodic task that sets
  * its own EEVDF request size to US (sched_setrequest; default 0, the
@@ -15,7 +15,13 @@
  * only how soon it runs. (It once spun BURST_US of
  * wall time and then, as a hog, until the end: that tail's share varied by
  * a slice from run to run, 2.9% of its CPU time.) PERIOD_US 0 makes it a
- * hog with that request instead (for its share beside the others). Each
+ * hog with that request instead (for its share beside the others). With
+ * -s it is a sleeper instead: it runs BURST_US of CPU time, then sleeps
+ * PERIOD_US from the burst's end, over and over (the latency is counted
+ * from each sleep's end), so its demand is BURST / (BURST + PERIOD) and
+ * its CPU time beside the hogs is the share its scheduler gives a sleeper
+ * (issue 23 finding 1: run 300 / sleep 100 beside one hog gets 3/7 of the
+ * hart from a lag-keeping EEVDF). Each
  * child reports its own CPU time (cputime) at the end through a pipe. Prints
  *   periodic request_us R wakeups N p50_us A p99_us B max_us C cpu_us D
  *   hogs cpu_us H...
@@ -28,7 +34,7 @@
 
 unsigned long cputime(void); /* SYS_cputime: the caller's CPU time in ns */
 
-static const char usage[] = "latbench [-r US] MS HOGS PERIOD_US BURST_US";
+static const char usage[] = "latbench [-r US] [-s] MS HOGS PERIOD_US BURST_US";
 
 #define MAXHOGS 8
 #define MAXS 4096
@@ -48,13 +54,15 @@ static void spin_until(unsigned long t) {
 
 static unsigned long cpu_us(void) { return cputime() / 1000; }
 
-/* Run until the caller has had us more microseconds of CPU time: spin for
- * what is left of it by the clock, then ask again (once, unless a
- * preemption took part of the spin), so the asking costs next to nothing. */
-static void spin_cpu(unsigned long us) {
+/* Run until the caller has had us more microseconds of CPU time, or the
+ * time CSR reads end: spin for what is left of it by the clock, then ask
+ * again (once, unless a preemption took part of the spin), so the asking
+ * costs next to nothing. */
+static void spin_cpu(unsigned long us, unsigned long end) {
     const unsigned long until = cputime() + us * 1000;
-    for (unsigned long now = cputime(); now < until; now = cputime()) {
-        spin_until(rdtime() + (until - now + 99) / 100); /* ns left, in 100 ns ticks */
+    for (unsigned long now = cputime(); now < until && rdtime() < end; now = cputime()) {
+        const unsigned long t = rdtime() + (until - now + 99) / 100; /* ns left, in 100 ns ticks */
+        spin_until(t < end ? t : end);
     }
 }
 
@@ -90,17 +98,28 @@ static void hog(int fd, unsigned long end) {
     exit(0);
 }
 
-static void periodic(int fd, unsigned long end, unsigned long period, unsigned long burst) {
+/* Sleep until next and record how late the caller ran. */
+static void wake_at(struct report* r, unsigned long next) {
+    sleep_until(next);
+    const unsigned long now = rdtime();
+    if (r->n < MAXS) g_lat[r->n++] = now > next ? (now - next) / US : 0;
+}
+
+static void periodic(int fd, unsigned long end, unsigned long period, unsigned long burst, int sleeper) {
     struct report r = {1, (unsigned long)sched_getrequest(0), 0, 0, 0, 0, 0};
     unsigned long next = rdtime();
     if (period == 0) spin_until(end);
-    while (period) {
+    while (period && sleeper) {
+        spin_cpu(burst / US, end);
+        next = rdtime() + period;
+        if (next >= end) break;
+        wake_at(&r, next);
+    }
+    while (period && !sleeper) {
         next += period;
         if (next + burst >= end) break;
-        sleep_until(next);
-        const unsigned long now = rdtime();
-        if (r.n < MAXS) g_lat[r.n++] = now > next ? (now - next) / US : 0;
-        spin_cpu(burst / US);
+        wake_at(&r, next);
+        spin_cpu(burst / US, end);
     }
     sort(g_lat, r.n);
     r.p50 = pct(g_lat, r.n, 50);
@@ -113,11 +132,15 @@ static void periodic(int fd, unsigned long end, unsigned long period, unsigned l
 }
 
 int main(int argc, char* argv[]) {
-    int req = 0, ms, hogs, period, burst, fd[2], a = 1;
+    int req = 0, sleeper = 0, ms, hogs, period, burst, fd[2], a = 1;
     usage_on_help(argc, argv, usage);
-    if (argc > 2 && strcmp(argv[1], "-r") == 0) {
-        if (!parse_int(argv[2], &req) || req < 0) usage_exit(usage, 1);
-        a = 3;
+    if (argc > a + 1 && strcmp(argv[a], "-r") == 0) {
+        if (!parse_int(argv[a + 1], &req) || req < 0) usage_exit(usage, 1);
+        a += 2;
+    }
+    if (argc > a && strcmp(argv[a], "-s") == 0) {
+        sleeper = 1;
+        a++;
     }
     if (argc != a + 4 || !parse_int(argv[a], &ms) || ms <= 0 || !parse_int(argv[a + 1], &hogs) || hogs < 0 ||
         hogs > MAXHOGS || !parse_int(argv[a + 2], &period) || period < 0 || !parse_int(argv[a + 3], &burst) ||
@@ -129,7 +152,7 @@ int main(int argc, char* argv[]) {
         if (fork() == 0) hog(fd[1], end);
     if (fork() == 0) {
         if (sched_setrequest(0, req) < 0) exit(1);
-        periodic(fd[1], end, (unsigned long)period * US, (unsigned long)burst * US);
+        periodic(fd[1], end, (unsigned long)period * US, (unsigned long)burst * US, sleeper);
     }
     close(fd[1]);
     struct report r, p = {0, 0, 0, 0, 0, 0, 0};

@@ -126,7 +126,9 @@ class Eevdf final : public Policy {
   public:
     constexpr Eevdf(Time slice, unsigned shift, bool sleep_decay = true)
         : slice_(slice ? slice : 1), shift_(shift), sleep_decay_(sleep_decay) {}
-    explicit constexpr Eevdf(const PolicyConfig& c) : Eevdf(c.slice, c.vshift, c.sleep_decay) {}
+    // The boot argument sleep_decay=0|1 (knobs.h) overrides the config's.
+    explicit constexpr Eevdf(const PolicyConfig& c)
+        : Eevdf(c.slice, c.vshift, c.knobs.get(Knob::EevdfSleepDecay, c.sleep_decay) != 0) {}
 
     const char* name() const override { return "eevdf"; }
     void enqueue(Entity& e, Time now) override;

@@ -16,8 +16,9 @@
 namespace q::sched {
 
 enum class Knob : u8 {
-    MlfqBoost,  // MLFQ boost period (0: never; default 10 slices), lib/sched/mlfq.h
-    MlfqReset,  // MLFQ: a sleep resets the allotment (mlfq.py -S)
+    MlfqBoost,        // MLFQ boost period (0: never; default 10 slices), lib/sched/mlfq.h
+    MlfqReset,        // MLFQ: a sleep resets the allotment (mlfq.py -S)
+    EevdfSleepDecay,  // EEVDF: a sleeper's debt decays (default 1; 0: the paper's lag), lib/sched/eevdf.h
 };
 
 enum class KnobUnit : u8 {
@@ -36,6 +37,7 @@ struct KnobSpec {
 inline constexpr KnobSpec kKnobs[] = {
     {"mlfq_boost", "0..100000000 us", 100'000'000, KnobUnit::Us},
     {"mlfq_reset", "1 or 0", 1, KnobUnit::Flag},
+    {"sleep_decay", "1 or 0", 1, KnobUnit::Flag},
 };
 inline constexpr unsigned kKnobCount = sizeof(kKnobs) / sizeof(kKnobs[0]);
 static_assert(kKnobCount <= 32, "Knobs::given is a 32-bit mask");

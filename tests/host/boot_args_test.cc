@@ -24,6 +24,7 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
         EXPECT_EQ(p.config.slice_us, 0u) << args;
         EXPECT_FALSE(p.config.knobs.has(Knob::MlfqBoost)) << args;
         EXPECT_FALSE(p.config.knobs.has(Knob::MlfqReset)) << args;
+        EXPECT_FALSE(p.config.knobs.has(Knob::EevdfSleepDecay)) << args;
         EXPECT_FALSE(p.config.turn_handoff) << args;
         EXPECT_TRUE(p.config.sync_wake) << args;
         EXPECT_TRUE(p.config.pick_forfeit) << args;
@@ -35,14 +36,17 @@ TEST(BootArgs, EmptyOrMissingGivesTheDefaults) {
 }
 
 TEST(BootArgs, ReadsEveryKey) {
-    const Parsed p =
-        parse("sched=dwrr rq=single slice=2000 mlfq_boost=0 mlfq_reset=1 turn_handoff=1 sync_wake=0 pick_forfeit=0");
+    const Parsed p = parse(
+        "sched=dwrr rq=single slice=2000 mlfq_boost=0 mlfq_reset=1 turn_handoff=1 sync_wake=0 pick_forfeit=0 "
+        "sleep_decay=0");
     EXPECT_STREQ(p.config.sched, "dwrr");
     EXPECT_STREQ(p.config.rq, "single");
     EXPECT_EQ(p.config.slice_us, 2000u);
     EXPECT_TRUE(p.config.knobs.has(Knob::MlfqBoost));
     EXPECT_EQ(p.config.knobs.get(Knob::MlfqBoost, 7), 0u);  // 0: never boost, not "absent"
     EXPECT_EQ(p.config.knobs.get(Knob::MlfqReset, 0), 1u);
+    EXPECT_TRUE(p.config.knobs.has(Knob::EevdfSleepDecay));
+    EXPECT_EQ(p.config.knobs.get(Knob::EevdfSleepDecay, 1), 0u);
     EXPECT_TRUE(p.config.turn_handoff);
     EXPECT_FALSE(p.config.sync_wake);
     EXPECT_FALSE(p.config.pick_forfeit);

@@ -171,11 +171,13 @@ TEST(SchedProtocol, SleeperDebtDecaysWhileItSleeps) {
 // Without the decay (sleep_decay = false, and every build before it) it
 // comes back at -150 however long it slept.
 TEST(SchedProtocol, WokenTaskLagDecaysByItsSleep) {
-    auto lag_after = [](Time sleep, bool decay, bool* eligible) {
+    // knob >= 0: the boot argument sleep_decay=knob, which overrides `decay`.
+    auto lag_after = [](Time sleep, bool decay, bool* eligible, int knob = -1) {
         PolicyConfig c;
         c.slice = 400;
         c.vshift = 16;
         c.sleep_decay = decay;
+        if (knob >= 0) c.knobs.set(Knob::EevdfSleepDecay, static_cast<u64>(knob));
         Eevdf ev(c);
         Task hog, s;
         ev.enqueue(s.e, 0);
@@ -200,6 +202,10 @@ TEST(SchedProtocol, WokenTaskLagDecaysByItsSleep) {
     EXPECT_TRUE(elig);
     EXPECT_NEAR(lag_after(100000, false, &elig), -150.0, 1.0);
     EXPECT_FALSE(elig);
+    EXPECT_NEAR(lag_after(100000, true, &elig, 0), -150.0, 1.0);
+    EXPECT_FALSE(elig);
+    EXPECT_NEAR(lag_after(100000, false, &elig, 1), 0.0, 1.0);
+    EXPECT_TRUE(elig);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "tests/host/sched_test_util.h"
 
@@ -300,4 +301,98 @@ TEST(SchedSmpEevdf, KernelConfigurationOneDay) {
         mark(ran_h, ideal_h);
     }
     std::printf("worst minute got/fluid %.3f, worst hour |got/fluid - 1| %.4f\n", worst_minute, worst_hour);
+}
+
+namespace {
+
+// A member's lag in time units: (V - v) * eweight, V counting it.
+double time_lag(const Eevdf& ev, const Entity& e) {
+    const i64 lag = (ev.virtual_time() - e.eevdf.vruntime) * static_cast<i64>(e.eevdf.eweight);
+    return static_cast<double>(lag) / static_cast<double>(i64{1} << 16);
+}
+
+// Two cpus, nice 0 tasks a and b and `heavy` at the given nice: all three
+// run for 350 units in turns of 50 (every cpu charged, put back, picks
+// again), then the task `who` runs 30 more alone, so it is ahead of V.
+struct CappedQueue {
+    Eevdf ev;
+    Task a, b, heavy;
+    Time now = 0;
+
+    explicit CappedQueue(int nice) : ev(config()) {
+        ev.set_cpus(2);
+        set_priority(a.e, WeightTable::Linux, nice_to_index(0));
+        set_priority(b.e, WeightTable::Linux, nice_to_index(0));
+        set_priority(heavy.e, WeightTable::Linux, nice_to_index(nice));
+        for (Task* t : {&a, &b, &heavy}) ev.enqueue(t->e, 0);
+        Entity* run[2] = {ev.pick(0, 0), ev.pick(1, 0)};
+        for (int step = 0; step < 7; step++) {
+            now += 50;
+            for (Entity* e : run) ev.charge(*e, 50);
+            for (Entity* e : run) ev.enqueue(*e, now);
+            for (unsigned c = 0; c < 2; c++) run[c] = ev.pick(c, now);
+        }
+        running[0] = run[0];
+        running[1] = run[1];
+    }
+    static PolicyConfig config() {
+        PolicyConfig c;
+        c.slice = 400;
+        c.vshift = 16;
+        c.sleep_decay = false;  // a rejoin is placed by the lag it left with
+        return c;
+    }
+    // `who` (running) runs 30 more while the other cpu runs 5.
+    void run_ahead(Task& who) {
+        ASSERT_TRUE(running[0] == &who.e || running[1] == &who.e);
+        Entity* other = running[0] == &who.e ? running[1] : running[0];
+        now += 30;
+        ev.charge(who.e, 30);
+        ev.charge(*other, 5);
+    }
+    Entity* running[2] = {};
+};
+
+}  // namespace
+
+// Issue 23 finding 2 named placement's lag inflation, (W + w) / W with the
+// newcomer's full weight, which readjust() may cap right after the join.
+// The rule that makes it exact: a task leaves the sums with its lag
+// rescaled to its full weight, joins at its full weight with that lag (the
+// others, whose lags summed to 0, now sum to -lag: each gives its part by
+// its effective weight, as on one cpu), and every change of effective
+// weight (the cap) keeps a member's lag in time units and moves no one
+// else's. So a capped task that stops and rejoins keeps its lag in time
+// units (within the rounding of the saved lag: weight / 2^16 units),
+// whether the join caps it (heavy rejoins) or re-weights another member
+// (b rejoins: heavy goes from the settled 1024 back to a cap of 2048).
+TEST(SchedSmpEevdf, ARejoinKeepsItsLagThroughTheWeightCap) {
+    // Rejoins `who` and checks every lag: who's as it left, the others' less
+    // their part of it.
+    auto rejoin = [](CappedQueue& q, Task& who, const char* what) {
+        const double lag = time_lag(q.ev, who.e);
+        ASSERT_GT(lag < 0 ? -lag : lag, 2.0) << what;
+        q.ev.stop(who.e);
+        std::vector<Task*> others;
+        for (Task* t : {&q.a, &q.b, &q.heavy})
+            if (t != &who) others.push_back(t);
+        double w = 0;
+        for (Task* t : others) w += t->e.eevdf.eweight;
+        std::vector<double> want;
+        for (Task* t : others) want.push_back(time_lag(q.ev, t->e) - lag * t->e.eevdf.eweight / w);
+        q.ev.enqueue(who.e, q.now);
+        EXPECT_EQ(q.heavy.e.eevdf.eweight, 2048u) << what;
+        EXPECT_NEAR(time_lag(q.ev, who.e), lag, 1.5) << what;
+        for (usize i = 0; i < others.size(); i++) EXPECT_NEAR(time_lag(q.ev, others[i]->e), want[i], 1.5) << what;
+    };
+    for (int nice : {-20, -10}) {
+        CappedQueue q(nice);
+        ASSERT_EQ(q.heavy.e.eevdf.eweight, 2048u) << "capped at what a and b give one cpu";
+        q.run_ahead(q.heavy);
+        rejoin(q, q.heavy, nice == -20 ? "nice -20 rejoins" : "nice -10 rejoins");
+    }
+    CappedQueue q(-20);
+    Task& light = q.running[0] == &q.a.e || q.running[1] == &q.a.e ? q.a : q.b;
+    q.run_ahead(light);
+    rejoin(q, light, "a nice 0 task rejoins beside a settled nice -20");
 }
