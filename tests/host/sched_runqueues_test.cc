@@ -647,7 +647,8 @@ struct UncachedEnv : SeqEnv {
 struct VerdictRun {
     std::vector<std::tuple<int, unsigned, unsigned, MoveReason>> moves;
     std::vector<Time> ran;
-    bool operator==(const VerdictRun&) const = default;
+    u64 locks = 0;  // queue locks taken (not compared: what the verdicts save)
+    bool operator==(const VerdictRun& o) const { return moves == o.moves && ran == o.ran; }
 };
 
 template <class Env>
@@ -662,6 +663,7 @@ VerdictRun run_hogs_for_verdicts(PolicyKind k, unsigned harts, const std::vector
     }
     Env& env = b.rq.env();
     env.cpu = -1;
+    const u64 locks = SeqEnv::Lock::acquired;
     for (auto& x : t) b.rq.wake(x->rq, 0, false);
     std::vector<RqTask*> cur(harts, nullptr);
     Time now = 0;
@@ -686,6 +688,7 @@ VerdictRun run_hogs_for_verdicts(PolicyKind k, unsigned harts, const std::vector
     VerdictRun out;
     for (const auto& m : env.moves) out.moves.emplace_back(rtask(m.t).id, m.src, m.dst, m.why);
     for (auto& x : t) out.ran.push_back(x->ran);
+    out.locks = SeqEnv::Lock::acquired - locks;
     return out;
 }
 
@@ -694,7 +697,8 @@ VerdictRun run_hogs_for_verdicts(PolicyKind k, unsigned harts, const std::vector
 // schedsim's core skips a balance only when it cannot move anything
 // (quiet_until's verdict; balance.h's rotations) and makes balances due at
 // a reweight without counting reweights: the moves and every task's time
-// are those of the core that balances whenever due (the kernel's). Equal
+// are those of the core that balances whenever due (the kernel's), with
+// fewer locks taken where equal hogs rotate. Equal
 // hogs that rotate (8 on 3 harts: 3 / 3 / 2; 7 on 4: 2 / 2 / 2 / 1),
 // unequal weights, and a renice in the middle of each run.
 TEST(SchedRunQueues, BalanceVerdictsSkipOnlyBalancesThatMoveNothing) {
@@ -710,6 +714,14 @@ TEST(SchedRunQueues, BalanceVerdictsSkipOnlyBalancesThatMoveNothing) {
             const VerdictRun all = run_hogs_for_verdicts<UncachedEnv>(k, harts, *nices, 3000, 1200, 7);
             EXPECT_EQ(seq.moves.size(), all.moves.size());
             EXPECT_TRUE(seq == all);
+            // Equal hogs rotate: most balances can move nothing until a
+            // rotation is due, and schedsim's core skips them without
+            // locking (eevdf, 8 on 3 harts: 34,409 locks against 36,650;
+            // issue 23 finding 5: schedsim's per-hart mode cost 1.67-1.85x
+            // one queue, all of it in such balances).
+            if (nices != &mixed) {
+                EXPECT_LT(seq.locks, all.locks);
+            }
             moves += all.moves.size();
         }
         EXPECT_GT(moves, 500u) << policy_name(k);

@@ -81,9 +81,14 @@ TEST(SchedsimPercpu, OneCoreIsTheSingleQueue) {
 
 // Issue 12's fairness case: 8 equal hogs on 3 cores. Per-core queues hold
 // 3, 3 and 2; rotations by the balancer make the shares equal: max/min
-// <= 1.01 for every policy (each task's fair share is 3/8 of a core).
+// <= 1.001 (issue 23's bound for the balancer's cost work; measured
+// 1.00003-1.00004 over 200,000 ticks) for the policies that serve a
+// queue's tasks deterministically by their service, <= 1.01 for lottery
+// (1.0065: its draws) and MLFQ (1.0024: its levels and boosts); each
+// task's fair share is 3/8 of a core.
 TEST(SchedsimPercpu, EightEqualHogsOnThreeCoresShareEqually) {
     for (qs::PolicyKind k : all_policies()) {
+        const double bound = k == qs::PolicyKind::LOTTERY || k == qs::PolicyKind::MLFQ ? 1.01 : 1.001;
         const Result r = simulate(cfg(k, 3, 200000), std::vector<TaskSpec>(8, hog(20)));
         SCOPED_TRACE(r.policy);
         uint64_t lo = ~uint64_t{0}, hi = 0;
@@ -92,7 +97,7 @@ TEST(SchedsimPercpu, EightEqualHogsOnThreeCoresShareEqually) {
             hi = std::max(hi, t.executed);
         }
         ASSERT_GT(lo, 0u);
-        EXPECT_LE(static_cast<double>(hi) / static_cast<double>(lo), 1.01) << "min " << lo << " max " << hi;
+        EXPECT_LE(static_cast<double>(hi) / static_cast<double>(lo), bound) << "min " << lo << " max " << hi;
         EXPECT_EQ(r.executed, 3u * 200000u);
         EXPECT_GT(r.migrations, 0u);
         EXPECT_EQ(sum_migrations(r), r.migrations);
