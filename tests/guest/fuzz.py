@@ -8,10 +8,10 @@ guest program prints a progress line every second of guest time and a
 `fuzz: done ...` line at the end. The runner counts
   - a panic: the console printed "panic:" (the next seconds of output,
     the backtrace, are collected and printed);
-  - a hang: no progress line for HANG_SECONDS (the console tail is printed;
-    with FUZZ_CTRLP=1 it also presses Ctrl-P for the kernel's process list,
-    off by default because procdump currently panics: kprintf has no field
-    widths), or the shell not answering `echo alive` after the run;
+  - a hang: no progress line for HANG_SECONDS (the console tail is printed,
+    after Ctrl-P: the kernel's process list, which shows what everyone is
+    blocked on; it once panicked, kprintf had no field widths), or the
+    shell not answering `echo alive` after the run;
   - "fuzz: BUG" lines from the supervisor (a process surviving kill) count
     as hangs too.
 Before the run root starts a victim (`hostile orphanroot`: a cwd and a
@@ -148,8 +148,7 @@ def fuzz_run(g, a, seed, tag, replay):
             problems.append(g.child.after.strip())
         elif i == 4:
             hangs += 1
-            if os.environ.get("FUZZ_CTRLP"):
-                g.child.send("\x10")  # Ctrl-P: process list
+            g.child.send("\x10")  # Ctrl-P: process list
             try:
                 g.child.expect(pexpect.TIMEOUT, timeout=3)
             except pexpect.EOF:
