@@ -80,7 +80,7 @@ RqSetup scheduler_setup(const boot::Config& cfg) {
     s.policy = cfg.sched;
     s.mode = cfg.rq;
     s.ncpus = g_boot.ncpus;
-    s.slice_cycles = cfg.slice_us ? cfg.slice_us * param::kCyclesPerUs : param::default_slice_cycles(g_boot.ncpus);
+    s.slice_cycles = cfg.slice_cycles(g_boot.ncpus);
     s.knobs = cfg.knobs.scaled(param::kCyclesPerUs);  // the policies read their own
     s.sync_wakes = cfg.sync_wake;
     s.pick_forfeit = cfg.pick_forfeit;

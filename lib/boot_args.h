@@ -62,6 +62,12 @@ struct Config {
     static constexpr u64 kDefaultTurnUs = 100;
     static constexpr u64 kDefaultTickUs = param::kSchedTickCycles / param::kCyclesPerUs;
     static_assert(param::kSchedTickCycles % param::kCyclesPerUs == 0, "the tick is whole microseconds");
+
+    // The preemption slice in timer cycles on `harts` harts: slice= if
+    // given, else Linux's base slice rule (param::default_slice_cycles).
+    constexpr u64 slice_cycles(int harts) const {
+        return slice_us ? slice_us * param::kCyclesPerUs : param::default_slice_cycles(harts);
+    }
 };
 
 struct Rejected {

@@ -98,6 +98,21 @@ TEST(BootArgs, TurnUsIsATimeUpTo100Ms) {
     expect_time_upto_100ms("turn_us", &Config::turn_us, 100);  // 0: no quantum
 }
 
+// Issue 23 finding 4: the default slice was xv6's 1,000,000 cycles (100 ms),
+// so a wake-up that did not preempt could wait 100 ms. Now Linux's base
+// slice rule, 0.75 ms x (1 + log2 harts), 8 harts counted at most;
+// slice=100000 gives xv6's back for comparison.
+TEST(BootArgs, TheDefaultSliceIsLinuxsBaseSliceRule) {
+    const Config none = parse("").config;
+    EXPECT_EQ(none.slice_cycles(1), 7'500u);  // 0.75 ms at 10 MHz
+    EXPECT_EQ(none.slice_cycles(2), 15'000u);
+    EXPECT_EQ(none.slice_cycles(4), 22'500u);
+    EXPECT_EQ(none.slice_cycles(8), 30'000u);
+    EXPECT_EQ(none.slice_cycles(64), 30'000u);
+    EXPECT_EQ(parse("slice=100000").config.slice_cycles(1), 1'000'000u);  // xv6's
+    EXPECT_EQ(parse("slice=2000").config.slice_cycles(4), 20'000u);       // given: the same on any hart count
+}
+
 TEST(BootArgs, OutOfRangeKeepsTheDefaultAndIsReported) {
     const Parsed p = parse("slice=5 mlfq_boost=100000001 mlfq_reset=yes sched=eevdf");
     EXPECT_EQ(p.config.slice_us, 0u);
