@@ -184,7 +184,9 @@ TOOL_CASES = [
     ("taskset-unknown-pid", "taskset -p 0x1 9999", r"taskset: cannot set 0x1 on 9999: no such process\n"),
     ("chrt-bad-request", "chrt -r -5 echo hi", r"chrt: bad request '-5'.*\n"),
     ("chrt-usage", "chrt echo", r"usage: chrt -r US command \[args...\] \| chrt -r US -p PID \| chrt -p PID\n"),
-    ("latbench-usage", "latbench 100 9 1000 10", r"usage: latbench \[-r US\] MS HOGS PERIOD_US BURST_US\n"),
+    ("latbench-usage", "latbench 100 9 1000 10", r"usage: latbench \[-r US\] \[-s\] MS HOGS PERIOD_US BURST_US\n"),
+    ("latbench-usage-sleeper", "latbench -s -r 5 100 1 1000 10",
+     r"usage: latbench \[-r US\] \[-s\] MS HOGS PERIOD_US BURST_US\n"),
 ]
 
 # Switching policy keeps running processes: two hogs must be runnable before
