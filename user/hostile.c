@@ -1,7 +1,7 @@
 /* hostile - what a hostile user program tries, run in the guest.
  *
  *   hostile TEST...     tests: elf oom oomhuge oomuser oomrace admitrace traceuser
- *                       conskill consshare forkuser sbrkkill sbrkshared
+ *                       conskill consshare forkuser sbrkkill sbrkshared sbrkrace
  *                       rmcwd dirrace inoreuse console
  *                       conswrite pipeatomic badsys renice protlink bigdir
  *                       (the foreground ones), forkbomb, memhog, inodehog
@@ -20,7 +20,7 @@
  * Tests, by theme (each file says what its tests do):
  *   user/hostile_proc.c  elf traceuser forkuser badsys renice forkbomb
  *   user/hostile_mem.c   oom oomhuge oomuser oomrace admitrace sbrkkill
- *                        sbrkshared memhog
+ *                        sbrkshared sbrkrace memhog
  *   user/hostile_io.c    conskill consshare conswrite pipeatomic console
  *   user/hostile_fs.c    rmcwd dirrace inoreuse protlink bigdir orphans
  *                        orphanroot inodehog filehog
@@ -138,6 +138,7 @@ static struct test tests[] = {
     {"forkuser", t_forkuser},
     {"sbrkkill", t_sbrkkill},
     {"sbrkshared", t_sbrkshared},
+    {"sbrkrace", t_sbrkrace},
     {"rmcwd", t_rmcwd},
     {"dirrace", t_dirrace},
     {"inoreuse", t_inoreuse},

@@ -47,6 +47,7 @@ void t_oomrace(void);
 void t_admitrace(void);
 void t_sbrkkill(void);
 void t_sbrkshared(void);
+void t_sbrkrace(void);
 void t_memhog(void);
 
 /* the console and pipes (user/hostile_io.c) */

@@ -344,9 +344,17 @@ Result<u64> grow_proc(i64 n) {
             tg->map.set_break(newsz, layout::kUserTop);
         }
         // Pages of [newsz, sz) never touched were promised; kept pages of
-        // [sz, top) are mapped, so every hole is one of those.
-        kalloc_unreserve(holes);
-        tg->reserved -= holes;
+        // [sz, top) are mapped, so every hole is one of those. Under
+        // pt_lock: a sibling thread's fault takes its page's promise from
+        // tg->reserved under it (kernel/mm/fault.cc), and this update made
+        // outside it could lose one or be lost (the fuzzer, 4 harts: a
+        // shrink's holes were given back again at exit, "panic:
+        // kalloc_unreserve: 2048 of 1702 promised").
+        {
+            LockGuard pt(tg->pt_lock);
+            kalloc_unreserve(holes);
+            tg->reserved -= holes;
+        }
         tg->sz = newsz;
         vm_drop_objs(gone, ngone);
     }

@@ -58,7 +58,7 @@ from qemu import BUILD, ROOT, Guest, make_known_image, relay_results  # noqa: E4
 from qemu import report as verdict  # noqa: E402
 
 FOREGROUND = ["elf", "oom", "oomhuge", "oomuser", "oomrace", "admitrace", "traceuser", "conskill", "consshare",
-              "forkuser", "sbrkkill", "sbrkshared", "rmcwd", "dirrace", "inoreuse", "renice", "badsys", "console", "conswrite", "pipeatomic"]
+              "forkuser", "sbrkkill", "sbrkshared", "sbrkrace", "rmcwd", "dirrace", "inoreuse", "renice", "badsys", "console", "conswrite", "pipeatomic"]
 # threads and futexes (user/hostile_threads.c); also run on 8 harts (mk/tests.mk's GUEST_SUITES)
 FOREGROUND += ["tbomb", "tfutex", "texitrace", "texecrace", "tkill", "tjoin", "tstack"]
 FOREGROUND += ["protlink", "bigdir"]  # the file system's (user/hostile_fs.c)
