@@ -403,36 +403,60 @@ static void spin_forever(void* arg) {
     for (;;) __asm__ volatile("" ::: "memory");
 }
 
+/* `rounds` students' children with two threads each: the second runs
+ * `second`, the first `first`, until the parent kills the child after
+ * base + round % spread ticks. Each must die of the kill, and every free
+ * page must come back. Returns 0, or fails `name` and returns -1. */
+static int killed_pairs(const char* name, int rounds, void (*first)(void), void (*second)(void*), int base,
+                        int spread) {
+    int before = freepages();
+    for (int round = 0; round < rounds; round++) {
+        int pid = fork();
+        if (pid == 0) {
+            if (become_student() < 0) exit(100);
+            if (thread_create(second, 0) < 0) exit(101);
+            first();
+            exit(102);
+        }
+        if (pid < 0) {
+            fail(name, "fork", pid);
+            return -1;
+        }
+        sleep(base + round % spread);
+        kill(pid);
+        int st = reap_kept(pid);
+        if (st != -1) {
+            fail(name, "status of a killed two-thread process", st);
+            return -1;
+        }
+    }
+    int after = freepages();
+    printf("%s: %d pages free before, %d after\n", name, before, after);
+    if (after != before) {
+        fail(name, "pages not back", before - after);
+        return -1;
+    }
+    return 0;
+}
+
 /* sbrkkill with a second thread spinning, so the page table is shared: a
  * shrink keeps its pages mapped without PTE_U for the group to reuse
  * (kernel/mm/vm.h:uvm_revoke) and a growth killed between its MiBs leaves
  * its part so too (kernel/proc/oom.cc:oom_grow). Ten students' children
  * grow 32 MiB, touch it and give it back until killed, at 0.1 to 0.3 s:
  * each one dies, and every page comes back. */
-void t_sbrkshared(void) {
-    int before = freepages();
-    for (int round = 0; round < 10; round++) {
-        int pid = fork();
-        if (pid == 0) {
-            if (become_student() < 0) exit(100);
-            if (thread_create(spin_forever, 0) < 0) exit(101);
-            for (;;) {
-                char* m = sbrk(32 << 20);
-                if (m == (char*)-1) continue;
-                for (int off = 0; off < (32 << 20); off += 4096) m[off] = 1;
-                sbrk(-(32 << 20));
-            }
-        }
-        if (pid < 0) return fail("sbrkshared", "fork", pid);
-        sleep(1 + round % 3);
-        kill(pid);
-        int st = reap_kept(pid);
-        if (st != -1) return fail("sbrkshared", "status of a killed two-thread process", st);
+static void grow_touch_shrink(void) {
+    for (;;) {
+        char* m = sbrk(32 << 20);
+        if (m == (char*)-1) continue;
+        for (int off = 0; off < (32 << 20); off += 4096) m[off] = 1;
+        sbrk(-(32 << 20));
     }
-    int after = freepages();
-    printf("sbrkshared: %d pages free before, %d after\n", before, after);
-    if (after != before) return fail("sbrkshared", "pages not back", before - after);
-    pass("sbrkshared", "ten two-thread processes growing 32 MiB killed; every page back");
+}
+
+void t_sbrkshared(void) {
+    if (killed_pairs("sbrkshared", 10, grow_touch_shrink, spin_forever, 1, 3) == 0)
+        pass("sbrkshared", "ten two-thread processes growing 32 MiB killed; every page back");
 }
 
 /* One thread's faults take their pages' promises from the process's count
@@ -455,27 +479,15 @@ static void touch_maps(void* arg) {
     }
 }
 
-void t_sbrkrace(void) {
-    int before = freepages();
-    for (int round = 0; round < 6; round++) {
-        int pid = fork();
-        if (pid == 0) {
-            if (become_student() < 0) exit(100);
-            if (thread_create(touch_maps, 0) < 0) exit(101);
-            for (;;) {
-                if (sbrk(2 << 20) != (char*)-1) sbrk(-(2 << 20));
-            }
-        }
-        if (pid < 0) return fail("sbrkrace", "fork", pid);
-        sleep(10 + (round % 2) * 5);
-        kill(pid);
-        int st = reap_kept(pid);
-        if (st != -1) return fail("sbrkrace", "status of a killed two-thread process", st);
+static void grow_shrink_untouched(void) {
+    for (;;) {
+        if (sbrk(2 << 20) != (char*)-1) sbrk(-(2 << 20));
     }
-    int after = freepages();
-    printf("sbrkrace: %d pages free before, %d after\n", before, after);
-    if (after != before) return fail("sbrkrace", "pages not back", before - after);
-    pass("sbrkrace", "six processes faulting in one thread and shrinking the heap in another; every page back");
+}
+
+void t_sbrkrace(void) {
+    if (killed_pairs("sbrkrace", 6, grow_shrink_untouched, touch_maps, 10, 6) == 0)
+        pass("sbrkrace", "six processes faulting in one thread and shrinking the heap in another; every page back");
 }
 
 void t_memhog(void) {
