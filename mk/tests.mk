@@ -50,7 +50,7 @@ GUEST_SUITES := \
   hostile.py --cpus 8 --only tbomb tfutex texitrace texecrace tkill tjoin tstack inoreuse \
   vm_tests.py 1 3 8 \
   swap_tests.py 1 3 8 \
-  hostile.py --cpus 8 --only cowbomb cowcount filecount copyrace touchall mmaptrunc mprotrace lockorder
+  hostile.py --cpus 8 --only cowbomb cowcount filecount copyrace touchall mmaptrunc mprotrace lockorder sbrkrace
 GUEST_DEPS = $(QTRACE) $(QPROF) $(BUILD)/schedsim $(FPTEST) $(LIBC_TESTS) $(PTHREAD_TESTS)
 
 # Python that drives guests: tests/guest/qemu.py boots $(BUILD)'s kernel and image.
