@@ -229,17 +229,27 @@ void preempted_on_hart0(Box& b, RqTask& waiting, RqTask& later) {
     ASSERT_EQ(b.rq.pick(0), &later);
 }
 
-// Hart 1 runs `light` (nice +10), picked at 0; on hart 0 `waiting` (nice
-// -10) has been preempted by `later` (nice -10), which runs there
-// (preempted_on_hart0). Any of them may then run anywhere.
-void light_beside_heavy(Box& b, RqTask& light, RqTask& waiting, RqTask& later) {
-    set_priority(light.se, WeightTable::Linux, nice_to_index(10));
-    set_priority(waiting.se, WeightTable::Linux, nice_to_index(-10));
-    set_priority(later.se, WeightTable::Linux, nice_to_index(-10));
-    run_on(b, light, 1);
-    light.affinity = kAllCpus;
-    preempted_on_hart0(b, waiting, later);
-}
+// Two harts, eevdf, slice 1000: hart 1 runs `light` (nice +10), picked at
+// 0; on hart 0 `waiting` (nice -10) has been preempted by `later` (nice
+// -10), which runs there (preempted_on_hart0). Any of them may then run
+// anywhere.
+struct LightBesideHeavy {
+    Box b{PolicyKind::EEVDF, true, 2, 1000};
+    SeqEnv& env = b.rq.env();
+    std::vector<std::unique_ptr<RTask>> t = make_rtasks(3);
+    RqTask& light = t[0]->rq;
+    RqTask& waiting = t[1]->rq;
+    RqTask& later = t[2]->rq;
+
+    LightBesideHeavy() {
+        set_priority(light.se, WeightTable::Linux, nice_to_index(10));
+        set_priority(waiting.se, WeightTable::Linux, nice_to_index(-10));
+        set_priority(later.se, WeightTable::Linux, nice_to_index(-10));
+        run_on(b, light, 1);
+        light.affinity = kAllCpus;
+        preempted_on_hart0(b, waiting, later);
+    }
+};
 
 // Issue 23 finding 3 (the reniced benchmark on 2 harts): a nice -10 task
 // woken within a slice waits on hart 0, preempted there by a task woken
@@ -248,20 +258,15 @@ void light_beside_heavy(Box& b, RqTask& light, RqTask& waiting, RqTask& later) {
 // kick, and hart 1 picked the hog again; the task waited out the other's
 // run, about 2 ms in the guest's traces, while the hog ran.)
 TEST(SchedRunQueues, RecentlyWokenHeavyTaskGoesToAHartRunningALightOne) {
-    Box b(PolicyKind::EEVDF, true, 2, 1000);
-    SeqEnv& env = b.rq.env();
-    auto t = make_rtasks(3);
-    RqTask& light = t[0]->rq;
-    RqTask& waiting = t[1]->rq;
-    light_beside_heavy(b, light, waiting, t[2]->rq);
-    EXPECT_TRUE(env.resched_flag[1]);  // the hart running the light task is to pick
-    env.cpu = 1;
-    b.rq.charge(light, 100);
-    b.rq.put_back(light, 100);
-    EXPECT_EQ(b.rq.pick(1), &waiting);
-    ASSERT_EQ(env.moves.size(), 1u);
-    EXPECT_EQ(env.moves[0].dst, 1u);
-    EXPECT_EQ(env.moves[0].why, MoveReason::Steal);
+    LightBesideHeavy s;
+    EXPECT_TRUE(s.env.resched_flag[1]);  // the hart running the light task is to pick
+    s.env.cpu = 1;
+    s.b.rq.charge(s.light, 100);
+    s.b.rq.put_back(s.light, 100);
+    EXPECT_EQ(s.b.rq.pick(1), &s.waiting);
+    ASSERT_EQ(s.env.moves.size(), 1u);
+    EXPECT_EQ(s.env.moves[0].dst, 1u);
+    EXPECT_EQ(s.env.moves[0].why, MoveReason::Steal);
 }
 
 // Before a pick, pull_heavy looks at another queue only if a task woken
@@ -309,20 +314,15 @@ TEST(SchedRunQueues, APickLocksNoOtherQueueWhereNothingOutweighsItsLead) {
 // scheduler tick asks for that pick too (heavy_waits_elsewhere), and the
 // pick pulls the heavy task. Here the kick is lost by hand.
 TEST(SchedRunQueues, ATickMakesALightRunnerPickWhenAHeavyTaskWaitsElsewhere) {
-    Box b(PolicyKind::EEVDF, true, 2, 1000);
-    SeqEnv& env = b.rq.env();
-    auto t = make_rtasks(3);
-    RqTask& light = t[0]->rq;
-    RqTask& waiting = t[1]->rq;
-    light_beside_heavy(b, light, waiting, t[2]->rq);
-    env.resched_flag[1] = false;  // the kick is lost
-    env.clock = 200;
-    EXPECT_FALSE(b.rq.tick(0, 200));  // `later` runs on: nothing is heavier than it
-    EXPECT_TRUE(b.rq.tick(1, 200));
-    env.cpu = 1;
-    b.rq.charge(light, 200);
-    b.rq.put_back(light, 200);
-    EXPECT_EQ(b.rq.pick(1), &waiting);
+    LightBesideHeavy s;
+    s.env.resched_flag[1] = false;  // the kick is lost
+    s.env.clock = 200;
+    EXPECT_FALSE(s.b.rq.tick(0, 200));  // `later` runs on: nothing is heavier than it
+    EXPECT_TRUE(s.b.rq.tick(1, 200));
+    s.env.cpu = 1;
+    s.b.rq.charge(s.light, 200);
+    s.b.rq.put_back(s.light, 200);
+    EXPECT_EQ(s.b.rq.pick(1), &s.waiting);
 }
 
 // A synchronous wake-up (a pipe write: the waker sleeps soon) queues the
