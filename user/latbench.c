@@ -105,21 +105,34 @@ static void wake_at(struct report* r, unsigned long next) {
     if (r->n < MAXS) g_lat[r->n++] = now > next ? (now - next) / US : 0;
 }
 
+/* Wake at every multiple of period from now, then run burst, while a
+ * whole burst fits before end. */
+static void wake_periodically(struct report* r, unsigned long end, unsigned long period, unsigned long burst) {
+    for (unsigned long next = rdtime() + period; next + burst < end; next += period) {
+        wake_at(r, next);
+        spin_cpu(burst / US, end);
+    }
+}
+
+/* -s: run burst, then sleep period from its end, until a sleep would end
+ * at or past end. */
+static void run_then_sleep(struct report* r, unsigned long end, unsigned long period, unsigned long burst) {
+    for (;;) {
+        spin_cpu(burst / US, end);
+        const unsigned long next = rdtime() + period;
+        if (next >= end) return;
+        wake_at(r, next);
+    }
+}
+
 static void periodic(int fd, unsigned long end, unsigned long period, unsigned long burst, int sleeper) {
     struct report r = {1, (unsigned long)sched_getrequest(0), 0, 0, 0, 0, 0};
-    unsigned long next = rdtime();
-    if (period == 0) spin_until(end);
-    while (period && sleeper) {
-        spin_cpu(burst / US, end);
-        next = rdtime() + period;
-        if (next >= end) break;
-        wake_at(&r, next);
-    }
-    while (period && !sleeper) {
-        next += period;
-        if (next + burst >= end) break;
-        wake_at(&r, next);
-        spin_cpu(burst / US, end);
+    if (period == 0) {
+        spin_until(end);
+    } else if (sleeper) {
+        run_then_sleep(&r, end, period, burst);
+    } else {
+        wake_periodically(&r, end, period, burst);
     }
     sort(g_lat, r.n);
     r.p50 = pct(g_lat, r.n, 50);
