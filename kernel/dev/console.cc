@@ -20,7 +20,8 @@
 // instead of holding the console for a minute. A writer killed while it
 // waits for the turn or for room in the ring stops there (uart_putc) and
 // the call returns what it wrote. Characters echoed by the interrupt
-// handler and kernel messages take no turn.
+// handler and kernel messages take no turn; one key's echo holds the UART's
+// ring (UartEchoGuard), so no queued character lands inside it.
 #include "kernel/dev/console.h"
 
 #include "kernel/dev/uart.h"
@@ -227,6 +228,7 @@ void console_intr(char c) {
     LineEditor::Action action = LineEditor::Action::None;
     {
         LockGuard g(g_cons_lock);
+        const UartEchoGuard whole;  // after g_cons_lock, as nowhere else are both held
         action = g_editor.feed(c, kInputSize - (g_w - g_r), uart_putc_sync);
         if (action == LineEditor::Action::Line && s == 0) finish_line('\n');
         if (action == LineEditor::Action::End) finish_line(ctrl('D'));

@@ -76,6 +76,12 @@ void uart_putc_sync(char c) {
     pop_off();
 }
 
+UartEchoGuard::UartEchoGuard() { g_tx_lock.acquire(); }
+UartEchoGuard::~UartEchoGuard() {
+    tx_start();  // what waited behind the echo
+    g_tx_lock.release();
+}
+
 void uart_intr() {
     while (reg(Reg::Lsr) & kLsrRxReady) console_intr(static_cast<char>(reg(Reg::Rhr)));
     LockGuard g(g_tx_lock);

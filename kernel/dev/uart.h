@@ -11,6 +11,17 @@ void uart_init();
 Status uart_putc(char c);
 // Busy-wait output, for kprintf and echo (works with interrupts off).
 void uart_putc_sync(char c);
+// While one lives, the ring's characters wait: what is put with
+// uart_putc_sync meanwhile (the console's echo of one key, "^C" and its
+// newline) reaches the screen whole, with no character another hart's
+// writer queued in between ("^.C" once, hog -p printing beside it).
+class UartEchoGuard {
+  public:
+    UartEchoGuard();
+    ~UartEchoGuard();
+    UartEchoGuard(const UartEchoGuard&) = delete;
+    UartEchoGuard& operator=(const UartEchoGuard&) = delete;
+};
 void uart_intr();
 
 }  // namespace q

@@ -180,7 +180,8 @@ def time_ctrl_c_case(g, suffix):
     has forked. The console echoes ^C before it signals, so hog, running
     on another hart, may print dots after the echo until the signal lands;
     time's report then follows them on their line ('^C\n.real ...', seen
-    once on 3 harts)."""
+    once on 3 harts). Inside the echo they were a bug ('^.C', once on 8
+    harts): the echo now holds the UART's ring (kernel/dev/uart.h)."""
     name = "time-ctrl-c-still-reports" + suffix
     try:
         g.child.send("time hog -p 60\r")
